@@ -1,0 +1,112 @@
+#include "app.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void vf_app_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void vf_app_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int vf_app_exit_code(vf_result r)
+{
+    switch (r) {
+    case VF_OK: return VF_EXIT_OK;
+    case VF_ERR_INVALID_ARG:
+    case VF_ERR_DEVICE_NOT_FOUND:
+    case VF_ERR_TOO_LARGE:
+    case VF_ERR_PARSE:
+    case VF_ERR_IO:
+    case VF_ERR_NO_LOADER:
+    case VF_ERR_NO_DEVICE:
+    case VF_ERR_NO_VALIDATION:
+    case VF_ERR_NO_DISPLAY: return VF_EXIT_USAGE;
+    default: return VF_EXIT_RUNTIME;
+    }
+}
+
+bool vf_app_is_help(const char *arg)
+{
+    return arg && (!strcmp(arg, "-h") || !strcmp(arg, "--help"));
+}
+
+bool vf_app_parse_int(const char *s, long long min, long long max, long long *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || !end || *end || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool vf_app_parse_double(const char *s, double *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno == ERANGE || !end || *end || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+bool vf_app_parse_size(const char *s, unsigned max, unsigned *w, unsigned *h)
+{
+    if (!s)
+        return false;
+    const char *x = strchr(s, 'x');
+    if (!x || x == s)
+        return false;
+    char buf[32];
+    size_t n = (size_t)(x - s);
+    if (n >= sizeof buf)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    long long a, b;
+    if (!vf_app_parse_int(buf, 1, max, &a) || !vf_app_parse_int(x + 1, 1, max, &b))
+        return false;
+    *w = (unsigned)a;
+    *h = (unsigned)b;
+    return true;
+}
+
+const char *vf_app_option_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        vf_app_error("%s needs a value", argv[*i]);
+        return NULL;
+    }
+    *i += 1;
+    return argv[*i];
+}
+
+int vf_app_unknown_option(const char *cmd, const char *opt)
+{
+    vf_app_error("unknown option '%s' for 'vkfluid %s': see vkfluid %s --help", opt, cmd, cmd);
+    return VF_EXIT_USAGE;
+}

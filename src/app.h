@@ -1,0 +1,55 @@
+/* app: the command-line layer. Only code under this header prints to the user
+ * or decides exit codes; everything below returns vf_result.
+ *
+ * Exit codes: 0 success, 1 a check failed (compare thresholds, soak guard),
+ * 2 bad input (usage, files, values), 3 a GPU or runtime failure. */
+#ifndef VF_APP_H
+#define VF_APP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "vf_error.h"
+
+enum { VF_EXIT_OK = 0, VF_EXIT_FAIL = 1, VF_EXIT_USAGE = 2, VF_EXIT_RUNTIME = 3 };
+
+/** One sub-command: `vkfluid NAME ...`. argv[0] is the command name. */
+typedef struct vf_command {
+    const char *name;
+    const char *summary; /* one line for `vkfluid --help` */
+    int (*run)(int argc, char **argv);
+} vf_command;
+
+/** Prints "error: <formatted>" as one line to stderr (lowercase, no full stop). */
+void vf_app_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** Prints "warning: <formatted>" as one line to stderr. */
+void vf_app_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** Maps a library result to an exit code (bad input 2, everything else 3). */
+int vf_app_exit_code(vf_result r);
+
+/** True when argv[i] is -h or --help. */
+bool vf_app_is_help(const char *arg);
+
+/** Parses a base-10 integer in [min, max] from s; false on any junk. */
+bool vf_app_parse_int(const char *s, long long min, long long max, long long *out);
+
+/** Parses a finite double from s; false on junk, NaN or infinity. */
+bool vf_app_parse_double(const char *s, double *out);
+
+/** Parses "WxH" with both in [1, max]; false otherwise. */
+bool vf_app_parse_size(const char *s, unsigned max, unsigned *w, unsigned *h);
+
+/** Takes the value of an option that needs one: returns argv[*i + 1] and
+ * advances *i, or prints "error: OPTION needs a value" and returns NULL. */
+const char *vf_app_option_value(int argc, char **argv, int *i);
+
+/** Prints "error: unknown option 'X' for 'vkfluid CMD': see vkfluid CMD --help". */
+int vf_app_unknown_option(const char *cmd, const char *opt);
+
+/* The commands (one cmd_*.c each). */
+int vf_cmd_devices(int argc, char **argv);
+int vf_cmd_selftest(int argc, char **argv);
+
+#endif

@@ -1,0 +1,59 @@
+/* vkfluid: command-line entry point. Dispatches `vkfluid <command> [options]`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+
+static const vf_command commands[] = {
+    {"devices", "list the Vulkan devices with type, driver, version, memory and subgroup size", vf_cmd_devices},
+    {"selftest", "run the GPU self-test (prefix sum, compute and graphics pipelines, timestamps)", vf_cmd_selftest},
+};
+
+static void print_usage(FILE *f)
+{
+    fprintf(f,
+            "vkfluid %s: real-time GPU fluid simulation on Vulkan compute\n"
+            "\n"
+            "usage: vkfluid <command> [options]\n"
+            "       vkfluid <command> --help\n"
+            "       vkfluid --version\n"
+            "\n"
+            "commands:\n",
+            VKFLUID_VERSION);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f,
+            "\n"
+            "common options:\n"
+            "  --device INDEX|NAME  use this device (see vkfluid devices); default: discrete,\n"
+            "                       then integrated, then CPU (lavapipe)\n"
+            "\n"
+            "environment:\n"
+            "  VKFLUID_VALIDATION=1 enable the Khronos validation layer with synchronization\n"
+            "                       validation (any message is reported on stderr)\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return VF_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (vf_app_is_help(cmd) || !strcmp(cmd, "help")) {
+        print_usage(stdout);
+        return VF_EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("vkfluid %s\n", VKFLUID_VERSION);
+        return VF_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    if (cmd[0] == '-')
+        vf_app_error("unknown option '%s': see vkfluid --help", cmd);
+    else
+        vf_app_error("unknown command '%s': see vkfluid --help for the commands", cmd);
+    return VF_EXIT_USAGE;
+}

@@ -1,0 +1,75 @@
+/* vf_error: the one error enum of vkfluid, its messages, and the VK_CHECK macro.
+ *
+ * Every fallible function returns a vf_result. Messages are declared once in
+ * the X-macro below: lowercase, error first, no full stop. */
+#ifndef VF_ERROR_H
+#define VF_ERROR_H
+
+#include <volk.h>
+
+#define VF_RESULT_LIST(X)                                                              \
+    X(VF_OK, "ok")                                                                     \
+    X(VF_ERR_INVALID_ARG, "invalid argument")                                          \
+    X(VF_ERR_NO_MEMORY, "out of host memory")                                          \
+    X(VF_ERR_NO_LOADER, "no vulkan loader found: install libvulkan1 (apt-get install libvulkan1 mesa-vulkan-drivers)") \
+    X(VF_ERR_NO_DEVICE, "no vulkan device found: install a driver (apt-get install mesa-vulkan-drivers for the cpu driver lavapipe)") \
+    X(VF_ERR_DEVICE_NOT_FOUND, "no vulkan device matches the --device value")          \
+    X(VF_ERR_NO_VALIDATION, "validation requested but VK_LAYER_KHRONOS_validation is missing: install vulkan-validationlayers") \
+    X(VF_ERR_UNSUPPORTED, "the device lacks a required vulkan feature")                \
+    X(VF_ERR_VULKAN, "vulkan call failed")                                             \
+    X(VF_ERR_OUT_OF_DEVICE_MEMORY, "out of device memory")                             \
+    X(VF_ERR_TOO_LARGE, "size exceeds a device limit")                                 \
+    X(VF_ERR_DEVICE_LOST, "the gpu device was lost (driver reset or crash)")           \
+    X(VF_ERR_SHADER_NOT_FOUND, "no embedded shader of that name")                      \
+    X(VF_ERR_IO, "file input or output failed")                                        \
+    X(VF_ERR_PARSE, "could not parse input")                                           \
+    X(VF_ERR_NUMERIC, "the simulation produced a non-finite value")                    \
+    X(VF_ERR_NO_DISPLAY, "no display found")
+
+typedef enum vf_result {
+#define VF_X_ENUM(name, msg) name,
+    VF_RESULT_LIST(VF_X_ENUM)
+#undef VF_X_ENUM
+    VF_RESULT_COUNT
+} vf_result;
+
+/** Returns the static message of a result (never NULL). */
+const char *vf_result_message(vf_result r);
+
+/** Returns the enum name of a result, e.g. "VF_ERR_IO" (never NULL). */
+const char *vf_result_name(vf_result r);
+
+/** Returns the name of a VkResult, e.g. "VK_ERROR_DEVICE_LOST" (never NULL). */
+const char *vf_vk_result_name(VkResult r);
+
+/** Maps a failed VkResult to the closest vf_result. */
+vf_result vf_result_from_vk(VkResult r);
+
+/** Logs a failed Vulkan call to stderr: the call text, the result name and file:line. */
+void vf_log_vk_failure(const char *call, VkResult r, const char *file, int line);
+
+static inline VkResult vf__vk_check(VkResult r, const char *call, const char *file, int line)
+{
+    if (r < 0)
+        vf_log_vk_failure(call, r, file, line);
+    return r;
+}
+
+/** Evaluates a Vulkan call; logs it with its result name and file:line when it
+ * fails (negative VkResult) and evaluates to the VkResult. */
+#define VK_CHECK(call) vf__vk_check((call), #call, __FILE__, __LINE__)
+
+static inline vf_result vf__vk_try(VkResult r, const char *call, const char *file, int line)
+{
+    if (r < 0) {
+        vf_log_vk_failure(call, r, file, line);
+        return vf_result_from_vk(r);
+    }
+    return VF_OK;
+}
+
+/** VK_CHECK that also maps the result: evaluates to VF_OK or the matching
+ * vf_result (VF_ERR_OUT_OF_DEVICE_MEMORY, VF_ERR_DEVICE_LOST, ...). */
+#define VF_VK(call) vf__vk_try((call), #call, __FILE__, __LINE__)
+
+#endif
