@@ -1,0 +1,76 @@
+/* shared.h: the one header shared by C and GLSL.
+ *
+ * Binding numbers, workgroup sizes and push-constant structs live here so the
+ * host and the shaders cannot disagree. GLSL sees it with VF_GLSL defined
+ * (glslc -DVF_GLSL=1); C sees plain structs with _Static_assert on sizes.
+ *
+ * Structs are declared with VF_STRUCT_BEGIN/END; a shader declares its push
+ * constants with VF_PUSH(struct_name) and reads them as pc.field.
+ * Push-constant structs use only 4-byte scalars (uint, int, float) and
+ * VF_VEC4 members placed at 16-byte offsets, so std430 and C agree. */
+#ifndef VF_SHARED_H
+#define VF_SHARED_H
+
+#ifdef VF_GLSL
+#define VF_STRUCT_BEGIN(name) struct name {
+#define VF_STRUCT_END(name) };
+/* In a shader: VF_PUSH(vf_scan_push) declares the push constants as `pc`. */
+#define VF_PUSH(name) layout(push_constant) uniform name##_block { name pc; };
+#define VF_STATIC_ASSERT(cond, msg)
+#define VF_UINT uint
+#define VF_INT int
+#define VF_FLOAT float
+#define VF_VEC4(n) vec4 n
+#else
+#include <stdint.h>
+#define VF_STRUCT_BEGIN(name) typedef struct name {
+#define VF_STRUCT_END(name) } name;
+#define VF_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg);
+#define VF_UINT uint32_t
+#define VF_INT int32_t
+#define VF_FLOAT float
+#define VF_VEC4(n) _Alignas(16) float n[4]
+#endif
+
+/* Default 1D workgroup size of element-wise kernels. Never assume a subgroup
+ * size: lavapipe runs 8-wide, NVIDIA 32, AMD 32 or 64. */
+#define VF_WG_1D 256
+/* 2D kernels over grids: 16x16 tiles. */
+#define VF_WG_2D_X 16
+#define VF_WG_2D_Y 16
+
+/* ---------------------------------------------------------------- scan */
+/* Exclusive prefix sum over uint32: a workgroup of VF_SCAN_WG threads scans
+ * VF_SCAN_BLOCK = VF_SCAN_WG * VF_SCAN_PER_THREAD elements. */
+#define VF_SCAN_WG 256
+#define VF_SCAN_PER_THREAD 4
+#define VF_SCAN_BLOCK (VF_SCAN_WG * VF_SCAN_PER_THREAD)
+#define VF_SCAN_BIND_DATA 0  /* in/out data (scanned in place) */
+#define VF_SCAN_BIND_SUMS 1  /* block sums of this level / scanned sums for add */
+
+VF_STRUCT_BEGIN(vf_scan_push)
+    VF_UINT count;       /* elements in this dispatch's data range */
+    VF_UINT sums_offset; /* first block-sum index used by this dispatch */
+    VF_UINT write_sums;  /* 1: write block totals to sums[sums_offset + block] */
+    VF_UINT pad0;
+VF_STRUCT_END(vf_scan_push)
+VF_STATIC_ASSERT(sizeof(vf_scan_push) == 16, "vf_scan_push must match std430")
+
+/* ---------------------------------------------------------------- self-test */
+#define VF_SELFTEST_BIND_OUT 0
+VF_STRUCT_BEGIN(vf_selftest_push)
+    VF_VEC4(color);
+    VF_UINT width;
+    VF_UINT height;
+    VF_UINT pad0;
+    VF_UINT pad1;
+VF_STRUCT_END(vf_selftest_push)
+VF_STATIC_ASSERT(sizeof(vf_selftest_push) == 32, "vf_selftest_push must match std430")
+
+#ifdef VF_GLSL
+/* (compute shaders only) Linear workgroup index for 1D dispatches that vf_cmd_dispatch_1d may split
+ * over x and y when the group count exceeds the device's x limit. */
+#define vf_group_linear() (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x)
+#endif
+
+#endif

@@ -1,0 +1,338 @@
+#include "gpu_buffer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_cmd.h"
+
+static int find_memory_type(const vf_gpu *gpu, uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags need)
+{
+    const VkPhysicalDeviceMemoryProperties *mp = &gpu->memory;
+    for (uint32_t i = 0; i < mp->memoryTypeCount; i++)
+        if ((bits & (1u << i)) && (mp->memoryTypes[i].propertyFlags & (want | need)) == (want | need))
+            return (int)i;
+    for (uint32_t i = 0; i < mp->memoryTypeCount; i++)
+        if ((bits & (1u << i)) && (mp->memoryTypes[i].propertyFlags & need) == need)
+            return (int)i;
+    return -1;
+}
+
+static vf_result allocate(vf_gpu *gpu, VkMemoryRequirements req, vf_memory kind, VkDeviceMemory *mem)
+{
+    VkMemoryPropertyFlags want = 0, need = 0;
+    switch (kind) {
+    case VF_MEMORY_DEVICE: want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; break;
+    case VF_MEMORY_UPLOAD: need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT; break;
+    case VF_MEMORY_READBACK:
+        want = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+        need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        break;
+    }
+    int type = find_memory_type(gpu, req.memoryTypeBits, want, need);
+    if (type < 0)
+        return VF_ERR_UNSUPPORTED;
+    uint32_t heap = gpu->memory.memoryTypes[type].heapIndex;
+    if (req.size > gpu->memory.memoryHeaps[heap].size)
+        return VF_ERR_TOO_LARGE;
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type};
+    VkResult vr = vkAllocateMemory(gpu->device, &ai, NULL, mem);
+    if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY)
+        return VF_ERR_OUT_OF_DEVICE_MEMORY; /* an expected outcome for big sizes: no log */
+    return VF_VK(vr);
+}
+
+vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **out)
+{
+    *out = NULL;
+    if (!desc || desc->size == 0)
+        return VF_ERR_INVALID_ARG;
+    vf_buffer *b = calloc(1, sizeof *b);
+    if (!b)
+        return VF_ERR_NO_MEMORY;
+    b->gpu = gpu;
+    b->size = desc->size;
+    VkBufferUsageFlags usage = desc->usage ? desc->usage
+                                           : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBufferCreateInfo bci = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = desc->size,
+        .usage = usage,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    vf_result res = VF_VK(vkCreateBuffer(gpu->device, &bci, NULL, &b->buffer));
+    if (res != VF_OK)
+        goto fail;
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(gpu->device, b->buffer, &req);
+    if ((res = allocate(gpu, req, desc->memory, &b->memory)) != VF_OK)
+        goto fail;
+    if ((res = VF_VK(vkBindBufferMemory(gpu->device, b->buffer, b->memory, 0))) != VF_OK)
+        goto fail;
+    if (desc->memory != VF_MEMORY_DEVICE)
+        if ((res = VF_VK(vkMapMemory(gpu->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped))) != VF_OK)
+            goto fail;
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_BUFFER, (uint64_t)b->buffer, desc->name ? desc->name : "buffer");
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)b->memory, desc->name ? desc->name : "buffer memory");
+    *out = b;
+    return VF_OK;
+fail:
+    vf_buffer_destroy(&b);
+    return res;
+}
+
+void vf_buffer_destroy(vf_buffer **pb)
+{
+    if (!pb || !*pb)
+        return;
+    vf_buffer *b = *pb;
+    if (b->buffer)
+        vkDestroyBuffer(b->gpu->device, b->buffer, NULL);
+    if (b->memory)
+        vkFreeMemory(b->gpu->device, b->memory, NULL);
+    free(b);
+    *pb = NULL;
+}
+
+static vf_result staging(vf_gpu *gpu, VkDeviceSize size, vf_memory kind, vf_buffer **out)
+{
+    vf_buffer_desc d = {
+        .size = size,
+        .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        .memory = kind,
+        .name = kind == VF_MEMORY_UPLOAD ? "staging upload" : "staging readback",
+    };
+    return vf_buffer_create(gpu, &d, out);
+}
+
+static bool range_ok(const vf_buffer *b, VkDeviceSize offset, VkDeviceSize size)
+{
+    return size > 0 && offset <= b->size && size <= b->size - offset;
+}
+
+vf_result vf_buffer_write(vf_buffer *buf, VkDeviceSize offset, const void *data, VkDeviceSize size)
+{
+    if (!range_ok(buf, offset, size) || !data)
+        return VF_ERR_INVALID_ARG;
+    vf_gpu *gpu = buf->gpu;
+    vf_buffer *st = NULL;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    vf_result res = staging(gpu, size, VF_MEMORY_UPLOAD, &st);
+    if (res != VF_OK)
+        return res;
+    memcpy(st->mapped, data, (size_t)size);
+    if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
+        goto fail_staging;
+    VkBufferCopy region = {.srcOffset = 0, .dstOffset = offset, .size = size};
+    vkCmdCopyBuffer(cmd, st->buffer, buf->buffer, 1, &region);
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                   VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    res = vf_cmd_oneshot_submit(gpu, cmd);
+fail_staging:
+    vf_buffer_destroy(&st);
+    return res;
+}
+
+vf_result vf_buffer_read(vf_buffer *buf, VkDeviceSize offset, void *data, VkDeviceSize size)
+{
+    if (!range_ok(buf, offset, size) || !data)
+        return VF_ERR_INVALID_ARG;
+    vf_gpu *gpu = buf->gpu;
+    vf_buffer *st = NULL;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    vf_result res = staging(gpu, size, VF_MEMORY_READBACK, &st);
+    if (res != VF_OK)
+        return res;
+    if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
+        goto fail_staging;
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                   VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferCopy region = {.srcOffset = offset, .dstOffset = 0, .size = size};
+    vkCmdCopyBuffer(cmd, buf->buffer, st->buffer, 1, &region);
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                   VK_ACCESS_2_HOST_READ_BIT);
+    if ((res = vf_cmd_oneshot_submit(gpu, cmd)) == VF_OK)
+        memcpy(data, st->mapped, (size_t)size);
+fail_staging:
+    vf_buffer_destroy(&st);
+    return res;
+}
+
+vf_result vf_buffer_fill(vf_buffer *buf, VkDeviceSize offset, VkDeviceSize size, uint32_t word)
+{
+    if (size != VK_WHOLE_SIZE && !range_ok(buf, offset, size))
+        return VF_ERR_INVALID_ARG;
+    VkCommandBuffer cmd;
+    vf_result res = vf_cmd_oneshot_begin(buf->gpu, &cmd);
+    if (res != VF_OK)
+        return res;
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vkCmdFillBuffer(cmd, buf->buffer, offset, size, word);
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                   VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    return vf_cmd_oneshot_submit(buf->gpu, cmd);
+}
+
+uint32_t vf_format_size(VkFormat f)
+{
+    switch (f) {
+    case VK_FORMAT_R8G8B8A8_UNORM:
+    case VK_FORMAT_R8G8B8A8_SRGB:
+    case VK_FORMAT_B8G8R8A8_UNORM:
+    case VK_FORMAT_B8G8R8A8_SRGB:
+    case VK_FORMAT_R32_SFLOAT:
+    case VK_FORMAT_R32_UINT:
+    case VK_FORMAT_D32_SFLOAT:
+    case VK_FORMAT_R16G16_SFLOAT: return 4;
+    case VK_FORMAT_R16_SFLOAT: return 2;
+    case VK_FORMAT_R32G32_SFLOAT:
+    case VK_FORMAT_R16G16B16A16_SFLOAT: return 8;
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return 16;
+    default: return 0;
+    }
+}
+
+static bool is_depth(VkFormat f)
+{
+    return f == VK_FORMAT_D32_SFLOAT || f == VK_FORMAT_D16_UNORM || f == VK_FORMAT_D24_UNORM_S8_UINT ||
+           f == VK_FORMAT_D32_SFLOAT_S8_UINT;
+}
+
+vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out)
+{
+    *out = NULL;
+    if (!desc || desc->width == 0 || desc->height == 0 || desc->format == VK_FORMAT_UNDEFINED)
+        return VF_ERR_INVALID_ARG;
+    if (desc->width > gpu->props.limits.maxImageDimension2D || desc->height > gpu->props.limits.maxImageDimension2D)
+        return VF_ERR_TOO_LARGE;
+    bool depth = is_depth(desc->format);
+    VkImageUsageFlags usage = desc->usage ? desc->usage
+                                          : VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                                VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    VkImageFormatProperties ifp;
+    if (vkGetPhysicalDeviceImageFormatProperties(gpu->physical, desc->format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                                                 usage, 0, &ifp) != VK_SUCCESS)
+        return VF_ERR_UNSUPPORTED;
+    vf_image *img = calloc(1, sizeof *img);
+    if (!img)
+        return VF_ERR_NO_MEMORY;
+    img->gpu = gpu;
+    img->format = desc->format;
+    img->width = desc->width;
+    img->height = desc->height;
+    img->aspect = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    img->layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkImageCreateInfo ici = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = desc->format,
+        .extent = {desc->width, desc->height, 1},
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = usage,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+    vf_result res = VF_VK(vkCreateImage(gpu->device, &ici, NULL, &img->image));
+    if (res != VF_OK)
+        goto fail;
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(gpu->device, img->image, &req);
+    if ((res = allocate(gpu, req, VF_MEMORY_DEVICE, &img->memory)) != VF_OK)
+        goto fail;
+    if ((res = VF_VK(vkBindImageMemory(gpu->device, img->image, img->memory, 0))) != VF_OK)
+        goto fail;
+    VkImageViewCreateInfo vci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = img->image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = desc->format,
+        .subresourceRange = {img->aspect, 0, 1, 0, 1},
+    };
+    if ((res = VF_VK(vkCreateImageView(gpu->device, &vci, NULL, &img->view))) != VF_OK)
+        goto fail;
+    const char *name = desc->name ? desc->name : "image";
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_IMAGE, (uint64_t)img->image, name);
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)img->view, name);
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)img->memory, name);
+    *out = img;
+    return VF_OK;
+fail:
+    vf_image_destroy(&img);
+    return res;
+}
+
+void vf_image_destroy(vf_image **pi)
+{
+    if (!pi || !*pi)
+        return;
+    vf_image *img = *pi;
+    VkDevice dev = img->gpu->device;
+    if (img->view)
+        vkDestroyImageView(dev, img->view, NULL);
+    if (img->image)
+        vkDestroyImage(dev, img->image, NULL);
+    if (img->memory)
+        vkFreeMemory(dev, img->memory, NULL);
+    free(img);
+    *pi = NULL;
+}
+
+void vf_image_transition(VkCommandBuffer cmd, vf_image *img, VkImageLayout layout, VkPipelineStageFlags2 src_stage,
+                         VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
+{
+    VkImageMemoryBarrier2 b = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+        .srcStageMask = src_stage,
+        .srcAccessMask = src_access,
+        .dstStageMask = dst_stage,
+        .dstAccessMask = dst_access,
+        .oldLayout = img->layout,
+        .newLayout = layout,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = img->image,
+        .subresourceRange = {img->aspect, 0, 1, 0, 1},
+    };
+    VkDependencyInfo di = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b};
+    vkCmdPipelineBarrier2(cmd, &di);
+    img->layout = layout;
+}
+
+vf_result vf_image_read(vf_image *img, void *dst, VkDeviceSize dst_size)
+{
+    uint32_t texel = vf_format_size(img->format);
+    VkDeviceSize size = (VkDeviceSize)img->width * img->height * texel;
+    if (texel == 0 || !dst || dst_size < size)
+        return VF_ERR_INVALID_ARG;
+    vf_gpu *gpu = img->gpu;
+    vf_buffer *st = NULL;
+    VkCommandBuffer cmd;
+    vf_result res = staging(gpu, size, VF_MEMORY_READBACK, &st);
+    if (res != VF_OK)
+        return res;
+    if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
+        goto fail_staging;
+    VkImageLayout prev = img->layout;
+    vf_image_transition(cmd, img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                        VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferImageCopy region = {
+        .imageSubresource = {img->aspect, 0, 0, 1},
+        .imageExtent = {img->width, img->height, 1},
+    };
+    vkCmdCopyImageToBuffer(cmd, img->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, st->buffer, 1, &region);
+    if (prev != VK_IMAGE_LAYOUT_UNDEFINED)
+        vf_image_transition(cmd, img, prev, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                   VK_ACCESS_2_HOST_READ_BIT);
+    if ((res = vf_cmd_oneshot_submit(gpu, cmd)) == VF_OK)
+        memcpy(dst, st->mapped, (size_t)size);
+fail_staging:
+    vf_buffer_destroy(&st);
+    return res;
+}

@@ -1,0 +1,102 @@
+/* gpu_context: Vulkan instance, device choice, queue, validation and the
+ * debug messenger. Everything else on the GPU takes a vf_gpu. */
+#ifndef VF_GPU_CONTEXT_H
+#define VF_GPU_CONTEXT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vf_error.h"
+
+#define VF_MAX_DEVICES 16
+
+/** What `vkfluid devices` shows about one physical device. */
+typedef struct vf_device_info {
+    uint32_t index;
+    char name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    VkPhysicalDeviceType type;
+    char driver_name[VK_MAX_DRIVER_NAME_SIZE];
+    char driver_info[VK_MAX_DRIVER_INFO_SIZE];
+    uint32_t api_version;
+    uint32_t driver_version;
+    uint32_t vendor_id;
+    uint64_t device_local_bytes; /* the largest device-local heap */
+    uint32_t subgroup_size;
+    uint64_t max_storage_buffer_range;
+    uint32_t max_workgroup_invocations;
+    bool timestamps;     /* timestampComputeAndGraphics */
+    bool usable;         /* Vulkan 1.3 with everything vkfluid needs */
+    char unusable_why[96];
+} vf_device_info;
+
+/** A zeroed desc means: choose the best device, validation from the
+ * environment (VKFLUID_VALIDATION=1), no presentation. */
+typedef struct vf_gpu_desc {
+    int device_index;    /* -1 or 0 with device_set=false: automatic choice */
+    bool device_set;     /* true: use device_index */
+    int validation;      /* 0: from VKFLUID_VALIDATION, 1: on, -1: off */
+    bool present;        /* enable VK_KHR_swapchain (the viewer) */
+    const char *const *instance_extensions; /* extra instance extensions (from GLFW); may be NULL */
+    uint32_t instance_extension_count;
+} vf_gpu_desc;
+
+/** The context. Fields are read-only for users; create/destroy own them. */
+typedef struct vf_gpu {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    VkCommandPool oneshot_pool;
+    VkSampler sampler_linear;  /* clamp to edge, linear */
+    VkSampler sampler_nearest; /* clamp to edge, nearest */
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties memory;
+    vf_device_info info;
+    float timestamp_period_ns;     /* ns per timestamp tick */
+    uint32_t timestamp_valid_bits; /* 0 when the queue has no timestamps */
+    bool validation;
+    bool debug_utils;
+    bool present;
+    VkDebugUtilsMessengerEXT messenger;
+    atomic_uint validation_messages; /* warnings and errors seen by the messenger */
+} vf_gpu;
+
+/** Lists the physical devices (creates and destroys a temporary instance).
+ * Fills up to max entries of out and sets *count. Returns VF_ERR_NO_LOADER
+ * when there is no Vulkan loader and VF_ERR_NO_DEVICE when it lists none. */
+vf_result vf_gpu_enumerate(vf_device_info *out, uint32_t max, uint32_t *count);
+
+/** Resolves a --device value against a device list: all digits = index,
+ * anything else = case-insensitive name substring (first usable match).
+ * Returns VF_ERR_DEVICE_NOT_FOUND when nothing matches. */
+vf_result vf_gpu_match_device(const vf_device_info *devs, uint32_t count, const char *spec, uint32_t *index);
+
+/** Picks the default device: discrete, then integrated, then virtual, then
+ * CPU (lavapipe), among usable ones. Returns false when none is usable. */
+bool vf_gpu_pick_default(const vf_device_info *devs, uint32_t count, uint32_t *index);
+
+/** Creates the context. desc may be NULL (defaults). On success *out owns
+ * the instance, device and messenger; free with vf_gpu_destroy. */
+vf_result vf_gpu_create(const vf_gpu_desc *desc, vf_gpu **out);
+
+/** Waits for the device to go idle and destroys everything; accepts NULL
+ * and *gpu == NULL, and sets *gpu to NULL. */
+void vf_gpu_destroy(vf_gpu **gpu);
+
+/** vf_gpu_destroy that returns the number of validation messages seen over
+ * the context's whole life, including those raised while destroying it (such
+ * as leaked objects). Accepts NULL (returns 0). */
+uint32_t vf_gpu_shutdown(vf_gpu **gpu);
+
+/** Gives a Vulkan object a debug name (no-op without debug utils). */
+void vf_gpu_name(const vf_gpu *gpu, VkObjectType type, uint64_t handle, const char *name);
+
+/** Number of validation warnings and errors seen so far. */
+uint32_t vf_gpu_validation_count(vf_gpu *gpu);
+
+/** A short lowercase name of a device type ("discrete", "cpu", ...). */
+const char *vf_device_type_name(VkPhysicalDeviceType t);
+
+#endif

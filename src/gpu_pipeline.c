@@ -1,0 +1,300 @@
+#include "gpu_pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_shaders.h"
+#include "shared.h"
+
+static VkDescriptorType descriptor_type(vf_binding_type t)
+{
+    switch (t) {
+    case VF_BIND_UNIFORM_BUFFER: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    case VF_BIND_STORAGE_IMAGE: return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    case VF_BIND_SAMPLED_IMAGE: return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    default: return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    }
+}
+
+static vf_result create_module(vf_gpu *gpu, const char *name, VkShaderModule *mod)
+{
+    const vf_shader_blob *blob = vf_shader_find(name);
+    if (!blob)
+        return VF_ERR_SHADER_NOT_FOUND;
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = blob->size, .pCode = blob->code};
+    vf_result res = VF_VK(vkCreateShaderModule(gpu->device, &ci, NULL, mod));
+    if (res == VF_OK)
+        vf_gpu_name(gpu, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)*mod, name);
+    return res;
+}
+
+static vf_result create_layout(vf_pipeline *p, const vf_binding_type *types, uint32_t count, uint32_t push_size,
+                               const char *name)
+{
+    vf_gpu *gpu = p->gpu;
+    if (count > VF_MAX_BINDINGS || push_size > gpu->props.limits.maxPushConstantsSize || push_size % 4)
+        return VF_ERR_INVALID_ARG;
+    p->binding_count = count;
+    p->push_size = push_size;
+    VkDescriptorSetLayoutBinding b[VF_MAX_BINDINGS];
+    for (uint32_t i = 0; i < count; i++) {
+        p->types[i] = types[i];
+        b[i] = (VkDescriptorSetLayoutBinding){
+            .binding = i,
+            .descriptorType = descriptor_type(types[i]),
+            .descriptorCount = 1,
+            .stageFlags = p->stages,
+        };
+    }
+    VkDescriptorSetLayoutCreateInfo dci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .bindingCount = count,
+        .pBindings = b,
+    };
+    vf_result res = VF_VK(vkCreateDescriptorSetLayout(gpu->device, &dci, NULL, &p->set_layout));
+    if (res != VF_OK)
+        return res;
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)p->set_layout, name);
+    VkPushConstantRange pr = {.stageFlags = p->stages, .offset = 0, .size = push_size};
+    VkPipelineLayoutCreateInfo lci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &p->set_layout,
+        .pushConstantRangeCount = push_size ? 1u : 0u,
+        .pPushConstantRanges = &pr,
+    };
+    if ((res = VF_VK(vkCreatePipelineLayout(gpu->device, &lci, NULL, &p->layout))) != VF_OK)
+        return res;
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)p->layout, name);
+    return VF_OK;
+}
+
+vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, vf_pipeline **out)
+{
+    *out = NULL;
+    if (!desc || !desc->shader)
+        return VF_ERR_INVALID_ARG;
+    vf_pipeline *p = calloc(1, sizeof *p);
+    if (!p)
+        return VF_ERR_NO_MEMORY;
+    p->gpu = gpu;
+    p->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
+    p->stages = VK_SHADER_STAGE_COMPUTE_BIT;
+    p->local_size_x = desc->local_size_x ? desc->local_size_x : VF_WG_1D;
+    const char *name = desc->name ? desc->name : desc->shader;
+    VkShaderModule mod = VK_NULL_HANDLE;
+    vf_result res = create_layout(p, desc->bindings, desc->binding_count, desc->push_size, name);
+    if (res != VF_OK)
+        goto fail;
+    if ((res = create_module(gpu, desc->shader, &mod)) != VF_OK)
+        goto fail;
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = mod,
+            .pName = "main",
+        },
+        .layout = p->layout,
+    };
+    res = VF_VK(vkCreateComputePipelines(gpu->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipeline));
+    vkDestroyShaderModule(gpu->device, mod, NULL);
+    if (res != VF_OK)
+        goto fail;
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
+    *out = p;
+    return VF_OK;
+fail:
+    vf_pipeline_destroy(&p);
+    return res;
+}
+
+static VkPipelineColorBlendAttachmentState blend_state(vf_blend b)
+{
+    VkPipelineColorBlendAttachmentState s = {
+        .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT,
+    };
+    if (b == VF_BLEND_ADDITIVE) {
+        s.blendEnable = VK_TRUE;
+        s.srcColorBlendFactor = s.dstColorBlendFactor = VK_BLEND_FACTOR_ONE;
+        s.srcAlphaBlendFactor = s.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+        s.colorBlendOp = s.alphaBlendOp = VK_BLEND_OP_ADD;
+    } else if (b == VF_BLEND_ALPHA) {
+        s.blendEnable = VK_TRUE;
+        s.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+        s.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        s.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+        s.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        s.colorBlendOp = s.alphaBlendOp = VK_BLEND_OP_ADD;
+    }
+    return s;
+}
+
+vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc, vf_pipeline **out)
+{
+    *out = NULL;
+    if (!desc || !desc->vertex_shader || desc->color_count > VF_MAX_COLOR_TARGETS)
+        return VF_ERR_INVALID_ARG;
+    vf_pipeline *p = calloc(1, sizeof *p);
+    if (!p)
+        return VF_ERR_NO_MEMORY;
+    p->gpu = gpu;
+    p->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    p->stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    const char *name = desc->name ? desc->name : desc->vertex_shader;
+    VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
+    vf_result res = create_layout(p, desc->bindings, desc->binding_count, desc->push_size, name);
+    if (res != VF_OK)
+        goto fail;
+    if ((res = create_module(gpu, desc->vertex_shader, &vs)) != VF_OK)
+        goto fail_modules;
+    if (desc->fragment_shader && (res = create_module(gpu, desc->fragment_shader, &fs)) != VF_OK)
+        goto fail_modules;
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"},
+    };
+    VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = desc->topology ? desc->topology : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+    };
+    VkPipelineViewportStateCreateInfo vp = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1};
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = desc->cull,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .lineWidth = 1.0f,
+    };
+    VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO, .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineDepthStencilStateCreateInfo ds = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .depthTestEnable = desc->depth_test,
+        .depthWriteEnable = desc->depth_write,
+        .depthCompareOp = desc->depth_compare ? desc->depth_compare : VK_COMPARE_OP_LESS_OR_EQUAL,
+    };
+    VkPipelineColorBlendAttachmentState att[VF_MAX_COLOR_TARGETS];
+    for (uint32_t i = 0; i < desc->color_count; i++)
+        att[i] = blend_state(desc->blend[i]);
+    VkPipelineColorBlendStateCreateInfo cb = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = desc->color_count,
+        .pAttachments = att,
+    };
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dy = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 2, .pDynamicStates = dyn};
+    VkPipelineRenderingCreateInfo rci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+        .colorAttachmentCount = desc->color_count,
+        .pColorAttachmentFormats = desc->color_formats,
+        .depthAttachmentFormat = desc->depth_format,
+    };
+    VkGraphicsPipelineCreateInfo gci = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .pNext = &rci,
+        .stageCount = fs ? 2u : 1u,
+        .pStages = stages,
+        .pVertexInputState = &vi,
+        .pInputAssemblyState = &ia,
+        .pViewportState = &vp,
+        .pRasterizationState = &rs,
+        .pMultisampleState = &ms,
+        .pDepthStencilState = &ds,
+        .pColorBlendState = &cb,
+        .pDynamicState = &dy,
+        .layout = p->layout,
+    };
+    res = VF_VK(vkCreateGraphicsPipelines(gpu->device, VK_NULL_HANDLE, 1, &gci, NULL, &p->pipeline));
+    if (res == VF_OK)
+        vf_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
+fail_modules:
+    if (vs)
+        vkDestroyShaderModule(gpu->device, vs, NULL);
+    if (fs)
+        vkDestroyShaderModule(gpu->device, fs, NULL);
+    if (res != VF_OK)
+        goto fail;
+    *out = p;
+    return VF_OK;
+fail:
+    vf_pipeline_destroy(&p);
+    return res;
+}
+
+void vf_pipeline_destroy(vf_pipeline **pp)
+{
+    if (!pp || !*pp)
+        return;
+    vf_pipeline *p = *pp;
+    VkDevice dev = p->gpu->device;
+    if (p->pipeline)
+        vkDestroyPipeline(dev, p->pipeline, NULL);
+    if (p->layout)
+        vkDestroyPipelineLayout(dev, p->layout, NULL);
+    if (p->set_layout)
+        vkDestroyDescriptorSetLayout(dev, p->set_layout, NULL);
+    free(p);
+    *pp = NULL;
+}
+
+void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push)
+{
+    vkCmdBindPipeline(cmd, p->bind_point, p->pipeline);
+    if (p->binding_count && bindings) {
+        VkWriteDescriptorSet w[VF_MAX_BINDINGS];
+        VkDescriptorBufferInfo bi[VF_MAX_BINDINGS];
+        VkDescriptorImageInfo ii[VF_MAX_BINDINGS];
+        for (uint32_t i = 0; i < p->binding_count; i++) {
+            const vf_binding *b = &bindings[i];
+            w[i] = (VkWriteDescriptorSet){
+                .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                .dstBinding = i,
+                .descriptorCount = 1,
+                .descriptorType = descriptor_type(p->types[i]),
+            };
+            if (p->types[i] == VF_BIND_STORAGE_BUFFER || p->types[i] == VF_BIND_UNIFORM_BUFFER) {
+                bi[i] = (VkDescriptorBufferInfo){
+                    .buffer = b->buffer->buffer,
+                    .offset = b->offset,
+                    .range = b->range ? b->range : b->buffer->size - b->offset,
+                };
+                w[i].pBufferInfo = &bi[i];
+            } else {
+                ii[i] = (VkDescriptorImageInfo){
+                    .sampler = b->sampler,
+                    .imageView = b->image->view,
+                    .imageLayout = b->layout ? b->layout : b->image->layout,
+                };
+                w[i].pImageInfo = &ii[i];
+            }
+        }
+        vkCmdPushDescriptorSetKHR(cmd, p->bind_point, p->layout, 0, p->binding_count, w);
+    }
+    if (p->push_size && push)
+        vkCmdPushConstants(cmd, p->layout, p->stages, 0, p->push_size, push);
+}
+
+void vf_cmd_dispatch(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push, uint32_t gx,
+                     uint32_t gy, uint32_t gz)
+{
+    vf_cmd_bind(cmd, p, bindings, push);
+    vkCmdDispatch(cmd, gx, gy, gz);
+}
+
+void vf_cmd_dispatch_1d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push,
+                        uint64_t items)
+{
+    uint64_t groups = (items + p->local_size_x - 1) / p->local_size_x;
+    if (groups == 0)
+        return;
+    uint64_t max_x = p->gpu->props.limits.maxComputeWorkGroupCount[0];
+    uint64_t gx = groups, gy = 1;
+    if (groups > max_x) {
+        gy = (groups + max_x - 1) / max_x;
+        gx = (groups + gy - 1) / gy;
+    }
+    vf_cmd_dispatch(cmd, p, bindings, push, (uint32_t)gx, (uint32_t)gy, 1);
+}

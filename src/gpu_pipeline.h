@@ -1,0 +1,106 @@
+/* gpu_pipeline: compute and graphics pipelines from embedded SPIR-V, with one
+ * push-descriptor set (set 0) and push constants. Binding i of a pipeline is
+ * described by types[i]; at record time a vf_binding array supplies the
+ * resources in the same order. */
+#ifndef VF_GPU_PIPELINE_H
+#define VF_GPU_PIPELINE_H
+
+#include "gpu_buffer.h"
+
+#define VF_MAX_BINDINGS 16
+#define VF_MAX_COLOR_TARGETS 4
+
+typedef enum vf_binding_type {
+    VF_BIND_STORAGE_BUFFER = 0,
+    VF_BIND_UNIFORM_BUFFER,
+    VF_BIND_STORAGE_IMAGE,   /* image in VK_IMAGE_LAYOUT_GENERAL */
+    VF_BIND_SAMPLED_IMAGE,   /* combined image sampler */
+} vf_binding_type;
+
+/** One resource for one binding. For buffers: buffer, offset and range
+ * (0 = the rest of the buffer). For images: image, sampler (sampled only) and
+ * the layout it will be in when the commands run (0 = image->layout). */
+typedef struct vf_binding {
+    vf_buffer *buffer;
+    VkDeviceSize offset, range;
+    vf_image *image;
+    VkSampler sampler;
+    VkImageLayout layout;
+} vf_binding;
+
+/** A buffer binding over the whole buffer. */
+static inline vf_binding vf_bind_buffer(vf_buffer *b)
+{
+    return (vf_binding){.buffer = b};
+}
+
+typedef struct vf_compute_desc {
+    const char *shader;          /* embedded shader file name, e.g. "scan_block.comp" */
+    uint32_t binding_count;
+    vf_binding_type bindings[VF_MAX_BINDINGS];
+    uint32_t push_size;          /* bytes of push constants, 0..128, multiple of 4 */
+    uint32_t local_size_x;       /* workgroup x size the shader declares (for dispatch_1d); 0 = VF_WG_1D */
+    const char *name;            /* debug name; NULL = shader name */
+} vf_compute_desc;
+
+typedef enum vf_blend {
+    VF_BLEND_NONE = 0,
+    VF_BLEND_ADDITIVE,  /* dst + src */
+    VF_BLEND_ALPHA,     /* premultiplied-free "over": src*a + dst*(1-a) */
+} vf_blend;
+
+typedef struct vf_graphics_desc {
+    const char *vertex_shader;   /* e.g. "ssf_sphere.vert" */
+    const char *fragment_shader; /* NULL: depth-only */
+    uint32_t binding_count;
+    vf_binding_type bindings[VF_MAX_BINDINGS];
+    uint32_t push_size;
+    uint32_t color_count;
+    VkFormat color_formats[VF_MAX_COLOR_TARGETS];
+    vf_blend blend[VF_MAX_COLOR_TARGETS];
+    VkFormat depth_format;       /* VK_FORMAT_UNDEFINED: none */
+    bool depth_test, depth_write;
+    VkCompareOp depth_compare;   /* 0 (NEVER) means LESS_OR_EQUAL */
+    VkPrimitiveTopology topology;/* 0 = triangle list */
+    VkCullModeFlags cull;
+    const char *name;
+} vf_graphics_desc;
+
+typedef struct vf_pipeline {
+    vf_gpu *gpu;
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineBindPoint bind_point;
+    VkShaderStageFlags stages;
+    uint32_t binding_count;
+    vf_binding_type types[VF_MAX_BINDINGS];
+    uint32_t push_size;
+    uint32_t local_size_x;
+} vf_pipeline;
+
+/** Creates a compute pipeline from an embedded shader. */
+vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, vf_pipeline **out);
+/** Creates a graphics pipeline for dynamic rendering (no render pass). Viewport
+ * and scissor are dynamic. There are no vertex inputs: shaders pull vertices
+ * from storage buffers. */
+vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc, vf_pipeline **out);
+/** Destroys a pipeline; accepts NULL and *p == NULL. */
+void vf_pipeline_destroy(vf_pipeline **p);
+
+/** Binds the pipeline, pushes its descriptors (bindings has binding_count
+ * entries; may be NULL when there are none) and its push constants (push may
+ * be NULL when push_size is 0). */
+void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push);
+
+/** vf_cmd_bind, then vkCmdDispatch(gx, gy, gz). */
+void vf_cmd_dispatch(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push, uint32_t gx,
+                     uint32_t gy, uint32_t gz);
+
+/** vf_cmd_bind, then enough workgroups of local_size_x for `items` items. When
+ * the count exceeds maxComputeWorkGroupCount[0] it is split over y, so the
+ * shader must use vf_group_linear() from shared.h and bound-check its index. */
+void vf_cmd_dispatch_1d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push,
+                        uint64_t items);
+
+#endif

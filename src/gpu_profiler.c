@@ -1,0 +1,125 @@
+#include "gpu_profiler.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vf_profiler {
+    vf_gpu *gpu;
+    VkQueryPool pool;
+    uint32_t max_scopes, slots, current;
+    uint32_t *used;                       /* scopes used per slot */
+    char (*names)[VF_PASS_NAME_MAX];      /* slots * max_scopes */
+    uint64_t *ticks;                      /* scratch for results */
+    bool supported;
+};
+
+vf_result vf_profiler_create(vf_gpu *gpu, const vf_profiler_desc *desc, vf_profiler **out)
+{
+    *out = NULL;
+    vf_profiler *p = calloc(1, sizeof *p);
+    if (!p)
+        return VF_ERR_NO_MEMORY;
+    p->gpu = gpu;
+    p->max_scopes = desc && desc->max_scopes ? desc->max_scopes : 256;
+    p->slots = desc && desc->slots ? desc->slots : 2;
+    p->supported = gpu->timestamp_valid_bits > 0 && gpu->props.limits.timestampComputeAndGraphics;
+    p->used = calloc(p->slots, sizeof *p->used);
+    p->names = calloc((size_t)p->slots * p->max_scopes, sizeof *p->names);
+    p->ticks = calloc((size_t)p->max_scopes * 2, sizeof *p->ticks);
+    vf_result res = VF_ERR_NO_MEMORY;
+    if (!p->used || !p->names || !p->ticks)
+        goto fail;
+    VkQueryPoolCreateInfo qci = {
+        .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+        .queryType = VK_QUERY_TYPE_TIMESTAMP,
+        .queryCount = p->slots * p->max_scopes * 2,
+    };
+    if ((res = VF_VK(vkCreateQueryPool(gpu->device, &qci, NULL, &p->pool))) != VF_OK)
+        goto fail;
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)p->pool, "profiler timestamps");
+    *out = p;
+    return VF_OK;
+fail:
+    vf_profiler_destroy(&p);
+    return res;
+}
+
+void vf_profiler_destroy(vf_profiler **pp)
+{
+    if (!pp || !*pp)
+        return;
+    vf_profiler *p = *pp;
+    if (p->pool)
+        vkDestroyQueryPool(p->gpu->device, p->pool, NULL);
+    free(p->used);
+    free(p->names);
+    free(p->ticks);
+    free(p);
+    *pp = NULL;
+}
+
+bool vf_profiler_supported(const vf_profiler *p)
+{
+    return p && p->supported;
+}
+
+void vf_profiler_reset(vf_profiler *p, VkCommandBuffer cmd, uint32_t slot)
+{
+    p->current = slot % p->slots;
+    p->used[p->current] = 0;
+    vkCmdResetQueryPool(cmd, p->pool, p->current * p->max_scopes * 2, p->max_scopes * 2);
+}
+
+uint32_t vf_profiler_begin(vf_profiler *p, VkCommandBuffer cmd, const char *name)
+{
+    uint32_t s = p->current;
+    if (p->used[s] >= p->max_scopes)
+        return UINT32_MAX;
+    uint32_t scope = p->used[s]++;
+    snprintf(p->names[s * p->max_scopes + scope], VF_PASS_NAME_MAX, "%s", name ? name : "?");
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, p->pool, (s * p->max_scopes + scope) * 2);
+    return scope;
+}
+
+void vf_profiler_end(vf_profiler *p, VkCommandBuffer cmd, uint32_t scope)
+{
+    if (scope == UINT32_MAX)
+        return;
+    uint32_t s = p->current;
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, p->pool, (s * p->max_scopes + scope) * 2 + 1);
+}
+
+vf_result vf_profiler_collect(vf_profiler *p, uint32_t slot, vf_pass_time *out, uint32_t max, uint32_t *count)
+{
+    *count = 0;
+    slot %= p->slots;
+    uint32_t n = p->used[slot];
+    if (n == 0)
+        return VF_OK;
+    vf_result res = VF_VK(vkGetQueryPoolResults(p->gpu->device, p->pool, slot * p->max_scopes * 2, n * 2,
+                                                sizeof(uint64_t) * n * 2, p->ticks, sizeof(uint64_t),
+                                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    if (res != VF_OK)
+        return res;
+    uint64_t mask = p->gpu->timestamp_valid_bits >= 64 ? ~0ull : ((1ull << p->gpu->timestamp_valid_bits) - 1);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = p->names[slot * p->max_scopes + i];
+        double ms = 0.0;
+        if (p->supported)
+            ms = (double)((p->ticks[2 * i + 1] - p->ticks[2 * i]) & mask) * p->gpu->timestamp_period_ns * 1e-6;
+        uint32_t k = 0;
+        while (k < *count && strcmp(out[k].name, name))
+            k++;
+        if (k == *count) {
+            if (*count >= max)
+                continue;
+            memset(&out[k], 0, sizeof out[k]);
+            snprintf(out[k].name, sizeof out[k].name, "%s", name);
+            (*count)++;
+        }
+        out[k].ms += ms;
+        out[k].count++;
+    }
+    return VF_OK;
+}

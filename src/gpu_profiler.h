@@ -1,0 +1,47 @@
+/* gpu_profiler: GPU timestamps around named passes, reported in milliseconds.
+ *
+ * Per frame slot: vf_profiler_reset() at the start of the command buffer,
+ * vf_profiler_begin()/vf_profiler_end() around each pass, and after the
+ * slot's fence vf_profiler_collect() sums the time of every name. */
+#ifndef VF_GPU_PROFILER_H
+#define VF_GPU_PROFILER_H
+
+#include "gpu_context.h"
+
+#define VF_PASS_NAME_MAX 32
+
+typedef struct vf_pass_time {
+    char name[VF_PASS_NAME_MAX];
+    double ms;      /* summed over the scopes of that name in the frame */
+    uint32_t count; /* how many scopes had that name */
+} vf_pass_time;
+
+/** Zeroed: 256 scopes per slot, 2 slots. */
+typedef struct vf_profiler_desc {
+    uint32_t max_scopes;
+    uint32_t slots;
+} vf_profiler_desc;
+
+typedef struct vf_profiler vf_profiler;
+
+/** Creates a profiler. desc may be NULL. Works (reporting zeros) on a queue
+ * without timestamps; vf_profiler_supported() says which. */
+vf_result vf_profiler_create(vf_gpu *gpu, const vf_profiler_desc *desc, vf_profiler **out);
+/** Destroys a profiler; accepts NULL. */
+void vf_profiler_destroy(vf_profiler **prof);
+/** True when the device writes timestamps on this queue. */
+bool vf_profiler_supported(const vf_profiler *prof);
+/** Records the reset of a slot's queries and makes it current. Must be
+ * recorded outside a render pass, before any begin/end of this slot. */
+void vf_profiler_reset(vf_profiler *prof, VkCommandBuffer cmd, uint32_t slot);
+/** Writes the start timestamp of a named pass (the name is copied, truncated
+ * to 31 bytes). Returns the scope id for vf_profiler_end, or UINT32_MAX when
+ * the slot is full (then end ignores it). */
+uint32_t vf_profiler_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name);
+/** Writes the end timestamp of a scope. */
+void vf_profiler_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope);
+/** Reads the slot's timestamps (the slot's submit must have completed) and
+ * fills out with one entry per distinct name, in first-seen order. */
+vf_result vf_profiler_collect(vf_profiler *prof, uint32_t slot, vf_pass_time *out, uint32_t max, uint32_t *count);
+
+#endif

@@ -1,0 +1,147 @@
+#include "testlib.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+vf_test_state vf_t;
+
+void vf_test_init(int argc, char **argv)
+{
+    vf_t.vkfluid = argc > 1 ? argv[1] : "build/vkfluid";
+    vf_t.source = argc > 2 ? argv[2] : ".";
+    vf_t.scratch = argc > 3 ? argv[3] : "build/tests/scratch/unnamed";
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", vf_t.scratch, vf_t.scratch);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "test setup: cannot create scratch dir %s\n", vf_t.scratch);
+        exit(1);
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+int vf_test_finish(void)
+{
+    printf("%d passed, %d failed\n", vf_t.passed, vf_t.failed);
+    return vf_t.failed ? 1 : 0;
+}
+
+bool vf_test_check(bool cond, const char *file, int line, const char *fmt, ...)
+{
+    if (cond) {
+        vf_t.passed++;
+        return true;
+    }
+    vf_t.failed++;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stdout, "FAIL %s:%d: ", file, line);
+    vfprintf(stdout, fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+    return false;
+}
+
+static int status_of(int st)
+{
+    if (st == -1)
+        return -1;
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+int vf_test_run(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    return status_of(system(cmd));
+}
+
+int vf_test_run_capture(char *out, size_t cap, const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[8300];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    fflush(stdout);
+    FILE *p = popen(full, "r");
+    if (!p) {
+        if (cap)
+            out[0] = 0;
+        return -1;
+    }
+    size_t used = 0;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) {
+        if (cap && used + 1 < cap) {
+            size_t k = n < cap - 1 - used ? n : cap - 1 - used;
+            memcpy(out + used, buf, k);
+            used += k;
+        }
+    }
+    if (cap)
+        out[used] = 0;
+    return status_of(pclose(p));
+}
+
+const char *vf_test_path(const char *name)
+{
+    static char ring[8][4096];
+    static int next;
+    char *p = ring[next++ % 8];
+    snprintf(p, 4096, "%s/%s", vf_t.scratch, name);
+    return p;
+}
+
+void vf_test_section(const char *name)
+{
+    printf("-- %s\n", name);
+}
+
+vf_gpu *vf_test_gpu(void)
+{
+    vf_device_info devs[VF_MAX_DEVICES];
+    uint32_t n = 0;
+    vf_result res = vf_gpu_enumerate(devs, VF_MAX_DEVICES, &n);
+    if (res == VF_ERR_NO_LOADER || res == VF_ERR_NO_DEVICE) {
+        printf("SKIP: %s\n", vf_result_message(res));
+        exit(77);
+    }
+    vf_gpu_desc desc = {.validation = 1};
+    const char *dev = getenv("VKFLUID_TEST_DEVICE");
+    if (dev && *dev) {
+        uint32_t idx;
+        if (vf_gpu_match_device(devs, n, dev, &idx) == VF_OK) {
+            desc.device_set = true;
+            desc.device_index = (int)idx;
+        }
+    }
+    vf_gpu *gpu = NULL;
+    res = vf_gpu_create(&desc, &gpu);
+    if (res != VF_OK) {
+        printf("FAIL: cannot create the test gpu context: %s\n", vf_result_message(res));
+        exit(1);
+    }
+    printf("device: %s (validation %s)\n", gpu->info.name, gpu->validation ? "on" : "off");
+    return gpu;
+}
+
+void vf_test_gpu_done(vf_gpu **gpu)
+{
+    if (!gpu || !*gpu)
+        return;
+    uint32_t count = vf_gpu_shutdown(gpu);
+    CHECK_MSG(count == 0, "validation messages: %u (must be 0)", count);
+}

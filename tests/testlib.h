@@ -1,0 +1,87 @@
+/* testlib: a small assert library for vkfluid's tests.
+ *
+ * Every check prints both values and file:line when it fails, counts the
+ * failure and carries on; vf_test_finish() prints "N passed, N failed" and
+ * returns the exit code. GPU tests call vf_test_gpu() which creates a context
+ * with validation (and synchronization validation) forced on, and returns NULL
+ * with exit code 77 (skip) only when no Vulkan device exists at all. */
+#ifndef VF_TESTLIB_H
+#define VF_TESTLIB_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct vf_test_state {
+    int passed, failed;
+    const char *vkfluid; /* argv[1]: path of the vkfluid binary */
+    const char *source;  /* argv[2]: the source directory */
+    const char *scratch; /* argv[3]: an empty scratch directory for this test */
+} vf_test_state;
+
+extern vf_test_state vf_t;
+
+/** Parses argv (see tests.cmake), creates an empty scratch dir. */
+void vf_test_init(int argc, char **argv);
+/** Prints the summary line; returns 0 when nothing failed, else 1. */
+int vf_test_finish(void);
+/** Records one check. Returns cond. */
+bool vf_test_check(bool cond, const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/** Runs a shell command; returns its exit status (0..255), or -1. Output to stdout/stderr of the test. */
+int vf_test_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Runs a shell command capturing stdout+stderr into out (NUL-terminated, truncated to cap); returns the exit status. */
+int vf_test_run_capture(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/** Returns a path inside the scratch dir (static ring of buffers, valid for 8 calls). */
+const char *vf_test_path(const char *name);
+/** Starts a named section (printed). */
+void vf_test_section(const char *name);
+
+#define CHECK(c) vf_test_check((c), __FILE__, __LINE__, "CHECK(%s)", #c)
+#define CHECK_MSG(c, ...) vf_test_check((c), __FILE__, __LINE__, __VA_ARGS__)
+#define CHECK_EQ_INT(a, b)                                                                          \
+    do {                                                                                            \
+        long long vf_a_ = (long long)(a), vf_b_ = (long long)(b);                                   \
+        vf_test_check(vf_a_ == vf_b_, __FILE__, __LINE__, "%s == %s: %lld vs %lld", #a, #b, vf_a_, vf_b_); \
+    } while (0)
+#define CHECK_EQ_U64(a, b)                                                                          \
+    do {                                                                                            \
+        unsigned long long vf_a_ = (unsigned long long)(a), vf_b_ = (unsigned long long)(b);        \
+        vf_test_check(vf_a_ == vf_b_, __FILE__, __LINE__, "%s == %s: %llu vs %llu", #a, #b, vf_a_, vf_b_); \
+    } while (0)
+/* |a - b| <= tol (absolute) */
+#define CHECK_NEAR(a, b, tol)                                                                       \
+    do {                                                                                            \
+        double vf_a_ = (double)(a), vf_b_ = (double)(b), vf_t_ = (double)(tol);                     \
+        vf_test_check(fabs(vf_a_ - vf_b_) <= vf_t_, __FILE__, __LINE__,                             \
+                      "%s ~ %s: %.9g vs %.9g (diff %.3g > tol %.3g)", #a, #b, vf_a_, vf_b_,        \
+                      fabs(vf_a_ - vf_b_), vf_t_);                                                  \
+    } while (0)
+/* |a - b| <= tol * max(|b|, floor) (relative) */
+#define CHECK_REL(a, b, tol, floor_)                                                                \
+    do {                                                                                            \
+        double vf_a_ = (double)(a), vf_b_ = (double)(b), vf_t_ = (double)(tol);                     \
+        double vf_s_ = fmax(fabs(vf_b_), (double)(floor_));                                         \
+        vf_test_check(fabs(vf_a_ - vf_b_) <= vf_t_ * vf_s_, __FILE__, __LINE__,                     \
+                      "%s ~ %s: %.9g vs %.9g (rel diff %.3g > tol %.3g)", #a, #b, vf_a_, vf_b_,    \
+                      fabs(vf_a_ - vf_b_) / vf_s_, vf_t_);                                          \
+    } while (0)
+#define CHECK_LE(a, b)                                                                              \
+    do {                                                                                            \
+        double vf_a_ = (double)(a), vf_b_ = (double)(b);                                            \
+        vf_test_check(vf_a_ <= vf_b_, __FILE__, __LINE__, "%s <= %s: %.9g vs %.9g", #a, #b, vf_a_, vf_b_); \
+    } while (0)
+#define CHECK_STR_CONTAINS(hay, needle)                                                             \
+    vf_test_check(strstr((hay), (needle)) != NULL, __FILE__, __LINE__,                              \
+                  "'%s' contains '%s'", (hay), (needle))
+
+#ifndef VF_TESTLIB_NO_GPU
+#include "gpu_context.h"
+/** Creates the test GPU context (validation forced on). On no device at all,
+ * prints why and exits 77 (skip). Any other failure fails the test (exit 1). */
+vf_gpu *vf_test_gpu(void);
+/** Checks that the context saw zero validation messages, then destroys it. */
+void vf_test_gpu_done(vf_gpu **gpu);
+#endif
+
+#endif
