@@ -7,6 +7,7 @@
 static const vf_command commands[] = {
     {"devices", "list the Vulkan devices with type, driver, version, memory and subgroup size", vf_cmd_devices},
     {"selftest", "run the GPU self-test (prefix sum, compute and graphics pipelines, timestamps)", vf_cmd_selftest},
+    {"compare", "compare two PNG images or capture folders (PSNR, SSIM, differences, heat map)", vf_cmd_compare},
 };
 
 static void print_usage(FILE *f)

@@ -1,0 +1,317 @@
+#include "png_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+/* Largest PNG file read into memory (stb takes an int length). */
+#define VF_PNG_MAX_FILE_BYTES ((size_t)INT_MAX)
+
+static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+static void set_detail(vf_png_detail *detail, const char *fix, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_detail(vf_png_detail *detail, const char *fix, const char *fmt, ...)
+{
+    if (!detail)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail->what, sizeof detail->what, fmt, ap);
+    va_end(ap);
+    detail->fix = fix;
+}
+
+/* strerror text in lowercase for the first letter ("No such file" -> "no such file"). */
+static void set_errno_detail(vf_png_detail *detail, const char *fix, const char *prefix, int err)
+{
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s", strerror(err));
+    if (msg[0] >= 'A' && msg[0] <= 'Z')
+        msg[0] = (char)(msg[0] - 'A' + 'a');
+    if (prefix)
+        set_detail(detail, fix, "%s: %s", prefix, msg);
+    else
+        set_detail(detail, fix, "%s", msg);
+}
+
+static bool size_ok(uint32_t w, uint32_t h)
+{
+    return w <= VF_PNG_MAX_SIDE && h <= VF_PNG_MAX_SIDE && (uint64_t)w * h <= VF_PNG_MAX_PIXELS;
+}
+
+/* ------------------------------------------------------------------ write */
+
+typedef struct png_buffer {
+    uint8_t *data;
+    size_t len;
+    bool failed;
+} png_buffer;
+
+/* stb_image_write hands over the whole encoded file at once; keep a copy. */
+static void png_collect(void *context, void *data, int size)
+{
+    png_buffer *buf = context;
+    if (buf->failed || size <= 0)
+        return;
+    uint8_t *grown = realloc(buf->data, buf->len + (size_t)size);
+    if (!grown) {
+        buf->failed = true;
+        return;
+    }
+    memcpy(grown + buf->len, data, (size_t)size);
+    buf->data = grown;
+    buf->len += (size_t)size;
+}
+
+static bool write_all(int fd, const uint8_t *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+/* Syncs the directory holding path so that the rename itself is durable; best effort. */
+static void sync_parent_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = NULL;
+    if (!slash)
+        dir = strdup(".");
+    else if (slash == path)
+        dir = strdup("/");
+    else
+        dir = strndup(path, (size_t)(slash - path));
+    if (!dir)
+        return;
+    int fd = open(dir, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+vf_result vf_png_write_ex(const char *path, const uint8_t *pixels, uint32_t w, uint32_t h,
+                          uint32_t channels, vf_png_detail *detail)
+{
+    static const char *const fix_dir = "check that the folder exists and is writable";
+    if (!path || !*path || !pixels || w == 0 || h == 0 || (channels != 3 && channels != 4)) {
+        set_detail(detail, "this is a bug in the caller", "invalid arguments to the png writer");
+        return VF_ERR_INVALID_ARG;
+    }
+    if (!size_ok(w, h)) {
+        set_detail(detail, "write a smaller image", "image of %ux%u exceeds the png size limit (%u per side, %llu pixels)",
+                   w, h, VF_PNG_MAX_SIDE, (unsigned long long)VF_PNG_MAX_PIXELS);
+        return VF_ERR_TOO_LARGE;
+    }
+
+    /* Encode first, so that nothing touches the disk when encoding fails. The
+     * settings are pinned so the bytes depend on the pixels only. */
+    stbi_write_png_compression_level = 8;
+    stbi_write_force_png_filter = -1;
+    stbi_flip_vertically_on_write(0);
+    png_buffer buf = {0};
+    int ok = stbi_write_png_to_func(png_collect, &buf, (int)w, (int)h, (int)channels, pixels,
+                                    (int)(w * channels));
+    if (!ok || buf.failed || buf.len == 0) {
+        free(buf.data);
+        set_detail(detail, "free some memory or write a smaller image", "out of memory while encoding the png");
+        return VF_ERR_NO_MEMORY;
+    }
+
+    size_t tmp_cap = strlen(path) + 32;
+    char *tmp = malloc(tmp_cap);
+    if (!tmp) {
+        free(buf.data);
+        set_detail(detail, "free some memory", "out of memory");
+        return VF_ERR_NO_MEMORY;
+    }
+    snprintf(tmp, tmp_cap, "%s.tmp.%ld", path, (long)getpid());
+
+    vf_result res = VF_OK;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        set_errno_detail(detail, fix_dir, "cannot create the file", errno);
+        res = VF_ERR_IO;
+    } else {
+        bool written = write_all(fd, buf.data, buf.len);
+        int err = written ? 0 : errno;
+        if (written && fsync(fd) != 0) {
+            written = false;
+            err = errno;
+        }
+        if (close(fd) != 0 && written) {
+            written = false;
+            err = errno;
+        }
+        if (!written) {
+            set_errno_detail(detail, fix_dir, "cannot write the file", err);
+            res = VF_ERR_IO;
+        } else if (rename(tmp, path) != 0) {
+            set_errno_detail(detail, "give a file path whose folder exists and is writable", "cannot rename the temporary file into place", errno);
+            res = VF_ERR_IO;
+        }
+        if (res != VF_OK)
+            (void)unlink(tmp);
+        else
+            sync_parent_dir(path);
+    }
+    free(tmp);
+    free(buf.data);
+    return res;
+}
+
+vf_result vf_png_write(const char *path, const uint8_t *rgba8, uint32_t w, uint32_t h)
+{
+    return vf_png_write_ex(path, rgba8, w, h, 4, NULL);
+}
+
+/* ------------------------------------------------------------------ read */
+
+/* Reads a whole regular file; fills detail and returns a result on failure. */
+static vf_result read_file(const char *path, uint8_t **data_out, size_t *len_out, vf_png_detail *detail)
+{
+    *data_out = NULL;
+    *len_out = 0;
+    /* O_NONBLOCK so that opening a FIFO does not hang; fstat rejects it next. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        int err = errno;
+        if (err == ENOENT)
+            set_detail(detail, "check the path", "no such file");
+        else if (err == EACCES)
+            set_detail(detail, "check the file permissions", "permission denied");
+        else
+            set_errno_detail(detail, "check the path", "cannot open", err);
+        return VF_ERR_IO;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        set_errno_detail(detail, "check the path", "cannot stat", errno);
+        close(fd);
+        return VF_ERR_IO;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        set_detail(detail, "give a png file", "is a directory");
+        close(fd);
+        return VF_ERR_IO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        set_detail(detail, "give a png file", "not a regular file");
+        close(fd);
+        return VF_ERR_IO;
+    }
+    if (st.st_size < 0 || (uint64_t)st.st_size > VF_PNG_MAX_FILE_BYTES) {
+        set_detail(detail, "give a smaller png file", "file of %lld bytes is too large to read", (long long)st.st_size);
+        close(fd);
+        return VF_ERR_TOO_LARGE;
+    }
+    size_t cap = (size_t)st.st_size;
+    uint8_t *data = malloc(cap ? cap : 1);
+    if (!data) {
+        set_detail(detail, "free some memory", "out of memory reading %zu bytes", cap);
+        close(fd);
+        return VF_ERR_NO_MEMORY;
+    }
+    size_t len = 0;
+    while (len < cap) {
+        ssize_t n = read(fd, data + len, cap - len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            set_errno_detail(detail, "check the file", "cannot read", errno);
+            free(data);
+            close(fd);
+            return VF_ERR_IO;
+        }
+        if (n == 0)
+            break; /* shrank while reading: parse what is there */
+        len += (size_t)n;
+    }
+    close(fd);
+    *data_out = data;
+    *len_out = len;
+    return VF_OK;
+}
+
+vf_result vf_png_read_ex(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h,
+                         vf_png_detail *detail)
+{
+    if (rgba8_out)
+        *rgba8_out = NULL;
+    if (!path || !*path || !rgba8_out || !w || !h) {
+        set_detail(detail, "this is a bug in the caller", "invalid arguments to the png reader");
+        return VF_ERR_INVALID_ARG;
+    }
+    uint8_t *data = NULL;
+    size_t len = 0;
+    vf_result res = read_file(path, &data, &len, detail);
+    if (res != VF_OK)
+        return res;
+
+    if (len < sizeof png_signature || memcmp(data, png_signature, sizeof png_signature) != 0) {
+        free(data);
+        set_detail(detail, "give a png file", "not a png file (no png signature)");
+        return VF_ERR_PARSE;
+    }
+    int iw = 0, ih = 0, comp = 0;
+    if (!stbi_info_from_memory(data, (int)len, &iw, &ih, &comp) || iw <= 0 || ih <= 0) {
+        const char *why = stbi_failure_reason();
+        free(data);
+        set_detail(detail, "write the file again", "corrupt png (%s)", why ? why : "unreadable header");
+        return VF_ERR_PARSE;
+    }
+    if (!size_ok((uint32_t)iw, (uint32_t)ih)) {
+        free(data);
+        set_detail(detail, "give a smaller png", "image of %dx%d exceeds the size limit (%u per side, %llu pixels)",
+                   iw, ih, VF_PNG_MAX_SIDE, (unsigned long long)VF_PNG_MAX_PIXELS);
+        return VF_ERR_TOO_LARGE;
+    }
+    int lw = 0, lh = 0;
+    stbi_uc *pixels = stbi_load_from_memory(data, (int)len, &lw, &lh, &comp, 4);
+    free(data);
+    if (!pixels) {
+        const char *why = stbi_failure_reason();
+        if (why && !strcmp(why, "outofmem")) {
+            set_detail(detail, "free some memory", "out of memory decoding a %dx%d png", iw, ih);
+            return VF_ERR_NO_MEMORY;
+        }
+        set_detail(detail, "write the file again", "corrupt png (%s)", why ? why : "cannot decode");
+        return VF_ERR_PARSE;
+    }
+    if (lw != iw || lh != ih) { /* cannot happen with stb; be strict anyway */
+        stbi_image_free(pixels);
+        set_detail(detail, "write the file again", "corrupt png (inconsistent size)");
+        return VF_ERR_PARSE;
+    }
+    /* stb allocates with malloc (STBI_MALLOC default), so free() releases it. */
+    *rgba8_out = pixels;
+    *w = (uint32_t)iw;
+    *h = (uint32_t)ih;
+    return VF_OK;
+}
+
+vf_result vf_png_read(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h)
+{
+    return vf_png_read_ex(path, rgba8_out, w, h, NULL);
+}
