@@ -51,6 +51,7 @@ int vf_app_unknown_option(const char *cmd, const char *opt);
 /* The commands (one cmd_*.c each). */
 int vf_cmd_devices(int argc, char **argv);
 int vf_cmd_selftest(int argc, char **argv);
+int vf_cmd_run(int argc, char **argv);
 int vf_cmd_compare(int argc, char **argv);
 
 #endif

@@ -6,6 +6,7 @@
 
 static const vf_command commands[] = {
     {"devices", "list the Vulkan devices with type, driver, version, memory and subgroup size", vf_cmd_devices},
+    {"run", "simulate a scene headless, export fields (CSV, VTK) and a summary", vf_cmd_run},
     {"selftest", "run the GPU self-test (prefix sum, compute and graphics pipelines, timestamps)", vf_cmd_selftest},
     {"compare", "compare two PNG images or capture folders (PSNR, SSIM, differences, heat map)", vf_cmd_compare},
 };

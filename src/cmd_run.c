@@ -1,0 +1,378 @@
+/* vkfluid run: simulate a scene headless, optionally exporting fields and a
+ * summary. Solver-agnostic: everything goes through solver.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "app_gpu.h"
+#include "cmd_common.h"
+#include "fileio.h"
+#include "gpu_cmd.h"
+#include "gpu_profiler.h"
+#include "solver.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vkfluid run SCENE [--set KEY=VALUE]... (--steps N | --time SECONDS)\n"
+            "                   [--export DIR] [--export-every SECONDS] [--check-every N]\n"
+            "                   [--force] [--device INDEX|NAME] [--quiet]\n"
+            "\n"
+            "Simulates SCENE headless on the GPU. A step is one frame of the scene's fixed\n"
+            "simulated time (key frame_dt); a solver may take several substeps per frame.\n"
+            "\n"
+            "options:\n"
+            "  --set KEY=VALUE     change a scene parameter (see vkfluid run SCENE --help)\n"
+            "  --steps N           run N frames\n"
+            "  --time SECONDS      run until this much simulated time has passed\n"
+            "  --export DIR        write fields (CSV + VTK) and DIR/summary.json\n"
+            "  --export-every S    export every S simulated seconds (default: only the end)\n"
+            "  --check-every N     read back and check finiteness and invariants every N\n"
+            "                      frames (default: only at the end)\n"
+            "  --force             write into a non-empty export folder\n"
+            "  --device D          the GPU to use (index or name substring)\n"
+            "  --quiet             no progress line\n"
+            "\n"
+            "scenes:\n");
+    for (size_t i = 0; vf_scenes[i]; i++)
+        fprintf(f, "  %-12s %-7s %s\n", vf_scenes[i]->name, vf_scenes[i]->family, vf_scenes[i]->description);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#define RUN_MAX_PASSES 64
+
+typedef struct run_stats {
+    vf_pass_time pass[RUN_MAX_PASSES];
+    uint32_t pass_count;
+    uint64_t frames_timed;
+} run_stats;
+
+static void accumulate(run_stats *st, const vf_pass_time *t, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+        while (k < st->pass_count && strcmp(st->pass[k].name, t[i].name))
+            k++;
+        if (k == st->pass_count) {
+            if (k >= RUN_MAX_PASSES)
+                continue;
+            st->pass[k] = t[i];
+            st->pass[k].ms = 0;
+            st->pass[k].count = 0;
+            st->pass_count++;
+        }
+        st->pass[k].ms += t[i].ms;
+        st->pass[k].count += t[i].count;
+    }
+    st->frames_timed++;
+}
+
+static vf_result collect_slot(vf_profiler *prof, uint32_t slot, run_stats *st)
+{
+    vf_pass_time t[RUN_MAX_PASSES];
+    uint32_t n = 0;
+    vf_result res = vf_profiler_collect(prof, slot, t, RUN_MAX_PASSES, &n);
+    if (res == VF_OK && n)
+        accumulate(st, t, n);
+    return res;
+}
+
+static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solver *s, const vf_gpu *gpu,
+                               const run_stats *st, double wall)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    vf_file file;
+    vf_result res = vf_file_begin(&file, path);
+    if (res != VF_OK)
+        return res;
+    FILE *f = file.f;
+    fprintf(f, "{\n  \"scene\": ");
+    vf_json_string(f, sc->info->name);
+    fprintf(f, ",\n  \"family\": ");
+    vf_json_string(f, sc->info->family);
+    fprintf(f, ",\n  \"parameters\": {\n");
+    vf_params_write_json(sc->info->params, sc->info->param_count, sc->desc, f, "    ");
+    fprintf(f, "  },\n  \"frames\": %llu,\n  \"steps\": %llu,\n  \"simulated_time\": ", (unsigned long long)s->frames,
+            (unsigned long long)s->steps);
+    vf_json_number(f, s->time);
+    fprintf(f, ",\n  \"frame_dt\": ");
+    vf_json_number(f, s->frame_dt);
+    fprintf(f, ",\n  \"wall_seconds\": ");
+    vf_json_number(f, wall);
+    fprintf(f, ",\n  \"device\": {\"name\": ");
+    vf_json_string(f, gpu->info.name);
+    fprintf(f, ", \"type\": ");
+    vf_json_string(f, vf_device_type_name(gpu->info.type));
+    fprintf(f, ", \"driver\": ");
+    vf_json_string(f, gpu->info.driver_info);
+    fprintf(f, "},\n  \"ms_per_frame\": {");
+    for (uint32_t i = 0; i < st->pass_count; i++) {
+        fprintf(f, "%s\n    ", i ? "," : "");
+        vf_json_string(f, st->pass[i].name);
+        fprintf(f, ": ");
+        vf_json_number(f, st->frames_timed ? st->pass[i].ms / (double)st->frames_timed : 0.0);
+    }
+    fprintf(f, "\n  }");
+    if (s->vt->write_summary) {
+        fprintf(f, ",\n");
+        s->vt->write_summary(s, f, "  ");
+    }
+    fprintf(f, "\n}\n");
+    return vf_file_commit(&file);
+}
+
+static int gpu_failure(vf_result res, uint64_t frame, const char *what)
+{
+    if (res == VF_ERR_DEVICE_LOST)
+        vf_app_error("the gpu device was lost at frame %llu (%s): try a smaller size, fewer substeps per frame, "
+                     "or another driver",
+                     (unsigned long long)frame, what);
+    else if (res == VF_ERR_OUT_OF_DEVICE_MEMORY)
+        vf_app_error("out of device memory at frame %llu (%s): try a smaller size", (unsigned long long)frame, what);
+    else
+        vf_app_error("frame %llu (%s): %s", (unsigned long long)frame, what, vf_result_message(res));
+    return VF_EXIT_RUNTIME;
+}
+
+int vf_cmd_run(int argc, char **argv)
+{
+    vf_cmd_scene sc = {0};
+    const char *device = NULL, *export_dir = NULL;
+    long long steps = -1, check_every = 0;
+    double sim_time = -1, export_every = -1;
+    bool force = false, quiet = false, help = false;
+    int rc = vf_cmd_scene_begin(&sc, argc, argv, "run");
+    if (rc >= 0)
+        return rc;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (vf_cmd_scene_consumed(&sc, i))
+            continue;
+        if (vf_app_is_help(a)) {
+            help = true;
+        } else if (!strcmp(a, "--device")) {
+            if (!(device = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+        } else if (!strcmp(a, "--steps")) {
+            const char *v = vf_app_option_value(argc, argv, &i);
+            if (!v)
+                goto usage_error;
+            if (!vf_app_parse_int(v, 1, 1000000000, &steps)) {
+                vf_app_error("--steps %s: must be an integer in 1..1000000000", v);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "--time")) {
+            const char *v = vf_app_option_value(argc, argv, &i);
+            if (!v)
+                goto usage_error;
+            if (!vf_app_parse_double(v, &sim_time) || sim_time <= 0) {
+                vf_app_error("--time %s: must be a positive number of simulated seconds", v);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "--export")) {
+            if (!(export_dir = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+        } else if (!strcmp(a, "--export-every")) {
+            const char *v = vf_app_option_value(argc, argv, &i);
+            if (!v)
+                goto usage_error;
+            if (!vf_app_parse_double(v, &export_every) || export_every <= 0) {
+                vf_app_error("--export-every %s: must be a positive number of simulated seconds", v);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "--check-every")) {
+            const char *v = vf_app_option_value(argc, argv, &i);
+            if (!v)
+                goto usage_error;
+            if (!vf_app_parse_int(v, 1, 1000000000, &check_every)) {
+                vf_app_error("--check-every %s: must be an integer in 1..1000000000", v);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "--force")) {
+            force = true;
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = true;
+        } else {
+            vf_cmd_scene_end(&sc);
+            return vf_app_unknown_option("run", a);
+        }
+    }
+    if (help) {
+        if (sc.info) {
+            printf("scene %s (%s): %s\n\nkeys (--set KEY=VALUE):\n", sc.info->name, sc.info->family, sc.info->description);
+            vf_params_print_help(sc.info->params, sc.info->param_count, stdout);
+        } else {
+            usage(stdout);
+        }
+        vf_cmd_scene_end(&sc);
+        return VF_EXIT_OK;
+    }
+    if (!sc.info) {
+        vf_app_error("run needs a scene: see vkfluid run --help for the scenes");
+        goto usage_error;
+    }
+    if ((steps < 0) == (sim_time < 0)) {
+        vf_app_error("run needs exactly one of --steps N or --time SECONDS");
+        goto usage_error;
+    }
+    if (export_every > 0 && !export_dir) {
+        vf_app_error("--export-every needs --export DIR");
+        goto usage_error;
+    }
+    if ((rc = vf_cmd_scene_validate(&sc)) != 0) {
+        vf_cmd_scene_end(&sc);
+        return rc;
+    }
+    char err[512];
+    if (export_dir && vf_output_dir_prepare(export_dir, force, err, sizeof err) != VF_OK) {
+        vf_app_error("--export %s", err);
+        goto usage_error;
+    }
+
+    vf_gpu *gpu = NULL;
+    vf_solver *solver = NULL;
+    vf_frames *frames = NULL;
+    vf_profiler *prof = NULL;
+    run_stats st = {0};
+    rc = vf_app_gpu_open(device, false, NULL, 0, &gpu);
+    if (rc) {
+        vf_cmd_scene_end(&sc);
+        return rc;
+    }
+    err[0] = 0;
+    vf_result res = sc.info->create(gpu, sc.desc, &solver, err, sizeof err);
+    if (res != VF_OK) {
+        if (err[0])
+            vf_app_error("%s", err);
+        else
+            vf_app_error("scene %s: cannot create the solver: %s", sc.info->name, vf_result_message(res));
+        rc = res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+        goto done;
+    }
+    vf_frames_desc fd = {.count = 2, .name = "run frames"};
+    vf_profiler_desc pd = {.slots = 2, .max_scopes = 1024};
+    if ((res = vf_frames_create(gpu, &fd, &frames)) != VF_OK || (res = vf_profiler_create(gpu, &pd, &prof)) != VF_OK) {
+        rc = gpu_failure(res, 0, "setup");
+        goto done;
+    }
+    uint64_t total = steps > 0 ? (uint64_t)steps : (uint64_t)ceil(sim_time / solver->frame_dt - 1e-9);
+    if (total == 0)
+        total = 1;
+    double next_export = export_every > 0 ? export_every : INFINITY;
+    uint32_t export_index = 0;
+    bool slot_used[2] = {false, false};
+    double t0 = now_seconds(), last_print = t0;
+    bool tty = isatty(2);
+    for (uint64_t fr = 0; fr < total; fr++) {
+        VkCommandBuffer cmd;
+        uint32_t slot;
+        if ((res = vf_frames_begin(frames, &cmd, &slot)) != VF_OK) {
+            rc = gpu_failure(res, fr, "waiting for the gpu");
+            goto done;
+        }
+        if (slot_used[slot] && (res = collect_slot(prof, slot, &st)) != VF_OK) {
+            rc = gpu_failure(res, fr, "reading timestamps");
+            goto done;
+        }
+        vf_profiler_reset(prof, cmd, slot);
+        if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
+            rc = gpu_failure(res, fr, "recording");
+            goto done;
+        }
+        if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK) {
+            rc = gpu_failure(res, fr, "submitting");
+            goto done;
+        }
+        slot_used[slot] = true;
+        if (solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
+            rc = gpu_failure(res, fr, "frame bookkeeping");
+            goto done;
+        }
+        bool last = fr + 1 == total;
+        bool do_export = export_dir && (last || solver->time + 1e-9 >= next_export);
+        bool do_check = solver->vt->check && (last || (check_every > 0 && (fr + 1) % (uint64_t)check_every == 0));
+        if (do_export || do_check) {
+            for (uint32_t k = 0; k < 2; k++)
+                if ((res = vf_frames_wait(frames, k)) != VF_OK) {
+                    rc = gpu_failure(res, fr, "waiting for the gpu");
+                    goto done;
+                }
+        }
+        if (do_check && (res = solver->vt->check(solver, err, sizeof err)) != VF_OK) {
+            if (!quiet && tty)
+                fputc('\n', stderr);
+            vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s", sc.info->name,
+                         (unsigned long long)solver->frames, solver->time, err);
+            if (export_dir && solver->vt->export_frame)
+                solver->vt->export_frame(solver, export_dir, export_index++);
+            rc = VF_EXIT_FAIL;
+            goto done;
+        }
+        if (do_export) {
+            while (next_export <= solver->time + 1e-9)
+                next_export += export_every > 0 ? export_every : INFINITY;
+            if ((res = solver->vt->export_frame(solver, export_dir, export_index++)) != VF_OK) {
+                vf_app_error("--export %s: writing frame %u failed: %s", export_dir, export_index - 1, vf_result_message(res));
+                rc = vf_app_exit_code(res) == VF_EXIT_USAGE ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+                goto done;
+            }
+        }
+        double now = now_seconds();
+        if (!quiet && now - t0 > 1.0 && (now - last_print > (tty ? 0.25 : 5.0) || last)) {
+            double rate = (double)(fr + 1) / (now - t0);
+            fprintf(stderr, "%s%s: frame %llu/%llu (%3.0f%%), t = %.4g s, %.1f frames/s, %.0f s left%s",
+                    tty ? "\r" : "", sc.info->name, (unsigned long long)(fr + 1), (unsigned long long)total,
+                    100.0 * (double)(fr + 1) / (double)total, solver->time, rate, (double)(total - fr - 1) / rate,
+                    tty ? "   " : "\n");
+            last_print = now;
+        }
+    }
+    for (uint32_t k = 0; k < 2; k++) {
+        if ((res = vf_frames_wait(frames, k)) != VF_OK) {
+            rc = gpu_failure(res, total, "waiting for the gpu");
+            goto done;
+        }
+        if (slot_used[k] && collect_slot(prof, k, &st) == VF_OK)
+            slot_used[k] = false;
+    }
+    if (!quiet && tty && now_seconds() - t0 > 1.0)
+        fputc('\n', stderr);
+    double wall = now_seconds() - t0;
+    printf("%s: %llu frames, %llu steps, simulated %.6g s in %.2f s wall on %s\n", sc.info->name,
+           (unsigned long long)solver->frames, (unsigned long long)solver->steps, solver->time, wall, gpu->info.name);
+    for (uint32_t i = 0; i < st.pass_count; i++)
+        printf("  %-20s %9.3f ms/frame\n", st.pass[i].name, st.frames_timed ? st.pass[i].ms / (double)st.frames_timed : 0.0);
+    if (export_dir) {
+        if ((res = write_summary(export_dir, &sc, solver, gpu, &st, wall)) != VF_OK) {
+            vf_app_error("--export %s: cannot write summary.json", export_dir);
+            rc = VF_EXIT_RUNTIME;
+            goto done;
+        }
+        printf("wrote %u export%s and summary.json to %s\n", export_index, export_index == 1 ? "" : "s", export_dir);
+    }
+    rc = VF_EXIT_OK;
+done:
+    vf_profiler_destroy(&prof);
+    vf_frames_destroy(&frames);
+    vf_solver_destroy(&solver);
+    {
+        int close_rc = vf_app_gpu_close(&gpu);
+        if (rc == VF_EXIT_OK)
+            rc = close_rc;
+    }
+    vf_cmd_scene_end(&sc);
+    return rc;
+usage_error:
+    vf_cmd_scene_end(&sc);
+    return VF_EXIT_USAGE;
+}

@@ -1,0 +1,217 @@
+#include "params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void *field(void *desc, const vf_param_def *d)
+{
+    return (char *)desc + d->offset;
+}
+
+static const void *cfield(const void *desc, const vf_param_def *d)
+{
+    return (const char *)desc + d->offset;
+}
+
+void vf_params_defaults(const vf_param_def *table, size_t count, void *desc)
+{
+    for (size_t i = 0; i < count; i++) {
+        const vf_param_def *d = &table[i];
+        switch (d->type) {
+        case VF_PARAM_DOUBLE: *(double *)field(desc, d) = d->def; break;
+        case VF_PARAM_INT:
+        case VF_PARAM_ENUM: *(int *)field(desc, d) = (int)d->def; break;
+        case VF_PARAM_BOOL: *(bool *)field(desc, d) = d->def != 0.0; break;
+        }
+    }
+}
+
+const vf_param_def *vf_params_find(const vf_param_def *table, size_t count, const char *key)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!strcmp(table[i].key, key))
+            return &table[i];
+    return NULL;
+}
+
+/* Finds choice `value` in "a|b|c"; returns its index or -1. */
+static int choice_index(const char *choices, const char *value)
+{
+    int idx = 0;
+    size_t vl = strlen(value);
+    for (const char *p = choices; p && *p; idx++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == vl && !strncmp(p, value, len))
+            return idx;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return -1;
+}
+
+static void choice_name(const char *choices, int index, char *buf, size_t cap)
+{
+    const char *p = choices;
+    for (int i = 0; p && i < index; i++) {
+        p = strchr(p, '|');
+        if (p)
+            p++;
+    }
+    if (!p) {
+        snprintf(buf, cap, "?");
+        return;
+    }
+    const char *bar = strchr(p, '|');
+    int len = bar ? (int)(bar - p) : (int)strlen(p);
+    snprintf(buf, cap, "%.*s", len, p);
+}
+
+static void range_text(const vf_param_def *d, char *buf, size_t cap)
+{
+    if (d->type == VF_PARAM_ENUM)
+        snprintf(buf, cap, "one of %s", d->choices);
+    else if (d->type == VF_PARAM_BOOL)
+        snprintf(buf, cap, "true or false");
+    else if (d->type == VF_PARAM_INT)
+        snprintf(buf, cap, "an integer in %s%.0f, %.0f]", d->min_exclusive ? "(" : "[", d->min, d->max);
+    else
+        snprintf(buf, cap, "a number in %s%g, %g]", d->min_exclusive ? "(" : "[", d->min, d->max);
+}
+
+vf_result vf_params_set_value(const vf_param_def *d, void *desc, const char *value, char *err, size_t cap)
+{
+    char allowed[160];
+    range_text(d, allowed, sizeof allowed);
+    if (!value || !*value) {
+        snprintf(err, cap, "%s: empty value: must be %s", d->key, allowed);
+        return VF_ERR_INVALID_ARG;
+    }
+    switch (d->type) {
+    case VF_PARAM_ENUM: {
+        int idx = choice_index(d->choices, value);
+        if (idx < 0) {
+            snprintf(err, cap, "%s=%s: unknown value: must be %s", d->key, value, allowed);
+            return VF_ERR_INVALID_ARG;
+        }
+        *(int *)field(desc, d) = idx;
+        return VF_OK;
+    }
+    case VF_PARAM_BOOL: {
+        bool v;
+        if (!strcasecmp(value, "true") || !strcasecmp(value, "on") || !strcmp(value, "1") || !strcasecmp(value, "yes"))
+            v = true;
+        else if (!strcasecmp(value, "false") || !strcasecmp(value, "off") || !strcmp(value, "0") || !strcasecmp(value, "no"))
+            v = false;
+        else {
+            snprintf(err, cap, "%s=%s: not a boolean: must be %s", d->key, value, allowed);
+            return VF_ERR_INVALID_ARG;
+        }
+        *(bool *)field(desc, d) = v;
+        return VF_OK;
+    }
+    case VF_PARAM_INT:
+    case VF_PARAM_DOUBLE: {
+        char *end = NULL;
+        errno = 0;
+        double v = strtod(value, &end);
+        if (!end || *end || end == value) {
+            snprintf(err, cap, "%s=%s: not a number: must be %s", d->key, value, allowed);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (!isfinite(v) || errno == ERANGE) {
+            snprintf(err, cap, "%s=%s: not a finite number: must be %s", d->key, value, allowed);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (d->type == VF_PARAM_INT && v != floor(v)) {
+            snprintf(err, cap, "%s=%s: not an integer: must be %s", d->key, value, allowed);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (v < d->min || v > d->max || (d->min_exclusive && v <= d->min)) {
+            snprintf(err, cap, "%s=%s: out of range: must be %s", d->key, value, allowed);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (d->type == VF_PARAM_INT)
+            *(int *)field(desc, d) = (int)v;
+        else
+            *(double *)field(desc, d) = v;
+        return VF_OK;
+    }
+    }
+    return VF_ERR_INVALID_ARG;
+}
+
+vf_result vf_params_set(const vf_param_def *table, size_t count, void *desc, const char *assignment, char *err, size_t cap)
+{
+    const char *eq = assignment ? strchr(assignment, '=') : NULL;
+    if (!eq || eq == assignment) {
+        snprintf(err, cap, "--set %s: expected key=value", assignment ? assignment : "");
+        return VF_ERR_INVALID_ARG;
+    }
+    char key[96];
+    size_t kl = (size_t)(eq - assignment);
+    if (kl >= sizeof key) {
+        snprintf(err, cap, "--set: key too long");
+        return VF_ERR_INVALID_ARG;
+    }
+    memcpy(key, assignment, kl);
+    key[kl] = 0;
+    const vf_param_def *d = vf_params_find(table, count, key);
+    if (!d) {
+        char known[1024];
+        size_t used = 0;
+        known[0] = 0;
+        for (size_t i = 0; i < count && used + 1 < sizeof known; i++) {
+            int w = snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", table[i].key);
+            if (w < 0)
+                break;
+            used += (size_t)w;
+        }
+        snprintf(err, cap, "unknown key '%s': known keys are %s", key, count ? known : "(none)");
+        return VF_ERR_INVALID_ARG;
+    }
+    return vf_params_set_value(d, desc, eq + 1, err, cap);
+}
+
+void vf_params_format(const vf_param_def *d, const void *desc, char *buf, size_t cap)
+{
+    switch (d->type) {
+    case VF_PARAM_DOUBLE: snprintf(buf, cap, "%.17g", *(const double *)cfield(desc, d)); break;
+    case VF_PARAM_INT: snprintf(buf, cap, "%d", *(const int *)cfield(desc, d)); break;
+    case VF_PARAM_BOOL: snprintf(buf, cap, "%s", *(const bool *)cfield(desc, d) ? "true" : "false"); break;
+    case VF_PARAM_ENUM: choice_name(d->choices, *(const int *)cfield(desc, d), buf, cap); break;
+    }
+}
+
+void vf_params_write_json(const vf_param_def *table, size_t count, const void *desc, FILE *f, const char *indent)
+{
+    for (size_t i = 0; i < count; i++) {
+        char v[64];
+        vf_params_format(&table[i], desc, v, sizeof v);
+        bool quote = table[i].type == VF_PARAM_ENUM;
+        fprintf(f, "%s\"%s\": %s%s%s%s\n", indent, table[i].key, quote ? "\"" : "", v, quote ? "\"" : "",
+                i + 1 < count ? "," : "");
+    }
+}
+
+void vf_params_print_help(const vf_param_def *table, size_t count, FILE *f)
+{
+    for (size_t i = 0; i < count; i++) {
+        const vf_param_def *d = &table[i];
+        char def[64], allowed[160];
+        switch (d->type) {
+        case VF_PARAM_DOUBLE: snprintf(def, sizeof def, "%g", d->def); break;
+        case VF_PARAM_INT: snprintf(def, sizeof def, "%d", (int)d->def); break;
+        case VF_PARAM_BOOL: snprintf(def, sizeof def, "%s", d->def != 0.0 ? "true" : "false"); break;
+        case VF_PARAM_ENUM: choice_name(d->choices, (int)d->def, def, sizeof def); break;
+        }
+        range_text(d, allowed, sizeof allowed);
+        fprintf(f, "  %-18s %s (default %s%s%s; %s)\n", d->key, d->help ? d->help : "", def, d->unit && *d->unit ? " " : "",
+                d->unit ? d->unit : "", allowed);
+    }
+}

@@ -1,0 +1,59 @@
+/* params: typed, range-checked parameters described by tables.
+ *
+ * A solver describes its keys once (name, type, default, range, unit, help,
+ * offset into its desc struct); the CLI's --set key=value, scene files and the
+ * README's key tables all go through the same table. */
+#ifndef VF_PARAMS_H
+#define VF_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "vf_error.h"
+
+typedef enum vf_param_type {
+    VF_PARAM_DOUBLE = 0, /* stored as double */
+    VF_PARAM_INT,        /* stored as int64_t-free `int` (32-bit) */
+    VF_PARAM_BOOL,       /* stored as bool; accepts true/false/on/off/1/0 */
+    VF_PARAM_ENUM,       /* stored as int: index into choices ("a|b|c") */
+} vf_param_type;
+
+typedef struct vf_param_def {
+    const char *key;     /* e.g. "re" or "sph.viscosity" */
+    vf_param_type type;
+    size_t offset;       /* offsetof(desc struct, field) */
+    double def;          /* default (enum: index) */
+    double min, max;     /* inclusive range for numbers */
+    bool min_exclusive;  /* min is excluded (e.g. re > 0) */
+    const char *choices; /* VF_PARAM_ENUM: "multigrid|jacobi" */
+    const char *unit;    /* "m", "s", "1", ... */
+    const char *help;    /* one line */
+} vf_param_def;
+
+/** Sets every parameter of the table in desc to its default. */
+void vf_params_defaults(const vf_param_def *table, size_t count, void *desc);
+
+/** Finds a key in a table; NULL when absent. */
+const vf_param_def *vf_params_find(const vf_param_def *table, size_t count, const char *key);
+
+/** Parses value for def and stores it in desc. On failure returns
+ * VF_ERR_INVALID_ARG and writes a one-line reason (what is allowed) to err. */
+vf_result vf_params_set_value(const vf_param_def *def, void *desc, const char *value, char *err, size_t cap);
+
+/** Applies "key=value": unknown keys, bad values and out-of-range values are
+ * VF_ERR_INVALID_ARG with a one-line reason naming the key and what is
+ * allowed (listing the known keys for an unknown one). */
+vf_result vf_params_set(const vf_param_def *table, size_t count, void *desc, const char *assignment, char *err, size_t cap);
+
+/** Writes the current values as JSON object members ("key": value, ...),
+ * without braces, each on its own line prefixed by indent. */
+void vf_params_write_json(const vf_param_def *table, size_t count, const void *desc, FILE *f, const char *indent);
+
+/** Prints a help table of the keys: key, default, range, unit, help. */
+void vf_params_print_help(const vf_param_def *table, size_t count, FILE *f);
+
+/** Formats the current value of one parameter into buf. */
+void vf_params_format(const vf_param_def *def, const void *desc, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,27 @@
+/* scenes: the registry of built-in scenes. Each solver family defines its
+ * vf_scene_info rows in its own file and lists them here. */
+#include <string.h>
+
+#include "solver.h"
+
+const vf_scene_info *const vf_scenes[] = {
+    NULL,
+};
+
+const vf_scene_info *vf_scene_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; vf_scenes[i]; i++)
+        if (!strcmp(vf_scenes[i]->name, name))
+            return vf_scenes[i];
+    return NULL;
+}
+
+void vf_solver_destroy(vf_solver **s)
+{
+    if (!s || !*s)
+        return;
+    (*s)->vt->destroy(*s);
+    *s = NULL;
+}

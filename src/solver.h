@@ -1,0 +1,80 @@
+/* solver: the one interface through which commands (run, capture, bench,
+ * view) drive every solver family (grid, height, sph).
+ *
+ * A scene is a named preset of a family with parameters (params.h). Creating
+ * a scene's solver allocates all its GPU buffers; per frame the command records
+ * solver->vt->record_frame() into its command buffer (the solver substeps to
+ * advance exactly frame_dt of simulated time), submits, and only when asked
+ * reads anything back (export, guards). */
+#ifndef VF_SOLVER_H
+#define VF_SOLVER_H
+
+#include <stdio.h>
+
+#include "gpu_context.h"
+#include "gpu_profiler.h"
+#include "params.h"
+
+typedef struct vf_solver vf_solver;
+
+typedef struct vf_solver_vtable {
+    const char *family; /* "grid", "height", "sph" */
+    /** Frees everything; the GPU must be idle. */
+    void (*destroy)(vf_solver *s);
+    /** Records one frame: enough substeps to advance s->frame_dt of simulated
+     * time, each pass wrapped in vf_profiler_begin/end when prof is not NULL.
+     * Must not wait on the GPU or read back. */
+    vf_result (*record_frame)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof);
+    /** Called right after the frame's command buffer was submitted (it may
+     * still run): host bookkeeping such as time, frames and step counters.
+     * Must not wait on the GPU. May be NULL. */
+    vf_result (*frame_done)(vf_solver *s);
+    /** Writes the state for frame number index into dir (CSV + VTK), whole or
+     * not at all. Reads back from the GPU. */
+    vf_result (*export_frame)(vf_solver *s, const char *dir, uint32_t index);
+    /** Writes family-specific JSON members (no braces) for summary.json, e.g.
+     * "final_divergence_l2": 1e-7, each line prefixed by indent, comma-separated
+     * with no trailing comma. May be NULL. */
+    void (*write_summary)(vf_solver *s, FILE *f, const char *indent);
+    /** Guards: reads back and checks finiteness and invariants (particle
+     * count, volume). On failure returns VF_ERR_NUMERIC and a one-line reason in
+     * msg. May be NULL. */
+    vf_result (*check)(vf_solver *s, char *msg, size_t cap);
+} vf_solver_vtable;
+
+struct vf_solver {
+    const vf_solver_vtable *vt;
+    vf_gpu *gpu;
+    double frame_dt;     /* simulated seconds per frame */
+    double time;         /* simulated seconds so far (updated by frame_done) */
+    uint64_t steps;      /* substeps so far */
+    uint64_t frames;     /* frames so far */
+};
+
+/** A built-in scene: a family preset with its parameter table. */
+typedef struct vf_scene_info {
+    const char *name;        /* "smoke", "cavity", "dam-break", ... */
+    const char *family;      /* "grid", "height", "sph" */
+    const char *description; /* one line for `vkfluid scenes` */
+    const vf_param_def *params;
+    size_t param_count;
+    size_t desc_size;        /* bytes of the family's desc struct */
+    /** Fills desc with this scene's defaults (table defaults plus preset values). */
+    void (*defaults)(void *desc);
+    /** Checks cross-key constraints (after every --set); one-line reason in err. */
+    vf_result (*validate)(const void *desc, char *err, size_t cap);
+    /** Creates the solver on the GPU from a validated desc. err gets a
+     * one-line reason for VF_ERR_TOO_LARGE and similar. */
+    vf_result (*create)(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap);
+} vf_scene_info;
+
+/** All built-in scenes (NULL-terminated by a row with name == NULL). */
+extern const vf_scene_info *const vf_scenes[];
+
+/** Finds a built-in scene by name; NULL when there is none. */
+const vf_scene_info *vf_scene_find(const char *name);
+
+/** Destroys a solver through its vtable; accepts NULL and *s == NULL. */
+void vf_solver_destroy(vf_solver **s);
+
+#endif
