@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "app_gpu.h"
 
 static const vf_command commands[] = {
     {"devices", "list the Vulkan devices with type, driver, version, memory and subgroup size", vf_cmd_devices},
@@ -40,6 +41,36 @@ int main(int argc, char **argv)
     if (argc < 2) {
         print_usage(stderr);
         return VF_EXIT_USAGE;
+    }
+    /* A global --device before the command is passed on to the command. */
+    static char *args[512];
+    if (!strcmp(argv[1], "--device")) {
+        if (argc < 3) {
+            vf_app_error("--device needs a value: an index or a name substring (see vkfluid devices)");
+            return VF_EXIT_USAGE;
+        }
+        if (argc < 4) {
+            vf_gpu *gpu = NULL;
+            int rc = vf_app_gpu_open(argv[2], false, NULL, 0, &gpu);
+            if (rc)
+                return rc;
+            vf_gpu_destroy(&gpu);
+            vf_app_error("--device %s: no command given: see vkfluid --help", argv[2]);
+            return VF_EXIT_USAGE;
+        }
+        if (argc > 500) {
+            vf_app_error("too many arguments");
+            return VF_EXIT_USAGE;
+        }
+        args[0] = argv[0];
+        int n = 1;
+        for (int i = 3; i < argc; i++)
+            args[n++] = argv[i];
+        args[n++] = argv[1];
+        args[n++] = argv[2];
+        args[n] = NULL;
+        argc = n;
+        argv = args;
     }
     const char *cmd = argv[1];
     if (vf_app_is_help(cmd) || !strcmp(cmd, "help")) {

@@ -1,0 +1,90 @@
+#!/bin/sh
+# vkfluid quick start: installs what is missing (Debian 12), configures,
+# builds, then runs the main job (no argument) or the test suite ("test").
+# Idempotent, and fast when nothing changed.
+#
+#   tools/quickstart.sh        build, then the viewer (with a display) or a
+#                              headless run of the default job (without one)
+#   tools/quickstart.sh test   build, then the whole test suite with ctest
+#
+# Environment: CI=true turns warnings into errors and adds the ASan/UBSan
+# build's test run; VKFLUID_SANITIZE_TESTS=1 adds that run outside CI too;
+# VKFLUID_NO_INSTALL=1 skips the package check.
+set -eu
+cd "$(dirname "$0")/.."
+mode=${1:-main}
+case "$mode" in
+main | test) ;;
+*)
+    echo "error: unknown mode '$mode': use tools/quickstart.sh or tools/quickstart.sh test" >&2
+    exit 2
+    ;;
+esac
+
+packages="cmake make gcc pkg-config glslc libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers
+vulkan-validationlayers libglfw3-dev libstb-dev libcjson-dev xvfb xauth"
+
+missing=""
+if [ "${VKFLUID_NO_INSTALL:-0}" != 1 ]; then
+    for p in $packages; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+            missing="$missing $p"
+        fi
+    done
+fi
+if [ -n "$missing" ]; then
+    echo "quickstart: installing:$missing" >&2
+    if [ "$(id -u)" -eq 0 ]; then
+        sudo=""
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo="sudo"
+    else
+        echo "error: missing packages:$missing: run as root or install sudo" >&2
+        exit 2
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+werror=OFF
+if [ "${CI:-}" = true ]; then werror=ON; fi
+
+configure() { # dir, extra cmake args
+    dir=$1
+    shift
+    want="$*"
+    stamp="$dir/.quickstart-args"
+    if [ ! -f "$dir/CMakeCache.txt" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+        cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+        echo "$want" >"$stamp"
+    fi
+    if ! cmake --build "$dir" -j "$jobs" >"$dir/build.log" 2>&1; then
+        cat "$dir/build.log" >&2
+        echo "error: the build in $dir failed (log above, also in $dir/build.log)" >&2
+        exit 1
+    fi
+    grep -E 'warning:|error:' "$dir/build.log" >&2 || true
+}
+
+configure build -DVKFLUID_WERROR=$werror
+
+if [ "$mode" = test ]; then
+    export VKFLUID_VALIDATION=1
+    status=0
+    ctest --test-dir build --output-on-failure -j 2 || status=$?
+    if [ "${CI:-}" = true ] || [ "${VKFLUID_SANITIZE_TESTS:-0}" = 1 ]; then
+        echo "quickstart: the test suite again under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
+        configure build-asan -DVKFLUID_WERROR=$werror -DVKFLUID_SANITIZE=ON -DVKFLUID_VIEWER=OFF
+        ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+            ctest --test-dir build-asan --output-on-failure -j 2 || status=$?
+    fi
+    exit $status
+fi
+
+# The main job.
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/vkfluid-view ]; then
+    exec build/vkfluid view
+fi
+build/vkfluid devices
+build/vkfluid selftest
