@@ -1,0 +1,63 @@
+/* render: the one interface through which commands (capture, view, bench)
+ * draw any solver's state.
+ *
+ * A renderer is created for one solver and one colour-target format; each
+ * frame, record() draws into a colour image (an offscreen vf_image for capture
+ * and tests, a swapchain image wrapped in a vf_image for the viewer) of the
+ * renderer's current size. Renderers read the solver's GPU buffers directly
+ * (no CPU copy) and wrap every pass in profiler scopes. */
+#ifndef VF_RENDER_H
+#define VF_RENDER_H
+
+#include "gpu_buffer.h"
+#include "gpu_profiler.h"
+
+/** A perspective camera (right-handed, y up). */
+typedef struct vf_camera {
+    float eye[3];
+    float target[3];
+    float up[3];
+    float fov_y;       /* radians */
+    float znear, zfar; /* metres */
+} vf_camera;
+
+typedef struct vf_renderer vf_renderer;
+
+typedef struct vf_renderer_vtable {
+    const char *name; /* "grid", "surface", "ssf", "particles" */
+    /** Frees everything; the GPU must be idle. */
+    void (*destroy)(vf_renderer *r);
+    /** Recreates the size-dependent targets for a new output size. */
+    vf_result (*resize)(vf_renderer *r, uint32_t width, uint32_t height);
+    /** Records the drawing of the current state into target (of the format
+     * the renderer was created for and the current size). The target's
+     * layout on entry is target->layout (may be UNDEFINED: the renderer clears
+     * it); on return it is VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL with
+     * target->layout updated, and the colour writes done at
+     * VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT. The caller records the
+     * barrier that makes the solver's compute writes visible to the
+     * renderer's vertex/fragment/compute reads before calling (see
+     * vf_render_barrier_after_sim). */
+    vf_result (*record)(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof);
+    /** Optional: sets the camera (3D renderers). May be NULL. */
+    void (*set_camera)(vf_renderer *r, const vf_camera *cam);
+} vf_renderer_vtable;
+
+struct vf_renderer {
+    const vf_renderer_vtable *vt;
+    vf_gpu *gpu;
+    VkFormat format;
+    uint32_t width, height;
+};
+
+/** Destroys a renderer through its vtable; accepts NULL and *r == NULL. */
+void vf_renderer_destroy(vf_renderer **r);
+
+/** Compute-shader writes of the simulation -> reads by every render stage
+ * (vertex pulling, fragment and compute). */
+void vf_render_barrier_after_sim(VkCommandBuffer cmd);
+
+/** The RGBA8 sRGB format capture uses for offscreen targets. */
+#define VF_CAPTURE_FORMAT VK_FORMAT_R8G8B8A8_SRGB
+
+#endif
