@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 void vf_app_error(const char *fmt, ...)
 {
@@ -109,4 +111,46 @@ int vf_app_unknown_option(const char *cmd, const char *opt)
 {
     vf_app_error("unknown option '%s' for 'vkfluid %s': see vkfluid %s --help", opt, cmd, cmd);
     return VF_EXIT_USAGE;
+}
+
+double vf_app_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void vf_progress_begin(vf_progress *p, const char *label, uint64_t total, bool quiet)
+{
+    *p = (vf_progress){.label = label, .total = total ? total : 1, .quiet = quiet, .tty = isatty(2) != 0};
+    p->t0 = p->last = vf_app_now();
+}
+
+void vf_progress_update(vf_progress *p, uint64_t done, const char *extra)
+{
+    double now = vf_app_now();
+    bool last = done >= p->total;
+    if (p->quiet || now - p->t0 < 1.0)
+        return;
+    if (!last && now - p->last < (p->tty ? 0.25 : 5.0))
+        return;
+    p->last = now;
+    double rate = (double)done / (now - p->t0);
+    double left = rate > 0 ? (double)(p->total - (done < p->total ? done : p->total)) / rate : 0.0;
+    char bar[21];
+    int fill = (int)(20.0 * (double)done / (double)p->total);
+    for (int i = 0; i < 20; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[20] = 0;
+    fprintf(stderr, "%s%s [%s] %llu/%llu, %.1f/s, %.0f s left%s%s%s", p->tty ? "\r" : "", p->label, bar,
+            (unsigned long long)done, (unsigned long long)p->total, rate, left, extra ? ", " : "", extra ? extra : "",
+            p->tty ? "   " : "\n");
+    p->drawn = true;
+}
+
+void vf_progress_end(vf_progress *p)
+{
+    if (p->drawn && p->tty)
+        fputc('\n', stderr);
+    p->drawn = false;
 }

@@ -7,6 +7,7 @@
 #define VF_APP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "vf_error.h"
@@ -48,10 +49,31 @@ const char *vf_app_option_value(int argc, char **argv, int *i);
 /** Prints "error: unknown option 'X' for 'vkfluid CMD': see vkfluid CMD --help". */
 int vf_app_unknown_option(const char *cmd, const char *opt);
 
+/** Monotonic wall-clock seconds. */
+double vf_app_now(void);
+
+/** A progress bar on stderr: redrawn in place on a terminal (at most 4 times
+ * a second), one line every 5 seconds otherwise; silent for work that ends
+ * within a second or when quiet. */
+typedef struct vf_progress {
+    const char *label;
+    uint64_t total;
+    double t0, last;
+    bool tty, quiet, drawn;
+} vf_progress;
+
+/** Starts a progress bar for total units of work. */
+void vf_progress_begin(vf_progress *p, const char *label, uint64_t total, bool quiet);
+/** Reports done units (and an optional short extra text, may be NULL). */
+void vf_progress_update(vf_progress *p, uint64_t done, const char *extra);
+/** Ends the bar (a final newline on a terminal). */
+void vf_progress_end(vf_progress *p);
+
 /* The commands (one cmd_*.c each). */
 int vf_cmd_devices(int argc, char **argv);
 int vf_cmd_selftest(int argc, char **argv);
 int vf_cmd_run(int argc, char **argv);
+int vf_cmd_capture(int argc, char **argv);
 int vf_cmd_compare(int argc, char **argv);
 
 #endif

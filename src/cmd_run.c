@@ -3,8 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "app.h"
 #include "app_gpu.h"
@@ -41,53 +39,8 @@ static void usage(FILE *f)
         fprintf(f, "  %-12s %-7s %s\n", vf_scenes[i]->name, vf_scenes[i]->family, vf_scenes[i]->description);
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-#define RUN_MAX_PASSES 64
-
-typedef struct run_stats {
-    vf_pass_time pass[RUN_MAX_PASSES];
-    uint32_t pass_count;
-    uint64_t frames_timed;
-} run_stats;
-
-static void accumulate(run_stats *st, const vf_pass_time *t, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = 0;
-        while (k < st->pass_count && strcmp(st->pass[k].name, t[i].name))
-            k++;
-        if (k == st->pass_count) {
-            if (k >= RUN_MAX_PASSES)
-                continue;
-            st->pass[k] = t[i];
-            st->pass[k].ms = 0;
-            st->pass[k].count = 0;
-            st->pass_count++;
-        }
-        st->pass[k].ms += t[i].ms;
-        st->pass[k].count += t[i].count;
-    }
-    st->frames_timed++;
-}
-
-static vf_result collect_slot(vf_profiler *prof, uint32_t slot, run_stats *st)
-{
-    vf_pass_time t[RUN_MAX_PASSES];
-    uint32_t n = 0;
-    vf_result res = vf_profiler_collect(prof, slot, t, RUN_MAX_PASSES, &n);
-    if (res == VF_OK && n)
-        accumulate(st, t, n);
-    return res;
-}
-
 static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solver *s, const vf_gpu *gpu,
-                               const run_stats *st, double wall)
+                               const vf_pass_stats *st, double wall)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/summary.json", dir);
@@ -120,7 +73,7 @@ static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solve
         fprintf(f, "%s\n    ", i ? "," : "");
         vf_json_string(f, st->pass[i].name);
         fprintf(f, ": ");
-        vf_json_number(f, st->frames_timed ? st->pass[i].ms / (double)st->frames_timed : 0.0);
+        vf_json_number(f, vf_pass_stats_mean(st, i));
     }
     fprintf(f, "\n  }");
     if (s->vt->write_summary) {
@@ -243,7 +196,7 @@ int vf_cmd_run(int argc, char **argv)
     vf_solver *solver = NULL;
     vf_frames *frames = NULL;
     vf_profiler *prof = NULL;
-    run_stats st = {0};
+    vf_pass_stats st = {0};
     rc = vf_app_gpu_open(device, false, NULL, 0, &gpu);
     if (rc) {
         vf_cmd_scene_end(&sc);
@@ -271,8 +224,9 @@ int vf_cmd_run(int argc, char **argv)
     double next_export = export_every > 0 ? export_every : INFINITY;
     uint32_t export_index = 0;
     bool slot_used[2] = {false, false};
-    double t0 = now_seconds(), last_print = t0;
-    bool tty = isatty(2);
+    double t0 = vf_app_now();
+    vf_progress progress;
+    vf_progress_begin(&progress, sc.info->name, total, quiet);
     for (uint64_t fr = 0; fr < total; fr++) {
         VkCommandBuffer cmd;
         uint32_t slot;
@@ -280,7 +234,7 @@ int vf_cmd_run(int argc, char **argv)
             rc = gpu_failure(res, fr, "waiting for the gpu");
             goto done;
         }
-        if (slot_used[slot] && (res = collect_slot(prof, slot, &st)) != VF_OK) {
+        if (slot_used[slot] && (res = vf_profiler_collect_into(prof, slot, &st)) != VF_OK) {
             rc = gpu_failure(res, fr, "reading timestamps");
             goto done;
         }
@@ -309,8 +263,7 @@ int vf_cmd_run(int argc, char **argv)
                 }
         }
         if (do_check && (res = solver->vt->check(solver, err, sizeof err)) != VF_OK) {
-            if (!quiet && tty)
-                fputc('\n', stderr);
+            vf_progress_end(&progress);
             vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s", sc.info->name,
                          (unsigned long long)solver->frames, solver->time, err);
             if (export_dir && solver->vt->export_frame)
@@ -327,31 +280,24 @@ int vf_cmd_run(int argc, char **argv)
                 goto done;
             }
         }
-        double now = now_seconds();
-        if (!quiet && now - t0 > 1.0 && (now - last_print > (tty ? 0.25 : 5.0) || last)) {
-            double rate = (double)(fr + 1) / (now - t0);
-            fprintf(stderr, "%s%s: frame %llu/%llu (%3.0f%%), t = %.4g s, %.1f frames/s, %.0f s left%s",
-                    tty ? "\r" : "", sc.info->name, (unsigned long long)(fr + 1), (unsigned long long)total,
-                    100.0 * (double)(fr + 1) / (double)total, solver->time, rate, (double)(total - fr - 1) / rate,
-                    tty ? "   " : "\n");
-            last_print = now;
-        }
+        char extra[48];
+        snprintf(extra, sizeof extra, "t = %.4g s", solver->time);
+        vf_progress_update(&progress, fr + 1, extra);
     }
     for (uint32_t k = 0; k < 2; k++) {
         if ((res = vf_frames_wait(frames, k)) != VF_OK) {
             rc = gpu_failure(res, total, "waiting for the gpu");
             goto done;
         }
-        if (slot_used[k] && collect_slot(prof, k, &st) == VF_OK)
+        if (slot_used[k] && vf_profiler_collect_into(prof, k, &st) == VF_OK)
             slot_used[k] = false;
     }
-    if (!quiet && tty && now_seconds() - t0 > 1.0)
-        fputc('\n', stderr);
-    double wall = now_seconds() - t0;
+    vf_progress_end(&progress);
+    double wall = vf_app_now() - t0;
     printf("%s: %llu frames, %llu steps, simulated %.6g s in %.2f s wall on %s\n", sc.info->name,
            (unsigned long long)solver->frames, (unsigned long long)solver->steps, solver->time, wall, gpu->info.name);
     for (uint32_t i = 0; i < st.pass_count; i++)
-        printf("  %-20s %9.3f ms/frame\n", st.pass[i].name, st.frames_timed ? st.pass[i].ms / (double)st.frames_timed : 0.0);
+        printf("  %-20s %9.3f ms/frame\n", st.pass[i].name, vf_pass_stats_mean(&st, i));
     if (export_dir) {
         if ((res = write_summary(export_dir, &sc, solver, gpu, &st, wall)) != VF_OK) {
             vf_app_error("--export %s: cannot write summary.json", export_dir);

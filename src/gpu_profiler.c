@@ -123,3 +123,37 @@ vf_result vf_profiler_collect(vf_profiler *p, uint32_t slot, vf_pass_time *out, 
     }
     return VF_OK;
 }
+
+void vf_pass_stats_add(vf_pass_stats *st, const vf_pass_time *t, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+        while (k < st->pass_count && strcmp(st->pass[k].name, t[i].name))
+            k++;
+        if (k == st->pass_count) {
+            if (k >= VF_PASS_STATS_MAX)
+                continue;
+            memset(&st->pass[k], 0, sizeof st->pass[k]);
+            snprintf(st->pass[k].name, sizeof st->pass[k].name, "%s", t[i].name);
+            st->pass_count++;
+        }
+        st->pass[k].ms += t[i].ms;
+        st->pass[k].count += t[i].count;
+    }
+    st->frames++;
+}
+
+vf_result vf_profiler_collect_into(vf_profiler *prof, uint32_t slot, vf_pass_stats *st)
+{
+    vf_pass_time t[VF_PASS_STATS_MAX];
+    uint32_t n = 0;
+    vf_result res = vf_profiler_collect(prof, slot, t, VF_PASS_STATS_MAX, &n);
+    if (res == VF_OK && n)
+        vf_pass_stats_add(st, t, n);
+    return res;
+}
+
+double vf_pass_stats_mean(const vf_pass_stats *st, uint32_t i)
+{
+    return st->frames && i < st->pass_count ? st->pass[i].ms / (double)st->frames : 0.0;
+}

@@ -44,4 +44,22 @@ void vf_profiler_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope);
  * fills out with one entry per distinct name, in first-seen order. */
 vf_result vf_profiler_collect(vf_profiler *prof, uint32_t slot, vf_pass_time *out, uint32_t max, uint32_t *count);
 
+#define VF_PASS_STATS_MAX 64
+
+/** Per-pass totals over many frames (e.g. a run or a benchmark size). */
+typedef struct vf_pass_stats {
+    vf_pass_time pass[VF_PASS_STATS_MAX]; /* ms and count summed over the frames */
+    uint32_t pass_count;
+    uint64_t frames;
+} vf_pass_stats;
+
+/** Adds one frame's collected pass times to the totals. */
+void vf_pass_stats_add(vf_pass_stats *st, const vf_pass_time *t, uint32_t n);
+
+/** Collects a slot (vf_profiler_collect) straight into the totals. */
+vf_result vf_profiler_collect_into(vf_profiler *prof, uint32_t slot, vf_pass_stats *st);
+
+/** Mean milliseconds per frame of pass i. */
+double vf_pass_stats_mean(const vf_pass_stats *st, uint32_t i);
+
 #endif

@@ -1,0 +1,389 @@
+/* vkfluid capture: simulate headless and render every K-th frame offscreen
+ * with the viewer's render code; PNG frames, capture.json, optional MP4. */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "app_gpu.h"
+#include "capture.h"
+#include "cmd_common.h"
+#include "fileio.h"
+#include "gpu_cmd.h"
+#include "render_registry.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vkfluid capture SCENE [--set KEY=VALUE]... --frames N [--every K]\n"
+            "                       [--size WxH] [--out DIR] [--video FILE.mp4] [--render MODE]\n"
+            "                       [--force] [--device INDEX|NAME] [--quiet]\n"
+            "\n"
+            "Simulates SCENE headless and renders every K-th frame offscreen with the\n"
+            "same render code as the viewer. Frames advance by the scene's fixed simulated\n"
+            "time (key frame_dt), so a capture does not depend on the machine's speed: the\n"
+            "same scene, settings and device give byte-identical PNGs.\n"
+            "\n"
+            "writes DIR/frame_NNNNN.png (8-bit sRGB; NNNNN is the frame number, counted\n"
+            "from 0 after the first simulated frame) and DIR/capture.json (scene, every\n"
+            "parameter, device, driver, frame times, simulated time per frame).\n"
+            "\n"
+            "options:\n"
+            "  --frames N        simulate N frames (1..10000000)\n"
+            "  --every K         render every K-th frame (default 1)\n"
+            "  --size WxH        image size (default 1280x720)\n"
+            "  --out DIR         output folder (default out/SCENE); must be new or empty\n"
+            "  --force           write into a non-empty output folder\n"
+            "  --video FILE.mp4  also encode the frames to H.264 with ffmpeg\n"
+            "  --render MODE     the view to render (depends on the solver; see --help of\n"
+            "                    vkfluid run SCENE)\n"
+            "  --device D        the GPU to use (index or name substring)\n"
+            "  --quiet           no progress bar\n");
+}
+
+/* True when an executable named prog is on PATH. */
+static bool on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    char buf[4096];
+    for (const char *p = path; *p;) {
+        const char *colon = strchr(p, ':');
+        size_t len = colon ? (size_t)(colon - p) : strlen(p);
+        if (len && len < sizeof buf - 64) {
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, prog);
+            if (access(buf, X_OK) == 0)
+                return true;
+        }
+        if (!colon)
+            break;
+        p = colon + 1;
+    }
+    return false;
+}
+
+typedef struct capture_opts {
+    const char *device, *out, *video, *mode;
+    long long frames, every;
+    unsigned width, height;
+    bool force, quiet;
+} capture_opts;
+
+static int parse(capture_opts *o, vf_cmd_scene *sc, int argc, char **argv, bool *help)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (vf_cmd_scene_consumed(sc, i))
+            continue;
+        if (vf_app_is_help(a)) {
+            *help = true;
+        } else if (!strcmp(a, "--frames") || !strcmp(a, "--every")) {
+            const char *v = vf_app_option_value(argc, argv, &i);
+            long long n;
+            if (!v)
+                return VF_EXIT_USAGE;
+            if (!vf_app_parse_int(v, 1, 10000000, &n)) {
+                vf_app_error("%s %s: must be an integer in 1..10000000", a, v);
+                return VF_EXIT_USAGE;
+            }
+            *(a[2] == 'f' ? &o->frames : &o->every) = n;
+        } else if (!strcmp(a, "--size")) {
+            const char *v = vf_app_option_value(argc, argv, &i);
+            if (!v)
+                return VF_EXIT_USAGE;
+            if (!vf_app_parse_size(v, 65536, &o->width, &o->height)) {
+                vf_app_error("--size %s: must be WxH with both in 1..the device's image limit, e.g. 1280x720", v);
+                return VF_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--out")) {
+            if (!(o->out = vf_app_option_value(argc, argv, &i)))
+                return VF_EXIT_USAGE;
+        } else if (!strcmp(a, "--video")) {
+            if (!(o->video = vf_app_option_value(argc, argv, &i)))
+                return VF_EXIT_USAGE;
+        } else if (!strcmp(a, "--render")) {
+            if (!(o->mode = vf_app_option_value(argc, argv, &i)))
+                return VF_EXIT_USAGE;
+        } else if (!strcmp(a, "--device")) {
+            if (!(o->device = vf_app_option_value(argc, argv, &i)))
+                return VF_EXIT_USAGE;
+        } else if (!strcmp(a, "--force")) {
+            o->force = true;
+        } else if (!strcmp(a, "--quiet")) {
+            o->quiet = true;
+        } else {
+            return vf_app_unknown_option("capture", a);
+        }
+    }
+    return 0;
+}
+
+static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, const vf_solver *s, const vf_gpu *gpu,
+                                    const capture_opts *o, const double *frame_ms, uint32_t captured,
+                                    const vf_pass_stats *st)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/capture.json", dir);
+    vf_file file;
+    vf_result res = vf_file_begin(&file, path);
+    if (res != VF_OK)
+        return res;
+    FILE *f = file.f;
+    fprintf(f, "{\n  \"scene\": ");
+    vf_json_string(f, sc->info->name);
+    fprintf(f, ",\n  \"family\": ");
+    vf_json_string(f, sc->info->family);
+    fprintf(f, ",\n  \"parameters\": {\n");
+    vf_params_write_json(sc->info->params, sc->info->param_count, sc->desc, f, "    ");
+    fprintf(f, "  },\n  \"render\": ");
+    vf_json_string(f, o->mode ? o->mode : "default");
+    fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"frames\": %lld,\n  \"every\": %lld,\n", o->width, o->height,
+            o->frames, o->every);
+    fprintf(f, "  \"simulated_time_per_frame\": ");
+    vf_json_number(f, s->frame_dt);
+    fprintf(f, ",\n  \"simulated_time\": ");
+    vf_json_number(f, s->time);
+    fprintf(f, ",\n  \"device\": {\"name\": ");
+    vf_json_string(f, gpu->info.name);
+    fprintf(f, ", \"type\": ");
+    vf_json_string(f, vf_device_type_name(gpu->info.type));
+    fprintf(f, ", \"driver\": ");
+    vf_json_string(f, gpu->info.driver_name);
+    fprintf(f, ", \"driver_info\": ");
+    vf_json_string(f, gpu->info.driver_info);
+    fprintf(f, "},\n  \"frame_wall_ms\": [");
+    for (uint32_t i = 0; i < captured; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        vf_json_number(f, frame_ms[i]);
+    }
+    fprintf(f, "],\n  \"gpu_ms_per_frame\": {");
+    for (uint32_t i = 0; i < st->pass_count; i++) {
+        fprintf(f, "%s\n    ", i ? "," : "");
+        vf_json_string(f, st->pass[i].name);
+        fprintf(f, ": ");
+        vf_json_number(f, vf_pass_stats_mean(st, i));
+    }
+    fprintf(f, "\n  }\n}\n");
+    return vf_file_commit(&file);
+}
+
+static int gpu_failure(vf_result res, long long frame, const char *what)
+{
+    if (res == VF_ERR_DEVICE_LOST)
+        vf_app_error("the gpu device was lost at frame %lld (%s): try a smaller size or another driver", frame, what);
+    else
+        vf_app_error("frame %lld (%s): %s", frame, what, vf_result_message(res));
+    return VF_EXIT_RUNTIME;
+}
+
+int vf_cmd_capture(int argc, char **argv)
+{
+    vf_cmd_scene sc = {0};
+    capture_opts o = {.every = 1, .width = 1280, .height = 720};
+    bool help = false;
+    int rc = vf_cmd_scene_begin(&sc, argc, argv, "capture");
+    if (rc >= 0)
+        return rc;
+    if ((rc = parse(&o, &sc, argc, argv, &help)) != 0)
+        goto end_scene;
+    if (help) {
+        usage(stdout);
+        goto end_scene;
+    }
+    rc = VF_EXIT_USAGE;
+    if (!sc.info) {
+        vf_app_error("capture needs a scene: see vkfluid run --help for the scenes");
+        goto end_scene;
+    }
+    if (!o.frames) {
+        vf_app_error("capture needs --frames N (the number of frames to simulate)");
+        goto end_scene;
+    }
+    if (o.video && !on_path("ffmpeg")) {
+        vf_app_error("--video %s needs ffmpeg, which is not installed: install it (apt-get install ffmpeg) or drop --video",
+                     o.video);
+        goto end_scene;
+    }
+    if ((rc = vf_cmd_scene_validate(&sc)) != 0)
+        goto end_scene;
+    char out_default[256];
+    if (!o.out) {
+        snprintf(out_default, sizeof out_default, "out/%s", sc.info->name);
+        o.out = out_default;
+    }
+    char err[1024];
+    if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
+        vf_app_error("--out %s", err);
+        rc = VF_EXIT_USAGE;
+        goto end_scene;
+    }
+
+    vf_gpu *gpu = NULL;
+    vf_solver *solver = NULL;
+    vf_renderer *renderer = NULL;
+    vf_capture *cap = NULL;
+    vf_frames *frames = NULL;
+    vf_profiler *prof = NULL;
+    FILE *video = NULL;
+    char video_tmp[4200] = {0};
+    double *frame_ms = NULL;
+    vf_pass_stats st = {0};
+    if ((rc = vf_app_gpu_open(o.device, false, NULL, 0, &gpu)) != 0)
+        goto end_scene;
+    rc = VF_EXIT_USAGE;
+    uint32_t max_dim = gpu->props.limits.maxImageDimension2D;
+    if (o.width > max_dim || o.height > max_dim) {
+        vf_app_error("--size %ux%u: above this device's image limit of %u pixels per side", o.width, o.height, max_dim);
+        goto done;
+    }
+    err[0] = 0;
+    vf_result res = sc.info->create(gpu, sc.desc, &solver, err, sizeof err);
+    if (res != VF_OK) {
+        vf_app_error("%s", err[0] ? err : vf_result_message(res));
+        rc = res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+        goto done;
+    }
+    vf_render_options ro = {.width = o.width, .height = o.height, .format = VF_CAPTURE_FORMAT, .mode = o.mode};
+    err[0] = 0;
+    if ((res = vf_render_create_for(gpu, solver, &ro, &renderer, err, sizeof err)) != VF_OK) {
+        vf_app_error("%s", err[0] ? err : vf_result_message(res));
+        rc = res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+        goto done;
+    }
+    rc = VF_EXIT_RUNTIME;
+    vf_capture_desc cd = {.width = o.width, .height = o.height};
+    vf_frames_desc fd = {.count = 2, .name = "capture frames"};
+    vf_profiler_desc pd = {.slots = 2, .max_scopes = 1024};
+    if ((res = vf_capture_create(gpu, &cd, &cap)) != VF_OK || (res = vf_frames_create(gpu, &fd, &frames)) != VF_OK ||
+        (res = vf_profiler_create(gpu, &pd, &prof)) != VF_OK) {
+        rc = gpu_failure(res, 0, "setup");
+        goto done;
+    }
+    uint32_t captures = (uint32_t)((o.frames + o.every - 1) / o.every);
+    frame_ms = calloc(captures, sizeof *frame_ms);
+    if (!frame_ms) {
+        vf_app_error("out of memory");
+        goto done;
+    }
+    if (o.video) {
+        snprintf(video_tmp, sizeof video_tmp, "%s.tmp.%ld", o.video, (long)getpid());
+        double fps = 1.0 / (solver->frame_dt * (double)o.every);
+        char cmd[9000];
+        snprintf(cmd, sizeof cmd,
+                 "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s %ux%u -r %.6f -i - -c:v libx264 "
+                 "-pix_fmt yuv420p -f mp4 '%s'",
+                 o.width, o.height, fps, video_tmp);
+        signal(SIGPIPE, SIG_IGN);
+        video = popen(cmd, "w");
+        if (!video) {
+            vf_app_error("--video %s: cannot start ffmpeg", o.video);
+            goto done;
+        }
+    }
+
+    vf_progress progress;
+    vf_progress_begin(&progress, "capture", (uint64_t)o.frames, o.quiet);
+    bool slot_used[2] = {false, false};
+    uint32_t captured = 0;
+    for (long long fr = 0; fr < o.frames; fr++) {
+        double t_frame = vf_app_now();
+        bool render = fr % o.every == 0;
+        VkCommandBuffer cmd;
+        uint32_t slot;
+        if ((res = vf_frames_begin(frames, &cmd, &slot)) != VF_OK) {
+            rc = gpu_failure(res, fr, "waiting for the gpu");
+            goto done_progress;
+        }
+        if (slot_used[slot])
+            vf_profiler_collect_into(prof, slot, &st);
+        vf_profiler_reset(prof, cmd, slot);
+        if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
+            rc = gpu_failure(res, fr, "simulation");
+            goto done_progress;
+        }
+        if (render) {
+            vf_render_barrier_after_sim(cmd);
+            vf_image *target = vf_capture_target(cap);
+            if ((res = renderer->vt->record(renderer, cmd, target, prof)) != VF_OK) {
+                rc = gpu_failure(res, fr, "rendering");
+                goto done_progress;
+            }
+            vf_capture_record_readback(cap, cmd);
+        }
+        if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK) {
+            rc = gpu_failure(res, fr, "submitting");
+            goto done_progress;
+        }
+        slot_used[slot] = true;
+        if (solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
+            rc = gpu_failure(res, fr, "simulation");
+            goto done_progress;
+        }
+        if (render) {
+            if ((res = vf_frames_wait(frames, slot)) != VF_OK) {
+                rc = gpu_failure(res, fr, "waiting for the gpu");
+                goto done_progress;
+            }
+            vf_profiler_collect_into(prof, slot, &st);
+            slot_used[slot] = false;
+            char path[4200];
+            snprintf(path, sizeof path, "%s/frame_%05lld.png", o.out, fr);
+            if ((res = vf_capture_write_png(cap, path)) != VF_OK) {
+                vf_app_error("--out %s: cannot write %s: %s", o.out, path, vf_result_message(res));
+                goto done_progress;
+            }
+            if (video && fwrite(vf_capture_pixels(cap), (size_t)o.width * o.height * 4, 1, video) != 1) {
+                vf_app_error("--video %s: ffmpeg stopped taking frames (see its message above)", o.video);
+                goto done_progress;
+            }
+            frame_ms[captured++] = (vf_app_now() - t_frame) * 1000.0;
+        }
+        vf_progress_update(&progress, (uint64_t)fr + 1, NULL);
+    }
+    for (uint32_t k = 0; k < 2; k++)
+        if (vf_frames_wait(frames, k) == VF_OK && slot_used[k])
+            vf_profiler_collect_into(prof, k, &st);
+    vf_progress_end(&progress);
+    if (video) {
+        int vrc = pclose(video);
+        video = NULL;
+        if (vrc != 0 || rename(video_tmp, o.video) != 0) {
+            vf_app_error("--video %s: ffmpeg failed (exit %d): check that it has libx264", o.video, vrc);
+            remove(video_tmp);
+            goto done;
+        }
+    }
+    if ((res = write_capture_json(o.out, &sc, solver, gpu, &o, frame_ms, captured, &st)) != VF_OK) {
+        vf_app_error("--out %s: cannot write capture.json", o.out);
+        goto done;
+    }
+    printf("wrote %u frame%s of %s (%ux%u) to %s%s%s\n", captured, captured == 1 ? "" : "s", sc.info->name, o.width,
+           o.height, o.out, o.video ? " and " : "", o.video ? o.video : "");
+    rc = VF_EXIT_OK;
+    goto done;
+done_progress:
+    vf_progress_end(&progress);
+done:
+    if (video) {
+        pclose(video);
+        remove(video_tmp);
+    }
+    free(frame_ms);
+    vf_profiler_destroy(&prof);
+    vf_frames_destroy(&frames);
+    vf_capture_destroy(&cap);
+    vf_renderer_destroy(&renderer);
+    vf_solver_destroy(&solver);
+    {
+        int close_rc = vf_app_gpu_close(&gpu);
+        if (rc == VF_EXIT_OK)
+            rc = close_rc;
+    }
+end_scene:
+    vf_cmd_scene_end(&sc);
+    return rc;
+}
