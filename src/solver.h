@@ -17,6 +17,16 @@
 
 typedef struct vf_solver vf_solver;
 
+/** A pointer interaction from the viewer (or a script). For 2D solvers
+ * (grid, height) pos/vel are in the unit square of the domain (x right, y
+ * up); for 3D solvers ray_origin/ray_dir is the pick ray in world space. */
+typedef struct vf_interaction {
+    bool active;         /* the button is down */
+    int button;          /* 0 left (push, inject, drop), 1 right (pull) */
+    float pos[2], vel[2];/* 2D: position and velocity in domain units (1/s) */
+    float ray_origin[3], ray_dir[3];
+} vf_interaction;
+
 typedef struct vf_solver_vtable {
     const char *family; /* "grid", "height", "sph" */
     /** Frees everything; the GPU must be idle. */
@@ -40,6 +50,11 @@ typedef struct vf_solver_vtable {
      * count, volume). On failure returns VF_ERR_NUMERIC and a one-line reason in
      * msg. May be NULL. */
     vf_result (*check)(vf_solver *s, char *msg, size_t cap);
+    /** Applies a pointer interaction for the next recorded frame (no GPU
+     * work here: the state is used by record_frame). May be NULL. */
+    void (*interact)(vf_solver *s, const vf_interaction *in);
+    /** One short line for overlays: "grid 256x256", "65536 particles". May be NULL. */
+    void (*describe)(vf_solver *s, char *buf, size_t cap);
 } vf_solver_vtable;
 
 struct vf_solver {
