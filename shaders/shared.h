@@ -67,6 +67,15 @@ VF_STRUCT_BEGIN(vf_selftest_push)
 VF_STRUCT_END(vf_selftest_push)
 VF_STATIC_ASSERT(sizeof(vf_selftest_push) == 32, "vf_selftest_push must match std430")
 
+/* ---------------------------------------------------------------- overlay text */
+/* stb_easy_font quads: 4 vertices of {float x, y, z; uint8 rgba[4]} each. */
+#define VF_OVERLAY_BIND_VERTS 0
+VF_STRUCT_BEGIN(vf_overlay_push)
+    VF_VEC4(screen); /* 2/width, 2/height, offset x, offset y (pixels) */
+    VF_VEC4(shade);  /* rgb, a > 0: draw every glyph in this colour (shadow) */
+VF_STRUCT_END(vf_overlay_push)
+VF_STATIC_ASSERT(sizeof(vf_overlay_push) == 32, "vf_overlay_push must match std430")
+
 #ifdef VF_GLSL
 /* (compute shaders only) Linear workgroup index for 1D dispatches that vf_cmd_dispatch_1d may split
  * over x and y when the group count exceeds the device's x limit. */

@@ -25,8 +25,15 @@ vf_image *vf_capture_target(vf_capture *cap);
 /** Records the copy of the target into the readback buffer (after the
  * renderer's colour writes). The pixels are valid once the submit completed. */
 void vf_capture_record_readback(vf_capture *cap, VkCommandBuffer cmd);
+/** Records the copy of another image of the same size (e.g. a swapchain
+ * image the viewer just rendered) into the readback buffer. src must hold
+ * colour-attachment writes in src->layout; it is left in
+ * VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL (src->layout updated). BGRA sources
+ * are swizzled to RGBA when the PNG is written. */
+void vf_capture_record_copy(vf_capture *cap, VkCommandBuffer cmd, vf_image *src);
 /** The read-back pixels: width*height RGBA8, sRGB-encoded, rows top to
- * bottom. Valid after the submit holding vf_capture_record_readback finished. */
+ * bottom. Valid after the submit holding vf_capture_record_readback finished.
+ * (After vf_capture_record_copy of a BGRA image the bytes are BGRA.) */
 const uint8_t *vf_capture_pixels(const vf_capture *cap);
 /** Writes the read-back pixels as a PNG, atomically (temporary then rename). */
 vf_result vf_capture_write_png(const vf_capture *cap, const char *path);

@@ -1,0 +1,132 @@
+#include "overlay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_pipeline.h"
+#include "shared.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wmissing-braces"
+#include <stb_easy_font.h>
+#pragma GCC diagnostic pop
+
+#define VF_OVERLAY_MAX_SLOTS 4
+#define VF_FONT_VERTEX_BYTES 16u
+#define VF_FONT_BYTES_PER_CHAR 270u /* stb_easy_font: about 270 bytes per character */
+
+struct vf_overlay {
+    vf_gpu *gpu;
+    vf_pipeline *pipe;
+    vf_buffer *verts[VF_OVERLAY_MAX_SLOTS];
+    uint32_t slots, slot;
+    size_t cap_bytes;
+    uint32_t quads; /* quads in the current slot */
+};
+
+vf_result vf_overlay_create(vf_gpu *gpu, const vf_overlay_desc *desc, vf_overlay **out)
+{
+    *out = NULL;
+    if (!desc || !desc->format)
+        return VF_ERR_INVALID_ARG;
+    vf_overlay *ov = calloc(1, sizeof *ov);
+    if (!ov)
+        return VF_ERR_NO_MEMORY;
+    ov->gpu = gpu;
+    ov->slots = desc->slots ? desc->slots : 2;
+    if (ov->slots > VF_OVERLAY_MAX_SLOTS)
+        ov->slots = VF_OVERLAY_MAX_SLOTS;
+    ov->cap_bytes = (size_t)(desc->max_chars ? desc->max_chars : 8000) * VF_FONT_BYTES_PER_CHAR;
+    vf_graphics_desc gd = {
+        .vertex_shader = "overlay_text.vert",
+        .fragment_shader = "overlay_text.frag",
+        .binding_count = 1,
+        .bindings = {VF_BIND_STORAGE_BUFFER},
+        .push_size = sizeof(vf_overlay_push),
+        .color_count = 1,
+        .color_formats = {desc->format},
+        .blend = {VF_BLEND_ALPHA},
+        .name = "overlay text",
+    };
+    vf_result res = vf_pipeline_graphics_create(gpu, &gd, &ov->pipe);
+    for (uint32_t i = 0; res == VF_OK && i < ov->slots; i++) {
+        vf_buffer_desc bd = {.size = ov->cap_bytes, .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, .memory = VF_MEMORY_UPLOAD,
+                             .name = "overlay text vertices"};
+        res = vf_buffer_create(gpu, &bd, &ov->verts[i]);
+    }
+    if (res != VF_OK) {
+        vf_overlay_destroy(&ov);
+        return res;
+    }
+    *out = ov;
+    return VF_OK;
+}
+
+void vf_overlay_destroy(vf_overlay **pov)
+{
+    if (!pov || !*pov)
+        return;
+    vf_overlay *ov = *pov;
+    for (uint32_t i = 0; i < VF_OVERLAY_MAX_SLOTS; i++)
+        vf_buffer_destroy(&ov->verts[i]);
+    vf_pipeline_destroy(&ov->pipe);
+    free(ov);
+    *pov = NULL;
+}
+
+void vf_overlay_begin(vf_overlay *ov, uint32_t slot)
+{
+    ov->slot = slot % ov->slots;
+    ov->quads = 0;
+}
+
+float vf_overlay_text(vf_overlay *ov, float x, float y, const char *text, const uint8_t rgba[4])
+{
+    size_t used = (size_t)ov->quads * 4 * VF_FONT_VERTEX_BYTES;
+    if (used >= ov->cap_bytes || !text)
+        return 0.0f;
+    unsigned char color[4] = {rgba[0], rgba[1], rgba[2], rgba[3]};
+    char *dst = (char *)ov->verts[ov->slot]->mapped + used;
+    int quads = stb_easy_font_print(x, y, (char *)text, color, dst, (int)(ov->cap_bytes - used));
+    ov->quads += (uint32_t)quads;
+    return (float)stb_easy_font_height((char *)text);
+}
+
+void vf_overlay_record(vf_overlay *ov, VkCommandBuffer cmd, vf_image *target)
+{
+    if (ov->quads == 0)
+        return;
+    VkRenderingAttachmentInfo ca = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = target->view,
+        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{0, 0}, {target->width, target->height}},
+        .layerCount = 1,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ca,
+    };
+    vkCmdBeginRendering(cmd, &ri);
+    VkViewport vp = {0, 0, (float)target->width, (float)target->height, 0, 1};
+    VkRect2D sc = {{0, 0}, {target->width, target->height}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vf_binding b = vf_bind_buffer(ov->verts[ov->slot]);
+    /* A dark shadow one pixel down-right, then the text in its colours. */
+    vf_overlay_push pc = {.screen = {2.0f / (float)target->width, 2.0f / (float)target->height, 1.0f, 1.0f},
+                          .shade = {0.0f, 0.0f, 0.0f, 1.0f}};
+    vf_cmd_bind(cmd, ov->pipe, &b, &pc);
+    vkCmdDraw(cmd, ov->quads * 6, 1, 0, 0);
+    pc.screen[2] = pc.screen[3] = 0.0f;
+    pc.shade[3] = 0.0f;
+    vkCmdPushConstants(cmd, ov->pipe->layout, ov->pipe->stages, 0, sizeof pc, &pc);
+    vkCmdDraw(cmd, ov->quads * 6, 1, 0, 0);
+    vkCmdEndRendering(cmd);
+}
