@@ -308,6 +308,7 @@ int vf_cmd_capture(int argc, char **argv)
         if (render) {
             vf_render_barrier_after_sim(cmd);
             vf_image *target = vf_capture_target(cap);
+            vf_render_prepare_target(cmd, target);
             if ((res = renderer->vt->record(renderer, cmd, target, prof)) != VF_OK) {
                 rc = gpu_failure(res, fr, "rendering");
                 goto done_progress;

@@ -30,10 +30,11 @@ typedef struct vf_renderer_vtable {
     /** Recreates the size-dependent targets for a new output size. */
     vf_result (*resize)(vf_renderer *r, uint32_t width, uint32_t height);
     /** Records the drawing of the current state into target (of the format
-     * the renderer was created for and the current size). The target's
-     * layout on entry is target->layout (may be UNDEFINED: the renderer clears
-     * it); on return it is VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL with
-     * target->layout updated, and the colour writes done at
+     * the renderer was created for and the current size). The caller has
+     * prepared the target with vf_render_prepare_target (layout
+     * COLOR_ATTACHMENT_OPTIMAL, contents undefined: the renderer overwrites
+     * every pixel); on return it is still COLOR_ATTACHMENT_OPTIMAL with
+     * target->layout matching, and the colour writes done at
      * VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT. The caller records the
      * barrier that makes the solver's compute writes visible to the
      * renderer's vertex/fragment/compute reads before calling (see
@@ -56,6 +57,12 @@ void vf_renderer_destroy(vf_renderer **r);
 /** Compute-shader writes of the simulation -> reads by every render stage
  * (vertex pulling, fragment and compute). */
 void vf_render_barrier_after_sim(VkCommandBuffer cmd);
+
+/** Records the transition of a colour target (offscreen or a just-acquired
+ * swapchain image) from whatever it held to COLOR_ATTACHMENT_OPTIMAL with
+ * undefined contents, ordered after earlier colour writes, transfers
+ * (readback) and the swapchain acquire's colour-output stage. */
+void vf_render_prepare_target(VkCommandBuffer cmd, vf_image *target);
 
 /** The RGBA8 sRGB format capture uses for offscreen targets. */
 #define VF_CAPTURE_FORMAT VK_FORMAT_R8G8B8A8_SRGB
