@@ -9,6 +9,7 @@ static const vf_command commands[] = {
     {"devices", "list the Vulkan devices with type, driver, version, memory and subgroup size", vf_cmd_devices},
     {"run", "simulate a scene headless, export fields (CSV, VTK) and a summary", vf_cmd_run},
     {"capture", "simulate headless and render frames offscreen to PNG (and MP4 with ffmpeg)", vf_cmd_capture},
+    {"view", "open the realtime viewer (needs a display; see capture otherwise)", vf_cmd_view},
     {"selftest", "run the GPU self-test (prefix sum, compute and graphics pipelines, timestamps)", vf_cmd_selftest},
     {"compare", "compare two PNG images or capture folders (PSNR, SSIM, differences, heat map)", vf_cmd_compare},
 };

@@ -1,0 +1,772 @@
+/* vkfluid-view: the realtime viewer. Its own executable (started by
+ * `vkfluid view`) so that the headless commands never load GLFW.
+ *
+ * One window, one swapchain; per frame one command buffer records the
+ * solver's frame, the renderer into the acquired swapchain image, the
+ * overlay, and the present transition. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "app.h" /* volk's Vulkan declarations first: glfw3.h then declares its Vulkan functions */
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "app_gpu.h"
+#include "capture.h"
+#include "cmd_common.h"
+#include "fileio.h"
+#include "gpu_cmd.h"
+#include "gpu_swapchain.h"
+#include "overlay.h"
+#include "render_registry.h"
+
+#define SLOTS 2
+
+typedef struct viewer {
+    /* options */
+    const char *device, *shot_dir, *shot_path, *mode;
+    unsigned width, height;
+    bool vsync;
+    long long frame_limit, test_resize;
+    /* window and gpu */
+    GLFWwindow *win;
+    vf_gpu *gpu;
+    VkSurfaceKHR surface;
+    vf_swapchain sc;
+    bool rebuild;
+    vf_frames *frames;
+    VkSemaphore acquired[SLOTS];
+    vf_profiler *prof;
+    bool slot_used[SLOTS];
+    vf_overlay *overlay;
+    vf_capture *shot;
+    /* scene */
+    const vf_scene_info *info;
+    void *desc;
+    vf_solver *solver;
+    vf_renderer *renderer;
+    int mode_index;
+    int selected_param;
+    /* state */
+    bool paused, step_once, help, want_shot, recording;
+    uint32_t record_index, shot_index;
+    char shot_file[4200];
+    long long frame;
+    double fps, sim_ms, render_ms, last_fps_time;
+    uint32_t fps_frames;
+    char status[256];
+    /* input */
+    double mx, my;
+    bool lmb, rmb, mmb;
+    vf_interaction interaction;
+    vf_camera cam;
+    float yaw, pitch, dist;
+} viewer;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vkfluid view [SCENE] [--set KEY=VALUE]... [--size WxH] [--vsync on|off]\n"
+            "                    [--frames N] [--render MODE] [--screenshot FILE.png]\n"
+            "                    [--screenshot-dir DIR] [--device INDEX|NAME]\n"
+            "\n"
+            "Opens a window and runs SCENE (default smoke) live.\n"
+            "\n"
+            "options:\n"
+            "  --size WxH            window size (default 1280x720)\n"
+            "  --vsync on|off        wait for the display's refresh (default on)\n"
+            "  --frames N            render N frames, then exit (for tests and scripts)\n"
+            "  --render MODE         the starting view (M cycles the views)\n"
+            "  --screenshot FILE.png with --frames: write the last frame to FILE.png\n"
+            "  --screenshot-dir DIR  where P/F12 screenshots and V recordings go (default\n"
+            "                        screenshots)\n"
+            "  --test-resize N       (tests) resize and minimise the window N times\n"
+            "\n"
+            "keys: 1-9 scene, R reset, Space pause, N single step, M view, H help,\n"
+            "      Tab next parameter, Up/Down change it (applies with a reset),\n"
+            "      P or F12 screenshot, V start/stop recording frames, Esc quit\n"
+            "mouse: left drag pushes fluid / particles or drops (height), right drag\n"
+            "       pulls; in 3D scenes middle drag orbits and the wheel zooms\n");
+}
+
+static int scene_count(void)
+{
+    int n = 0;
+    while (vf_scenes[n])
+        n++;
+    return n;
+}
+
+/* ---------------------------------------------------------------- scene */
+
+static void drop_scene(viewer *v)
+{
+    if (v->gpu)
+        vkDeviceWaitIdle(v->gpu->device);
+    vf_renderer_destroy(&v->renderer);
+    vf_solver_destroy(&v->solver);
+}
+
+static int make_renderer(viewer *v)
+{
+    char err[512] = {0};
+    const char *modes = vf_render_modes(v->info->family);
+    char mode[64] = {0};
+    if (v->mode) {
+        snprintf(mode, sizeof mode, "%s", v->mode);
+    } else if (modes) {
+        const char *p = modes;
+        for (int i = 0; i < v->mode_index && p; i++) {
+            p = strchr(p, '|');
+            if (p)
+                p++;
+        }
+        if (!p) {
+            v->mode_index = 0;
+            p = modes;
+        }
+        size_t len = strcspn(p, "|");
+        snprintf(mode, sizeof mode, "%.*s", (int)len, p);
+    }
+    vf_render_options ro = {.width = v->sc.extent.width ? v->sc.extent.width : v->width,
+                            .height = v->sc.extent.height ? v->sc.extent.height : v->height,
+                            .format = v->sc.format,
+                            .mode = mode[0] ? mode : NULL};
+    vf_result res = vf_render_create_for(v->gpu, v->solver, &ro, &v->renderer, err, sizeof err);
+    if (res != VF_OK) {
+        vf_app_error("%s", err[0] ? err : vf_result_message(res));
+        return res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+    }
+    if (v->renderer->vt->set_camera)
+        v->renderer->vt->set_camera(v->renderer, &v->cam);
+    return 0;
+}
+
+static int make_scene(viewer *v)
+{
+    char err[512] = {0};
+    drop_scene(v);
+    if (v->info->validate && v->info->validate(v->desc, err, sizeof err) != VF_OK) {
+        vf_app_error("scene %s: %s", v->info->name, err);
+        return VF_EXIT_USAGE;
+    }
+    vf_result res = v->info->create(v->gpu, v->desc, &v->solver, err, sizeof err);
+    if (res != VF_OK) {
+        vf_app_error("%s", err[0] ? err : vf_result_message(res));
+        return res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+    }
+    return make_renderer(v);
+}
+
+static int switch_scene(viewer *v, const vf_scene_info *info)
+{
+    void *desc = calloc(1, info->desc_size);
+    if (!desc)
+        return VF_EXIT_RUNTIME;
+    info->defaults(desc);
+    free(v->desc);
+    v->desc = desc;
+    v->info = info;
+    v->mode = NULL;
+    v->mode_index = 0;
+    v->selected_param = 0;
+    return make_scene(v);
+}
+
+/* ---------------------------------------------------------------- camera */
+
+static void update_camera(viewer *v)
+{
+    float cp = cosf(v->pitch), sp = sinf(v->pitch), cy = cosf(v->yaw), sy = sinf(v->yaw);
+    v->cam.eye[0] = v->cam.target[0] + v->dist * cp * sy;
+    v->cam.eye[1] = v->cam.target[1] + v->dist * sp;
+    v->cam.eye[2] = v->cam.target[2] + v->dist * cp * cy;
+    if (v->renderer && v->renderer->vt->set_camera)
+        v->renderer->vt->set_camera(v->renderer, &v->cam);
+}
+
+/* ---------------------------------------------------------------- input */
+
+static void adjust_param(viewer *v, double factor)
+{
+    if (!v->info->param_count)
+        return;
+    const vf_param_def *d = &v->info->params[v->selected_param % (int)v->info->param_count];
+    char cur[64], next[64], err[256];
+    vf_params_format(d, v->desc, cur, sizeof cur);
+    if (d->type == VF_PARAM_DOUBLE) {
+        double x = atof(cur) * factor;
+        if (x == 0.0)
+            x = factor > 1 ? (d->max > 1 ? 1.0 : d->max) : d->min;
+        x = fmin(fmax(x, d->min), d->max);
+        snprintf(next, sizeof next, "%.6g", x);
+    } else if (d->type == VF_PARAM_INT) {
+        long x = atol(cur);
+        long y = (long)llround((double)x * factor);
+        if (y == x)
+            y = x + (factor > 1 ? 1 : -1);
+        y = (long)fmin(fmax((double)y, d->min), d->max);
+        snprintf(next, sizeof next, "%ld", y);
+    } else if (d->type == VF_PARAM_BOOL) {
+        snprintf(next, sizeof next, "%s", !strcmp(cur, "true") ? "false" : "true");
+    } else {
+        /* enum: step through the choices */
+        int idx = *(const int *)((const char *)v->desc + d->offset);
+        int n = 1;
+        for (const char *c = d->choices; *c; c++)
+            n += *c == '|';
+        idx = (idx + (factor > 1 ? 1 : n - 1)) % n;
+        *(int *)((char *)v->desc + d->offset) = idx;
+        return;
+    }
+    if (vf_params_set_value(d, v->desc, next, err, sizeof err) != VF_OK)
+        snprintf(v->status, sizeof v->status, "%s", err);
+}
+
+static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    (void)mods;
+    viewer *v = glfwGetWindowUserPointer(win);
+    if (action != GLFW_PRESS && action != GLFW_REPEAT)
+        return;
+    if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) {
+        int idx = key - GLFW_KEY_1;
+        if (idx < scene_count() && switch_scene(v, vf_scenes[idx]) != 0)
+            snprintf(v->status, sizeof v->status, "scene %s failed (see the terminal)", vf_scenes[idx]->name);
+        return;
+    }
+    switch (key) {
+    case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_Q: glfwSetWindowShouldClose(win, GLFW_TRUE); break;
+    case GLFW_KEY_R:
+        if (make_scene(v) != 0)
+            snprintf(v->status, sizeof v->status, "reset failed (see the terminal)");
+        break;
+    case GLFW_KEY_SPACE: v->paused = !v->paused; break;
+    case GLFW_KEY_N: v->paused = true; v->step_once = true; break;
+    case GLFW_KEY_H: v->help = !v->help; break;
+    case GLFW_KEY_M:
+        v->mode = NULL;
+        v->mode_index++;
+        vkDeviceWaitIdle(v->gpu->device);
+        vf_renderer_destroy(&v->renderer);
+        if (make_renderer(v) != 0)
+            snprintf(v->status, sizeof v->status, "view failed (see the terminal)");
+        break;
+    case GLFW_KEY_TAB:
+        if (v->info->param_count)
+            v->selected_param = (v->selected_param + 1) % (int)v->info->param_count;
+        break;
+    case GLFW_KEY_UP: adjust_param(v, 1.25); break;
+    case GLFW_KEY_DOWN: adjust_param(v, 0.8); break;
+    case GLFW_KEY_P:
+    case GLFW_KEY_F12: v->want_shot = true; break;
+    case GLFW_KEY_V:
+        v->recording = !v->recording;
+        snprintf(v->status, sizeof v->status, v->recording ? "recording to %.200s" : "recording stopped", v->shot_dir);
+        break;
+    default: break;
+    }
+}
+
+static void on_mouse_button(GLFWwindow *win, int button, int action, int mods)
+{
+    (void)mods;
+    viewer *v = glfwGetWindowUserPointer(win);
+    bool down = action == GLFW_PRESS;
+    if (button == GLFW_MOUSE_BUTTON_LEFT)
+        v->lmb = down;
+    else if (button == GLFW_MOUSE_BUTTON_RIGHT)
+        v->rmb = down;
+    else if (button == GLFW_MOUSE_BUTTON_MIDDLE)
+        v->mmb = down;
+}
+
+static void on_cursor(GLFWwindow *win, double x, double y)
+{
+    viewer *v = glfwGetWindowUserPointer(win);
+    double dx = x - v->mx, dy = y - v->my;
+    v->mx = x;
+    v->my = y;
+    if (v->mmb) {
+        v->yaw -= (float)dx * 0.01f;
+        v->pitch = fminf(fmaxf(v->pitch + (float)dy * 0.01f, -1.5f), 1.5f);
+        update_camera(v);
+    }
+}
+
+static void on_scroll(GLFWwindow *win, double dx, double dy)
+{
+    (void)dx;
+    viewer *v = glfwGetWindowUserPointer(win);
+    v->dist = fminf(fmaxf(v->dist * (dy > 0 ? 0.9f : 1.1f), 0.05f), 100.0f);
+    update_camera(v);
+}
+
+static void update_interaction(viewer *v, double dt)
+{
+    int w, h;
+    glfwGetWindowSize(v->win, &w, &h);
+    vf_interaction in = {0};
+    in.active = v->lmb || v->rmb;
+    in.button = v->rmb ? 1 : 0;
+    if (w > 0 && h > 0) {
+        in.pos[0] = (float)(v->mx / w);
+        in.pos[1] = (float)(1.0 - v->my / h);
+        if (dt > 0 && v->interaction.active && in.active) {
+            in.vel[0] = (float)((in.pos[0] - v->interaction.pos[0]) / dt);
+            in.vel[1] = (float)((in.pos[1] - v->interaction.pos[1]) / dt);
+        }
+        /* the pick ray through the cursor for 3D solvers */
+        float fy = tanf(v->cam.fov_y * 0.5f), fx = fy * (float)w / (float)h;
+        float px = (float)(2.0 * v->mx / w - 1.0) * fx, py = (float)(1.0 - 2.0 * v->my / h) * fy;
+        float f[3], r[3], u[3];
+        for (int i = 0; i < 3; i++)
+            f[i] = v->cam.target[i] - v->cam.eye[i];
+        float fl = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+        for (int i = 0; i < 3; i++)
+            f[i] /= fl;
+        r[0] = f[1] * v->cam.up[2] - f[2] * v->cam.up[1];
+        r[1] = f[2] * v->cam.up[0] - f[0] * v->cam.up[2];
+        r[2] = f[0] * v->cam.up[1] - f[1] * v->cam.up[0];
+        float rl = sqrtf(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+        for (int i = 0; i < 3; i++)
+            r[i] /= rl;
+        u[0] = r[1] * f[2] - r[2] * f[1];
+        u[1] = r[2] * f[0] - r[0] * f[2];
+        u[2] = r[0] * f[1] - r[1] * f[0];
+        for (int i = 0; i < 3; i++) {
+            in.ray_origin[i] = v->cam.eye[i];
+            in.ray_dir[i] = f[i] + px * r[i] + py * u[i];
+        }
+    }
+    v->interaction = in;
+    if (v->solver && v->solver->vt->interact)
+        v->solver->vt->interact(v->solver, &in);
+}
+
+/* ---------------------------------------------------------------- overlay */
+
+static void draw_overlay(viewer *v, uint32_t slot)
+{
+    static const uint8_t white[4] = {255, 255, 255, 255}, yellow[4] = {255, 220, 90, 255}, grey[4] = {200, 200, 200, 255};
+    vf_overlay_begin(v->overlay, slot);
+    char line[512], what[128] = "";
+    if (v->solver && v->solver->vt->describe)
+        v->solver->vt->describe(v->solver, what, sizeof what);
+    snprintf(line, sizeof line, "%.1f fps   sim %.2f ms   render %.2f ms   %s%s", v->fps, v->sim_ms, v->render_ms, what,
+             v->paused ? "   [paused]" : "");
+    float y = 8;
+    y += vf_overlay_text(v->overlay, 8, y, line, white) * 2.0f;
+    if (v->info) {
+        snprintf(line, sizeof line, "scene %s (%s)   t = %.3f s   %s", v->info->name, v->info->family,
+                 v->solver ? v->solver->time : 0.0, v->recording ? "[recording]" : "");
+        y += vf_overlay_text(v->overlay, 8, y, line, white) * 2.0f;
+        if (v->info->param_count) {
+            const vf_param_def *d = &v->info->params[v->selected_param % (int)v->info->param_count];
+            char val[64];
+            vf_params_format(d, v->desc, val, sizeof val);
+            snprintf(line, sizeof line, "Tab/Up/Down: %s = %s %s (R applies)", d->key, val, d->unit ? d->unit : "");
+            y += vf_overlay_text(v->overlay, 8, y, line, yellow) * 2.0f;
+        }
+    }
+    if (v->status[0])
+        y += vf_overlay_text(v->overlay, 8, y, v->status, yellow) * 2.0f;
+    if (v->help) {
+        const char *help = "1-9 scenes   R reset   Space pause   N step   M view   H hide help\n"
+                           "Tab/Up/Down parameter   P/F12 screenshot   V record   Esc quit\n"
+                           "left drag: push / inject / drop   right drag: pull\n"
+                           "middle drag: orbit   wheel: zoom";
+        vf_overlay_text(v->overlay, 8, y, help, grey);
+    }
+}
+
+/* ---------------------------------------------------------------- frame */
+
+static void collect_times(viewer *v, uint32_t slot)
+{
+    vf_pass_time t[VF_PASS_STATS_MAX];
+    uint32_t n = 0;
+    if (vf_profiler_collect(v->prof, slot, t, VF_PASS_STATS_MAX, &n) != VF_OK)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!strcmp(t[i].name, "view.sim"))
+            v->sim_ms = 0.9 * v->sim_ms + 0.1 * t[i].ms;
+        else if (!strcmp(t[i].name, "view.render"))
+            v->render_ms = 0.9 * v->render_ms + 0.1 * t[i].ms;
+    }
+}
+
+static int rebuild_swapchain(viewer *v)
+{
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(v->win, &w, &h);
+    vkDeviceWaitIdle(v->gpu->device);
+    VkExtent2D old = v->sc.extent;
+    vf_result res = vf_swapchain_build(&v->sc, v->gpu, v->surface, (uint32_t)w, (uint32_t)h, v->vsync);
+    if (res != VF_OK) {
+        vf_app_error("cannot create the swapchain: %s", vf_result_message(res));
+        return VF_EXIT_RUNTIME;
+    }
+    v->rebuild = false;
+    if (v->sc.extent.width && (old.width != v->sc.extent.width || old.height != v->sc.extent.height)) {
+        if (v->renderer && (res = v->renderer->vt->resize(v->renderer, v->sc.extent.width, v->sc.extent.height)) != VF_OK) {
+            vf_app_error("cannot resize the render targets: %s", vf_result_message(res));
+            return VF_EXIT_RUNTIME;
+        }
+        vf_capture_destroy(&v->shot);
+    }
+    return 0;
+}
+
+static int draw_frame(viewer *v, double dt)
+{
+    VkCommandBuffer cmd;
+    uint32_t slot, index = 0;
+    vf_result res = vf_frames_begin(v->frames, &cmd, &slot);
+    if (res != VF_OK)
+        goto gpu_fail;
+    if (v->slot_used[slot])
+        collect_times(v, slot);
+    res = vf_swapchain_acquire(&v->sc, v->acquired[slot], &index);
+    if (res == VF_ERR_UNSUPPORTED) {
+        /* out of date: submit the empty command buffer, rebuild, try again next frame */
+        v->rebuild = true;
+        v->slot_used[slot] = false;
+        return vf_frames_submit(v->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE) == VF_OK ? 0 : VF_EXIT_RUNTIME;
+    }
+    if (res != VF_OK)
+        goto gpu_fail;
+    vf_profiler_reset(v->prof, cmd, slot);
+    update_interaction(v, dt);
+    if (!v->paused || v->step_once) {
+        uint32_t s = vf_profiler_begin(v->prof, cmd, "view.sim");
+        res = v->solver->vt->record_frame(v->solver, cmd, v->prof);
+        vf_profiler_end(v->prof, cmd, s);
+        if (res != VF_OK)
+            goto gpu_fail;
+    }
+    vf_render_barrier_after_sim(cmd);
+    vf_image *target = &v->sc.images[index];
+    vf_render_prepare_target(cmd, target);
+    uint32_t s = vf_profiler_begin(v->prof, cmd, "view.render");
+    res = v->renderer->vt->record(v->renderer, cmd, target, v->prof);
+    vf_profiler_end(v->prof, cmd, s);
+    if (res != VF_OK)
+        goto gpu_fail;
+    bool shot = v->want_shot || v->recording || (v->shot_path && v->frame + 1 == v->frame_limit);
+    if (shot && !(target->format == VK_FORMAT_B8G8R8A8_SRGB || target->format == VK_FORMAT_R8G8B8A8_SRGB ||
+                  target->format == VK_FORMAT_B8G8R8A8_UNORM || target->format == VK_FORMAT_R8G8B8A8_UNORM))
+        shot = false;
+    if (shot && !v->shot) {
+        vf_capture_desc cd = {.width = target->width, .height = target->height};
+        if (vf_capture_create(v->gpu, &cd, &v->shot) != VF_OK)
+            shot = false;
+    }
+    if (shot) {
+        vf_capture_record_copy(v->shot, cmd, target);
+        vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0,
+                            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                            VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    }
+    draw_overlay(v, slot);
+    vf_overlay_record(v->overlay, cmd, target);
+    vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_NONE, 0);
+    res = vf_frames_submit(v->frames, v->acquired[slot], VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                           v->sc.render_done[index]);
+    if (res != VF_OK)
+        goto gpu_fail;
+    v->slot_used[slot] = true;
+    if ((!v->paused || v->step_once) && v->solver->vt->frame_done)
+        v->solver->vt->frame_done(v->solver);
+    v->step_once = false;
+    bool rebuild = false;
+    if ((res = vf_swapchain_present(&v->sc, index, &rebuild)) != VF_OK)
+        goto gpu_fail;
+    v->rebuild |= rebuild;
+    if (shot) {
+        if ((res = vf_frames_wait(v->frames, slot)) != VF_OK)
+            goto gpu_fail;
+        collect_times(v, slot);
+        v->slot_used[slot] = false;
+        const char *path = v->shot_file;
+        if (v->shot_path && v->frame + 1 == v->frame_limit) {
+            path = v->shot_path;
+        } else {
+            mkdir(v->shot_dir, 0777);
+            if (v->recording)
+                snprintf(v->shot_file, sizeof v->shot_file, "%s/frame_%05u.png", v->shot_dir, v->record_index++);
+            else
+                snprintf(v->shot_file, sizeof v->shot_file, "%s/shot_%03u.png", v->shot_dir, v->shot_index++);
+        }
+        res = vf_capture_write_png(v->shot, path);
+        if (v->want_shot)
+            snprintf(v->status, sizeof v->status, res == VF_OK ? "saved %.200s" : "cannot write %.200s", path);
+        if (res != VF_OK && path == v->shot_path) {
+            vf_app_error("--screenshot %s: cannot write the file", path);
+            return VF_EXIT_USAGE;
+        }
+        v->want_shot = false;
+    }
+    return 0;
+gpu_fail:
+    if (res == VF_ERR_DEVICE_LOST)
+        vf_app_error("the gpu device was lost at frame %lld: try a smaller scene or another driver", v->frame);
+    else
+        vf_app_error("frame %lld: %s", v->frame, vf_result_message(res));
+    return VF_EXIT_RUNTIME;
+}
+
+/* Scripted resize/minimise cycles for the tests (--test-resize N). */
+static void test_resize_step(viewer *v)
+{
+    long long cycle = v->frame / 2;
+    if (v->frame % 2 || cycle >= v->test_resize)
+        return;
+    static const int sizes[][2] = {{320, 240}, {641, 359}, {200, 500}, {800, 600}, {97, 61}};
+    if (cycle % 5 == 4) {
+        glfwIconifyWindow(v->win);
+        glfwWaitEventsTimeout(0.01);
+        glfwRestoreWindow(v->win);
+    } else {
+        const int *s = sizes[cycle % 5];
+        glfwSetWindowSize(v->win, s[0], s[1]);
+    }
+    v->rebuild = true;
+}
+
+static int run_viewer(viewer *v, vf_cmd_scene *sc)
+{
+    int rc;
+    uint32_t ext_count = 0;
+    const char **exts = glfwGetRequiredInstanceExtensions(&ext_count);
+    if (!exts) {
+        vf_app_error("the vulkan loader has no window-system support: install libvulkan1 and mesa-vulkan-drivers");
+        return VF_EXIT_USAGE;
+    }
+    if ((rc = vf_app_gpu_open(v->device, true, exts, ext_count, &v->gpu)) != 0)
+        return rc;
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+    char title[320];
+    snprintf(title, sizeof title, "vkfluid - %s", v->gpu->info.name);
+    v->win = glfwCreateWindow((int)v->width, (int)v->height, title, NULL, NULL);
+    if (!v->win) {
+        vf_app_error("cannot open a window on this display");
+        return VF_EXIT_RUNTIME;
+    }
+    glfwSetWindowUserPointer(v->win, v);
+    glfwSetKeyCallback(v->win, on_key);
+    glfwSetMouseButtonCallback(v->win, on_mouse_button);
+    glfwSetCursorPosCallback(v->win, on_cursor);
+    glfwSetScrollCallback(v->win, on_scroll);
+    if (VK_CHECK(glfwCreateWindowSurface(v->gpu->instance, v->win, NULL, &v->surface)) != VK_SUCCESS) {
+        vf_app_error("cannot create a vulkan surface for the window");
+        return VF_EXIT_RUNTIME;
+    }
+    VkBool32 supported = VK_FALSE;
+    vkGetPhysicalDeviceSurfaceSupportKHR(v->gpu->physical, v->gpu->queue_family, v->surface, &supported);
+    if (!supported) {
+        vf_app_error("%s cannot present to this window: choose another --device", v->gpu->info.name);
+        return VF_EXIT_USAGE;
+    }
+    if ((rc = rebuild_swapchain(v)) != 0)
+        return rc;
+    vf_frames_desc fd = {.count = SLOTS, .name = "viewer frames"};
+    vf_profiler_desc pd = {.slots = SLOTS, .max_scopes = 1024};
+    vf_overlay_desc od = {.format = v->sc.format ? v->sc.format : VK_FORMAT_B8G8R8A8_SRGB, .slots = SLOTS};
+    vf_result res = vf_frames_create(v->gpu, &fd, &v->frames);
+    if (res == VF_OK)
+        res = vf_profiler_create(v->gpu, &pd, &v->prof);
+    if (res == VF_OK)
+        res = vf_overlay_create(v->gpu, &od, &v->overlay);
+    for (uint32_t i = 0; res == VF_OK && i < SLOTS; i++) {
+        VkSemaphoreCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        res = VF_VK(vkCreateSemaphore(v->gpu->device, &sci, NULL, &v->acquired[i]));
+        vf_gpu_name(v->gpu, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)v->acquired[i], "swapchain acquired");
+    }
+    if (res != VF_OK) {
+        vf_app_error("viewer set-up failed: %s", vf_result_message(res));
+        return VF_EXIT_RUNTIME;
+    }
+    /* the scene: the one given on the command line (with its --set), or smoke */
+    v->info = sc->info;
+    v->desc = sc->desc;
+    sc->desc = NULL;
+    if ((rc = make_scene(v)) != 0)
+        return rc;
+    update_camera(v);
+    double last = vf_app_now();
+    v->last_fps_time = last;
+    while (!glfwWindowShouldClose(v->win) && (v->frame_limit == 0 || v->frame < v->frame_limit)) {
+        glfwPollEvents();
+        if (v->test_resize)
+            test_resize_step(v);
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(v->win, &w, &h);
+        if (w == 0 || h == 0) {
+            /* minimised: no swapchain of zero size; wait for the window to come back */
+            if (v->sc.swapchain)
+                vf_swapchain_release(&v->sc);
+            glfwWaitEventsTimeout(0.05);
+            if (v->frame_limit)
+                v->frame++;
+            continue;
+        }
+        if (v->rebuild || !v->sc.swapchain || (uint32_t)w != v->sc.extent.width || (uint32_t)h != v->sc.extent.height)
+            if ((rc = rebuild_swapchain(v)) != 0)
+                return rc;
+        if (!v->sc.swapchain)
+            continue;
+        double now = vf_app_now();
+        if ((rc = draw_frame(v, now - last)) != 0)
+            return rc;
+        last = now;
+        v->frame++;
+        v->fps_frames++;
+        if (now - v->last_fps_time > 0.5) {
+            v->fps = v->fps_frames / (now - v->last_fps_time);
+            v->fps_frames = 0;
+            v->last_fps_time = now;
+        }
+    }
+    return 0;
+}
+
+static void cleanup(viewer *v, int *rc)
+{
+    if (v->gpu)
+        vkDeviceWaitIdle(v->gpu->device);
+    drop_scene(v);
+    vf_capture_destroy(&v->shot);
+    vf_overlay_destroy(&v->overlay);
+    vf_profiler_destroy(&v->prof);
+    vf_frames_destroy(&v->frames);
+    for (uint32_t i = 0; i < SLOTS; i++)
+        if (v->acquired[i])
+            vkDestroySemaphore(v->gpu->device, v->acquired[i], NULL);
+    vf_swapchain_release(&v->sc);
+    if (v->surface)
+        vkDestroySurfaceKHR(v->gpu->instance, v->surface, NULL);
+    if (v->win)
+        glfwDestroyWindow(v->win);
+    free(v->desc);
+    int close_rc = vf_app_gpu_close(&v->gpu);
+    if (*rc == 0)
+        *rc = close_rc;
+}
+
+int main(int argc, char **argv)
+{
+    viewer v = {.width = 1280, .height = 720, .vsync = true, .shot_dir = "screenshots", .help = true,
+                .dist = 2.5f, .pitch = 0.45f, .yaw = 0.6f};
+    v.cam = (vf_camera){.target = {0.6f, 0.25f, 0.25f}, .up = {0, 1, 0}, .fov_y = 0.9f, .znear = 0.01f, .zfar = 100.0f};
+    /* argv[1] may be "view" when started through `vkfluid view` */
+    if (argc > 1 && !strcmp(argv[1], "view")) {
+        argv++;
+        argc--;
+    }
+    vf_cmd_scene sc = {0};
+    int rc = vf_cmd_scene_begin(&sc, argc, argv, "view");
+    if (rc >= 0)
+        return rc;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (vf_cmd_scene_consumed(&sc, i))
+            continue;
+        const char *val = NULL;
+        if (vf_app_is_help(a)) {
+            usage(stdout);
+            vf_cmd_scene_end(&sc);
+            return VF_EXIT_OK;
+        } else if (!strcmp(a, "--size")) {
+            if (!(val = vf_app_option_value(argc, argv, &i)) || !vf_app_parse_size(val, 16384, &v.width, &v.height)) {
+                if (val)
+                    vf_app_error("--size %s: must be WxH, e.g. 1280x720", val);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "--vsync")) {
+            if (!(val = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+            if (strcmp(val, "on") && strcmp(val, "off")) {
+                vf_app_error("--vsync %s: must be on or off", val);
+                goto usage_error;
+            }
+            v.vsync = !strcmp(val, "on");
+        } else if (!strcmp(a, "--frames") || !strcmp(a, "--test-resize")) {
+            long long n;
+            if (!(val = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+            if (!vf_app_parse_int(val, 1, 1000000000, &n)) {
+                vf_app_error("%s %s: must be an integer in 1..1000000000", a, val);
+                goto usage_error;
+            }
+            *(a[2] == 'f' ? &v.frame_limit : &v.test_resize) = n;
+        } else if (!strcmp(a, "--render")) {
+            if (!(v.mode = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+        } else if (!strcmp(a, "--screenshot")) {
+            if (!(v.shot_path = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+        } else if (!strcmp(a, "--screenshot-dir")) {
+            if (!(v.shot_dir = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+        } else if (!strcmp(a, "--device")) {
+            if (!(v.device = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+        } else {
+            vf_cmd_scene_end(&sc);
+            return vf_app_unknown_option("view", a);
+        }
+    }
+    if (v.shot_path && !v.frame_limit) {
+        vf_app_error("--screenshot needs --frames N (the screenshot is the last frame)");
+        goto usage_error;
+    }
+    if (v.test_resize && !v.frame_limit)
+        v.frame_limit = 2 * v.test_resize + 2;
+    if (!sc.info) {
+        const vf_scene_info *def = vf_scene_find("smoke");
+        if (!def)
+            def = vf_scenes[0];
+        if (!def) {
+            vf_app_error("no scenes are built in");
+            goto usage_error;
+        }
+        sc.info = def;
+        sc.desc = calloc(1, def->desc_size);
+        if (!sc.desc)
+            goto usage_error;
+        def->defaults(sc.desc);
+    }
+    if ((rc = vf_cmd_scene_validate(&sc)) != 0) {
+        vf_cmd_scene_end(&sc);
+        return rc;
+    }
+    if (!glfwInit()) {
+        vf_app_error("no display found (glfw could not connect): use vkfluid capture SCENE --frames N to render "
+                     "frames headless");
+        vf_cmd_scene_end(&sc);
+        return VF_EXIT_USAGE;
+    }
+    if (!glfwVulkanSupported()) {
+        vf_app_error("glfw finds no vulkan loader: install libvulkan1 and mesa-vulkan-drivers");
+        glfwTerminate();
+        vf_cmd_scene_end(&sc);
+        return VF_EXIT_USAGE;
+    }
+    rc = run_viewer(&v, &sc);
+    cleanup(&v, &rc);
+    glfwTerminate();
+    vf_cmd_scene_end(&sc);
+    return rc;
+usage_error:
+    vf_cmd_scene_end(&sc);
+    return VF_EXIT_USAGE;
+}
