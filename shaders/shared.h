@@ -82,4 +82,6 @@ VF_STATIC_ASSERT(sizeof(vf_overlay_push) == 32, "vf_overlay_push must match std4
 #define vf_group_linear() (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x)
 #endif
 
+#include "shared_ssf.h"
+
 #endif

@@ -1,0 +1,10 @@
+#version 450
+// One triangle that covers the viewport (no vertex buffers); the fragment
+// shaders of the full-screen passes work from gl_FragCoord.
+#include "shared.h"
+
+void main()
+{
+    vec2 p = vec2(float((gl_VertexIndex << 1) & 2), float(gl_VertexIndex & 2));
+    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}

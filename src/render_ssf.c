@@ -1,0 +1,971 @@
+/* render_ssf: screen-space fluid rendering (see render_ssf.h for the passes).
+ *
+ * Synchronisation: every internal image carries the stage and access of its
+ * last use (img_state); use_image() records the one barrier (with layout
+ * transition) from that use to the next. At the start of a frame every image
+ * is discarded (old layout UNDEFINED) behind a barrier from all earlier
+ * commands' writes, so frames in flight and reads by other code (vf_image_read
+ * between frames) never race with this frame's writes. */
+#include "render_ssf.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_cmd.h"
+#include "gpu_pipeline.h"
+
+#define DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
+#define SCENE_FORMAT VK_FORMAT_R16G16B16A16_SFLOAT
+
+/* Internal images beyond the public ones. */
+enum { IMG_DEPTH_TMP = VF_SSF_IMAGE_COUNT, IMG_THICK_TMP, IMG_ALL };
+
+typedef struct img_state {
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+} img_state;
+
+typedef struct ssf {
+    vf_renderer base;
+    char name[40];
+    vf_ssf_options opt;      /* resolved (no zeros left where a default applies) */
+    vf_ssf_particles parts;
+    float box_min[3], box_max[3];
+    vf_camera cam;
+    bool cam_set;
+    bool encode_srgb;
+    uint32_t thick_w, thick_h;
+    vf_pipeline *p_scene, *p_background, *p_depth, *p_thickness, *p_composite, *p_particles;
+    vf_pipeline *p_smooth, *p_blur, *p_pack;
+    vf_buffer *frame;
+    vf_image *img[IMG_ALL];
+    img_state st[IMG_ALL];
+    VkImageMemoryBarrier2 batch[IMG_ALL + 1];
+    uint32_t batch_count;
+} ssf;
+
+/* ---------------------------------------------------------------- options */
+
+#define OPT(field) offsetof(vf_ssf_options, field)
+const vf_param_def vf_ssf_params[] = {
+    {"ssf.view", VF_PARAM_ENUM, OPT(mode), 0, 0, 0, false, "ssf|particles", "1",
+     "what to draw: the fluid surface or the particles as coloured spheres"},
+    {"ssf.radius", VF_PARAM_DOUBLE, OPT(radius), 0.01, 0, 10, true, NULL, "m", "particle sphere radius"},
+    {"ssf.filter", VF_PARAM_ENUM, OPT(filter), 0, 0, 0, false, "bilateral|narrow-range", "1",
+     "depth smoothing filter (narrow-range: Truong and Yuksel 2018)"},
+    {"ssf.iterations", VF_PARAM_INT, OPT(iterations), 3, 1, 16, false, NULL, "1",
+     "depth smoothing iterations (each an x and a y pass)"},
+    {"ssf.smooth_off", VF_PARAM_BOOL, OPT(smooth_off), 0, 0, 1, false, NULL, "1",
+     "no depth smoothing (shows the raw spheres; for debugging)"},
+    {"ssf.filter_radius", VF_PARAM_DOUBLE, OPT(filter_radius), 0, 0, 10, false, NULL, "m",
+     "smoothing half-width at the surface; 0 = 4 x radius"},
+    {"ssf.filter_max_px", VF_PARAM_DOUBLE, OPT(filter_max_px), 20, 1, VF_SSF_MAX_RADIUS_PX, false, NULL, "px",
+     "cap of the smoothing half-width in pixels"},
+    {"ssf.range_sigma", VF_PARAM_DOUBLE, OPT(range_sigma), 0, 0, 10, false, NULL, "m",
+     "bilateral: sigma of the weight on depth difference; 0 = 2 x radius"},
+    {"ssf.nr_threshold", VF_PARAM_DOUBLE, OPT(nr_threshold), 0, 0, 10, false, NULL, "m",
+     "narrow-range: depth window half-width; 0 = 4 x radius"},
+    {"ssf.nr_clamp", VF_PARAM_DOUBLE, OPT(nr_clamp), 0, 0, 10, false, NULL, "m",
+     "narrow-range: farther samples clamp to centre + this; 0 = radius"},
+    {"ssf.thickness_half", VF_PARAM_BOOL, OPT(thickness_half), 0, 0, 1, false, NULL, "1",
+     "render the thickness at half resolution"},
+    {"ssf.thickness_blur_px", VF_PARAM_DOUBLE, OPT(thickness_blur_px), 4, 0.25, 16, false, NULL, "px",
+     "sigma of the thickness Gaussian (thickness pixels)"},
+    {"ssf.fluid_r", VF_PARAM_DOUBLE, OPT(fluid_r), 0.30, 0.001, 1, false, NULL, "1",
+     "fluid colour (red): transmittance through absorption_length of fluid"},
+    {"ssf.fluid_g", VF_PARAM_DOUBLE, OPT(fluid_g), 0.62, 0.001, 1, false, NULL, "1", "fluid colour (green)"},
+    {"ssf.fluid_b", VF_PARAM_DOUBLE, OPT(fluid_b), 0.85, 0.001, 1, false, NULL, "1", "fluid colour (blue)"},
+    {"ssf.absorption_length", VF_PARAM_DOUBLE, OPT(absorption_length), 0.2, 0, 100, true, NULL, "m",
+     "thickness at which the fluid colour is reached (Beer-Lambert)"},
+    {"ssf.refraction", VF_PARAM_DOUBLE, OPT(refraction), 0.1, 0, 10, false, NULL, "m/m",
+     "background shift along the normal per metre of thickness"},
+    {"ssf.color_by", VF_PARAM_ENUM, OPT(color_by), 0, 0, 0, false, "speed|density|pressure", "1",
+     "particles view colouring: |velocity|, density (attributes) or pressure (position w)"},
+    {"ssf.color_min", VF_PARAM_DOUBLE, OPT(color_min), 0, -1e30, 1e30, false, NULL, "1",
+     "particles view: value at the blue end of the ramp"},
+    {"ssf.color_max", VF_PARAM_DOUBLE, OPT(color_max), 2, -1e30, 1e30, false, NULL, "1",
+     "particles view: value at the red end of the ramp"},
+    {"ssf.debug", VF_PARAM_ENUM, OPT(debug_view), 0, 0, 0, false, "none|normals|thickness|depth", "1",
+     "show an input of the composite instead of the shaded fluid"},
+};
+const size_t vf_ssf_param_count = sizeof vf_ssf_params / sizeof vf_ssf_params[0];
+
+static double or_default(double v, double def)
+{
+    return v > 0.0 ? v : def;
+}
+
+static void resolve_options(const vf_ssf_options *in, vf_ssf_options *o)
+{
+    if (in)
+        *o = *in;
+    else
+        memset(o, 0, sizeof *o);
+    o->mode = o->mode == VF_SSF_MODE_PARTICLES ? VF_SSF_MODE_PARTICLES : VF_SSF_MODE_SSF;
+    o->radius = or_default(o->radius, 0.01);
+    o->filter = o->filter == VF_SSF_FILTER_NARROW_RANGE ? VF_SSF_FILTER_NARROW_RANGE : VF_SSF_FILTER_BILATERAL;
+    o->iterations = o->iterations > 0 ? o->iterations : 3;
+    o->filter_radius = or_default(o->filter_radius, 4.0 * o->radius);
+    o->filter_max_px = fmin(or_default(o->filter_max_px, 20.0), VF_SSF_MAX_RADIUS_PX);
+    o->range_sigma = or_default(o->range_sigma, 2.0 * o->radius);
+    o->nr_threshold = or_default(o->nr_threshold, 4.0 * o->radius);
+    o->nr_clamp = or_default(o->nr_clamp, o->radius);
+    o->thickness_blur_px = or_default(o->thickness_blur_px, 4.0);
+    if (o->fluid_r <= 0.0 && o->fluid_g <= 0.0 && o->fluid_b <= 0.0) {
+        o->fluid_r = 0.30;
+        o->fluid_g = 0.62;
+        o->fluid_b = 0.85;
+    }
+    o->fluid_r = fmin(fmax(o->fluid_r, 0.001), 1.0);
+    o->fluid_g = fmin(fmax(o->fluid_g, 0.001), 1.0);
+    o->fluid_b = fmin(fmax(o->fluid_b, 0.001), 1.0);
+    o->absorption_length = or_default(o->absorption_length, 0.2);
+    o->refraction = o->refraction > 0.0 ? o->refraction : (o->refraction < 0.0 ? 0.0 : 0.1);
+    if (o->color_by < VF_SSF_COLOR_SPEED || o->color_by > VF_SSF_COLOR_PRESSURE)
+        o->color_by = VF_SSF_COLOR_SPEED;
+    if (o->debug_view < VF_SSF_DEBUG_NONE || o->debug_view > VF_SSF_DEBUG_DEPTH)
+        o->debug_view = VF_SSF_DEBUG_NONE;
+    if (o->color_min == o->color_max) {
+        o->color_min = 0.0;
+        o->color_max = 2.0;
+    }
+}
+
+/* ---------------------------------------------------------------- images */
+
+static void image_use(ssf *s, int i, VkImageLayout layout, VkPipelineStageFlags2 stage, VkAccessFlags2 access)
+{
+    const VkAccessFlags2 writes = VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                                  VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+    vf_image *img = s->img[i];
+    img_state *st = &s->st[i];
+    if (img->layout == layout && !(st->access & writes) && !(access & writes)) {
+        st->stage |= stage; /* read after read: no barrier, remember every reader */
+        st->access |= access;
+        return;
+    }
+    s->batch[s->batch_count++] = (VkImageMemoryBarrier2){
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+        .srcStageMask = st->stage,
+        .srcAccessMask = st->access & writes,
+        .dstStageMask = stage,
+        .dstAccessMask = access,
+        .oldLayout = img->layout,
+        .newLayout = layout,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = img->image,
+        .subresourceRange = {img->aspect, 0, 1, 0, 1},
+    };
+    img->layout = layout;
+    st->stage = stage;
+    st->access = access;
+}
+
+static void image_flush(ssf *s, VkCommandBuffer cmd)
+{
+    if (!s->batch_count)
+        return;
+    VkDependencyInfo di = {
+        .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .imageMemoryBarrierCount = s->batch_count,
+        .pImageMemoryBarriers = s->batch,
+    };
+    vkCmdPipelineBarrier2(cmd, &di);
+    s->batch_count = 0;
+}
+
+/* Forgets the contents of an image: the next use transitions from UNDEFINED
+ * after every earlier command (any stage, any write). */
+static void image_discard(ssf *s, int i)
+{
+    s->img[i]->layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    s->st[i].stage = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    s->st[i].access = VK_ACCESS_2_MEMORY_WRITE_BIT;
+}
+
+static void destroy_images(ssf *s)
+{
+    for (int i = 0; i < IMG_ALL; i++)
+        vf_image_destroy(&s->img[i]);
+}
+
+static vf_result create_images(ssf *s, uint32_t w, uint32_t h)
+{
+    const VkImageUsageFlags sampled = VK_IMAGE_USAGE_SAMPLED_BIT, xfer = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                                                          VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    uint32_t tw = s->opt.thickness_half ? (w + 1) / 2 : w, th = s->opt.thickness_half ? (h + 1) / 2 : h;
+    struct {
+        const char *what;
+        VkFormat format;
+        VkImageUsageFlags usage;
+        bool thick;
+    } defs[IMG_ALL] = {
+        [VF_SSF_IMAGE_SCENE_COLOR] = {"scene color", SCENE_FORMAT, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | sampled | xfer, false},
+        [VF_SSF_IMAGE_SCENE_DEPTH] = {"scene depth", DEPTH_FORMAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | sampled | xfer, false},
+        [VF_SSF_IMAGE_FLUID_ZBUF] = {"fluid zbuffer", DEPTH_FORMAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | xfer, false},
+        [VF_SSF_IMAGE_DEPTH] = {"depth", VK_FORMAT_R32_SFLOAT,
+                                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT | sampled | xfer, false},
+        [VF_SSF_IMAGE_DEPTH_SMOOTH] = {"depth smooth", VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | sampled | xfer, false},
+        [VF_SSF_IMAGE_THICKNESS] = {"thickness", VK_FORMAT_R16_SFLOAT, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | sampled | xfer, true},
+        [VF_SSF_IMAGE_THICKNESS_BLUR] = {"thickness blur", VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | sampled | xfer, true},
+        [IMG_DEPTH_TMP] = {"depth tmp", VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | xfer, false},
+        [IMG_THICK_TMP] = {"thickness tmp", VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | sampled | xfer, true},
+    };
+    for (int i = 0; i < IMG_ALL; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s %s", s->name, defs[i].what);
+        vf_image_desc d = {
+            .width = defs[i].thick ? tw : w,
+            .height = defs[i].thick ? th : h,
+            .format = defs[i].format,
+            .usage = defs[i].usage,
+            .name = name,
+        };
+        vf_result res = vf_image_create(s->base.gpu, &d, &s->img[i]);
+        if (res != VF_OK) {
+            destroy_images(s);
+            return res;
+        }
+        image_discard(s, i);
+    }
+    s->thick_w = tw;
+    s->thick_h = th;
+    s->base.width = w;
+    s->base.height = h;
+    return VF_OK;
+}
+
+/* ---------------------------------------------------------------- pipelines */
+
+static void destroy_pipelines(ssf *s)
+{
+    vf_pipeline_destroy(&s->p_scene);
+    vf_pipeline_destroy(&s->p_background);
+    vf_pipeline_destroy(&s->p_depth);
+    vf_pipeline_destroy(&s->p_thickness);
+    vf_pipeline_destroy(&s->p_composite);
+    vf_pipeline_destroy(&s->p_particles);
+    vf_pipeline_destroy(&s->p_smooth);
+    vf_pipeline_destroy(&s->p_blur);
+    vf_pipeline_destroy(&s->p_pack);
+}
+
+static vf_result create_pipelines(ssf *s)
+{
+    vf_gpu *gpu = s->base.gpu;
+    VkFormat target = s->base.format;
+    char n[9][64];
+    const char *what[9] = {"scene", "background", "depth", "thickness", "composite", "particles", "smooth", "blur", "pack"};
+    for (int i = 0; i < 9; i++)
+        snprintf(n[i], sizeof n[i], "%s %s", s->name, what[i]);
+    vf_graphics_desc scene = {
+        .vertex_shader = "ssf_fullscreen.vert", .fragment_shader = "ssf_scene.frag",
+        .binding_count = 1, .bindings = {VF_BIND_UNIFORM_BUFFER},
+        .color_count = 1, .color_formats = {SCENE_FORMAT},
+        .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_ALWAYS,
+        .name = n[0],
+    };
+    vf_graphics_desc background = {
+        .vertex_shader = "ssf_fullscreen.vert", .fragment_shader = "ssf_background.frag",
+        .binding_count = 2, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_SAMPLED_IMAGE},
+        .color_count = 1, .color_formats = {target},
+        .depth_format = DEPTH_FORMAT,
+        .name = n[1],
+    };
+    vf_graphics_desc depth = {
+        .vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_depth.frag",
+        .binding_count = 2, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER},
+        .color_count = 1, .color_formats = {VK_FORMAT_R32_SFLOAT},
+        .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_LESS,
+        .name = n[2],
+    };
+    vf_graphics_desc thickness = {
+        .vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_thickness.frag",
+        .binding_count = 3, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_SAMPLED_IMAGE},
+        .color_count = 1, .color_formats = {VK_FORMAT_R16_SFLOAT}, .blend = {VF_BLEND_ADDITIVE},
+        .name = n[3],
+    };
+    vf_graphics_desc composite = {
+        .vertex_shader = "ssf_fullscreen.vert", .fragment_shader = "ssf_composite.frag",
+        .binding_count = 4,
+        .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_SAMPLED_IMAGE, VF_BIND_SAMPLED_IMAGE, VF_BIND_SAMPLED_IMAGE},
+        .color_count = 1, .color_formats = {target},
+        .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = false,
+        .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,
+        .name = n[4],
+    };
+    vf_graphics_desc particles = {
+        .vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_particles.frag",
+        .binding_count = 3, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
+        .color_count = 1, .color_formats = {target},
+        .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_LESS,
+        .name = n[5],
+    };
+    vf_compute_desc smooth = {
+        .shader = "ssf_smooth.comp", .binding_count = 2, .bindings = {VF_BIND_STORAGE_IMAGE, VF_BIND_STORAGE_IMAGE},
+        .push_size = sizeof(vf_ssf_smooth_push), .local_size_x = VF_SSF_WG_X, .name = n[6],
+    };
+    vf_compute_desc blur = {
+        .shader = "ssf_blur.comp", .binding_count = 2, .bindings = {VF_BIND_SAMPLED_IMAGE, VF_BIND_STORAGE_IMAGE},
+        .push_size = sizeof(vf_ssf_blur_push), .local_size_x = VF_SSF_WG_X, .name = n[7],
+    };
+    vf_compute_desc pack = {
+        .shader = "ssf_pack.comp", .binding_count = 5,
+        .bindings = {VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
+                     VF_BIND_STORAGE_BUFFER},
+        .push_size = sizeof(vf_ssf_pack_push), .local_size_x = VF_SSF_WG_PACK, .name = n[8],
+    };
+    vf_result res;
+    if ((res = vf_pipeline_graphics_create(gpu, &scene, &s->p_scene)) != VF_OK ||
+        (res = vf_pipeline_graphics_create(gpu, &background, &s->p_background)) != VF_OK ||
+        (res = vf_pipeline_graphics_create(gpu, &depth, &s->p_depth)) != VF_OK ||
+        (res = vf_pipeline_graphics_create(gpu, &thickness, &s->p_thickness)) != VF_OK ||
+        (res = vf_pipeline_graphics_create(gpu, &composite, &s->p_composite)) != VF_OK ||
+        (res = vf_pipeline_graphics_create(gpu, &particles, &s->p_particles)) != VF_OK ||
+        (res = vf_pipeline_compute_create(gpu, &smooth, &s->p_smooth)) != VF_OK ||
+        (res = vf_pipeline_compute_create(gpu, &blur, &s->p_blur)) != VF_OK ||
+        (res = vf_pipeline_compute_create(gpu, &pack, &s->p_pack)) != VF_OK)
+        destroy_pipelines(s);
+    return res;
+}
+
+/* ---------------------------------------------------------------- frame constants */
+
+static vf_camera current_camera(const ssf *s)
+{
+    if (s->cam_set)
+        return s->cam;
+    return vf_camera_for_box(s->box_min, s->box_max, (float)s->base.width / (float)s->base.height);
+}
+
+static void fill_frame(const ssf *s, vf_ssf_frame *f)
+{
+    memset(f, 0, sizeof *f);
+    vf_camera cam = current_camera(s);
+    vf_mat4 view, proj;
+    vf_camera_matrices(&cam, (float)s->base.width / (float)s->base.height, &view, &proj);
+    vf_mat4 inv = vf_mat4_rigid_inverse(&view);
+    memcpy(f->view, view.m, sizeof f->view);
+    memcpy(f->proj, proj.m, sizeof f->proj);
+    memcpy(f->inv_view, inv.m, sizeof f->inv_view);
+    const vf_ssf_options *o = &s->opt;
+    float w = (float)s->base.width, h = (float)s->base.height;
+    float tw = (float)s->thick_w, th = (float)s->thick_h;
+    f->eye[0] = cam.eye[0];
+    f->eye[1] = cam.eye[1];
+    f->eye[2] = cam.eye[2];
+    f->eye[3] = vf_camera_focal_px(&cam, s->base.height);
+    f->proj_params[0] = proj.m[0];
+    f->proj_params[1] = proj.m[5];
+    f->proj_params[2] = cam.znear;
+    f->proj_params[3] = cam.zfar;
+    f->viewport[0] = w;
+    f->viewport[1] = h;
+    f->viewport[2] = 1.0f / w;
+    f->viewport[3] = 1.0f / h;
+    f->thick_size[0] = tw;
+    f->thick_size[1] = th;
+    f->thick_size[2] = 1.0f / tw;
+    f->thick_size[3] = 1.0f / th;
+    float l[3] = {-0.45f, 0.80f, 0.40f}, ll = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+    for (int i = 0; i < 3; i++) {
+        f->light[i] = l[i] / ll;
+        f->box_min[i] = s->box_min[i];
+        f->box_max[i] = s->box_max[i];
+    }
+    f->light[3] = 1.0f;
+    float ext = fmaxf(fmaxf(s->box_max[0] - s->box_min[0], s->box_max[1] - s->box_min[1]), s->box_max[2] - s->box_min[2]);
+    f->box_min[3] = 0.004f * ext; /* edge beam radius */
+    f->box_max[3] = 0.125f * ext; /* checker tile */
+    double col[3] = {o->fluid_r, o->fluid_g, o->fluid_b};
+    for (int i = 0; i < 3; i++) {
+        f->absorb[i] = (float)(-log(col[i]) / o->absorption_length);
+        f->fluid_color[i] = (float)col[i];
+    }
+    f->absorb[3] = (float)o->refraction;
+    f->fluid_color[3] = 0.02f; /* F0 of water */
+    f->shade[0] = (float)o->radius;
+    f->shade[1] = 120.0f; /* specular exponent */
+    f->shade[2] = 1.2f;   /* specular intensity */
+    f->shade[3] = 0.25f;  /* in-scattered light */
+    f->color_range[0] = (float)o->color_min;
+    f->color_range[1] = (float)o->color_max;
+    f->count = s->parts.count;
+    f->color_by = (uint32_t)o->color_by;
+    f->encode_srgb = s->encode_srgb;
+    f->has_attributes = s->parts.attributes != NULL;
+    f->debug_view = (uint32_t)o->debug_view;
+}
+
+/* ---------------------------------------------------------------- passes */
+
+static void set_viewport(VkCommandBuffer cmd, uint32_t w, uint32_t h)
+{
+    VkViewport vp = {0, 0, (float)w, (float)h, 0, 1};
+    VkRect2D sc = {{0, 0}, {w, h}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+}
+
+static VkRenderingAttachmentInfo color_att(vf_image *img, VkAttachmentLoadOp load)
+{
+    return (VkRenderingAttachmentInfo){
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = img->view,
+        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = load,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+}
+
+static void begin_rendering(VkCommandBuffer cmd, uint32_t w, uint32_t h, const VkRenderingAttachmentInfo *color,
+                            const VkRenderingAttachmentInfo *depth)
+{
+    VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{0, 0}, {w, h}},
+        .layerCount = 1,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = color,
+        .pDepthAttachment = depth,
+    };
+    vkCmdBeginRendering(cmd, &ri);
+    set_viewport(cmd, w, h);
+}
+
+static uint32_t scope_begin(const ssf *s, vf_profiler *prof, VkCommandBuffer cmd, const char *name)
+{
+    vf_cmd_label_begin(s->base.gpu, cmd, name);
+    return prof ? vf_profiler_begin(prof, cmd, name) : UINT32_MAX;
+}
+
+static void scope_end(const ssf *s, vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope)
+{
+    if (prof)
+        vf_profiler_end(prof, cmd, scope);
+    vf_cmd_label_end(s->base.gpu, cmd);
+}
+
+static vf_binding bind_frame(ssf *s)
+{
+    return vf_bind_buffer(s->frame);
+}
+
+static vf_binding bind_positions(ssf *s)
+{
+    return (vf_binding){.buffer = s->parts.positions, .offset = s->parts.offset, .range = (VkDeviceSize)s->parts.count * 16};
+}
+
+static vf_binding bind_sampled(ssf *s, int i, VkSampler sampler)
+{
+    return (vf_binding){.image = s->img[i], .sampler = sampler};
+}
+
+static vf_binding bind_storage(ssf *s, int i)
+{
+    return (vf_binding){.image = s->img[i], .layout = VK_IMAGE_LAYOUT_GENERAL};
+}
+
+static bool have_particles(const ssf *s)
+{
+    return s->parts.positions && s->parts.count > 0;
+}
+
+static void pass_frame_constants(ssf *s, VkCommandBuffer cmd)
+{
+    vf_ssf_frame f;
+    fill_frame(s, &f);
+    /* The previous frame's uniform reads and update are done before this update. */
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                   VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vkCmdUpdateBuffer(cmd, s->frame->buffer, 0, sizeof f, &f);
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_2_UNIFORM_READ_BIT);
+}
+
+static void pass_scene(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    uint32_t sc = scope_begin(s, prof, cmd, "ssf_scene");
+    image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    image_flush(s, cmd);
+    VkRenderingAttachmentInfo c = color_att(s->img[VF_SSF_IMAGE_SCENE_COLOR], VK_ATTACHMENT_LOAD_OP_CLEAR);
+    VkRenderingAttachmentInfo d = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = s->img[VF_SSF_IMAGE_SCENE_DEPTH]->view,
+        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .clearValue.depthStencil = {1.0f, 0},
+    };
+    begin_rendering(cmd, s->base.width, s->base.height, &c, &d);
+    vf_binding b = bind_frame(s);
+    vf_cmd_bind(cmd, s->p_scene, &b, NULL);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdEndRendering(cmd);
+    scope_end(s, prof, cmd, sc);
+}
+
+static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    uint32_t sc = scope_begin(s, prof, cmd, "ssf_depth");
+    /* The spheres' depth buffer starts as a copy of the scene's, so spheres
+     * behind the floor or the tank edges leave no depth. */
+    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+              VK_ACCESS_2_TRANSFER_READ_BIT);
+    image_use(s, VF_SSF_IMAGE_FLUID_ZBUF, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+              VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    image_use(s, VF_SSF_IMAGE_DEPTH, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    image_flush(s, cmd);
+    VkImageCopy region = {
+        .srcSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
+        .dstSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
+        .extent = {s->base.width, s->base.height, 1},
+    };
+    vkCmdCopyImage(cmd, s->img[VF_SSF_IMAGE_SCENE_DEPTH]->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                   s->img[VF_SSF_IMAGE_FLUID_ZBUF]->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    image_use(s, VF_SSF_IMAGE_FLUID_ZBUF, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    image_flush(s, cmd);
+    VkRenderingAttachmentInfo c = color_att(s->img[VF_SSF_IMAGE_DEPTH], VK_ATTACHMENT_LOAD_OP_CLEAR);
+    VkRenderingAttachmentInfo d = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = s->img[VF_SSF_IMAGE_FLUID_ZBUF]->view,
+        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    begin_rendering(cmd, s->base.width, s->base.height, &c, &d);
+    if (have_particles(s)) {
+        vf_binding b[2] = {bind_frame(s), bind_positions(s)};
+        vf_cmd_bind(cmd, s->p_depth, b, NULL);
+        vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
+    }
+    vkCmdEndRendering(cmd);
+    scope_end(s, prof, cmd, sc);
+}
+
+static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    uint32_t sc = scope_begin(s, prof, cmd, "ssf_thickness");
+    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+              VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+              VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    image_flush(s, cmd);
+    VkRenderingAttachmentInfo c = color_att(s->img[VF_SSF_IMAGE_THICKNESS], VK_ATTACHMENT_LOAD_OP_CLEAR);
+    begin_rendering(cmd, s->thick_w, s->thick_h, &c, NULL);
+    if (have_particles(s)) {
+        vf_binding b[3] = {bind_frame(s), bind_positions(s),
+                           bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
+        vf_cmd_bind(cmd, s->p_thickness, b, NULL);
+        vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
+    }
+    vkCmdEndRendering(cmd);
+    scope_end(s, prof, cmd, sc);
+}
+
+static void smooth_push(const ssf *s, vf_ssf_smooth_push *p)
+{
+    memset(p, 0, sizeof *p);
+    vf_camera cam = current_camera(s);
+    p->width = s->base.width;
+    p->height = s->base.height;
+    p->focal_px = vf_camera_focal_px(&cam, s->base.height);
+    p->world_radius = (float)s->opt.filter_radius;
+    p->max_radius_px = (float)s->opt.filter_max_px;
+    p->range_sigma = (float)s->opt.range_sigma;
+    p->mode = (uint32_t)s->opt.filter;
+    p->nr_threshold = (float)s->opt.nr_threshold;
+    p->nr_clamp = (float)s->opt.nr_clamp;
+}
+
+static uint32_t groups(uint32_t n, uint32_t wg)
+{
+    return (n + wg - 1) / wg;
+}
+
+/* Smooths VF_SSF_IMAGE_DEPTH into VF_SSF_IMAGE_DEPTH_SMOOTH; returns the
+ * image the composite reads (the raw depth when smoothing is off). */
+static int pass_smooth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    if (s->opt.smooth_off)
+        return VF_SSF_IMAGE_DEPTH;
+    uint32_t sc = scope_begin(s, prof, cmd, "ssf_smooth");
+    const VkPipelineStageFlags2 cs = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    const VkAccessFlags2 rw = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    image_use(s, VF_SSF_IMAGE_DEPTH, VK_IMAGE_LAYOUT_GENERAL, cs, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    image_use(s, IMG_DEPTH_TMP, VK_IMAGE_LAYOUT_GENERAL, cs, rw);
+    image_use(s, VF_SSF_IMAGE_DEPTH_SMOOTH, VK_IMAGE_LAYOUT_GENERAL, cs, rw);
+    image_flush(s, cmd);
+    vf_ssf_smooth_push p;
+    smooth_push(s, &p);
+    uint32_t gx = groups(s->base.width, VF_SSF_WG_X), gy = groups(s->base.height, VF_SSF_WG_Y);
+    int src = VF_SSF_IMAGE_DEPTH;
+    for (int it = 0; it < s->opt.iterations; it++) {
+        vf_binding bx[2] = {bind_storage(s, src), bind_storage(s, IMG_DEPTH_TMP)};
+        p.dir_x = 1;
+        p.dir_y = 0;
+        vf_cmd_dispatch(cmd, s->p_smooth, bx, &p, gx, gy, 1);
+        vf_cmd_barrier_compute(cmd);
+        vf_binding by[2] = {bind_storage(s, IMG_DEPTH_TMP), bind_storage(s, VF_SSF_IMAGE_DEPTH_SMOOTH)};
+        p.dir_x = 0;
+        p.dir_y = 1;
+        vf_cmd_dispatch(cmd, s->p_smooth, by, &p, gx, gy, 1);
+        if (it + 1 < s->opt.iterations)
+            vf_cmd_barrier_compute(cmd);
+        src = VF_SSF_IMAGE_DEPTH_SMOOTH;
+    }
+    scope_end(s, prof, cmd, sc);
+    return VF_SSF_IMAGE_DEPTH_SMOOTH;
+}
+
+static void blur_push(const ssf *s, vf_ssf_blur_push *p)
+{
+    float sigma = (float)s->opt.thickness_blur_px;
+    *p = (vf_ssf_blur_push){.dir_x = 1, .width = s->thick_w, .height = s->thick_h, .sigma_px = sigma,
+                            .radius_px = (int32_t)ceilf(3.0f * sigma)};
+}
+
+static void pass_thickness_blur(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    uint32_t sc = scope_begin(s, prof, cmd, "ssf_thickness_blur");
+    const VkPipelineStageFlags2 cs = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    image_use(s, IMG_THICK_TMP, VK_IMAGE_LAYOUT_GENERAL, cs,
+              VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    image_use(s, VF_SSF_IMAGE_THICKNESS_BLUR, VK_IMAGE_LAYOUT_GENERAL, cs, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    image_flush(s, cmd);
+    vf_ssf_blur_push p;
+    blur_push(s, &p);
+    uint32_t gx = groups(s->thick_w, VF_SSF_WG_X), gy = groups(s->thick_h, VF_SSF_WG_Y);
+    VkSampler ns = s->base.gpu->sampler_nearest;
+    vf_binding bx[2] = {bind_sampled(s, VF_SSF_IMAGE_THICKNESS, ns), bind_storage(s, IMG_THICK_TMP)};
+    vf_cmd_dispatch(cmd, s->p_blur, bx, &p, gx, gy, 1);
+    vf_cmd_barrier_compute(cmd);
+    vf_binding by[2] = {{.image = s->img[IMG_THICK_TMP], .sampler = ns, .layout = VK_IMAGE_LAYOUT_GENERAL},
+                        bind_storage(s, VF_SSF_IMAGE_THICKNESS_BLUR)};
+    p.dir_x = 0;
+    p.dir_y = 1;
+    vf_cmd_dispatch(cmd, s->p_blur, by, &p, gx, gy, 1);
+    scope_end(s, prof, cmd, sc);
+}
+
+static void target_begin(vf_image *target, VkCommandBuffer cmd)
+{
+    /* Whatever used the target before (a previous frame, a readback copy,
+     * presentation) is done before the first write. */
+    vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                        VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+}
+
+static void draw_background(ssf *s, VkCommandBuffer cmd)
+{
+    vf_binding b[2] = {bind_frame(s), bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, s->base.gpu->sampler_nearest)};
+    vf_cmd_bind(cmd, s->p_background, b, NULL);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+}
+
+static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_image *target, int depth_img)
+{
+    uint32_t sc = scope_begin(s, prof, cmd, "ssf_composite");
+    const VkPipelineStageFlags2 fs = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+    image_use(s, depth_img, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    image_use(s, VF_SSF_IMAGE_THICKNESS_BLUR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    image_flush(s, cmd);
+    target_begin(target, cmd);
+    VkRenderingAttachmentInfo c = color_att(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
+    VkRenderingAttachmentInfo d = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = s->img[VF_SSF_IMAGE_SCENE_DEPTH]->view,
+        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = VK_ATTACHMENT_STORE_OP_NONE,
+    };
+    begin_rendering(cmd, s->base.width, s->base.height, &c, &d);
+    draw_background(s, cmd);
+    VkSampler ns = s->base.gpu->sampler_nearest, ls = s->base.gpu->sampler_linear;
+    vf_binding b[4] = {bind_frame(s), bind_sampled(s, depth_img, ns), bind_sampled(s, VF_SSF_IMAGE_THICKNESS_BLUR, ns),
+                       bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, ls)};
+    vf_cmd_bind(cmd, s->p_composite, b, NULL);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdEndRendering(cmd);
+    scope_end(s, prof, cmd, sc);
+}
+
+static void pass_particles(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_image *target)
+{
+    uint32_t sc = scope_begin(s, prof, cmd, "ssf_particles");
+    image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    image_flush(s, cmd);
+    target_begin(target, cmd);
+    VkRenderingAttachmentInfo c = color_att(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
+    VkRenderingAttachmentInfo d = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = s->img[VF_SSF_IMAGE_SCENE_DEPTH]->view,
+        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    begin_rendering(cmd, s->base.width, s->base.height, &c, &d);
+    draw_background(s, cmd);
+    if (have_particles(s)) {
+        vf_binding attr = s->parts.attributes
+                              ? (vf_binding){.buffer = s->parts.attributes, .offset = s->parts.attributes_offset,
+                                             .range = (VkDeviceSize)s->parts.count * 16}
+                              : bind_positions(s);
+        vf_binding b[3] = {bind_frame(s), bind_positions(s), attr};
+        vf_cmd_bind(cmd, s->p_particles, b, NULL);
+        vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
+    }
+    vkCmdEndRendering(cmd);
+    scope_end(s, prof, cmd, sc);
+}
+
+/* ---------------------------------------------------------------- vtable */
+
+static void ssf_destroy(vf_renderer *r)
+{
+    ssf *s = (ssf *)r;
+    destroy_images(s);
+    destroy_pipelines(s);
+    vf_buffer_destroy(&s->frame);
+    free(s);
+}
+
+static vf_result ssf_resize(vf_renderer *r, uint32_t width, uint32_t height)
+{
+    ssf *s = (ssf *)r;
+    if (width == 0 || height == 0)
+        return VF_ERR_INVALID_ARG;
+    destroy_images(s);
+    return create_images(s, width, height);
+}
+
+static void begin_frame(ssf *s)
+{
+    for (int i = 0; i < IMG_ALL; i++)
+        image_discard(s, i);
+}
+
+static vf_result ssf_record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
+{
+    ssf *s = (ssf *)r;
+    if (!target || target->width != s->base.width || target->height != s->base.height || target->format != s->base.format ||
+        !s->img[0])
+        return VF_ERR_INVALID_ARG;
+    begin_frame(s);
+    pass_frame_constants(s, cmd);
+    pass_scene(s, cmd, prof);
+    if (s->opt.mode == VF_SSF_MODE_PARTICLES) {
+        pass_particles(s, cmd, prof, target);
+        return VF_OK;
+    }
+    pass_depth(s, cmd, prof);
+    pass_thickness(s, cmd, prof);
+    int depth_img = pass_smooth(s, cmd, prof);
+    pass_thickness_blur(s, cmd, prof);
+    pass_composite(s, cmd, prof, target, depth_img);
+    return VF_OK;
+}
+
+static void ssf_set_camera(vf_renderer *r, const vf_camera *cam)
+{
+    ssf *s = (ssf *)r;
+    if (cam && cam->fov_y > 0.0f) {
+        s->cam = *cam;
+        s->cam_set = true;
+    } else {
+        s->cam_set = false;
+    }
+}
+
+static const vf_renderer_vtable ssf_vtable = {
+    .name = "ssf",
+    .destroy = ssf_destroy,
+    .resize = ssf_resize,
+    .record = ssf_record,
+    .set_camera = ssf_set_camera,
+};
+
+static bool is_ssf(const vf_renderer *r)
+{
+    return r && r->vt == &ssf_vtable;
+}
+
+/* ---------------------------------------------------------------- public */
+
+static vf_result check_particles(const vf_gpu *gpu, const vf_ssf_particles *p)
+{
+    VkDeviceSize align = gpu->props.limits.minStorageBufferOffsetAlignment;
+    VkDeviceSize bytes = (VkDeviceSize)p->count * 16;
+    if (!p->positions)
+        return p->count == 0 ? VF_OK : VF_ERR_INVALID_ARG;
+    if ((align && p->offset % align) || p->offset > p->positions->size || bytes > p->positions->size - p->offset ||
+        bytes > gpu->props.limits.maxStorageBufferRange)
+        return VF_ERR_INVALID_ARG;
+    if (p->attributes && ((align && p->attributes_offset % align) || p->attributes_offset > p->attributes->size ||
+                          bytes > p->attributes->size - p->attributes_offset))
+        return VF_ERR_INVALID_ARG;
+    return VF_OK;
+}
+
+vf_result vf_render_ssf_create(vf_gpu *gpu, const vf_render_ssf_desc *desc, vf_renderer **out)
+{
+    *out = NULL;
+    vf_render_ssf_desc zero;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    vf_result res = check_particles(gpu, &desc->particles);
+    if (res != VF_OK)
+        return res;
+    ssf *s = calloc(1, sizeof *s);
+    if (!s)
+        return VF_ERR_NO_MEMORY;
+    s->base.vt = &ssf_vtable;
+    s->base.gpu = gpu;
+    s->base.format = desc->format ? desc->format : VF_CAPTURE_FORMAT;
+    s->encode_srgb = s->base.format == VK_FORMAT_R8G8B8A8_UNORM || s->base.format == VK_FORMAT_B8G8R8A8_UNORM ||
+                     s->base.format == VK_FORMAT_A2B10G10R10_UNORM_PACK32;
+    snprintf(s->name, sizeof s->name, "%s", desc->name ? desc->name : "ssf");
+    resolve_options(&desc->options, &s->opt);
+    s->parts = desc->particles;
+    bool box_set = false;
+    for (int i = 0; i < 3; i++)
+        box_set |= desc->box_min[i] != desc->box_max[i];
+    for (int i = 0; i < 3; i++) {
+        s->box_min[i] = box_set ? desc->box_min[i] : 0.0f;
+        s->box_max[i] = box_set ? desc->box_max[i] : 1.0f;
+    }
+    ssf_set_camera(&s->base, &desc->camera);
+    char name[64];
+    snprintf(name, sizeof name, "%s frame constants", s->name);
+    vf_buffer_desc bd = {
+        .size = sizeof(vf_ssf_frame),
+        .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        .name = name,
+    };
+    if ((res = vf_buffer_create(gpu, &bd, &s->frame)) != VF_OK)
+        goto fail;
+    if ((res = create_pipelines(s)) != VF_OK)
+        goto fail;
+    if ((res = create_images(s, desc->width ? desc->width : 1280, desc->height ? desc->height : 720)) != VF_OK)
+        goto fail;
+    *out = &s->base;
+    return VF_OK;
+fail:
+    ssf_destroy(&s->base);
+    return res;
+}
+
+vf_result vf_render_ssf_set_particles(vf_renderer *r, const vf_ssf_particles *p)
+{
+    if (!is_ssf(r) || !p)
+        return VF_ERR_INVALID_ARG;
+    vf_result res = check_particles(r->gpu, p);
+    if (res == VF_OK)
+        ((ssf *)r)->parts = *p;
+    return res;
+}
+
+void vf_render_ssf_set_options(vf_renderer *r, const vf_ssf_options *opt)
+{
+    if (!is_ssf(r))
+        return;
+    ssf *s = (ssf *)r;
+    bool half = s->opt.thickness_half;
+    resolve_options(opt, &s->opt);
+    if (half != s->opt.thickness_half && s->img[0]) {
+        /* The thickness targets change size: recreate all targets (GPU idle is the caller's). */
+        destroy_images(s);
+        if (create_images(s, s->base.width, s->base.height) != VF_OK)
+            destroy_images(s); /* record() then reports VF_ERR_INVALID_ARG */
+    }
+}
+
+void vf_render_ssf_get_options(const vf_renderer *r, vf_ssf_options *out)
+{
+    if (is_ssf(r))
+        *out = ((const ssf *)r)->opt;
+}
+
+vf_image *vf_render_ssf_image(vf_renderer *r, vf_ssf_image which)
+{
+    if (!is_ssf(r) || (int)which < 0 || which >= VF_SSF_IMAGE_COUNT)
+        return NULL;
+    return ((ssf *)r)->img[which];
+}
+
+void vf_render_ssf_record_smooth(vf_renderer *r, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    if (!is_ssf(r))
+        return;
+    ssf *s = (ssf *)r;
+    /* The raw depth was written by someone else: wait for any earlier write. */
+    s->st[VF_SSF_IMAGE_DEPTH].stage = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    s->st[VF_SSF_IMAGE_DEPTH].access = VK_ACCESS_2_MEMORY_WRITE_BIT;
+    image_discard(s, IMG_DEPTH_TMP);
+    image_discard(s, VF_SSF_IMAGE_DEPTH_SMOOTH);
+    bool off = s->opt.smooth_off;
+    s->opt.smooth_off = false;
+    pass_smooth(s, cmd, prof);
+    s->opt.smooth_off = off;
+}
+
+void vf_render_ssf_smooth_params(const vf_renderer *r, vf_ssf_smooth_push *params, uint32_t *iterations)
+{
+    if (!is_ssf(r))
+        return;
+    const ssf *s = (const ssf *)r;
+    smooth_push(s, params);
+    if (iterations)
+        *iterations = s->opt.smooth_off ? 0u : (uint32_t)s->opt.iterations;
+}
+
+void vf_render_ssf_blur_params(const vf_renderer *r, vf_ssf_blur_push *params)
+{
+    if (is_ssf(r))
+        blur_push((const ssf *)r, params);
+}
+
+vf_result vf_render_ssf_record_pack(vf_renderer *r, VkCommandBuffer cmd, vf_buffer *x, vf_buffer *y, vf_buffer *z,
+                                    vf_buffer *w, float w_const, vf_buffer *out, uint32_t count)
+{
+    if (!is_ssf(r) || !x || !y || !z || !out)
+        return VF_ERR_INVALID_ARG;
+    VkDeviceSize n4 = (VkDeviceSize)count * 4;
+    if (count == 0)
+        return VF_OK;
+    if (x->size < n4 || y->size < n4 || z->size < n4 || (w && w->size < n4) || out->size < n4 * 4)
+        return VF_ERR_INVALID_ARG;
+    ssf *s = (ssf *)r;
+    vf_ssf_pack_push p = {.count = count, .has_w = w != NULL, .w_const = w_const};
+    vf_binding b[5] = {{.buffer = x, .range = n4}, {.buffer = y, .range = n4}, {.buffer = z, .range = n4},
+                       {.buffer = w ? w : x, .range = n4}, {.buffer = out, .range = n4 * 4}};
+    vf_cmd_dispatch_1d(cmd, s->p_pack, b, &p, count);
+    return VF_OK;
+}
