@@ -24,8 +24,10 @@
 enum { IMG_DEPTH_TMP = VF_SSF_IMAGE_COUNT, IMG_THICK_TMP, IMG_ALL };
 
 typedef struct img_state {
-    VkPipelineStageFlags2 stage;
+    VkPipelineStageFlags2 stage;  /* every use since the last barrier (what the next one waits for) */
     VkAccessFlags2 access;
+    VkPipelineStageFlags2 synced; /* the last barrier's destination stages and accesses */
+    VkAccessFlags2 synced_access;
 } img_state;
 
 typedef struct ssf {
@@ -85,9 +87,9 @@ const vf_param_def vf_ssf_params[] = {
     {"ssf.color_by", VF_PARAM_ENUM, OPT(color_by), 0, 0, 0, false, "speed|density|pressure", "1",
      "particles view colouring: |velocity|, density (attributes) or pressure (position w)"},
     {"ssf.color_min", VF_PARAM_DOUBLE, OPT(color_min), 0, -1e30, 1e30, false, NULL, "1",
-     "particles view: value at the blue end of the ramp"},
-    {"ssf.color_max", VF_PARAM_DOUBLE, OPT(color_max), 2, -1e30, 1e30, false, NULL, "1",
-     "particles view: value at the red end of the ramp"},
+     "particles view: value at the blue end of the ramp; min = max: by color_by (0, 950, 0)"},
+    {"ssf.color_max", VF_PARAM_DOUBLE, OPT(color_max), 0, -1e30, 1e30, false, NULL, "1",
+     "particles view: value at the red end of the ramp; min = max: by color_by (2 m/s, 1050 kg/m3, 9810 Pa)"},
     {"ssf.debug", VF_PARAM_ENUM, OPT(debug_view), 0, 0, 0, false, "none|normals|thickness|depth", "1",
      "show an input of the composite instead of the shaded fluid"},
 };
@@ -129,8 +131,11 @@ static void resolve_options(const vf_ssf_options *in, vf_ssf_options *o)
     if (o->debug_view < VF_SSF_DEBUG_NONE || o->debug_view > VF_SSF_DEBUG_DEPTH)
         o->debug_view = VF_SSF_DEBUG_NONE;
     if (o->color_min == o->color_max) {
-        o->color_min = 0.0;
-        o->color_max = 2.0;
+        /* Speed in m/s, density of water +-5 % in kg/m^3, pressure up to a
+         * metre of water column in Pa. */
+        static const double lo[3] = {0.0, 950.0, 0.0}, hi[3] = {2.0, 1050.0, 9810.0};
+        o->color_min = lo[o->color_by];
+        o->color_max = hi[o->color_by];
     }
 }
 
@@ -143,8 +148,11 @@ static void image_use(ssf *s, int i, VkImageLayout layout, VkPipelineStageFlags2
                                   VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
     vf_image *img = s->img[i];
     img_state *st = &s->st[i];
-    if (img->layout == layout && !(st->access & writes) && !(access & writes)) {
-        st->stage |= stage; /* read after read: no barrier, remember every reader */
+    if (img->layout == layout && !(st->access & writes) && !(access & writes) && !(stage & ~st->synced) &&
+        !(access & ~st->synced_access)) {
+        /* Read after read in stages the last barrier (and its layout
+         * transition) already reaches: no barrier, remember every reader. */
+        st->stage |= stage;
         st->access |= access;
         return;
     }
@@ -164,6 +172,8 @@ static void image_use(ssf *s, int i, VkImageLayout layout, VkPipelineStageFlags2
     img->layout = layout;
     st->stage = stage;
     st->access = access;
+    st->synced = stage;
+    st->synced_access = access;
 }
 
 static void image_flush(ssf *s, VkCommandBuffer cmd)
@@ -186,6 +196,8 @@ static void image_discard(ssf *s, int i)
     s->img[i]->layout = VK_IMAGE_LAYOUT_UNDEFINED;
     s->st[i].stage = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     s->st[i].access = VK_ACCESS_2_MEMORY_WRITE_BIT;
+    s->st[i].synced = 0;
+    s->st[i].synced_access = 0;
 }
 
 static void destroy_images(ssf *s)
@@ -560,8 +572,11 @@ static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     uint32_t sc = scope_begin(s, prof, cmd, "ssf_thickness");
+    /* Read-only from here on: sampled here, the composite's depth test later. */
     image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-              VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+              VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                  VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
     image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
               VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
@@ -928,6 +943,8 @@ void vf_render_ssf_record_smooth(vf_renderer *r, VkCommandBuffer cmd, vf_profile
     /* The raw depth was written by someone else: wait for any earlier write. */
     s->st[VF_SSF_IMAGE_DEPTH].stage = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     s->st[VF_SSF_IMAGE_DEPTH].access = VK_ACCESS_2_MEMORY_WRITE_BIT;
+    s->st[VF_SSF_IMAGE_DEPTH].synced = 0;
+    s->st[VF_SSF_IMAGE_DEPTH].synced_access = 0;
     image_discard(s, IMG_DEPTH_TMP);
     image_discard(s, VF_SSF_IMAGE_DEPTH_SMOOTH);
     bool off = s->opt.smooth_off;

@@ -70,7 +70,8 @@ typedef struct vf_ssf_options {
     double absorption_length;  /* m [0.2] */
     double refraction;         /* background shift per metre of thickness, m/m [0.1] */
     int color_by;              /* particles view: VF_SSF_COLOR_* [speed] */
-    double color_min, color_max; /* particles view: ramp range [0, 2]; equal = defaults */
+    double color_min, color_max; /* particles view: ramp range; equal = by color_by: speed
+                                    [0, 2] m/s, density [950, 1050] kg/m^3, pressure [0, 9810] Pa */
     int debug_view;            /* VF_SSF_DEBUG_* (shared_ssf.h): the composite shows an input [none] */
 } vf_ssf_options;
 
@@ -113,7 +114,8 @@ vf_result vf_render_ssf_create(vf_gpu *gpu, const vf_render_ssf_desc *desc, vf_r
 vf_result vf_render_ssf_set_particles(vf_renderer *r, const vf_ssf_particles *p);
 
 /** Replaces the options (zero = default, as in the desc); takes effect at
- * the next record. opt may be NULL (all defaults). */
+ * the next record. opt may be NULL (all defaults). A change of
+ * thickness_half recreates the targets: the GPU must be done with them. */
 void vf_render_ssf_set_options(vf_renderer *r, const vf_ssf_options *opt);
 
 /** The options in effect, with defaults filled in. */
