@@ -441,7 +441,7 @@ static void filter_case(vf_gpu *gpu, int filter, const char *name)
     const double base[2] = {2.0, 2.6};
     float *raw = malloc(W * H * 4), *ref = malloc(W * H * 4), *tmp = malloc(W * H * 4), *gpu_out = NULL;
     vf_image *target = make_target(gpu, W, H);
-    vf_ssf_options opt = {.radius = 0.02, .filter = filter, .iterations = 2, .filter_radius = 0.06,
+    vf_ssf_options opt = {.radius = 0.02, .filter = filter, .iterations = 2, .filter_radius = 0.08,
                           .range_sigma = 0.03, .nr_threshold = 0.08, .nr_clamp = 0.02};
     vf_renderer *rd = make_renderer(gpu, NULL, 0, &opt, &test_cam, W, H);
     if (!raw || !ref || !tmp || !rd || !target)
