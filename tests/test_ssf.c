@@ -852,6 +852,50 @@ done:
     vf_buffer_destroy(&attr);
 }
 
+static void test_unorm_target(vf_gpu *gpu)
+{
+    vf_test_section("UNORM target (swapchain-like): the shaders encode sRGB themselves");
+    uint32_t count = 0;
+    float *p = scene_particles(&count, SCENE_SPACING);
+    vf_buffer *pos = p ? make_buffer(gpu, p, (size_t)count * 16, "test scene particles") : NULL;
+    vf_renderer *rs = NULL, *ru = NULL;
+    vf_image *ts = make_target(gpu, W, H), *tu = NULL;
+    uint8_t *a = NULL, *b = NULL;
+    vf_image_desc id = {.width = W, .height = H, .format = VK_FORMAT_R8G8B8A8_UNORM,
+                        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                        .name = "test unorm target"};
+    if (!pos || !ts || !CHECK(vf_image_create(gpu, &id, &tu) == VF_OK))
+        goto done;
+    vf_render_ssf_desc d = {.width = W, .height = H, .particles = {.positions = pos, .count = count},
+                            .box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .camera = scene_cam,
+                            .options = {.radius = SCENE_RADIUS}};
+    if (!CHECK(vf_render_ssf_create(gpu, &d, &rs) == VF_OK))
+        goto done;
+    d.format = VK_FORMAT_R8G8B8A8_UNORM;
+    if (!CHECK(vf_render_ssf_create(gpu, &d, &ru) == VF_OK))
+        goto done;
+    if (!render(gpu, rs, ts, NULL) || !render(gpu, ru, tu, NULL))
+        goto done;
+    a = read_rgba(ts);
+    b = read_rgba(tu);
+    vf_compare_stats st;
+    if (a && b && CHECK(vf_compare_images(a, b, W, H, 2, &st) == VF_OK)) {
+        printf("sRGB target vs UNORM target: max difference %u levels, %.2f %% of pixels differ by more than 2\n",
+               st.max_abs, 100 * st.differ_share);
+        CHECK_LE(st.max_abs, 2);
+    }
+    CHECK(ts->layout == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL); /* the record() contract */
+done:
+    free(p);
+    free(a);
+    free(b);
+    vf_image_destroy(&ts);
+    vf_image_destroy(&tu);
+    vf_renderer_destroy(&rs);
+    vf_renderer_destroy(&ru);
+    vf_buffer_destroy(&pos);
+}
+
 static void test_camera(void)
 {
     vf_test_section("camera: look-at and perspective (column-major, Vulkan clip space)");
@@ -913,6 +957,7 @@ int main(int argc, char **argv)
     if (prof)
         test_composite_golden(gpu, prof);
     test_sim_sync_and_pack(gpu);
+    test_unorm_target(gpu);
     test_particles_view_and_resize(gpu);
     printf("ssf tests took %.1f s\n", now_s() - t0);
     vf_profiler_destroy(&prof);
