@@ -679,15 +679,6 @@ static void pass_thickness_blur(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     scope_end(s, prof, cmd, sc);
 }
 
-static void target_begin(vf_image *target, VkCommandBuffer cmd)
-{
-    /* Whatever used the target before (a previous frame, a readback copy,
-     * presentation) is done before the first write. */
-    vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                        VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
-}
-
 static void draw_background(ssf *s, VkCommandBuffer cmd)
 {
     vf_binding b[2] = {bind_frame(s), bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, s->base.gpu->sampler_nearest)};
@@ -706,7 +697,6 @@ static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
               VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
     image_flush(s, cmd);
-    target_begin(target, cmd);
     VkRenderingAttachmentInfo c = color_att(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
     VkRenderingAttachmentInfo d = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
@@ -735,7 +725,6 @@ static void pass_particles(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
               VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     image_flush(s, cmd);
-    target_begin(target, cmd);
     VkRenderingAttachmentInfo c = color_att(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
     VkRenderingAttachmentInfo d = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
@@ -788,8 +777,10 @@ static void begin_frame(ssf *s)
 static vf_result ssf_record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
 {
     ssf *s = (ssf *)r;
+    /* The caller prepared the target (vf_render_prepare_target); the
+     * background draw of the last pass overwrites every pixel. */
     if (!target || target->width != s->base.width || target->height != s->base.height || target->format != s->base.format ||
-        !s->img[0])
+        target->layout != VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL || !s->img[0])
         return VF_ERR_INVALID_ARG;
     begin_frame(s);
     pass_frame_constants(s, cmd);

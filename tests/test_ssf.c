@@ -85,6 +85,7 @@ static bool render(vf_gpu *gpu, vf_renderer *r, vf_image *target, vf_profiler *p
         return false;
     if (prof)
         vf_profiler_reset(prof, cmd, 0);
+    vf_render_prepare_target(cmd, target);
     vf_result res = r->vt->record(r, cmd, target, prof);
     if (!CHECK_MSG(res == VF_OK, "record: %s", vf_result_message(res))) {
         vf_cmd_oneshot_abandon(gpu, cmd);
@@ -757,6 +758,7 @@ static void test_sim_sync_and_pack(vf_gpu *gpu)
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT);
         CHECK(vf_render_ssf_record_pack(rd, cmd, bx, by, bz, NULL, 1.5f, packed, count) == VF_OK);
         vf_render_barrier_after_sim(cmd);
+        vf_render_prepare_target(cmd, target);
         CHECK(rd->vt->record(rd, cmd, target, NULL) == VF_OK);
         if (!CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK))
             goto done;
