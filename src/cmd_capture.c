@@ -301,6 +301,7 @@ int vf_cmd_capture(int argc, char **argv)
         if (slot_used[slot])
             vf_profiler_collect_into(prof, slot, &st);
         vf_profiler_reset(prof, cmd, slot);
+        vf_cmd_barrier_frame_start(cmd);
         if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
             rc = gpu_failure(res, fr, "simulation");
             goto done_progress;

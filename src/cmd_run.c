@@ -239,6 +239,7 @@ int vf_cmd_run(int argc, char **argv)
             goto done;
         }
         vf_profiler_reset(prof, cmd, slot);
+        vf_cmd_barrier_frame_start(cmd);
         if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
             rc = gpu_failure(res, fr, "recording");
             goto done;

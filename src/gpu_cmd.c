@@ -83,6 +83,12 @@ void vf_cmd_barrier_compute_to_transfer(VkCommandBuffer cmd)
                    VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
 }
 
+void vf_cmd_barrier_frame_start(VkCommandBuffer cmd)
+{
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT | VK_ACCESS_2_MEMORY_READ_BIT,
+                   VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+}
+
 void vf_cmd_label_begin(const vf_gpu *gpu, VkCommandBuffer cmd, const char *name)
 {
     if (!gpu->debug_utils || !vkCmdBeginDebugUtilsLabelEXT)

@@ -28,6 +28,11 @@ void vf_cmd_barrier_transfer_to_compute(VkCommandBuffer cmd);
 /** Compute writes -> transfer reads (copy to a readback buffer). */
 void vf_cmd_barrier_compute_to_transfer(VkCommandBuffer cmd);
 
+/** The first barrier of every frame's command buffer: all earlier work
+ * (the previous frame's simulation writes and render reads) completes and
+ * is visible before this frame's commands read or overwrite anything. */
+void vf_cmd_barrier_frame_start(VkCommandBuffer cmd);
+
 /** Opens a debug label region (no-op without debug utils). */
 void vf_cmd_label_begin(const vf_gpu *gpu, VkCommandBuffer cmd, const char *name);
 /** Closes the region opened by vf_cmd_label_begin. */

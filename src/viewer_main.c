@@ -443,6 +443,7 @@ static int draw_frame(viewer *v, double dt)
     if (res != VF_OK)
         goto gpu_fail;
     vf_profiler_reset(v->prof, cmd, slot);
+    vf_cmd_barrier_frame_start(cmd);
     update_interaction(v, dt);
     if (!v->paused || v->step_once) {
         uint32_t s = vf_profiler_begin(v->prof, cmd, "view.sim");
