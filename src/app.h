@@ -75,6 +75,7 @@ int vf_cmd_selftest(int argc, char **argv);
 int vf_cmd_run(int argc, char **argv);
 int vf_cmd_capture(int argc, char **argv);
 int vf_cmd_view(int argc, char **argv);
+int vf_cmd_bench(int argc, char **argv);
 int vf_cmd_compare(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@ static const vf_command commands[] = {
     {"capture", "simulate headless and render frames offscreen to PNG (and MP4 with ffmpeg)", vf_cmd_capture},
     {"view", "open the realtime viewer (needs a display; see capture otherwise)", vf_cmd_view},
     {"selftest", "run the GPU self-test (prefix sum, compute and graphics pipelines, timestamps)", vf_cmd_selftest},
+    {"bench", "benchmark sizes against frames per second, per pass, with plots (CSV, JSON, SVG)", vf_cmd_bench},
     {"compare", "compare two PNG images or capture folders (PSNR, SSIM, differences, heat map)", vf_cmd_compare},
 };
 

@@ -55,6 +55,10 @@ typedef struct vf_solver_vtable {
     void (*interact)(vf_solver *s, const vf_interaction *in);
     /** One short line for overlays: "grid 256x256", "65536 particles". May be NULL. */
     void (*describe)(vf_solver *s, char *buf, size_t cap);
+    /** Bytes a named pass must move per execution at the current size (its
+     * compulsory reads and writes), for the benchmark's effective bandwidth;
+     * 0 when unknown. May be NULL. */
+    uint64_t (*pass_bytes)(vf_solver *s, const char *pass);
 } vf_solver_vtable;
 
 struct vf_solver {

@@ -1,0 +1,83 @@
+/* bench: the benchmark's results, statistics and writers (CSV, JSON, SVG).
+ * The sweep itself is driven by cmd_bench.c. */
+#ifndef VF_BENCH_H
+#define VF_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpu_context.h"
+#include "vf_error.h"
+
+#define VF_BENCH_MAX_PASSES 48
+#define VF_BENCH_MAX_SIZES 32
+#define VF_BENCH_MAX_SOLVERS 3
+
+typedef struct vf_bench_pass {
+    char name[32];
+    double ms_median, ms_min, ms_max; /* GPU ms per frame (summed over substeps) */
+    double bytes;                     /* bytes the pass must move per frame; 0 unknown */
+    double gbps;                      /* bytes / median time; 0 unknown */
+    bool render;                      /* a render pass (else simulation) */
+} vf_bench_pass;
+
+typedef struct vf_bench_size {
+    uint64_t size;     /* the swept value: particles, or cells per side */
+    uint64_t elements; /* particles, or cells */
+    bool fits;
+    char why[256];     /* when it does not fit: what it needs */
+    double substeps;   /* per frame */
+    double sim_gpu_ms_median, sim_gpu_ms_min, sim_gpu_ms_max; /* GPU ms per frame, simulation only */
+    double sim_fps_median, sim_fps_spread;   /* wall-clock frames/s, simulation only; spread (max-min)/median over repeats */
+    double steps_per_second;                 /* substeps/s, simulation only */
+    bool rendered;
+    double render_fps_median, render_fps_spread; /* frames/s with rendering */
+    double render_gpu_ms_median;             /* GPU ms per frame of the render passes */
+    vf_bench_pass pass[VF_BENCH_MAX_PASSES];
+    uint32_t pass_count;
+} vf_bench_size;
+
+typedef struct vf_bench_solver {
+    char solver[16];
+    char scene[32];
+    char size_key[32];
+    vf_bench_size sizes[VF_BENCH_MAX_SIZES];
+    uint32_t size_count;
+    double exponent;      /* fitted: sim GPU ms ~ elements^k; NaN with < 2 sizes */
+} vf_bench_solver;
+
+typedef struct vf_bench_report {
+    vf_device_info device;
+    double peak_copy_gbps; /* measured device-local copy bandwidth (read + write) */
+    uint32_t frames, warmup, repeat;
+    uint32_t render_width, render_height; /* 0: simulation only */
+    char date[32];
+    vf_bench_solver solver[VF_BENCH_MAX_SOLVERS];
+    uint32_t solver_count;
+} vf_bench_report;
+
+/** Median of n values (sorts a copy); 0 for n == 0. */
+double vf_bench_median(const double *v, uint32_t n);
+
+/** Least-squares slope of log(y) against log(x) over the points with both
+ * positive; NaN with fewer than 2 such points. */
+double vf_bench_fit_exponent(const double *x, const double *y, uint32_t n);
+
+/** Fills s->exponent from its sizes that fit. */
+void vf_bench_fit(vf_bench_solver *s);
+
+/** Writes DIR/bench.csv, DIR/bench.json and DIR/bench.svg, each atomically. */
+vf_result vf_bench_write(const vf_bench_report *r, const char *dir);
+
+/** Writes the JSON document (schema "vkfluid-bench/1", see README). */
+void vf_bench_write_json(const vf_bench_report *r, FILE *f);
+/** Writes the CSV: one row per size and pass. */
+void vf_bench_write_csv(const vf_bench_report *r, FILE *f);
+/** Writes the SVG plot: frames/s against size, log-log, one panel per
+ * solver, one polyline per mode, 30 and 60 fps guides. */
+void vf_bench_write_svg(const vf_bench_report *r, FILE *f);
+/** Prints the readable table (device at the top). */
+void vf_bench_print(const vf_bench_report *r, FILE *f);
+
+#endif
