@@ -15,5 +15,6 @@ void main()
     vf_font_vertex v = verts[q * 4u + corner[uint(gl_VertexIndex) % 6u]];
     vec2 p = vec2(v.x, v.y) + pc.screen.zw;
     gl_Position = vec4(p * pc.screen.xy - 1.0, 0.0, 1.0);
-    v_color = pc.shade.a > 0.0 ? vec4(pc.shade.rgb, 1.0) : unpackUnorm4x8(v.rgba);
+    vec4 c = unpackUnorm4x8(v.rgba);
+    v_color = pc.shade.a > 0.0 ? vec4(pc.shade.rgb, c.a) : c; // the shadow keeps the panel's translucency
 }

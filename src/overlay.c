@@ -24,7 +24,8 @@ struct vf_overlay {
     vf_buffer *verts[VF_OVERLAY_MAX_SLOTS];
     uint32_t slots, slot;
     size_t cap_bytes;
-    uint32_t quads; /* quads in the current slot */
+    uint32_t quads; /* quads in the current slot; quad 0 is the panel behind the text */
+    float x0, y0, x1, y1; /* extent of the text so far */
 };
 
 vf_result vf_overlay_create(vf_gpu *gpu, const vf_overlay_desc *desc, vf_overlay **out)
@@ -80,7 +81,24 @@ void vf_overlay_destroy(vf_overlay **pov)
 void vf_overlay_begin(vf_overlay *ov, uint32_t slot)
 {
     ov->slot = slot % ov->slots;
-    ov->quads = 0;
+    ov->quads = 1; /* quad 0: the panel, filled in by vf_overlay_record */
+    ov->x0 = ov->y0 = 1e30f;
+    ov->x1 = ov->y1 = -1e30f;
+}
+
+/* Writes quad 0: a translucent dark panel behind all the text. */
+static void write_panel(vf_overlay *ov)
+{
+    typedef struct {
+        float x, y, z;
+        uint8_t rgba[4];
+    } font_vertex;
+    font_vertex *v = ov->verts[ov->slot]->mapped;
+    const float pad = 6.0f;
+    float xs[4] = {ov->x0 - pad, ov->x1 + pad, ov->x1 + pad, ov->x0 - pad};
+    float ys[4] = {ov->y0 - pad, ov->y0 - pad, ov->y1 + pad, ov->y1 + pad};
+    for (int i = 0; i < 4; i++)
+        v[i] = (font_vertex){xs[i], ys[i], 0.0f, {0, 0, 0, 110}};
 }
 
 float vf_overlay_text(vf_overlay *ov, float x, float y, const char *text, const uint8_t rgba[4])
@@ -92,13 +110,19 @@ float vf_overlay_text(vf_overlay *ov, float x, float y, const char *text, const 
     char *dst = (char *)ov->verts[ov->slot]->mapped + used;
     int quads = stb_easy_font_print(x, y, (char *)text, color, dst, (int)(ov->cap_bytes - used));
     ov->quads += (uint32_t)quads;
-    return (float)stb_easy_font_height((char *)text);
+    float h = (float)stb_easy_font_height((char *)text), w = (float)stb_easy_font_width((char *)text);
+    ov->x0 = ov->x0 < x ? ov->x0 : x;
+    ov->y0 = ov->y0 < y ? ov->y0 : y;
+    ov->x1 = ov->x1 > x + w ? ov->x1 : x + w;
+    ov->y1 = ov->y1 > y + h ? ov->y1 : y + h;
+    return h;
 }
 
 void vf_overlay_record(vf_overlay *ov, VkCommandBuffer cmd, vf_image *target)
 {
-    if (ov->quads == 0)
+    if (ov->quads <= 1)
         return;
+    write_panel(ov);
     VkRenderingAttachmentInfo ca = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
         .imageView = target->view,
