@@ -83,5 +83,6 @@ VF_STATIC_ASSERT(sizeof(vf_overlay_push) == 32, "vf_overlay_push must match std4
 #endif
 
 #include "shared_ssf.h"
+#include "shared_height.h"
 
 #endif

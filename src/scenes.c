@@ -3,8 +3,11 @@
 #include <string.h>
 
 #include "solver.h"
+#include "solver_height.h"
 
 const vf_scene_info *const vf_scenes[] = {
+    &vf_height_scene_pool,
+    &vf_height_scene_boat,
     NULL,
 };
 

@@ -1,0 +1,53 @@
+#version 450
+// One half of the ADI step: a tridiagonal (Thomas) solve of
+//   (1 + al (dm + dp)) x_k - al dm x_(k-1) - al dp x_(k+1) = r_k,  al = wa dt^2 g / dx^2,
+// along every row (axis 0) or column (axis 1), one thread per line. Face
+// depths dm, dp come from eta^n; solid cells and walls have zero faces, so
+// they decouple. The column sweep ends the step and keeps eta >= bed.
+#include "shared.h"
+#include "height_common.glsl"
+
+layout(local_size_x = VF_HEIGHT_SWEEP_WG) in;
+layout(std430, binding = VF_HEIGHT_SWEEP_BIND_ETA) readonly buffer Eta { float eta[]; };
+layout(std430, binding = VF_HEIGHT_SWEEP_BIND_IN) readonly buffer In { float rhs[]; };
+layout(std430, binding = VF_HEIGHT_SWEEP_BIND_OUT) buffer Out { float x[]; };
+layout(std430, binding = VF_HEIGHT_SWEEP_BIND_SCRATCH) buffer Scratch { float cp[]; };
+layout(std430, binding = VF_HEIGHT_SWEEP_BIND_BED) readonly buffer Bed { float bed[]; };
+layout(std430, binding = VF_HEIGHT_SWEEP_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
+VF_PUSH(vf_height_step_push)
+
+void main()
+{
+    uint line = gl_GlobalInvocationID.x;
+    uint n = pc.axis == 0u ? pc.nx : pc.ny;
+    uint lines = pc.axis == 0u ? pc.ny : pc.nx;
+    if (line >= lines)
+        return;
+    uint stride = pc.axis == 0u ? 1u : pc.nx;
+    uint base = pc.axis == 0u ? line * pc.nx : line;
+    float al = pc.wa * pc.dt * pc.dt * pc.g / (pc.dx * pc.dx);
+    float dm = 0.0, cprev = 0.0, dprev = 0.0;
+    for (uint k = 0u; k < n; k++) {
+        uint idx = base + k * stride;
+        float dp = 0.0;
+        if (k + 1u < n) {
+            uint nb = idx + stride;
+            dp = height_face_depth(eta[idx], bed[idx], flags[idx], eta[nb], bed[nb], flags[nb]);
+        }
+        float a = -al * dm, c = -al * dp;
+        float denom = 1.0 + al * (dm + dp) - a * cprev;
+        cprev = c / denom;
+        dprev = (rhs[idx] - a * dprev) / denom;
+        cp[idx] = cprev;
+        x[idx] = dprev;
+        dm = dp;
+    }
+    float next = x[base + (n - 1u) * stride];
+    if (pc.axis == 1u)
+        x[base + (n - 1u) * stride] = max(next, bed[base + (n - 1u) * stride]);
+    for (uint k = n - 1u; k-- > 0u;) {
+        uint idx = base + k * stride;
+        next = x[idx] - cp[idx] * next;
+        x[idx] = pc.axis == 1u ? max(next, bed[idx]) : next;
+    }
+}

@@ -1,0 +1,62 @@
+// height_common.glsl: helpers shared by the height_*.comp kernels. The C
+// mirror of every function is in src/solver_height_ref.c (same operations in
+// the same order), which the tests compare against.
+
+// Integer hash (lowbias32); drives the deterministic rain.
+uint vf_hash(uint x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+// Uniform in [0, 1) from a seed and a counter.
+float vf_hash01(uint seed, uint k)
+{
+    return float(vf_hash(seed ^ vf_hash(k)) >> 8) * (1.0 / 16777216.0);
+}
+
+// Water depth a face carries: zero next to a solid cell, and where the higher
+// bed of the two cells is above both surfaces (dry).
+float height_face_depth(float e0, float b0, uint f0, float e1, float b1, uint f1)
+{
+    if (((f0 | f1) & VF_HEIGHT_SOLID) != 0u)
+        return 0.0;
+    return max(0.0, max(e0, e1) - max(b0, b1));
+}
+
+// How far a hull (an ellipse of half axes a, b, heading (c, s)) presses the
+// surface down at p: draft * (1 - r^2)^2 inside, 0 outside.
+float height_hull(vec2 p, float hx, float hy, float ha, float hb, float hc, float hs, float draft)
+{
+    float dx = p.x - hx, dy = p.y - hy;
+    float u = (dx * hc + dy * hs) / ha;
+    float v = (dy * hc - dx * hs) / hb;
+    float r2 = u * u + v * v;
+    if (r2 >= 1.0)
+        return 0.0;
+    float s = 1.0 - r2;
+    return draft * s * s;
+}
+
+// Extra damping rate of the absorbing edge layer (quadratic ramp).
+float height_sponge(uint i, uint j, uint nx, uint ny, uint cells, float smax)
+{
+    uint d = min(min(i, j), min(nx - 1u - i, ny - 1u - j));
+    if (d >= cells)
+        return 0.0;
+    float q = float(cells - d) / float(cells);
+    return smax * q * q;
+}
+
+// Crater with a rim, zero integral over the plane: exp(-r^2/s^2) - exp(-r^2/(4 s^2)) / 4.
+float height_drop_shape(float r2, float sigma)
+{
+    float s2 = sigma * sigma;
+    if (r2 >= 36.0 * s2)
+        return 0.0;
+    return exp(-r2 / s2) - 0.25 * exp(-r2 / (4.0 * s2));
+}

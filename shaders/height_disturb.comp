@@ -1,0 +1,87 @@
+#version 450
+// Disturbances of one substep, applied to wet cells:
+//  - drops (rain): drop k of the run is centred at hash-drawn (x, y) and digs
+//    a crater with a rim whose integral is zero (volume neutral);
+//  - coupling=divergence (Klein et al. 2003): eta -= dt s delta / (1 + eta^2),
+//    delta the divergence of the flow's tentative velocity (a mass surplus,
+//    delta < 0, raises the surface);
+//  - coupling=pressure (Chen & Lobo 1995): eta follows h0 + p / (rho g): the
+//    change of p / (rho g) since the last substep is added, and the pressure
+//    height is kept in pres[] (the integrators treat it as a potential, so
+//    waves ride on the pressure-shaped surface instead of flattening it).
+// With the PREV flag (ADI) eta^(n-1) moves by the same amount (no velocity kick).
+#include "shared.h"
+#include "height_common.glsl"
+
+layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;
+layout(std430, binding = VF_HEIGHT_DIST_BIND_ETA) buffer Eta { float eta[]; };
+layout(std430, binding = VF_HEIGHT_DIST_BIND_PREV) buffer Prev { float prev[]; };
+layout(std430, binding = VF_HEIGHT_DIST_BIND_BED) readonly buffer Bed { float bed[]; };
+layout(std430, binding = VF_HEIGHT_DIST_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
+layout(std430, binding = VF_HEIGHT_DIST_BIND_PRES) buffer Pres { float pres[]; };
+layout(std430, binding = VF_HEIGHT_DIST_BIND_FLOW_P) readonly buffer FlowP { float flow_p[]; };
+layout(std430, binding = VF_HEIGHT_DIST_BIND_FLOW_DIV) readonly buffer FlowDiv { float flow_div[]; };
+VF_PUSH(vf_height_disturb_push)
+
+// Bilinear sample of a flow field (cell-centred, flow_nx x flow_ny over the
+// same domain) at the centre of height cell (i, j).
+float sample_flow_p(uint i, uint j)
+{
+    float fx = clamp((float(i) + 0.5) * float(pc.flow_nx) / float(pc.nx) - 0.5, 0.0, float(pc.flow_nx - 1u));
+    float fy = clamp((float(j) + 0.5) * float(pc.flow_ny) / float(pc.ny) - 0.5, 0.0, float(pc.flow_ny - 1u));
+    uint x0 = min(uint(fx), pc.flow_nx - 1u), y0 = min(uint(fy), pc.flow_ny - 1u);
+    uint x1 = min(x0 + 1u, pc.flow_nx - 1u), y1 = min(y0 + 1u, pc.flow_ny - 1u);
+    float tx = fx - float(x0), ty = fy - float(y0);
+    float a = mix(flow_p[y0 * pc.flow_nx + x0], flow_p[y0 * pc.flow_nx + x1], tx);
+    float c = mix(flow_p[y1 * pc.flow_nx + x0], flow_p[y1 * pc.flow_nx + x1], tx);
+    return mix(a, c, ty);
+}
+
+float sample_flow_div(uint i, uint j)
+{
+    float fx = clamp((float(i) + 0.5) * float(pc.flow_nx) / float(pc.nx) - 0.5, 0.0, float(pc.flow_nx - 1u));
+    float fy = clamp((float(j) + 0.5) * float(pc.flow_ny) / float(pc.ny) - 0.5, 0.0, float(pc.flow_ny - 1u));
+    uint x0 = min(uint(fx), pc.flow_nx - 1u), y0 = min(uint(fy), pc.flow_ny - 1u);
+    uint x1 = min(x0 + 1u, pc.flow_nx - 1u), y1 = min(y0 + 1u, pc.flow_ny - 1u);
+    float tx = fx - float(x0), ty = fy - float(y0);
+    float a = mix(flow_div[y0 * pc.flow_nx + x0], flow_div[y0 * pc.flow_nx + x1], tx);
+    float c = mix(flow_div[y1 * pc.flow_nx + x0], flow_div[y1 * pc.flow_nx + x1], tx);
+    return mix(a, c, ty);
+}
+
+void main()
+{
+    uint i = gl_GlobalInvocationID.x, j = gl_GlobalInvocationID.y;
+    if (i >= pc.nx || j >= pc.ny)
+        return;
+    uint idx = j * pc.nx + i;
+    if ((flags[idx] & VF_HEIGHT_SOLID) != 0u)
+        return;
+    float e = eta[idx], b = bed[idx];
+    float delta = 0.0;
+    if (pc.coupling == VF_HEIGHT_COUPLE_PRESSURE) {
+        float ph = sample_flow_p(i, j) * pc.inv_rho_g;
+        delta += ph - pres[idx];
+        pres[idx] = ph;
+    }
+    if (e - b > 0.0) {
+        float xc = (float(i) + 0.5) * pc.dx, yc = (float(j) + 0.5) * pc.dx;
+        float lx = float(pc.nx) * pc.dx, ly = float(pc.ny) * pc.dx;
+        for (uint k = 0u; k < pc.drop_count; k++) {
+            uint id = pc.drop_base + k;
+            float px = vf_hash01(pc.seed, 3u * id) * lx;
+            float py = vf_hash01(pc.seed, 3u * id + 1u) * ly;
+            float amp = pc.drop_amp * (0.5 + vf_hash01(pc.seed, 3u * id + 2u));
+            float rx = xc - px, ry = yc - py;
+            delta -= amp * height_drop_shape(rx * rx + ry * ry, pc.drop_sigma);
+        }
+        if (pc.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
+            delta -= pc.dt * pc.strength * sample_flow_div(i, j) / (1.0 + e * e);
+    }
+    if (delta == 0.0)
+        return;
+    float en = max(e + delta, b);
+    eta[idx] = en;
+    if ((pc.flags & VF_HEIGHT_DISTURB_PREV) != 0u)
+        prev[idx] += en - e;
+}

@@ -1,0 +1,69 @@
+#version 450
+// Explicit wave step (Mueller-Fischer's velocity of height, flux form with
+// face depths): v' = (v + dt g L(eta - pot)) * max(0, 1 - dt * rate),
+// eta' = max(eta + dt v', bed). Stable for sqrt(g d) dt / dx <= 1/sqrt(2).
+#include "shared.h"
+#include "height_common.glsl"
+
+layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;
+layout(std430, binding = VF_HEIGHT_EXPL_BIND_ETA) readonly buffer Eta { float eta[]; };
+layout(std430, binding = VF_HEIGHT_EXPL_BIND_ETA_OUT) writeonly buffer EtaOut { float eta_out[]; };
+layout(std430, binding = VF_HEIGHT_EXPL_BIND_VEL) buffer Vel { float vel[]; };
+layout(std430, binding = VF_HEIGHT_EXPL_BIND_BED) readonly buffer Bed { float bed[]; };
+layout(std430, binding = VF_HEIGHT_EXPL_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
+layout(std430, binding = VF_HEIGHT_EXPL_BIND_PRES) readonly buffer Pres { float pres[]; };
+VF_PUSH(vf_height_step_push)
+
+float pot(uint i, uint j)
+{
+    float p = pres[j * pc.nx + i];
+    if ((pc.flags & VF_HEIGHT_STEP_HULL) != 0u)
+        p -= height_hull(vec2((float(i) + 0.5) * pc.dx, (float(j) + 0.5) * pc.dx), pc.hull_x, pc.hull_y, pc.hull_a,
+                         pc.hull_b, pc.hull_cos, pc.hull_sin, pc.hull_draft);
+    return p;
+}
+
+void main()
+{
+    uint i = gl_GlobalInvocationID.x, j = gl_GlobalInvocationID.y;
+    if (i >= pc.nx || j >= pc.ny)
+        return;
+    uint idx = j * pc.nx + i;
+    float e = eta[idx], b = bed[idx];
+    uint f = flags[idx];
+    if ((f & VF_HEIGHT_SOLID) != 0u) {
+        eta_out[idx] = e;
+        vel[idx] = 0.0;
+        return;
+    }
+    float phi = e - pot(i, j);
+    float acc = 0.0;
+    if (i > 0u) {
+        uint n = idx - 1u;
+        acc += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(i - 1u, j)) - phi);
+    }
+    if (i + 1u < pc.nx) {
+        uint n = idx + 1u;
+        acc += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(i + 1u, j)) - phi);
+    }
+    if (j > 0u) {
+        uint n = idx - pc.nx;
+        acc += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(i, j - 1u)) - phi);
+    }
+    if (j + 1u < pc.ny) {
+        uint n = idx + pc.nx;
+        acc += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(i, j + 1u)) - phi);
+    }
+    acc *= pc.g / (pc.dx * pc.dx);
+    float rate = pc.damping;
+    if ((pc.flags & VF_HEIGHT_STEP_SPONGE) != 0u)
+        rate += height_sponge(i, j, pc.nx, pc.ny, pc.sponge_cells, pc.sponge_max);
+    float v = (vel[idx] + pc.dt * acc) * max(0.0, 1.0 - pc.dt * rate);
+    float en = e + pc.dt * v;
+    if (en < b) {
+        en = b;
+        v = 0.0;
+    }
+    eta_out[idx] = en;
+    vel[idx] = v;
+}

@@ -1,0 +1,227 @@
+/* shared_height.h: the height-field water family (solver_height, render_surface).
+ * Included once from shared.h; C and GLSL see the same bindings, workgroup
+ * sizes and push-constant structs.
+ *
+ * State on the GPU (one float per cell, row-major, index j * nx + i):
+ *   eta  surface elevation above the rest level `surface` (m)
+ *   bed  bed elevation relative to the rest level (m; negative under water)
+ *   flags  VF_HEIGHT_SOLID for obstacle cells
+ * Depth is eta - bed. A face between two cells carries the depth
+ * max(0, max(eta0, eta1) - max(bed0, bed1)) (zero next to a solid cell or the
+ * domain edge), so dry cells (bed above the water) take part without flux. */
+#ifndef VF_SHARED_HEIGHT_H
+#define VF_SHARED_HEIGHT_H
+
+#define VF_HEIGHT_SOLID 1u
+
+/* 2D kernels use VF_WG_2D_X x VF_WG_2D_Y; the ADI sweeps run one thread per
+ * row (or column) in groups of VF_HEIGHT_SWEEP_WG; reductions VF_HEIGHT_REDUCE_WG
+ * threads, each summing VF_HEIGHT_REDUCE_PER_THREAD cells. */
+#define VF_HEIGHT_SWEEP_WG 64
+#define VF_HEIGHT_REDUCE_WG 256
+#define VF_HEIGHT_REDUCE_PER_THREAD 4
+#define VF_HEIGHT_REDUCE_BLOCK (VF_HEIGHT_REDUCE_WG * VF_HEIGHT_REDUCE_PER_THREAD)
+#define VF_HEIGHT_OBJECTS_WG 64
+/* At most this many drops start in one substep. */
+#define VF_HEIGHT_MAX_DROPS_PER_STEP 16u
+
+/* step push flags */
+#define VF_HEIGHT_STEP_HULL 1u       /* a boat hull presses on the surface */
+#define VF_HEIGHT_STEP_SPONGE 2u     /* absorbing edges (sponge layer) */
+/* disturb push flags */
+#define VF_HEIGHT_DISTURB_PREV 1u    /* also shift eta_prev (ADI: no velocity kick) */
+#define VF_HEIGHT_COUPLE_NONE 0u
+#define VF_HEIGHT_COUPLE_PRESSURE 1u
+#define VF_HEIGHT_COUPLE_DIVERGENCE 2u
+
+/* ---- explicit step: eta_out = eta + dt * v', v' = (v + dt g L(eta - pot)) * damp */
+#define VF_HEIGHT_EXPL_BIND_ETA 0     /* eta^n (read) */
+#define VF_HEIGHT_EXPL_BIND_ETA_OUT 1 /* eta^(n+1) (write) */
+#define VF_HEIGHT_EXPL_BIND_VEL 2     /* velocity of height (read-write, own cell) */
+#define VF_HEIGHT_EXPL_BIND_BED 3
+#define VF_HEIGHT_EXPL_BIND_FLAGS 4
+#define VF_HEIGHT_EXPL_BIND_PRES 5    /* pressure height p/(rho g) of the flow (pot) */
+
+/* ---- ADI right-hand side */
+#define VF_HEIGHT_RHS_BIND_ETA 0      /* eta^n */
+#define VF_HEIGHT_RHS_BIND_PREV 1     /* eta^(n-1) */
+#define VF_HEIGHT_RHS_BIND_OUT 2      /* right-hand side (write) */
+#define VF_HEIGHT_RHS_BIND_BED 3
+#define VF_HEIGHT_RHS_BIND_FLAGS 4
+#define VF_HEIGHT_RHS_BIND_PRES 5
+
+/* ---- ADI tridiagonal sweep (axis 0: rows, 1: columns) */
+#define VF_HEIGHT_SWEEP_BIND_ETA 0    /* eta^n: face depths (frozen over the step) */
+#define VF_HEIGHT_SWEEP_BIND_IN 1     /* right-hand side */
+#define VF_HEIGHT_SWEEP_BIND_OUT 2    /* solution (write) */
+#define VF_HEIGHT_SWEEP_BIND_SCRATCH 3/* modified super-diagonal c' */
+#define VF_HEIGHT_SWEEP_BIND_BED 4
+#define VF_HEIGHT_SWEEP_BIND_FLAGS 5
+
+VF_STRUCT_BEGIN(vf_height_step_push)
+    VF_UINT nx;
+    VF_UINT ny;
+    VF_FLOAT dx;         /* cell size (m) */
+    VF_FLOAT g;          /* gravity (m/s^2) */
+    VF_FLOAT dt;         /* substep (s) */
+    VF_FLOAT damping;    /* velocity damping rate (1/s) */
+    VF_FLOAT sponge_max; /* extra damping rate at the edge (1/s), absorbing edges */
+    VF_UINT sponge_cells;/* sponge width in cells */
+    VF_FLOAT wa;         /* ADI weights of eta^(n+1), eta^n, eta^(n-1) (sum 1) */
+    VF_FLOAT wb;
+    VF_FLOAT wc;
+    VF_UINT flags;       /* VF_HEIGHT_STEP_* */
+    VF_FLOAT hull_x;     /* boat centre (m) */
+    VF_FLOAT hull_y;
+    VF_FLOAT hull_a;     /* half length (m) */
+    VF_FLOAT hull_b;     /* half width (m) */
+    VF_FLOAT hull_draft; /* depth the hull presses the surface down (m) */
+    VF_FLOAT hull_cos;   /* heading */
+    VF_FLOAT hull_sin;
+    VF_UINT axis;        /* sweep axis */
+VF_STRUCT_END(vf_height_step_push)
+VF_STATIC_ASSERT(sizeof(vf_height_step_push) == 80, "vf_height_step_push must match std430")
+
+/* ---- disturbances: drops and coupling to a 2D flow */
+#define VF_HEIGHT_DIST_BIND_ETA 0
+#define VF_HEIGHT_DIST_BIND_PREV 1
+#define VF_HEIGHT_DIST_BIND_BED 2
+#define VF_HEIGHT_DIST_BIND_FLAGS 3
+#define VF_HEIGHT_DIST_BIND_PRES 4    /* pressure height p/(rho g) per cell (read-write) */
+#define VF_HEIGHT_DIST_BIND_FLOW_P 5  /* flow pressure, flow_nx * flow_ny */
+#define VF_HEIGHT_DIST_BIND_FLOW_DIV 6/* flow tentative-velocity divergence */
+
+VF_STRUCT_BEGIN(vf_height_disturb_push)
+    VF_UINT nx;
+    VF_UINT ny;
+    VF_FLOAT dx;
+    VF_FLOAT dt;
+    VF_UINT seed;
+    VF_UINT drop_base;   /* global index of the first drop of this substep */
+    VF_UINT drop_count;  /* drops starting in this substep */
+    VF_UINT flags;       /* VF_HEIGHT_DISTURB_PREV */
+    VF_FLOAT drop_sigma; /* drop radius (m) */
+    VF_FLOAT drop_amp;   /* drop depth (m) */
+    VF_UINT coupling;    /* VF_HEIGHT_COUPLE_* */
+    VF_FLOAT strength;   /* divergence coupling s (m) */
+    VF_FLOAT inv_rho_g;  /* 1 / (rho g) for the pressure coupling */
+    VF_UINT flow_nx;     /* flow grid (covers the same domain) */
+    VF_UINT flow_ny;
+    VF_UINT pad0;
+VF_STRUCT_END(vf_height_disturb_push)
+VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 64, "vf_height_disturb_push must match std430")
+
+/* ---- volume: reduce the excess volume, then scale the depth of wet cells */
+#define VF_HEIGHT_VOL_BIND_ETA 0
+#define VF_HEIGHT_VOL_BIND_BED 1
+#define VF_HEIGHT_VOL_BIND_FLAGS 2
+#define VF_HEIGHT_VOL_BIND_PARTIAL 3  /* reduce: vf_height_partial per workgroup (write) */
+#define VF_HEIGHT_FINAL_BIND_PARTIAL 0/* final: partials (read) */
+#define VF_HEIGHT_FINAL_BIND_RESULT 1 /* final: vf_height_volume_result (read-write) */
+#define VF_HEIGHT_APPLY_BIND_RESULT 3 /* apply: the result (read) */
+#define VF_HEIGHT_APPLY_BIND_PREV 4   /* apply: eta^(n-1) (ADI) */
+
+VF_STRUCT_BEGIN(vf_height_partial)
+    VF_FLOAT excess;     /* sum of depth - rest depth (m) over the block */
+    VF_FLOAT depth;      /* sum of the depth of wet cells (m) */
+    VF_UINT wet;         /* wet cells in the block */
+    VF_UINT pad0;
+VF_STRUCT_END(vf_height_partial)
+
+/* The correction moves each wet cell by scale * its depth (never below the
+ * bed; a uniform shift where the depth is uniform). */
+VF_STRUCT_BEGIN(vf_height_volume_result)
+    VF_FLOAT excess;     /* total excess volume / dx^2 (m) before the correction */
+    VF_FLOAT depth;      /* total depth of wet cells (m) */
+    VF_UINT wet;         /* wet cells */
+    VF_FLOAT scale;      /* relative depth change applied to wet cells */
+    VF_UINT corrections; /* how many times the correction ran */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_height_volume_result)
+
+VF_STRUCT_BEGIN(vf_height_volume_push)
+    VF_UINT nx;
+    VF_UINT ny;
+    VF_UINT partials;    /* number of partial sums */
+    VF_FLOAT target;     /* wanted excess volume / dx^2 (m) */
+    VF_UINT flags;       /* apply: VF_HEIGHT_DISTURB_PREV */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_height_volume_push)
+VF_STATIC_ASSERT(sizeof(vf_height_volume_push) == 32, "vf_height_volume_push must match std430")
+
+/* ---- floating objects (leaves, ducks, the boat) */
+#define VF_HEIGHT_OBJ_LEAF 0u
+#define VF_HEIGHT_OBJ_DUCK 1u
+#define VF_HEIGHT_OBJ_BOAT 2u
+#define VF_HEIGHT_OBJ_BIND_ETA 0
+#define VF_HEIGHT_OBJ_BIND_BED 1
+#define VF_HEIGHT_OBJ_BIND_FLAGS 2
+#define VF_HEIGHT_OBJ_BIND_OBJECTS 3
+#define VF_HEIGHT_OBJ_BIND_FLOW_VEL 4 /* cell-centred flow velocity (vec2 per flow cell) */
+
+VF_STRUCT_BEGIN(vf_height_object)
+    VF_FLOAT x;          /* position (m) */
+    VF_FLOAT y;
+    VF_FLOAT z;          /* surface elevation at the object (m above rest) */
+    VF_FLOAT heading;    /* radians, 0 = +x */
+    VF_FLOAT vx;         /* velocity (m/s) */
+    VF_FLOAT vy;
+    VF_FLOAT size;       /* length (m) */
+    VF_UINT kind;        /* VF_HEIGHT_OBJ_* */
+VF_STRUCT_END(vf_height_object)
+
+VF_STRUCT_BEGIN(vf_height_objects_push)
+    VF_UINT nx;
+    VF_UINT ny;
+    VF_FLOAT dx;
+    VF_FLOAT g;
+    VF_FLOAT dt;         /* frame time (s) */
+    VF_UINT count;
+    VF_FLOAT tau;        /* drag relaxation time towards the flow (s) */
+    VF_UINT flow;        /* 1: a flow velocity is bound */
+    VF_UINT flow_nx;
+    VF_UINT flow_ny;
+    VF_FLOAT boat_x;     /* the boat (object 0 when boat != 0) follows its path */
+    VF_FLOAT boat_y;
+    VF_FLOAT boat_heading;
+    VF_FLOAT boat_speed;
+    VF_UINT boat;
+    VF_FLOAT time;
+VF_STRUCT_END(vf_height_objects_push)
+VF_STATIC_ASSERT(sizeof(vf_height_objects_push) == 64, "vf_height_objects_push must match std430")
+
+/* ---- surface renderer (render_surface): one uniform block per frame */
+#define VF_SURFACE_BIND_FRAME 0   /* vf_surface_frame (uniform) */
+#define VF_SURFACE_BIND_ETA 1
+#define VF_SURFACE_BIND_BED 2
+#define VF_SURFACE_BIND_FLAGS 3
+#define VF_SURFACE_BIND_OBJECTS 4
+#define VF_SURFACE_BIND_PRES 5
+
+#define VF_SURFACE_VIEW_3D 0u
+#define VF_SURFACE_VIEW_HEIGHT 1u
+#define VF_SURFACE_VIEW_PRESSURE 2u
+
+VF_STRUCT_BEGIN(vf_surface_frame)
+    VF_VEC4(view_proj[4]);     /* column-major */
+    VF_VEC4(inv_view_proj[4]);
+    VF_VEC4(eye);              /* xyz, w = simulated time (s) */
+    VF_VEC4(sun);              /* xyz towards the sun, w = intensity */
+    VF_VEC4(grid);             /* dx, rest surface z, colour scale (m), detail normal strength */
+    VF_VEC4(water);            /* absorption per metre (rgb), refraction index */
+    VF_UINT nx;
+    VF_UINT ny;
+    VF_UINT mesh_x;            /* vertices of the drawn mesh along x and y */
+    VF_UINT mesh_y;
+    VF_UINT object_count;
+    VF_UINT view;              /* VF_SURFACE_VIEW_* */
+    VF_UINT width;             /* target size in pixels */
+    VF_UINT height;
+VF_STRUCT_END(vf_surface_frame)
+VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 224, "vf_surface_frame must match std140")
+
+#endif

@@ -1,0 +1,453 @@
+/* Height-field water: every GPU kernel against its CPU reference
+ * (src/solver_height_ref.c) on small odd-sized grids with dry cells, an
+ * obstacle, a boat hull and absorbing edges; the Thomas solve against the
+ * tridiagonal system itself; drop volume neutrality; coupling signs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_cmd.h"
+#include "solver_height.h"
+#include "solver_height_ref.h"
+#include "testlib.h"
+
+static uint32_t rng_state = 12345;
+
+static float frand(void)
+{
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return (float)(rng_state >> 8) / 16777216.0f;
+}
+
+/* A small scene with everything switched on that changes the stencil. */
+static vf_height_desc base_desc(int integrator)
+{
+    vf_height_desc d;
+    vf_height_desc_defaults(&d);
+    d.nx = 37;
+    d.ny = 29;
+    d.dx = 0.1;
+    d.surface = 1.0;
+    d.bed = 0.0;
+    d.bed_shape = VF_HEIGHT_BED_BEACH;
+    d.shelf_x = 0.6;
+    d.pillar = true;
+    d.pillar_x = 0.3;
+    d.pillar_y = 0.5;
+    d.pillar_r = 0.35;
+    d.edges = VF_HEIGHT_EDGES_ABSORBING;
+    d.sponge_cells = 4;
+    d.damping = 0.3;
+    d.integrator = integrator;
+    d.boat = true;
+    d.boat_length = 0.9;
+    d.boat_width = 0.4;
+    d.boat_draft = 0.1;
+    d.wake_speed = 1.0;
+    d.leaves = 7;
+    d.ducks = 3;
+    d.volume_fix = false;
+    return d;
+}
+
+typedef struct host {
+    size_t n;
+    float *bed;
+    uint32_t *flags;
+} host;
+
+/* Reads bed and flags back (they are static). */
+static void read_static(vf_solver *s, host *h)
+{
+    vf_height_state st;
+    vf_height_get_state(s, &st);
+    h->n = (size_t)st.nx * st.ny;
+    h->bed = malloc(h->n * 4);
+    h->flags = malloc(h->n * 4);
+    CHECK(vf_buffer_read(st.bed, 0, h->bed, h->n * 4) == VF_OK);
+    CHECK(vf_buffer_read(st.flags, 0, h->flags, h->n * 4) == VF_OK);
+}
+
+static void free_host(host *h)
+{
+    free(h->bed);
+    free(h->flags);
+}
+
+/* Random wet state: eta above the bed by a random depth where the bed is
+ * low, dry (eta = bed) where it is high. */
+static void random_eta(const host *h, float *eta, float amp)
+{
+    for (size_t i = 0; i < h->n; i++) {
+        float e = amp * (2.0f * frand() - 1.0f);
+        eta[i] = (h->flags[i] & VF_HEIGHT_SOLID) ? h->bed[i] : fmaxf(e, h->bed[i]);
+    }
+}
+
+static double max_diff(const float *a, const float *b, size_t n, size_t *where)
+{
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)a[i] - (double)b[i]);
+        if (!(d <= m)) {
+            m = d;
+            *where = i;
+        }
+    }
+    return m;
+}
+
+static void run_step(vf_gpu *gpu, vf_solver *s, const vf_height_step_push *sp, const vf_height_disturb_push *dp)
+{
+    VkCommandBuffer cmd;
+    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+        return;
+    vf_height_record_step(s, cmd, NULL, sp, dp);
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+}
+
+static void test_explicit(vf_gpu *gpu)
+{
+    vf_test_section("explicit step: gpu vs cpu");
+    vf_height_desc d = base_desc(VF_HEIGHT_INT_EXPLICIT);
+    vf_solver *s = NULL;
+    char err[256];
+    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+        return;
+    host h;
+    read_static(s, &h);
+    float *eta = malloc(h.n * 4), *vel = malloc(h.n * 4), *pres = calloc(h.n, 4), *ref_eta = malloc(h.n * 4),
+          *ref_vel = malloc(h.n * 4), *gpu_eta = malloc(h.n * 4), *gpu_vel = malloc(h.n * 4);
+    random_eta(&h, eta, 0.2f);
+    for (size_t i = 0; i < h.n; i++)
+        vel[i] = 0.5f * (2.0f * frand() - 1.0f);
+    CHECK(vf_height_upload(s, eta, vel) == VF_OK);
+    vf_height_step_push sp = vf_height_step_params(s, 0.7); /* boat somewhere inside */
+    CHECK(sp.flags & VF_HEIGHT_STEP_HULL);
+    CHECK(sp.flags & VF_HEIGHT_STEP_SPONGE);
+    vf_height_disturb_push dp = vf_height_disturb_params(s, 0);
+    dp.drop_count = 0;
+    run_step(gpu, s, &sp, &dp);
+    CHECK(vf_height_download(s, gpu_eta, gpu_vel) == VF_OK);
+    memcpy(ref_vel, vel, h.n * 4);
+    vf_height_ref_explicit(&sp, eta, h.bed, h.flags, pres, ref_vel, ref_eta);
+    size_t w = 0;
+    double de = max_diff(gpu_eta, ref_eta, h.n, &w), dv = max_diff(gpu_vel, ref_vel, h.n, &w);
+    double moved = max_diff(ref_eta, eta, h.n, &w);
+    printf("explicit: max |eta gpu - cpu| = %.3g, max |v gpu - cpu| = %.3g (step moved eta by up to %.3g)\n", de, dv, moved);
+    CHECK(moved > 1e-3);
+    CHECK_LE(de, 2e-6);
+    CHECK_LE(dv, 2e-4);
+    free(eta), free(vel), free(pres), free(ref_eta), free(ref_vel), free(gpu_eta), free(gpu_vel);
+    free_host(&h);
+    vf_solver_destroy(&s);
+}
+
+/* Residual of the tridiagonal system the sweep solves, in double. */
+static double sweep_residual(const vf_height_step_push *p, const float *eta, const host *h, const float *rhs,
+                             const float *x)
+{
+    const uint32_t n = p->axis == 0 ? p->nx : p->ny, lines = p->axis == 0 ? p->ny : p->nx;
+    const size_t stride = p->axis == 0 ? 1 : p->nx;
+    const double al = (double)p->wa * p->dt * p->dt * p->g / ((double)p->dx * p->dx);
+    double worst = 0.0;
+    for (uint32_t line = 0; line < lines; line++) {
+        size_t base = p->axis == 0 ? (size_t)line * p->nx : line;
+        for (uint32_t k = 0; k < n; k++) {
+            size_t i = base + k * stride;
+            double dm = k > 0 ? vf_height_face_depth(eta[i - stride], h->bed[i - stride], h->flags[i - stride], eta[i],
+                                                     h->bed[i], h->flags[i])
+                              : 0.0;
+            double dpp = k + 1 < n ? vf_height_face_depth(eta[i], h->bed[i], h->flags[i], eta[i + stride],
+                                                          h->bed[i + stride], h->flags[i + stride])
+                                   : 0.0;
+            double lhs = (1 + al * (dm + dpp)) * x[i] - (k > 0 ? al * dm * x[i - stride] : 0) -
+                         (k + 1 < n ? al * dpp * x[i + stride] : 0);
+            worst = fmax(worst, fabs(lhs - rhs[i]));
+        }
+    }
+    return worst;
+}
+
+static void test_adi(vf_gpu *gpu)
+{
+    vf_test_section("adi: tridiagonal sweeps and a whole step, gpu vs cpu");
+    vf_height_desc d = base_desc(VF_HEIGHT_INT_ADI);
+    d.dt = 0.2; /* about 13x the explicit limit of this scene */
+    vf_solver *s = NULL;
+    char err[256];
+    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+        return;
+    printf("adi dt %.3g s = %.1f x the explicit limit %.3g s\n", d.dt, d.dt / vf_height_explicit_limit(&d),
+           vf_height_explicit_limit(&d));
+    host h;
+    read_static(s, &h);
+    float *eta = malloc(h.n * 4), *prev = malloc(h.n * 4), *pres = calloc(h.n, 4), *rhs = malloc(h.n * 4),
+          *out = malloc(h.n * 4), *ref = malloc(h.n * 4), *w1 = malloc(h.n * 4), *w2 = malloc(h.n * 4);
+    random_eta(&h, eta, 0.2f);
+    for (size_t i = 0; i < h.n; i++)
+        prev[i] = (h.flags[i] & VF_HEIGHT_SOLID) ? eta[i] : fmaxf(eta[i] + 0.05f * (2.0f * frand() - 1.0f), h.bed[i]);
+    CHECK(vf_height_upload(s, eta, prev) == VF_OK);
+    for (int form = 0; form < 2; form++) {
+        vf_height_step_push sp = vf_height_step_params(s, 1.3);
+        if (form) {
+            sp.wa = 1.0f;
+            sp.wb = sp.wc = 0.0f;
+        }
+        for (uint32_t axis = 0; axis < 2; axis++) {
+            sp.axis = axis;
+            for (size_t i = 0; i < h.n; i++)
+                rhs[i] = fmaxf(eta[i] + (2.0f * frand() - 1.0f) * 0.3f, h.bed[i] + 0.5f);
+            CHECK(vf_height_run_sweep(s, &sp, rhs, out) == VF_OK);
+            vf_height_ref_adi_sweep(&sp, eta, h.bed, h.flags, rhs, ref, w1);
+            size_t w = 0;
+            double diff = max_diff(out, ref, h.n, &w);
+            double resid = sweep_residual(&sp, eta, &h, rhs, ref);
+            double sum_in = 0, sum_out = 0;
+            for (size_t i = 0; i < h.n; i++)
+                sum_in += rhs[i], sum_out += out[i];
+            printf("%s sweep axis %u: max |gpu - cpu| = %.3g, cpu residual %.3g, sum rhs %.7g sum x %.7g\n",
+                   form ? "kass-miller" : "trapezoidal", axis, diff, resid, sum_in, sum_out);
+            CHECK_LE(diff, 2e-5);
+            CHECK_LE(resid, 2e-5);
+            if (axis == 0)
+                CHECK_REL(sum_out, sum_in, 1e-6, 1.0); /* the row solve conserves the sum */
+        }
+    }
+    vf_height_step_push sp = vf_height_step_params(s, 1.3);
+    vf_height_disturb_push dp = vf_height_disturb_params(s, 0);
+    dp.drop_count = 0;
+    run_step(gpu, s, &sp, &dp);
+    float *gpu_eta = malloc(h.n * 4), *gpu_prev = malloc(h.n * 4);
+    CHECK(vf_height_download(s, gpu_eta, gpu_prev) == VF_OK);
+    vf_height_ref_adi_step(&sp, eta, prev, h.bed, h.flags, pres, ref, w1, w2);
+    size_t w = 0;
+    double diff = max_diff(gpu_eta, ref, h.n, &w), pd = max_diff(gpu_prev, eta, h.n, &w);
+    printf("adi step: max |eta gpu - cpu| = %.3g; eta^(n-1) after the step equals eta^n: %.3g\n", diff, pd);
+    CHECK_LE(diff, 3e-5);
+    CHECK_LE(pd, 0.0);
+    free(eta), free(prev), free(pres), free(rhs), free(out), free(ref), free(w1), free(w2), free(gpu_eta), free(gpu_prev);
+    free_host(&h);
+    vf_solver_destroy(&s);
+}
+
+static vf_buffer *make_flow_buffer(vf_gpu *gpu, const float *data, size_t n, const char *name)
+{
+    vf_buffer *b = NULL;
+    vf_buffer_desc bd = {.size = n * 4, .name = name};
+    CHECK(vf_buffer_create(gpu, &bd, &b) == VF_OK);
+    if (b)
+        CHECK(vf_buffer_write(b, 0, data, n * 4) == VF_OK);
+    return b;
+}
+
+static void test_disturb(vf_gpu *gpu, int integrator, int coupling)
+{
+    const char *cname[] = {"none", "pressure", "divergence"};
+    printf("-- disturb (%s, coupling=%s, 3 drops): gpu vs cpu\n", integrator ? "adi" : "explicit", cname[coupling]);
+    vf_height_desc d = base_desc(integrator);
+    d.coupling = coupling;
+    d.rho = 1000.0;
+    d.strength = 0.8;
+    d.rain = 100;
+    d.drop_radius = 0.15;
+    d.drop_amplitude = 0.05;
+    d.seed = 99;
+    vf_solver *s = NULL;
+    char err[256];
+    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+        return;
+    host h;
+    read_static(s, &h);
+    const uint32_t fnx = 20, fny = 15; /* a coarser flow grid over the same domain */
+    float *fp = malloc(fnx * fny * 4), *fdiv = malloc(fnx * fny * 4);
+    for (uint32_t i = 0; i < fnx * fny; i++) {
+        fp[i] = 2000.0f * (2.0f * frand() - 1.0f); /* Pa: +-0.2 m of water */
+        fdiv[i] = 3.0f * (2.0f * frand() - 1.0f);
+    }
+    vf_buffer *bp = make_flow_buffer(gpu, fp, fnx * fny, "test flow pressure");
+    vf_buffer *bd = make_flow_buffer(gpu, fdiv, fnx * fny, "test flow divergence");
+    vf_height_flow flow = {.pressure = bp, .divergence = bd, .nx = fnx, .ny = fny};
+    CHECK(vf_height_set_flow(s, &flow) == VF_OK);
+    float *eta = malloc(h.n * 4), *second = malloc(h.n * 4), *pres = calloc(h.n, 4), *ref_eta = malloc(h.n * 4),
+          *ref_prev = malloc(h.n * 4), *g_eta = malloc(h.n * 4), *g_second = malloc(h.n * 4), *g_pres = malloc(h.n * 4);
+    random_eta(&h, eta, 0.1f);
+    memcpy(second, eta, h.n * 4); /* adi: at rest; explicit: the velocity, irrelevant here */
+    CHECK(vf_height_upload(s, eta, second) == VF_OK);
+    vf_height_disturb_push dp = vf_height_disturb_params(s, 0);
+    dp.drop_count = 3;
+    dp.drop_base = 17;
+    /* the disturbance alone: run it through a step with an integrator that
+     * does nothing (dt = 0 keeps eta; adi with dt = 0 gives eta^(n+1) = eta^n) */
+    vf_height_step_push sp = vf_height_step_params(s, 0.0);
+    sp.dt = 0.0f;
+    sp.flags &= ~VF_HEIGHT_STEP_HULL;
+    run_step(gpu, s, &sp, &dp);
+    vf_height_state st;
+    vf_height_get_state(s, &st);
+    CHECK(vf_height_download(s, g_eta, integrator ? g_second : NULL) == VF_OK);
+    CHECK(vf_buffer_read(st.pres, 0, g_pres, h.n * 4) == VF_OK);
+    memcpy(ref_eta, eta, h.n * 4);
+    memcpy(ref_prev, second, h.n * 4);
+    vf_height_ref_disturb(&dp, ref_eta, ref_prev, h.bed, h.flags, pres, fp, fdiv);
+    size_t w = 0;
+    double de = max_diff(g_eta, ref_eta, h.n, &w), dpres = max_diff(g_pres, pres, h.n, &w);
+    double moved = max_diff(ref_eta, eta, h.n, &w);
+    printf("max |eta gpu - cpu| = %.3g (disturbance up to %.3g m), |pres gpu - cpu| = %.3g\n", de, moved, dpres);
+    CHECK(moved > 1e-3);
+    CHECK_LE(de, 3e-6);
+    CHECK_LE(dpres, 3e-6);
+    if (integrator) {
+        /* adi: eta^(n-1) moved with eta^n (no velocity kick); after the
+         * zero-length step the roles rotate, so the new prev is the disturbed eta */
+        double dprev = max_diff(g_second, ref_eta, h.n, &w);
+        printf("adi: eta^(n-1) after the step vs disturbed eta: %.3g\n", dprev);
+        CHECK_LE(dprev, 3e-6);
+    }
+    if (coupling == VF_HEIGHT_COUPLE_DIVERGENCE) {
+        /* Klein et al.: a mass surplus (negative divergence) raises the surface */
+        vf_height_disturb_push q = dp;
+        q.drop_count = 0;
+        float *a = calloc(h.n, 4), *b = calloc(h.n, 4), *z = calloc(h.n, 4);
+        float *neg = malloc(fnx * fny * 4);
+        for (uint32_t i = 0; i < fnx * fny; i++)
+            neg[i] = -1.0f;
+        for (size_t i = 0; i < h.n; i++)
+            a[i] = (h.flags[i] & VF_HEIGHT_SOLID) ? h.bed[i] : fmaxf(0.0f, h.bed[i]);
+        vf_height_ref_disturb(&q, a, b, h.bed, h.flags, z, fp, neg);
+        int rise = 0, wet = 0;
+        for (size_t i = 0; i < h.n; i++)
+            if (!(h.flags[i] & VF_HEIGHT_SOLID) && h.bed[i] < 0.0f)
+                wet++, rise += a[i] > 0.0f;
+        CHECK_EQ_INT(rise, wet);
+        free(a), free(b), free(z), free(neg);
+    }
+    free(fp), free(fdiv), free(eta), free(second), free(pres), free(ref_eta), free(ref_prev), free(g_eta),
+        free(g_second), free(g_pres);
+    free_host(&h);
+    vf_solver_destroy(&s);
+    vf_buffer_destroy(&bp);
+    vf_buffer_destroy(&bd);
+}
+
+static void test_drop_volume(void)
+{
+    vf_test_section("a drop is volume neutral (cpu shape)");
+    const uint32_t n = 64;
+    float *eta = calloc(n * n, 4), *bed = malloc(n * n * 4);
+    uint32_t *flags = calloc(n * n, 4);
+    for (uint32_t i = 0; i < n * n; i++)
+        bed[i] = -1.0f;
+    vf_height_disturb_push p = {.nx = n, .ny = n, .dx = 0.05f, .seed = 5, .drop_count = 1, .drop_sigma = 0.15f,
+                                .drop_amp = 0.05f, .flow_nx = 1, .flow_ny = 1};
+    /* find a drop whose crater lies inside the domain */
+    for (p.drop_base = 0; p.drop_base < 100; p.drop_base++) {
+        float x = vf_height_hash01(5, 3 * p.drop_base) * n * p.dx, y = vf_height_hash01(5, 3 * p.drop_base + 1) * n * p.dx;
+        if (x > 1.0f && x < n * p.dx - 1.0f && y > 1.0f && y < n * p.dx - 1.0f)
+            break;
+    }
+    vf_height_ref_disturb(&p, eta, NULL, bed, flags, NULL, NULL, NULL);
+    double sum = 0, sumabs = 0;
+    for (uint32_t i = 0; i < n * n; i++)
+        sum += eta[i], sumabs += fabs(eta[i]);
+    printf("drop: net volume %.3g of displaced %.3g (relative %.2g)\n", sum, sumabs, sum / sumabs);
+    CHECK(sumabs > 0.1);
+    CHECK_LE(fabs(sum / sumabs), 2e-3);
+    free(eta), free(bed), free(flags);
+}
+
+static void test_volume_and_objects(vf_gpu *gpu, int integrator)
+{
+    printf("-- volume correction and floating objects (%s): gpu vs cpu\n", integrator ? "adi" : "explicit");
+    vf_height_desc d = base_desc(integrator);
+    d.volume_fix = true;
+    vf_solver *s = NULL;
+    char err[256];
+    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+        return;
+    host h;
+    read_static(s, &h);
+    float *eta0 = malloc(h.n * 4), *eta = malloc(h.n * 4), *g = malloc(h.n * 4), *g2 = malloc(h.n * 4);
+    CHECK(vf_height_download(s, eta0, NULL) == VF_OK);
+    uint32_t wet0 = 0;
+    double target = vf_height_ref_excess(37, 29, eta0, h.bed, h.flags, &wet0, NULL);
+    random_eta(&h, eta, 0.1f);
+    for (size_t i = 0; i < h.n; i++)
+        if (eta[i] > h.bed[i])
+            eta[i] += 0.013f; /* a net gain to remove */
+    CHECK(vf_height_upload(s, eta, eta) == VF_OK);
+    uint32_t wet = 0;
+    double depth = 0;
+    double excess = vf_height_ref_excess(37, 29, eta, h.bed, h.flags, &wet, &depth);
+    vf_height_volume_result r;
+    CHECK(vf_height_run_volume_fix(s, &r) == VF_OK);
+    printf("reduction: gpu excess %.7g, cpu %.7g; depth gpu %.7g cpu %.7g; wet cells gpu %u cpu %u; scale %.4g "
+           "(target %.4g)\n", r.excess, excess, r.depth, depth, r.wet, wet, r.scale, target);
+    CHECK_NEAR(r.excess, excess, 1e-4);
+    CHECK_REL(r.depth, depth, 1e-6, 1.0);
+    CHECK_EQ_INT(r.wet, wet);
+    CHECK_REL(r.scale, (target - excess) / depth, 1e-5, 1e-6);
+    CHECK(vf_height_download(s, g, integrator ? g2 : NULL) == VF_OK);
+    float *ref = malloc(h.n * 4), *refp = malloc(h.n * 4);
+    memcpy(ref, eta, h.n * 4);
+    memcpy(refp, eta, h.n * 4);
+    vf_height_ref_volume_apply(37, 29, integrator ? VF_HEIGHT_DISTURB_PREV : 0, r.scale, ref, refp, h.bed, h.flags);
+    size_t w = 0;
+    CHECK_LE(max_diff(g, ref, h.n, &w), 1e-6);
+    if (integrator)
+        CHECK_LE(max_diff(g2, refp, h.n, &w), 1e-6);
+    double after = vf_height_ref_excess(37, 29, g, h.bed, h.flags, NULL, NULL);
+    printf("excess after the correction %.6g (target %.6g)\n", after, target);
+    CHECK_NEAR(after, target, 1e-4);
+
+    /* objects: a flow velocity field, one frame of motion */
+    vf_height_state st;
+    vf_height_get_state(s, &st);
+    const uint32_t fnx = 9, fny = 7;
+    float *fv = malloc(fnx * fny * 8);
+    for (uint32_t i = 0; i < fnx * fny * 2; i++)
+        fv[i] = 0.6f * (2.0f * frand() - 1.0f);
+    vf_buffer *bv = make_flow_buffer(gpu, fv, fnx * fny * 2, "test flow velocity");
+    vf_height_flow flow = {.velocity = bv, .nx = fnx, .ny = fny};
+    CHECK(vf_height_set_flow(s, &flow) == VF_OK);
+    vf_height_object *o = calloc(st.object_count, sizeof *o), *go = calloc(st.object_count, sizeof *go);
+    CHECK(vf_height_read_objects(s, o) == VF_OK);
+    CHECK_EQ_INT(st.object_count, 11);
+    CHECK_EQ_INT(o[0].kind, VF_HEIGHT_OBJ_BOAT);
+    vf_height_objects_push op = vf_height_objects_params(s);
+    op.dt = 0.1f;
+    CHECK_EQ_INT(op.flow, 1);
+    for (int rep = 0; rep < 3; rep++)
+        CHECK(vf_height_run_objects(s, &op) == VF_OK);
+    for (int rep = 0; rep < 3; rep++)
+        vf_height_ref_objects(&op, g, h.bed, h.flags, fv, o);
+    CHECK(vf_height_read_objects(s, go) == VF_OK);
+    double worst = 0;
+    for (uint32_t k = 0; k < st.object_count; k++) {
+        worst = fmax(worst, fabs(go[k].x - o[k].x) + fabs(go[k].y - o[k].y) + fabs(go[k].z - o[k].z));
+        worst = fmax(worst, fabs(go[k].vx - o[k].vx) + fabs(go[k].vy - o[k].vy));
+        double dh = fabs(go[k].heading - o[k].heading);
+        worst = fmax(worst, fmin(dh, fabs(dh - 6.28318531)));
+    }
+    printf("objects after 3 frames: max |gpu - cpu| = %.3g (object 1 at %.3f, %.3f)\n", worst, go[1].x, go[1].y);
+    CHECK_LE(worst, 1e-4);
+    free(o), free(go), free(fv), free(eta0), free(eta), free(g), free(g2), free(ref), free(refp);
+    free_host(&h);
+    vf_solver_destroy(&s);
+    vf_buffer_destroy(&bv);
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    vf_gpu *gpu = vf_test_gpu();
+    test_explicit(gpu);
+    test_adi(gpu);
+    for (int integ = 0; integ < 2; integ++)
+        for (int c = 0; c < 3; c++)
+            test_disturb(gpu, integ, c);
+    test_drop_volume();
+    test_volume_and_objects(gpu, 0);
+    test_volume_and_objects(gpu, 1);
+    vf_test_gpu_done(&gpu);
+    return vf_test_finish();
+}
