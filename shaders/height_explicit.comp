@@ -16,7 +16,7 @@ VF_PUSH(vf_height_step_push)
 
 float pot(uint i, uint j)
 {
-    float p = pres[j * pc.nx + i];
+    float p = (pc.flags & VF_HEIGHT_STEP_PRES) != 0u ? pres[j * pc.nx + i] : 0.0;
     if ((pc.flags & VF_HEIGHT_STEP_HULL) != 0u)
         p -= height_hull(vec2((float(i) + 0.5) * pc.dx, (float(j) + 0.5) * pc.dx), pc.hull_x, pc.hull_y, pc.hull_a,
                          pc.hull_b, pc.hull_cos, pc.hull_sin, pc.hull_draft);

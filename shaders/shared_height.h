@@ -19,7 +19,7 @@
  * threads, each summing VF_HEIGHT_REDUCE_PER_THREAD cells. */
 #define VF_HEIGHT_SWEEP_WG 64
 #define VF_HEIGHT_REDUCE_WG 256
-#define VF_HEIGHT_REDUCE_PER_THREAD 4
+#define VF_HEIGHT_REDUCE_PER_THREAD 16
 #define VF_HEIGHT_REDUCE_BLOCK (VF_HEIGHT_REDUCE_WG * VF_HEIGHT_REDUCE_PER_THREAD)
 #define VF_HEIGHT_OBJECTS_WG 64
 /* At most this many drops start in one substep. */
@@ -28,6 +28,7 @@
 /* step push flags */
 #define VF_HEIGHT_STEP_HULL 1u       /* a boat hull presses on the surface */
 #define VF_HEIGHT_STEP_SPONGE 2u     /* absorbing edges (sponge layer) */
+#define VF_HEIGHT_STEP_PRES 4u       /* the pressure height pres[] acts as a potential (coupling=pressure) */
 /* disturb push flags */
 #define VF_HEIGHT_DISTURB_PREV 1u    /* also shift eta_prev (ADI: no velocity kick) */
 #define VF_HEIGHT_COUPLE_NONE 0u
@@ -108,8 +109,12 @@ VF_STRUCT_BEGIN(vf_height_disturb_push)
     VF_UINT flow_nx;     /* flow grid (covers the same domain) */
     VF_UINT flow_ny;
     VF_UINT pad0;
+    VF_FLOAT user_x;     /* a drop from the viewer's pointer (m); user_amp 0 = none */
+    VF_FLOAT user_y;
+    VF_FLOAT user_amp;   /* crater depth (m); negative raises a bump */
+    VF_UINT pad1;
 VF_STRUCT_END(vf_height_disturb_push)
-VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 64, "vf_height_disturb_push must match std430")
+VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 80, "vf_height_disturb_push must match std430")
 
 /* ---- volume: reduce the excess volume, then scale the depth of wet cells */
 #define VF_HEIGHT_VOL_BIND_ETA 0
@@ -211,8 +216,9 @@ VF_STRUCT_BEGIN(vf_surface_frame)
     VF_VEC4(inv_view_proj[4]);
     VF_VEC4(eye);              /* xyz, w = simulated time (s) */
     VF_VEC4(sun);              /* xyz towards the sun, w = intensity */
-    VF_VEC4(grid);             /* dx, rest surface z, colour scale (m), detail normal strength */
+    VF_VEC4(grid);             /* dx (m), rest surface z (m), 2D colour scale (m), largest rest depth (m) */
     VF_VEC4(water);            /* absorption per metre (rgb), refraction index */
+    VF_VEC4(misc);             /* detail normal strength, rim height above rest (m), 0, 0 */
     VF_UINT nx;
     VF_UINT ny;
     VF_UINT mesh_x;            /* vertices of the drawn mesh along x and y */
@@ -222,6 +228,6 @@ VF_STRUCT_BEGIN(vf_surface_frame)
     VF_UINT width;             /* target size in pixels */
     VF_UINT height;
 VF_STRUCT_END(vf_surface_frame)
-VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 224, "vf_surface_frame must match std140")
+VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 240, "vf_surface_frame must match std140")
 
 #endif

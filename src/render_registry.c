@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render_surface.h"
+
 typedef struct vf_render_entry {
     const char *family;
     const char *modes;
@@ -11,6 +13,7 @@ typedef struct vf_render_entry {
 } vf_render_entry;
 
 static const vf_render_entry entries[] = {
+    {"height", "surface|height|pressure", vf_render_surface_create_for},
     {NULL, NULL, NULL},
 };
 

@@ -264,6 +264,8 @@ typedef struct vf_height {
     double volume0;        /* m^3 at creation */
     double excess0;        /* excess volume / dx^2 at creation (the target) */
     vf_height_flow flow;
+    vf_interaction pointer; /* the viewer's pointer for the next frame */
+    double pointer_last;    /* simulated time of the last pointer drop */
 } vf_height;
 
 static const vf_solver_vtable height_vt;
@@ -383,6 +385,8 @@ vf_height_step_push vf_height_step_params(const vf_solver *s, double t)
         p.wb = 0.0f;
         p.wc = 0.0f;
     }
+    if (h->d.coupling == VF_HEIGHT_COUPLE_PRESSURE)
+        p.flags |= VF_HEIGHT_STEP_PRES;
     if (h->d.edges == VF_HEIGHT_EDGES_ABSORBING) {
         p.flags |= VF_HEIGHT_STEP_SPONGE;
         /* about e^-3 per crossing of the layer at the fastest wave speed */
@@ -396,7 +400,11 @@ vf_height_step_push vf_height_step_params(const vf_solver *s, double t)
         p.hull_y = (float)by;
         p.hull_a = (float)(0.5 * h->d.boat_length);
         p.hull_b = (float)(0.5 * h->d.boat_width);
-        p.hull_draft = (float)h->d.boat_draft;
+        /* the hull settles in over the time it takes to move one length
+         * (no start-up ring from switching the pressure on at once) */
+        double ramp = h->d.wake_speed > 0 ? h->d.boat_length / h->d.wake_speed : 1.0;
+        double k = fmin(t / ramp, 1.0);
+        p.hull_draft = (float)(h->d.boat_draft * k * k * (3 - 2 * k));
         p.hull_cos = (float)cos(hd);
         p.hull_sin = (float)sin(hd);
     }
@@ -466,7 +474,7 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
 {
     const uint32_t gx = groups(h->nx, VF_WG_2D_X), gy = groups(h->ny, VF_WG_2D_Y);
     vf_buffer *eta = h->eta[h->cur];
-    if (dp->drop_count > 0 || dp->coupling != VF_HEIGHT_COUPLE_NONE) {
+    if (dp->drop_count > 0 || dp->coupling != VF_HEIGHT_COUPLE_NONE || dp->user_amp != 0.0f) {
         vf_buffer *flow_p = h->flow.pressure ? h->flow.pressure : h->dummy;
         vf_buffer *flow_div = h->flow.divergence ? h->flow.divergence : h->dummy;
         vf_height_disturb_push q = *dp;
@@ -590,6 +598,13 @@ static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profi
     for (uint64_t k = 0; k < n; k++) {
         vf_height_step_push sp = vf_height_step_params(s, h->sim_time);
         vf_height_disturb_push dp = vf_height_disturb_params(s, h->step);
+        if (k == 0 && h->pointer.active && h->sim_time - h->pointer_last >= 0.1) {
+            /* one drop (left button) or bump (right) every 0.1 s while held */
+            dp.user_x = h->pointer.pos[0] * (float)(h->nx * h->d.dx);
+            dp.user_y = h->pointer.pos[1] * (float)(h->ny * h->d.dx);
+            dp.user_amp = (float)(h->pointer.button == 1 ? -h->d.drop_amplitude : h->d.drop_amplitude) * 2.0f;
+            h->pointer_last = h->sim_time;
+        }
         record_substep(h, cmd, prof, &sp, &dp);
         h->drops += dp.drop_count;
         h->step++;
@@ -680,6 +695,21 @@ vf_result vf_height_read_objects(vf_solver *s, vf_height_object *out)
     return vf_buffer_read(h->objects, 0, out, h->object_count * sizeof(vf_height_object));
 }
 
+/* The largest disturbance a scene is expected to make (m): what 2D views
+ * show at full colour. */
+static double display_scale(const vf_height *h)
+{
+    const vf_height_desc *d = &h->d;
+    double s = 0.002 * h->dmax;
+    if (d->init != VF_HEIGHT_INIT_REST)
+        s = fmax(s, 0.5 * fabs(d->init_amplitude));
+    if (d->rain > 0)
+        s = fmax(s, 0.15 * d->drop_amplitude); /* ripples spread: a fraction of the crater depth */
+    if (d->boat)
+        s = fmax(s, 0.25 * d->boat_draft);
+    return s;
+}
+
 void vf_height_get_state(const vf_solver *s, vf_height_state *out)
 {
     const vf_height *h = (const vf_height *)s;
@@ -695,6 +725,8 @@ void vf_height_get_state(const vf_solver *s, vf_height_state *out)
         .dx = h->dx,
         .surface = (float)h->d.surface,
         .g = (float)h->d.g,
+        .max_depth = (float)h->dmax,
+        .display_scale = (float)display_scale(h),
         .time = h->sim_time,
         .coupling = h->d.coupling,
     };
@@ -888,6 +920,21 @@ static vf_result height_check(vf_solver *s, char *msg, size_t cap)
     return VF_OK;
 }
 
+static void height_interact(vf_solver *s, const vf_interaction *in)
+{
+    vf_height *h = (vf_height *)s;
+    h->pointer = *in;
+    if (!in->active)
+        h->pointer_last = -1e30;
+}
+
+static void height_describe(vf_solver *s, char *buf, size_t cap)
+{
+    vf_height *h = (vf_height *)s;
+    snprintf(buf, cap, "height %ux%u %s, dt %.3g ms, %u objects", h->nx, h->ny, is_adi(h) ? "adi" : "explicit",
+             1e3 * h->dt, h->object_count);
+}
+
 static const vf_solver_vtable height_vt = {
     .family = "height",
     .destroy = height_destroy,
@@ -896,6 +943,8 @@ static const vf_solver_vtable height_vt = {
     .export_frame = height_export,
     .write_summary = height_write_summary,
     .check = height_check,
+    .interact = height_interact,
+    .describe = height_describe,
 };
 
 /* ------------------------------------------------------------------ create */
@@ -963,7 +1012,7 @@ static void initial_objects(const vf_height *h, const float *eta, vf_height_obje
             .x = x,
             .y = y,
             .heading = (float)(6.2831853 * vf_height_hash01(seed ^ 0x1234567u, (uint32_t)n)),
-            .size = (float)(duck ? fmax(6 * d->dx, 0.05 * l) : fmax(3 * d->dx, 0.02 * l)),
+            .size = (float)(duck ? fmax(6 * d->dx, 0.05 * l) : fmax(3 * d->dx, 0.035 * l)),
             .kind = duck ? VF_HEIGHT_OBJ_DUCK : VF_HEIGHT_OBJ_LEAF,
         };
     }
@@ -1059,6 +1108,7 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     if (res != VF_OK)
         goto fail;
     h->cur = 0;
+    h->pointer_last = -1e30;
     free(eta);
     free(objs);
     *out = &h->base;

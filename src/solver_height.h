@@ -114,6 +114,8 @@ typedef struct vf_height_state {
     vf_buffer *objects;   /* vf_height_object[object_count] (at least one slot) */
     uint32_t nx, ny, object_count;
     float dx, surface, g;
+    float max_depth;      /* largest rest depth (m) */
+    float display_scale;  /* a good colour scale for 2D views (m): the largest expected disturbance */
     double time;          /* simulated seconds recorded so far */
     int coupling;
 } vf_height_state;

@@ -57,7 +57,7 @@ float vf_height_drop_shape(float r2, float sigma)
 
 static float pot(const vf_height_step_push *p, const float *pres, uint32_t i, uint32_t j)
 {
-    float v = pres[(size_t)j * p->nx + i];
+    float v = (p->flags & VF_HEIGHT_STEP_PRES) ? pres[(size_t)j * p->nx + i] : 0.0f;
     if (p->flags & VF_HEIGHT_STEP_HULL)
         v -= vf_height_hull(((float)i + 0.5f) * p->dx, ((float)j + 0.5f) * p->dx, p->hull_x, p->hull_y, p->hull_a, p->hull_b,
                             p->hull_cos, p->hull_sin, p->hull_draft);
@@ -260,6 +260,10 @@ void vf_height_ref_disturb(const vf_height_disturb_push *p, float *eta, float *p
                     float amp = p->drop_amp * (0.5f + vf_height_hash01(p->seed, 3u * id + 2u));
                     float rx = xc - px, ry = yc - py;
                     delta -= amp * vf_height_drop_shape(rx * rx + ry * ry, p->drop_sigma);
+                }
+                if (p->user_amp != 0.0f) {
+                    float rx = xc - p->user_x, ry = yc - p->user_y;
+                    delta -= p->user_amp * vf_height_drop_shape(rx * rx + ry * ry, p->drop_sigma);
                 }
                 if (p->coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
                     delta -= p->dt * p->strength * sample_flow_at_cell(p, flow_div, i, j) / (1.0f + e * e);

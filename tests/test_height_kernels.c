@@ -243,7 +243,7 @@ static vf_buffer *make_flow_buffer(vf_gpu *gpu, const float *data, size_t n, con
 static void test_disturb(vf_gpu *gpu, int integrator, int coupling)
 {
     const char *cname[] = {"none", "pressure", "divergence"};
-    printf("-- disturb (%s, coupling=%s, 3 drops): gpu vs cpu\n", integrator ? "adi" : "explicit", cname[coupling]);
+    printf("-- disturb (%s, coupling=%s, 3 drops and a pointer drop): gpu vs cpu\n", integrator ? "adi" : "explicit", cname[coupling]);
     vf_height_desc d = base_desc(integrator);
     d.coupling = coupling;
     d.rho = 1000.0;
@@ -276,6 +276,9 @@ static void test_disturb(vf_gpu *gpu, int integrator, int coupling)
     vf_height_disturb_push dp = vf_height_disturb_params(s, 0);
     dp.drop_count = 3;
     dp.drop_base = 17;
+    dp.user_x = 1.7f; /* and a drop from the viewer's pointer */
+    dp.user_y = 1.2f;
+    dp.user_amp = 0.04f;
     /* the disturbance alone: run it through a step with an integrator that
      * does nothing (dt = 0 keeps eta; adi with dt = 0 gives eta^(n+1) = eta^n) */
     vf_height_step_push sp = vf_height_step_params(s, 0.0);

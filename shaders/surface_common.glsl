@@ -1,0 +1,118 @@
+// surface_common.glsl: what the surface renderer's shaders share: the frame
+// uniform, the solver buffers (read-only), sampling of the height field in
+// domain metres, the world mapping, the procedural sky and pool floor, and
+// gradient noise for the animated detail normals (Perlin turbulence).
+//
+// World space: x = domain x, z = domain y, y up; all scaled by
+// 1 / max(Lx, Ly) so the domain spans [0, 1] on its longer side; y = 0 is the
+// rest level.
+
+layout(std140, binding = VF_SURFACE_BIND_FRAME) uniform Frame { vf_surface_frame fr; };
+layout(std430, binding = VF_SURFACE_BIND_ETA) readonly buffer Eta { float eta[]; };
+layout(std430, binding = VF_SURFACE_BIND_BED) readonly buffer Bed { float bed[]; };
+layout(std430, binding = VF_SURFACE_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
+layout(std430, binding = VF_SURFACE_BIND_OBJECTS) readonly buffer Objects { vf_height_object objects[]; };
+layout(std430, binding = VF_SURFACE_BIND_PRES) readonly buffer Pres { float pres[]; };
+
+float dom_dx() { return fr.grid.x; }
+float world_scale() { return 1.0 / (max(float(fr.nx), float(fr.ny)) * fr.grid.x); }
+
+uint cell_index(int i, int j)
+{
+    i = clamp(i, 0, int(fr.nx) - 1);
+    j = clamp(j, 0, int(fr.ny) - 1);
+    return uint(j) * fr.nx + uint(i);
+}
+
+bool cell_solid(uint c) { return (flags[c] & VF_HEIGHT_SOLID) != 0u; }
+bool cell_wet(uint c) { return !cell_solid(c) && eta[c] - bed[c] > 1e-4; }
+
+// Bilinear sample of eta at a domain point (m), cell-centred, clamped.
+float sample_eta(vec2 p)
+{
+    vec2 f = clamp(p / dom_dx() - 0.5, vec2(0.0), vec2(float(fr.nx - 1u), float(fr.ny - 1u)));
+    ivec2 i0 = ivec2(f);
+    vec2 t = f - vec2(i0);
+    float a = mix(eta[cell_index(i0.x, i0.y)], eta[cell_index(i0.x + 1, i0.y)], t.x);
+    float b = mix(eta[cell_index(i0.x, i0.y + 1)], eta[cell_index(i0.x + 1, i0.y + 1)], t.x);
+    return mix(a, b, t.y);
+}
+
+vec3 to_world(vec2 p, float z)
+{
+    float s = world_scale();
+    return vec3(p.x * s, z * s, p.y * s);
+}
+
+mat4 view_proj() { return mat4(fr.view_proj[0], fr.view_proj[1], fr.view_proj[2], fr.view_proj[3]); }
+
+// Procedural sky: horizon haze to a deep zenith, a sun disc with glow.
+vec3 sky_color(vec3 d)
+{
+    d = normalize(d);
+    float up = clamp(d.y, -0.2, 1.0);
+    vec3 zenith = vec3(0.16, 0.34, 0.72), horizon = vec3(0.72, 0.82, 0.92), ground = vec3(0.32, 0.30, 0.27);
+    vec3 c = up >= 0.0 ? mix(horizon, zenith, pow(up, 0.55)) : mix(horizon, ground, min(-up * 5.0, 1.0));
+    float sd = max(dot(d, normalize(fr.sun.xyz)), 0.0);
+    c += vec3(1.0, 0.9, 0.7) * (pow(sd, 900.0) * 8.0 + pow(sd, 12.0) * 0.25) * fr.sun.w;
+    // a few soft clouds
+    if (d.y > 0.0) {
+        vec2 q = d.xz / (d.y + 0.15) * 1.6;
+        float cl = smoothstep(0.55, 0.9, 0.5 + 0.5 * sin(q.x * 2.1 + sin(q.y * 1.3)) * sin(q.y * 1.7 + 0.5 * sin(q.x * 2.9)));
+        c = mix(c, vec3(0.95), cl * 0.5 * smoothstep(0.0, 0.3, d.y));
+    }
+    return c;
+}
+
+// Pool floor / terrain colour at a domain point (m) and bed height (m, relative to rest).
+vec3 floor_color(vec2 p, float b, bool solid)
+{
+    if (solid)
+        return vec3(0.55, 0.53, 0.50);
+    if (b > 0.0) // above the water: sand to grass
+        return mix(vec3(0.76, 0.70, 0.52), vec3(0.35, 0.55, 0.25), clamp(b * 4.0, 0.0, 1.0));
+    vec2 g = fract(p / 0.5);
+    float line = min(min(g.x, 1.0 - g.x), min(g.y, 1.0 - g.y));
+    float tile = smoothstep(0.0, 0.04, line);
+    vec2 id = floor(p / 0.5);
+    float chk = mod(id.x + id.y, 2.0);
+    vec3 base = mix(vec3(0.80, 0.88, 0.92), vec3(0.70, 0.82, 0.90), chk);
+    // a dark stripe every 4 m (lane marks)
+    float lane = smoothstep(0.08, 0.04, abs(fract(p.y / 4.0 + 0.125) - 0.5) * 4.0);
+    base = mix(base, vec3(0.15, 0.22, 0.45), lane * 0.8);
+    return mix(vec3(0.45, 0.52, 0.58), base, tile);
+}
+
+// 2D gradient noise (Perlin) in [-1, 1].
+vec2 noise_grad(vec2 i)
+{
+    uint h = uint(int(i.x) * 73856093 ^ int(i.y) * 19349663);
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    h ^= h >> 15;
+    float a = float(h & 0xffffu) * (6.2831853 / 65536.0);
+    return vec2(cos(a), sin(a));
+}
+
+float perlin(vec2 p)
+{
+    vec2 i = floor(p), f = p - i;
+    vec2 u = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
+    float a = dot(noise_grad(i), f), b = dot(noise_grad(i + vec2(1, 0)), f - vec2(1, 0));
+    float c = dot(noise_grad(i + vec2(0, 1)), f - vec2(0, 1)), d = dot(noise_grad(i + vec2(1, 1)), f - vec2(1, 1));
+    return 1.4 * mix(mix(a, b, u.x), mix(c, d, u.x), u.y);
+}
+
+// Animated turbulence (Klein et al. section 6): octaves of Perlin noise, each
+// drifting with its own time offset so no single pattern is recognisable.
+float turbulence(vec2 p, float t)
+{
+    float s = 0.0, amp = 1.0, freq = 1.0;
+    for (int o = 0; o < 4; o++) {
+        vec2 drift = vec2(cos(1.7 * float(o) + 0.3), sin(1.7 * float(o) + 0.3)) * (0.35 + 0.15 * float(o)) * t;
+        s += amp * abs(perlin(p * freq + drift + vec2(17.0 * float(o))));
+        amp *= 0.5;
+        freq *= 2.03;
+    }
+    return s;
+}

@@ -1,0 +1,390 @@
+/* render_surface: height-field water rendering (see render_surface.h). */
+#include "render_surface.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_cmd.h"
+#include "gpu_pipeline.h"
+#include "shared.h"
+#include "solver_height.h"
+
+#define DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
+#define BINDINGS 6
+
+typedef struct vf_surface_renderer {
+    vf_renderer base;
+    vf_solver *solver;
+    uint32_t view, mesh_max;
+    float color_scale, detail;
+    vf_camera cam;
+    vf_buffer *ubo;
+    vf_image *depth;
+    vf_pipeline *sky, *bed, *water, *objects, *top;
+} vf_surface_renderer;
+
+/* ------------------------------------------------------------------ matrices (column-major) */
+
+static void mat_mul(const float a[16], const float b[16], float out[16])
+{
+    float r[16];
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float s = 0;
+            for (int k = 0; k < 4; k++)
+                s += a[k * 4 + row] * b[c * 4 + k];
+            r[c * 4 + row] = s;
+        }
+    memcpy(out, r, sizeof r);
+}
+
+static void look_at(const float eye[3], const float target[3], const float up[3], float m[16])
+{
+    float f[3] = {target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]};
+    float fl = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    for (int i = 0; i < 3; i++)
+        f[i] /= fl;
+    float s[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2], f[0] * up[1] - f[1] * up[0]};
+    float sl = sqrtf(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    for (int i = 0; i < 3; i++)
+        s[i] /= sl;
+    float u[3] = {s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]};
+    float r[16] = {s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
+                   -(s[0] * eye[0] + s[1] * eye[1] + s[2] * eye[2]),
+                   -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]),
+                   f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2], 1};
+    memcpy(m, r, sizeof r);
+}
+
+/* Vulkan clip space: y down, depth 0 (near) .. 1 (far). */
+static void perspective(float fov_y, float aspect, float zn, float zf, float m[16])
+{
+    float f = 1.0f / tanf(0.5f * fov_y);
+    float r[16] = {f / aspect, 0, 0, 0, 0, -f, 0, 0, 0, 0, zf / (zn - zf), -1, 0, 0, zn * zf / (zn - zf), 0};
+    memcpy(m, r, sizeof r);
+}
+
+/* General 4x4 inverse (Gauss-Jordan in double); false when singular. */
+static bool invert(const float m[16], float out[16])
+{
+    double a[4][8];
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            a[r][c] = m[c * 4 + r];
+            a[r][c + 4] = r == c;
+        }
+    for (int c = 0; c < 4; c++) {
+        int p = c;
+        for (int r = c + 1; r < 4; r++)
+            if (fabs(a[r][c]) > fabs(a[p][c]))
+                p = r;
+        if (fabs(a[p][c]) < 1e-20)
+            return false;
+        for (int k = 0; k < 8; k++) {
+            double t = a[c][k];
+            a[c][k] = a[p][k];
+            a[p][k] = t;
+        }
+        double inv = 1.0 / a[c][c];
+        for (int k = 0; k < 8; k++)
+            a[c][k] *= inv;
+        for (int r = 0; r < 4; r++)
+            if (r != c) {
+                double f = a[r][c];
+                for (int k = 0; k < 8; k++)
+                    a[r][k] -= f * a[c][k];
+            }
+    }
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            out[c * 4 + r] = (float)a[r][c + 4];
+    return true;
+}
+
+/* ------------------------------------------------------------------ renderer */
+
+void vf_render_surface_default_camera(const vf_solver *solver, vf_camera *cam)
+{
+    vf_height_state st;
+    vf_height_get_state(solver, &st);
+    float l = fmaxf((float)st.nx, (float)st.ny);
+    float ax = (float)st.nx / l, az = (float)st.ny / l;
+    float span = fmaxf(ax, az);
+    *cam = (vf_camera){
+        .eye = {0.5f * ax, 0.62f * span, az + 0.62f * span},
+        .target = {0.5f * ax, -0.03f, 0.45f * az},
+        .up = {0, 1, 0},
+        .fov_y = 0.9f,
+        .znear = 0.005f,
+        .zfar = 20.0f,
+    };
+}
+
+static void surface_destroy(vf_renderer *base)
+{
+    vf_surface_renderer *r = (vf_surface_renderer *)base;
+    vf_pipeline_destroy(&r->sky);
+    vf_pipeline_destroy(&r->bed);
+    vf_pipeline_destroy(&r->water);
+    vf_pipeline_destroy(&r->objects);
+    vf_pipeline_destroy(&r->top);
+    vf_image_destroy(&r->depth);
+    vf_buffer_destroy(&r->ubo);
+    free(r);
+}
+
+static vf_result surface_resize(vf_renderer *base, uint32_t width, uint32_t height)
+{
+    vf_surface_renderer *r = (vf_surface_renderer *)base;
+    if (!width || !height)
+        return VF_ERR_INVALID_ARG;
+    vf_image *depth = NULL;
+    if (r->view == VF_SURFACE_VIEW_3D) {
+        vf_image_desc id = {.width = width, .height = height, .format = DEPTH_FORMAT,
+                            .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, .name = "surface depth"};
+        vf_result res = vf_image_create(base->gpu, &id, &depth);
+        if (res != VF_OK)
+            return res;
+    }
+    vf_image_destroy(&r->depth);
+    r->depth = depth;
+    base->width = width;
+    base->height = height;
+    return VF_OK;
+}
+
+static void surface_set_camera(vf_renderer *base, const vf_camera *cam)
+{
+    ((vf_surface_renderer *)base)->cam = *cam;
+}
+
+static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_surface_frame *f)
+{
+    memset(f, 0, sizeof *f);
+    const vf_camera *c = &r->cam;
+    float view[16], proj[16], vp[16], inv[16];
+    look_at(c->eye, c->target, c->up, view);
+    perspective(c->fov_y > 0 ? c->fov_y : 0.9f, (float)r->base.width / (float)r->base.height,
+                c->znear > 0 ? c->znear : 0.005f, c->zfar > c->znear ? c->zfar : 20.0f, proj);
+    mat_mul(proj, view, vp);
+    if (!invert(vp, inv))
+        memset(inv, 0, sizeof inv);
+    memcpy(f->view_proj, vp, sizeof vp);
+    memcpy(f->inv_view_proj, inv, sizeof inv);
+    f->eye[0] = c->eye[0];
+    f->eye[1] = c->eye[1];
+    f->eye[2] = c->eye[2];
+    f->eye[3] = (float)st->time;
+    float sun[3] = {-0.35f, 0.55f, -0.76f}, sl = sqrtf(sun[0] * sun[0] + sun[1] * sun[1] + sun[2] * sun[2]);
+    f->sun[0] = sun[0] / sl;
+    f->sun[1] = sun[1] / sl;
+    f->sun[2] = sun[2] / sl;
+    f->sun[3] = 1.0f;
+    f->grid[0] = st->dx;
+    f->grid[1] = st->surface;
+    f->grid[2] = r->color_scale > 0 ? r->color_scale : st->display_scale;
+    f->grid[3] = st->max_depth;
+    f->water[0] = 0.45f; /* absorption per metre: red goes first */
+    f->water[1] = 0.075f;
+    f->water[2] = 0.035f;
+    f->water[3] = 1.333f;
+    f->misc[0] = r->detail;
+    f->misc[1] = fmaxf(0.12f * st->max_depth, 2.0f * st->dx);
+    f->nx = st->nx;
+    f->ny = st->ny;
+    uint32_t m = r->mesh_max;
+    f->mesh_x = (st->nx < m ? st->nx : m) + 1;
+    f->mesh_y = (st->ny < m ? st->ny : m) + 1;
+    f->object_count = st->object_count;
+    f->view = r->view;
+    f->width = r->base.width;
+    f->height = r->base.height;
+}
+
+static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
+{
+    return prof ? vf_profiler_begin(prof, cmd, name) : UINT32_MAX;
+}
+
+static void scope_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t id)
+{
+    if (prof)
+        vf_profiler_end(prof, cmd, id);
+}
+
+static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
+{
+    vf_surface_renderer *r = (vf_surface_renderer *)base;
+    if (target->width != base->width || target->height != base->height)
+        return VF_ERR_INVALID_ARG;
+    vf_height_state st;
+    vf_height_get_state(r->solver, &st);
+    vf_surface_frame f;
+    fill_frame(r, &st, &f);
+    /* frame constants: ordered after the last frame's reads, before this frame's */
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                   VK_ACCESS_2_UNIFORM_READ_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vkCmdUpdateBuffer(cmd, r->ubo->buffer, 0, sizeof f, &f);
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                   VK_ACCESS_2_UNIFORM_READ_BIT);
+    bool three_d = r->view == VF_SURFACE_VIEW_3D;
+    if (three_d) {
+        r->depth->layout = VK_IMAGE_LAYOUT_UNDEFINED;
+        vf_image_transition(cmd, r->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    }
+    VkRenderingAttachmentInfo ca = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = target->view,
+        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .clearValue = {.color = {{0.0f, 0.0f, 0.0f, 1.0f}}},
+    };
+    VkRenderingAttachmentInfo da = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = three_d ? r->depth->view : VK_NULL_HANDLE,
+        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .clearValue = {.depthStencil = {1.0f, 0}},
+    };
+    VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{0, 0}, {base->width, base->height}},
+        .layerCount = 1,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ca,
+        .pDepthAttachment = three_d ? &da : NULL,
+    };
+    vf_binding b[BINDINGS] = {
+        {.buffer = r->ubo}, vf_bind_buffer(st.eta), vf_bind_buffer(st.bed), vf_bind_buffer(st.flags),
+        vf_bind_buffer(st.objects), vf_bind_buffer(st.pres),
+    };
+    vkCmdBeginRendering(cmd, &ri);
+    VkViewport vp = {0, 0, (float)base->width, (float)base->height, 0, 1};
+    VkRect2D sc = {{0, 0}, {base->width, base->height}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    if (three_d) {
+        uint32_t id = scope_begin(prof, cmd, "surface_sky");
+        vf_cmd_bind(cmd, r->sky, b, NULL);
+        vkCmdDraw(cmd, 3, 1, 0, 0);
+        scope_end(prof, cmd, id);
+        id = scope_begin(prof, cmd, "surface_bed");
+        vf_cmd_bind(cmd, r->bed, b, NULL);
+        vkCmdDraw(cmd, (f.mesh_x + 5) * (f.mesh_y + 5) * 6, 1, 0, 0);
+        scope_end(prof, cmd, id);
+        id = scope_begin(prof, cmd, "surface_water");
+        vf_cmd_bind(cmd, r->water, b, NULL);
+        vkCmdDraw(cmd, (f.mesh_x - 1) * (f.mesh_y - 1) * 6, 1, 0, 0);
+        scope_end(prof, cmd, id);
+        if (st.object_count) {
+            id = scope_begin(prof, cmd, "surface_objects");
+            vf_cmd_bind(cmd, r->objects, b, NULL);
+            vkCmdDraw(cmd, st.object_count * 72, 1, 0, 0);
+            scope_end(prof, cmd, id);
+        }
+    } else {
+        uint32_t id = scope_begin(prof, cmd, "surface_topdown");
+        vf_cmd_bind(cmd, r->top, b, NULL);
+        vkCmdDraw(cmd, 3, 1, 0, 0);
+        scope_end(prof, cmd, id);
+    }
+    vkCmdEndRendering(cmd);
+    /* the next simulation frame overwrites what was read here */
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                   VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    target->layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    return VF_OK;
+}
+
+static const vf_renderer_vtable surface_vt = {
+    .name = "surface",
+    .destroy = surface_destroy,
+    .resize = surface_resize,
+    .record = surface_record,
+    .set_camera = surface_set_camera,
+};
+
+static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const char *fs, bool depth, vf_pipeline **out)
+{
+    vf_graphics_desc d = {
+        .vertex_shader = vs,
+        .fragment_shader = fs,
+        .binding_count = BINDINGS,
+        .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
+                     VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
+        .color_count = 1,
+        .color_formats = {r->base.format},
+        .depth_format = r->view == VF_SURFACE_VIEW_3D ? DEPTH_FORMAT : VK_FORMAT_UNDEFINED,
+        .depth_test = depth,
+        .depth_write = depth,
+        .depth_compare = VK_COMPARE_OP_LESS,
+        .cull = VK_CULL_MODE_NONE,
+        .name = fs,
+    };
+    return vf_pipeline_graphics_create(r->base.gpu, &d, out);
+}
+
+vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *desc, vf_renderer **out)
+{
+    *out = NULL;
+    if (!desc || !vf_height_is(desc->solver) || desc->view > VF_SURFACE_VIEW_PRESSURE)
+        return VF_ERR_INVALID_ARG;
+    vf_surface_renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return VF_ERR_NO_MEMORY;
+    r->base.vt = &surface_vt;
+    r->base.gpu = gpu;
+    r->base.format = desc->format ? desc->format : VF_CAPTURE_FORMAT;
+    r->solver = desc->solver;
+    r->view = desc->view;
+    r->mesh_max = desc->mesh_max ? desc->mesh_max : 256;
+    r->color_scale = desc->color_scale;
+    r->detail = desc->detail == 0 ? 1.0f : fmaxf(desc->detail, 0.0f);
+    vf_render_surface_default_camera(desc->solver, &r->cam);
+    vf_buffer_desc bd = {.size = sizeof(vf_surface_frame),
+                         .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         .name = "surface frame constants"};
+    vf_result res = vf_buffer_create(gpu, &bd, &r->ubo);
+    if (res == VF_OK)
+        res = surface_resize(&r->base, desc->width ? desc->width : 1280, desc->height ? desc->height : 720);
+    if (res == VF_OK && r->view == VF_SURFACE_VIEW_3D) {
+        if ((res = make_graphics(r, "surface_fullscreen.vert", "surface_sky.frag", false, &r->sky)) == VF_OK &&
+            (res = make_graphics(r, "surface_bed.vert", "surface_bed.frag", true, &r->bed)) == VF_OK &&
+            (res = make_graphics(r, "surface_water.vert", "surface_water.frag", true, &r->water)) == VF_OK)
+            res = make_graphics(r, "surface_objects.vert", "surface_objects.frag", true, &r->objects);
+    } else if (res == VF_OK) {
+        res = make_graphics(r, "surface_fullscreen.vert", "surface_top.frag", false, &r->top);
+    }
+    if (res != VF_OK) {
+        surface_destroy(&r->base);
+        return res;
+    }
+    *out = &r->base;
+    return VF_OK;
+}
+
+vf_result vf_render_surface_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
+                                       char *err, size_t cap)
+{
+    uint32_t view = VF_SURFACE_VIEW_3D;
+    if (opt->mode && !strcmp(opt->mode, "height"))
+        view = VF_SURFACE_VIEW_HEIGHT;
+    else if (opt->mode && !strcmp(opt->mode, "pressure"))
+        view = VF_SURFACE_VIEW_PRESSURE;
+    else if (opt->mode && strcmp(opt->mode, "surface")) {
+        snprintf(err, cap, "--render %s: not a view of the height solver: use one of surface|height|pressure", opt->mode);
+        return VF_ERR_UNSUPPORTED;
+    }
+    vf_render_surface_desc d = {.solver = solver, .format = opt->format, .width = opt->width, .height = opt->height,
+                                .view = view};
+    return vf_render_surface_create(gpu, &d, out);
+}

@@ -1,0 +1,119 @@
+/* Height-field water through `vkfluid run`: bad input is one line and exit 2
+ * (explicit dt above the limit, g <= 0, no water anywhere, unknown keys);
+ * --export writes height_NNNN.csv with the header x,y,h,bed and one row per
+ * cell, a .vti, and summary.json with the total volume. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+
+static int run(char *out, size_t cap, const char *args)
+{
+    int rc = vf_test_run_capture(out, cap, "'%s' run %s", vf_t.vkfluid, args);
+    printf("$ vkfluid run %s -> %d\n%s", args, rc, out);
+    return rc;
+}
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static void bad_input(void)
+{
+    vf_test_section("bad input: one line, exit 2");
+    char out[4096];
+    CHECK_EQ_INT(run(out, sizeof out, "pool --set integrator=explicit --set dt=0.05 --steps 1"), 2);
+    CHECK_STR_CONTAINS(out, "lower dt or use integrator=adi");
+    CHECK_EQ_INT(lines(out), 1);
+    CHECK_EQ_INT(run(out, sizeof out, "pool --set integrator=adi --set dt=0.05 --steps 1 --quiet"), 0);
+    CHECK_EQ_INT(run(out, sizeof out, "pool --set g=0 --steps 1"), 2);
+    CHECK_STR_CONTAINS(out, "g=0");
+    CHECK_EQ_INT(lines(out), 1);
+    CHECK_EQ_INT(run(out, sizeof out, "pool --set g=-9.81 --steps 1"), 2);
+    CHECK_EQ_INT(run(out, sizeof out, "pool --set surface=-0.5 --steps 1"), 2);
+    CHECK_STR_CONTAINS(out, "negative everywhere");
+    CHECK_EQ_INT(lines(out), 1);
+    CHECK_EQ_INT(run(out, sizeof out, "boat --set surface=-5 --set bed=0 --steps 1"), 2);
+    CHECK_EQ_INT(run(out, sizeof out, "pool --set depth=2 --steps 1"), 2);
+    CHECK_STR_CONTAINS(out, "unknown key 'depth'");
+    CHECK_EQ_INT(lines(out), 1);
+    CHECK_EQ_INT(run(out, sizeof out, "pool --set integrator=rk4 --steps 1"), 2);
+    CHECK_STR_CONTAINS(out, "explicit|adi");
+    CHECK_EQ_INT(run(out, sizeof out, "pool --set coupling=vorticity --steps 1"), 2);
+    CHECK_STR_CONTAINS(out, "none|pressure|divergence");
+}
+
+static void export_files(void)
+{
+    vf_test_section("--export: csv, vti, summary.json");
+    char out[8192], path[4200];
+    const char *dir = vf_test_path("pool");
+    char args[4400];
+    snprintf(args, sizeof args,
+             "pool --set nx=32 --set ny=24 --set leaves=2 --set ducks=1 --steps 12 --export-every 0.1 --check-every 4 "
+             "--export '%s' --quiet",
+             dir);
+    CHECK_EQ_INT(run(out, sizeof out, args), 0);
+    snprintf(path, sizeof path, "%s/height_0000.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (CHECK_MSG(f != NULL, "%s exists", path)) {
+        char line[256];
+        CHECK(fgets(line, sizeof line, f) != NULL);
+        CHECK(!strcmp(line, "x,y,h,bed\n"));
+        int rows = 0;
+        double x, y, h, b;
+        while (fgets(line, sizeof line, f)) {
+            if (sscanf(line, "%lf,%lf,%lf,%lf", &x, &y, &h, &b) == 4)
+                rows++;
+        }
+        CHECK_EQ_INT(rows, 32 * 24);
+        CHECK_NEAR(x, 31.5 * 0.04, 1e-6); /* the last row: cell (31, 23) */
+        CHECK_NEAR(b, 0.0, 1e-6);
+        CHECK_NEAR(h, 1.2, 0.05);
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "%s/height_0001.csv", dir);
+    f = fopen(path, "r");
+    CHECK_MSG(f != NULL, "--export-every wrote a second frame (%s)", path);
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof path, "%s/height_0000.vti", dir);
+    f = fopen(path, "rb");
+    if (CHECK_MSG(f != NULL, "%s exists", path)) {
+        char head[512] = {0};
+        CHECK(fread(head, 1, sizeof head - 1, f) > 0);
+        CHECK_STR_CONTAINS(head, "<VTKFile type=\"ImageData\"");
+        CHECK_STR_CONTAINS(head, "WholeExtent=\"0 31 0 23 0 0\"");
+        CHECK_STR_CONTAINS(head, "Name=\"h\"");
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    f = fopen(path, "r");
+    if (CHECK_MSG(f != NULL, "%s exists", path)) {
+        static char js[16384];
+        size_t n = fread(js, 1, sizeof js - 1, f);
+        js[n] = 0;
+        fclose(f);
+        CHECK_STR_CONTAINS(js, "\"family\": \"height\"");
+        CHECK_STR_CONTAINS(js, "\"height_explicit\"");
+        const char *tv = strstr(js, "\"total_volume\": "), *iv = strstr(js, "\"initial_volume\": ");
+        if (CHECK(tv && iv)) {
+            double v = atof(tv + 16), v0 = atof(iv + 18);
+            printf("summary: initial volume %.9g, total volume %.9g\n", v0, v);
+            CHECK_NEAR(v0, 32 * 24 * 0.04 * 0.04 * 1.2, 1e-6);
+            CHECK_REL(v, v0, 1e-5, 0);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    bad_input();
+    export_files();
+    return vf_test_finish();
+}

@@ -1,0 +1,177 @@
+/* Height-field water rendering: the 3D surface view of a pool with drops,
+ * ducks and leaves is drawn offscreen (validation on) and is not blank (sky,
+ * water and pool colours present, lots of distinct colours); the top-down
+ * view of a known field shows yellow above rest, white at rest and blue
+ * below; `vkfluid capture` runs the renderer for the pool and the boat. The
+ * PNGs are left in the scratch folder to look at. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "gpu_cmd.h"
+#include "png_io.h"
+#include "render_surface.h"
+#include "solver_height.h"
+#include "testlib.h"
+
+static vf_solver *make_pool(vf_gpu *gpu)
+{
+    vf_height_desc d;
+    vf_height_desc_defaults(&d);
+    d.nx = d.ny = 64;
+    d.dx = 0.1;
+    d.rain = 20;
+    d.leaves = 6;
+    d.ducks = 2;
+    vf_solver *s = NULL;
+    char err[256] = "";
+    CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err);
+    return s;
+}
+
+/* Simulates `frames` frames, renders once, reads back. */
+static const uint8_t *draw(vf_gpu *gpu, vf_solver *s, vf_renderer *r, vf_capture *cap, int frames)
+{
+    VkCommandBuffer cmd;
+    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+        return NULL;
+    for (int f = 0; f < frames; f++) {
+        s->vt->record_frame(s, cmd, NULL);
+        s->vt->frame_done(s);
+    }
+    vf_render_barrier_after_sim(cmd);
+    vf_image *target = vf_capture_target(cap);
+    vf_render_prepare_target(cmd, target);
+    CHECK(r->vt->record(r, cmd, target, NULL) == VF_OK);
+    vf_capture_record_readback(cap, cmd);
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    return vf_capture_pixels(cap);
+}
+
+static void test_surface_view(vf_gpu *gpu)
+{
+    vf_test_section("3D surface view of a pool: not blank");
+    const uint32_t w = 256, h = 160;
+    vf_solver *s = make_pool(gpu);
+    vf_renderer *r = NULL;
+    vf_capture *cap = NULL;
+    vf_capture_desc cd = {.width = w, .height = h};
+    vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_3D};
+    if (!s || !CHECK(vf_render_surface_create(gpu, &rd, &r) == VF_OK) || !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
+        goto done;
+    /* two frames, so the renderer runs after its own earlier reads too */
+    draw(gpu, s, r, cap, 30);
+    const uint8_t *px = draw(gpu, s, r, cap, 30);
+    if (!px)
+        goto done;
+    CHECK(vf_capture_write_png(cap, vf_test_path("surface.png")) == VF_OK);
+    double mean = 0, var = 0;
+    uint32_t watery = 0, skyish = 0, wallish = 0, distinct = 0;
+    static uint8_t seen[1 << 15];
+    memset(seen, 0, sizeof seen);
+    for (uint32_t i = 0; i < w * h; i++) {
+        const uint8_t *p = px + 4 * i;
+        double l = (p[0] + p[1] + p[2]) / 3.0;
+        mean += l;
+        var += l * l;
+        if (p[2] > p[0] + 30 && p[1] > p[0] + 20)
+            watery++; /* cyan-blue water */
+        if (i < w * 8 && p[2] >= p[0])
+            skyish++; /* the top rows: sky */
+        if (abs(p[0] - p[1]) < 12 && abs(p[1] - p[2]) < 12 && p[0] > 60 && p[0] < 200)
+            wallish++; /* grey pool rim */
+        uint32_t key = (p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3);
+        if (!seen[key]++)
+            distinct++;
+    }
+    mean /= w * h;
+    double sd = sqrt(var / (w * h) - mean * mean);
+    printf("mean luminance %.1f, sd %.1f, water pixels %.1f%%, sky-coloured top rows %u of %u, grey %.1f%%, %u distinct "
+           "colours (5 bits per channel)\n",
+           mean, sd, 100.0 * watery / (w * h), skyish, w * 8, 100.0 * wallish / (w * h), distinct);
+    CHECK(mean > 40 && mean < 240);
+    CHECK(sd > 15);
+    CHECK(watery > w * h / 10);
+    CHECK(skyish > w * 4);
+    CHECK(wallish > w * h / 50);
+    CHECK(distinct > 200);
+done:
+    vf_capture_destroy(&cap);
+    vf_renderer_destroy(&r);
+    vf_solver_destroy(&s);
+}
+
+static void test_top_view(vf_gpu *gpu)
+{
+    vf_test_section("top-down view: yellow above rest, white at rest, blue below");
+    const uint32_t w = 128, h = 128;
+    vf_solver *s = make_pool(gpu);
+    vf_renderer *r = NULL;
+    vf_capture *cap = NULL;
+    vf_capture_desc cd = {.width = w, .height = h};
+    vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_HEIGHT,
+                                 .color_scale = 0.01f};
+    if (!s || !CHECK(vf_render_surface_create(gpu, &rd, &r) == VF_OK) || !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
+        goto done;
+    vf_height_state st;
+    vf_height_get_state(s, &st);
+    size_t n = (size_t)st.nx * st.ny;
+    float *eta = malloc(n * 4);
+    for (uint32_t j = 0; j < st.ny; j++)
+        for (uint32_t i = 0; i < st.nx; i++)
+            eta[(size_t)j * st.nx + i] = i < st.nx / 3 ? 0.02f : i < 2 * st.nx / 3 ? 0.0f : -0.02f;
+    CHECK(vf_height_upload(s, eta, eta) == VF_OK);
+    free(eta);
+    const uint8_t *px = draw(gpu, s, r, cap, 0);
+    if (!px)
+        goto done;
+    CHECK(vf_capture_write_png(cap, vf_test_path("top.png")) == VF_OK);
+    const uint8_t *l = px + 4 * (64 * w + 16), *m = px + 4 * (64 * w + 64), *rr = px + 4 * (64 * w + 112);
+    printf("left (above rest) %u %u %u, middle (at rest) %u %u %u, right (below) %u %u %u\n", l[0], l[1], l[2], m[0], m[1],
+           m[2], rr[0], rr[1], rr[2]);
+    CHECK(l[0] > 200 && l[1] > 180 && l[2] < 80);  /* yellow */
+    CHECK(m[0] > 240 && m[1] > 240 && m[2] > 240); /* white */
+    CHECK(rr[2] > 200 && rr[0] < 100);            /* blue */
+done:
+    vf_capture_destroy(&cap);
+    vf_renderer_destroy(&r);
+    vf_solver_destroy(&s);
+}
+
+static void test_capture_cli(void)
+{
+    vf_test_section("vkfluid capture with the surface renderer (validation on)");
+    char out[4096];
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "VKFLUID_VALIDATION=1 '%s' capture boat --set nx=96 --set ny=32 --frames 40 --every 39 "
+                                 "--size 240x120 --out '%s' --quiet",
+                                 vf_t.vkfluid, vf_test_path("boat"));
+    printf("%s", out);
+    CHECK_EQ_INT(rc, 0);
+    uint8_t *img = NULL;
+    uint32_t iw = 0, ih = 0;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/frame_00039.png", vf_test_path("boat"));
+    CHECK(vf_png_read(path, &img, &iw, &ih) == VF_OK);
+    CHECK_EQ_INT(iw, 240);
+    free(img);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' capture pool --frames 2 --size 64x64 --render pressure --out '%s' --quiet",
+                             vf_t.vkfluid, vf_test_path("pressure"));
+    CHECK_EQ_INT(rc, 0);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' capture pool --frames 1 --render bogus --out '%s' --quiet",
+                             vf_t.vkfluid, vf_test_path("bogus"));
+    printf("%s", out);
+    CHECK_EQ_INT(rc, 2);
+    CHECK_STR_CONTAINS(out, "surface|height|pressure");
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    vf_gpu *gpu = vf_test_gpu();
+    test_surface_view(gpu);
+    test_top_view(gpu);
+    vf_test_gpu_done(&gpu);
+    test_capture_cli();
+    return vf_test_finish();
+}
