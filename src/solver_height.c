@@ -258,7 +258,7 @@ typedef struct vf_height {
     vf_buffer *vel;        /* explicit: velocity of height */
     vf_buffer *mid, *scratch; /* adi: row-sweep result, Thomas c' */
     vf_buffer *bed, *flags, *pres, *objects, *partial, *result, *dummy;
-    vf_pipeline *p_explicit, *p_rhs, *p_sweep, *p_disturb, *p_reduce, *p_final, *p_apply, *p_objects;
+    vf_pipeline *p_explicit, *p_rhs, *p_sweep_x, *p_sweep_y, *p_disturb, *p_reduce, *p_final, *p_apply, *p_objects;
     float *bed_host;
     uint32_t *flags_host;
     double volume0;        /* m^3 at creation */
@@ -326,7 +326,8 @@ static void height_destroy(vf_solver *s)
     vf_height *h = (vf_height *)s;
     vf_pipeline_destroy(&h->p_explicit);
     vf_pipeline_destroy(&h->p_rhs);
-    vf_pipeline_destroy(&h->p_sweep);
+    vf_pipeline_destroy(&h->p_sweep_x);
+    vf_pipeline_destroy(&h->p_sweep_y);
     vf_pipeline_destroy(&h->p_disturb);
     vf_pipeline_destroy(&h->p_reduce);
     vf_pipeline_destroy(&h->p_final);
@@ -507,13 +508,13 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
         q.axis = 0;
         vf_binding xb[6] = {bb(eta), bb(next), bb(h->mid), bb(h->scratch), bb(h->bed), bb(h->flags)};
         id = scope_begin(prof, cmd, "height_adi_x");
-        vf_cmd_dispatch(cmd, h->p_sweep, xb, &q, groups(h->ny, VF_HEIGHT_SWEEP_WG), 1, 1);
+        vf_cmd_dispatch(cmd, h->p_sweep_x, xb, &q, groups(h->ny, VF_HEIGHT_SWEEP_WG), 1, 1);
         scope_end(prof, cmd, id);
         vf_cmd_barrier_compute(cmd);
         q.axis = 1;
         vf_binding yb[6] = {bb(eta), bb(h->mid), bb(next), bb(h->scratch), bb(h->bed), bb(h->flags)};
         id = scope_begin(prof, cmd, "height_adi_y");
-        vf_cmd_dispatch(cmd, h->p_sweep, yb, &q, groups(h->nx, VF_HEIGHT_SWEEP_WG), 1, 1);
+        vf_cmd_dispatch(cmd, h->p_sweep_y, yb, &q, groups(h->nx, VF_HEIGHT_SWEEP_WG), 1, 1);
         scope_end(prof, cmd, id);
         vf_cmd_barrier_compute(cmd);
     }
@@ -766,7 +767,8 @@ vf_result vf_height_run_sweep(vf_solver *s, const vf_height_step_push *push, con
     if (res == VF_OK && (res = vf_cmd_oneshot_begin(h->base.gpu, &cmd)) == VF_OK) {
         vf_binding b[6] = {bb(h->eta[h->cur]), bb(in), bb(res_buf), bb(h->scratch), bb(h->bed), bb(h->flags)};
         uint32_t lines = push->axis == 0 ? h->ny : h->nx;
-        vf_cmd_dispatch(cmd, h->p_sweep, b, push, groups(lines, VF_HEIGHT_SWEEP_WG), 1, 1);
+        vf_cmd_dispatch(cmd, push->axis == 0 ? h->p_sweep_x : h->p_sweep_y, b, push, groups(lines, VF_HEIGHT_SWEEP_WG), 1,
+                        1);
         res = vf_cmd_oneshot_submit(h->base.gpu, cmd);
     }
     if (res == VF_OK)
@@ -1088,7 +1090,8 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
 
     if ((res = make_pipeline(h, "height_explicit.comp", 6, sizeof(vf_height_step_push), 0, &h->p_explicit)) != VF_OK ||
         (res = make_pipeline(h, "height_adi_rhs.comp", 6, sizeof(vf_height_step_push), 0, &h->p_rhs)) != VF_OK ||
-        (res = make_pipeline(h, "height_adi_sweep.comp", 6, sizeof(vf_height_step_push), VF_HEIGHT_SWEEP_WG, &h->p_sweep)) != VF_OK ||
+        (res = make_pipeline(h, "height_adi_x.comp", 6, sizeof(vf_height_step_push), VF_HEIGHT_SWEEP_WG, &h->p_sweep_x)) != VF_OK ||
+        (res = make_pipeline(h, "height_adi_y.comp", 6, sizeof(vf_height_step_push), VF_HEIGHT_SWEEP_WG, &h->p_sweep_y)) != VF_OK ||
         (res = make_pipeline(h, "height_disturb.comp", 7, sizeof(vf_height_disturb_push), 0, &h->p_disturb)) != VF_OK ||
         (res = make_pipeline(h, "height_volume_reduce.comp", 4, sizeof(vf_height_volume_push), VF_HEIGHT_REDUCE_WG, &h->p_reduce)) != VF_OK ||
         (res = make_pipeline(h, "height_volume_final.comp", 2, sizeof(vf_height_volume_push), VF_HEIGHT_REDUCE_WG, &h->p_final)) != VF_OK ||

@@ -28,7 +28,7 @@ void vf_height_ref_explicit(const vf_height_step_push *p, const float *eta, cons
 /** height_adi_rhs.comp. */
 void vf_height_ref_adi_rhs(const vf_height_step_push *p, const float *eta, const float *prev, const float *bed,
                            const uint32_t *flags, const float *pres, float *rhs);
-/** height_adi_sweep.comp along p->axis: in -> out, scratch holds c' (nx*ny). */
+/** height_adi_x.comp / height_adi_y.comp along p->axis: in -> out, scratch holds c' (nx*ny). */
 void vf_height_ref_adi_sweep(const vf_height_step_push *p, const float *eta, const float *bed, const uint32_t *flags,
                              const float *in, float *out, float *scratch);
 /** One whole ADI step: rhs, row sweep, column sweep; eta_next receives

@@ -310,6 +310,7 @@ static void test_disturb(vf_gpu *gpu, int integrator, int coupling)
         /* Klein et al.: a mass surplus (negative divergence) raises the surface */
         vf_height_disturb_push q = dp;
         q.drop_count = 0;
+        q.user_amp = 0.0f;
         float *a = calloc(h.n, 4), *b = calloc(h.n, 4), *z = calloc(h.n, 4);
         float *neg = malloc(fnx * fny * 4);
         for (uint32_t i = 0; i < fnx * fny; i++)

@@ -1,11 +1,10 @@
-#version 450
-// One half of the ADI step: a tridiagonal (Thomas) solve of
+// height_adi_sweep.glsl: the body of height_adi_x.comp (SWEEP_AXIS 0) and
+// height_adi_y.comp (SWEEP_AXIS 1). One half of the ADI step: a tridiagonal (Thomas) solve of
 //   (1 + al (dm + dp)) x_k - al dm x_(k-1) - al dp x_(k+1) = r_k,  al = wa dt^2 g / dx^2,
-// along every row (axis 0) or column (axis 1), one thread per line. Face
+// along every row (axis 0) or column (axis 1), one thread per line (the
+// push constant's axis is ignored: each file fixes its axis at compile time). Face
 // depths dm, dp come from eta^n; solid cells and walls have zero faces, so
 // they decouple. The column sweep ends the step and keeps eta >= bed.
-#include "shared.h"
-#include "height_common.glsl"
 
 layout(local_size_x = VF_HEIGHT_SWEEP_WG) in;
 layout(std430, binding = VF_HEIGHT_SWEEP_BIND_ETA) readonly buffer Eta { float eta[]; };
@@ -19,12 +18,12 @@ VF_PUSH(vf_height_step_push)
 void main()
 {
     uint line = gl_GlobalInvocationID.x;
-    uint n = pc.axis == 0u ? pc.nx : pc.ny;
-    uint lines = pc.axis == 0u ? pc.ny : pc.nx;
+    uint n = SWEEP_AXIS == 0u ? pc.nx : pc.ny;
+    uint lines = SWEEP_AXIS == 0u ? pc.ny : pc.nx;
     if (line >= lines)
         return;
-    uint stride = pc.axis == 0u ? 1u : pc.nx;
-    uint base = pc.axis == 0u ? line * pc.nx : line;
+    uint stride = SWEEP_AXIS == 0u ? 1u : pc.nx;
+    uint base = SWEEP_AXIS == 0u ? line * pc.nx : line;
     float al = pc.wa * pc.dt * pc.dt * pc.g / (pc.dx * pc.dx);
     float dm = 0.0, cprev = 0.0, dprev = 0.0;
     for (uint k = 0u; k < n; k++) {
@@ -43,11 +42,11 @@ void main()
         dm = dp;
     }
     float next = x[base + (n - 1u) * stride];
-    if (pc.axis == 1u)
+    if (SWEEP_AXIS == 1u)
         x[base + (n - 1u) * stride] = max(next, bed[base + (n - 1u) * stride]);
     for (uint k = n - 1u; k-- > 0u;) {
         uint idx = base + k * stride;
         next = x[idx] - cp[idx] * next;
-        x[idx] = pc.axis == 1u ? max(next, bed[idx]) : next;
+        x[idx] = SWEEP_AXIS == 1u ? max(next, bed[idx]) : next;
     }
 }

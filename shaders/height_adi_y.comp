@@ -1,0 +1,6 @@
+#version 450
+// ADI tridiagonal sweep along the columns (see height_adi_sweep.glsl).
+#include "shared.h"
+#include "height_common.glsl"
+#define SWEEP_AXIS 1u
+#include "height_adi_sweep.glsl"
