@@ -2,7 +2,8 @@
 // Right-hand side of the implicit (Kass & Miller) step
 //   eta' - wa dt^2 g L eta' = 2 eta - ep + dt^2 g L(wb eta + wc ep - pot),
 // with ep = eta - damp (eta - eta_prev) the damped previous level and L the
-// flux-form Laplacian with face depths frozen at eta^n.
+// flux-form Laplacian with face depths frozen at eta^n; absorbing edges add
+// kappa ep (kappa = c dt / (2 dx) per boundary face).
 #include "shared.h"
 #include "height_common.glsl"
 
@@ -19,10 +20,7 @@ VF_PUSH(vf_height_step_push)
 float damped_prev(uint i, uint j)
 {
     uint idx = j * pc.nx + i;
-    float rate = pc.damping;
-    if ((pc.flags & VF_HEIGHT_STEP_SPONGE) != 0u)
-        rate += height_sponge(i, j, pc.nx, pc.ny, pc.sponge_cells, pc.sponge_max);
-    float keep = max(0.0, 1.0 - pc.dt * rate);
+    float keep = max(0.0, 1.0 - pc.dt * pc.damping);
     return eta[idx] - keep * (eta[idx] - prev[idx]);
 }
 
@@ -67,5 +65,12 @@ void main()
         uint n = idx + pc.nx;
         lap += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * (q(i, j + 1u) - qc);
     }
-    rhs[idx] = 2.0 * e - damped_prev(i, j) + pc.dt * pc.dt * pc.g / (pc.dx * pc.dx) * lap;
+    float ep = damped_prev(i, j);
+    // absorbing edges: -kappa (eta' - ep) per boundary face, kappa = c dt / (2 dx);
+    // the eta' part sits on the diagonal of the sweeps
+    float kappa = 0.0;
+    if (pc.radiate != 0u)
+        kappa = float(height_boundary_faces(i, j, pc.nx, pc.ny, pc.radiate)) * sqrt(pc.g * max(e - b, 0.0)) * pc.dt /
+                (2.0 * pc.dx);
+    rhs[idx] = 2.0 * e - ep + kappa * ep + pc.dt * pc.dt * pc.g / (pc.dx * pc.dx) * lap;
 }

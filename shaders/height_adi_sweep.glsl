@@ -4,7 +4,8 @@
 // along every row (axis 0) or column (axis 1), one thread per line (the
 // push constant's axis is ignored: each file fixes its axis at compile time). Face
 // depths dm, dp come from eta^n; solid cells and walls have zero faces, so
-// they decouple. The column sweep ends the step and keeps eta >= bed.
+// they decouple. Absorbing edges add kappa = c dt / (2 dx) to the diagonal
+// of the first and last cell of each line. The column sweep ends the step and keeps eta >= bed.
 
 layout(local_size_x = VF_HEIGHT_SWEEP_WG) in;
 layout(std430, binding = VF_HEIGHT_SWEEP_BIND_ETA) readonly buffer Eta { float eta[]; };
@@ -34,7 +35,13 @@ void main()
             dp = height_face_depth(eta[idx], bed[idx], flags[idx], eta[nb], bed[nb], flags[nb]);
         }
         float a = -al * dm, c = -al * dp;
-        float denom = 1.0 + al * (dm + dp) - a * cprev;
+        float kappa = 0.0; // absorbing edges: this line's boundary faces of the cell
+        uint lo = SWEEP_AXIS == 0u ? VF_HEIGHT_SIDE_LEFT : VF_HEIGHT_SIDE_BOTTOM;
+        uint hi = SWEEP_AXIS == 0u ? VF_HEIGHT_SIDE_RIGHT : VF_HEIGHT_SIDE_TOP;
+        uint faces = ((k == 0u && (pc.radiate & lo) != 0u) ? 1u : 0u) + ((k + 1u == n && (pc.radiate & hi) != 0u) ? 1u : 0u);
+        if (faces != 0u && (flags[idx] & VF_HEIGHT_SOLID) == 0u)
+            kappa = float(faces) * sqrt(pc.g * max(eta[idx] - bed[idx], 0.0)) * pc.dt / (2.0 * pc.dx);
+        float denom = 1.0 + kappa + al * (dm + dp) - a * cprev;
         cprev = c / denom;
         dprev = (rhs[idx] - a * dprev) / denom;
         cp[idx] = cprev;

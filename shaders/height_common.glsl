@@ -42,14 +42,17 @@ float height_hull(vec2 p, float hx, float hy, float ha, float hb, float hc, floa
     return draft * s * s;
 }
 
-// Extra damping rate of the absorbing edge layer (quadratic ramp).
-float height_sponge(uint i, uint j, uint nx, uint ny, uint cells, float smax)
+// Absorbing edges (first-order radiation condition deta/dt + c deta/dn = 0):
+// a ghost cell outside each absorbing boundary face at eta - dx v / c turns
+// the face into a damping of the velocity of height at rate c / dx, c =
+// sqrt(g d) the local wave speed. Returns the number of absorbing boundary
+// faces of cell (i, j) for the side mask (VF_HEIGHT_SIDE_*).
+uint height_boundary_faces(uint i, uint j, uint nx, uint ny, uint sides)
 {
-    uint d = min(min(i, j), min(nx - 1u - i, ny - 1u - j));
-    if (d >= cells)
-        return 0.0;
-    float q = float(cells - d) / float(cells);
-    return smax * q * q;
+    return ((i == 0u && (sides & VF_HEIGHT_SIDE_LEFT) != 0u) ? 1u : 0u) +
+           ((i + 1u == nx && (sides & VF_HEIGHT_SIDE_RIGHT) != 0u) ? 1u : 0u) +
+           ((j == 0u && (sides & VF_HEIGHT_SIDE_BOTTOM) != 0u) ? 1u : 0u) +
+           ((j + 1u == ny && (sides & VF_HEIGHT_SIDE_TOP) != 0u) ? 1u : 0u);
 }
 
 // Crater with a rim, zero integral over the plane: exp(-r^2/s^2) - exp(-r^2/(4 s^2)) / 4.

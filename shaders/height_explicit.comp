@@ -1,6 +1,7 @@
 #version 450
 // Explicit wave step (Mueller-Fischer's velocity of height, flux form with
-// face depths): v' = (v + dt g L(eta - pot)) * max(0, 1 - dt * rate),
+// face depths): v' = (v + dt g L(eta - pot)) / (1 + dt r) * max(0, 1 - dt damping),
+// r the radiation damping of absorbing edges,
 // eta' = max(eta + dt v', bed). Stable for sqrt(g d) dt / dx <= 1/sqrt(2).
 #include "shared.h"
 #include "height_common.glsl"
@@ -55,10 +56,11 @@ void main()
         acc += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(i, j + 1u)) - phi);
     }
     acc *= pc.g / (pc.dx * pc.dx);
-    float rate = pc.damping;
-    if ((pc.flags & VF_HEIGHT_STEP_SPONGE) != 0u)
-        rate += height_sponge(i, j, pc.nx, pc.ny, pc.sponge_cells, pc.sponge_max);
-    float v = (vel[idx] + pc.dt * acc) * max(0.0, 1.0 - pc.dt * rate);
+    // absorbing edges: damping at c/dx per boundary face, taken implicitly
+    float rad = 0.0;
+    if (pc.radiate != 0u)
+        rad = float(height_boundary_faces(i, j, pc.nx, pc.ny, pc.radiate)) * sqrt(pc.g * max(e - b, 0.0)) / pc.dx;
+    float v = (vel[idx] + pc.dt * acc) / (1.0 + pc.dt * rad) * max(0.0, 1.0 - pc.dt * pc.damping);
     float en = e + pc.dt * v;
     if (en < b) {
         en = b;

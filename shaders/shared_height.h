@@ -27,8 +27,12 @@
 
 /* step push flags */
 #define VF_HEIGHT_STEP_HULL 1u       /* a boat hull presses on the surface */
-#define VF_HEIGHT_STEP_SPONGE 2u     /* absorbing edges (sponge layer) */
 #define VF_HEIGHT_STEP_PRES 4u       /* the pressure height pres[] acts as a potential (coupling=pressure) */
+/* sides of the domain (radiate mask) */
+#define VF_HEIGHT_SIDE_LEFT 1u       /* x = 0 */
+#define VF_HEIGHT_SIDE_RIGHT 2u      /* x = nx dx */
+#define VF_HEIGHT_SIDE_BOTTOM 4u     /* y = 0 */
+#define VF_HEIGHT_SIDE_TOP 8u        /* y = ny dx */
 /* disturb push flags */
 #define VF_HEIGHT_DISTURB_PREV 1u    /* also shift eta_prev (ADI: no velocity kick) */
 #define VF_HEIGHT_COUPLE_NONE 0u
@@ -66,8 +70,6 @@ VF_STRUCT_BEGIN(vf_height_step_push)
     VF_FLOAT g;          /* gravity (m/s^2) */
     VF_FLOAT dt;         /* substep (s) */
     VF_FLOAT damping;    /* velocity damping rate (1/s) */
-    VF_FLOAT sponge_max; /* extra damping rate at the edge (1/s), absorbing edges */
-    VF_UINT sponge_cells;/* sponge width in cells */
     VF_FLOAT wa;         /* ADI weights of eta^(n+1), eta^n, eta^(n-1) (sum 1) */
     VF_FLOAT wb;
     VF_FLOAT wc;
@@ -80,6 +82,8 @@ VF_STRUCT_BEGIN(vf_height_step_push)
     VF_FLOAT hull_cos;   /* heading */
     VF_FLOAT hull_sin;
     VF_UINT axis;        /* sweep axis */
+    VF_UINT radiate;     /* absorbing sides (radiation condition deta/dt + c deta/dn = 0): VF_HEIGHT_SIDE_* bits */
+    VF_UINT pad0;
 VF_STRUCT_END(vf_height_step_push)
 VF_STATIC_ASSERT(sizeof(vf_height_step_push) == 80, "vf_height_step_push must match std430")
 

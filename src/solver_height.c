@@ -42,9 +42,8 @@ const vf_param_def vf_height_params[] = {
      "substep; 0 picks 0.9x the explicit limit (explicit) or up to 4x it (adi)"},
     {"frame_dt", VF_PARAM_DOUBLE, D(frame_dt), 1.0 / 60.0, 0, 10, true, NULL, "s", "simulated time per frame"},
     {"damping", VF_PARAM_DOUBLE, D(damping), 0.02, 0, 1000, false, NULL, "1/s", "damping of the surface velocity"},
-    {"edges", VF_PARAM_ENUM, D(edges), 0, 0, 0, false, "walls|absorbing", "",
-     "reflecting walls or absorbing edges (sponge layer)"},
-    {"sponge_cells", VF_PARAM_INT, D(sponge_cells), 10, 1, 1024, false, NULL, "cells", "absorbing layer width"},
+    {"edges", VF_PARAM_ENUM, D(edges), 0, 0, 0, false, "walls|absorbing|open-ends", "",
+     "reflecting walls, absorbing edges all round, or absorbing only at the x ends (channels)"},
     {"volume_fix", VF_PARAM_BOOL, D(volume_fix), 1, 0, 0, false, NULL, "",
      "correct volume drift every frame (gpu reduction, depth-proportional shift)"},
     {"init", VF_PARAM_ENUM, D(init), 0, 0, 0, false, "rest|cosine|bump", "",
@@ -98,7 +97,7 @@ static void boat_defaults(void *p)
     d->dx = 0.05;
     d->surface = 0.6;
     d->bed_shape = VF_HEIGHT_BED_CHANNEL;
-    d->edges = VF_HEIGHT_EDGES_ABSORBING;
+    d->edges = VF_HEIGHT_EDGES_OPEN_ENDS;
     d->boat = true;
     d->leaves = 12;
 }
@@ -376,7 +375,6 @@ vf_height_step_push vf_height_step_params(const vf_solver *s, double t)
         .g = (float)h->d.g,
         .dt = (float)h->dt,
         .damping = (float)h->d.damping,
-        .sponge_cells = (uint32_t)h->d.sponge_cells,
         .wa = 0.25f,
         .wb = 0.5f,
         .wc = 0.25f,
@@ -388,11 +386,10 @@ vf_height_step_push vf_height_step_params(const vf_solver *s, double t)
     }
     if (h->d.coupling == VF_HEIGHT_COUPLE_PRESSURE)
         p.flags |= VF_HEIGHT_STEP_PRES;
-    if (h->d.edges == VF_HEIGHT_EDGES_ABSORBING) {
-        p.flags |= VF_HEIGHT_STEP_SPONGE;
-        /* about e^-3 per crossing of the layer at the fastest wave speed */
-        p.sponge_max = (float)(9.0 * sqrt(h->d.g * h->dmax) / (h->d.sponge_cells * h->d.dx));
-    }
+    if (h->d.edges == VF_HEIGHT_EDGES_ABSORBING)
+        p.radiate = VF_HEIGHT_SIDE_LEFT | VF_HEIGHT_SIDE_RIGHT | VF_HEIGHT_SIDE_BOTTOM | VF_HEIGHT_SIDE_TOP;
+    else if (h->d.edges == VF_HEIGHT_EDGES_OPEN_ENDS)
+        p.radiate = VF_HEIGHT_SIDE_LEFT | VF_HEIGHT_SIDE_RIGHT;
     if (h->d.boat) {
         double bx, by, hd;
         boat_at(h, t, &bx, &by, &hd);
@@ -402,8 +399,8 @@ vf_height_step_push vf_height_step_params(const vf_solver *s, double t)
         p.hull_a = (float)(0.5 * h->d.boat_length);
         p.hull_b = (float)(0.5 * h->d.boat_width);
         /* the hull settles in over the time it takes to move one length
-         * (no start-up ring from switching the pressure on at once) */
-        double ramp = h->d.wake_speed > 0 ? h->d.boat_length / h->d.wake_speed : 1.0;
+         * (0.25 to 1 s; no start-up ring from switching the pressure on at once) */
+        double ramp = h->d.wake_speed > 0 ? fmin(fmax(h->d.boat_length / h->d.wake_speed, 0.25), 1.0) : 1.0;
         double k = fmin(t / ramp, 1.0);
         p.hull_draft = (float)(h->d.boat_draft * k * k * (3 - 2 * k));
         p.hull_cos = (float)cos(hd);
@@ -1143,7 +1140,7 @@ const vf_scene_info vf_height_scene_pool = {
 const vf_scene_info vf_height_scene_boat = {
     .name = "boat",
     .family = "height",
-    .description = "a boat crossing a channel at wake_speed, leaving a wake (absorbing edges)",
+    .description = "a boat crossing a channel at wake_speed, leaving a wake (waves leave at the open ends)",
     .params = vf_height_params,
     .param_count = sizeof vf_height_params / sizeof vf_height_params[0],
     .desc_size = sizeof(vf_height_desc),

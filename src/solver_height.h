@@ -15,7 +15,8 @@
  *             eta^(n+1), eta^n, eta^(n-1) by 1/4, 1/2, 1/4 (second order, no
  *             numerical damping); adi_form=kass-miller is the paper's
  *             first-order form (weights 1, 0, 0; damps short waves).
- * Around that: reflecting walls or absorbing edges (a sponge layer), obstacle
+ * Around that: reflecting walls or absorbing edges (first-order radiation
+ * condition deta/dt + c deta/dn = 0 at the domain edge), obstacle
  * cells, rain drops from a seeded hash (deterministic), a boat whose hull
  * presses the surface while it moves at wake_speed (the wake follows), floating
  * leaves and ducks (GPU particles), a per-frame volume correction (GPU
@@ -35,7 +36,7 @@
 
 enum { VF_HEIGHT_INT_EXPLICIT = 0, VF_HEIGHT_INT_ADI = 1 };
 enum { VF_HEIGHT_ADI_TRAPEZOIDAL = 0, VF_HEIGHT_ADI_KASS_MILLER = 1 };
-enum { VF_HEIGHT_EDGES_WALLS = 0, VF_HEIGHT_EDGES_ABSORBING = 1 };
+enum { VF_HEIGHT_EDGES_WALLS = 0, VF_HEIGHT_EDGES_ABSORBING = 1, VF_HEIGHT_EDGES_OPEN_ENDS = 2 };
 enum { VF_HEIGHT_BED_FLAT = 0, VF_HEIGHT_BED_SHELF, VF_HEIGHT_BED_BEACH, VF_HEIGHT_BED_CHANNEL };
 enum { VF_HEIGHT_INIT_REST = 0, VF_HEIGHT_INIT_COSINE, VF_HEIGHT_INIT_BUMP };
 /* coupling values are VF_HEIGHT_COUPLE_NONE / _PRESSURE / _DIVERGENCE (shared_height.h) */
@@ -59,7 +60,6 @@ typedef struct vf_height_desc {
     double frame_dt;        /* simulated time per frame (s) */
     double damping;         /* velocity damping (1/s) */
     int edges;              /* VF_HEIGHT_EDGES_* */
-    int sponge_cells;       /* width of the absorbing layer (cells) */
     bool volume_fix;        /* correct the volume drift every frame */
     int init;               /* VF_HEIGHT_INIT_* */
     double init_amplitude;  /* m */

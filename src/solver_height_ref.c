@@ -37,14 +37,10 @@ float vf_height_hull(float x, float y, float hx, float hy, float ha, float hb, f
     return draft * s * s;
 }
 
-float vf_height_sponge(uint32_t i, uint32_t j, uint32_t nx, uint32_t ny, uint32_t cells, float smax)
+uint32_t vf_height_boundary_faces(uint32_t i, uint32_t j, uint32_t nx, uint32_t ny, uint32_t sides)
 {
-    uint32_t a = i < j ? i : j, b = nx - 1u - i < ny - 1u - j ? nx - 1u - i : ny - 1u - j;
-    uint32_t d = a < b ? a : b;
-    if (d >= cells)
-        return 0.0f;
-    float q = (float)(cells - d) / (float)cells;
-    return smax * q * q;
+    return (i == 0 && (sides & VF_HEIGHT_SIDE_LEFT)) + (i + 1 == nx && (sides & VF_HEIGHT_SIDE_RIGHT)) +
+           (j == 0 && (sides & VF_HEIGHT_SIDE_BOTTOM)) + (j + 1 == ny && (sides & VF_HEIGHT_SIDE_TOP));
 }
 
 float vf_height_drop_shape(float r2, float sigma)
@@ -62,14 +58,6 @@ static float pot(const vf_height_step_push *p, const float *pres, uint32_t i, ui
         v -= vf_height_hull(((float)i + 0.5f) * p->dx, ((float)j + 0.5f) * p->dx, p->hull_x, p->hull_y, p->hull_a, p->hull_b,
                             p->hull_cos, p->hull_sin, p->hull_draft);
     return v;
-}
-
-static float damp_rate(const vf_height_step_push *p, uint32_t i, uint32_t j)
-{
-    float rate = p->damping;
-    if (p->flags & VF_HEIGHT_STEP_SPONGE)
-        rate += vf_height_sponge(i, j, p->nx, p->ny, p->sponge_cells, p->sponge_max);
-    return rate;
 }
 
 void vf_height_ref_explicit(const vf_height_step_push *p, const float *eta, const float *bed, const uint32_t *flags,
@@ -105,7 +93,10 @@ void vf_height_ref_explicit(const vf_height_step_push *p, const float *eta, cons
                 acc += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(p, pres, i, j + 1)) - phi);
             }
             acc *= p->g / (p->dx * p->dx);
-            float v = (vel[idx] + p->dt * acc) * fmaxf(0.0f, 1.0f - p->dt * damp_rate(p, i, j));
+            float rad = 0.0f;
+            if (p->radiate)
+                rad = (float)vf_height_boundary_faces(i, j, nx, ny, p->radiate) * sqrtf(p->g * fmaxf(e - b, 0.0f)) / p->dx;
+            float v = (vel[idx] + p->dt * acc) / (1.0f + p->dt * rad) * fmaxf(0.0f, 1.0f - p->dt * p->damping);
             float en = e + p->dt * v;
             if (en < b) {
                 en = b;
@@ -119,7 +110,7 @@ void vf_height_ref_explicit(const vf_height_step_push *p, const float *eta, cons
 static float damped_prev(const vf_height_step_push *p, const float *eta, const float *prev, uint32_t i, uint32_t j)
 {
     size_t idx = (size_t)j * p->nx + i;
-    float keep = fmaxf(0.0f, 1.0f - p->dt * damp_rate(p, i, j));
+    float keep = fmaxf(0.0f, 1.0f - p->dt * p->damping);
     return eta[idx] - keep * (eta[idx] - prev[idx]);
 }
 
@@ -161,7 +152,12 @@ void vf_height_ref_adi_rhs(const vf_height_step_push *p, const float *eta, const
                 size_t n = idx + nx;
                 lap += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * (rhs_q(p, eta, prev, pres, i, j + 1) - qc);
             }
-            rhs[idx] = 2.0f * e - damped_prev(p, eta, prev, i, j) + p->dt * p->dt * p->g / (p->dx * p->dx) * lap;
+            float ep = damped_prev(p, eta, prev, i, j);
+            float kappa = 0.0f;
+            if (p->radiate)
+                kappa = (float)vf_height_boundary_faces(i, j, nx, ny, p->radiate) * sqrtf(p->g * fmaxf(e - b, 0.0f)) * p->dt /
+                        (2.0f * p->dx);
+            rhs[idx] = 2.0f * e - ep + kappa * ep + p->dt * p->dt * p->g / (p->dx * p->dx) * lap;
         }
 }
 
@@ -182,7 +178,14 @@ void vf_height_ref_adi_sweep(const vf_height_step_push *p, const float *eta, con
                 dp = vf_height_face_depth(eta[idx], bed[idx], flags[idx], eta[nb], bed[nb], flags[nb]);
             }
             float a = -al * dm, c = -al * dp;
-            float denom = 1.0f + al * (dm + dp) - a * cprev;
+            float kappa = 0.0f;
+            uint32_t lo = p->axis == 0 ? VF_HEIGHT_SIDE_LEFT : VF_HEIGHT_SIDE_BOTTOM;
+            uint32_t hi = p->axis == 0 ? VF_HEIGHT_SIDE_RIGHT : VF_HEIGHT_SIDE_TOP;
+            uint32_t faces = (k == 0 && (p->radiate & lo)) + (k + 1 == n && (p->radiate & hi));
+            if (faces && !(flags[idx] & VF_HEIGHT_SOLID))
+                kappa = (float)faces * sqrtf(p->g * fmaxf(eta[idx] - bed[idx], 0.0f)) * p->dt /
+                        (2.0f * p->dx);
+            float denom = 1.0f + kappa + al * (dm + dp) - a * cprev;
             cprev = c / denom;
             dprev = (in[idx] - a * dprev) / denom;
             scratch[idx] = cprev;

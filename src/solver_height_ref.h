@@ -17,8 +17,8 @@ float vf_height_hash01(uint32_t seed, uint32_t k);
 float vf_height_face_depth(float e0, float b0, uint32_t f0, float e1, float b1, uint32_t f1);
 /** Hull depression at (x, y) (height_hull). */
 float vf_height_hull(float x, float y, float hx, float hy, float ha, float hb, float hc, float hs, float draft);
-/** Sponge damping rate of cell (i, j) (height_sponge). */
-float vf_height_sponge(uint32_t i, uint32_t j, uint32_t nx, uint32_t ny, uint32_t cells, float smax);
+/** Boundary faces of cell (i, j) (height_boundary_faces). */
+uint32_t vf_height_boundary_faces(uint32_t i, uint32_t j, uint32_t nx, uint32_t ny, uint32_t sides);
 /** Drop crater shape at squared distance r2 (height_drop_shape). */
 float vf_height_drop_shape(float r2, float sigma);
 

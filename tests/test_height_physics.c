@@ -7,7 +7,9 @@
  *  - 10 000 steps of rain (explicit and ADI) keep the volume within 1e-5;
  *  - waves slow down over a shallow shelf: measured speeds match sqrt(g d)
  *    within 5% in the deep part and on the shelf;
- *  - coupling=pressure: eta follows p/(rho g) (Chen & Lobo). */
+ *  - coupling=pressure: eta follows p/(rho g) (Chen & Lobo);
+ *  - absorbing edges let a pulse leave; a slow boat's hull makes its
+ *    hydrostatic depression; leaves follow a uniform flow. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,6 +406,153 @@ static void test_pressure_coupling(vf_gpu *gpu)
     vf_buffer_destroy(&bp);
 }
 
+/* Largest |eta| left in a channel after a plane pulse from its middle had
+ * time to reach both ends and come back. */
+static double leftover(vf_gpu *gpu, int edges)
+{
+    vf_height_desc d;
+    vf_height_desc_defaults(&d);
+    d.nx = 160;
+    d.ny = 16;
+    d.dx = 0.05;
+    d.surface = 1.0;
+    d.damping = 0.0;
+    d.volume_fix = false;
+    d.edges = edges;
+    d.dt = 0.9 * vf_height_explicit_limit(&d);
+    vf_solver *s = make(gpu, &d);
+    if (!s)
+        return NAN;
+    size_t n = (size_t)d.nx * d.ny;
+    float *eta = malloc(n * 4), *vel = calloc(n, 4);
+    for (int j = 0; j < d.ny; j++)
+        for (int i = 0; i < d.nx; i++) {
+            double x = (i + 0.5) * d.dx - 4.0;
+            eta[(size_t)j * d.nx + i] = (float)(0.002 * exp(-x * x / 0.25));
+        }
+    CHECK(vf_height_upload(s, eta, vel) == VF_OK);
+    int total = (int)ceil(3.5 / vf_height_dt(s));
+    for (int k = 0; k < total; k += 100)
+        steps(gpu, s, total - k < 100 ? total - k : 100);
+    CHECK(vf_height_download(s, eta, NULL) == VF_OK);
+    double m = 0;
+    for (size_t i = 0; i < n; i++)
+        m = fmax(m, fabs(eta[i]));
+    free(eta), free(vel);
+    vf_solver_destroy(&s);
+    return m;
+}
+
+static void test_absorbing(vf_gpu *gpu)
+{
+    vf_test_section("absorbing edges (edges=open-ends): a plane pulse leaves the channel");
+    double walls = leftover(gpu, VF_HEIGHT_EDGES_WALLS), absorbing = leftover(gpu, VF_HEIGHT_EDGES_OPEN_ENDS);
+    printf("  max |eta| after 3.5 s (pulse 2 mm): walls %.3g m, open ends %.3g m (%.2g%% of the walls case)\n", walls,
+           absorbing, 100 * absorbing / walls);
+    CHECK(walls > 5e-4);
+    CHECK_LE(absorbing, 0.05 * walls);
+}
+
+static void test_boat(vf_gpu *gpu)
+{
+    vf_test_section("a slow boat pushes the water aside: hydrostatic depression under the hull");
+    vf_height_desc d;
+    vf_height_desc_defaults(&d);
+    d.nx = 128;
+    d.ny = 48;
+    d.dx = 0.05;
+    d.surface = 0.5;
+    d.boat = true;
+    d.boat_length = 0.8;
+    d.boat_width = 0.4;
+    d.boat_draft = 0.05;
+    d.wake_speed = 0.1; /* Froude number 0.05: nearly hydrostatic */
+    d.damping = 2.0;
+    d.edges = VF_HEIGHT_EDGES_WALLS;
+    vf_solver *s = make(gpu, &d);
+    if (!s)
+        return;
+    double v0 = 0, v1 = 0;
+    CHECK(vf_height_volume(s, &v0) == VF_OK);
+    VkCommandBuffer cmd;
+    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
+    for (int f = 0; f < 240; f++) {
+        s->vt->record_frame(s, cmd, NULL);
+        s->vt->frame_done(s);
+    }
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    CHECK(vf_height_volume(s, &v1) == VF_OK);
+    vf_height_object boat;
+    CHECK(vf_height_read_objects(s, &boat) == VF_OK);
+    size_t n = (size_t)d.nx * d.ny;
+    float *eta = malloc(n * 4);
+    CHECK(vf_height_download(s, eta, NULL) == VF_OK);
+    int bi = (int)(boat.x / d.dx), bj = (int)(boat.y / d.dx);
+    double under = eta[(size_t)bj * d.nx + bi], far = eta[(size_t)bj * d.nx + (bi < d.nx / 2 ? d.nx - 4 : 3)];
+    printf("  boat at (%.2f, %.2f) m: eta under the hull %.4f m, far away %.4f m, difference %.4f (draft %.3f); volume "
+           "drift %.2g\n",
+           boat.x, boat.y, under, far, far - under, d.boat_draft, (v1 - v0) / v0);
+    CHECK_REL(far - under, d.boat_draft, 0.15, 0);
+    CHECK_LE(fabs(v1 - v0) / v0, 1e-5);
+    free(eta);
+    vf_solver_destroy(&s);
+}
+
+static void test_objects_follow_flow(vf_gpu *gpu)
+{
+    vf_test_section("floating leaves follow a uniform flow (drag relaxation)");
+    vf_height_desc d;
+    vf_height_desc_defaults(&d);
+    d.nx = d.ny = 32;
+    d.dx = 0.1;
+    d.leaves = 6;
+    d.drag_time = 0.2;
+    vf_solver *s = make(gpu, &d);
+    if (!s)
+        return;
+    const float u = 0.3f, v = -0.1f;
+    float fv[4 * 4 * 2];
+    for (int i = 0; i < 16; i++)
+        fv[2 * i] = u, fv[2 * i + 1] = v;
+    vf_buffer *bv = NULL;
+    vf_buffer_desc bd = {.size = sizeof fv, .name = "test uniform flow"};
+    CHECK(vf_buffer_create(gpu, &bd, &bv) == VF_OK);
+    CHECK(vf_buffer_write(bv, 0, fv, sizeof fv) == VF_OK);
+    vf_height_flow flow = {.velocity = bv, .nx = 4, .ny = 4};
+    CHECK(vf_height_set_flow(s, &flow) == VF_OK);
+    vf_height_object a[6], b[6];
+    CHECK(vf_height_read_objects(s, a) == VF_OK);
+    const int frames = 60;
+    VkCommandBuffer cmd;
+    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
+    for (int f = 0; f < frames; f++) {
+        s->vt->record_frame(s, cmd, NULL);
+        s->vt->frame_done(s);
+    }
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    CHECK(vf_height_read_objects(s, b) == VF_OK);
+    /* the exact discrete path: v_n = U (1 - q^n), q = exp(-dt/tau), x += dt v_n */
+    double q = exp(-d.frame_dt / d.drag_time), travel = 0, vn = 0;
+    for (int f = 1; f <= frames; f++) {
+        vn = 1 - pow(q, f);
+        travel += d.frame_dt * vn;
+    }
+    int checked = 0;
+    for (int k = 0; k < 6; k++) {
+        if (a[k].x > 2.6f || a[k].y < 0.4f)
+            continue; /* would reach a wall */
+        checked++;
+        printf("  leaf %d: moved (%.4f, %.4f) m, expected (%.4f, %.4f); velocity (%.4f, %.4f)\n", k, b[k].x - a[k].x,
+               b[k].y - a[k].y, u * travel, v * travel, b[k].vx, b[k].vy);
+        CHECK_REL(b[k].x - a[k].x, u * travel, 0.01, 0);
+        CHECK_REL(b[k].y - a[k].y, v * travel, 0.01, 0);
+        CHECK_REL(b[k].vx, u * vn, 1e-3, 0);
+    }
+    CHECK(checked >= 2);
+    vf_solver_destroy(&s);
+    vf_buffer_destroy(&bv);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -413,6 +562,9 @@ int main(int argc, char **argv)
     test_shelf(gpu);
     test_volume(gpu);
     test_pressure_coupling(gpu);
+    test_absorbing(gpu);
+    test_boat(gpu);
+    test_objects_follow_flow(gpu);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }
