@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "camera.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
 #include "shared.h"
@@ -24,46 +25,7 @@ typedef struct vf_surface_renderer {
     vf_pipeline *sky, *bed, *water, *objects, *top;
 } vf_surface_renderer;
 
-/* ------------------------------------------------------------------ matrices (column-major) */
-
-static void mat_mul(const float a[16], const float b[16], float out[16])
-{
-    float r[16];
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            float s = 0;
-            for (int k = 0; k < 4; k++)
-                s += a[k * 4 + row] * b[c * 4 + k];
-            r[c * 4 + row] = s;
-        }
-    memcpy(out, r, sizeof r);
-}
-
-static void look_at(const float eye[3], const float target[3], const float up[3], float m[16])
-{
-    float f[3] = {target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]};
-    float fl = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-    for (int i = 0; i < 3; i++)
-        f[i] /= fl;
-    float s[3] = {f[1] * up[2] - f[2] * up[1], f[2] * up[0] - f[0] * up[2], f[0] * up[1] - f[1] * up[0]};
-    float sl = sqrtf(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-    for (int i = 0; i < 3; i++)
-        s[i] /= sl;
-    float u[3] = {s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]};
-    float r[16] = {s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
-                   -(s[0] * eye[0] + s[1] * eye[1] + s[2] * eye[2]),
-                   -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]),
-                   f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2], 1};
-    memcpy(m, r, sizeof r);
-}
-
-/* Vulkan clip space: y down, depth 0 (near) .. 1 (far). */
-static void perspective(float fov_y, float aspect, float zn, float zf, float m[16])
-{
-    float f = 1.0f / tanf(0.5f * fov_y);
-    float r[16] = {f / aspect, 0, 0, 0, 0, -f, 0, 0, 0, 0, zf / (zn - zf), -1, 0, 0, zn * zf / (zn - zf), 0};
-    memcpy(m, r, sizeof r);
-}
+/* ------------------------------------------------------------------ matrices (camera.h; column-major) */
 
 /* General 4x4 inverse (Gauss-Jordan in double); false when singular. */
 static bool invert(const float m[16], float out[16])
@@ -163,14 +125,20 @@ static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_sur
 {
     memset(f, 0, sizeof *f);
     const vf_camera *c = &r->cam;
-    float view[16], proj[16], vp[16], inv[16];
-    look_at(c->eye, c->target, c->up, view);
-    perspective(c->fov_y > 0 ? c->fov_y : 0.9f, (float)r->base.width / (float)r->base.height,
-                c->znear > 0 ? c->znear : 0.005f, c->zfar > c->znear ? c->zfar : 20.0f, proj);
-    mat_mul(proj, view, vp);
-    if (!invert(vp, inv))
+    vf_camera cam = *c;
+    if (!(cam.fov_y > 0))
+        cam.fov_y = 0.9f;
+    if (!(cam.znear > 0))
+        cam.znear = 0.005f;
+    if (!(cam.zfar > cam.znear))
+        cam.zfar = 20.0f;
+    vf_mat4 view, proj, vpm;
+    vf_camera_matrices(&cam, (float)r->base.width / (float)r->base.height, &view, &proj);
+    vpm = vf_mat4_mul(&proj, &view);
+    float inv[16];
+    if (!invert(vpm.m, inv))
         memset(inv, 0, sizeof inv);
-    memcpy(f->view_proj, vp, sizeof vp);
+    memcpy(f->view_proj, vpm.m, sizeof vpm.m);
     memcpy(f->inv_view_proj, inv, sizeof inv);
     f->eye[0] = c->eye[0];
     f->eye[1] = c->eye[1];
