@@ -240,24 +240,27 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
     vkCmdSetViewport(cmd, 0, 1, &vp);
     vkCmdSetScissor(cmd, 0, 1, &sc);
     if (three_d) {
-        uint32_t id = scope_begin(prof, cmd, "surface_sky");
-        vf_cmd_bind(cmd, r->sky, b, NULL);
-        vkCmdDraw(cmd, 3, 1, 0, 0);
-        scope_end(prof, cmd, id);
-        id = scope_begin(prof, cmd, "surface_bed");
-        vf_cmd_bind(cmd, r->bed, b, NULL);
-        vkCmdDraw(cmd, (f.mesh_x + 5) * (f.mesh_y + 5) * 6, 1, 0, 0);
-        scope_end(prof, cmd, id);
-        id = scope_begin(prof, cmd, "surface_water");
-        vf_cmd_bind(cmd, r->water, b, NULL);
-        vkCmdDraw(cmd, (f.mesh_x - 1) * (f.mesh_y - 1) * 6, 1, 0, 0);
-        scope_end(prof, cmd, id);
+        /* front to back, so early depth tests skip what the water hides; the
+         * sky last, at the far plane where nothing was drawn */
+        uint32_t id;
         if (st.object_count) {
             id = scope_begin(prof, cmd, "surface_objects");
             vf_cmd_bind(cmd, r->objects, b, NULL);
             vkCmdDraw(cmd, st.object_count * 72, 1, 0, 0);
             scope_end(prof, cmd, id);
         }
+        id = scope_begin(prof, cmd, "surface_water");
+        vf_cmd_bind(cmd, r->water, b, NULL);
+        vkCmdDraw(cmd, (f.mesh_x - 1) * (f.mesh_y - 1) * 6, 1, 0, 0);
+        scope_end(prof, cmd, id);
+        id = scope_begin(prof, cmd, "surface_bed");
+        vf_cmd_bind(cmd, r->bed, b, NULL);
+        vkCmdDraw(cmd, (f.mesh_x + 5) * (f.mesh_y + 5) * 6, 1, 0, 0);
+        scope_end(prof, cmd, id);
+        id = scope_begin(prof, cmd, "surface_sky");
+        vf_cmd_bind(cmd, r->sky, b, NULL);
+        vkCmdDraw(cmd, 3, 1, 0, 0);
+        scope_end(prof, cmd, id);
     } else {
         uint32_t id = scope_begin(prof, cmd, "surface_topdown");
         vf_cmd_bind(cmd, r->top, b, NULL);
@@ -281,7 +284,8 @@ static const vf_renderer_vtable surface_vt = {
     .set_camera = surface_set_camera,
 };
 
-static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const char *fs, bool depth, vf_pipeline **out)
+/* depth: 0 none, 1 test and write (LESS), 2 test only at the far plane (LESS_OR_EQUAL) */
+static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const char *fs, int depth, vf_pipeline **out)
 {
     vf_graphics_desc d = {
         .vertex_shader = vs,
@@ -292,9 +296,9 @@ static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const cha
         .color_count = 1,
         .color_formats = {r->base.format},
         .depth_format = r->view == VF_SURFACE_VIEW_3D ? DEPTH_FORMAT : VK_FORMAT_UNDEFINED,
-        .depth_test = depth,
-        .depth_write = depth,
-        .depth_compare = VK_COMPARE_OP_LESS,
+        .depth_test = depth != 0,
+        .depth_write = depth == 1,
+        .depth_compare = depth == 2 ? VK_COMPARE_OP_LESS_OR_EQUAL : VK_COMPARE_OP_LESS,
         .cull = VK_CULL_MODE_NONE,
         .name = fs,
     };
@@ -325,12 +329,12 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     if (res == VF_OK)
         res = surface_resize(&r->base, desc->width ? desc->width : 1280, desc->height ? desc->height : 720);
     if (res == VF_OK && r->view == VF_SURFACE_VIEW_3D) {
-        if ((res = make_graphics(r, "surface_fullscreen.vert", "surface_sky.frag", false, &r->sky)) == VF_OK &&
-            (res = make_graphics(r, "surface_bed.vert", "surface_bed.frag", true, &r->bed)) == VF_OK &&
-            (res = make_graphics(r, "surface_water.vert", "surface_water.frag", true, &r->water)) == VF_OK)
-            res = make_graphics(r, "surface_objects.vert", "surface_objects.frag", true, &r->objects);
+        if ((res = make_graphics(r, "surface_fullscreen.vert", "surface_sky.frag", 2, &r->sky)) == VF_OK &&
+            (res = make_graphics(r, "surface_bed.vert", "surface_bed.frag", 1, &r->bed)) == VF_OK &&
+            (res = make_graphics(r, "surface_water.vert", "surface_water.frag", 1, &r->water)) == VF_OK)
+            res = make_graphics(r, "surface_objects.vert", "surface_objects.frag", 1, &r->objects);
     } else if (res == VF_OK) {
-        res = make_graphics(r, "surface_fullscreen.vert", "surface_top.frag", false, &r->top);
+        res = make_graphics(r, "surface_fullscreen.vert", "surface_top.frag", 0, &r->top);
     }
     if (res != VF_OK) {
         surface_destroy(&r->base);
