@@ -80,7 +80,7 @@ void main()
             delta -= pc.user_amp * height_drop_shape(rx * rx + ry * ry, pc.drop_sigma);
         }
         if (pc.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
-            delta -= pc.dt * pc.strength * sample_flow_div(i, j) / (1.0 + e * e);
+            delta -= pc.dt * pc.strength * pc.div_scale * sample_flow_div(i, j) / (1.0 + e * e);
     }
     if (delta == 0.0)
         return;

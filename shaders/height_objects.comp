@@ -5,6 +5,7 @@
 // constant tau (zero without a flow), bounces off walls, solid and dry cells,
 // and takes the surface elevation (bobbing). Ducks turn towards where they go,
 // leaves spin slowly. With a boat, object 0 is the boat on its set path.
+// With recycle, objects reaching the right end start again at the left (a river).
 #include "shared.h"
 
 layout(local_size_x = VF_HEIGHT_OBJECTS_WG) in;
@@ -12,7 +13,8 @@ layout(std430, binding = VF_HEIGHT_OBJ_BIND_ETA) readonly buffer Eta { float eta
 layout(std430, binding = VF_HEIGHT_OBJ_BIND_BED) readonly buffer Bed { float bed[]; };
 layout(std430, binding = VF_HEIGHT_OBJ_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
 layout(std430, binding = VF_HEIGHT_OBJ_BIND_OBJECTS) buffer Objects { vf_height_object objects[]; };
-layout(std430, binding = VF_HEIGHT_OBJ_BIND_FLOW_VEL) readonly buffer FlowVel { vec2 flow_vel[]; };
+layout(std430, binding = VF_HEIGHT_OBJ_BIND_FLOW_VEL) readonly buffer FlowVel { float flow_a[]; };
+layout(std430, binding = VF_HEIGHT_OBJ_BIND_FLOW_V) readonly buffer FlowV { float flow_b[]; };
 VF_PUSH(vf_height_objects_push)
 
 float sample_eta(vec2 p)
@@ -27,17 +29,41 @@ float sample_eta(vec2 p)
     return mix(a, c, ty);
 }
 
+// Bilinear sample of flow_a / flow_b (w x h values) at array coordinates f.
+float sample_a(vec2 f, uint w, uint h, uint stride, uint comp)
+{
+    f = clamp(f, vec2(0.0), vec2(float(w - 1u), float(h - 1u)));
+    uint x0 = min(uint(f.x), w - 1u), y0 = min(uint(f.y), h - 1u);
+    uint x1 = min(x0 + 1u, w - 1u), y1 = min(y0 + 1u, h - 1u);
+    vec2 t = f - vec2(x0, y0);
+    float a = mix(flow_a[(y0 * w + x0) * stride + comp], flow_a[(y0 * w + x1) * stride + comp], t.x);
+    float c = mix(flow_a[(y1 * w + x0) * stride + comp], flow_a[(y1 * w + x1) * stride + comp], t.x);
+    return mix(a, c, t.y);
+}
+
+float sample_b(vec2 f, uint w, uint h)
+{
+    f = clamp(f, vec2(0.0), vec2(float(w - 1u), float(h - 1u)));
+    uint x0 = min(uint(f.x), w - 1u), y0 = min(uint(f.y), h - 1u);
+    uint x1 = min(x0 + 1u, w - 1u), y1 = min(y0 + 1u, h - 1u);
+    vec2 t = f - vec2(x0, y0);
+    float a = mix(flow_b[y0 * w + x0], flow_b[y0 * w + x1], t.x);
+    float c = mix(flow_b[y1 * w + x0], flow_b[y1 * w + x1], t.x);
+    return mix(a, c, t.y);
+}
+
+// The flow velocity (m/s) at p: cell-centred pairs, or MAC faces (u at
+// (i hx, (j + 1/2) hy), v at ((i + 1/2) hx, j hy)).
 vec2 sample_flow(vec2 p)
 {
-    float lx = float(pc.nx) * pc.dx, ly = float(pc.ny) * pc.dx;
-    float fx = clamp(p.x / lx * float(pc.flow_nx) - 0.5, 0.0, float(pc.flow_nx - 1u));
-    float fy = clamp(p.y / ly * float(pc.flow_ny) - 0.5, 0.0, float(pc.flow_ny - 1u));
-    uint x0 = min(uint(fx), pc.flow_nx - 1u), y0 = min(uint(fy), pc.flow_ny - 1u);
-    uint x1 = min(x0 + 1u, pc.flow_nx - 1u), y1 = min(y0 + 1u, pc.flow_ny - 1u);
-    float tx = fx - float(x0), ty = fy - float(y0);
-    vec2 a = mix(flow_vel[y0 * pc.flow_nx + x0], flow_vel[y0 * pc.flow_nx + x1], tx);
-    vec2 c = mix(flow_vel[y1 * pc.flow_nx + x0], flow_vel[y1 * pc.flow_nx + x1], tx);
-    return mix(a, c, ty);
+    vec2 g = p / vec2(float(pc.nx) * pc.dx, float(pc.ny) * pc.dx) * vec2(float(pc.flow_nx), float(pc.flow_ny));
+    vec2 v;
+    if (pc.flow_layout == VF_HEIGHT_FLOW_MAC)
+        v = vec2(sample_a(g - vec2(0.0, 0.5), pc.flow_nx + 1u, pc.flow_ny, 1u, 0u),
+                 sample_b(g - vec2(0.5, 0.0), pc.flow_nx, pc.flow_ny + 1u));
+    else
+        v = vec2(sample_a(g - 0.5, pc.flow_nx, pc.flow_ny, 2u, 0u), sample_a(g - 0.5, pc.flow_nx, pc.flow_ny, 2u, 1u));
+    return v * pc.vel_scale;
 }
 
 // True when the cell under p is solid or dry.
@@ -78,7 +104,14 @@ void main()
     vec2 np = p + pc.dt * v;
     float lx = float(pc.nx) * pc.dx, ly = float(pc.ny) * pc.dx, m = 0.5 * pc.dx;
     if (np.x < m) { np.x = m; v.x = abs(v.x); }
-    if (np.x > lx - m) { np.x = lx - m; v.x = -abs(v.x); }
+    if (np.x > lx - m) {
+        if (pc.recycle != 0u) {
+            np.x = m; // back to the inflow end
+        } else {
+            np.x = lx - m;
+            v.x = -abs(v.x);
+        }
+    }
     if (np.y < m) { np.y = m; v.y = abs(v.y); }
     if (np.y > ly - m) { np.y = ly - m; v.y = -abs(v.y); }
     if (blocked(np)) {

@@ -109,10 +109,10 @@ VF_STRUCT_BEGIN(vf_height_disturb_push)
     VF_FLOAT drop_amp;   /* drop depth (m) */
     VF_UINT coupling;    /* VF_HEIGHT_COUPLE_* */
     VF_FLOAT strength;   /* divergence coupling s (m) */
-    VF_FLOAT inv_rho_g;  /* 1 / (rho g) for the pressure coupling */
+    VF_FLOAT inv_rho_g;  /* pressure buffer to metres: pressure_scale / (rho g) */
     VF_UINT flow_nx;     /* flow grid (covers the same domain) */
     VF_UINT flow_ny;
-    VF_UINT pad0;
+    VF_FLOAT div_scale;  /* the divergence buffer times this is delta (1/s) */
     VF_FLOAT user_x;     /* a drop from the viewer's pointer (m); user_amp 0 = none */
     VF_FLOAT user_y;
     VF_FLOAT user_amp;   /* crater depth (m); negative raises a bump */
@@ -170,7 +170,10 @@ VF_STATIC_ASSERT(sizeof(vf_height_volume_push) == 32, "vf_height_volume_push mus
 #define VF_HEIGHT_OBJ_BIND_BED 1
 #define VF_HEIGHT_OBJ_BIND_FLAGS 2
 #define VF_HEIGHT_OBJ_BIND_OBJECTS 3
-#define VF_HEIGHT_OBJ_BIND_FLOW_VEL 4 /* cell-centred flow velocity (vec2 per flow cell) */
+#define VF_HEIGHT_OBJ_BIND_FLOW_VEL 4 /* flow velocity: vec2 per flow cell, or the u faces (MAC) */
+#define VF_HEIGHT_OBJ_BIND_FLOW_V 5   /* MAC: the v faces */
+#define VF_HEIGHT_FLOW_CELL 0u        /* velocity: (u, v) per cell, cell-centred */
+#define VF_HEIGHT_FLOW_MAC 1u         /* u on x faces ((nx + 1) x ny), v on y faces (nx x (ny + 1)) */
 
 VF_STRUCT_BEGIN(vf_height_object)
     VF_FLOAT x;          /* position (m) */
@@ -200,8 +203,12 @@ VF_STRUCT_BEGIN(vf_height_objects_push)
     VF_FLOAT boat_speed;
     VF_UINT boat;
     VF_FLOAT time;
+    VF_UINT flow_layout; /* VF_HEIGHT_FLOW_CELL or VF_HEIGHT_FLOW_MAC */
+    VF_FLOAT vel_scale;  /* flow velocity buffer to m/s */
+    VF_UINT recycle;     /* 1: objects reaching the right end start again at the left */
+    VF_UINT pad0;
 VF_STRUCT_END(vf_height_objects_push)
-VF_STATIC_ASSERT(sizeof(vf_height_objects_push) == 64, "vf_height_objects_push must match std430")
+VF_STATIC_ASSERT(sizeof(vf_height_objects_push) == 80, "vf_height_objects_push must match std430")
 
 /* ---- surface renderer (render_surface): one uniform block per frame */
 #define VF_SURFACE_BIND_FRAME 0   /* vf_surface_frame (uniform) */

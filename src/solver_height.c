@@ -59,6 +59,8 @@ const vf_param_def vf_height_params[] = {
     {"leaves", VF_PARAM_INT, D(leaves), 0, 0, 2000, false, NULL, "", "floating leaves"},
     {"ducks", VF_PARAM_INT, D(ducks), 0, 0, 2000, false, NULL, "", "floating ducks"},
     {"drag_time", VF_PARAM_DOUBLE, D(drag_time), 0.5, 0, 1000, true, NULL, "s", "how fast floating objects take the flow velocity"},
+    {"recycle", VF_PARAM_BOOL, D(recycle), 0, 0, 0, false, NULL, "",
+     "floating objects reaching the right end start again at the left (rivers)"},
     {"boat", VF_PARAM_BOOL, D(boat), 0, 0, 0, false, NULL, "", "a boat crossing at wake_speed"},
     {"wake_speed", VF_PARAM_DOUBLE, D(wake_speed), 1.8, 0, 1000, false, NULL, "m/s", "boat speed (Chen & Lobo's WakeSpeed)"},
     {"boat_length", VF_PARAM_DOUBLE, D(boat_length), 1.2, 0, 10000, true, NULL, "m", "hull length"},
@@ -424,9 +426,10 @@ vf_height_disturb_push vf_height_disturb_params(const vf_solver *s, uint64_t ste
         .drop_amp = (float)h->d.drop_amplitude,
         .coupling = (uint32_t)h->d.coupling,
         .strength = (float)h->d.strength,
-        .inv_rho_g = (float)(1.0 / (h->d.rho * h->d.g)),
+        .inv_rho_g = (float)((h->flow.pressure_scale > 0 ? h->flow.pressure_scale : 1.0) / (h->d.rho * h->d.g)),
         .flow_nx = h->flow.nx ? h->flow.nx : 1,
         .flow_ny = h->flow.ny ? h->flow.ny : 1,
+        .div_scale = h->flow.divergence_scale > 0 ? h->flow.divergence_scale : 1.0f,
     };
     if (h->d.rain > 0) {
         /* expected rain * dt drops: the whole part always, the fraction with
@@ -535,6 +538,9 @@ vf_height_objects_push vf_height_objects_params(const vf_solver *s)
         .boat = h->d.boat ? 1u : 0u,
         .boat_speed = (float)h->d.wake_speed,
         .time = (float)h->sim_time,
+        .flow_layout = h->flow.layout,
+        .vel_scale = h->flow.velocity_scale > 0 ? h->flow.velocity_scale : 1.0f,
+        .recycle = h->d.recycle ? 1u : 0u,
     };
     if (h->d.boat) {
         double bx, by, hd;
@@ -548,8 +554,9 @@ vf_height_objects_push vf_height_objects_params(const vf_solver *s)
 
 static void record_objects(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_objects_push *p)
 {
-    vf_binding b[5] = {bb(h->eta[h->cur]), bb(h->bed), bb(h->flags), bb(h->objects),
-                       bb(h->flow.velocity ? h->flow.velocity : h->dummy)};
+    vf_binding b[6] = {bb(h->eta[h->cur]), bb(h->bed), bb(h->flags), bb(h->objects),
+                       bb(h->flow.velocity ? h->flow.velocity : h->dummy),
+                       bb(h->flow.velocity_v ? h->flow.velocity_v : h->dummy)};
     uint32_t id = scope_begin(prof, cmd, "height_objects");
     vf_cmd_dispatch(cmd, h->p_objects, b, p, groups(h->object_count, VF_HEIGHT_OBJECTS_WG), 1, 1);
     scope_end(prof, cmd, id);
@@ -739,9 +746,16 @@ vf_result vf_height_set_flow(vf_solver *s, const vf_height_flow *flow)
     }
     if ((flow->pressure || flow->divergence || flow->velocity) && (!flow->nx || !flow->ny))
         return VF_ERR_INVALID_ARG;
-    VkDeviceSize need = (VkDeviceSize)flow->nx * flow->ny * sizeof(float);
-    if ((flow->pressure && flow->pressure->size < need) || (flow->divergence && flow->divergence->size < need) ||
-        (flow->velocity && flow->velocity->size < 2 * need))
+    if (flow->layout != VF_HEIGHT_FLOW_CELL && flow->layout != VF_HEIGHT_FLOW_MAC)
+        return VF_ERR_INVALID_ARG;
+    const VkDeviceSize f = sizeof(float), need = (VkDeviceSize)flow->nx * flow->ny * f;
+    if ((flow->pressure && flow->pressure->size < need) || (flow->divergence && flow->divergence->size < need))
+        return VF_ERR_INVALID_ARG;
+    if (flow->layout == VF_HEIGHT_FLOW_CELL && flow->velocity && flow->velocity->size < 2 * need)
+        return VF_ERR_INVALID_ARG;
+    if (flow->layout == VF_HEIGHT_FLOW_MAC && flow->velocity &&
+        (!flow->velocity_v || flow->velocity->size < (VkDeviceSize)(flow->nx + 1) * flow->ny * f ||
+         flow->velocity_v->size < (VkDeviceSize)flow->nx * (flow->ny + 1) * f))
         return VF_ERR_INVALID_ARG;
     h->flow = *flow;
     return VF_OK;
@@ -1093,7 +1107,7 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
         (res = make_pipeline(h, "height_volume_reduce.comp", 4, sizeof(vf_height_volume_push), VF_HEIGHT_REDUCE_WG, &h->p_reduce)) != VF_OK ||
         (res = make_pipeline(h, "height_volume_final.comp", 2, sizeof(vf_height_volume_push), VF_HEIGHT_REDUCE_WG, &h->p_final)) != VF_OK ||
         (res = make_pipeline(h, "height_volume_apply.comp", 5, sizeof(vf_height_volume_push), VF_WG_1D, &h->p_apply)) != VF_OK ||
-        (res = make_pipeline(h, "height_objects.comp", 5, sizeof(vf_height_objects_push), VF_HEIGHT_OBJECTS_WG, &h->p_objects)) != VF_OK)
+        (res = make_pipeline(h, "height_objects.comp", 6, sizeof(vf_height_objects_push), VF_HEIGHT_OBJECTS_WG, &h->p_objects)) != VF_OK)
         goto fail;
 
     for (int i = 0; i < slots && res == VF_OK; i++)

@@ -71,6 +71,7 @@ typedef struct vf_height_desc {
     int seed;               /* rain and object placement */
     int leaves, ducks;      /* floating objects */
     double drag_time;       /* s: how fast objects follow the flow */
+    bool recycle;           /* objects reaching the right end start again at the left */
     bool boat;
     double wake_speed;      /* boat speed (m/s), Chen & Lobo's WakeSpeed */
     double boat_length, boat_width, boat_draft; /* m */
@@ -126,15 +127,18 @@ void vf_height_get_state(const vf_solver *s, vf_height_state *out);
 /** True when s is a height-family solver. */
 bool vf_height_is(const vf_solver *s);
 
-/** A 2D flow under the surface, sampled bilinearly over the same domain:
- * cell-centred fields of nx x ny. Any buffer may be NULL (that part of the
- * coupling then reads zeros). The buffers stay owned by the caller and must
- * outlive the solver's use of them (until the next set_flow or destroy). */
+/** A 2D flow under the surface on an nx x ny grid over the same domain,
+ * sampled bilinearly. Any buffer may be NULL (that part of the coupling then
+ * reads zeros). The buffers stay owned by the caller and must outlive the
+ * solver's use of them (until the next set_flow or destroy). */
 typedef struct vf_height_flow {
-    vf_buffer *pressure;   /* float per cell (Pa when rho is in kg/m^3) */
-    vf_buffer *divergence; /* float per cell: divergence of the tentative velocity (1/s) */
-    vf_buffer *velocity;   /* vec2 per cell (m/s): floating objects follow it */
+    vf_buffer *pressure;   /* float per cell; times pressure_scale it is Pa (rho in kg/m^3) */
+    vf_buffer *divergence; /* float per cell; times divergence_scale it is the divergence of the tentative velocity (1/s) */
+    vf_buffer *velocity;   /* CELL: (u, v) per cell; MAC: u on the x faces, (nx + 1) x ny; times velocity_scale it is m/s */
+    vf_buffer *velocity_v; /* MAC: v on the y faces, nx x (ny + 1) */
+    uint32_t layout;       /* VF_HEIGHT_FLOW_CELL or VF_HEIGHT_FLOW_MAC */
     uint32_t nx, ny;
+    float pressure_scale, divergence_scale, velocity_scale; /* 0 = 1 */
 } vf_height_flow;
 
 /** Attaches (or with NULL detaches) a flow. The coupling key decides what is

@@ -269,7 +269,7 @@ void vf_height_ref_disturb(const vf_height_disturb_push *p, float *eta, float *p
                     delta -= p->user_amp * vf_height_drop_shape(rx * rx + ry * ry, p->drop_sigma);
                 }
                 if (p->coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
-                    delta -= p->dt * p->strength * sample_flow_at_cell(p, flow_div, i, j) / (1.0f + e * e);
+                    delta -= p->dt * p->strength * p->div_scale * sample_flow_at_cell(p, flow_div, i, j) / (1.0f + e * e);
             }
             if (delta == 0.0f)
                 continue;
@@ -321,24 +321,37 @@ static float sample_eta(const vf_height_objects_push *p, const float *eta, float
     return sample_cells(eta, p->nx, p->ny, x / p->dx - 0.5f, y / p->dx - 0.5f);
 }
 
-static void sample_flow_vel(const vf_height_objects_push *p, const float *vel, float x, float y, float out[2])
+/* Bilinear sample of a w x h array (stride floats per point, component comp)
+ * at array coordinates (fx, fy), clamped. */
+static float sample_array(const float *a, uint32_t w, uint32_t h, uint32_t stride, uint32_t comp, float fx, float fy)
 {
-    float lx = (float)p->nx * p->dx, ly = (float)p->ny * p->dx;
-    float fx = fminf(fmaxf(x / lx * (float)p->flow_nx - 0.5f, 0.0f), (float)(p->flow_nx - 1));
-    float fy = fminf(fmaxf(y / ly * (float)p->flow_ny - 0.5f, 0.0f), (float)(p->flow_ny - 1));
+    fx = fminf(fmaxf(fx, 0.0f), (float)(w - 1));
+    fy = fminf(fmaxf(fy, 0.0f), (float)(h - 1));
     uint32_t x0 = (uint32_t)fx, y0 = (uint32_t)fy;
-    if (x0 > p->flow_nx - 1)
-        x0 = p->flow_nx - 1;
-    if (y0 > p->flow_ny - 1)
-        y0 = p->flow_ny - 1;
-    uint32_t x1 = x0 + 1 < p->flow_nx ? x0 + 1 : p->flow_nx - 1, y1 = y0 + 1 < p->flow_ny ? y0 + 1 : p->flow_ny - 1;
+    if (x0 > w - 1)
+        x0 = w - 1;
+    if (y0 > h - 1)
+        y0 = h - 1;
+    uint32_t x1 = x0 + 1 < w ? x0 + 1 : w - 1, y1 = y0 + 1 < h ? y0 + 1 : h - 1;
     float tx = fx - (float)x0, ty = fy - (float)y0;
-    for (int c = 0; c < 2; c++) {
-        float v00 = vel[2 * ((size_t)y0 * p->flow_nx + x0) + c], v10 = vel[2 * ((size_t)y0 * p->flow_nx + x1) + c];
-        float v01 = vel[2 * ((size_t)y1 * p->flow_nx + x0) + c], v11 = vel[2 * ((size_t)y1 * p->flow_nx + x1) + c];
-        float a = v00 + (v10 - v00) * tx, b = v01 + (v11 - v01) * tx;
-        out[c] = a + (b - a) * ty;
+    float v00 = a[((size_t)y0 * w + x0) * stride + comp], v10 = a[((size_t)y0 * w + x1) * stride + comp];
+    float v01 = a[((size_t)y1 * w + x0) * stride + comp], v11 = a[((size_t)y1 * w + x1) * stride + comp];
+    float r0 = v00 + (v10 - v00) * tx, r1 = v01 + (v11 - v01) * tx;
+    return r0 + (r1 - r0) * ty;
+}
+
+static void sample_flow_vel(const vf_height_objects_push *p, const float *fa, const float *fb, float x, float y, float out[2])
+{
+    float gx = x / ((float)p->nx * p->dx) * (float)p->flow_nx, gy = y / ((float)p->ny * p->dx) * (float)p->flow_ny;
+    if (p->flow_layout == VF_HEIGHT_FLOW_MAC) {
+        out[0] = sample_array(fa, p->flow_nx + 1, p->flow_ny, 1, 0, gx, gy - 0.5f);
+        out[1] = sample_array(fb, p->flow_nx, p->flow_ny + 1, 1, 0, gx - 0.5f, gy);
+    } else {
+        out[0] = sample_array(fa, p->flow_nx, p->flow_ny, 2, 0, gx - 0.5f, gy - 0.5f);
+        out[1] = sample_array(fa, p->flow_nx, p->flow_ny, 2, 1, gx - 0.5f, gy - 0.5f);
     }
+    out[0] *= p->vel_scale;
+    out[1] *= p->vel_scale;
 }
 
 static int blocked(const vf_height_objects_push *p, const float *eta, const float *bed, const uint32_t *flags, float x,
@@ -354,7 +367,7 @@ static int blocked(const vf_height_objects_push *p, const float *eta, const floa
 }
 
 void vf_height_ref_objects(const vf_height_objects_push *p, const float *eta, const float *bed, const uint32_t *flags,
-                           const float *flow_vel, vf_height_object *objects)
+                           const float *flow_vel, const float *flow_v, vf_height_object *objects)
 {
     for (uint32_t k = 0; k < p->count; k++) {
         vf_height_object *o = &objects[k];
@@ -380,14 +393,21 @@ void vf_height_ref_objects(const vf_height_objects_push *p, const float *eta, co
         vy += p->dt * ay;
         float u[2] = {0.0f, 0.0f};
         if (p->flow)
-            sample_flow_vel(p, flow_vel, px, py, u);
+            sample_flow_vel(p, flow_vel, flow_v, px, py, u);
         float keep = expf(-p->dt / p->tau);
         vx = u[0] + (vx - u[0]) * keep;
         vy = u[1] + (vy - u[1]) * keep;
         float nxp = px + p->dt * vx, nyp = py + p->dt * vy;
         float lx = (float)p->nx * p->dx, ly = (float)p->ny * p->dx, m = 0.5f * p->dx;
         if (nxp < m) { nxp = m; vx = fabsf(vx); }
-        if (nxp > lx - m) { nxp = lx - m; vx = -fabsf(vx); }
+        if (nxp > lx - m) {
+            if (p->recycle) {
+                nxp = m;
+            } else {
+                nxp = lx - m;
+                vx = -fabsf(vx);
+            }
+        }
         if (nyp < m) { nyp = m; vy = fabsf(vy); }
         if (nyp > ly - m) { nyp = ly - m; vy = -fabsf(vy); }
         if (blocked(p, eta, bed, flags, nxp, nyp)) {

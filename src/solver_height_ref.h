@@ -47,8 +47,11 @@ double vf_height_ref_excess(uint32_t nx, uint32_t ny, const float *eta, const fl
 /** height_volume_apply: wet cells change their depth by the fraction scale. */
 void vf_height_ref_volume_apply(uint32_t nx, uint32_t ny, uint32_t flags_push, float scale, float *eta, float *prev,
                                 const float *bed, const uint32_t *flags);
-/** height_objects.comp (flow_vel: 2 floats per flow cell, may be NULL without p->flow). */
+/** height_objects.comp. Without p->flow the flow arrays may be NULL; with
+ * VF_HEIGHT_FLOW_CELL flow_vel holds 2 floats per flow cell (flow_v unused),
+ * with VF_HEIGHT_FLOW_MAC flow_vel holds u ((nx + 1) x ny) and flow_v v
+ * (nx x (ny + 1)). */
 void vf_height_ref_objects(const vf_height_objects_push *p, const float *eta, const float *bed, const uint32_t *flags,
-                           const float *flow_vel, vf_height_object *objects);
+                           const float *flow_vel, const float *flow_v, vf_height_object *objects);
 
 #endif
