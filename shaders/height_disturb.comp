@@ -2,13 +2,15 @@
 // Disturbances of one substep, applied to wet cells:
 //  - drops (rain): drop k of the run is centred at hash-drawn (x, y) and digs
 //    a crater with a rim whose integral is zero (volume neutral);
-//  - coupling=divergence (Klein et al. 2003): eta -= dt s delta / (1 + eta^2),
-//    delta the divergence of the flow's tentative velocity (a mass surplus,
-//    delta < 0, raises the surface);
+//  - coupling=divergence (Klein et al. 2003): every flow step of length dt_f
+//    adds -s delta / (1 + eta^2), delta the divergence of the flow's
+//    tentative velocity (a mass surplus, delta < 0, raises the surface); as a
+//    rate: eta -= dt s (delta / dt_f) / (1 + eta^2), the flow giving delta / dt_f;
 //  - coupling=pressure (Chen & Lobo 1995): eta follows h0 + p / (rho g): the
 //    change of p / (rho g) since the last substep is added, and the pressure
 //    height is kept in pres[] (the integrators treat it as a potential, so
-//    waves ride on the pressure-shaped surface instead of flattening it).
+//    waves ride on the pressure-shaped surface instead of flattening it);
+//    with any coupling, a bound flow pressure is kept in pres[] for the views.
 // With the PREV flag (ADI) eta^(n-1) moves by the same amount (no velocity kick).
 #include "shared.h"
 #include "height_common.glsl"
@@ -37,16 +39,31 @@ float sample_flow_p(uint i, uint j)
     return mix(a, c, ty);
 }
 
-float sample_flow_div(uint i, uint j)
+float div_at(float fx, float fy)
 {
-    float fx = clamp((float(i) + 0.5) * float(pc.flow_nx) / float(pc.nx) - 0.5, 0.0, float(pc.flow_nx - 1u));
-    float fy = clamp((float(j) + 0.5) * float(pc.flow_ny) / float(pc.ny) - 0.5, 0.0, float(pc.flow_ny - 1u));
+    fx = clamp(fx, 0.0, float(pc.flow_nx - 1u));
+    fy = clamp(fy, 0.0, float(pc.flow_ny - 1u));
     uint x0 = min(uint(fx), pc.flow_nx - 1u), y0 = min(uint(fy), pc.flow_ny - 1u);
     uint x1 = min(x0 + 1u, pc.flow_nx - 1u), y1 = min(y0 + 1u, pc.flow_ny - 1u);
     float tx = fx - float(x0), ty = fy - float(y0);
     float a = mix(flow_div[y0 * pc.flow_nx + x0], flow_div[y0 * pc.flow_nx + x1], tx);
     float c = mix(flow_div[y1 * pc.flow_nx + x0], flow_div[y1 * pc.flow_nx + x1], tx);
     return mix(a, c, ty);
+}
+
+// The divergence at the centre of height cell (i, j), low-passed with a 3x3
+// binomial filter over flow cells (zero response at the flow grid's Nyquist
+// frequency): a one-cell-wide source would start waves of every length, and
+// the short ones would fill the surface with speckle.
+float sample_flow_div(uint i, uint j)
+{
+    float fx = (float(i) + 0.5) * float(pc.flow_nx) / float(pc.nx) - 0.5;
+    float fy = (float(j) + 0.5) * float(pc.flow_ny) / float(pc.ny) - 0.5;
+    float s = 0.0;
+    for (int oy = -1; oy <= 1; oy++)
+        for (int ox = -1; ox <= 1; ox++)
+            s += float((2 - abs(ox)) * (2 - abs(oy))) * div_at(fx + float(ox), fy + float(oy));
+    return s / 16.0;
 }
 
 void main()
@@ -59,9 +76,10 @@ void main()
         return;
     float e = eta[idx], b = bed[idx];
     float delta = 0.0;
-    if (pc.coupling == VF_HEIGHT_COUPLE_PRESSURE) {
+    if ((pc.flags & VF_HEIGHT_DISTURB_TRACK_P) != 0u) {
         float ph = sample_flow_p(i, j) * pc.inv_rho_g;
-        delta += ph - pres[idx];
+        if (pc.coupling == VF_HEIGHT_COUPLE_PRESSURE)
+            delta += ph - pres[idx];
         pres[idx] = ph;
     }
     if (e - b > 0.0) {

@@ -35,6 +35,7 @@
 #define VF_HEIGHT_SIDE_TOP 8u        /* y = ny dx */
 /* disturb push flags */
 #define VF_HEIGHT_DISTURB_PREV 1u    /* also shift eta_prev (ADI: no velocity kick) */
+#define VF_HEIGHT_DISTURB_TRACK_P 2u /* a flow pressure is bound: keep pres[] = p / (rho g) (the pressure view) */
 #define VF_HEIGHT_COUPLE_NONE 0u
 #define VF_HEIGHT_COUPLE_PRESSURE 1u
 #define VF_HEIGHT_COUPLE_DIVERGENCE 2u
@@ -108,11 +109,11 @@ VF_STRUCT_BEGIN(vf_height_disturb_push)
     VF_FLOAT drop_sigma; /* drop radius (m) */
     VF_FLOAT drop_amp;   /* drop depth (m) */
     VF_UINT coupling;    /* VF_HEIGHT_COUPLE_* */
-    VF_FLOAT strength;   /* divergence coupling s (m) */
+    VF_FLOAT strength;   /* divergence coupling s (m s) */
     VF_FLOAT inv_rho_g;  /* pressure buffer to metres: pressure_scale / (rho g) */
     VF_UINT flow_nx;     /* flow grid (covers the same domain) */
     VF_UINT flow_ny;
-    VF_FLOAT div_scale;  /* the divergence buffer times this is delta (1/s) */
+    VF_FLOAT div_scale;  /* the divergence buffer times this is delta / dt_flow (1/s^2) */
     VF_FLOAT user_x;     /* a drop from the viewer's pointer (m); user_amp 0 = none */
     VF_FLOAT user_y;
     VF_FLOAT user_amp;   /* crater depth (m); negative raises a bump */

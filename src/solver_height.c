@@ -18,7 +18,7 @@
 /* ------------------------------------------------------------------ params */
 
 #define D(field) offsetof(vf_height_desc, field)
-const vf_param_def vf_height_params[] = {
+const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT] = {
     {"nx", VF_PARAM_INT, D(nx), 192, 16, 8192, false, NULL, "cells", "grid cells along x"},
     {"ny", VF_PARAM_INT, D(ny), 192, 16, 8192, false, NULL, "cells", "grid cells along y"},
     {"dx", VF_PARAM_DOUBLE, D(dx), 0.04, 0, 1000, true, NULL, "m", "cell size"},
@@ -68,12 +68,14 @@ const vf_param_def vf_height_params[] = {
     {"boat_draft", VF_PARAM_DOUBLE, D(boat_draft), 0.12, 0, 1000, false, NULL, "m", "how deep the hull presses the surface"},
     {"boat_y", VF_PARAM_DOUBLE, D(boat_y), 0.5, 0, 1, false, NULL, "", "boat lane (fraction of y)"},
     {"coupling", VF_PARAM_ENUM, D(coupling), 0, 0, 0, false, "none|pressure|divergence", "",
-     "2D flow coupling: none, pressure (eta = p/(rho g)), divergence (eta -= dt s delta/(1+eta^2))"},
-    {"strength", VF_PARAM_DOUBLE, D(strength), 0.5, -1e6, 1e6, false, NULL, "m", "divergence coupling strength s"},
+     "2D flow coupling: none, pressure (eta = p/(rho g)), divergence (eta -= s delta/(1+eta^2) per flow step)"},
+    {"strength", VF_PARAM_DOUBLE, D(strength), 0.02, -1e6, 1e6, false, NULL, "m s",
+     "divergence coupling s: each flow step adds -s delta/(1+eta^2), delta the divergence of the tentative velocity"},
     {"rho", VF_PARAM_DOUBLE, D(rho), 1000, 0, 1e6, true, NULL, "kg/m^3", "density for the pressure coupling"},
 };
 #undef D
-const size_t vf_height_param_count = sizeof vf_height_params / sizeof vf_height_params[0];
+const size_t vf_height_param_count = VF_HEIGHT_PARAM_COUNT;
+_Static_assert(sizeof vf_height_params / sizeof vf_height_params[0] == VF_HEIGHT_PARAM_COUNT, "VF_HEIGHT_PARAM_COUNT");
 
 void vf_height_desc_defaults(vf_height_desc *desc)
 {
@@ -265,6 +267,7 @@ typedef struct vf_height {
     double volume0;        /* m^3 at creation */
     double excess0;        /* excess volume / dx^2 at creation (the target) */
     vf_height_flow flow;
+    vf_height_flow_source flow_src; /* an owned flow solver under the surface (river) */
     vf_interaction pointer; /* the viewer's pointer for the next frame */
     double pointer_last;    /* simulated time of the last pointer drop */
 } vf_height;
@@ -325,6 +328,7 @@ static vf_result upload(vf_buffer *buf, const void *data, VkDeviceSize size)
 static void height_destroy(vf_solver *s)
 {
     vf_height *h = (vf_height *)s;
+    vf_solver_destroy(&h->flow_src.solver);
     vf_pipeline_destroy(&h->p_explicit);
     vf_pipeline_destroy(&h->p_rhs);
     vf_pipeline_destroy(&h->p_sweep_x);
@@ -421,7 +425,7 @@ vf_height_disturb_push vf_height_disturb_params(const vf_solver *s, uint64_t ste
         .dt = (float)h->dt,
         .seed = (uint32_t)h->d.seed,
         .drop_base = (uint32_t)h->drops,
-        .flags = is_adi(h) ? VF_HEIGHT_DISTURB_PREV : 0u,
+        .flags = (is_adi(h) ? VF_HEIGHT_DISTURB_PREV : 0u) | (h->flow.pressure ? VF_HEIGHT_DISTURB_TRACK_P : 0u),
         .drop_sigma = (float)h->d.drop_radius,
         .drop_amp = (float)h->d.drop_amplitude,
         .coupling = (uint32_t)h->d.coupling,
@@ -475,14 +479,15 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
 {
     const uint32_t gx = groups(h->nx, VF_WG_2D_X), gy = groups(h->ny, VF_WG_2D_Y);
     vf_buffer *eta = h->eta[h->cur];
-    if (dp->drop_count > 0 || dp->coupling != VF_HEIGHT_COUPLE_NONE || dp->user_amp != 0.0f) {
+    if (dp->drop_count > 0 || dp->coupling != VF_HEIGHT_COUPLE_NONE || dp->user_amp != 0.0f ||
+        (dp->flags & VF_HEIGHT_DISTURB_TRACK_P)) {
         vf_buffer *flow_p = h->flow.pressure ? h->flow.pressure : h->dummy;
         vf_buffer *flow_div = h->flow.divergence ? h->flow.divergence : h->dummy;
         vf_height_disturb_push q = *dp;
-        if (!h->flow.pressure && q.coupling == VF_HEIGHT_COUPLE_PRESSURE)
-            q.flow_nx = q.flow_ny = 1; /* reads the zero dummy */
+        if (!h->flow.pressure)
+            q.flags &= ~VF_HEIGHT_DISTURB_TRACK_P;
         if (!h->flow.divergence && q.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
-            q.flow_nx = q.flow_ny = 1;
+            q.flow_nx = q.flow_ny = 1; /* reads the zero dummy */
         vf_binding b[7] = {bb(eta), bb(is_adi(h) ? h->eta[prev_index(h)] : eta), bb(h->bed), bb(h->flags),
                            bb(h->pres), bb(flow_p), bb(flow_div)};
         uint32_t id = scope_begin(prof, cmd, "height_disturb");
@@ -595,6 +600,17 @@ static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profi
     vf_height *h = (vf_height *)s;
     /* the previous frame's (or an upload's) writes -> this frame */
     vf_cmd_barrier_compute(cmd);
+    if (h->flow_src.solver) {
+        /* the flow under the surface first; then its current buffers */
+        vf_result res = h->flow_src.solver->vt->record_frame(h->flow_src.solver, cmd, prof);
+        if (res != VF_OK)
+            return res;
+        vf_cmd_barrier_compute(cmd);
+        vf_height_flow f = {0};
+        h->flow_src.bind(h->flow_src.solver, &f);
+        if ((res = vf_height_set_flow(s, &f)) != VF_OK)
+            return res;
+    }
     double avail = h->d.frame_dt + h->carry;
     uint64_t n = (uint64_t)floor(avail / h->dt + 1e-6);
     h->carry = avail - (double)n * h->dt;
@@ -628,6 +644,11 @@ static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profi
 static vf_result height_frame_done(vf_solver *s)
 {
     vf_height *h = (vf_height *)s;
+    if (h->flow_src.solver && h->flow_src.solver->vt->frame_done) {
+        vf_result res = h->flow_src.solver->vt->frame_done(h->flow_src.solver);
+        if (res != VF_OK)
+            return res;
+    }
     s->time += h->d.frame_dt;
     s->frames++;
     s->steps += h->pending_steps;
@@ -712,6 +733,8 @@ static double display_scale(const vf_height *h)
         s = fmax(s, 0.15 * d->drop_amplitude); /* ripples spread: a fraction of the crater depth */
     if (d->boat)
         s = fmax(s, 0.25 * d->boat_draft);
+    if (d->coupling != VF_HEIGHT_COUPLE_NONE)
+        s = fmax(s, 0.01 * h->dmax);
     return s;
 }
 
@@ -735,6 +758,19 @@ void vf_height_get_state(const vf_solver *s, vf_height_state *out)
         .time = h->sim_time,
         .coupling = h->d.coupling,
     };
+}
+
+vf_result vf_height_attach_flow_solver(vf_solver *s, const vf_height_flow_source *src)
+{
+    vf_height *h = (vf_height *)s;
+    if (!src || !src->solver || !src->bind || h->flow_src.solver)
+        return VF_ERR_INVALID_ARG;
+    if (fabs(src->solver->frame_dt - h->d.frame_dt) > 1e-9 * h->d.frame_dt)
+        return VF_ERR_INVALID_ARG;
+    h->flow_src = *src;
+    vf_height_flow f = {0};
+    src->bind(src->solver, &f);
+    return vf_height_set_flow(s, &f);
 }
 
 vf_result vf_height_set_flow(vf_solver *s, const vf_height_flow *flow)
@@ -855,6 +891,8 @@ static vf_result height_export(vf_solver *s, const char *dir, uint32_t index)
     vf_vti_desc vd = {.nx = h->nx, .ny = h->ny, .nz = 1, .origin = {0.5 * h->d.dx, 0.5 * h->d.dx, 0},
                       .spacing = {h->d.dx, h->d.dx, h->d.dx}, .fields = fields, .field_count = 4};
     res = vf_vti_write(path, &vd);
+    if (res == VF_OK && h->flow_src.solver && h->flow_src.solver->vt->export_frame)
+        res = h->flow_src.solver->vt->export_frame(h->flow_src.solver, dir, index);
 done:
     free(eta);
     free(hs);
@@ -897,6 +935,13 @@ static void height_write_summary(vf_solver *s, FILE *f, const char *indent)
     vf_json_number(f, vol);
     fprintf(f, ",\n%s\"volume_drift_relative\": ", indent);
     vf_json_number(f, (vol - h->volume0) / h->volume0);
+    if (h->flow_src.solver && h->flow_src.solver->vt->write_summary) {
+        fprintf(f, ",\n%s\"flow\": {\n", indent);
+        char inner[64];
+        snprintf(inner, sizeof inner, "%s  ", indent);
+        h->flow_src.solver->vt->write_summary(h->flow_src.solver, f, inner);
+        fprintf(f, "\n%s}", indent);
+    }
     fprintf(f, ",\n%s\"volume_corrections\": %u,\n", indent, vr.corrections);
     fprintf(f, "%s\"wet_cells\": %u,\n", indent, wet);
     fprintf(f, "%s\"max_abs_eta\": ", indent);
@@ -926,6 +971,9 @@ static vf_result height_check(vf_solver *s, char *msg, size_t cap)
         }
     double vol = volume_of(h, eta), drift = fabs(vol - h->volume0) / h->volume0;
     free(eta);
+    if (h->flow_src.solver && h->flow_src.solver->vt->check &&
+        (res = h->flow_src.solver->vt->check(h->flow_src.solver, msg, cap)) != VF_OK)
+        return res;
     if (h->d.volume_fix && drift > 1e-3) {
         snprintf(msg, cap, "the volume drifted by %.3g relative (%.6g m^3 -> %.6g m^3)", drift, h->volume0, vol);
         return VF_ERR_NUMERIC;
@@ -1013,9 +1061,10 @@ static void initial_objects(const vf_height *h, const float *eta, vf_height_obje
     for (int n = 0; n < d->leaves + d->ducks; n++) {
         bool duck = n >= d->leaves;
         float x = 0, y = 0;
-        for (int t = 0; t < 64; t++, tries++) {
-            x = (float)((0.05 + 0.9 * vf_height_hash01(seed, 2 * tries)) * lx);
-            y = (float)((0.05 + 0.9 * vf_height_hash01(seed, 2 * tries + 1)) * ly);
+        for (int t = 0; t < 64; t++) {
+            uint32_t k2 = 2 * tries++; /* every try (and so every object) draws new numbers */
+            x = (float)((0.05 + 0.9 * vf_height_hash01(seed, k2)) * lx);
+            y = (float)((0.05 + 0.9 * vf_height_hash01(seed, k2 + 1)) * ly);
             uint32_t i = (uint32_t)(x / d->dx), j = (uint32_t)(y / d->dx);
             size_t idx = (size_t)j * h->nx + i;
             if (!(h->flags_host[idx] & VF_HEIGHT_SOLID) && eta[idx] - h->bed_host[idx] > 0.01f)
@@ -1144,7 +1193,7 @@ const vf_scene_info vf_height_scene_pool = {
     .family = "height",
     .description = "height-field water in a square pool: random drops, floating leaves and ducks",
     .params = vf_height_params,
-    .param_count = sizeof vf_height_params / sizeof vf_height_params[0],
+    .param_count = VF_HEIGHT_PARAM_COUNT,
     .desc_size = sizeof(vf_height_desc),
     .defaults = pool_defaults,
     .validate = scene_validate,
@@ -1156,7 +1205,7 @@ const vf_scene_info vf_height_scene_boat = {
     .family = "height",
     .description = "a boat crossing a channel at wake_speed, leaving a wake (waves leave at the open ends)",
     .params = vf_height_params,
-    .param_count = sizeof vf_height_params / sizeof vf_height_params[0],
+    .param_count = VF_HEIGHT_PARAM_COUNT,
     .desc_size = sizeof(vf_height_desc),
     .defaults = boat_defaults,
     .validate = scene_validate,

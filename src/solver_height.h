@@ -22,7 +22,9 @@
  * leaves and ducks (GPU particles), a per-frame volume correction (GPU
  * reduction and a depth-proportional shift; no readback), and coupling to a 2D flow:
  * coupling=pressure (Chen & Lobo: eta = p / (rho g)) or coupling=divergence
- * (Klein et al.: eta -= dt s delta / (1 + eta^2)).
+ * (Klein et al.: each flow step of length dt_f adds -s delta / (1 + eta^2),
+ * delta the divergence of the tentative velocity; here as the rate
+ * -s (delta / dt_f) / (1 + eta^2), so substeps do not change the result).
  *
  * Scenes: pool, boat (see vf_height_scene_*). */
 #ifndef VF_SOLVER_HEIGHT_H
@@ -77,12 +79,13 @@ typedef struct vf_height_desc {
     double boat_length, boat_width, boat_draft; /* m */
     double boat_y;          /* lane (fraction of the width) */
     int coupling;           /* VF_HEIGHT_COUPLE_* */
-    double strength;        /* divergence coupling s (m) */
+    double strength;        /* divergence coupling s (m s): a flow step adds -s delta / (1 + eta^2) */
     double rho;             /* density for the pressure coupling (kg/m^3) */
 } vf_height_desc;
 
 /** The parameter table of the height family (shared by its scenes). */
-extern const vf_param_def vf_height_params[];
+#define VF_HEIGHT_PARAM_COUNT 43
+extern const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT];
 extern const size_t vf_height_param_count;
 
 /** The built-in height scenes (rows for the registry in scenes.c). */
@@ -133,7 +136,8 @@ bool vf_height_is(const vf_solver *s);
  * solver's use of them (until the next set_flow or destroy). */
 typedef struct vf_height_flow {
     vf_buffer *pressure;   /* float per cell; times pressure_scale it is Pa (rho in kg/m^3) */
-    vf_buffer *divergence; /* float per cell; times divergence_scale it is the divergence of the tentative velocity (1/s) */
+    vf_buffer *divergence; /* float per cell; times divergence_scale it is b = delta / dt_flow, the divergence of the
+                            * flow's tentative velocity per unit time (1/s^2; Stable Fluids' pressure right-hand side) */
     vf_buffer *velocity;   /* CELL: (u, v) per cell; MAC: u on the x faces, (nx + 1) x ny; times velocity_scale it is m/s */
     vf_buffer *velocity_v; /* MAC: v on the y faces, nx x (ny + 1) */
     uint32_t layout;       /* VF_HEIGHT_FLOW_CELL or VF_HEIGHT_FLOW_MAC */
@@ -145,6 +149,22 @@ typedef struct vf_height_flow {
  * used. The writer of the flow buffers must record a compute barrier before
  * the height solver's record_frame reads them. */
 vf_result vf_height_set_flow(vf_solver *s, const vf_height_flow *flow);
+
+/** A flow solver running under the surface (e.g. the grid solver's channel
+ * for the river scene). */
+typedef struct vf_height_flow_source {
+    vf_solver *solver; /* given to the height solver: recorded before it every frame, destroyed with it */
+    /** Fills *out with the flow's current buffers; called after the flow's
+     * frame was recorded (ping-pong buffers change every step). */
+    void (*bind)(vf_solver *flow, vf_height_flow *out);
+} vf_height_flow_source;
+
+/** Makes src->solver the flow under s: every frame s records the flow's frame
+ * first (and its frame_done, check, export and summary ride along), then binds
+ * its buffers with src->bind. The flow must advance the same frame_dt. On
+ * success s owns src->solver; VF_ERR_INVALID_ARG (nothing taken) when a flow
+ * solver is already attached, the frame times differ or bind gives bad buffers. */
+vf_result vf_height_attach_flow_solver(vf_solver *s, const vf_height_flow_source *src);
 
 /* ---- for tests and the benchmark: single steps and the CPU references */
 

@@ -1,6 +1,7 @@
 #include "solver_height_ref.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stddef.h>
 
 uint32_t vf_height_hash(uint32_t x)
@@ -238,6 +239,18 @@ static float sample_flow_at_cell(const vf_height_disturb_push *p, const float *f
     return sample_cells(f, p->flow_nx, p->flow_ny, fx, fy);
 }
 
+/* The divergence at height cell (i, j), 3x3 binomial over flow cells (height_disturb.comp). */
+static float sample_div_smooth(const vf_height_disturb_push *p, const float *f, uint32_t i, uint32_t j)
+{
+    float fx = ((float)i + 0.5f) * (float)p->flow_nx / (float)p->nx - 0.5f;
+    float fy = ((float)j + 0.5f) * (float)p->flow_ny / (float)p->ny - 0.5f;
+    float s = 0.0f;
+    for (int oy = -1; oy <= 1; oy++)
+        for (int ox = -1; ox <= 1; ox++)
+            s += (float)((2 - abs(ox)) * (2 - abs(oy))) * sample_cells(f, p->flow_nx, p->flow_ny, fx + (float)ox, fy + (float)oy);
+    return s / 16.0f;
+}
+
 void vf_height_ref_disturb(const vf_height_disturb_push *p, float *eta, float *prev, const float *bed,
                            const uint32_t *flags, float *pres, const float *flow_p, const float *flow_div)
 {
@@ -248,9 +261,10 @@ void vf_height_ref_disturb(const vf_height_disturb_push *p, float *eta, float *p
                 continue;
             float e = eta[idx], b = bed[idx];
             float delta = 0.0f;
-            if (p->coupling == VF_HEIGHT_COUPLE_PRESSURE) {
+            if (p->flags & VF_HEIGHT_DISTURB_TRACK_P) {
                 float ph = sample_flow_at_cell(p, flow_p, i, j) * p->inv_rho_g;
-                delta += ph - pres[idx];
+                if (p->coupling == VF_HEIGHT_COUPLE_PRESSURE)
+                    delta += ph - pres[idx];
                 pres[idx] = ph;
             }
             if (e - b > 0.0f) {
@@ -269,7 +283,7 @@ void vf_height_ref_disturb(const vf_height_disturb_push *p, float *eta, float *p
                     delta -= p->user_amp * vf_height_drop_shape(rx * rx + ry * ry, p->drop_sigma);
                 }
                 if (p->coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
-                    delta -= p->dt * p->strength * p->div_scale * sample_flow_at_cell(p, flow_div, i, j) / (1.0f + e * e);
+                    delta -= p->dt * p->strength * p->div_scale * sample_div_smooth(p, flow_div, i, j) / (1.0f + e * e);
             }
             if (delta == 0.0f)
                 continue;

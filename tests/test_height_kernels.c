@@ -436,6 +436,11 @@ static void test_volume_and_objects(vf_gpu *gpu, int integrator)
     CHECK(vf_height_read_objects(s, o) == VF_OK);
     CHECK_EQ_INT(st.object_count, 11);
     CHECK_EQ_INT(o[0].kind, VF_HEIGHT_OBJ_BOAT);
+    int same = 0; /* every object starts at its own place */
+    for (uint32_t a = 0; a < st.object_count; a++)
+        for (uint32_t b = a + 1; b < st.object_count; b++)
+            same += o[a].x == o[b].x && o[a].y == o[b].y;
+    CHECK_EQ_INT(same, 0);
     vf_height_objects_push op = vf_height_objects_params(s);
     op.dt = 0.1f;
     CHECK_EQ_INT(op.flow, 1);
@@ -502,6 +507,106 @@ static void test_volume_and_objects(vf_gpu *gpu, int integrator)
     vf_buffer_destroy(&bv);
 }
 
+/* A stand-in flow solver: its frame fills its pressure buffer with 2000 Pa. */
+typedef struct fake_flow {
+    vf_solver base;
+    vf_buffer *p;
+    int recorded;
+    int *destroyed;
+} fake_flow;
+
+static void fake_destroy(vf_solver *s)
+{
+    fake_flow *f = (fake_flow *)s;
+    *f->destroyed = 1;
+    vf_buffer_destroy(&f->p);
+    free(f);
+}
+
+static vf_result fake_record(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    (void)prof;
+    fake_flow *f = (fake_flow *)s;
+    float pa = 2000.0f;
+    uint32_t bits;
+    memcpy(&bits, &pa, 4);
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                   VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    vkCmdFillBuffer(cmd, f->p->buffer, 0, VK_WHOLE_SIZE, bits);
+    vf_cmd_barrier_transfer_to_compute(cmd);
+    f->recorded++;
+    return VF_OK;
+}
+
+static vf_result fake_done(vf_solver *s)
+{
+    s->frames++;
+    return VF_OK;
+}
+
+static const vf_solver_vtable fake_vt = {.family = "fake", .destroy = fake_destroy, .record_frame = fake_record,
+                                         .frame_done = fake_done};
+
+static void fake_bind(vf_solver *s, vf_height_flow *out)
+{
+    *out = (vf_height_flow){.pressure = ((fake_flow *)s)->p, .nx = 4, .ny = 4};
+}
+
+static void test_flow_solver(vf_gpu *gpu)
+{
+    vf_test_section("an attached flow solver: recorded every frame, pressure tracked, destroyed with the height solver");
+    vf_height_desc d = base_desc(VF_HEIGHT_INT_EXPLICIT);
+    d.boat = false;
+    d.coupling = VF_HEIGHT_COUPLE_NONE;
+    vf_solver *s = NULL;
+    char err[256];
+    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+        return;
+    int destroyed = 0;
+    fake_flow *f = calloc(1, sizeof *f);
+    f->base.vt = &fake_vt;
+    f->base.gpu = gpu;
+    f->base.frame_dt = d.frame_dt * 2; /* wrong first */
+    f->destroyed = &destroyed;
+    vf_buffer_desc bd = {.size = 64, .name = "fake flow pressure"};
+    CHECK(vf_buffer_create(gpu, &bd, &f->p) == VF_OK);
+    vf_height_flow_source src = {.solver = &f->base, .bind = fake_bind};
+    CHECK(vf_height_attach_flow_solver(s, &src) == VF_ERR_INVALID_ARG);
+    f->base.frame_dt = d.frame_dt;
+    CHECK(vf_height_attach_flow_solver(s, &src) == VF_OK);
+    host h;
+    read_static(s, &h);
+    float *eta0 = malloc(h.n * 4), *eta1 = malloc(h.n * 4), *pres = malloc(h.n * 4);
+    CHECK(vf_height_download(s, eta0, NULL) == VF_OK);
+    VkCommandBuffer cmd;
+    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
+    for (int k = 0; k < 2; k++) {
+        CHECK(s->vt->record_frame(s, cmd, NULL) == VF_OK);
+        CHECK(s->vt->frame_done(s) == VF_OK);
+    }
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    CHECK_EQ_INT(f->recorded, 2);
+    CHECK_EQ_U64(f->base.frames, 2);
+    vf_height_state st;
+    vf_height_get_state(s, &st);
+    CHECK(vf_buffer_read(st.pres, 0, pres, h.n * 4) == VF_OK);
+    CHECK(vf_height_download(s, eta1, NULL) == VF_OK);
+    double worst = 0, moved = 0;
+    for (size_t i = 0; i < h.n; i++) {
+        if (h.flags[i] & VF_HEIGHT_SOLID)
+            continue;
+        worst = fmax(worst, fabs(pres[i] - 2000.0 / (1000.0 * 9.81)));
+        moved = fmax(moved, fabs(eta1[i] - eta0[i]));
+    }
+    printf("pressure height tracked to within %.3g m of p/(rho g); eta moved by %.3g m (coupling=none: 0)\n", worst, moved);
+    CHECK_LE(worst, 1e-6);
+    CHECK_LE(moved, 0.0);
+    vf_solver_destroy(&s);
+    CHECK_EQ_INT(destroyed, 1);
+    free(eta0), free(eta1), free(pres);
+    free_host(&h);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -514,6 +619,7 @@ int main(int argc, char **argv)
     test_drop_volume();
     test_volume_and_objects(gpu, 0);
     test_volume_and_objects(gpu, 1);
+    test_flow_solver(gpu);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }
