@@ -996,6 +996,34 @@ static void height_describe(vf_solver *s, char *buf, size_t cap)
              1e3 * h->dt, h->object_count);
 }
 
+/* Bytes a pass moves per execution: 4 per cell for every array it must read
+ * or write (the Thomas sweeps also write and re-read their c' scratch). */
+static uint64_t height_pass_bytes(vf_solver *s, const char *pass)
+{
+    vf_height *h = (vf_height *)s;
+    const uint64_t n = cells(h), f = 4 * n;
+    const bool pres = h->d.coupling == VF_HEIGHT_COUPLE_PRESSURE, track = h->flow.pressure != NULL;
+    const uint64_t flow = (uint64_t)h->flow.nx * h->flow.ny * 4;
+    if (!strcmp(pass, "height_explicit"))
+        return 6 * f + (pres ? f : 0); /* eta, bed, flags, vel (+pres) in; eta', vel out */
+    if (!strcmp(pass, "height_adi_rhs"))
+        return 5 * f + (pres ? f : 0); /* eta, prev, bed, flags (+pres) in; rhs out */
+    if (!strcmp(pass, "height_adi_x") || !strcmp(pass, "height_adi_y"))
+        return 7 * f; /* eta, bed, flags, rhs in; x out; c' written and read */
+    if (!strcmp(pass, "height_disturb"))
+        return 4 * f + (is_adi(h) ? 2 * f : 0) + (track ? 2 * f + flow : 0) +
+               (h->d.coupling == VF_HEIGHT_COUPLE_DIVERGENCE ? flow : 0);
+    if (!strcmp(pass, "height_volume_reduce"))
+        return 3 * f + (uint64_t)h->partials * sizeof(vf_height_partial);
+    if (!strcmp(pass, "height_volume_final"))
+        return (uint64_t)h->partials * sizeof(vf_height_partial) + 2 * sizeof(vf_height_volume_result);
+    if (!strcmp(pass, "height_volume_apply"))
+        return 4 * f + (is_adi(h) ? 2 * f : 0);
+    if (!strcmp(pass, "height_objects"))
+        return 2 * (uint64_t)h->object_count * sizeof(vf_height_object);
+    return 0;
+}
+
 static const vf_solver_vtable height_vt = {
     .family = "height",
     .destroy = height_destroy,
@@ -1006,6 +1034,7 @@ static const vf_solver_vtable height_vt = {
     .check = height_check,
     .interact = height_interact,
     .describe = height_describe,
+    .pass_bytes = height_pass_bytes,
 };
 
 /* ------------------------------------------------------------------ create */
