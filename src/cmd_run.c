@@ -163,7 +163,7 @@ int vf_cmd_run(int argc, char **argv)
     if (help) {
         if (sc.info) {
             printf("scene %s (%s): %s\n\nkeys (--set KEY=VALUE):\n", sc.info->name, sc.info->family, sc.info->description);
-            vf_params_print_help(sc.info->params, sc.info->param_count, stdout);
+            vf_params_print_help(sc.info->params, sc.info->param_count, sc.desc, stdout);
         } else {
             usage(stdout);
         }

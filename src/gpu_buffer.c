@@ -124,6 +124,9 @@ vf_result vf_buffer_write(vf_buffer *buf, VkDeviceSize offset, const void *data,
     memcpy(st->mapped, data, (size_t)size);
     if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
         goto fail_staging;
+    /* earlier GPU reads and writes of the buffer finish before the copy overwrites it */
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     VkBufferCopy region = {.srcOffset = 0, .dstOffset = offset, .size = size};
     vkCmdCopyBuffer(cmd, st->buffer, buf->buffer, 1, &region);
     vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,

@@ -199,17 +199,23 @@ void vf_params_write_json(const vf_param_def *table, size_t count, const void *d
     }
 }
 
-void vf_params_print_help(const vf_param_def *table, size_t count, FILE *f)
+void vf_params_print_help(const vf_param_def *table, size_t count, const void *desc, FILE *f)
 {
     for (size_t i = 0; i < count; i++) {
         const vf_param_def *d = &table[i];
         char def[64], allowed[160];
-        switch (d->type) {
-        case VF_PARAM_DOUBLE: snprintf(def, sizeof def, "%g", d->def); break;
-        case VF_PARAM_INT: snprintf(def, sizeof def, "%d", (int)d->def); break;
-        case VF_PARAM_BOOL: snprintf(def, sizeof def, "%s", d->def != 0.0 ? "true" : "false"); break;
-        case VF_PARAM_ENUM: choice_name(d->choices, (int)d->def, def, sizeof def); break;
-        }
+        if (desc && d->type == VF_PARAM_DOUBLE)
+            snprintf(def, sizeof def, "%g", *(const double *)cfield(desc, d));
+        else if (desc)
+            vf_params_format(d, desc, def, sizeof def);
+        else if (d->type == VF_PARAM_DOUBLE)
+            snprintf(def, sizeof def, "%g", d->def);
+        else if (d->type == VF_PARAM_INT)
+            snprintf(def, sizeof def, "%d", (int)d->def);
+        else if (d->type == VF_PARAM_BOOL)
+            snprintf(def, sizeof def, "%s", d->def != 0.0 ? "true" : "false");
+        else
+            choice_name(d->choices, (int)d->def, def, sizeof def);
         range_text(d, allowed, sizeof allowed);
         fprintf(f, "  %-18s %s (default %s%s%s; %s)\n", d->key, d->help ? d->help : "", def, d->unit && *d->unit ? " " : "",
                 d->unit ? d->unit : "", allowed);

@@ -50,8 +50,10 @@ vf_result vf_params_set(const vf_param_def *table, size_t count, void *desc, con
  * without braces, each on its own line prefixed by indent. */
 void vf_params_write_json(const vf_param_def *table, size_t count, const void *desc, FILE *f, const char *indent);
 
-/** Prints a help table of the keys: key, default, range, unit, help. */
-void vf_params_print_help(const vf_param_def *table, size_t count, FILE *f);
+/** Prints a help table of the keys: key, help, default, unit, range. The
+ * default shown is the value in desc (a scene's preset) when desc is not
+ * NULL, else the table's default. */
+void vf_params_print_help(const vf_param_def *table, size_t count, const void *desc, FILE *f);
 
 /** Formats the current value of one parameter into buf. */
 void vf_params_format(const vf_param_def *def, const void *desc, char *buf, size_t cap);

@@ -42,6 +42,9 @@ typedef struct vf_renderer_vtable {
     vf_result (*record)(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof);
     /** Optional: sets the camera (3D renderers). May be NULL. */
     void (*set_camera)(vf_renderer *r, const vf_camera *cam);
+    /** Optional: the camera the renderer draws with now (its own framing of
+     * the scene until set_camera is called). May be NULL. */
+    void (*get_camera)(vf_renderer *r, vf_camera *cam);
 } vf_renderer_vtable;
 
 struct vf_renderer {

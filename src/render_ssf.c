@@ -808,12 +808,18 @@ static void ssf_set_camera(vf_renderer *r, const vf_camera *cam)
     }
 }
 
+static void ssf_get_camera(vf_renderer *r, vf_camera *cam)
+{
+    *cam = current_camera((ssf *)r);
+}
+
 static const vf_renderer_vtable ssf_vtable = {
     .name = "ssf",
     .destroy = ssf_destroy,
     .resize = ssf_resize,
     .record = ssf_record,
     .set_camera = ssf_set_camera,
+    .get_camera = ssf_get_camera,
 };
 
 static bool is_ssf(const vf_renderer *r)

@@ -121,6 +121,11 @@ static void surface_set_camera(vf_renderer *base, const vf_camera *cam)
     ((vf_surface_renderer *)base)->cam = *cam;
 }
 
+static void surface_get_camera(vf_renderer *base, vf_camera *cam)
+{
+    *cam = ((vf_surface_renderer *)base)->cam;
+}
+
 static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_surface_frame *f)
 {
     memset(f, 0, sizeof *f);
@@ -282,6 +287,7 @@ static const vf_renderer_vtable surface_vt = {
     .resize = surface_resize,
     .record = surface_record,
     .set_camera = surface_set_camera,
+    .get_camera = surface_get_camera,
 };
 
 /* depth: 0 none, 1 test and write (LESS), 2 test only at the far plane (LESS_OR_EQUAL) */

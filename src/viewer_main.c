@@ -65,6 +65,7 @@ typedef struct viewer {
     vf_interaction interaction;
     vf_camera cam;
     float yaw, pitch, dist;
+    bool adopt_camera; /* take the next renderer's own framing (new scene) */
 } viewer;
 
 static void usage(FILE *f)
@@ -141,8 +142,19 @@ static int make_renderer(viewer *v)
         vf_app_error("%s", err[0] ? err : vf_result_message(res));
         return res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
     }
-    if (v->renderer->vt->set_camera)
+    if (v->adopt_camera && v->renderer->vt->get_camera) {
+        /* the renderer frames its scene: orbit around that */
+        v->renderer->vt->get_camera(v->renderer, &v->cam);
+        float d[3] = {v->cam.eye[0] - v->cam.target[0], v->cam.eye[1] - v->cam.target[1], v->cam.eye[2] - v->cam.target[2]};
+        v->dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (v->dist > 0) {
+            v->pitch = asinf(fminf(fmaxf(d[1] / v->dist, -1.0f), 1.0f));
+            v->yaw = atan2f(d[0], d[2]);
+        }
+    } else if (v->renderer->vt->set_camera) {
         v->renderer->vt->set_camera(v->renderer, &v->cam);
+    }
+    v->adopt_camera = false;
     return 0;
 }
 
@@ -171,6 +183,7 @@ static int switch_scene(viewer *v, const vf_scene_info *info)
     free(v->desc);
     v->desc = desc;
     v->info = info;
+    v->adopt_camera = true;
     v->mode = NULL;
     v->mode_index = 0;
     v->selected_param = 0;
@@ -598,6 +611,7 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
     }
     /* the scene: the one given on the command line (with its --set), or smoke */
     v->info = sc->info;
+    v->adopt_camera = true;
     v->desc = sc->desc;
     sc->desc = NULL;
     if ((rc = make_scene(v)) != 0)
