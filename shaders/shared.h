@@ -84,5 +84,6 @@ VF_STATIC_ASSERT(sizeof(vf_overlay_push) == 32, "vf_overlay_push must match std4
 
 #include "shared_ssf.h"
 #include "shared_height.h"
+#include "shared_grid.h"
 
 #endif

@@ -3,11 +3,15 @@
 #include <string.h>
 
 #include "solver.h"
+#include "solver_grid.h"
 #include "solver_height.h"
 
 const vf_scene_info *const vf_scenes[] = {
     &vf_height_scene_pool,
     &vf_height_scene_boat,
+    &vf_scene_grid_smoke,
+    &vf_scene_grid_cavity,
+    &vf_scene_grid_channel,
     NULL,
 };
 

@@ -1,0 +1,255 @@
+/* shared_grid.h: the grid solver's section of shared.h (included at its end).
+ *
+ * Staggered MAC grid of nx x ny cells of size h (see src/solver_grid.h for the
+ * layout). Every grid kernel takes the same push-constant block vf_grid_push;
+ * the meaning of the pass parameters a, b, c, d is listed per pass below. */
+#ifndef VF_SHARED_GRID_H
+#define VF_SHARED_GRID_H
+
+/* 2D kernels run VF_WG_2D_X x VF_WG_2D_Y tiles (shared.h). */
+#define VF_GRID_WG_X VF_WG_2D_X
+#define VF_GRID_WG_Y VF_WG_2D_Y
+/* The norm reduction: each workgroup reduces a tile of
+ * (VF_GRID_WG_X * VF_GRID_NORM_PER) x (VF_GRID_WG_Y * VF_GRID_NORM_PER) cells. */
+#define VF_GRID_NORM_PER 4
+#define VF_GRID_NORM_FINAL_WG 256
+/* The coarsest multigrid level is solved by one workgroup in shared memory. */
+#define VF_GRID_COARSE_WG 256
+#define VF_GRID_COARSE_MAX 64 /* cells per side of the coarsest level, at most */
+
+/* Sides of the box (index into side_u / side_v, 4 bits each in `sides`). */
+#define VF_GRID_SIDE_LEFT 0
+#define VF_GRID_SIDE_RIGHT 1
+#define VF_GRID_SIDE_BOTTOM 2
+#define VF_GRID_SIDE_TOP 3
+/* Boundary condition of a side. */
+#define VF_GRID_BC_NOSLIP 0   /* wall; tangential velocity = the side's velocity (a moving lid) */
+#define VF_GRID_BC_FREESLIP 1 /* wall; tangential velocity free (zero gradient) */
+#define VF_GRID_BC_INFLOW 2   /* velocity set to the side's velocity (normal and tangential) */
+#define VF_GRID_BC_OUTFLOW 3  /* pressure 0 at the side, velocity zero-gradient */
+#define VF_GRID_BC_PERIODIC 4 /* wraps to the opposite side (both sides periodic) */
+
+/* Cell types in the mask. */
+#define VF_GRID_CELL_FLUID 0u
+#define VF_GRID_CELL_SOLID 1u
+
+/* Slots (vec4 each: mean, rms, count, max|x|) of the stats buffer. */
+#define VF_GRID_STAT_RHS 0          /* divergence before the pressure solve (1/s) */
+#define VF_GRID_STAT_RES_BEFORE 1   /* pressure residual before the solve, x dt (1/s) */
+#define VF_GRID_STAT_RES_AFTER 2    /* pressure residual after the solve, x dt (1/s) */
+#define VF_GRID_STAT_DIV_AFTER 3    /* divergence after the projection (1/s) */
+#define VF_GRID_STAT_B_MEAN 4       /* mean of the pressure right-hand side (closed boxes) */
+#define VF_GRID_STAT_CYCLE0 8       /* residual after each V-cycle / Jacobi block (trace mode) */
+#define VF_GRID_STAT_MAX_TRACE 56
+#define VF_GRID_STAT_COUNT (VF_GRID_STAT_CYCLE0 + VF_GRID_STAT_MAX_TRACE)
+
+/* Splat mode bits. */
+#define VF_GRID_SPLAT_VELOCITY 1u
+#define VF_GRID_SPLAT_DYE 2u
+#define VF_GRID_SPLAT_BUOYANCY 4u
+#define VF_GRID_SPLAT_STRIPES 8u /* dye stripes set in the first column (channel inflow) */
+
+/* One push-constant block for every grid kernel (128 bytes).
+ *   nx, ny, h      the level's cells and cell size; dt the substep
+ *   sides          side types, 4 bits per side (VF_GRID_SIDE_*)
+ *   side_u/side_v  the velocity of each side (lid, inflow)
+ * Pass parameters:
+ *   grid_obstacles  a = (cx, cy, radius, shape 0 none 1 disc 2 box), b = (vx, vy, -, -)
+ *   grid_splat      mode = VF_GRID_SPLAT_* bits; a = (cx, cy, radius, -), b = (fx, fy, buoyancy, -)
+ *                   (fx, fy in m/s^2 at the centre), c = (r, g, b, -) dye per second at the
+ *                   centre, count = number of stripes
+ *   grid_confine    a.x = epsilon
+ *   grid_advect_*   a.x = time step of the trace (negative: forward trace); count = channels
+ *   grid_diffuse    color = red/black, mode = 0 u / 1 v, count = 0: copy rhs to x, a.x = nu dt / h^2
+ *   grid_divergence a.x = scale of the output (1/dt: rhs of the pressure solve)
+ *   grid_mg_*       color = red/black, count = coarse iterations, a.x = SOR omega
+ *   grid_norm       a.x = scale; grid_norm_final: count = partials, color = stat slot
+ *   grid_mg_mean    color = stat slot of the mean
+ *   grid_dye_mix    a.x = mixing fraction per step
+ *   grid_warp       a.x = checker squares per side */
+VF_STRUCT_BEGIN(vf_grid_push)
+    VF_UINT nx;
+    VF_UINT ny;
+    VF_FLOAT h;
+    VF_FLOAT dt;
+    VF_UINT sides;
+    VF_UINT mode;
+    VF_UINT color;
+    VF_UINT count;
+    VF_VEC4(side_u);
+    VF_VEC4(side_v);
+    VF_VEC4(a);
+    VF_VEC4(b);
+    VF_VEC4(c);
+    VF_VEC4(d);
+VF_STRUCT_END(vf_grid_push)
+VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 and fit 128 bytes")
+
+/* Binding numbers, per kernel (the host passes vf_binding arrays in this order). */
+/* grid_obstacles.comp */
+#define VF_GRID_OBS_MASK_STATIC 0
+#define VF_GRID_OBS_SU_STATIC 1
+#define VF_GRID_OBS_SV_STATIC 2
+#define VF_GRID_OBS_MASK 3
+#define VF_GRID_OBS_SU 4
+#define VF_GRID_OBS_SV 5
+#define VF_GRID_OBS_BINDINGS 6
+/* grid_mg_weights.comp: level-0 face weights from the mask */
+#define VF_GRID_W_MASK 0
+#define VF_GRID_W_WX 1
+#define VF_GRID_W_WY 2
+#define VF_GRID_W_BINDINGS 3
+/* grid_mg_coarsen.comp */
+#define VF_GRID_CW_WX_F 0
+#define VF_GRID_CW_WY_F 1
+#define VF_GRID_CW_WX_C 2
+#define VF_GRID_CW_WY_C 3
+#define VF_GRID_CW_BINDINGS 4
+/* grid_splat.comp */
+#define VF_GRID_SPLAT_U_IN 0
+#define VF_GRID_SPLAT_V_IN 1
+#define VF_GRID_SPLAT_U_OUT 2
+#define VF_GRID_SPLAT_V_OUT 3
+#define VF_GRID_SPLAT_R_IN 4
+#define VF_GRID_SPLAT_G_IN 5
+#define VF_GRID_SPLAT_B_IN 6
+#define VF_GRID_SPLAT_R_OUT 7
+#define VF_GRID_SPLAT_G_OUT 8
+#define VF_GRID_SPLAT_B_OUT 9
+#define VF_GRID_SPLAT_WX 10
+#define VF_GRID_SPLAT_WY 11
+#define VF_GRID_SPLAT_MASK 12
+#define VF_GRID_SPLAT_BINDINGS 13
+/* grid_vorticity.comp */
+#define VF_GRID_VORT_U 0
+#define VF_GRID_VORT_V 1
+#define VF_GRID_VORT_OMEGA 2
+#define VF_GRID_VORT_BINDINGS 3
+/* grid_confine.comp */
+#define VF_GRID_CONF_U_IN 0
+#define VF_GRID_CONF_V_IN 1
+#define VF_GRID_CONF_OMEGA 2
+#define VF_GRID_CONF_U_OUT 3
+#define VF_GRID_CONF_V_OUT 4
+#define VF_GRID_CONF_WX 5
+#define VF_GRID_CONF_WY 6
+#define VF_GRID_CONF_BINDINGS 7
+/* grid_advect_vel.comp (semi-Lagrangian) and grid_maccormack_vel.comp:
+ * U/V = the advecting velocity (= the field at time n), SRC = the field to
+ * sample (the advect pass: = U/V; the MacCormack pass: the forward result). */
+#define VF_GRID_AV_U 0
+#define VF_GRID_AV_V 1
+#define VF_GRID_AV_U_SRC 2
+#define VF_GRID_AV_V_SRC 3
+#define VF_GRID_AV_U_OUT 4
+#define VF_GRID_AV_V_OUT 5
+#define VF_GRID_AV_WX 6
+#define VF_GRID_AV_WY 7
+#define VF_GRID_AV_MASK 8
+#define VF_GRID_AV_SU 9
+#define VF_GRID_AV_SV 10
+#define VF_GRID_AV_BINDINGS 11
+/* grid_advect_scalar.comp / grid_maccormack_scalar.comp: up to 3 channels.
+ * SRC = the fields at time n; HAT = the forward result (MacCormack only). */
+#define VF_GRID_AS_U 0
+#define VF_GRID_AS_V 1
+#define VF_GRID_AS_MASK 2
+#define VF_GRID_AS_SRC0 3
+#define VF_GRID_AS_SRC1 4
+#define VF_GRID_AS_SRC2 5
+#define VF_GRID_AS_HAT0 6
+#define VF_GRID_AS_HAT1 7
+#define VF_GRID_AS_HAT2 8
+#define VF_GRID_AS_OUT0 9
+#define VF_GRID_AS_OUT1 10
+#define VF_GRID_AS_OUT2 11
+#define VF_GRID_AS_BINDINGS 12
+/* grid_diffuse.comp */
+#define VF_GRID_DIF_RHS 0
+#define VF_GRID_DIF_X 1
+#define VF_GRID_DIF_W 2
+#define VF_GRID_DIF_BINDINGS 3
+/* grid_boundary.comp */
+#define VF_GRID_BND_U_IN 0
+#define VF_GRID_BND_V_IN 1
+#define VF_GRID_BND_U_OUT 2
+#define VF_GRID_BND_V_OUT 3
+#define VF_GRID_BND_WX 4
+#define VF_GRID_BND_WY 5
+#define VF_GRID_BND_MASK 6
+#define VF_GRID_BND_SU 7
+#define VF_GRID_BND_SV 8
+#define VF_GRID_BND_BINDINGS 9
+/* grid_divergence.comp */
+#define VF_GRID_DIV_U 0
+#define VF_GRID_DIV_V 1
+#define VF_GRID_DIV_MASK 2
+#define VF_GRID_DIV_OUT 3
+#define VF_GRID_DIV_BINDINGS 4
+/* grid_gradient.comp */
+#define VF_GRID_GRAD_U_IN 0
+#define VF_GRID_GRAD_V_IN 1
+#define VF_GRID_GRAD_P 2
+#define VF_GRID_GRAD_WX 3
+#define VF_GRID_GRAD_WY 4
+#define VF_GRID_GRAD_U_OUT 5
+#define VF_GRID_GRAD_V_OUT 6
+#define VF_GRID_GRAD_BINDINGS 7
+/* grid_mg_smooth.comp, grid_mg_residual.comp, grid_mg_coarse.comp */
+#define VF_GRID_MG_X 0
+#define VF_GRID_MG_B 1
+#define VF_GRID_MG_WX 2
+#define VF_GRID_MG_WY 3
+#define VF_GRID_MG_R 4 /* residual only */
+#define VF_GRID_MG_BINDINGS 4
+#define VF_GRID_MG_RES_BINDINGS 5
+/* grid_jacobi.comp */
+#define VF_GRID_JAC_X_IN 0
+#define VF_GRID_JAC_B 1
+#define VF_GRID_JAC_WX 2
+#define VF_GRID_JAC_WY 3
+#define VF_GRID_JAC_X_OUT 4
+#define VF_GRID_JAC_BINDINGS 5
+/* grid_mg_restrict.comp: fine residual -> coarse rhs, coarse x = 0 */
+#define VF_GRID_RST_R_F 0
+#define VF_GRID_RST_B_C 1
+#define VF_GRID_RST_X_C 2
+#define VF_GRID_RST_BINDINGS 3
+/* grid_mg_prolong.comp: fine x += interpolated coarse x */
+#define VF_GRID_PRO_X_C 0
+#define VF_GRID_PRO_WX_C 1
+#define VF_GRID_PRO_WY_C 2
+#define VF_GRID_PRO_X_F 3
+#define VF_GRID_PRO_WX_F 4
+#define VF_GRID_PRO_WY_F 5
+#define VF_GRID_PRO_BINDINGS 6
+/* grid_mg_mean.comp: b -= mean (closed boxes: makes the Neumann problem solvable) */
+#define VF_GRID_MEAN_B 0
+#define VF_GRID_MEAN_MASK 1
+#define VF_GRID_MEAN_STATS 2
+#define VF_GRID_MEAN_BINDINGS 3
+/* grid_norm.comp / grid_norm_final.comp */
+#define VF_GRID_NORM_FIELD 0
+#define VF_GRID_NORM_MASK 1
+#define VF_GRID_NORM_PARTIALS 2
+#define VF_GRID_NORM_BINDINGS 3
+#define VF_GRID_NORMF_PARTIALS 0
+#define VF_GRID_NORMF_STATS 1
+#define VF_GRID_NORMF_BINDINGS 2
+/* grid_dye_mix.comp */
+#define VF_GRID_MIX_MASK 0
+#define VF_GRID_MIX_IN0 1
+#define VF_GRID_MIX_IN1 2
+#define VF_GRID_MIX_IN2 3
+#define VF_GRID_MIX_OUT0 4
+#define VF_GRID_MIX_OUT1 5
+#define VF_GRID_MIX_OUT2 6
+#define VF_GRID_MIX_BINDINGS 7
+/* grid_warp.comp: an RGBA8 image of a checkerboard seen through the advected (s, t) */
+#define VF_GRID_WARP_S 0
+#define VF_GRID_WARP_T 1
+#define VF_GRID_WARP_MASK 2
+#define VF_GRID_WARP_OUT 3
+#define VF_GRID_WARP_BINDINGS 4
+
+#endif

@@ -1,0 +1,1456 @@
+#include "solver_grid.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "gpu_buffer.h"
+#include "gpu_cmd.h"
+#include "gpu_pipeline.h"
+#include "png_io.h"
+
+/* Readback ring of per-frame stats copies. frame_done(k) may run right after
+ * frame k was submitted; frame k - VF_MAX_FRAMES has certainly completed then
+ * (vf_frames_begin waited for it), so that is the one read, from a ring large
+ * enough that no frame in flight writes its slot. */
+#define STATS_RING (2 * VF_MAX_FRAMES)
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+enum {
+    PIPE_OBSTACLES,
+    PIPE_WEIGHTS,
+    PIPE_COARSEN,
+    PIPE_SPLAT,
+    PIPE_VORTICITY,
+    PIPE_CONFINE,
+    PIPE_ADVECT_VEL,
+    PIPE_MACCORMACK_VEL,
+    PIPE_ADVECT_SCALAR,
+    PIPE_MACCORMACK_SCALAR,
+    PIPE_DIFFUSE,
+    PIPE_BOUNDARY,
+    PIPE_DIVERGENCE,
+    PIPE_GRADIENT,
+    PIPE_SMOOTH,
+    PIPE_RESIDUAL,
+    PIPE_RESTRICT,
+    PIPE_PROLONG,
+    PIPE_COARSE,
+    PIPE_JACOBI,
+    PIPE_MEAN,
+    PIPE_NORM,
+    PIPE_NORM_FINAL,
+    PIPE_DYE_MIX,
+    PIPE_WARP,
+    PIPE_COUNT
+};
+
+typedef struct pipe_info {
+    const char *shader;
+    uint32_t bindings;
+} pipe_info;
+
+static const pipe_info pipe_table[PIPE_COUNT] = {
+    [PIPE_OBSTACLES] = {"grid_obstacles.comp", VF_GRID_OBS_BINDINGS},
+    [PIPE_WEIGHTS] = {"grid_mg_weights.comp", VF_GRID_W_BINDINGS},
+    [PIPE_COARSEN] = {"grid_mg_coarsen.comp", VF_GRID_CW_BINDINGS},
+    [PIPE_SPLAT] = {"grid_splat.comp", VF_GRID_SPLAT_BINDINGS},
+    [PIPE_VORTICITY] = {"grid_vorticity.comp", VF_GRID_VORT_BINDINGS},
+    [PIPE_CONFINE] = {"grid_confine.comp", VF_GRID_CONF_BINDINGS},
+    [PIPE_ADVECT_VEL] = {"grid_advect_vel.comp", VF_GRID_AV_BINDINGS},
+    [PIPE_MACCORMACK_VEL] = {"grid_maccormack_vel.comp", VF_GRID_AV_BINDINGS},
+    [PIPE_ADVECT_SCALAR] = {"grid_advect_scalar.comp", VF_GRID_AS_BINDINGS},
+    [PIPE_MACCORMACK_SCALAR] = {"grid_maccormack_scalar.comp", VF_GRID_AS_BINDINGS},
+    [PIPE_DIFFUSE] = {"grid_diffuse.comp", VF_GRID_DIF_BINDINGS},
+    [PIPE_BOUNDARY] = {"grid_boundary.comp", VF_GRID_BND_BINDINGS},
+    [PIPE_DIVERGENCE] = {"grid_divergence.comp", VF_GRID_DIV_BINDINGS},
+    [PIPE_GRADIENT] = {"grid_gradient.comp", VF_GRID_GRAD_BINDINGS},
+    [PIPE_SMOOTH] = {"grid_mg_smooth.comp", VF_GRID_MG_BINDINGS},
+    [PIPE_RESIDUAL] = {"grid_mg_residual.comp", VF_GRID_MG_RES_BINDINGS},
+    [PIPE_RESTRICT] = {"grid_mg_restrict.comp", VF_GRID_RST_BINDINGS},
+    [PIPE_PROLONG] = {"grid_mg_prolong.comp", VF_GRID_PRO_BINDINGS},
+    [PIPE_COARSE] = {"grid_mg_coarse.comp", VF_GRID_MG_BINDINGS},
+    [PIPE_JACOBI] = {"grid_jacobi.comp", VF_GRID_JAC_BINDINGS},
+    [PIPE_MEAN] = {"grid_mg_mean.comp", VF_GRID_MEAN_BINDINGS},
+    [PIPE_NORM] = {"grid_norm.comp", VF_GRID_NORM_BINDINGS},
+    [PIPE_NORM_FINAL] = {"grid_norm_final.comp", VF_GRID_NORMF_BINDINGS},
+    [PIPE_DYE_MIX] = {"grid_dye_mix.comp", VF_GRID_MIX_BINDINGS},
+    [PIPE_WARP] = {"grid_warp.comp", VF_GRID_WARP_BINDINGS},
+};
+
+typedef struct grid_level {
+    uint32_t nx, ny;
+    float h;
+    vf_buffer *x, *b, *r, *wx, *wy; /* level 0: x = p, b = rhs, r = res */
+} grid_level;
+
+struct vf_grid {
+    vf_solver base; /* first: the vtable view */
+    vf_gpu *gpu;
+    vf_grid_desc d;
+    uint32_t nx, ny;
+    float h, dt;
+    uint32_t sides_packed;
+    uint32_t levels;
+    uint32_t coarse_iters;
+    float coarse_omega;
+    uint32_t diffuse_iters;
+    vf_pipeline *pipe[PIPE_COUNT];
+    vf_buffer *u[2], *v[2], *uh, *vh;
+    vf_buffer *p_tmp;
+    vf_buffer *dye[2][3], *dyeh[3];
+    vf_buffer *tex[2][2], *texh[2];
+    vf_buffer *mask, *su, *sv, *mask_static, *su_static, *sv_static;
+    vf_buffer *omega, *partials, *stats, *stats_ring, *warp;
+    grid_level lv[VF_GRID_MAX_LEVELS];
+    uint32_t cu, cd, ct; /* current index of velocity, dye, texcoord pairs */
+    uint64_t rec_steps;  /* substeps recorded (sets the time of sources and movers) */
+    uint64_t rec_frames, done_frames;
+    bool obstacles_dirty;
+    uint64_t cycles_total; /* V-cycles or Jacobi iterations recorded */
+    /* last values read back (report_every, summary) */
+    vf_grid_stats last;
+    bool have_last;
+    double worst_res_ratio; /* max res_after / res_before seen in reports */
+    uint32_t report_every;
+};
+
+/* ------------------------------------------------------------------ sizes */
+
+static void fill_defaults(vf_grid_desc *d)
+{
+    if (!d->nx)
+        d->nx = 128;
+    if (!d->ny)
+        d->ny = d->nx;
+    if (d->width <= 0)
+        d->width = 1.0;
+    if (d->cfl <= 0)
+        d->cfl = 1.0;
+    if (d->vel_scale <= 0)
+        d->vel_scale = 1.0;
+    if (!d->substeps)
+        d->substeps = 1;
+    if (!d->pressure_iters)
+        d->pressure_iters = d->pressure == VF_GRID_PRESSURE_JACOBI ? 200 : 4;
+    if (!d->mg_pre)
+        d->mg_pre = 2;
+    if (!d->mg_post)
+        d->mg_post = 2;
+    double h = d->width / d->nx;
+    if (d->dt <= 0)
+        d->dt = d->cfl * h / d->vel_scale;
+    bool dirichlet = false;
+    for (int s = 0; s < 4; s++)
+        dirichlet |= d->sides[s] == VF_GRID_BC_OUTFLOW;
+    d->closed_mean = !dirichlet;
+}
+
+/* Plans the multigrid levels of an nx x ny grid; returns the count. */
+static uint32_t plan_levels(const vf_grid_desc *d, uint32_t *cnx, uint32_t *cny)
+{
+    uint32_t nx = d->nx, ny = d->ny, n = 1;
+    bool px = d->sides[VF_GRID_SIDE_LEFT] == VF_GRID_BC_PERIODIC;
+    bool py = d->sides[VF_GRID_SIDE_BOTTOM] == VF_GRID_BC_PERIODIC;
+    while (n < VF_GRID_MAX_LEVELS && nx % 2 == 0 && ny % 2 == 0 && nx >= 8 && ny >= 8) {
+        uint32_t a = nx / 2, b = ny / 2;
+        if ((px && a % 2) || (py && b % 2))
+            break;
+        nx = a;
+        ny = b;
+        n++;
+    }
+    if (cnx)
+        *cnx = nx;
+    if (cny)
+        *cny = ny;
+    return n;
+}
+
+static uint64_t align256(uint64_t b)
+{
+    return (b + 255) / 256 * 256;
+}
+
+uint64_t vf_grid_memory_bytes(const vf_grid_desc *desc_in)
+{
+    vf_grid_desc d = desc_in ? *desc_in : (vf_grid_desc){0};
+    fill_defaults(&d);
+    uint64_t c = (uint64_t)d.nx * d.ny, fu = (uint64_t)(d.nx + 1) * d.ny, fv = (uint64_t)d.nx * (d.ny + 1);
+    uint64_t floats = 2 * (fu + fv);            /* u, v pairs */
+    floats += 4 * c;                            /* p, p_tmp, rhs, res */
+    floats += 6 * c + c;                        /* dye pairs, vorticity */
+    floats += 6 * c;                            /* mask, su, sv, static copies */
+    floats += fu + fv;                          /* level-0 weights */
+    bool mc = d.advection == VF_GRID_ADVECT_MACCORMACK;
+    if (mc)
+        floats += fu + fv + 3 * c;
+    if (d.texcoords)
+        floats += (mc ? 6 : 4) * c + c;
+    uint32_t nx = d.nx, ny = d.ny;
+    uint32_t levels = plan_levels(&d, NULL, NULL);
+    for (uint32_t l = 1; l < levels; l++) {
+        nx /= 2;
+        ny /= 2;
+        floats += 3 * (uint64_t)nx * ny + (uint64_t)(nx + 1) * ny + (uint64_t)nx * (ny + 1);
+    }
+    return floats * 4 + align256(((d.nx + 63) / 64) * ((d.ny + 63) / 64) * 16) + 64 * 1024;
+}
+
+static void fmt_bytes(uint64_t b, char *buf, size_t cap)
+{
+    if (b >= (1ull << 30))
+        snprintf(buf, cap, "%.1f GiB", (double)b / (double)(1ull << 30));
+    else
+        snprintf(buf, cap, "%.0f MiB", (double)b / (double)(1ull << 20));
+}
+
+static void set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t cap, const char *fmt, ...)
+{
+    if (!err || !cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+}
+
+vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
+{
+    if (d->nx < VF_GRID_MIN_N || d->ny < VF_GRID_MIN_N) {
+        set_err(err, cap, "n: %u x %u cells: must be at least %d per side", d->nx, d->ny, VF_GRID_MIN_N);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->nx > 65536 || d->ny > 65536) {
+        set_err(err, cap, "n: %u x %u cells: at most 65536 per side", d->nx, d->ny);
+        return VF_ERR_TOO_LARGE;
+    }
+    for (int s = 0; s < 4; s++)
+        if (d->sides[s] > VF_GRID_BC_PERIODIC) {
+            set_err(err, cap, "sides: unknown boundary type %u", d->sides[s]);
+            return VF_ERR_INVALID_ARG;
+        }
+    for (int a = 0; a < 2; a++) {
+        bool p0 = d->sides[2 * a] == VF_GRID_BC_PERIODIC, p1 = d->sides[2 * a + 1] == VF_GRID_BC_PERIODIC;
+        if (p0 != p1) {
+            set_err(err, cap, "periodic: the %s sides must both be periodic", a ? "bottom and top" : "left and right");
+            return VF_ERR_INVALID_ARG;
+        }
+        uint32_t n = a ? d->ny : d->nx;
+        if (p0 && n % 2) {
+            set_err(err, cap, "n: %u: periodic sides need an even number of cells (red-black ordering)", n);
+            return VF_ERR_INVALID_ARG;
+        }
+    }
+    if (d->pressure == VF_GRID_PRESSURE_MULTIGRID) {
+        uint32_t cnx, cny;
+        plan_levels(d, &cnx, &cny);
+        if (cnx > VF_GRID_COARSE_MAX || cny > VF_GRID_COARSE_MAX) {
+            set_err(err, cap,
+                    "n: %u x %u cells do not coarsen below %u x %u for multigrid: use n = m * 2^k with m <= %d "
+                    "(e.g. %u), or pressure=jacobi",
+                    d->nx, d->ny, cnx, cny, VF_GRID_COARSE_MAX, (d->nx + 63) / 64 * 64);
+            return VF_ERR_INVALID_ARG;
+        }
+    }
+    if (d->dye_mix < 0 || d->dye_mix > 1) {
+        set_err(err, cap, "dye_mix: %g: must be in [0, 1]", d->dye_mix);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->viscosity < 0) {
+        set_err(err, cap, "viscosity: %g: must be >= 0", d->viscosity);
+        return VF_ERR_INVALID_ARG;
+    }
+    return VF_OK;
+}
+
+/* ------------------------------------------------------------------ create */
+
+static vf_result make_buf(vf_grid *g, vf_buffer **out, uint64_t bytes, const char *name)
+{
+    vf_buffer_desc bd = {.size = align256(bytes), .name = name};
+    return vf_buffer_create(g->gpu, &bd, out);
+}
+
+static uint64_t field_count(const vf_grid *g, vf_grid_field f)
+{
+    uint32_t w, h;
+    vf_grid_field_size(g, f, &w, &h);
+    return (uint64_t)w * h;
+}
+
+static vf_result run_oneshot_obstacles(vf_grid *g);
+
+static vf_result create_buffers(vf_grid *g)
+{
+    vf_result res;
+    uint64_t c = (uint64_t)g->nx * g->ny * 4, fu = (uint64_t)(g->nx + 1) * g->ny * 4, fv = (uint64_t)g->nx * (g->ny + 1) * 4;
+    bool mc = g->d.advection == VF_GRID_ADVECT_MACCORMACK;
+#define MK(ptr, bytes, name)                                   \
+    do {                                                       \
+        if ((res = make_buf(g, &(ptr), (bytes), (name))) != VF_OK) \
+            return res;                                        \
+    } while (0)
+    MK(g->u[0], fu, "grid u 0");
+    MK(g->u[1], fu, "grid u 1");
+    MK(g->v[0], fv, "grid v 0");
+    MK(g->v[1], fv, "grid v 1");
+    if (mc) {
+        MK(g->uh, fu, "grid u maccormack");
+        MK(g->vh, fv, "grid v maccormack");
+    }
+    MK(g->p_tmp, c, "grid pressure jacobi");
+    static const char *dye_names[2][3] = {{"grid dye r 0", "grid dye g 0", "grid dye b 0"},
+                                          {"grid dye r 1", "grid dye g 1", "grid dye b 1"}};
+    static const char *dyeh_names[3] = {"grid dye r maccormack", "grid dye g maccormack", "grid dye b maccormack"};
+    for (int k = 0; k < 2; k++)
+        for (int ch = 0; ch < 3; ch++)
+            MK(g->dye[k][ch], c, dye_names[k][ch]);
+    if (mc)
+        for (int ch = 0; ch < 3; ch++)
+            MK(g->dyeh[ch], c, dyeh_names[ch]);
+    if (g->d.texcoords) {
+        MK(g->tex[0][0], c, "grid tex s 0");
+        MK(g->tex[0][1], c, "grid tex t 0");
+        MK(g->tex[1][0], c, "grid tex s 1");
+        MK(g->tex[1][1], c, "grid tex t 1");
+        if (mc) {
+            MK(g->texh[0], c, "grid tex s maccormack");
+            MK(g->texh[1], c, "grid tex t maccormack");
+        }
+        MK(g->warp, c, "grid warp image");
+    }
+    MK(g->mask, c, "grid mask");
+    MK(g->su, c, "grid solid u");
+    MK(g->sv, c, "grid solid v");
+    MK(g->mask_static, c, "grid mask static");
+    MK(g->su_static, c, "grid solid u static");
+    MK(g->sv_static, c, "grid solid v static");
+    MK(g->omega, c, "grid vorticity");
+    uint64_t groups = (uint64_t)((g->nx + 63) / 64) * ((g->ny + 63) / 64);
+    MK(g->partials, groups * 16, "grid norm partials");
+    MK(g->stats, VF_GRID_STAT_COUNT * 16, "grid stats");
+    vf_buffer_desc rd = {.size = STATS_RING * VF_GRID_STAT_COUNT * 16, .memory = VF_MEMORY_READBACK,
+                         .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .name = "grid stats readback"};
+    if ((res = vf_buffer_create(g->gpu, &rd, &g->stats_ring)) != VF_OK)
+        return res;
+    for (uint32_t l = 0; l < g->levels; l++) {
+        grid_level *L = &g->lv[l];
+        uint64_t lc = (uint64_t)L->nx * L->ny * 4;
+        char name[64];
+        if (l == 0) {
+            MK(L->x, lc, "grid pressure");
+            MK(L->b, lc, "grid pressure rhs");
+            MK(L->r, lc, "grid pressure residual");
+        } else {
+            snprintf(name, sizeof name, "grid mg x %u", l);
+            MK(L->x, lc, name);
+            snprintf(name, sizeof name, "grid mg b %u", l);
+            MK(L->b, lc, name);
+            snprintf(name, sizeof name, "grid mg r %u", l);
+            MK(L->r, lc, name);
+        }
+        snprintf(name, sizeof name, "grid mg wx %u", l);
+        MK(L->wx, (uint64_t)(L->nx + 1) * L->ny * 4, name);
+        snprintf(name, sizeof name, "grid mg wy %u", l);
+        MK(L->wy, (uint64_t)L->nx * (L->ny + 1) * 4, name);
+    }
+#undef MK
+    return VF_OK;
+}
+
+static vf_result create_pipelines(vf_grid *g)
+{
+    for (int i = 0; i < PIPE_COUNT; i++) {
+        vf_compute_desc cd = {
+            .shader = pipe_table[i].shader,
+            .binding_count = pipe_table[i].bindings,
+            .push_size = sizeof(vf_grid_push),
+        };
+        for (uint32_t b = 0; b < pipe_table[i].bindings; b++)
+            cd.bindings[b] = VF_BIND_STORAGE_BUFFER;
+        vf_result res = vf_pipeline_compute_create(g->gpu, &cd, &g->pipe[i]);
+        if (res != VF_OK)
+            return res;
+    }
+    return VF_OK;
+}
+
+static void shape_mask(const vf_grid *g, const vf_grid_obstacle *o, uint32_t *mask, float *su, float *sv)
+{
+    if (o->shape == VF_GRID_SHAPE_NONE)
+        return;
+    for (uint32_t j = 0; j < g->ny; j++)
+        for (uint32_t i = 0; i < g->nx; i++) {
+            double x = (i + 0.5) * g->h - o->cx, y = (j + 0.5) * g->h - o->cy;
+            bool in = o->shape == VF_GRID_SHAPE_DISC ? x * x + y * y <= (double)o->radius * o->radius
+                                                     : fmax(fabs(x), fabs(y)) <= o->radius;
+            if (in) {
+                size_t k = (size_t)j * g->nx + i;
+                mask[k] = VF_GRID_CELL_SOLID;
+                su[k] = o->vx;
+                sv[k] = o->vy;
+            }
+        }
+}
+
+static vf_result init_state(vf_grid *g)
+{
+    vf_result res = VF_OK;
+    size_t c = (size_t)g->nx * g->ny;
+    uint32_t *mask = calloc(c, 4);
+    float *su = calloc(c, 4), *sv = calloc(c, 4), *tmp = calloc(c, 4);
+    if (!mask || !su || !sv || !tmp) {
+        res = VF_ERR_NO_MEMORY;
+        goto done;
+    }
+    for (int k = 0; k < 4; k++)
+        shape_mask(g, &g->d.obstacles[k], mask, su, sv);
+    if ((res = vf_buffer_write(g->mask_static, 0, mask, c * 4)) != VF_OK ||
+        (res = vf_buffer_write(g->su_static, 0, su, c * 4)) != VF_OK ||
+        (res = vf_buffer_write(g->sv_static, 0, sv, c * 4)) != VF_OK)
+        goto done;
+    vf_buffer *zero[] = {g->u[0], g->u[1], g->v[0], g->v[1], g->p_tmp, g->omega, g->stats, g->lv[0].x, g->lv[0].b,
+                         g->lv[0].r, g->dye[0][0], g->dye[0][1], g->dye[0][2], g->dye[1][0], g->dye[1][1], g->dye[1][2]};
+    for (size_t k = 0; k < sizeof zero / sizeof zero[0]; k++)
+        if ((res = vf_buffer_fill(zero[k], 0, VK_WHOLE_SIZE, 0)) != VF_OK)
+            goto done;
+    for (uint32_t l = 1; l < g->levels; l++)
+        if ((res = vf_buffer_fill(g->lv[l].x, 0, VK_WHOLE_SIZE, 0)) != VF_OK)
+            goto done;
+    if (g->d.texcoords) {
+        double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h;
+        for (int a = 0; a < 2; a++) {
+            for (uint32_t j = 0; j < g->ny; j++)
+                for (uint32_t i = 0; i < g->nx; i++)
+                    tmp[(size_t)j * g->nx + i] = (float)(a == 0 ? (i + 0.5) * g->h / w : (j + 0.5) * g->h / hgt);
+            if ((res = vf_buffer_write(g->tex[0][a], 0, tmp, c * 4)) != VF_OK ||
+                (res = vf_buffer_write(g->tex[1][a], 0, tmp, c * 4)) != VF_OK)
+                goto done;
+        }
+    }
+    res = run_oneshot_obstacles(g);
+done:
+    free(mask);
+    free(su);
+    free(sv);
+    free(tmp);
+    return res;
+}
+
+static const vf_solver_vtable grid_vtable;
+
+vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, char *err, size_t cap)
+{
+    *out = NULL;
+    if (err && cap)
+        err[0] = 0;
+    vf_grid_desc d = desc ? *desc : (vf_grid_desc){0};
+    fill_defaults(&d);
+    vf_result res = vf_grid_validate_desc(&d, err, cap);
+    if (res != VF_OK)
+        return res;
+    uint64_t need = vf_grid_memory_bytes(&d);
+    uint64_t field = (uint64_t)(d.nx + 1) * (d.ny + 1) * 4;
+    uint64_t have = gpu->info.device_local_bytes;
+    if (field > gpu->info.max_storage_buffer_range || (have && need > have / 10 * 9)) {
+        char nb[32], hb[32], fb[32], rb[32];
+        fmt_bytes(need, nb, sizeof nb);
+        fmt_bytes(have, hb, sizeof hb);
+        fmt_bytes(field, fb, sizeof fb);
+        fmt_bytes(gpu->info.max_storage_buffer_range, rb, sizeof rb);
+        set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; %s has %s and binds at most %s: use a smaller n",
+                d.nx, d.ny, nb, fb, gpu->info.name, hb, rb);
+        return VF_ERR_TOO_LARGE;
+    }
+    vf_grid *g = calloc(1, sizeof *g);
+    if (!g)
+        return VF_ERR_NO_MEMORY;
+    g->gpu = gpu;
+    g->d = d;
+    g->nx = d.nx;
+    g->ny = d.ny;
+    g->h = (float)(d.width / d.nx);
+    g->dt = (float)d.dt;
+    for (int s = 0; s < 4; s++)
+        g->sides_packed |= (d.sides[s] & 15u) << (4 * s);
+    uint32_t cnx, cny;
+    g->levels = plan_levels(&d, &cnx, &cny);
+    if (d.pressure != VF_GRID_PRESSURE_MULTIGRID && (cnx > VF_GRID_COARSE_MAX || cny > VF_GRID_COARSE_MAX))
+        g->levels = 1; /* Jacobi only: no hierarchy needed */
+    for (uint32_t l = 0; l < g->levels; l++) {
+        g->lv[l].nx = d.nx >> l;
+        g->lv[l].ny = d.ny >> l;
+        g->lv[l].h = g->h * (float)(1u << l);
+    }
+    uint32_t m = cnx > cny ? cnx : cny;
+    g->coarse_iters = d.coarse_iters ? d.coarse_iters : (2 * m > 8 ? 2 * m : 8);
+    g->coarse_omega = (float)(2.0 / (1.0 + sin(M_PI / (m + 1))));
+    if (d.viscosity > 0) {
+        double alpha = d.viscosity * d.dt / ((double)g->h * g->h);
+        double rho = pow(4 * alpha / (1 + 4 * alpha), 2);
+        uint32_t it = rho > 0 ? (uint32_t)ceil(log(1e-6) / log(rho)) : 2;
+        g->diffuse_iters = d.diffuse_iters ? d.diffuse_iters : (it < 2 ? 2 : it > 200 ? 200 : it);
+    }
+    g->base.vt = &grid_vtable;
+    g->base.gpu = gpu;
+    g->base.frame_dt = d.dt * d.substeps;
+    g->obstacles_dirty = false;
+    if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
+        if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY) {
+            char nb[32];
+            fmt_bytes(need, nb, sizeof nb);
+            set_err(err, cap, "n: %u x %u cells need %s of device memory: %s cannot allocate it: use a smaller n", d.nx,
+                    d.ny, nb, gpu->info.name);
+            res = VF_ERR_TOO_LARGE;
+        }
+        vf_grid_destroy(&g);
+        return res;
+    }
+    *out = g;
+    return VF_OK;
+}
+
+void vf_grid_destroy(vf_grid **pg)
+{
+    if (!pg || !*pg)
+        return;
+    vf_grid *g = *pg;
+    for (int i = 0; i < PIPE_COUNT; i++)
+        vf_pipeline_destroy(&g->pipe[i]);
+    vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->p_tmp, &g->dyeh[0], &g->dyeh[1],
+                         &g->dyeh[2], &g->tex[0][0], &g->tex[0][1], &g->tex[1][0], &g->tex[1][1], &g->texh[0],
+                         &g->texh[1], &g->mask, &g->su, &g->sv, &g->mask_static, &g->su_static, &g->sv_static,
+                         &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        vf_buffer_destroy(all[i]);
+    for (int k = 0; k < 2; k++)
+        for (int ch = 0; ch < 3; ch++)
+            vf_buffer_destroy(&g->dye[k][ch]);
+    for (uint32_t l = 0; l < VF_GRID_MAX_LEVELS; l++) {
+        vf_buffer_destroy(&g->lv[l].x);
+        vf_buffer_destroy(&g->lv[l].b);
+        vf_buffer_destroy(&g->lv[l].r);
+        vf_buffer_destroy(&g->lv[l].wx);
+        vf_buffer_destroy(&g->lv[l].wy);
+    }
+    free(g);
+    *pg = NULL;
+}
+
+vf_solver *vf_grid_solver(vf_grid *g)
+{
+    return g ? &g->base : NULL;
+}
+
+const vf_grid_desc *vf_grid_get_desc(const vf_grid *g)
+{
+    return &g->d;
+}
+
+uint32_t vf_grid_levels(const vf_grid *g)
+{
+    return g->levels;
+}
+
+double vf_grid_time(const vf_grid *g)
+{
+    return (double)g->rec_steps * g->dt;
+}
+
+/* ------------------------------------------------------------------ recording helpers */
+
+static vf_grid_push push_for(const vf_grid *g, uint32_t level)
+{
+    vf_grid_push pc = {
+        .nx = g->lv[level].nx ? g->lv[level].nx : g->nx >> level,
+        .ny = g->lv[level].ny ? g->lv[level].ny : g->ny >> level,
+        .h = g->h * (float)(1u << level),
+        .dt = g->dt,
+        .sides = g->sides_packed,
+    };
+    for (int s = 0; s < 4; s++) {
+        pc.side_u[s] = g->d.side_u[s];
+        pc.side_v[s] = g->d.side_v[s];
+    }
+    return pc;
+}
+
+static void dispatch2d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *b, const vf_grid_push *pc, uint32_t w,
+                       uint32_t h)
+{
+    vf_cmd_dispatch(cmd, p, b, pc, (w + VF_GRID_WG_X - 1) / VF_GRID_WG_X, (h + VF_GRID_WG_Y - 1) / VF_GRID_WG_Y, 1);
+    vf_cmd_barrier_compute(cmd);
+}
+
+static uint32_t scope_begin(vf_grid *g, vf_profiler *prof, VkCommandBuffer cmd, const char *name)
+{
+    vf_cmd_label_begin(g->gpu, cmd, name);
+    return prof ? vf_profiler_begin(prof, cmd, name) : UINT32_MAX;
+}
+
+static void scope_end(vf_grid *g, vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope)
+{
+    if (prof)
+        vf_profiler_end(prof, cmd, scope);
+    vf_cmd_label_end(g->gpu, cmd);
+}
+
+#define B(buf) vf_bind_buffer(buf)
+
+/* Norm of a cell field over the fluid cells (x scale) into stats[slot]. */
+static void record_norm(vf_grid *g, VkCommandBuffer cmd, vf_buffer *field, float scale, uint32_t slot)
+{
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = scale;
+    vf_binding b[VF_GRID_NORM_BINDINGS] = {B(field), B(g->mask), B(g->partials)};
+    uint32_t tile = VF_GRID_WG_X * VF_GRID_NORM_PER;
+    uint32_t gx = (g->nx + tile - 1) / tile, gy = (g->ny + tile - 1) / tile;
+    vf_cmd_dispatch(cmd, g->pipe[PIPE_NORM], b, &pc, gx, gy, 1);
+    vf_cmd_barrier_compute(cmd);
+    pc.count = gx * gy;
+    pc.color = slot;
+    vf_binding bf[VF_GRID_NORMF_BINDINGS] = {B(g->partials), B(g->stats)};
+    vf_cmd_dispatch(cmd, g->pipe[PIPE_NORM_FINAL], bf, &pc, 1, 1, 1);
+    vf_cmd_barrier_compute(cmd);
+}
+
+/* ------------------------------------------------------------------ passes */
+
+static void record_weights(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    vf_binding b[VF_GRID_W_BINDINGS] = {B(g->mask), B(g->lv[0].wx), B(g->lv[0].wy)};
+    dispatch2d(cmd, g->pipe[PIPE_WEIGHTS], b, &pc, g->nx + 1, g->ny + 1);
+    for (uint32_t l = 1; l < g->levels; l++) {
+        vf_grid_push pl = push_for(g, l);
+        vf_binding bl[VF_GRID_CW_BINDINGS] = {B(g->lv[l - 1].wx), B(g->lv[l - 1].wy), B(g->lv[l].wx), B(g->lv[l].wy)};
+        dispatch2d(cmd, g->pipe[PIPE_COARSEN], bl, &pl, g->lv[l].nx + 1, g->lv[l].ny + 1);
+    }
+}
+
+static void mover_state(const vf_grid *g, double t, float *cx, float *cy, float *vx, float *vy)
+{
+    const vf_grid_mover *m = &g->d.mover;
+    double w = 2 * M_PI * m->freq;
+    double s = m->amp * sin(w * t), ds = m->amp * w * cos(w * t);
+    *cx = (float)(m->cx + s * m->dx);
+    *cy = (float)(m->cy + s * m->dy);
+    *vx = (float)(ds * m->dx);
+    *vy = (float)(ds * m->dy);
+}
+
+static void pass_obstacles(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    if (g->d.mover.shape != VF_GRID_SHAPE_NONE) {
+        float cx, cy, vx, vy;
+        mover_state(g, (double)g->rec_steps * g->dt, &cx, &cy, &vx, &vy);
+        pc.a[0] = cx;
+        pc.a[1] = cy;
+        pc.a[2] = g->d.mover.radius;
+        pc.a[3] = (float)g->d.mover.shape;
+        pc.b[0] = vx;
+        pc.b[1] = vy;
+    }
+    vf_binding b[VF_GRID_OBS_BINDINGS] = {B(g->mask_static), B(g->su_static), B(g->sv_static), B(g->mask), B(g->su), B(g->sv)};
+    dispatch2d(cmd, g->pipe[PIPE_OBSTACLES], b, &pc, g->nx, g->ny);
+    record_weights(g, cmd);
+}
+
+static vf_result run_oneshot_obstacles(vf_grid *g)
+{
+    VkCommandBuffer cmd;
+    vf_result res = vf_cmd_oneshot_begin(g->gpu, &cmd);
+    if (res != VF_OK)
+        return res;
+    vf_cmd_barrier_transfer_to_compute(cmd);
+    pass_obstacles(g, cmd);
+    return vf_cmd_oneshot_submit(g->gpu, cmd);
+}
+
+static bool splat_active(const vf_grid *g)
+{
+    return g->d.source.on || g->d.buoyancy != 0 || g->d.inflow_stripes > 0;
+}
+
+static void pass_splat(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    const vf_grid_source *s = &g->d.source;
+    double t = (double)g->rec_steps * g->dt;
+    if (s->on) {
+        pc.mode |= VF_GRID_SPLAT_VELOCITY | VF_GRID_SPLAT_DYE;
+        pc.a[0] = (float)(s->cx + s->ax * sin(2 * M_PI * s->wx * t));
+        pc.a[1] = (float)(s->cy + s->ay * sin(2 * M_PI * s->wy * t));
+        pc.a[2] = s->radius > 0 ? s->radius : 1e-6f;
+        pc.b[0] = s->fx;
+        pc.b[1] = s->fy;
+        pc.c[0] = s->r;
+        pc.c[1] = s->g;
+        pc.c[2] = s->b;
+        if (s->hue_rate > 0) {
+            /* cycle through the hues so that colours meet and blend */
+            double hue = fmod(t * s->hue_rate, 1.0) * 6.0;
+            for (int ch = 0; ch < 3; ch++) {
+                double x = fmod(hue + 6.0 - 2.0 * ch, 6.0); /* 0 at the channel's peak */
+                double w = x < 1 ? 1 : x < 2 ? 2 - x : x < 4 ? 0 : x < 5 ? x - 4 : 1;
+                pc.c[ch] *= (float)w;
+            }
+        }
+    } else {
+        pc.a[2] = 1.0f;
+    }
+    if (g->d.buoyancy != 0) {
+        pc.mode |= VF_GRID_SPLAT_BUOYANCY;
+        pc.b[2] = (float)g->d.buoyancy;
+    }
+    if (g->d.inflow_stripes) {
+        pc.mode |= VF_GRID_SPLAT_STRIPES;
+        pc.count = g->d.inflow_stripes;
+    }
+    uint32_t cu = g->cu, nu = cu ^ 1, cd = g->cd, nd = cd ^ 1;
+    vf_binding b[VF_GRID_SPLAT_BINDINGS] = {
+        B(g->u[cu]), B(g->v[cu]), B(g->u[nu]), B(g->v[nu]),
+        B(g->dye[cd][0]), B(g->dye[cd][1]), B(g->dye[cd][2]),
+        B(g->dye[nd][0]), B(g->dye[nd][1]), B(g->dye[nd][2]),
+        B(g->lv[0].wx), B(g->lv[0].wy), B(g->mask),
+    };
+    dispatch2d(cmd, g->pipe[PIPE_SPLAT], b, &pc, g->nx + 1, g->ny + 1);
+    g->cu = nu;
+    g->cd = nd;
+}
+
+static void pass_vorticity(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = (float)g->d.vorticity;
+    uint32_t cu = g->cu, nu = cu ^ 1;
+    vf_binding bv[VF_GRID_VORT_BINDINGS] = {B(g->u[cu]), B(g->v[cu]), B(g->omega)};
+    dispatch2d(cmd, g->pipe[PIPE_VORTICITY], bv, &pc, g->nx, g->ny);
+    vf_binding bc[VF_GRID_CONF_BINDINGS] = {B(g->u[cu]), B(g->v[cu]), B(g->omega), B(g->u[nu]), B(g->v[nu]),
+                                            B(g->lv[0].wx), B(g->lv[0].wy)};
+    dispatch2d(cmd, g->pipe[PIPE_CONFINE], bc, &pc, g->nx + 1, g->ny + 1);
+    g->cu = nu;
+}
+
+static void pass_advect_velocity(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = g->dt;
+    uint32_t cu = g->cu, nu = cu ^ 1;
+    bool mc = g->d.advection == VF_GRID_ADVECT_MACCORMACK;
+    vf_binding b[VF_GRID_AV_BINDINGS] = {
+        B(g->u[cu]), B(g->v[cu]), B(g->u[cu]), B(g->v[cu]),
+        B(mc ? g->uh : g->u[nu]), B(mc ? g->vh : g->v[nu]),
+        B(g->lv[0].wx), B(g->lv[0].wy), B(g->mask), B(g->su), B(g->sv),
+    };
+    dispatch2d(cmd, g->pipe[PIPE_ADVECT_VEL], b, &pc, g->nx + 1, g->ny + 1);
+    if (mc) {
+        b[VF_GRID_AV_U_SRC] = B(g->uh);
+        b[VF_GRID_AV_V_SRC] = B(g->vh);
+        b[VF_GRID_AV_U_OUT] = B(g->u[nu]);
+        b[VF_GRID_AV_V_OUT] = B(g->v[nu]);
+        dispatch2d(cmd, g->pipe[PIPE_MACCORMACK_VEL], b, &pc, g->nx + 1, g->ny + 1);
+    }
+    g->cu = nu;
+}
+
+static void pass_diffuse(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = (float)(g->d.viscosity * g->dt / ((double)g->h * g->h));
+    uint32_t cu = g->cu, nu = cu ^ 1;
+    vf_binding bu[VF_GRID_DIF_BINDINGS] = {B(g->u[cu]), B(g->u[nu]), B(g->lv[0].wx)};
+    vf_binding bv[VF_GRID_DIF_BINDINGS] = {B(g->v[cu]), B(g->v[nu]), B(g->lv[0].wy)};
+    uint32_t gxu = (g->nx + 1 + VF_GRID_WG_X - 1) / VF_GRID_WG_X, gyu = (g->ny + VF_GRID_WG_Y - 1) / VF_GRID_WG_Y;
+    uint32_t gxv = (g->nx + VF_GRID_WG_X - 1) / VF_GRID_WG_X, gyv = (g->ny + 1 + VF_GRID_WG_Y - 1) / VF_GRID_WG_Y;
+    for (uint32_t it = 0; it <= g->diffuse_iters; it++) {
+        for (uint32_t color = 0; color < 2; color++) {
+            if (it == 0 && color == 1)
+                break;
+            pc.count = it; /* 0: copy */
+            pc.color = color;
+            pc.mode = 0;
+            vf_cmd_dispatch(cmd, g->pipe[PIPE_DIFFUSE], bu, &pc, gxu, gyu, 1);
+            pc.mode = 1;
+            vf_cmd_dispatch(cmd, g->pipe[PIPE_DIFFUSE], bv, &pc, gxv, gyv, 1);
+            vf_cmd_barrier_compute(cmd);
+        }
+    }
+    g->cu = nu;
+}
+
+static void pass_boundary(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    uint32_t cu = g->cu, nu = cu ^ 1;
+    vf_binding b[VF_GRID_BND_BINDINGS] = {B(g->u[cu]), B(g->v[cu]), B(g->u[nu]), B(g->v[nu]), B(g->lv[0].wx),
+                                          B(g->lv[0].wy), B(g->mask), B(g->su), B(g->sv)};
+    dispatch2d(cmd, g->pipe[PIPE_BOUNDARY], b, &pc, g->nx + 1, g->ny + 1);
+    g->cu = nu;
+}
+
+static void record_divergence(vf_grid *g, VkCommandBuffer cmd, vf_buffer *out, float scale)
+{
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = scale;
+    vf_binding b[VF_GRID_DIV_BINDINGS] = {B(g->u[g->cu]), B(g->v[g->cu]), B(g->mask), B(out)};
+    dispatch2d(cmd, g->pipe[PIPE_DIVERGENCE], b, &pc, g->nx, g->ny);
+}
+
+static void pass_gradient(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    uint32_t cu = g->cu, nu = cu ^ 1;
+    vf_binding b[VF_GRID_GRAD_BINDINGS] = {B(g->u[cu]), B(g->v[cu]), B(g->lv[0].x), B(g->lv[0].wx),
+                                           B(g->lv[0].wy), B(g->u[nu]), B(g->v[nu])};
+    dispatch2d(cmd, g->pipe[PIPE_GRADIENT], b, &pc, g->nx + 1, g->ny + 1);
+    g->cu = nu;
+}
+
+static void advect_scalars(vf_grid *g, VkCommandBuffer cmd, vf_buffer *const *src, vf_buffer *const *dst,
+                           vf_buffer *const *hat, uint32_t channels)
+{
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = g->dt;
+    pc.count = channels;
+    bool mc = g->d.advection == VF_GRID_ADVECT_MACCORMACK;
+    vf_buffer *s[3], *d[3], *h[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t q = k < channels ? k : 0;
+        s[k] = src[q];
+        d[k] = dst[q];
+        h[k] = mc ? hat[q] : dst[q];
+    }
+    vf_binding b[VF_GRID_AS_BINDINGS] = {
+        B(g->u[g->cu]), B(g->v[g->cu]), B(g->mask), B(s[0]), B(s[1]), B(s[2]),
+        B(h[0]), B(h[1]), B(h[2]), B(mc ? h[0] : d[0]), B(mc ? h[1] : d[1]), B(mc ? h[2] : d[2]),
+    };
+    dispatch2d(cmd, g->pipe[PIPE_ADVECT_SCALAR], b, &pc, g->nx, g->ny);
+    if (mc) {
+        b[VF_GRID_AS_OUT0] = B(d[0]);
+        b[VF_GRID_AS_OUT1] = B(d[1]);
+        b[VF_GRID_AS_OUT2] = B(d[2]);
+        dispatch2d(cmd, g->pipe[PIPE_MACCORMACK_SCALAR], b, &pc, g->nx, g->ny);
+    }
+}
+
+static void pass_advect_scalars(vf_grid *g, VkCommandBuffer cmd)
+{
+    uint32_t cd = g->cd, nd = cd ^ 1;
+    advect_scalars(g, cmd, g->dye[cd], g->dye[nd], g->dyeh, 3);
+    g->cd = nd;
+    if (g->d.texcoords) {
+        uint32_t ct = g->ct, nt = ct ^ 1;
+        advect_scalars(g, cmd, g->tex[ct], g->tex[nt], g->texh, 2);
+        g->ct = nt;
+    }
+}
+
+static void pass_dye_mix(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = (float)g->d.dye_mix;
+    uint32_t cd = g->cd, nd = cd ^ 1;
+    vf_binding b[VF_GRID_MIX_BINDINGS] = {B(g->mask), B(g->dye[cd][0]), B(g->dye[cd][1]), B(g->dye[cd][2]),
+                                          B(g->dye[nd][0]), B(g->dye[nd][1]), B(g->dye[nd][2])};
+    dispatch2d(cmd, g->pipe[PIPE_DYE_MIX], b, &pc, g->nx, g->ny);
+    g->cd = nd;
+}
+
+/* ------------------------------------------------------------------ pressure */
+
+static void mg_smooth(vf_grid *g, VkCommandBuffer cmd, uint32_t l, uint32_t sweeps)
+{
+    grid_level *L = &g->lv[l];
+    vf_grid_push pc = push_for(g, l);
+    vf_binding b[VF_GRID_MG_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy)};
+    for (uint32_t s = 0; s < sweeps; s++)
+        for (uint32_t color = 0; color < 2; color++) {
+            pc.color = color;
+            dispatch2d(cmd, g->pipe[PIPE_SMOOTH], b, &pc, L->nx, L->ny);
+        }
+}
+
+static void mg_residual(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
+{
+    grid_level *L = &g->lv[l];
+    vf_grid_push pc = push_for(g, l);
+    vf_binding b[VF_GRID_MG_RES_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy), B(L->r)};
+    dispatch2d(cmd, g->pipe[PIPE_RESIDUAL], b, &pc, L->nx, L->ny);
+}
+
+static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
+{
+    grid_level *L = &g->lv[l];
+    if (l + 1 == g->levels) {
+        vf_grid_push pc = push_for(g, l);
+        pc.count = g->coarse_iters;
+        pc.a[0] = g->coarse_omega;
+        vf_binding b[VF_GRID_MG_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy)};
+        vf_cmd_dispatch(cmd, g->pipe[PIPE_COARSE], b, &pc, 1, 1, 1);
+        vf_cmd_barrier_compute(cmd);
+        return;
+    }
+    grid_level *C = &g->lv[l + 1];
+    mg_smooth(g, cmd, l, g->d.mg_pre);
+    mg_residual(g, cmd, l);
+    vf_grid_push pr = push_for(g, l + 1);
+    vf_binding br[VF_GRID_RST_BINDINGS] = {B(L->r), B(C->b), B(C->x)};
+    dispatch2d(cmd, g->pipe[PIPE_RESTRICT], br, &pr, C->nx, C->ny);
+    mg_cycle(g, cmd, l + 1);
+    vf_grid_push pp = push_for(g, l);
+    vf_binding bp[VF_GRID_PRO_BINDINGS] = {B(C->x), B(C->wx), B(C->wy), B(L->x), B(L->wx), B(L->wy)};
+    dispatch2d(cmd, g->pipe[PIPE_PROLONG], bp, &pp, L->nx, L->ny);
+    mg_smooth(g, cmd, l, g->d.mg_post);
+}
+
+void vf_grid_record_vcycle(vf_grid *g, VkCommandBuffer cmd)
+{
+    if (g->levels == 1) {
+        /* no hierarchy: the "cycle" is the coarse solver on level 0 when it
+         * fits, else smoothing */
+        if (g->nx <= VF_GRID_COARSE_MAX && g->ny <= VF_GRID_COARSE_MAX)
+            mg_cycle(g, cmd, 0);
+        else
+            mg_smooth(g, cmd, 0, g->d.mg_pre + g->d.mg_post);
+        return;
+    }
+    mg_cycle(g, cmd, 0);
+}
+
+static void jacobi_pair(vf_grid *g, VkCommandBuffer cmd)
+{
+    grid_level *L = &g->lv[0];
+    vf_grid_push pc = push_for(g, 0);
+    vf_binding b1[VF_GRID_JAC_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy), B(g->p_tmp)};
+    vf_binding b2[VF_GRID_JAC_BINDINGS] = {B(g->p_tmp), B(L->b), B(L->wx), B(L->wy), B(L->x)};
+    dispatch2d(cmd, g->pipe[PIPE_JACOBI], b1, &pc, L->nx, L->ny);
+    dispatch2d(cmd, g->pipe[PIPE_JACOBI], b2, &pc, L->nx, L->ny);
+}
+
+vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf_grid_pressure method, uint32_t iters)
+{
+    if (method == VF_GRID_PRESSURE_MULTIGRID) {
+        for (uint32_t k = 0; k < iters; k++)
+            vf_grid_record_vcycle(g, cmd);
+    } else {
+        for (uint32_t k = 0; k < iters; k += 2)
+            jacobi_pair(g, cmd);
+    }
+    g->cycles_total += iters;
+    return VF_OK;
+}
+
+vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *prof, vf_grid_pressure method,
+                                  uint32_t iters, uint32_t trace)
+{
+    (void)prof;
+    if (!iters)
+        iters = g->d.pressure_iters;
+    if (method == VF_GRID_PRESSURE_JACOBI)
+        iters += iters & 1; /* pairs: the result ends in p */
+    grid_level *L = &g->lv[0];
+    record_norm(g, cmd, L->b, g->dt, VF_GRID_STAT_RHS);
+    if (g->d.closed_mean) {
+        record_norm(g, cmd, L->b, 1.0f, VF_GRID_STAT_B_MEAN);
+        vf_grid_push pc = push_for(g, 0);
+        pc.color = VF_GRID_STAT_B_MEAN;
+        vf_binding b[VF_GRID_MEAN_BINDINGS] = {B(L->b), B(g->mask), B(g->stats)};
+        dispatch2d(cmd, g->pipe[PIPE_MEAN], b, &pc, g->nx, g->ny);
+    }
+    mg_residual(g, cmd, 0);
+    record_norm(g, cmd, L->r, g->dt, VF_GRID_STAT_RES_BEFORE);
+    uint32_t slot = 0;
+    if (trace) {
+        if (method == VF_GRID_PRESSURE_JACOBI)
+            trace += trace & 1;
+        for (uint32_t done = 0; done < iters;) {
+            uint32_t n = iters - done < trace ? iters - done : trace;
+            vf_grid_record_pressure_iterations(g, cmd, method, n);
+            done += n;
+            if (slot < VF_GRID_STAT_MAX_TRACE) {
+                mg_residual(g, cmd, 0);
+                record_norm(g, cmd, L->r, g->dt, VF_GRID_STAT_CYCLE0 + slot++);
+            }
+        }
+    } else {
+        vf_grid_record_pressure_iterations(g, cmd, method, iters);
+    }
+    mg_residual(g, cmd, 0);
+    record_norm(g, cmd, L->r, g->dt, VF_GRID_STAT_RES_AFTER);
+    return VF_OK;
+}
+
+/* ------------------------------------------------------------------ steps */
+
+vf_result vf_grid_record_pass(vf_grid *g, VkCommandBuffer cmd, vf_grid_pass pass, vf_profiler *prof)
+{
+    static const char *names[VF_GRID_PASS_COUNT] = {
+        [VF_GRID_PASS_OBSTACLES] = "grid_obstacles",   [VF_GRID_PASS_SPLAT] = "grid_splat",
+        [VF_GRID_PASS_VORTICITY] = "grid_vorticity",   [VF_GRID_PASS_ADVECT_VELOCITY] = "grid_advect",
+        [VF_GRID_PASS_DIFFUSE] = "grid_diffuse",       [VF_GRID_PASS_BOUNDARY] = "grid_boundary",
+        [VF_GRID_PASS_DIVERGENCE] = "grid_divergence", [VF_GRID_PASS_PRESSURE] = "grid_pressure",
+        [VF_GRID_PASS_GRADIENT] = "grid_gradient",     [VF_GRID_PASS_MEASURE] = "grid_residual",
+        [VF_GRID_PASS_ADVECT_SCALARS] = "grid_advect", [VF_GRID_PASS_DYE_MIX] = "grid_dye",
+    };
+    if ((unsigned)pass >= VF_GRID_PASS_COUNT)
+        return VF_ERR_INVALID_ARG;
+    uint32_t scope = scope_begin(g, prof, cmd, names[pass]);
+    switch (pass) {
+    case VF_GRID_PASS_OBSTACLES: pass_obstacles(g, cmd); break;
+    case VF_GRID_PASS_SPLAT: pass_splat(g, cmd); break;
+    case VF_GRID_PASS_VORTICITY: pass_vorticity(g, cmd); break;
+    case VF_GRID_PASS_ADVECT_VELOCITY: pass_advect_velocity(g, cmd); break;
+    case VF_GRID_PASS_DIFFUSE: pass_diffuse(g, cmd); break;
+    case VF_GRID_PASS_BOUNDARY: pass_boundary(g, cmd); break;
+    case VF_GRID_PASS_DIVERGENCE: record_divergence(g, cmd, g->lv[0].b, 1.0f / g->dt); break;
+    case VF_GRID_PASS_PRESSURE: vf_grid_record_pressure(g, cmd, prof, g->d.pressure, 0, 0); break;
+    case VF_GRID_PASS_GRADIENT: pass_gradient(g, cmd); break;
+    case VF_GRID_PASS_MEASURE:
+        record_divergence(g, cmd, g->lv[0].r, 1.0f);
+        record_norm(g, cmd, g->lv[0].r, 1.0f, VF_GRID_STAT_DIV_AFTER);
+        break;
+    case VF_GRID_PASS_ADVECT_SCALARS: pass_advect_scalars(g, cmd); break;
+    case VF_GRID_PASS_DYE_MIX: pass_dye_mix(g, cmd); break;
+    default: break;
+    }
+    scope_end(g, prof, cmd, scope);
+    return VF_OK;
+}
+
+vf_result vf_grid_record_step(vf_grid *g, VkCommandBuffer cmd, vf_profiler *prof, bool last)
+{
+    if (g->d.mover.shape != VF_GRID_SHAPE_NONE || g->obstacles_dirty) {
+        vf_grid_record_pass(g, cmd, VF_GRID_PASS_OBSTACLES, prof);
+        g->obstacles_dirty = false;
+    }
+    if (splat_active(g))
+        vf_grid_record_pass(g, cmd, VF_GRID_PASS_SPLAT, prof);
+    if (g->d.vorticity > 0)
+        vf_grid_record_pass(g, cmd, VF_GRID_PASS_VORTICITY, prof);
+    vf_grid_record_pass(g, cmd, VF_GRID_PASS_ADVECT_VELOCITY, prof);
+    if (g->d.viscosity > 0)
+        vf_grid_record_pass(g, cmd, VF_GRID_PASS_DIFFUSE, prof);
+    vf_grid_record_pass(g, cmd, VF_GRID_PASS_BOUNDARY, prof);
+    vf_grid_record_pass(g, cmd, VF_GRID_PASS_DIVERGENCE, prof);
+    vf_grid_record_pass(g, cmd, VF_GRID_PASS_PRESSURE, prof);
+    vf_grid_record_pass(g, cmd, VF_GRID_PASS_GRADIENT, prof);
+    if (last)
+        vf_grid_record_pass(g, cmd, VF_GRID_PASS_MEASURE, prof);
+    vf_grid_record_pass(g, cmd, VF_GRID_PASS_ADVECT_SCALARS, prof);
+    if (g->d.dye_mix > 0)
+        vf_grid_record_pass(g, cmd, VF_GRID_PASS_DYE_MIX, prof);
+    g->rec_steps++;
+    return VF_OK;
+}
+
+/* Copies the stats into the readback ring slot of frame `frame`. */
+static void record_stats_copy(vf_grid *g, VkCommandBuffer cmd, uint64_t frame)
+{
+    vf_cmd_barrier_compute_to_transfer(cmd);
+    VkBufferCopy region = {.srcOffset = 0, .dstOffset = (frame % STATS_RING) * VF_GRID_STAT_COUNT * 16,
+                           .size = VF_GRID_STAT_COUNT * 16};
+    vkCmdCopyBuffer(cmd, g->stats->buffer, g->stats_ring->buffer, 1, &region);
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                   VK_ACCESS_2_HOST_READ_BIT);
+    /* the next frame's compute passes write the stats again after the copy read them */
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT,
+                   VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT);
+}
+
+static void stats_from_raw(const float *raw, vf_grid_stats *out, uint32_t trace_count)
+{
+    memset(out, 0, sizeof *out);
+    out->div_before = raw[4 * VF_GRID_STAT_RHS + 1];
+    out->res_before = raw[4 * VF_GRID_STAT_RES_BEFORE + 1];
+    out->res_after = raw[4 * VF_GRID_STAT_RES_AFTER + 1];
+    out->div_after = raw[4 * VF_GRID_STAT_DIV_AFTER + 1];
+    out->div_after_max = raw[4 * VF_GRID_STAT_DIV_AFTER + 3];
+    out->trace_count = trace_count;
+    for (uint32_t k = 0; k < VF_GRID_STAT_MAX_TRACE; k++)
+        out->trace[k] = raw[4 * (VF_GRID_STAT_CYCLE0 + k) + 1];
+}
+
+vf_result vf_grid_read_stats(vf_grid *g, vf_grid_stats *out)
+{
+    float raw[VF_GRID_STAT_COUNT * 4];
+    vf_result res = vf_buffer_read(g->stats, 0, raw, sizeof raw);
+    if (res != VF_OK)
+        return res;
+    stats_from_raw(raw, out, VF_GRID_STAT_MAX_TRACE);
+    return VF_OK;
+}
+
+vf_result vf_grid_run_steps(vf_grid *g, uint32_t count)
+{
+    VkCommandBuffer cmd;
+    vf_result res = vf_cmd_oneshot_begin(g->gpu, &cmd);
+    if (res != VF_OK)
+        return res;
+    vf_cmd_barrier_transfer_to_compute(cmd);
+    for (uint32_t k = 0; k < count; k++)
+        vf_grid_record_step(g, cmd, NULL, k + 1 == count);
+    if ((res = vf_cmd_oneshot_submit(g->gpu, cmd)) != VF_OK)
+        return res;
+    g->base.steps += count;
+    g->base.time = (double)g->rec_steps * g->dt;
+    return VF_OK;
+}
+
+/* ------------------------------------------------------------------ fields */
+
+void vf_grid_field_size(const vf_grid *g, vf_grid_field f, uint32_t *w, uint32_t *h)
+{
+    *w = g->nx;
+    *h = g->ny;
+    if (f == VF_GRID_FIELD_U || f == VF_GRID_FIELD_WX)
+        *w = g->nx + 1;
+    else if (f == VF_GRID_FIELD_V || f == VF_GRID_FIELD_WY)
+        *h = g->ny + 1;
+}
+
+static vf_buffer *field_buffer(vf_grid *g, vf_grid_field f)
+{
+    switch (f) {
+    case VF_GRID_FIELD_U: return g->u[g->cu];
+    case VF_GRID_FIELD_V: return g->v[g->cu];
+    case VF_GRID_FIELD_P: return g->lv[0].x;
+    case VF_GRID_FIELD_R: return g->dye[g->cd][0];
+    case VF_GRID_FIELD_G: return g->dye[g->cd][1];
+    case VF_GRID_FIELD_B: return g->dye[g->cd][2];
+    case VF_GRID_FIELD_S: return g->tex[g->ct][0];
+    case VF_GRID_FIELD_T: return g->tex[g->ct][1];
+    case VF_GRID_FIELD_MASK: return g->mask;
+    case VF_GRID_FIELD_SU: return g->su;
+    case VF_GRID_FIELD_SV: return g->sv;
+    case VF_GRID_FIELD_RHS: return g->lv[0].b;
+    case VF_GRID_FIELD_RESIDUAL: return g->lv[0].r;
+    case VF_GRID_FIELD_OMEGA: return g->omega;
+    case VF_GRID_FIELD_WX: return g->lv[0].wx;
+    case VF_GRID_FIELD_WY: return g->lv[0].wy;
+    case VF_GRID_FIELD_MASK_STATIC: return g->mask_static;
+    case VF_GRID_FIELD_SU_STATIC: return g->su_static;
+    case VF_GRID_FIELD_SV_STATIC: return g->sv_static;
+    default: return NULL;
+    }
+}
+
+vf_result vf_grid_read(vf_grid *g, vf_grid_field f, void *dst)
+{
+    vf_buffer *b = field_buffer(g, f);
+    if (!b || !dst)
+        return VF_ERR_INVALID_ARG;
+    return vf_buffer_read(b, 0, dst, field_count(g, f) * 4);
+}
+
+vf_result vf_grid_write(vf_grid *g, vf_grid_field f, const void *src)
+{
+    vf_buffer *b = field_buffer(g, f);
+    if (!b || !src)
+        return VF_ERR_INVALID_ARG;
+    if (f == VF_GRID_FIELD_MASK_STATIC || f == VF_GRID_FIELD_SU_STATIC || f == VF_GRID_FIELD_SV_STATIC)
+        g->obstacles_dirty = true;
+    return vf_buffer_write(b, 0, src, field_count(g, f) * 4);
+}
+
+vf_result vf_grid_paint(vf_grid *g, float x, float y, float radius, bool solid, float vx, float vy)
+{
+    size_t c = (size_t)g->nx * g->ny;
+    uint32_t *mask = malloc(c * 4);
+    float *su = malloc(c * 4), *sv = malloc(c * 4);
+    vf_result res = VF_ERR_NO_MEMORY;
+    if (!mask || !su || !sv)
+        goto done;
+    if ((res = vf_buffer_read(g->mask_static, 0, mask, c * 4)) != VF_OK ||
+        (res = vf_buffer_read(g->su_static, 0, su, c * 4)) != VF_OK ||
+        (res = vf_buffer_read(g->sv_static, 0, sv, c * 4)) != VF_OK)
+        goto done;
+    for (uint32_t j = 0; j < g->ny; j++)
+        for (uint32_t i = 0; i < g->nx; i++) {
+            double dx = (i + 0.5) * g->h - x, dy = (j + 0.5) * g->h - y;
+            if (dx * dx + dy * dy > (double)radius * radius)
+                continue;
+            size_t k = (size_t)j * g->nx + i;
+            mask[k] = solid ? VF_GRID_CELL_SOLID : VF_GRID_CELL_FLUID;
+            su[k] = solid ? vx : 0.0f;
+            sv[k] = solid ? vy : 0.0f;
+        }
+    if ((res = vf_buffer_write(g->mask_static, 0, mask, c * 4)) != VF_OK ||
+        (res = vf_buffer_write(g->su_static, 0, su, c * 4)) != VF_OK ||
+        (res = vf_buffer_write(g->sv_static, 0, sv, c * 4)) != VF_OK)
+        goto done;
+    g->obstacles_dirty = true;
+done:
+    free(mask);
+    free(su);
+    free(sv);
+    return res;
+}
+
+void vf_grid_set_source(vf_grid *g, const vf_grid_source *src)
+{
+    if (src)
+        g->d.source = *src;
+    else
+        g->d.source.on = false;
+}
+
+/* ------------------------------------------------------------------ export */
+
+vf_result vf_grid_export(vf_grid *g, const char *dir, uint32_t index)
+{
+    size_t c = (size_t)g->nx * g->ny;
+    size_t fu = (size_t)(g->nx + 1) * g->ny, fv = (size_t)g->nx * (g->ny + 1);
+    float *u = malloc(fu * 4), *v = malloc(fv * 4), *p = malloc(c * 4), *dye = malloc(c * 12), *vel = malloc(c * 12);
+    float *st = g->d.texcoords ? malloc(c * 8) : NULL;
+    uint32_t *mask = malloc(c * 4);
+    float *solid = malloc(c * 4);
+    uint8_t *img = NULL;
+    vf_result res = VF_ERR_NO_MEMORY;
+    char path[4096];
+    if (!u || !v || !p || !dye || !vel || !mask || !solid || (g->d.texcoords && !st))
+        goto done;
+    if ((res = vf_grid_read(g, VF_GRID_FIELD_U, u)) != VF_OK || (res = vf_grid_read(g, VF_GRID_FIELD_V, v)) != VF_OK ||
+        (res = vf_grid_read(g, VF_GRID_FIELD_P, p)) != VF_OK || (res = vf_grid_read(g, VF_GRID_FIELD_MASK, mask)) != VF_OK)
+        goto done;
+    for (int ch = 0; ch < 3; ch++)
+        if ((res = vf_buffer_read(g->dye[g->cd][ch], 0, vel + c * ch, c * 4)) != VF_OK)
+            goto done;
+    for (size_t k = 0; k < c; k++)
+        for (int ch = 0; ch < 3; ch++)
+            dye[3 * k + ch] = vel[c * ch + k];
+    for (uint32_t j = 0; j < g->ny; j++)
+        for (uint32_t i = 0; i < g->nx; i++) {
+            size_t k = (size_t)j * g->nx + i;
+            vel[3 * k + 0] = 0.5f * (u[(size_t)j * (g->nx + 1) + i] + u[(size_t)j * (g->nx + 1) + i + 1]);
+            vel[3 * k + 1] = 0.5f * (v[k] + v[k + g->nx]);
+            vel[3 * k + 2] = 0.0f;
+            solid[k] = mask[k] != VF_GRID_CELL_FLUID ? 1.0f : 0.0f;
+        }
+    snprintf(path, sizeof path, "%s/grid_%04u.csv", dir, index);
+    vf_export_csv csv;
+    if ((res = vf_export_csv_begin(&csv, path, "x,y,u,v,p,r,g,b")) != VF_OK)
+        goto done;
+    double wdom = g->nx * (double)g->h, hdom = g->ny * (double)g->h, scale = wdom > hdom ? wdom : hdom;
+    for (uint32_t j = 0; j < g->ny; j++)
+        for (uint32_t i = 0; i < g->nx; i++) {
+            size_t k = (size_t)j * g->nx + i;
+            double row[8] = {(i + 0.5) * g->h / scale, (j + 0.5) * g->h / scale, vel[3 * k], vel[3 * k + 1], p[k],
+                             dye[3 * k], dye[3 * k + 1], dye[3 * k + 2]};
+            vf_export_csv_row(&csv, row);
+        }
+    if ((res = vf_export_csv_commit(&csv)) != VF_OK)
+        goto done;
+    snprintf(path, sizeof path, "%s/grid_%04u.vti", dir, index);
+    vf_export_array arrays[5] = {
+        {"velocity", 3, vel}, {"pressure", 1, p}, {"dye", 3, dye}, {"solid", 1, solid}, {"texcoords", 3, st},
+    };
+    uint32_t narr = 4;
+    if (g->d.texcoords) {
+        float *s0 = malloc(c * 4), *t0 = malloc(c * 4);
+        res = s0 && t0 ? VF_OK : VF_ERR_NO_MEMORY;
+        if (res == VF_OK && (res = vf_grid_read(g, VF_GRID_FIELD_S, s0)) == VF_OK)
+            res = vf_grid_read(g, VF_GRID_FIELD_T, t0);
+        if (res == VF_OK) {
+            float *st3 = realloc(st, c * 12);
+            if (st3) {
+                st = st3;
+                for (size_t k = 0; k < c; k++) {
+                    st[3 * k] = s0[k];
+                    st[3 * k + 1] = t0[k];
+                    st[3 * k + 2] = 0.0f;
+                }
+                arrays[4].data = st;
+                narr = 5;
+            }
+        }
+        free(s0);
+        free(t0);
+        if (res != VF_OK)
+            goto done;
+    }
+    double origin[3] = {0.5 * g->h, 0.5 * g->h, 0}, spacing[3] = {g->h, g->h, g->h};
+    if ((res = vf_export_vti_write(path, g->nx, g->ny, 1, origin, spacing, arrays, narr)) != VF_OK)
+        goto done;
+    if (g->d.texcoords) {
+        /* Stam's warped image through the advected texture coordinates */
+        img = malloc(c * 4);
+        if (!img) {
+            res = VF_ERR_NO_MEMORY;
+            goto done;
+        }
+        VkCommandBuffer cmd;
+        if ((res = vf_cmd_oneshot_begin(g->gpu, &cmd)) != VF_OK)
+            goto done;
+        vf_grid_push pc = push_for(g, 0);
+        pc.a[0] = 8.0f;
+        vf_binding b[VF_GRID_WARP_BINDINGS] = {B(g->tex[g->ct][0]), B(g->tex[g->ct][1]), B(g->mask), B(g->warp)};
+        vf_cmd_barrier_transfer_to_compute(cmd);
+        dispatch2d(cmd, g->pipe[PIPE_WARP], b, &pc, g->nx, g->ny);
+        if ((res = vf_cmd_oneshot_submit(g->gpu, cmd)) != VF_OK || (res = vf_buffer_read(g->warp, 0, img, c * 4)) != VF_OK)
+            goto done;
+        snprintf(path, sizeof path, "%s/grid_%04u_warp.png", dir, index);
+        if ((res = vf_png_write(path, img, g->nx, g->ny)) != VF_OK)
+            goto done;
+    }
+    res = VF_OK;
+done:
+    free(u);
+    free(v);
+    free(p);
+    free(dye);
+    free(vel);
+    free(st);
+    free(mask);
+    free(solid);
+    free(img);
+    return res;
+}
+
+/* ------------------------------------------------------------------ vtable */
+
+static void grid_destroy(vf_solver *s)
+{
+    vf_grid *g = (vf_grid *)s;
+    vf_grid_destroy(&g);
+}
+
+static vf_result grid_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    vf_grid *g = (vf_grid *)s;
+    if (g->rec_frames == 0)
+        vf_cmd_barrier_transfer_to_compute(cmd);
+    for (uint32_t k = 0; k < g->d.substeps; k++) {
+        vf_result res = vf_grid_record_step(g, cmd, prof, k + 1 == g->d.substeps);
+        if (res != VF_OK)
+            return res;
+    }
+    record_stats_copy(g, cmd, g->rec_frames);
+    g->rec_frames++;
+    return VF_OK;
+}
+
+static void note_stats(vf_grid *g, const vf_grid_stats *st)
+{
+    g->last = *st;
+    g->have_last = true;
+    if (st->res_before > 0) {
+        double r = st->res_after / st->res_before;
+        if (r > g->worst_res_ratio)
+            g->worst_res_ratio = r;
+    }
+}
+
+static vf_result grid_frame_done(vf_solver *s)
+{
+    vf_grid *g = (vf_grid *)s;
+    s->frames++;
+    s->steps += g->d.substeps;
+    s->time = (double)s->steps * g->dt;
+    uint64_t frame = g->done_frames++;
+    if (g->report_every && (frame + 1) % g->report_every == 0 && frame >= VF_MAX_FRAMES) {
+        frame -= VF_MAX_FRAMES; /* certainly completed (see STATS_RING) */
+        const float *raw = (const float *)((const char *)g->stats_ring->mapped + (frame % STATS_RING) * VF_GRID_STAT_COUNT * 16);
+        vf_grid_stats st;
+        stats_from_raw(raw, &st, 0);
+        note_stats(g, &st);
+    }
+    return VF_OK;
+}
+
+static vf_result grid_export_frame(vf_solver *s, const char *dir, uint32_t index)
+{
+    return vf_grid_export((vf_grid *)s, dir, index);
+}
+
+static void grid_write_summary(vf_solver *s, FILE *f, const char *indent)
+{
+    vf_grid *g = (vf_grid *)s;
+    vf_grid_stats st;
+    if (vf_grid_read_stats(g, &st) == VF_OK)
+        note_stats(g, &st);
+    else
+        memset(&st, 0, sizeof st);
+    const vf_grid_desc *d = &g->d;
+    fprintf(f, "%s\"grid\": {\"nx\": %u, \"ny\": %u, \"h\": %.9g, \"dt\": %.9g, \"substeps\": %u, \"levels\": %u},\n", indent,
+            g->nx, g->ny, g->h, g->dt, d->substeps, g->levels);
+    fprintf(f, "%s\"pressure_solver\": \"%s\",\n", indent, d->pressure == VF_GRID_PRESSURE_JACOBI ? "jacobi" : "multigrid");
+    fprintf(f, "%s\"pressure_iterations_per_step\": %u,\n", indent,
+            d->pressure == VF_GRID_PRESSURE_JACOBI ? d->pressure_iters + (d->pressure_iters & 1) : d->pressure_iters);
+    fprintf(f, "%s\"pressure_iterations_total\": %llu,\n", indent, (unsigned long long)g->cycles_total);
+    fprintf(f, "%s\"diffuse_sweeps_per_step\": %u,\n", indent, d->viscosity > 0 ? g->diffuse_iters : 0);
+    fprintf(f, "%s\"divergence_before_projection_rms\": %.9g,\n", indent, st.div_before);
+    fprintf(f, "%s\"residual_before_rms\": %.9g,\n", indent, st.res_before);
+    fprintf(f, "%s\"residual_after_rms\": %.9g,\n", indent, st.res_after);
+    fprintf(f, "%s\"residual_reduction\": %.9g,\n", indent, st.res_before > 0 ? st.res_after / st.res_before : 0.0);
+    fprintf(f, "%s\"worst_reported_residual_reduction\": %.9g,\n", indent, g->worst_res_ratio);
+    fprintf(f, "%s\"final_divergence_l2\": %.9g,\n", indent, st.div_after);
+    fprintf(f, "%s\"final_divergence_max\": %.9g", indent, st.div_after_max);
+}
+
+static vf_result grid_check(vf_solver *s, char *msg, size_t cap)
+{
+    vf_grid *g = (vf_grid *)s;
+    size_t fu = (size_t)(g->nx + 1) * g->ny, fv = (size_t)g->nx * (g->ny + 1), c = (size_t)g->nx * g->ny;
+    size_t big = fu > fv ? fu : fv;
+    float *buf = malloc(big * 4);
+    if (!buf)
+        return VF_ERR_NO_MEMORY;
+    static const vf_grid_field fields[] = {VF_GRID_FIELD_U, VF_GRID_FIELD_V, VF_GRID_FIELD_P,
+                                           VF_GRID_FIELD_R, VF_GRID_FIELD_G, VF_GRID_FIELD_B};
+    static const char *names[] = {"u", "v", "p", "dye r", "dye g", "dye b"};
+    vf_result res = VF_OK;
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0] && res == VF_OK; f++) {
+        if ((res = vf_grid_read(g, fields[f], buf)) != VF_OK)
+            break;
+        size_t n = field_count(g, fields[f]);
+        for (size_t k = 0; k < n; k++)
+            if (!isfinite(buf[k])) {
+                set_err(msg, cap, "%s is not finite at index %zu (of %zu)", names[f], k, n);
+                res = VF_ERR_NUMERIC;
+                break;
+            }
+    }
+    (void)c;
+    free(buf);
+    if (res == VF_OK) {
+        vf_grid_stats st;
+        if ((res = vf_grid_read_stats(g, &st)) == VF_OK) {
+            note_stats(g, &st);
+            if (!isfinite(st.res_after) || !isfinite(st.div_after)) {
+                set_err(msg, cap, "the pressure residual is not finite");
+                res = VF_ERR_NUMERIC;
+            }
+        }
+    }
+    return res;
+}
+
+static const vf_solver_vtable grid_vtable = {
+    .family = "grid",
+    .destroy = grid_destroy,
+    .record_frame = grid_record_frame,
+    .frame_done = grid_frame_done,
+    .export_frame = grid_export_frame,
+    .write_summary = grid_write_summary,
+    .check = grid_check,
+};
+
+vf_grid *vf_grid_from_solver(vf_solver *s)
+{
+    return s && s->vt == &grid_vtable ? (vf_grid *)s : NULL;
+}
+
+void vf_grid_set_report_every(vf_grid *g, uint32_t frames)
+{
+    g->report_every = frames;
+}
