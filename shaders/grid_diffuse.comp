@@ -1,34 +1,41 @@
 #version 450
-// Implicit viscosity (I - nu dt L) x = rhs on one velocity component's faces
-// (mode 0: u, 1: v), one red-black Gauss-Seidel colour per dispatch, in place
-// on x (a face's neighbours have the other colour). Faces whose pressure
-// weight is not 1 (walls, solids, inflow, outflow) keep their value and act as
-// Dirichlet neighbours; the sides give ghost values (no-slip: 2 g - x,
-// free-slip: x). count == 0: copies rhs into x (the starting guess).
+// Implicit viscosity (I - nu dt L) x = rhs on both velocity components' faces
+// (thread (i, j) handles u face (i, j) and v face (i, j)), one red-black
+// Gauss-Seidel colour per dispatch, in place on x (a face's neighbours have
+// the other colour). Faces whose pressure weight is not 1 (walls, solids,
+// inflow, outflow) keep their value and act as Dirichlet neighbours; the sides
+// give ghost values (no-slip: 2 g - x, free-slip: x). count == 0: copies rhs
+// into x (the starting guess).
 #include "shared.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 
 VF_GRID_LOCAL
-layout(std430, binding = VF_GRID_DIF_RHS) readonly buffer Rhs { float rhs[]; };
-layout(std430, binding = VF_GRID_DIF_X) buffer X { float x[]; };
-layout(std430, binding = VF_GRID_DIF_W) readonly buffer W { float w[]; };
+layout(std430, binding = VF_GRID_DIF_RHS_U) readonly buffer RhsU { float rhs_u[]; };
+layout(std430, binding = VF_GRID_DIF_X_U) buffer XU { float x_u[]; };
+layout(std430, binding = VF_GRID_DIF_W_U) readonly buffer WU { float w_u[]; };
+layout(std430, binding = VF_GRID_DIF_RHS_V) readonly buffer RhsV { float rhs_v[]; };
+layout(std430, binding = VF_GRID_DIF_X_V) buffer XV { float x_v[]; };
+layout(std430, binding = VF_GRID_DIF_W_V) readonly buffer WV { float w_v[]; };
 
-void main()
+float X(bool is_u, int k)
 {
-    int i = int(gl_GlobalInvocationID.x), j = int(gl_GlobalInvocationID.y);
+    return is_u ? x_u[k] : x_v[k];
+}
+
+void sweep(bool is_u, int i, int j)
+{
     int nx = NX(), ny = NY();
-    bool is_u = pc.mode == 0u;
-    // the face grid: along = the component's direction (faces 0..n), across = cells
-    int W = is_u ? nx + 1 : nx, H = is_u ? ny : ny + 1;
-    if (i >= W || j >= H)
-        return;
+    int W = is_u ? nx + 1 : nx;
     int k = j * W + i;
     if (pc.count == 0u) {
-        x[k] = rhs[k];
+        if (is_u)
+            x_u[k] = rhs_u[k];
+        else
+            x_v[k] = rhs_v[k];
         return;
     }
-    if (((i + j) & 1) != int(pc.color) || w[k] != 1.0)
+    if (((i + j) & 1) != int(pc.color) || (is_u ? w_u[k] : w_v[k]) != 1.0)
         return;
     bool pa = is_u ? per_x() : per_y(); // periodic along the component
     bool pc2 = is_u ? per_y() : per_x(); // periodic across
@@ -38,24 +45,22 @@ void main()
     if (pa && ia == na)
         return; // the duplicate face: written together with face 0
     float alpha = pc.a.x;
-    float diag = 1.0, acc = rhs[k];
+    float diag = 1.0, acc = is_u ? rhs_u[k] : rhs_v[k];
     // along: faces ia - 1 and ia + 1 (always inside for an open face)
     int am = pa ? wrapi(ia - 1, na) : ia - 1;
     int ap = pa ? wrapi(ia + 1, na) : ia + 1;
-    int km = is_u ? j * W + am : am * W + i;
-    int kp = is_u ? j * W + ap : ap * W + i;
     diag += 2.0 * alpha;
-    acc += alpha * (x[km] + x[kp]);
+    acc += alpha * (X(is_u, is_u ? j * W + am : am * W + i) + X(is_u, is_u ? j * W + ap : ap * W + i));
     // across: rows ic - 1 and ic + 1, ghosts at the sides
     for (int s = -1; s <= 1; s += 2) {
         int cn = ic + s;
         if (cn >= 0 && cn < nc) {
             diag += alpha;
-            acc += alpha * x[is_u ? cn * W + i : j * W + cn];
+            acc += alpha * X(is_u, is_u ? cn * W + i : j * W + cn);
         } else if (pc2) {
             cn = wrapi(cn, nc);
             diag += alpha;
-            acc += alpha * x[is_u ? cn * W + i : j * W + cn];
+            acc += alpha * X(is_u, is_u ? cn * W + i : j * W + cn);
         } else {
             uint side = is_u ? (s < 0 ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_TOP) : (s < 0 ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_RIGHT);
             uint t = side_type(side);
@@ -67,7 +72,24 @@ void main()
         }
     }
     float r = acc / diag;
-    x[k] = r;
-    if (pa && ia == 0)
-        x[is_u ? j * W + na : na * W + i] = r;
+    int kd = is_u ? j * W + na : na * W + i; // the duplicate of face 0
+    if (is_u) {
+        x_u[k] = r;
+        if (pa && ia == 0)
+            x_u[kd] = r;
+    } else {
+        x_v[k] = r;
+        if (pa && ia == 0)
+            x_v[kd] = r;
+    }
+}
+
+void main()
+{
+    int i = int(gl_GlobalInvocationID.x), j = int(gl_GlobalInvocationID.y);
+    int nx = NX(), ny = NY();
+    if (i <= nx && j < ny)
+        sweep(true, i, j);
+    if (i < nx && j <= ny)
+        sweep(false, i, j);
 }

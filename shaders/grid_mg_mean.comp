@@ -1,6 +1,6 @@
 #version 450
-// Removes the mean of b over the fluid cells (read from a stats slot written
-// by the norm reduction): a closed box's Neumann problem is solvable only for
+// Removes the mean of b over the fluid cells (stats[color].x * a.x: the mean
+// the norm reduction wrote, unscaled): a closed box's Neumann problem is solvable only for
 // a right-hand side of zero mean.
 #include "shared.h"
 VF_PUSH(vf_grid_push)
@@ -18,5 +18,5 @@ void main()
         return;
     int k = cidx(i, j);
     if (mask[k] == VF_GRID_CELL_FLUID)
-        b[k] -= stats[pc.color].x;
+        b[k] -= stats[pc.color].x * pc.a.x;
 }

@@ -13,9 +13,12 @@
  * (VF_GRID_WG_X * VF_GRID_NORM_PER) x (VF_GRID_WG_Y * VF_GRID_NORM_PER) cells. */
 #define VF_GRID_NORM_PER 4
 #define VF_GRID_NORM_FINAL_WG 256
-/* The coarsest multigrid level is solved by one workgroup in shared memory. */
+/* The coarsest multigrid level is solved by one workgroup in shared memory.
+ * Levels halve while a side is above VF_GRID_COARSE_TARGET (and both sides
+ * are even and >= 8): one SOR dispatch is cheaper than several tiny levels. */
 #define VF_GRID_COARSE_WG 256
 #define VF_GRID_COARSE_MAX 64 /* cells per side of the coarsest level, at most */
+#define VF_GRID_COARSE_TARGET 16
 
 /* Sides of the box (index into side_u / side_v, 4 bits each in `sides`). */
 #define VF_GRID_SIDE_LEFT 0
@@ -38,7 +41,7 @@
 #define VF_GRID_STAT_RES_BEFORE 1   /* pressure residual before the solve, x dt (1/s) */
 #define VF_GRID_STAT_RES_AFTER 2    /* pressure residual after the solve, x dt (1/s) */
 #define VF_GRID_STAT_DIV_AFTER 3    /* divergence after the projection (1/s) */
-#define VF_GRID_STAT_B_MEAN 4       /* mean of the pressure right-hand side (closed boxes) */
+#define VF_GRID_STAT_SPARE 4        /* unused */
 #define VF_GRID_STAT_CYCLE0 8       /* residual after each V-cycle / Jacobi block (trace mode) */
 #define VF_GRID_STAT_MAX_TRACE 56
 #define VF_GRID_STAT_COUNT (VF_GRID_STAT_CYCLE0 + VF_GRID_STAT_MAX_TRACE)
@@ -60,11 +63,11 @@
  *                   centre, count = number of stripes
  *   grid_confine    a.x = epsilon
  *   grid_advect_*   a.x = time step of the trace (negative: forward trace); count = channels
- *   grid_diffuse    color = red/black, mode = 0 u / 1 v, count = 0: copy rhs to x, a.x = nu dt / h^2
+ *   grid_diffuse    color = red/black, count = 0: copy rhs to x, a.x = nu dt / h^2
  *   grid_divergence a.x = scale of the output (1/dt: rhs of the pressure solve)
  *   grid_mg_*       color = red/black, count = coarse iterations, a.x = SOR omega
  *   grid_norm       a.x = scale; grid_norm_final: count = partials, color = stat slot
- *   grid_mg_mean    color = stat slot of the mean
+ *   grid_mg_mean    color = stat slot whose .x is the mean x a.x (a.x = 1 / the norm's scale)
  *   grid_dye_mix    a.x = mixing fraction per step
  *   grid_warp       a.x = checker squares per side */
 VF_STRUCT_BEGIN(vf_grid_push)
@@ -164,11 +167,14 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_AS_OUT1 10
 #define VF_GRID_AS_OUT2 11
 #define VF_GRID_AS_BINDINGS 12
-/* grid_diffuse.comp */
-#define VF_GRID_DIF_RHS 0
-#define VF_GRID_DIF_X 1
-#define VF_GRID_DIF_W 2
-#define VF_GRID_DIF_BINDINGS 3
+/* grid_diffuse.comp: both components per dispatch */
+#define VF_GRID_DIF_RHS_U 0
+#define VF_GRID_DIF_X_U 1
+#define VF_GRID_DIF_W_U 2
+#define VF_GRID_DIF_RHS_V 3
+#define VF_GRID_DIF_X_V 4
+#define VF_GRID_DIF_W_V 5
+#define VF_GRID_DIF_BINDINGS 6
 /* grid_boundary.comp */
 #define VF_GRID_BND_U_IN 0
 #define VF_GRID_BND_V_IN 1

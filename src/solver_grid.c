@@ -103,7 +103,6 @@ struct vf_grid {
     uint32_t diffuse_iters;
     vf_pipeline *pipe[PIPE_COUNT];
     vf_buffer *u[2], *v[2], *uh, *vh;
-    vf_buffer *p_tmp;
     vf_buffer *dye[2][3], *dyeh[3];
     vf_buffer *tex[2][2], *texh[2];
     vf_buffer *mask, *su, *sv, *mask_static, *su_static, *sv_static;
@@ -158,7 +157,8 @@ static uint32_t plan_levels(const vf_grid_desc *d, uint32_t *cnx, uint32_t *cny)
     uint32_t nx = d->nx, ny = d->ny, n = 1;
     bool px = d->sides[VF_GRID_SIDE_LEFT] == VF_GRID_BC_PERIODIC;
     bool py = d->sides[VF_GRID_SIDE_BOTTOM] == VF_GRID_BC_PERIODIC;
-    while (n < VF_GRID_MAX_LEVELS && nx % 2 == 0 && ny % 2 == 0 && nx >= 8 && ny >= 8) {
+    while (n < VF_GRID_MAX_LEVELS && nx % 2 == 0 && ny % 2 == 0 && nx >= 8 && ny >= 8 &&
+           (nx > VF_GRID_COARSE_TARGET || ny > VF_GRID_COARSE_TARGET)) {
         uint32_t a = nx / 2, b = ny / 2;
         if ((px && a % 2) || (py && b % 2))
             break;
@@ -184,8 +184,10 @@ uint64_t vf_grid_memory_bytes(const vf_grid_desc *desc_in)
     fill_defaults(&d);
     uint64_t c = (uint64_t)d.nx * d.ny, fu = (uint64_t)(d.nx + 1) * d.ny, fv = (uint64_t)d.nx * (d.ny + 1);
     uint64_t floats = 2 * (fu + fv);            /* u, v pairs */
-    floats += 4 * c;                            /* p, p_tmp, rhs, res */
-    floats += 6 * c + c;                        /* dye pairs, vorticity */
+    floats += 3 * c;                            /* p, rhs, res */
+    floats += 6 * c;                            /* dye pairs */
+    if (d.vorticity > 0)
+        floats += c;
     floats += 6 * c;                            /* mask, su, sv, static copies */
     floats += fu + fv;                          /* level-0 weights */
     bool mc = d.advection == VF_GRID_ADVECT_MACCORMACK;
@@ -228,8 +230,13 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
         set_err(err, cap, "n: %u x %u cells: must be at least %d per side", d->nx, d->ny, VF_GRID_MIN_N);
         return VF_ERR_INVALID_ARG;
     }
-    if (d->nx > 65536 || d->ny > 65536) {
-        set_err(err, cap, "n: %u x %u cells: at most 65536 per side", d->nx, d->ny);
+    uint64_t field = (uint64_t)(d->nx + 1) * (d->ny + 1) * 4;
+    if (field > UINT32_MAX) {
+        char nb[32], fb[32];
+        fmt_bytes(vf_grid_memory_bytes(d), nb, sizeof nb);
+        fmt_bytes(field, fb, sizeof fb);
+        set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; vulkan binds at most 4 GiB per buffer: use a smaller n",
+                d->nx, d->ny, nb, fb);
         return VF_ERR_TOO_LARGE;
     }
     for (int s = 0; s < 4; s++)
@@ -306,7 +313,6 @@ static vf_result create_buffers(vf_grid *g)
         MK(g->uh, fu, "grid u maccormack");
         MK(g->vh, fv, "grid v maccormack");
     }
-    MK(g->p_tmp, c, "grid pressure jacobi");
     static const char *dye_names[2][3] = {{"grid dye r 0", "grid dye g 0", "grid dye b 0"},
                                           {"grid dye r 1", "grid dye g 1", "grid dye b 1"}};
     static const char *dyeh_names[3] = {"grid dye r maccormack", "grid dye g maccormack", "grid dye b maccormack"};
@@ -333,7 +339,8 @@ static vf_result create_buffers(vf_grid *g)
     MK(g->mask_static, c, "grid mask static");
     MK(g->su_static, c, "grid solid u static");
     MK(g->sv_static, c, "grid solid v static");
-    MK(g->omega, c, "grid vorticity");
+    if (g->d.vorticity > 0)
+        MK(g->omega, c, "grid vorticity");
     uint64_t groups = (uint64_t)((g->nx + 63) / 64) * ((g->ny + 63) / 64);
     MK(g->partials, groups * 16, "grid norm partials");
     MK(g->stats, VF_GRID_STAT_COUNT * 16, "grid stats");
@@ -417,11 +424,13 @@ static vf_result init_state(vf_grid *g)
         (res = vf_buffer_write(g->su_static, 0, su, c * 4)) != VF_OK ||
         (res = vf_buffer_write(g->sv_static, 0, sv, c * 4)) != VF_OK)
         goto done;
-    vf_buffer *zero[] = {g->u[0], g->u[1], g->v[0], g->v[1], g->p_tmp, g->omega, g->stats, g->lv[0].x, g->lv[0].b,
+    vf_buffer *zero[] = {g->u[0], g->u[1], g->v[0], g->v[1], g->stats, g->lv[0].x, g->lv[0].b,
                          g->lv[0].r, g->dye[0][0], g->dye[0][1], g->dye[0][2], g->dye[1][0], g->dye[1][1], g->dye[1][2]};
     for (size_t k = 0; k < sizeof zero / sizeof zero[0]; k++)
         if ((res = vf_buffer_fill(zero[k], 0, VK_WHOLE_SIZE, 0)) != VF_OK)
             goto done;
+    if (g->omega && (res = vf_buffer_fill(g->omega, 0, VK_WHOLE_SIZE, 0)) != VF_OK)
+        goto done;
     for (uint32_t l = 1; l < g->levels; l++)
         if ((res = vf_buffer_fill(g->lv[l].x, 0, VK_WHOLE_SIZE, 0)) != VF_OK)
             goto done;
@@ -525,7 +534,7 @@ void vf_grid_destroy(vf_grid **pg)
     vf_grid *g = *pg;
     for (int i = 0; i < PIPE_COUNT; i++)
         vf_pipeline_destroy(&g->pipe[i]);
-    vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->p_tmp, &g->dyeh[0], &g->dyeh[1],
+    vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->dyeh[0], &g->dyeh[1],
                          &g->dyeh[2], &g->tex[0][0], &g->tex[0][1], &g->tex[1][0], &g->tex[1][1], &g->texh[0],
                          &g->texh[1], &g->mask, &g->su, &g->sv, &g->mask_static, &g->su_static, &g->sv_static,
                          &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp};
@@ -730,6 +739,8 @@ static void pass_splat(vf_grid *g, VkCommandBuffer cmd)
 
 static void pass_vorticity(vf_grid *g, VkCommandBuffer cmd)
 {
+    if (!g->omega)
+        return; /* created without confinement */
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = (float)g->d.vorticity;
     uint32_t cu = g->cu, nu = cu ^ 1;
@@ -768,21 +779,15 @@ static void pass_diffuse(vf_grid *g, VkCommandBuffer cmd)
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = (float)(g->d.viscosity * g->dt / ((double)g->h * g->h));
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding bu[VF_GRID_DIF_BINDINGS] = {B(g->u[cu]), B(g->u[nu]), B(g->lv[0].wx)};
-    vf_binding bv[VF_GRID_DIF_BINDINGS] = {B(g->v[cu]), B(g->v[nu]), B(g->lv[0].wy)};
-    uint32_t gxu = (g->nx + 1 + VF_GRID_WG_X - 1) / VF_GRID_WG_X, gyu = (g->ny + VF_GRID_WG_Y - 1) / VF_GRID_WG_Y;
-    uint32_t gxv = (g->nx + VF_GRID_WG_X - 1) / VF_GRID_WG_X, gyv = (g->ny + 1 + VF_GRID_WG_Y - 1) / VF_GRID_WG_Y;
+    vf_binding b[VF_GRID_DIF_BINDINGS] = {B(g->u[cu]), B(g->u[nu]), B(g->lv[0].wx),
+                                          B(g->v[cu]), B(g->v[nu]), B(g->lv[0].wy)};
     for (uint32_t it = 0; it <= g->diffuse_iters; it++) {
         for (uint32_t color = 0; color < 2; color++) {
             if (it == 0 && color == 1)
                 break;
             pc.count = it; /* 0: copy */
             pc.color = color;
-            pc.mode = 0;
-            vf_cmd_dispatch(cmd, g->pipe[PIPE_DIFFUSE], bu, &pc, gxu, gyu, 1);
-            pc.mode = 1;
-            vf_cmd_dispatch(cmd, g->pipe[PIPE_DIFFUSE], bv, &pc, gxv, gyv, 1);
-            vf_cmd_barrier_compute(cmd);
+            dispatch2d(cmd, g->pipe[PIPE_DIFFUSE], b, &pc, g->nx + 1, g->ny + 1);
         }
     }
     g->cu = nu;
@@ -867,6 +872,8 @@ static void pass_dye_mix(vf_grid *g, VkCommandBuffer cmd)
 }
 
 /* ------------------------------------------------------------------ pressure */
+/* Jacobi ping-pongs between p and the level-0 residual buffer (scratch while
+ * iterating; the norms are taken before and after). */
 
 static void mg_smooth(vf_grid *g, VkCommandBuffer cmd, uint32_t l, uint32_t sweeps)
 {
@@ -931,8 +938,8 @@ static void jacobi_pair(vf_grid *g, VkCommandBuffer cmd)
 {
     grid_level *L = &g->lv[0];
     vf_grid_push pc = push_for(g, 0);
-    vf_binding b1[VF_GRID_JAC_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy), B(g->p_tmp)};
-    vf_binding b2[VF_GRID_JAC_BINDINGS] = {B(g->p_tmp), B(L->b), B(L->wx), B(L->wy), B(L->x)};
+    vf_binding b1[VF_GRID_JAC_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy), B(L->r)};
+    vf_binding b2[VF_GRID_JAC_BINDINGS] = {B(L->r), B(L->b), B(L->wx), B(L->wy), B(L->x)};
     dispatch2d(cmd, g->pipe[PIPE_JACOBI], b1, &pc, L->nx, L->ny);
     dispatch2d(cmd, g->pipe[PIPE_JACOBI], b2, &pc, L->nx, L->ny);
 }
@@ -961,9 +968,9 @@ vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *
     grid_level *L = &g->lv[0];
     record_norm(g, cmd, L->b, g->dt, VF_GRID_STAT_RHS);
     if (g->d.closed_mean) {
-        record_norm(g, cmd, L->b, 1.0f, VF_GRID_STAT_B_MEAN);
         vf_grid_push pc = push_for(g, 0);
-        pc.color = VF_GRID_STAT_B_MEAN;
+        pc.color = VF_GRID_STAT_RHS;
+        pc.a[0] = 1.0f / g->dt;
         vf_binding b[VF_GRID_MEAN_BINDINGS] = {B(L->b), B(g->mask), B(g->stats)};
         dispatch2d(cmd, g->pipe[PIPE_MEAN], b, &pc, g->nx, g->ny);
     }
@@ -1142,6 +1149,11 @@ static vf_buffer *field_buffer(vf_grid *g, vf_grid_field f)
     case VF_GRID_FIELD_SV_STATIC: return g->sv_static;
     default: return NULL;
     }
+}
+
+vf_buffer *vf_grid_buffer(vf_grid *g, vf_grid_field f)
+{
+    return field_buffer(g, f);
 }
 
 vf_result vf_grid_read(vf_grid *g, vf_grid_field f, void *dst)

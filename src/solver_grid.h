@@ -27,7 +27,8 @@
  * The pressure operator A p = sum_f w_f (p_nb - p) / h^2 has per-face weights:
  * 1 open, 0 closed (wall, solid, inflow: the velocity there is fixed), 2 at an
  * outflow side (p = 0 half a cell outside). Coarse multigrid levels halve the
- * grid while both sides are even and >= 8 and average the fine face weights;
+ * grid while a side is above VF_GRID_COARSE_TARGET and both are even and >= 8,
+ * and average the fine face weights;
  * smoothing is red-black Gauss-Seidel V(pre, post), restriction the mean of 4
  * children, prolongation bilinear, the coarsest level (at most
  * VF_GRID_COARSE_MAX per side) red-black SOR in one workgroup.
@@ -42,6 +43,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpu_buffer.h"
 #include "gpu_profiler.h"
 #include "shared.h"
 #include "solver.h"
@@ -229,6 +231,11 @@ vf_result vf_grid_run_steps(vf_grid *g, uint32_t count);
 
 /** Width and height of a field's array. */
 void vf_grid_field_size(const vf_grid *g, vf_grid_field f, uint32_t *w, uint32_t *h);
+
+/** The GPU buffer currently holding a field (renderers bind it read-only;
+ * ping-pong fields change buffers every pass, so look it up after recording
+ * the frame). NULL for a field the solver was created without. */
+vf_buffer *vf_grid_buffer(vf_grid *g, vf_grid_field f);
 
 /** Reads a field (floats, or uint32 for masks) into dst (w*h values). Waits. */
 vf_result vf_grid_read(vf_grid *g, vf_grid_field f, void *dst);

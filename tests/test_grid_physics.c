@@ -1,0 +1,554 @@
+/* Grid solver physics, with validation on:
+ *  - projection: multigrid V-cycles cut the divergence of a 128^2 splat field
+ *    by >= 1e4 in <= 8 cycles; Jacobi given the same GPU time (profiler
+ *    timestamps) cuts it far less; residual reduction per V-cycle at 64, 128
+ *    and 256 cells per side;
+ *  - implicit diffusion of a sine mode decays by exactly 1 / (1 - nu dt
+ *    lambda_h) per step (to 1e-4);
+ *  - the lid-driven cavity at re = 100 against Ghia, Ghia & Shin (1982) on the
+ *    vertical centreline (n = 32 here to fit the suite's time; it meets the
+ *    0.03 bound the issue sets for n = 128; the n = 128 run is documented in
+ *    the README);
+ *  - obstacles: no flow through solid cells, no dye inside them, for static
+ *    and moving obstacles;
+ *  - the CLI: bad input exits 2 with one line naming the key and range and
+ *    writes nothing; an export has the documented CSV header, a VTK file and
+ *    the summary members. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gpu_cmd.h"
+#include "gpu_profiler.h"
+#include "solver_grid.h"
+#include "testlib.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+static vf_result oneshot_passes(vf_grid *g, const vf_grid_pass *passes, uint32_t n)
+{
+    VkCommandBuffer cmd;
+    vf_gpu *gpu = vf_grid_solver(g)->gpu;
+    vf_result res = vf_cmd_oneshot_begin(gpu, &cmd);
+    if (res != VF_OK)
+        return res;
+    vf_cmd_barrier_transfer_to_compute(cmd);
+    for (uint32_t k = 0; k < n; k++)
+        vf_grid_record_pass(g, cmd, passes[k], NULL);
+    return vf_cmd_oneshot_submit(gpu, cmd);
+}
+
+/* A closed box (no-slip walls) with the velocity of one Gaussian splat, its
+ * divergence in the pressure rhs and p = 0. */
+static vf_grid *splat_box(vf_gpu *gpu, uint32_t n)
+{
+    vf_grid_desc d = {.nx = n, .ny = n, .dt = 0.01};
+    d.source = (vf_grid_source){.on = true, .cx = 0.37f, .cy = 0.55f, .radius = 0.08f, .fx = 300.0f, .fy = 200.0f};
+    vf_grid *g = NULL;
+    char err[256];
+    if (!CHECK(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK))
+        return NULL;
+    vf_grid_pass p[] = {VF_GRID_PASS_SPLAT, VF_GRID_PASS_BOUNDARY, VF_GRID_PASS_DIVERGENCE};
+    CHECK(oneshot_passes(g, p, 3) == VF_OK);
+    return g;
+}
+
+static bool zero_pressure(vf_grid *g)
+{
+    float *z = calloc((size_t)vf_grid_get_desc(g)->nx * vf_grid_get_desc(g)->ny, 4);
+    bool ok = z && vf_grid_write(g, VF_GRID_FIELD_P, z) == VF_OK;
+    free(z);
+    return ok;
+}
+
+/* Solves with `iters` of `method`, tracing every `trace`; then projects and
+ * measures the divergence. */
+static bool solve(vf_grid *g, vf_grid_pressure method, uint32_t iters, uint32_t trace, vf_grid_stats *st)
+{
+    vf_gpu *gpu = vf_grid_solver(g)->gpu;
+    VkCommandBuffer cmd;
+    if (!zero_pressure(g) || vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
+        return false;
+    vf_cmd_barrier_transfer_to_compute(cmd);
+    vf_grid_record_pressure(g, cmd, NULL, method, iters, trace);
+    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && vf_grid_read_stats(g, st) == VF_OK;
+}
+
+/* GPU milliseconds of `iters` iterations of a method (profiler timestamps). */
+static double time_iterations(vf_grid *g, vf_profiler *prof, vf_grid_pressure method, uint32_t iters)
+{
+    vf_gpu *gpu = vf_grid_solver(g)->gpu;
+    VkCommandBuffer cmd;
+    if (!zero_pressure(g) || vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
+        return -1;
+    vf_profiler_reset(prof, cmd, 0);
+    vf_cmd_barrier_transfer_to_compute(cmd);
+    uint32_t s = vf_profiler_begin(prof, cmd, "solve");
+    vf_grid_record_pressure_iterations(g, cmd, method, iters);
+    vf_profiler_end(prof, cmd, s);
+    if (vf_cmd_oneshot_submit(gpu, cmd) != VF_OK)
+        return -1;
+    vf_pass_time t[4];
+    uint32_t n = 0;
+    if (vf_profiler_collect(prof, 0, t, 4, &n) != VF_OK || n != 1)
+        return -1;
+    return t[0].ms;
+}
+
+static void test_projection(vf_gpu *gpu)
+{
+    vf_test_section("projection: multigrid versus jacobi on a 128^2 splat field");
+    vf_grid *g = splat_box(gpu, 128);
+    if (!g)
+        return;
+    vf_grid_stats mg;
+    CHECK(solve(g, VF_GRID_PRESSURE_MULTIGRID, 8, 1, &mg));
+    uint32_t needed = 0;
+    printf("  div before %.4g (rms, 1/s); residual x dt after each V-cycle:", mg.res_before);
+    for (uint32_t k = 0; k < 8; k++) {
+        printf(" %.3g", mg.trace[k]);
+        if (!needed && mg.trace[k] <= 1e-4 * mg.res_before)
+            needed = k + 1;
+    }
+    printf("\n  V-cycles to cut the residual 1e4: %u\n", needed);
+    CHECK_MSG(needed >= 1 && needed <= 8, "multigrid needs %u V-cycles for 1e4 (at most 8 allowed)", needed);
+    /* the real divergence after the projection with that many cycles */
+    CHECK(solve(g, VF_GRID_PRESSURE_MULTIGRID, needed ? needed : 8, 0, &mg));
+    vf_grid_pass proj[] = {VF_GRID_PASS_GRADIENT, VF_GRID_PASS_MEASURE};
+    CHECK(oneshot_passes(g, proj, 2) == VF_OK);
+    CHECK(vf_grid_read_stats(g, &mg) == VF_OK);
+    double mg_red = mg.div_after / mg.div_before;
+    printf("  multigrid, %u V-cycles: divergence %.4g -> %.4g (reduction %.3g)\n", needed, mg.div_before, mg.div_after,
+           mg_red);
+    CHECK_MSG(mg_red <= 1e-4, "multigrid divergence reduction %.3g > 1e-4", mg_red);
+    /* undo the projection: rebuild the splat field */
+    vf_grid_destroy(&g);
+    g = splat_box(gpu, 128);
+    if (!g)
+        return;
+
+    /* the same GPU time for Jacobi */
+    vf_profiler *prof = NULL;
+    vf_profiler_desc pd = {.max_scopes = 4, .slots = 1};
+    CHECK(vf_profiler_create(gpu, &pd, &prof) == VF_OK);
+    double t_mg = time_iterations(g, prof, VF_GRID_PRESSURE_MULTIGRID, 8) / 8;
+    double t_jac = time_iterations(g, prof, VF_GRID_PRESSURE_JACOBI, 400) / 400;
+    uint32_t jac_iters = t_jac > 0 ? (uint32_t)(needed * t_mg / t_jac + 0.5) : 0;
+    printf("  gpu time: %.3f ms per V-cycle, %.4f ms per Jacobi iteration (%.1f Jacobi per V-cycle)\n", t_mg, t_jac,
+           t_jac > 0 ? t_mg / t_jac : 0);
+    /* work count: a V(2,2) cycle does about (2 (pre + post) + 2) / (1 - 1/4) level-0 sweeps */
+    const vf_grid_desc *d = vf_grid_get_desc(g);
+    double work = (2.0 * (d->mg_pre + d->mg_post) + 2.0) / 0.75;
+    printf("  equal work would be %.1f Jacobi iterations per V-cycle\n", work);
+    CHECK(t_mg > 0 && t_jac > 0);
+    if (jac_iters < 2)
+        jac_iters = 2;
+    vf_grid_stats jac;
+    CHECK(solve(g, VF_GRID_PRESSURE_JACOBI, jac_iters, 0, &jac));
+    CHECK(oneshot_passes(g, proj, 2) == VF_OK);
+    CHECK(vf_grid_read_stats(g, &jac) == VF_OK);
+    double jac_red = jac.div_after / jac.div_before;
+    printf("  jacobi, %u iterations (same gpu time): divergence %.4g -> %.4g (reduction %.3g)\n", jac_iters,
+           jac.div_before, jac.div_after, jac_red);
+    printf("  RESULT projection 128^2: multigrid %u V-cycles reduction %.3g; jacobi %u iterations reduction %.3g\n",
+           needed, mg_red, jac_iters, jac_red);
+    CHECK_MSG(jac_red > 100 * mg_red, "jacobi with the same time reduced %.3g, multigrid %.3g: expected far less", jac_red,
+              mg_red);
+    vf_profiler_destroy(&prof);
+    vf_grid_destroy(&g);
+
+    /* residual reduction per V-cycle at 64, 128, 256 */
+    const uint32_t sizes[] = {64, 128, 256};
+    for (int s = 0; s < 3; s++) {
+        g = splat_box(gpu, sizes[s]);
+        if (!g)
+            continue;
+        vf_grid_stats st;
+        CHECK(solve(g, VF_GRID_PRESSURE_MULTIGRID, 5, 1, &st));
+        double prev = st.res_before, worst = 0, prod = 1;
+        printf("  %u^2 (%u levels): per-cycle reduction", sizes[s], vf_grid_levels(g));
+        for (int k = 0; k < 5; k++) {
+            double r = st.trace[k] / prev;
+            printf(" %.3f", r);
+            prev = st.trace[k];
+            if (k < 4) { /* the fifth may sit on the fp32 floor */
+                worst = fmax(worst, r);
+                prod *= r;
+            }
+        }
+        printf(" (geometric mean of the first 4: %.3f)\n", pow(prod, 0.25));
+        CHECK_MSG(worst <= 0.2, "%u^2: a V-cycle reduced the residual only by %.3f", sizes[s], worst);
+        vf_grid_destroy(&g);
+    }
+}
+
+static void test_sine_diffusion(vf_gpu *gpu)
+{
+    vf_test_section("implicit diffusion of a sine mode (periodic 64 x 32)");
+    const uint32_t nx = 64, ny = 32;
+    const int mx = 3, my = 2;
+    vf_grid_desc d = {.nx = nx, .ny = ny, .width = 2.0, .dt = 0.05};
+    double h = d.width / nx;
+    d.viscosity = 1.5 * h * h / d.dt; /* nu dt / h^2 = 1.5 */
+    for (int s = 0; s < 4; s++)
+        d.sides[s] = VF_GRID_BC_PERIODIC;
+    vf_grid *g = NULL;
+    char err[256];
+    if (!CHECK(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK))
+        return;
+    size_t nu = (size_t)(nx + 1) * ny, nv = (size_t)nx * (ny + 1);
+    float *u = malloc(nu * 4), *v = malloc(nv * 4), *u1 = malloc(nu * 4), *v1 = malloc(nv * 4);
+    double W = nx * h, H = ny * h;
+    for (uint32_t j = 0; j < ny; j++)
+        for (uint32_t i = 0; i <= nx; i++)
+            u[(size_t)j * (nx + 1) + i] = (float)(sin(2 * M_PI * mx * (i * h) / W) * cos(2 * M_PI * my * ((j + 0.5) * h) / H));
+    for (uint32_t j = 0; j <= ny; j++)
+        for (uint32_t i = 0; i < nx; i++)
+            v[(size_t)j * nx + i] = (float)(cos(2 * M_PI * mx * ((i + 0.5) * h) / W) * sin(2 * M_PI * my * (j * h) / H));
+    CHECK(vf_grid_write(g, VF_GRID_FIELD_U, u) == VF_OK);
+    CHECK(vf_grid_write(g, VF_GRID_FIELD_V, v) == VF_OK);
+    vf_grid_pass p = VF_GRID_PASS_DIFFUSE;
+    CHECK(oneshot_passes(g, &p, 1) == VF_OK);
+    CHECK(vf_grid_read(g, VF_GRID_FIELD_U, u1) == VF_OK);
+    CHECK(vf_grid_read(g, VF_GRID_FIELD_V, v1) == VF_OK);
+    double lambda = -4.0 / (h * h) * (pow(sin(M_PI * mx / nx), 2) + pow(sin(M_PI * my / ny), 2));
+    double expect = 1.0 / (1.0 - d.viscosity * d.dt * lambda);
+    double worst = 0;
+    for (size_t k = 0; k < nu; k++)
+        if (fabs(u[k]) > 0.2)
+            worst = fmax(worst, fabs(u1[k] / u[k] - expect));
+    for (size_t k = 0; k < nv; k++)
+        if (fabs(v[k]) > 0.2)
+            worst = fmax(worst, fabs(v1[k] / v[k] - expect));
+    printf("  nu dt / h^2 = 1.5, exact discrete factor %.8f, max |ratio - factor| = %.3g\n", expect, worst);
+    printf("  RESULT sine mode: factor %.6f, max deviation %.3g\n", expect, worst);
+    CHECK_MSG(worst <= 1e-4, "sine mode decay off by %.3g (> 1e-4)", worst);
+    free(u);
+    free(v);
+    free(u1);
+    free(v1);
+    vf_grid_destroy(&g);
+}
+
+/* Ghia, Ghia & Shin (1982), Re = 100, u on the vertical centreline. */
+static const double ghia_y[] = {0.9766, 0.9531, 0.8516, 0.7344, 0.6172, 0.5000, 0.4531, 0.2813, 0.1719, 0.1016, 0.0625};
+static const double ghia_u[] = {0.84123, 0.68717, 0.23151, 0.00332, -0.13641, -0.20581,
+                                -0.21090, -0.15662, -0.10150, -0.06434, -0.04192};
+
+static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *sets, int nsets)
+{
+    const vf_scene_info *info = vf_scene_find(scene);
+    if (!CHECK(info != NULL))
+        return NULL;
+    void *desc = calloc(1, info->desc_size);
+    info->defaults(desc);
+    char err[512];
+    for (int k = 0; k < nsets; k++)
+        if (!CHECK_MSG(vf_params_set(info->params, info->param_count, desc, sets[k], err, sizeof err) == VF_OK, "%s", err)) {
+            free(desc);
+            return NULL;
+        }
+    vf_solver *s = NULL;
+    vf_result res = info->validate(desc, err, sizeof err);
+    if (res == VF_OK)
+        res = info->create(gpu, desc, &s, err, sizeof err);
+    CHECK_MSG(res == VF_OK, "scene %s: %s", scene, err);
+    free(desc);
+    return s;
+}
+
+static void test_cavity(vf_gpu *gpu)
+{
+    const int n = 32;
+    vf_test_section("lid-driven cavity re=100 against ghia, ghia & shin (n = 32)");
+    const char *sets[] = {"n=32", "re=100", "pressure_iters=2"};
+    vf_solver *s = make_scene(gpu, "cavity", sets, 3);
+    vf_grid *g = vf_grid_from_solver(s);
+    if (!g)
+        return;
+    size_t nu = (size_t)(n + 1) * n;
+    float *u = malloc(nu * 4), *prev = calloc(nu, 4);
+    double t = 0, change = 1;
+    const double chunk = 1.0; /* simulated seconds per one-shot submit */
+    uint32_t steps = (uint32_t)lround(chunk / vf_grid_get_desc(g)->dt);
+    int chunks = 0;
+    while (t < 30 && change > 1e-4) {
+        CHECK(vf_grid_run_steps(g, steps) == VF_OK);
+        t = vf_grid_time(g);
+        CHECK(vf_grid_read(g, VF_GRID_FIELD_U, u) == VF_OK);
+        change = 0;
+        for (size_t k = 0; k < nu; k++)
+            change = fmax(change, fabs(u[k] - prev[k]));
+        memcpy(prev, u, nu * 4);
+        chunks++;
+    }
+    printf("  t = %.1f (%d x %u steps): max change of u over the last %.1f s = %.2g\n", t, chunks, steps, chunk, change);
+    CHECK_MSG(change <= 1e-3, "not steady: u still changes by %.3g per second", change);
+    /* the u faces at i = n/2 lie on x = 0.5 exactly; rows at y = (j + 1/2) h,
+     * the wall (u = 0) at y = 0 and the lid (u = 1) at y = 1 */
+    double h = 1.0 / n, worst = 0;
+    for (int q = 0; q < 11; q++) {
+        double y = ghia_y[q], gy = y / h - 0.5, val;
+        int j = (int)floor(gy);
+        double f = gy - j;
+        double lo = j < 0 ? 0.0 : u[(size_t)j * (n + 1) + n / 2];
+        double hi = j + 1 >= n ? 1.0 : u[(size_t)(j + 1) * (n + 1) + n / 2];
+        if (j < 0)
+            f = y / (0.5 * h);
+        else if (j + 1 >= n)
+            f = (y - (n - 0.5) * h) / (0.5 * h);
+        val = lo + (hi - lo) * f;
+        worst = fmax(worst, fabs(val - ghia_u[q]));
+        printf("  y %.4f  ghia %+.5f  grid %+.5f  diff %+.5f\n", y, ghia_u[q], val, val - ghia_u[q]);
+    }
+    printf("  RESULT ghia n=%d: max |du| = %.4f (bound 0.03, the issue's bound for n = 128)\n", n, worst);
+    CHECK_MSG(worst <= 0.03, "max |u - ghia| = %.4f > 0.03", worst);
+    vf_grid_stats st;
+    CHECK(vf_grid_read_stats(g, &st) == VF_OK);
+    printf("  last solve: residual %.3g -> %.3g, divergence after projection %.3g (rms, 1/s)\n", st.res_before,
+           st.res_after, st.div_after);
+    CHECK(st.div_after < 1e-3);
+    free(u);
+    free(prev);
+    vf_solver_destroy(&s);
+}
+
+/* No flux through the faces of solid cells (they carry the solid's velocity),
+ * no dye inside solids. */
+static void check_obstacles(vf_grid *g, const char *what)
+{
+    const vf_grid_desc *d = vf_grid_get_desc(g);
+    uint32_t nx = d->nx, ny = d->ny;
+    size_t nc = (size_t)nx * ny;
+    float *u = malloc((size_t)(nx + 1) * ny * 4), *v = malloc((size_t)nx * (ny + 1) * 4);
+    float *su = malloc(nc * 4), *sv = malloc(nc * 4), *dye[3];
+    uint32_t *mask = malloc(nc * 4);
+    for (int c = 0; c < 3; c++)
+        dye[c] = malloc(nc * 4);
+    CHECK(vf_grid_read(g, VF_GRID_FIELD_U, u) == VF_OK && vf_grid_read(g, VF_GRID_FIELD_V, v) == VF_OK &&
+          vf_grid_read(g, VF_GRID_FIELD_MASK, mask) == VF_OK && vf_grid_read(g, VF_GRID_FIELD_SU, su) == VF_OK &&
+          vf_grid_read(g, VF_GRID_FIELD_SV, sv) == VF_OK && vf_grid_read(g, VF_GRID_FIELD_R, dye[0]) == VF_OK &&
+          vf_grid_read(g, VF_GRID_FIELD_G, dye[1]) == VF_OK && vf_grid_read(g, VF_GRID_FIELD_B, dye[2]) == VF_OK);
+    size_t solid = 0, faces = 0;
+    double flux = 0, dye_in = 0, dye_out = 0;
+    for (uint32_t j = 0; j < ny; j++)
+        for (uint32_t i = 0; i < nx; i++) {
+            size_t k = (size_t)j * nx + i;
+            for (int c = 0; c < 3; c++) {
+                if (mask[k])
+                    dye_in = fmax(dye_in, fabs(dye[c][k]));
+                else
+                    dye_out = fmax(dye_out, dye[c][k]);
+            }
+            if (!mask[k])
+                continue;
+            solid++;
+            /* the four faces of a solid cell move with it */
+            float fu[2] = {u[(size_t)j * (nx + 1) + i], u[(size_t)j * (nx + 1) + i + 1]};
+            float fv[2] = {v[k], v[k + nx]};
+            int nb_u[2] = {i > 0 ? (int)(k - 1) : -1, i + 1 < nx ? (int)(k + 1) : -1};
+            int nb_v[2] = {j > 0 ? (int)(k - nx) : -1, j + 1 < ny ? (int)(k + nx) : -1};
+            for (int q = 0; q < 2; q++) {
+                /* expected: the mean of the solid velocities on both sides */
+                float eu = su[k], ev = sv[k];
+                if (nb_u[q] >= 0 && mask[nb_u[q]])
+                    eu = 0.5f * (su[k] + su[nb_u[q]]);
+                if (nb_v[q] >= 0 && mask[nb_v[q]])
+                    ev = 0.5f * (sv[k] + sv[nb_v[q]]);
+                flux = fmax(flux, fabs(fu[q] - eu));
+                flux = fmax(flux, fabs(fv[q] - ev));
+                faces += 2;
+            }
+        }
+    printf("  %s: %zu solid cells, %zu faces: max |face velocity - solid velocity| = %.3g, max |dye| inside %.3g "
+           "(outside up to %.3g)\n",
+           what, solid, faces, flux, dye_in, dye_out);
+    CHECK_MSG(solid > 0, "%s: no solid cells", what);
+    CHECK_MSG(flux <= 1e-6, "%s: flow through solid faces %.3g", what, flux);
+    CHECK_MSG(dye_in == 0, "%s: dye %.3g inside solid cells", what, dye_in);
+    CHECK_MSG(dye_out > 0.05, "%s: no dye in the fluid (%.3g): the test would be empty", what, dye_out);
+    free(u);
+    free(v);
+    free(su);
+    free(sv);
+    free(mask);
+    for (int c = 0; c < 3; c++)
+        free(dye[c]);
+}
+
+static void test_obstacles(vf_gpu *gpu)
+{
+    vf_test_section("obstacles: no flow through solid cells, no dye inside");
+    const char *ch[] = {"n=24", "re=200", "obstacle=square"};
+    vf_solver *s = make_scene(gpu, "channel", ch, 3);
+    vf_grid *g = vf_grid_from_solver(s);
+    if (g) {
+        CHECK(vf_grid_run_steps(g, 60) == VF_OK);
+        check_obstacles(g, "channel, static square pillar");
+        vf_grid_stats st;
+        CHECK(vf_grid_read_stats(g, &st) == VF_OK);
+        printf("  channel: divergence after projection %.3g (rms), residual %.3g -> %.3g\n", st.div_after,
+               st.res_before, st.res_after);
+        CHECK(st.div_after < 1e-3);
+    }
+    vf_solver_destroy(&s);
+    /* painted cells: a disc painted solid blocks the flow at once */
+    const char *cv[] = {"n=32"};
+    s = make_scene(gpu, "cavity", cv, 1);
+    g = vf_grid_from_solver(s);
+    if (g) {
+        CHECK(vf_grid_paint(g, 0.5f, 0.7f, 0.1f, true, 0.0f, 0.0f) == VF_OK);
+        CHECK(vf_grid_run_steps(g, 10) == VF_OK);
+        uint32_t *mask = malloc(32 * 32 * 4);
+        CHECK(vf_grid_read(g, VF_GRID_FIELD_MASK, mask) == VF_OK);
+        size_t solid = 0;
+        for (int k = 0; k < 32 * 32; k++)
+            solid += mask[k] != 0;
+        CHECK(mask[22 * 32 + 16] != 0 && mask[5 * 32 + 5] == 0);
+        printf("  painted disc: %zu solid cells\n", solid);
+        CHECK(solid > 20 && solid < 50);
+        free(mask);
+        /* the cavity has no dye: only check the faces */
+        vf_grid_stats st;
+        CHECK(vf_grid_read_stats(g, &st) == VF_OK);
+        CHECK(st.div_after < 1e-3);
+    }
+    vf_solver_destroy(&s);
+    const char *sm[] = {"n=32", "obstacle=moving"};
+    s = make_scene(gpu, "smoke", sm, 2);
+    g = vf_grid_from_solver(s);
+    if (g) {
+        CHECK(vf_grid_run_steps(g, 40) == VF_OK);
+        check_obstacles(g, "smoke, moving disc");
+        float *su = malloc(32 * 32 * 4);
+        CHECK(vf_grid_read(g, VF_GRID_FIELD_SU, su) == VF_OK);
+        double vmax = 0;
+        for (int k = 0; k < 32 * 32; k++)
+            vmax = fmax(vmax, fabs(su[k]));
+        printf("  moving disc speed %.3g\n", vmax);
+        CHECK(vmax > 0.01);
+        free(su);
+    }
+    vf_solver_destroy(&s);
+}
+
+static bool exists(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0;
+}
+
+static void test_cli(void)
+{
+    vf_test_section("cli: bad input and export");
+    char out[4096];
+    struct {
+        const char *args, *expect;
+    } bad[] = {
+        {"cavity --set n=8 --steps 1", "n=8"},
+        {"cavity --set n=8 --steps 1", "[16, 65536]"},
+        {"cavity --set re=0 --steps 1", "re=0"},
+        {"cavity --set re=-5 --steps 1", "(0, 1e+07]"},
+        {"cavity --set nope=1 --steps 1", "unknown key 'nope'"},
+        {"cavity --set pressure=cg --steps 1", "multigrid|jacobi"},
+        {"smoke --set periodic=true --set n=17 --steps 1", "n: 17"},
+        {"vortex --steps 1", "unknown scene 'vortex'"},
+        {"cavity --set n=65536 --steps 1", "n: 65536 x 65536 cells need"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const char *dir = vf_test_path("bad");
+        int rc = vf_test_run_capture(out, sizeof out, "'%s' run %s --export '%s'", vf_t.vkfluid, bad[k].args, dir);
+        size_t lines = 0;
+        for (const char *c = out; *c; c++)
+            lines += *c == '\n';
+        printf("  vkfluid run %s -> exit %d: %s", bad[k].args, rc, out);
+        CHECK_EQ_INT(rc, 2);
+        CHECK_STR_CONTAINS(out, bad[k].expect);
+        CHECK_MSG(lines == 1, "expected one line, got %zu", lines);
+        CHECK_MSG(strncmp(out, "error: ", 7) == 0, "the line starts with 'error: '");
+        CHECK_MSG(!exists(dir), "nothing written for %s", bad[k].args);
+    }
+    /* an export */
+    const char *dir = vf_test_path("export");
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' run cavity --set n=16 --steps 2 --export '%s' --quiet",
+                                 vf_t.vkfluid, dir);
+    CHECK_EQ_INT(rc, 0);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/grid_0000.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (CHECK_MSG(f != NULL, "%s exists", path)) {
+        char line[256];
+        CHECK(fgets(line, sizeof line, f) != NULL);
+        CHECK(strcmp(line, "x,y,u,v,p,r,g,b\n") == 0);
+        int rows = 0;
+        double x, y, uu, vv, p, r, gg, b, xmax = 0;
+        while (fscanf(f, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &x, &y, &uu, &vv, &p, &r, &gg, &b) == 8) {
+            rows++;
+            xmax = fmax(xmax, fmax(x, y));
+        }
+        CHECK_EQ_INT(rows, 256);
+        CHECK(xmax < 1.0 && xmax > 0.9);
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "%s/grid_0000.vti", dir);
+    f = fopen(path, "r");
+    if (CHECK_MSG(f != NULL, "%s exists", path)) {
+        static char buf[1 << 16];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        CHECK_STR_CONTAINS(buf, "<VTKFile type=\"ImageData\"");
+        CHECK_STR_CONTAINS(buf, "WholeExtent=\"0 15 0 15 0 0\"");
+        CHECK_STR_CONTAINS(buf, "Name=\"velocity\" NumberOfComponents=\"3\"");
+        CHECK_STR_CONTAINS(buf, "Name=\"pressure\"");
+        CHECK_STR_CONTAINS(buf, "Name=\"dye\"");
+        /* the first array's base64 header: 16 x 16 x 3 floats = 3072 bytes */
+        const char *d = strstr(buf, "format=\"binary\">");
+        if (CHECK(d != NULL)) {
+            d += strlen("format=\"binary\">");
+            while (*d == ' ' || *d == '\n')
+                d++;
+            static const char *tab = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+            unsigned char hdr[9];
+            for (int q = 0; q < 3; q++) {
+                unsigned v = 0;
+                for (int c = 0; c < 4; c++)
+                    v = v << 6 | (unsigned)(strchr(tab, d[4 * q + c]) - tab);
+                hdr[3 * q] = (unsigned char)(v >> 16);
+                hdr[3 * q + 1] = (unsigned char)(v >> 8);
+                hdr[3 * q + 2] = (unsigned char)v;
+            }
+            uint64_t bytes = 0;
+            for (int q = 7; q >= 0; q--)
+                bytes = bytes << 8 | hdr[q];
+            CHECK_EQ_U64(bytes, 16 * 16 * 3 * 4);
+        }
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    f = fopen(path, "r");
+    if (CHECK_MSG(f != NULL, "%s exists", path)) {
+        static char buf[1 << 14];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        CHECK_STR_CONTAINS(buf, "\"final_divergence_l2\"");
+        CHECK_STR_CONTAINS(buf, "\"residual_before_rms\"");
+        CHECK_STR_CONTAINS(buf, "\"pressure_solver\": \"multigrid\"");
+        CHECK_STR_CONTAINS(buf, "\"grid_pressure\"");
+        fclose(f);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    vf_gpu *gpu = vf_test_gpu();
+    test_sine_diffusion(gpu);
+    test_projection(gpu);
+    test_obstacles(gpu);
+    test_cavity(gpu);
+    vf_test_gpu_done(&gpu);
+    test_cli();
+    return vf_test_finish();
+}
