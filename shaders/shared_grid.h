@@ -58,6 +58,7 @@
  *   side_u/side_v  the velocity of each side (lid, inflow)
  * Pass parameters:
  *   grid_obstacles  a = (cx, cy, radius, shape 0 none 1 disc 2 box), b = (vx, vy, -, -)
+ *   grid_paint      a = (cx, cy, radius, solid 1 / fluid 0), b = (vx, vy, -, -)
  *   grid_splat      mode = VF_GRID_SPLAT_* bits; a = (cx, cy, radius, -), b = (fx, fy, buoyancy, -)
  *                   (fx, fy in m/s^2 at the centre), c = (r, g, b, -) dye per second at the
  *                   centre, count = number of stripes
@@ -97,6 +98,11 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_OBS_SU 4
 #define VF_GRID_OBS_SV 5
 #define VF_GRID_OBS_BINDINGS 6
+/* grid_paint.comp */
+#define VF_GRID_PAINT_MASK_STATIC 0
+#define VF_GRID_PAINT_SU_STATIC 1
+#define VF_GRID_PAINT_SV_STATIC 2
+#define VF_GRID_PAINT_BINDINGS 3
 /* grid_mg_weights.comp: level-0 face weights from the mask */
 #define VF_GRID_W_MASK 0
 #define VF_GRID_W_WX 1

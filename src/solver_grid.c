@@ -48,6 +48,7 @@ enum {
     PIPE_NORM_FINAL,
     PIPE_DYE_MIX,
     PIPE_WARP,
+    PIPE_PAINT,
     PIPE_COUNT
 };
 
@@ -82,6 +83,7 @@ static const pipe_info pipe_table[PIPE_COUNT] = {
     [PIPE_NORM_FINAL] = {"grid_norm_final.comp", VF_GRID_NORMF_BINDINGS},
     [PIPE_DYE_MIX] = {"grid_dye_mix.comp", VF_GRID_MIX_BINDINGS},
     [PIPE_WARP] = {"grid_warp.comp", VF_GRID_WARP_BINDINGS},
+    [PIPE_PAINT] = {"grid_paint.comp", VF_GRID_PAINT_BINDINGS},
 };
 
 typedef struct grid_level {
@@ -118,6 +120,8 @@ struct vf_grid {
     bool have_last;
     double worst_res_ratio; /* max res_after / res_before seen in reports */
     uint32_t report_every;
+    /* the viewer's pointer for the next frame (vf_solver interact) */
+    vf_interaction pointer;
 };
 
 /* ------------------------------------------------------------------ sizes */
@@ -687,14 +691,17 @@ static vf_result run_oneshot_obstacles(vf_grid *g)
 
 static bool splat_active(const vf_grid *g)
 {
-    return g->d.source.on || g->d.buoyancy != 0 || g->d.inflow_stripes > 0;
+    return g->d.source.on || g->d.buoyancy != 0 || g->d.inflow_stripes > 0 ||
+           (g->pointer.active && g->pointer.button == 0);
 }
 
-static void pass_splat(vf_grid *g, VkCommandBuffer cmd)
+/* One splat dispatch: a source (may be off), plus buoyancy and inflow stripes
+ * when `extras`. */
+static void splat_dispatch(vf_grid *g, VkCommandBuffer cmd, const vf_grid_source *s, bool extras)
 {
     vf_grid_push pc = push_for(g, 0);
-    const vf_grid_source *s = &g->d.source;
     double t = (double)g->rec_steps * g->dt;
+    pc.a[2] = 1.0f;
     if (s->on) {
         pc.mode |= VF_GRID_SPLAT_VELOCITY | VF_GRID_SPLAT_DYE;
         pc.a[0] = (float)(s->cx + s->ax * sin(2 * M_PI * s->wx * t));
@@ -714,14 +721,12 @@ static void pass_splat(vf_grid *g, VkCommandBuffer cmd)
                 pc.c[ch] *= (float)w;
             }
         }
-    } else {
-        pc.a[2] = 1.0f;
     }
-    if (g->d.buoyancy != 0) {
+    if (extras && g->d.buoyancy != 0) {
         pc.mode |= VF_GRID_SPLAT_BUOYANCY;
         pc.b[2] = (float)g->d.buoyancy;
     }
-    if (g->d.inflow_stripes) {
+    if (extras && g->d.inflow_stripes) {
         pc.mode |= VF_GRID_SPLAT_STRIPES;
         pc.count = g->d.inflow_stripes;
     }
@@ -735,6 +740,21 @@ static void pass_splat(vf_grid *g, VkCommandBuffer cmd)
     dispatch2d(cmd, g->pipe[PIPE_SPLAT], b, &pc, g->nx + 1, g->ny + 1);
     g->cu = nu;
     g->cd = nd;
+}
+
+static void pass_splat(vf_grid *g, VkCommandBuffer cmd)
+{
+    if (g->d.source.on || g->d.buoyancy != 0 || g->d.inflow_stripes > 0)
+        splat_dispatch(g, cmd, &g->d.source, true);
+    if (g->pointer.active && g->pointer.button == 0) {
+        /* the viewer's pointer: push the fluid along the drag and inject dye */
+        double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h, size = w > hgt ? w : hgt;
+        vf_grid_source p = {.on = true, .hue_rate = 0.2f, .cx = g->pointer.pos[0] * (float)w,
+                            .cy = g->pointer.pos[1] * (float)hgt, .radius = (float)(0.025 * size),
+                            .fx = 8.0f * g->pointer.vel[0] * (float)w, .fy = 8.0f * g->pointer.vel[1] * (float)hgt,
+                            .r = 10.0f, .g = 10.0f, .b = 10.0f};
+        splat_dispatch(g, cmd, &p, false);
+    }
 }
 
 static void pass_vorticity(vf_grid *g, VkCommandBuffer cmd)
@@ -1174,38 +1194,29 @@ vf_result vf_grid_write(vf_grid *g, vf_grid_field f, const void *src)
     return vf_buffer_write(b, 0, src, field_count(g, f) * 4);
 }
 
+static void record_paint(vf_grid *g, VkCommandBuffer cmd, float x, float y, float radius, bool solid, float vx, float vy)
+{
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = x;
+    pc.a[1] = y;
+    pc.a[2] = radius;
+    pc.a[3] = solid ? 1.0f : 0.0f;
+    pc.b[0] = vx;
+    pc.b[1] = vy;
+    vf_binding b[VF_GRID_PAINT_BINDINGS] = {B(g->mask_static), B(g->su_static), B(g->sv_static)};
+    dispatch2d(cmd, g->pipe[PIPE_PAINT], b, &pc, g->nx, g->ny);
+    g->obstacles_dirty = true;
+}
+
 vf_result vf_grid_paint(vf_grid *g, float x, float y, float radius, bool solid, float vx, float vy)
 {
-    size_t c = (size_t)g->nx * g->ny;
-    uint32_t *mask = malloc(c * 4);
-    float *su = malloc(c * 4), *sv = malloc(c * 4);
-    vf_result res = VF_ERR_NO_MEMORY;
-    if (!mask || !su || !sv)
-        goto done;
-    if ((res = vf_buffer_read(g->mask_static, 0, mask, c * 4)) != VF_OK ||
-        (res = vf_buffer_read(g->su_static, 0, su, c * 4)) != VF_OK ||
-        (res = vf_buffer_read(g->sv_static, 0, sv, c * 4)) != VF_OK)
-        goto done;
-    for (uint32_t j = 0; j < g->ny; j++)
-        for (uint32_t i = 0; i < g->nx; i++) {
-            double dx = (i + 0.5) * g->h - x, dy = (j + 0.5) * g->h - y;
-            if (dx * dx + dy * dy > (double)radius * radius)
-                continue;
-            size_t k = (size_t)j * g->nx + i;
-            mask[k] = solid ? VF_GRID_CELL_SOLID : VF_GRID_CELL_FLUID;
-            su[k] = solid ? vx : 0.0f;
-            sv[k] = solid ? vy : 0.0f;
-        }
-    if ((res = vf_buffer_write(g->mask_static, 0, mask, c * 4)) != VF_OK ||
-        (res = vf_buffer_write(g->su_static, 0, su, c * 4)) != VF_OK ||
-        (res = vf_buffer_write(g->sv_static, 0, sv, c * 4)) != VF_OK)
-        goto done;
-    g->obstacles_dirty = true;
-done:
-    free(mask);
-    free(su);
-    free(sv);
-    return res;
+    VkCommandBuffer cmd;
+    vf_result res = vf_cmd_oneshot_begin(g->gpu, &cmd);
+    if (res != VF_OK)
+        return res;
+    vf_cmd_barrier_transfer_to_compute(cmd);
+    record_paint(g, cmd, x, y, radius, solid, vx, vy);
+    return vf_cmd_oneshot_submit(g->gpu, cmd);
 }
 
 void vf_grid_set_source(vf_grid *g, const vf_grid_source *src)
@@ -1341,6 +1352,14 @@ static vf_result grid_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profile
     vf_grid *g = (vf_grid *)s;
     if (g->rec_frames == 0)
         vf_cmd_barrier_transfer_to_compute(cmd);
+    if (g->pointer.active && g->pointer.button == 1) {
+        /* the viewer's right button paints walls */
+        double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h, size = w > hgt ? w : hgt;
+        uint32_t scope = scope_begin(g, prof, cmd, "grid_obstacles");
+        record_paint(g, cmd, g->pointer.pos[0] * (float)w, g->pointer.pos[1] * (float)hgt, (float)(0.02 * size), true,
+                     0.0f, 0.0f);
+        scope_end(g, prof, cmd, scope);
+    }
     for (uint32_t k = 0; k < g->d.substeps; k++) {
         vf_result res = vf_grid_record_step(g, cmd, prof, k + 1 == g->d.substeps);
         if (res != VF_OK)
@@ -1447,6 +1466,73 @@ static vf_result grid_check(vf_solver *s, char *msg, size_t cap)
     return res;
 }
 
+static void grid_interact(vf_solver *s, const vf_interaction *in)
+{
+    vf_grid *g = (vf_grid *)s;
+    if (in)
+        g->pointer = *in;
+    else
+        g->pointer.active = false;
+}
+
+static void grid_describe(vf_solver *s, char *buf, size_t cap)
+{
+    vf_grid *g = (vf_grid *)s;
+    const vf_grid_desc *d = &g->d;
+    int n = snprintf(buf, cap, "grid %ux%u, %s %u/step, dt %.3g x%u", g->nx, g->ny,
+                     d->pressure == VF_GRID_PRESSURE_JACOBI ? "jacobi" : "multigrid", d->pressure_iters, g->dt,
+                     d->substeps);
+    if (g->have_last && n > 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, ", div %.2g", g->last.div_after);
+}
+
+/* Compulsory bytes (each array read or written once) of one execution of a
+ * named pass at this size. */
+static uint64_t grid_pass_bytes(vf_solver *s, const char *pass)
+{
+    vf_grid *g = (vf_grid *)s;
+    const vf_grid_desc *d = &g->d;
+    uint64_t c = (uint64_t)g->nx * g->ny * 4, f = ((uint64_t)(g->nx + 1) * g->ny + (uint64_t)g->nx * (g->ny + 1)) * 4;
+    bool mc = d->advection == VF_GRID_ADVECT_MACCORMACK;
+    if (!strcmp(pass, "grid_obstacles"))
+        return 6 * c + c + f + f / 2; /* static -> current, weights of every level */
+    if (!strcmp(pass, "grid_splat"))
+        return 2 * f + 6 * c + f + c;
+    if (!strcmp(pass, "grid_vorticity"))
+        return f + c + (2 * f + c + f);
+    if (!strcmp(pass, "grid_advect")) {
+        /* the velocity and the scalars share the name: the mean of both */
+        uint64_t vel = (mc ? 2 : 1) * (2 * f + f + 3 * c) + (mc ? 2 * f : 0);
+        uint32_t ch = d->texcoords ? 5 : 3;
+        uint64_t sc = (mc ? 2 : 1) * (f + c + 2 * ch * c) + (mc ? ch * c : 0);
+        return (vel + sc) / 2;
+    }
+    if (!strcmp(pass, "grid_diffuse"))
+        return 2 * f + (uint64_t)g->diffuse_iters * 2 * (3 * f);
+    if (!strcmp(pass, "grid_boundary"))
+        return 3 * f + 3 * c;
+    if (!strcmp(pass, "grid_divergence"))
+        return f + 2 * c;
+    if (!strcmp(pass, "grid_gradient"))
+        return 3 * f + c;
+    if (!strcmp(pass, "grid_residual"))
+        return f + 2 * c + 2 * c;
+    if (!strcmp(pass, "grid_dye"))
+        return 7 * c;
+    if (!strcmp(pass, "grid_pressure")) {
+        /* per level: each smoothing colour reads x, b, weights and writes x;
+         * residual, restriction and prolongation; 4/3 for the coarser levels */
+        uint64_t it = d->pressure_iters + (d->pressure == VF_GRID_PRESSURE_JACOBI ? d->pressure_iters & 1 : 0);
+        uint64_t per;
+        if (d->pressure == VF_GRID_PRESSURE_JACOBI)
+            per = 3 * c + f;
+        else
+            per = ((uint64_t)(d->mg_pre + d->mg_post) * 2 * (3 * c + f) + (3 * c + f) + 2 * c + 3 * c) * 4 / 3;
+        return it * per + 4 * (3 * c) + 2 * (3 * c + f);
+    }
+    return 0;
+}
+
 static const vf_solver_vtable grid_vtable = {
     .family = "grid",
     .destroy = grid_destroy,
@@ -1455,6 +1541,9 @@ static const vf_solver_vtable grid_vtable = {
     .export_frame = grid_export_frame,
     .write_summary = grid_write_summary,
     .check = grid_check,
+    .interact = grid_interact,
+    .describe = grid_describe,
+    .pass_bytes = grid_pass_bytes,
 };
 
 vf_grid *vf_grid_from_solver(vf_solver *s)
