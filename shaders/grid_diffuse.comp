@@ -1,7 +1,7 @@
 #version 450
 // Implicit viscosity (I - nu dt L) x = rhs on both velocity components' faces
-// (thread (i, j) handles u face (i, j) and v face (i, j)), one red-black
-// Gauss-Seidel colour per dispatch, in place on x (a face's neighbours have
+// (thread (i, j) handles u face (i, j) and v face (i, j)), one red-black SOR
+// colour per dispatch (omega = a.y), in place on x (a face's neighbours have
 // the other colour). Faces whose pressure weight is not 1 (walls, solids,
 // inflow, outflow) keep their value and act as Dirichlet neighbours; the sides
 // give ghost values (no-slip: 2 g - x, free-slip: x). count == 0: copies rhs
@@ -71,7 +71,8 @@ void sweep(bool is_u, int i, int j)
             }
         }
     }
-    float r = acc / diag;
+    float old = X(is_u, k);
+    float r = old + pc.a.y * (acc / diag - old);
     int kd = is_u ? j * W + na : na * W + i; // the duplicate of face 0
     if (is_u) {
         x_u[k] = r;

@@ -64,7 +64,7 @@
  *                   centre, count = number of stripes
  *   grid_confine    a.x = epsilon
  *   grid_advect_*   a.x = time step of the trace (negative: forward trace); count = channels
- *   grid_diffuse    color = red/black, count = 0: copy rhs to x, a.x = nu dt / h^2
+ *   grid_diffuse    color = red/black, count = 0: copy rhs to x, a.x = nu dt / h^2, a.y = SOR omega
  *   grid_divergence a.x = scale of the output (1/dt: rhs of the pressure solve)
  *   grid_mg_*       color = red/black, count = coarse iterations, a.x = SOR omega
  *   grid_norm       a.x = scale; grid_norm_final: count = partials, color = stat slot

@@ -17,27 +17,27 @@
      "V-cycles (multigrid) or iterations (jacobi) per step; 0: 4 / 200"},                                              \
     {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, "semi-lagrangian|maccormack", "",                        \
      "advection scheme"},                                                                                              \
-    {"cfl", VF_PARAM_DOUBLE, K(cfl), def_cfl, 0, 20, true, NULL, "1", "substep = cfl * h / speed"},                    \
+    {"cfl", VF_PARAM_DOUBLE, K(cfl), def_cfl, 0, 20, true, NULL, "", "substep = cfl * h / speed"},                    \
     {"frame_dt", VF_PARAM_DOUBLE, K(frame_dt), 0, 0, 100, false, NULL, "s",                                            \
      "simulated time per frame; 0: automatic (at most 16 substeps)"},                                                  \
     {"diffuse_iters", VF_PARAM_INT, K(diffuse_iters), 0, 0, 100000, false, NULL, "",                                  \
-     "red-black Gauss-Seidel sweeps of the viscosity solve; 0: to 1e-6"},                                              \
+     "red-black SOR sweeps of the viscosity solve; 0: error / 1e6"},                                              \
     {"report_every", VF_PARAM_INT, K(report_every), 0, 0, 1000000000, false, NULL, "frames",                           \
      "read the solver residuals back every N frames (0: only for the summary)"}
 
 static const vf_param_def cavity_keys[] = {
     COMMON_KEYS(128, 1, 0.5),
-    {"re", VF_PARAM_DOUBLE, K(re), 100, 0, 1e7, true, NULL, "1", "Reynolds number lid * 1 / viscosity"},
+    {"re", VF_PARAM_DOUBLE, K(re), 100, 0, 1e7, true, NULL, "", "Reynolds number lid * 1 / viscosity"},
     {"lid", VF_PARAM_DOUBLE, K(lid), 1, -1000, 1000, false, NULL, "m/s", "speed of the lid at y = 1"},
 };
 
 static const vf_param_def smoke_keys[] = {
     COMMON_KEYS(256, 1, 2),
     {"viscosity", VF_PARAM_DOUBLE, K(viscosity), 0, 0, 1e6, false, NULL, "m^2/s", "kinematic viscosity"},
-    {"vorticity", VF_PARAM_DOUBLE, K(vorticity), 0.4, 0, 100, false, NULL, "1", "vorticity confinement (0 = off)"},
+    {"vorticity", VF_PARAM_DOUBLE, K(vorticity), 0.4, 0, 100, false, NULL, "", "vorticity confinement (0 = off)"},
     {"buoyancy", VF_PARAM_DOUBLE, K(buoyancy), 2, -1000, 1000, false, NULL, "m/s^2", "upward acceleration per unit dye"},
     {"force", VF_PARAM_DOUBLE, K(force), 30, -1e5, 1e5, false, NULL, "m/s^2", "source acceleration (upward)"},
-    {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0.05, 0, 1, false, NULL, "1", "colour blending per step"},
+    {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0.05, 0, 1, false, NULL, "", "colour blending per step"},
     {"obstacle", VF_PARAM_ENUM, K(obstacle), 0, 0, 0, false, "none|disc|moving", "", "obstacle in the box"},
     {"walls", VF_PARAM_ENUM, K(walls), 1, 0, 0, false, "noslip|freeslip", "", "box walls"},
     {"periodic", VF_PARAM_BOOL, K(periodic), 0, 0, 1, false, NULL, "", "periodic left and right sides"},
@@ -46,12 +46,12 @@ static const vf_param_def smoke_keys[] = {
 
 static const vf_param_def channel_keys[] = {
     COMMON_KEYS(64, 1, 1),
-    {"re", VF_PARAM_DOUBLE, K(re), 150, 0, 1e7, true, NULL, "1", "Reynolds number inflow * diameter / viscosity"},
+    {"re", VF_PARAM_DOUBLE, K(re), 150, 0, 1e7, true, NULL, "", "Reynolds number inflow * diameter / viscosity"},
     {"inflow", VF_PARAM_DOUBLE, K(inflow), 1, 0, 1000, true, NULL, "m/s", "inflow speed"},
-    {"length", VF_PARAM_DOUBLE, K(length), 4, 1, 64, false, NULL, "1", "channel length / height"},
+    {"length", VF_PARAM_DOUBLE, K(length), 4, 1, 64, false, NULL, "", "channel length / height"},
     {"obstacle", VF_PARAM_ENUM, K(obstacle), 0, 0, 0, false, "cylinder|square", "", "pillar shape"},
     {"walls", VF_PARAM_ENUM, K(walls), 1, 0, 0, false, "noslip|freeslip", "", "top and bottom walls"},
-    {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0, 0, 1, false, NULL, "1", "colour blending per step"},
+    {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0, 0, 1, false, NULL, "", "colour blending per step"},
     {"texcoords", VF_PARAM_BOOL, K(texcoords), 0, 0, 1, false, NULL, "", "advect texture coordinates (warped image)"},
 };
 #undef K

@@ -14,7 +14,7 @@
  *   grid_splat      Gaussian velocity and dye sources, buoyancy, inflow dye
  *   grid_vorticity  vorticity confinement (strength 0 = off)
  *   grid_advect     semi-Lagrangian RK2 + bilinear self-advection (or MacCormack)
- *   grid_diffuse    implicit viscosity: red-black Gauss-Seidel to convergence
+ *   grid_diffuse    implicit viscosity: red-black SOR (optimal omega) to 1e-6
  *   grid_boundary   walls, solids, inflow, outflow, periodic faces
  *   grid_divergence b = div(u) / dt
  *   grid_pressure   A p = b: multigrid V-cycles (default) or Jacobi, warm-started
@@ -110,7 +110,7 @@ typedef struct vf_grid_desc {
     uint32_t pressure_iters; /* V-cycles (multigrid) or iterations (jacobi); 0: 4 / 200 */
     uint32_t mg_pre, mg_post;   /* smoothing sweeps; 0: 2 */
     uint32_t coarse_iters;      /* SOR sweeps on the coarsest level; 0: automatic */
-    uint32_t diffuse_iters;     /* RB-GS sweeps; 0: automatic (to 1e-6) */
+    uint32_t diffuse_iters;     /* red-black SOR sweeps; 0: automatic (error / 1e6, at most 1000) */
     vf_grid_advection advection;
     double vorticity;           /* confinement strength; 0 = off */
     double buoyancy;            /* upward acceleration per unit mean dye */
@@ -194,6 +194,9 @@ vf_solver *vf_grid_solver(vf_grid *g);
 
 /** The desc after defaults were filled in. */
 const vf_grid_desc *vf_grid_get_desc(const vf_grid *g);
+
+/** The viscosity solve's SOR sweeps per step and omega (0 without viscosity). */
+uint32_t vf_grid_diffuse_sweeps(const vf_grid *g, float *omega);
 
 /** Number of multigrid levels (1 when Jacobi or too small to coarsen). */
 uint32_t vf_grid_levels(const vf_grid *g);

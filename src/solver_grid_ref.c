@@ -591,8 +591,8 @@ void vf_grid_ref_advect_scalars(const vf_grid_ref *r, bool maccormack, const flo
         }
 }
 
-void vf_grid_ref_diffuse(const vf_grid_ref *r, uint32_t component, float alpha, uint32_t sweeps, const float *rhs,
-                         const float *w, float *x)
+void vf_grid_ref_diffuse(const vf_grid_ref *r, uint32_t component, float alpha, float omega, uint32_t sweeps,
+                         const float *rhs, const float *w, float *x)
 {
     bool is_u = component == 0;
     int W = is_u ? NX + 1 : NX, H = is_u ? NY : NY + 1;
@@ -635,7 +635,7 @@ void vf_grid_ref_diffuse(const vf_grid_ref *r, uint32_t component, float alpha, 
                             }
                         }
                     }
-                    float val = acc / diag;
+                    float val = x[k] + omega * (acc / diag - x[k]);
                     x[k] = val;
                     if (pa && ia == 0)
                         x[is_u ? (size_t)j * W + na : (size_t)na * W + i] = val;

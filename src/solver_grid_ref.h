@@ -64,10 +64,10 @@ void vf_grid_ref_advect_scalars(const vf_grid_ref *r, bool maccormack, const flo
                                 const uint32_t *mask, uint32_t count, const float *const *src, float *const *hat,
                                 float *const *out);
 
-/** grid_diffuse: x = rhs, then `sweeps` red-black Gauss-Seidel sweeps of
+/** grid_diffuse: x = rhs, then `sweeps` red-black SOR sweeps (omega) of
  * (I - alpha L) x = rhs on the u (component 0) or v (1) faces. */
-void vf_grid_ref_diffuse(const vf_grid_ref *r, uint32_t component, float alpha, uint32_t sweeps, const float *rhs,
-                         const float *w, float *x);
+void vf_grid_ref_diffuse(const vf_grid_ref *r, uint32_t component, float alpha, float omega, uint32_t sweeps,
+                         const float *rhs, const float *w, float *x);
 
 /** grid_boundary: fixed, outflow and periodic faces. */
 void vf_grid_ref_boundary(const vf_grid_ref *r, const float *u, const float *v, const float *wx, const float *wy,

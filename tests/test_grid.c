@@ -270,8 +270,11 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     CHECK(upload(g, &st));
     CHECK(run_pass(g, VF_GRID_PASS_DIFFUSE));
     float alpha = (float)(gd->viscosity * gd->dt / ((double)r.h * r.h));
-    vf_grid_ref_diffuse(&r, 0, alpha, gd->diffuse_iters, st.u, wx, ru);
-    vf_grid_ref_diffuse(&r, 1, alpha, gd->diffuse_iters, st.v, wy, rv);
+    float omega;
+    uint32_t sweeps = vf_grid_diffuse_sweeps(g, &omega);
+    CHECK(sweeps == gd->diffuse_iters && omega > 1.0f && omega < 2.0f);
+    vf_grid_ref_diffuse(&r, 0, alpha, omega, sweeps, st.u, wx, ru);
+    vf_grid_ref_diffuse(&r, 1, alpha, omega, sweeps, st.v, wy, rv);
     compare("diffuse: u", g, VF_GRID_FIELD_U, ru, 1e-4);
     compare("diffuse: v", g, VF_GRID_FIELD_V, rv, 1e-4);
 

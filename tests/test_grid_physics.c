@@ -143,14 +143,19 @@ static void test_projection(vf_gpu *gpu)
     double work = (2.0 * (d->mg_pre + d->mg_post) + 2.0) / 0.75;
     printf("  equal work would be %.1f Jacobi iterations per V-cycle\n", work);
     CHECK(t_mg > 0 && t_jac > 0);
-    if (jac_iters < 2)
-        jac_iters = 2;
+    /* give Jacobi the larger of the equal-time and equal-work budgets (GPU
+     * timings on a shared CPU are noisy; the comparison must not hinge on them) */
+    uint32_t work_iters = (uint32_t)ceil(needed * work);
+    printf("  jacobi budget: %u iterations for equal gpu time, %u for equal work; using the larger\n", jac_iters,
+           work_iters);
+    if (jac_iters < work_iters)
+        jac_iters = work_iters;
     vf_grid_stats jac;
     CHECK(solve(g, VF_GRID_PRESSURE_JACOBI, jac_iters, 0, &jac));
     CHECK(oneshot_passes(g, proj, 2) == VF_OK);
     CHECK(vf_grid_read_stats(g, &jac) == VF_OK);
     double jac_red = jac.div_after / jac.div_before;
-    printf("  jacobi, %u iterations (same gpu time): divergence %.4g -> %.4g (reduction %.3g)\n", jac_iters,
+    printf("  jacobi, %u iterations: divergence %.4g -> %.4g (reduction %.3g)\n", jac_iters,
            jac.div_before, jac.div_after, jac_red);
     printf("  RESULT projection 128^2: multigrid %u V-cycles reduction %.3g; jacobi %u iterations reduction %.3g\n",
            needed, mg_red, jac_iters, jac_red);
