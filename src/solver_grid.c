@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "export_vti.h"
 #include "gpu_buffer.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
@@ -1290,7 +1291,7 @@ vf_result vf_grid_export(vf_grid *g, const char *dir, uint32_t index)
     if ((res = vf_export_csv_commit(&csv)) != VF_OK)
         goto done;
     snprintf(path, sizeof path, "%s/grid_%04u.vti", dir, index);
-    vf_export_array arrays[5] = {
+    vf_vti_field arrays[5] = {
         {"velocity", 3, vel}, {"pressure", 1, p}, {"dye", 3, dye}, {"solid", 1, solid}, {"texcoords", 3, st},
     };
     uint32_t narr = 4;
@@ -1317,8 +1318,9 @@ vf_result vf_grid_export(vf_grid *g, const char *dir, uint32_t index)
         if (res != VF_OK)
             goto done;
     }
-    double origin[3] = {0.5 * g->h, 0.5 * g->h, 0}, spacing[3] = {g->h, g->h, g->h};
-    if ((res = vf_export_vti_write(path, g->nx, g->ny, 1, origin, spacing, arrays, narr)) != VF_OK)
+    vf_vti_desc vd = {.nx = g->nx, .ny = g->ny, .nz = 1, .origin = {0.5 * g->h, 0.5 * g->h, 0},
+                      .spacing = {g->h, g->h, g->h}, .fields = arrays, .field_count = narr};
+    if ((res = vf_vti_write(path, &vd)) != VF_OK)
         goto done;
     if (g->d.texcoords) {
         /* Stam's warped image through the advected texture coordinates */

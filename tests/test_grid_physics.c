@@ -508,26 +508,15 @@ static void test_cli(void)
         CHECK_STR_CONTAINS(buf, "Name=\"velocity\" NumberOfComponents=\"3\"");
         CHECK_STR_CONTAINS(buf, "Name=\"pressure\"");
         CHECK_STR_CONTAINS(buf, "Name=\"dye\"");
-        /* the first array's base64 header: 16 x 16 x 3 floats = 3072 bytes */
-        const char *d = strstr(buf, "format=\"binary\">");
+        /* the appended data: the first block (velocity) holds 16 x 16 x 3 floats */
+        const char *d = strstr(buf, "<AppendedData encoding=\"raw\">");
         if (CHECK(d != NULL)) {
-            d += strlen("format=\"binary\">");
-            while (*d == ' ' || *d == '\n')
-                d++;
-            static const char *tab = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-            unsigned char hdr[9];
-            for (int q = 0; q < 3; q++) {
-                unsigned v = 0;
-                for (int c = 0; c < 4; c++)
-                    v = v << 6 | (unsigned)(strchr(tab, d[4 * q + c]) - tab);
-                hdr[3 * q] = (unsigned char)(v >> 16);
-                hdr[3 * q + 1] = (unsigned char)(v >> 8);
-                hdr[3 * q + 2] = (unsigned char)v;
+            d = strchr(d, '_');
+            if (CHECK(d != NULL) && CHECK((size_t)(d - buf) + 9 < n)) {
+                uint64_t bytes;
+                memcpy(&bytes, d + 1, 8);
+                CHECK_EQ_U64(bytes, 16 * 16 * 3 * 4);
             }
-            uint64_t bytes = 0;
-            for (int q = 7; q >= 0; q--)
-                bytes = bytes << 8 | hdr[q];
-            CHECK_EQ_U64(bytes, 16 * 16 * 3 * 4);
         }
         fclose(f);
     }
