@@ -76,6 +76,33 @@ VF_STRUCT_BEGIN(vf_overlay_push)
 VF_STRUCT_END(vf_overlay_push)
 VF_STATIC_ASSERT(sizeof(vf_overlay_push) == 32, "vf_overlay_push must match std430")
 
+/* ---------------------------------------------------------------- 2D field views */
+/* render_grid: a full-screen pass colouring cell-centred fields, and arrows. */
+#define VF_VIEW_MODE_DYE 0u
+#define VF_VIEW_MODE_PRESSURE 1u
+#define VF_VIEW_MODE_VELOCITY 2u
+#define VF_VIEW_MODE_WARP 3u
+#define VF_VIEW_BIND_R 0
+#define VF_VIEW_BIND_G 1
+#define VF_VIEW_BIND_B 2
+#define VF_VIEW_BIND_P 3
+#define VF_VIEW_BIND_U 4
+#define VF_VIEW_BIND_V 5
+#define VF_VIEW_BIND_MASK 6
+#define VF_VIEW_BIND_S 7
+#define VF_VIEW_BIND_T 8
+#define VF_VIEW_BINDINGS 9
+#define VF_VIEW_ARROW_VERTS 9 /* shaft (2 triangles) + head (1 triangle) */
+VF_STRUCT_BEGIN(vf_view_grid_push)
+    VF_VEC4(rect);   /* the domain's image: x0, y0, width, height in pixels */
+    VF_VEC4(params); /* x: value range (pressure, speed), y: arrow spacing (px), z, w: target size (px) */
+    VF_UINT nx;
+    VF_UINT ny;
+    VF_UINT mode;
+    VF_UINT arrows_x; /* arrows per row (arrow pass) */
+VF_STRUCT_END(vf_view_grid_push)
+VF_STATIC_ASSERT(sizeof(vf_view_grid_push) == 48, "vf_view_grid_push must match std430")
+
 #ifdef VF_GLSL
 /* (compute shaders only) Linear workgroup index for 1D dispatches that vf_cmd_dispatch_1d may split
  * over x and y when the group count exceeds the device's x limit. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render_grid.h"
 #include "render_surface.h"
 
 typedef struct vf_render_entry {
@@ -13,6 +14,7 @@ typedef struct vf_render_entry {
 } vf_render_entry;
 
 static const vf_render_entry entries[] = {
+    {"grid", VF_RENDER_GRID_MODES, vf_render_grid_create},
     {"height", "surface|height|pressure", vf_render_surface_create_for},
     {NULL, NULL, NULL},
 };

@@ -1,0 +1,169 @@
+#include "render_grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_pipeline.h"
+#include "shared.h"
+
+typedef struct render_grid {
+    vf_renderer base;
+    vf_grid *grid;
+    vf_pipeline *field, *arrows;
+    uint32_t mode;
+} render_grid;
+
+static void destroy(vf_renderer *r)
+{
+    render_grid *rg = (render_grid *)r;
+    vf_pipeline_destroy(&rg->field);
+    vf_pipeline_destroy(&rg->arrows);
+    free(rg);
+}
+
+static vf_result resize(vf_renderer *r, uint32_t w, uint32_t h)
+{
+    if (!w || !h)
+        return VF_ERR_INVALID_ARG;
+    r->width = w;
+    r->height = h;
+    return VF_OK;
+}
+
+static vf_result record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
+{
+    render_grid *rg = (render_grid *)r;
+    const vf_grid_desc *d = vf_grid_get_desc(rg->grid);
+    uint32_t nx = d->nx, ny = d->ny;
+    /* letterbox the domain into the target, keeping its aspect */
+    float tw = (float)target->width, th = (float)target->height;
+    float scale = fminf(tw / (float)nx, th / (float)ny);
+    float w = scale * (float)nx, h = scale * (float)ny;
+    float range = (float)(d->vel_scale > 0 ? d->vel_scale : 1.0);
+    if (rg->mode == VF_VIEW_MODE_PRESSURE)
+        range = 0.5f * range * range; /* dynamic pressure of the expected speed (kinematic) */
+    else
+        range *= 1.5f;
+    float spacing = fmaxf(12.0f, fminf(w, h) / 24.0f);
+    vf_view_grid_push pc = {
+        .rect = {floorf((tw - w) * 0.5f), floorf((th - h) * 0.5f), w, h},
+        .params = {range, spacing, tw, th},
+        .nx = nx,
+        .ny = ny,
+        .mode = rg->mode,
+        .arrows_x = (uint32_t)(w / spacing),
+    };
+    static const vf_grid_field fields[VF_VIEW_BINDINGS] = {
+        VF_GRID_FIELD_R, VF_GRID_FIELD_G, VF_GRID_FIELD_B, VF_GRID_FIELD_P, VF_GRID_FIELD_U,
+        VF_GRID_FIELD_V, VF_GRID_FIELD_MASK, VF_GRID_FIELD_S, VF_GRID_FIELD_T,
+    };
+    vf_binding b[VF_VIEW_BINDINGS];
+    for (int i = 0; i < VF_VIEW_BINDINGS; i++) {
+        vf_buffer *buf = vf_grid_buffer(rg->grid, fields[i]);
+        if (!buf)
+            buf = vf_grid_buffer(rg->grid, VF_GRID_FIELD_R); /* texture coordinates off: any buffer, unused */
+        b[i] = vf_bind_buffer(buf);
+    }
+    uint32_t scope = prof ? vf_profiler_begin(prof, cmd, "view_grid") : UINT32_MAX;
+    VkRenderingAttachmentInfo ca = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = target->view,
+        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{0, 0}, {target->width, target->height}},
+        .layerCount = 1,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ca,
+    };
+    vkCmdBeginRendering(cmd, &ri);
+    VkViewport vp = {0, 0, tw, th, 0, 1};
+    VkRect2D sc = {{0, 0}, {target->width, target->height}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vf_cmd_bind(cmd, rg->field, b, &pc);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    if (rg->mode == VF_VIEW_MODE_VELOCITY && pc.arrows_x > 0) {
+        uint32_t arrows_y = (uint32_t)(h / spacing);
+        vf_cmd_bind(cmd, rg->arrows, b, &pc);
+        vkCmdDraw(cmd, VF_VIEW_ARROW_VERTS, pc.arrows_x * arrows_y, 0, 0);
+    }
+    vkCmdEndRendering(cmd);
+    if (prof)
+        vf_profiler_end(prof, cmd, scope);
+    return VF_OK;
+}
+
+static const vf_renderer_vtable vtable = {
+    .name = "grid",
+    .destroy = destroy,
+    .resize = resize,
+    .record = record,
+};
+
+static int mode_index(const char *mode)
+{
+    static const char *const names[] = {"dye", "pressure", "velocity", "warp"};
+    if (!mode)
+        return 0;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(names[i], mode))
+            return i;
+    return -1;
+}
+
+vf_result vf_render_grid_create(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
+                                char *err, size_t cap)
+{
+    *out = NULL;
+    vf_grid *grid = vf_grid_from_solver(solver);
+    int mode = mode_index(opt ? opt->mode : NULL);
+    if (!grid || mode < 0) {
+        if (err)
+            snprintf(err, cap, "the grid view needs a grid solver and one of %s", VF_RENDER_GRID_MODES);
+        return VF_ERR_INVALID_ARG;
+    }
+    render_grid *rg = calloc(1, sizeof *rg);
+    if (!rg)
+        return VF_ERR_NO_MEMORY;
+    rg->base = (vf_renderer){
+        .vt = &vtable,
+        .gpu = gpu,
+        .format = opt && opt->format ? opt->format : VF_CAPTURE_FORMAT,
+        .width = opt && opt->width ? opt->width : 1280,
+        .height = opt && opt->height ? opt->height : 720,
+    };
+    rg->grid = grid;
+    rg->mode = (uint32_t)mode;
+    vf_graphics_desc gd = {
+        .vertex_shader = "view_grid.vert",
+        .fragment_shader = "view_grid.frag",
+        .binding_count = VF_VIEW_BINDINGS,
+        .push_size = sizeof(vf_view_grid_push),
+        .color_count = 1,
+        .color_formats = {rg->base.format},
+        .name = "view grid",
+    };
+    for (int i = 0; i < VF_VIEW_BINDINGS; i++)
+        gd.bindings[i] = VF_BIND_STORAGE_BUFFER;
+    vf_result res = vf_pipeline_graphics_create(gpu, &gd, &rg->field);
+    if (res == VF_OK) {
+        gd.vertex_shader = "view_arrows.vert";
+        gd.fragment_shader = "view_arrows.frag";
+        gd.blend[0] = VF_BLEND_ALPHA;
+        gd.name = "view arrows";
+        res = vf_pipeline_graphics_create(gpu, &gd, &rg->arrows);
+    }
+    if (res != VF_OK) {
+        if (err)
+            snprintf(err, cap, "cannot create the grid view pipelines: %s", vf_result_message(res));
+        destroy(&rg->base);
+        return res;
+    }
+    *out = &rg->base;
+    return VF_OK;
+}
