@@ -20,12 +20,14 @@ void main()
     float speed = length(vel);
     vec2 dir = speed > 1e-12 ? vec2(vel.x, -vel.y) / speed : vec2(1.0, 0.0); // screen y down
     vec2 side = vec2(-dir.y, dir.x);
-    float len = 0.9 * spacing * clamp(speed / pc.params.x, 0.0, 1.0);
+    // square-root scaling keeps slow regions readable next to fast ones
+    float len = 0.95 * spacing * sqrt(clamp(3.0 * speed / pc.params.x, 0.0, 1.0)); // full length at half the expected speed
     const vec2 shape[9] = vec2[9](vec2(-0.5, -0.06), vec2(0.25, -0.06), vec2(0.25, 0.06), vec2(-0.5, -0.06),
                                   vec2(0.25, 0.06), vec2(-0.5, 0.06), vec2(0.25, -0.2), vec2(0.5, 0.0),
                                   vec2(0.25, 0.2));
     vec2 s = shape[gl_VertexIndex % 9];
-    vec2 p = centre + dir * s.x * len + side * s.y * max(len, 4.0);
+    float width = max(1.2, spacing * (abs(s.y) > 0.1 ? 0.9 : 0.5) * min(1.0, len / spacing + 0.3));
+    vec2 p = centre + dir * s.x * len + side * s.y * width;
     vec2 ndc = p / pc.params.zw * 2.0 - 1.0;
     gl_Position = solid || len < 0.5 ? vec4(2.0, 2.0, 2.0, 1.0) : vec4(ndc, 0.0, 1.0);
     v_alpha = 0.85;

@@ -31,7 +31,7 @@ void main()
 {
     vec2 uv = (gl_FragCoord.xy - pc.rect.xy) / pc.rect.zw;
     if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) {
-        color = vec4(0.06, 0.06, 0.07, 1.0);
+        color = vec4(0.012, 0.012, 0.016, 1.0);
         return;
     }
     vec2 x = vec2(uv.x, 1.0 - uv.y) * vec2(float(pc.nx), float(pc.ny)); // cell units, y up

@@ -216,11 +216,6 @@ int vf_cmd_capture(int argc, char **argv)
         o.out = out_default;
     }
     char err[1024];
-    if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
-        vf_app_error("--out %s", err);
-        rc = VF_EXIT_USAGE;
-        goto end_scene;
-    }
 
     vf_gpu *gpu = NULL;
     vf_solver *solver = NULL;
@@ -238,6 +233,10 @@ int vf_cmd_capture(int argc, char **argv)
     uint32_t max_dim = gpu->props.limits.maxImageDimension2D;
     if (o.width > max_dim || o.height > max_dim) {
         vf_app_error("--size %ux%u: above this device's image limit of %u pixels per side", o.width, o.height, max_dim);
+        goto done;
+    }
+    if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
+        vf_app_error("--out %s", err);
         goto done;
     }
     err[0] = 0;

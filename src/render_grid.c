@@ -45,7 +45,7 @@ static vf_result record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, v
         range = 0.5f * range * range; /* dynamic pressure of the expected speed (kinematic) */
     else
         range *= 1.5f;
-    float spacing = fmaxf(12.0f, fminf(w, h) / 24.0f);
+    float spacing = fmaxf(16.0f, fminf(w, h) / 20.0f);
     vf_view_grid_push pc = {
         .rect = {floorf((tw - w) * 0.5f), floorf((th - h) * 0.5f), w, h},
         .params = {range, spacing, tw, th},

@@ -1,0 +1,160 @@
+/* vkfluid capture and compare end to end: determinism, a golden capture of
+ * the default scene, interrupted captures, capture.json, bad input. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "png_io.h"
+#define VF_TESTLIB_NO_GPU
+#include "testlib.h"
+
+static char out[65536];
+
+/* The small, fast version of the default scene every test here captures. */
+#define SMOKE "smoke --set n=48 --size 160x120"
+
+static bool file_exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static void test_determinism(void)
+{
+    vf_test_section("capture twice: identical frames");
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture " SMOKE " --frames 6 --every 2 --out '%s' --quiet",
+                                 vf_t.vkfluid, vf_test_path("a"));
+    CHECK_MSG(rc == 0, "capture a: exit %d: %s", rc, out);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' capture " SMOKE " --frames 6 --every 2 --out '%s' --quiet",
+                             vf_t.vkfluid, vf_test_path("b"));
+    CHECK_MSG(rc == 0, "capture b: exit %d: %s", rc, out);
+    for (int f = 0; f < 6; f += 2) {
+        char name[64];
+        snprintf(name, sizeof name, "a/frame_%05d.png", f);
+        CHECK_MSG(file_exists(vf_test_path(name)), "%s exists", name);
+    }
+    CHECK(!file_exists(vf_test_path("a/frame_00001.png")));
+    rc = vf_test_run("cmp -s '%s/frame_00004.png' '%s/frame_00004.png'", vf_test_path("a"), vf_test_path("b"));
+    CHECK_MSG(rc == 0, "the two captures' PNGs are byte-identical");
+    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s' '%s' --json", vf_t.vkfluid, vf_test_path("a"),
+                             vf_test_path("b"));
+    CHECK_MSG(rc == 0, "compare exit %d: %s", rc, out);
+    CHECK_STR_CONTAINS(out, "\"psnr\": null"); /* infinite */
+    CHECK_STR_CONTAINS(out, "\"ssim\": 1");
+    /* capture.json */
+    FILE *f = fopen(vf_test_path("a/capture.json"), "r");
+    if (CHECK(f != NULL)) {
+        size_t n = fread(out, 1, sizeof out - 1, f);
+        out[n] = 0;
+        fclose(f);
+        const char *keys[] = {"\"scene\": \"smoke\"", "\"parameters\"", "\"n\": 48", "\"device\"", "\"driver\"",
+                              "\"frame_wall_ms\"", "\"simulated_time_per_frame\"", "\"gpu_ms_per_frame\""};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            CHECK_STR_CONTAINS(out, keys[i]);
+    }
+}
+
+/* The golden frames of the default scene: survives another lavapipe or GPU
+ * (fp32 reductions and rasterisation differ in the last bits) but catches a
+ * broken pass (a broken pass moves SSIM far below 0.9). */
+static void test_golden(void)
+{
+    vf_test_section("golden capture of the default scene");
+    char golden[4096];
+    snprintf(golden, sizeof golden, "%s/tests/golden/capture_smoke", vf_t.source);
+    if (getenv("VKFLUID_UPDATE_GOLDEN")) {
+        vf_test_run("rm -rf '%s' && '%s' capture " SMOKE " --frames 12 --every 4 --out '%s' --quiet && rm -f '%s/capture.json'",
+                    golden, vf_t.vkfluid, golden, golden);
+        printf("golden frames rewritten in %s\n", golden);
+    }
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture " SMOKE " --frames 12 --every 4 --out '%s' --quiet",
+                                 vf_t.vkfluid, vf_test_path("g"));
+    CHECK_MSG(rc == 0, "capture: exit %d: %s", rc, out);
+    vf_test_run("rm -f '%s/capture.json'", vf_test_path("g"));
+    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s' '%s' --threshold ssim=0.95 --threshold psnr=30", vf_t.vkfluid,
+                             golden, vf_test_path("g"));
+    printf("%s", out);
+    CHECK_MSG(rc == 0, "the capture matches the golden frames (exit %d)", rc);
+    /* the tolerance catches a broken pass: the same scene without the velocity
+     * splat (force 0) must fail it */
+    rc = vf_test_run_capture(out, sizeof out,
+                             "'%s' capture " SMOKE " --set force=0 --frames 12 --every 4 --out '%s' --quiet && rm -f '%s/capture.json'",
+                             vf_t.vkfluid, vf_test_path("broken"), vf_test_path("broken"));
+    CHECK_MSG(rc == 0, "capture without force: exit %d: %s", rc, out);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s' '%s' --threshold ssim=0.95 --threshold psnr=30", vf_t.vkfluid,
+                             golden, vf_test_path("broken"));
+    CHECK_MSG(rc == 1, "a changed simulation fails the golden comparison (exit %d, want 1)", rc);
+}
+
+static void test_interrupted(void)
+{
+    vf_test_section("an interrupted capture leaves only whole PNG files");
+    const char *dir = vf_test_path("killed");
+    vf_test_run("'%s' capture " SMOKE " --frames 100000 --out '%s' --quiet >/dev/null 2>&1 & pid=$!; "
+                "for i in $(seq 1 300); do n=$(ls '%s' 2>/dev/null | grep -c 'frame_.*png$'); [ \"$n\" -ge 3 ] && break; sleep 0.1; done; "
+                "kill -9 $pid; wait $pid 2>/dev/null; true",
+                vf_t.vkfluid, dir, dir);
+    DIR *d = opendir(dir);
+    int pngs = 0, bad = 0;
+    if (CHECK(d != NULL)) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            size_t n = strlen(e->d_name);
+            if (n < 4 || strcmp(e->d_name + n - 4, ".png"))
+                continue;
+            char path[8192];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            uint8_t *px = NULL;
+            uint32_t w, h;
+            if (vf_png_read(path, &px, &w, &h) == VF_OK && w == 160 && h == 120)
+                pngs++;
+            else
+                bad++;
+            free(px);
+        }
+        closedir(d);
+    }
+    CHECK_MSG(pngs >= 3, "whole frames written before the kill: %d", pngs);
+    CHECK_EQ_INT(bad, 0);
+}
+
+static void expect_bad(const char *args, const char *needle)
+{
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture %s", vf_t.vkfluid, args);
+    CHECK_MSG(rc == 2, "capture %s: exit %d, want 2: %s", args, rc, out);
+    CHECK_MSG(strchr(out, '\n') == strrchr(out, '\n'), "capture %s: one line: %s", args, out);
+    CHECK_STR_CONTAINS(out, needle);
+}
+
+static void test_bad_input(void)
+{
+    vf_test_section("bad input");
+    char args[8192];
+    expect_bad("smoke --frames 0", "--frames");
+    expect_bad("smoke --frames 2 --size 0x10", "--size");
+    snprintf(args, sizeof args, "smoke --frames 2 --size 40000x100 --out '%s'", vf_test_path("huge"));
+    expect_bad(args, "--size");
+    expect_bad("smoke --frames 2 --out /proc/vkfluid-cannot-write-here", "--out");
+    snprintf(args, sizeof args, "smoke --frames 2 --out '%s'", vf_test_path("a")); /* not empty */
+    expect_bad(args, "--force");
+    snprintf(args, sizeof args, "smoke --frames 2 --video '%s' --out '%s'", vf_test_path("x.mp4"), vf_test_path("v"));
+    int rc = vf_test_run_capture(out, sizeof out, "PATH=/nonexistent '%s' capture %s", vf_t.vkfluid, args);
+    CHECK_MSG(rc == 2, "--video without ffmpeg: exit %d: %s", rc, out);
+    CHECK_STR_CONTAINS(out, "install");
+    CHECK(!file_exists(vf_test_path("v")));
+    expect_bad("nosuchscene --frames 2", "unknown scene");
+    expect_bad("smoke --set n=4 --frames 2", "n=4");
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    test_determinism();
+    test_golden();
+    test_interrupted();
+    test_bad_input();
+    return vf_test_finish();
+}
