@@ -187,10 +187,6 @@ int vf_cmd_run(int argc, char **argv)
         return rc;
     }
     char err[512];
-    if (export_dir && vf_output_dir_prepare(export_dir, force, err, sizeof err) != VF_OK) {
-        vf_app_error("--export %s", err);
-        goto usage_error;
-    }
 
     vf_gpu *gpu = NULL;
     vf_solver *solver = NULL;
@@ -210,6 +206,12 @@ int vf_cmd_run(int argc, char **argv)
         else
             vf_app_error("scene %s: cannot create the solver: %s", sc.info->name, vf_result_message(res));
         rc = res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+        goto done;
+    }
+    /* the export folder only once the solver exists: a size that does not fit writes nothing */
+    if (export_dir && vf_output_dir_prepare(export_dir, force, err, sizeof err) != VF_OK) {
+        vf_app_error("--export %s", err);
+        rc = VF_EXIT_USAGE;
         goto done;
     }
     vf_frames_desc fd = {.count = 2, .name = "run frames"};
