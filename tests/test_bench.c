@@ -1,0 +1,226 @@
+/* vkfluid bench: a tiny sweep of every solver this build has (two sizes
+ * each, --frames 3) writes the three files; the JSON follows the documented
+ * schema (vkfluid-bench/1, README); the SVG is well-formed XML with one
+ * polyline per mode and panel; bad input exits 2 with one line. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver.h"
+#define VF_TESTLIB_NO_GPU
+#include "testlib.h"
+
+static char out[1 << 16];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static const cJSON *need(const cJSON *obj, const char *key, int type_mask, const char *where)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    CHECK_MSG(v != NULL, "%s: key '%s' present", where, key);
+    if (v)
+        CHECK_MSG((v->type & 0xff) & type_mask, "%s: key '%s' has the documented type", where, key);
+    return v;
+}
+
+static void positive(const cJSON *obj, const char *key, const char *where)
+{
+    const cJSON *v = need(obj, key, cJSON_Number, where);
+    if (v)
+        CHECK_MSG(v->valuedouble > 0, "%s: %s = %g must be positive", where, key, v->valuedouble);
+}
+
+/* Minimal XML well-formedness: balanced, properly nested tags, quoted
+ * attributes; counts <polyline elements. */
+static bool xml_well_formed(const char *s, int *polylines)
+{
+    char stack[64][32];
+    int depth = 0, roots = 0;
+    *polylines = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p != '<')
+            continue;
+        if (p[1] == '?') {
+            p = strstr(p, "?>");
+            if (!p)
+                return false;
+            continue;
+        }
+        const char *end = p + 1;
+        char quote = 0;
+        for (; *end && (quote || *end != '>'); end++)
+            if (*end == '"' || *end == '\'')
+                quote = quote == *end ? 0 : (quote ? quote : *end);
+        if (*end != '>')
+            return false;
+        bool closing = p[1] == '/', self = end[-1] == '/';
+        char name[32];
+        int n = 0;
+        for (const char *q = p + 1 + closing; *q && *q != ' ' && *q != '>' && *q != '/' && *q != '\n' && n < 31; q++)
+            name[n++] = *q;
+        name[n] = 0;
+        if (!n)
+            return false;
+        if (!strcmp(name, "polyline") && !closing)
+            (*polylines)++;
+        if (closing) {
+            if (!depth || strcmp(stack[depth - 1], name))
+                return false;
+            depth--;
+        } else if (!self) {
+            if (depth == 0)
+                roots++;
+            if (depth >= 64)
+                return false;
+            snprintf(stack[depth++], 32, "%s", name);
+        } else if (depth == 0) {
+            roots++;
+        }
+        p = end;
+    }
+    return depth == 0 && roots == 1;
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    /* two small sizes for every benchmarked solver this build has */
+    struct {
+        const char *solver, *scene, *sizes;
+    } sweep[] = {{"sph", "dam-break", "sph=2000,4000"}, {"grid", "smoke", "grid=24,48"}, {"height", "pool", "height=24,48"}};
+    char args[1024] = "";
+    int solvers = 0;
+    for (int i = 0; i < 3; i++)
+        if (vf_scene_find(sweep[i].scene)) {
+            size_t n = strlen(args);
+            snprintf(args + n, sizeof args - n, " --sizes %s", sweep[i].sizes);
+            solvers++;
+        }
+    CHECK_MSG(solvers >= 1, "at least one solver to benchmark");
+    vf_test_section("tiny sweep");
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' bench%s --frames 3 --warmup 1 --repeat 2 --render 96x64 --out '%s' --quiet",
+                                 vf_t.vkfluid, args, vf_test_path("b"));
+    printf("%s", out);
+    CHECK_MSG(rc == 0, "bench exit %d", rc);
+    CHECK_STR_CONTAINS(out, "device:");
+    char *csv = slurp(vf_test_path("b/bench.csv")), *json = slurp(vf_test_path("b/bench.json")),
+         *svg = slurp(vf_test_path("b/bench.svg"));
+    CHECK_MSG(csv && json && svg, "bench.csv, bench.json and bench.svg exist");
+    if (csv)
+        CHECK_STR_CONTAINS(csv, "device,solver,scene,size,elements");
+
+    vf_test_section("bench.json against the schema");
+    cJSON *doc = json ? cJSON_Parse(json) : NULL;
+    CHECK_MSG(doc != NULL, "bench.json parses");
+    if (doc) {
+        const cJSON *schema = need(doc, "schema", cJSON_String, "top");
+        if (schema)
+            CHECK(!strcmp(schema->valuestring, "vkfluid-bench/1"));
+        need(doc, "date", cJSON_String, "top");
+        const cJSON *dev = need(doc, "device", cJSON_Object, "top");
+        if (dev) {
+            need(dev, "name", cJSON_String, "device");
+            need(dev, "type", cJSON_String, "device");
+            need(dev, "driver", cJSON_String, "device");
+            need(dev, "vulkan", cJSON_String, "device");
+            positive(dev, "memory_bytes", "device");
+            positive(dev, "peak_copy_gbps", "device");
+        }
+        const cJSON *set = need(doc, "settings", cJSON_Object, "top");
+        if (set) {
+            positive(set, "frames", "settings");
+            positive(set, "repeat", "settings");
+            need(set, "render", cJSON_String | cJSON_NULL, "settings");
+        }
+        const cJSON *arr = need(doc, "solvers", cJSON_Array, "top");
+        CHECK_EQ_INT(cJSON_GetArraySize(arr), solvers);
+        const cJSON *s;
+        cJSON_ArrayForEach(s, arr)
+        {
+            need(s, "solver", cJSON_String, "solver");
+            need(s, "scene", cJSON_String, "solver");
+            need(s, "size_key", cJSON_String, "solver");
+            need(s, "scaling_exponent", cJSON_Number, "solver");
+            const cJSON *sizes = need(s, "sizes", cJSON_Array, "solver");
+            CHECK_EQ_INT(cJSON_GetArraySize(sizes), 2);
+            const cJSON *z;
+            cJSON_ArrayForEach(z, sizes)
+            {
+                positive(z, "size", "size");
+                positive(z, "elements", "size");
+                const cJSON *fits = need(z, "fits", cJSON_True | cJSON_False, "size");
+                if (!cJSON_IsTrue(fits))
+                    continue;
+                positive(z, "substeps_per_frame", "size");
+                const cJSON *sim = need(z, "sim", cJSON_Object, "size");
+                if (sim) {
+                    positive(sim, "gpu_ms_median", "sim");
+                    positive(sim, "gpu_ms_min", "sim");
+                    positive(sim, "gpu_ms_max", "sim");
+                    positive(sim, "fps_median", "sim");
+                    positive(sim, "steps_per_second", "sim");
+                }
+                const cJSON *ren = need(z, "render", cJSON_Object | cJSON_NULL, "size");
+                if (ren && cJSON_IsObject(ren)) {
+                    positive(ren, "fps_median", "render");
+                    positive(ren, "gpu_ms_median", "render");
+                }
+                const cJSON *passes = need(z, "passes", cJSON_Array, "size");
+                CHECK_MSG(cJSON_GetArraySize(passes) >= 2, "several passes timed");
+                const cJSON *p;
+                cJSON_ArrayForEach(p, passes)
+                {
+                    need(p, "name", cJSON_String, "pass");
+                    need(p, "kind", cJSON_String, "pass");
+                    positive(p, "ms_median", "pass");
+                    need(p, "gbps", cJSON_Number, "pass");
+                }
+            }
+        }
+        cJSON_Delete(doc);
+    }
+
+    vf_test_section("bench.svg");
+    int polylines = 0;
+    CHECK_MSG(svg && xml_well_formed(svg, &polylines), "bench.svg is well-formed XML");
+    CHECK_MSG(polylines == 2 * solvers, "one polyline per mode (2) and solver (%d): %d", solvers, polylines);
+    if (svg) {
+        CHECK_STR_CONTAINS(svg, "30 fps");
+        CHECK_STR_CONTAINS(svg, "60 fps");
+    }
+    free(csv);
+    free(json);
+    free(svg);
+
+    vf_test_section("bad input");
+    const char *bad[] = {"--frames 0", "--solver nosuch", "--sizes grid=0", "--sizes grid=abc", "--render 0x5", "--bogus"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        rc = vf_test_run_capture(out, sizeof out, "'%s' bench %s --out '%s'", vf_t.vkfluid, bad[i], vf_test_path("bad"));
+        CHECK_MSG(rc == 2, "bench %s: exit %d, want 2: %s", bad[i], rc, out);
+        CHECK_MSG(strchr(out, '\n') == strrchr(out, '\n'), "bench %s: one line: %s", bad[i], out);
+    }
+    if (vf_scene_find("smoke")) {
+        rc = vf_test_run_capture(out, sizeof out, "'%s' bench --solver grid --sizes 100000 --frames 1 --out '%s' --quiet",
+                                 vf_t.vkfluid, vf_test_path("toolarge"));
+        CHECK_MSG(rc == 2, "a grid size that does not fit: exit %d, want 2: %s", rc, out);
+        CHECK_STR_CONTAINS(out, "does not fit");
+    }
+    return vf_test_finish();
+}
