@@ -4,7 +4,7 @@
 # Idempotent, and fast when nothing changed.
 #
 #   tools/quickstart.sh        build, then the viewer (with a display) or a
-#                              headless run of the default job (without one)
+#                              headless capture of the default scene to out/
 #   tools/quickstart.sh test   build, then the whole test suite with ctest
 #
 # Environment: CI=true turns warnings into errors and adds the ASan/UBSan
@@ -82,9 +82,11 @@ if [ "$mode" = test ]; then
     exit $status
 fi
 
-# The main job.
+# The main job: the viewer with a display, else a headless capture of the
+# default scene (about 40 s on lavapipe with 2 cores, well under a second on a GPU).
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/vkfluid-view ]; then
     exec build/vkfluid view
 fi
 build/vkfluid devices
-build/vkfluid selftest
+build/vkfluid capture smoke --frames 24 --every 4 --size 640x360 --out out/smoke --force
+echo "quickstart: no display, so the default scene was captured headless: frames in out/smoke/ (frame_*.png, capture.json)"
