@@ -11,6 +11,7 @@
 #include "app_gpu.h"
 #include "capture.h"
 #include "cmd_common.h"
+#include "cmd_report.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "render_registry.h"
@@ -133,13 +134,9 @@ static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, con
     if (res != VF_OK)
         return res;
     FILE *f = file.f;
-    fprintf(f, "{\n  \"scene\": ");
-    vf_json_string(f, sc->info->name);
-    fprintf(f, ",\n  \"family\": ");
-    vf_json_string(f, sc->info->family);
-    fprintf(f, ",\n  \"parameters\": {\n");
-    vf_params_write_json(sc->info->params, sc->info->param_count, sc->desc, f, "    ");
-    fprintf(f, "  },\n  \"render\": ");
+    fprintf(f, "{\n");
+    vf_report_scene(f, sc);
+    fprintf(f, ",\n  \"render\": ");
     vf_json_string(f, o->mode ? o->mode : "default");
     fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"frames\": %lld,\n  \"every\": %lld,\n", o->width, o->height,
             o->frames, o->every);
@@ -147,27 +144,16 @@ static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, con
     vf_json_number(f, s->frame_dt);
     fprintf(f, ",\n  \"simulated_time\": ");
     vf_json_number(f, s->time);
-    fprintf(f, ",\n  \"device\": {\"name\": ");
-    vf_json_string(f, gpu->info.name);
-    fprintf(f, ", \"type\": ");
-    vf_json_string(f, vf_device_type_name(gpu->info.type));
-    fprintf(f, ", \"driver\": ");
-    vf_json_string(f, gpu->info.driver_name);
-    fprintf(f, ", \"driver_info\": ");
-    vf_json_string(f, gpu->info.driver_info);
-    fprintf(f, "},\n  \"frame_wall_ms\": [");
+    fprintf(f, ",\n");
+    vf_report_device(f, gpu);
+    fprintf(f, ",\n  \"frame_wall_ms\": [");
     for (uint32_t i = 0; i < captured; i++) {
         fprintf(f, "%s", i ? ", " : "");
         vf_json_number(f, frame_ms[i]);
     }
-    fprintf(f, "],\n  \"gpu_ms_per_frame\": {");
-    for (uint32_t i = 0; i < st->pass_count; i++) {
-        fprintf(f, "%s\n    ", i ? "," : "");
-        vf_json_string(f, st->pass[i].name);
-        fprintf(f, ": ");
-        vf_json_number(f, vf_pass_stats_mean(st, i));
-    }
-    fprintf(f, "\n  }\n}\n");
+    fprintf(f, "],\n");
+    vf_report_passes(f, "gpu_ms_per_frame", st);
+    fprintf(f, "\n}\n");
     return vf_file_commit(&file);
 }
 

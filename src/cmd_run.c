@@ -7,6 +7,7 @@
 #include "app.h"
 #include "app_gpu.h"
 #include "cmd_common.h"
+#include "cmd_report.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_profiler.h"
@@ -49,33 +50,19 @@ static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solve
     if (res != VF_OK)
         return res;
     FILE *f = file.f;
-    fprintf(f, "{\n  \"scene\": ");
-    vf_json_string(f, sc->info->name);
-    fprintf(f, ",\n  \"family\": ");
-    vf_json_string(f, sc->info->family);
-    fprintf(f, ",\n  \"parameters\": {\n");
-    vf_params_write_json(sc->info->params, sc->info->param_count, sc->desc, f, "    ");
-    fprintf(f, "  },\n  \"frames\": %llu,\n  \"steps\": %llu,\n  \"simulated_time\": ", (unsigned long long)s->frames,
+    fprintf(f, "{\n");
+    vf_report_scene(f, sc);
+    fprintf(f, ",\n  \"frames\": %llu,\n  \"steps\": %llu,\n  \"simulated_time\": ", (unsigned long long)s->frames,
             (unsigned long long)s->steps);
     vf_json_number(f, s->time);
     fprintf(f, ",\n  \"frame_dt\": ");
     vf_json_number(f, s->frame_dt);
     fprintf(f, ",\n  \"wall_seconds\": ");
     vf_json_number(f, wall);
-    fprintf(f, ",\n  \"device\": {\"name\": ");
-    vf_json_string(f, gpu->info.name);
-    fprintf(f, ", \"type\": ");
-    vf_json_string(f, vf_device_type_name(gpu->info.type));
-    fprintf(f, ", \"driver\": ");
-    vf_json_string(f, gpu->info.driver_info);
-    fprintf(f, "},\n  \"ms_per_frame\": {");
-    for (uint32_t i = 0; i < st->pass_count; i++) {
-        fprintf(f, "%s\n    ", i ? "," : "");
-        vf_json_string(f, st->pass[i].name);
-        fprintf(f, ": ");
-        vf_json_number(f, vf_pass_stats_mean(st, i));
-    }
-    fprintf(f, "\n  }");
+    fprintf(f, ",\n");
+    vf_report_device(f, gpu);
+    fprintf(f, ",\n");
+    vf_report_passes(f, "ms_per_frame", st);
     if (s->vt->write_summary) {
         fprintf(f, ",\n");
         s->vt->write_summary(s, f, "  ");

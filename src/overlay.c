@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpu_pipeline.h"
+#include "render.h"
 #include "shared.h"
 
 #pragma GCC diagnostic push
@@ -123,25 +124,7 @@ void vf_overlay_record(vf_overlay *ov, VkCommandBuffer cmd, vf_image *target)
     if (ov->quads <= 1)
         return;
     write_panel(ov);
-    VkRenderingAttachmentInfo ca = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = target->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-    };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = {{0, 0}, {target->width, target->height}},
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &ca,
-    };
-    vkCmdBeginRendering(cmd, &ri);
-    VkViewport vp = {0, 0, (float)target->width, (float)target->height, 0, 1};
-    VkRect2D sc = {{0, 0}, {target->width, target->height}};
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vf_render_begin_color(cmd, target, VK_ATTACHMENT_LOAD_OP_LOAD);
     vf_binding b = vf_bind_buffer(ov->verts[ov->slot]);
     /* A dark shadow one pixel down-right, then the text in its colours. */
     vf_overlay_push pc = {.screen = {2.0f / (float)target->width, 2.0f / (float)target->height, 1.0f, 1.0f},

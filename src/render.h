@@ -67,6 +67,11 @@ void vf_render_barrier_after_sim(VkCommandBuffer cmd);
  * (readback) and the swapchain acquire's colour-output stage. */
 void vf_render_prepare_target(VkCommandBuffer cmd, vf_image *target);
 
+/** Begins dynamic rendering into the whole of one colour target (in
+ * COLOR_ATTACHMENT_OPTIMAL) with the given load op, and sets the viewport
+ * and scissor to it. The caller ends it with vkCmdEndRendering. */
+void vf_render_begin_color(VkCommandBuffer cmd, const vf_image *target, VkAttachmentLoadOp load);
+
 /** The RGBA8 sRGB format capture uses for offscreen targets. */
 #define VF_CAPTURE_FORMAT VK_FORMAT_R8G8B8A8_SRGB
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpu_pipeline.h"
+#include "render.h"
 #include "shared.h"
 
 typedef struct render_grid {
@@ -66,25 +67,7 @@ static vf_result record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, v
         b[i] = vf_bind_buffer(buf);
     }
     uint32_t scope = prof ? vf_profiler_begin(prof, cmd, "view_grid") : UINT32_MAX;
-    VkRenderingAttachmentInfo ca = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = target->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-    };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = {{0, 0}, {target->width, target->height}},
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &ca,
-    };
-    vkCmdBeginRendering(cmd, &ri);
-    VkViewport vp = {0, 0, tw, th, 0, 1};
-    VkRect2D sc = {{0, 0}, {target->width, target->height}};
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vf_render_begin_color(cmd, target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
     vf_cmd_bind(cmd, rg->field, b, &pc);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     if (rg->mode == VF_VIEW_MODE_VELOCITY && pc.arrows_x > 0) {

@@ -1,0 +1,21 @@
+/* cmd_report: the JSON members that run's summary.json and capture's
+ * capture.json share (scene and parameters, device, GPU time per pass). */
+#ifndef VF_CMD_REPORT_H
+#define VF_CMD_REPORT_H
+
+#include <stdio.h>
+
+#include "cmd_common.h"
+#include "gpu_profiler.h"
+
+/** Writes `"scene": ..., "family": ..., "parameters": {...}` (no braces, no
+ * trailing comma), each line prefixed by two spaces. */
+void vf_report_scene(FILE *f, const vf_cmd_scene *sc);
+
+/** Writes `"device": {"name", "type", "driver", "driver_info"}`. */
+void vf_report_device(FILE *f, const vf_gpu *gpu);
+
+/** Writes `"KEY": {"pass": mean ms per frame, ...}`. */
+void vf_report_passes(FILE *f, const char *key, const vf_pass_stats *st);
+
+#endif
