@@ -72,6 +72,9 @@ const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT] = {
     {"strength", VF_PARAM_DOUBLE, D(strength), 0.02, -1e6, 1e6, false, NULL, "m s",
      "divergence coupling s: each flow step adds -s delta/(1+eta^2), delta the divergence of the tentative velocity"},
     {"rho", VF_PARAM_DOUBLE, D(rho), 1000, 0, 1e6, true, NULL, "kg/m^3", "density for the pressure coupling"},
+    {"inflow", VF_PARAM_DOUBLE, D(inflow), 0.4, 0, 100, true, NULL, "m/s", "(river) inflow speed of the channel flow"},
+    {"re", VF_PARAM_DOUBLE, D(re), 200, 0, 1e6, true, NULL, "", "(river) Reynolds number of the pillar, inflow * 2r / nu"},
+    {"flow_cells", VF_PARAM_INT, D(flow_cells), 48, 16, 4096, false, NULL, "cells", "(river) flow grid cells across the channel"},
 };
 #undef D
 const size_t vf_height_param_count = VF_HEIGHT_PARAM_COUNT;

@@ -26,7 +26,7 @@
  * delta the divergence of the tentative velocity; here as the rate
  * -s (delta / dt_f) / (1 + eta^2), so substeps do not change the result).
  *
- * Scenes: pool, boat (see vf_height_scene_*). */
+ * Scenes: pool, boat, river (see vf_height_scene_*; river in scenes_river.c). */
 #ifndef VF_SOLVER_HEIGHT_H
 #define VF_SOLVER_HEIGHT_H
 
@@ -79,18 +79,22 @@ typedef struct vf_height_desc {
     double boat_length, boat_width, boat_draft; /* m */
     double boat_y;          /* lane (fraction of the width) */
     int coupling;           /* VF_HEIGHT_COUPLE_* */
+    double inflow;          /* river: inflow speed of the channel flow (m/s) */
+    double re;              /* river: Reynolds number of the pillar, inflow * 2 r / nu */
+    int flow_cells;         /* river: flow cells across the channel */
     double strength;        /* divergence coupling s (m s): a flow step adds -s delta / (1 + eta^2) */
     double rho;             /* density for the pressure coupling (kg/m^3) */
 } vf_height_desc;
 
 /** The parameter table of the height family (shared by its scenes). */
-#define VF_HEIGHT_PARAM_COUNT 43
+#define VF_HEIGHT_PARAM_COUNT 46
 extern const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT];
 extern const size_t vf_height_param_count;
 
 /** The built-in height scenes (rows for the registry in scenes.c). */
 extern const vf_scene_info vf_height_scene_pool;
 extern const vf_scene_info vf_height_scene_boat;
+extern const vf_scene_info vf_height_scene_river; /* scenes_river.c: needs the grid solver */
 
 /** Fills desc with the table defaults (the pool preset). */
 void vf_height_desc_defaults(vf_height_desc *desc);
