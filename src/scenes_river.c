@@ -3,7 +3,8 @@
  * divergence of its tentative velocity (Klein et al. 2003; coupling=pressure
  * gives Chen & Lobo's h = h0 + p / (rho g) instead); waves are shed behind
  * the pillar and leave at the open ends; leaves drift with the flow and start
- * again at the inflow. The one file that knows both families: it builds the
+ * again at the inflow (advect=true also carries the surface along the
+ * current; off by default, see the README). The one file that knows both families: it builds the
  * grid channel over the height field's domain (in metres) and hands it to the
  * height solver as its flow (vf_height_attach_flow_solver). */
 #include <math.h>

@@ -163,6 +163,14 @@ static void river_export(void)
             CHECK_REL(v, v0, 1e-5, 0);
         }
     }
+    /* advect=true: the extra pass runs and is timed, still without validation messages */
+    dir = vf_test_path("river_advect");
+    snprintf(args, sizeof args,
+             "river --set nx=128 --set ny=32 --set dx=0.0625 --set flow_cells=24 --set advect=true --steps 10 "
+             "--export '%s' --quiet",
+             dir);
+    CHECK_EQ_INT(run(out, sizeof out, args), 0);
+    CHECK_STR_CONTAINS(out, "height_advect");
 }
 
 int main(int argc, char **argv)

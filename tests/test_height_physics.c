@@ -13,7 +13,10 @@
  *  - the river scene (grid channel flow past a pillar under the surface,
  *    coupling=divergence): the surface is disturbed around the pillar and
  *    hardly anywhere else, not at all with coupling=none; leaves drift
- *    downstream at about the inflow speed. */
+ *    downstream at about the inflow speed;
+ *  - advect: a bump on nearly still water (g tiny) in a uniform current
+ *    moves with the current (its centroid by U t within 2%), and stays put
+ *    without advect. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -714,6 +717,76 @@ static void test_river(vf_gpu *gpu)
     vf_solver_destroy(&s);
 }
 
+/* Centroid of eta along x (m), weighted by eta (a positive bump on a flat bed). */
+static double centroid_x(vf_solver *s, const vf_height_desc *d, float *eta)
+{
+    CHECK(vf_height_download(s, eta, NULL) == VF_OK);
+    double m = 0, mx = 0;
+    for (int j = 0; j < d->ny; j++)
+        for (int i = 0; i < d->nx; i++) {
+            double e = eta[(size_t)j * d->nx + i];
+            m += e;
+            mx += e * (i + 0.5) * d->dx;
+        }
+    return m > 0 ? mx / m : NAN;
+}
+
+static void test_advect_bump(vf_gpu *gpu)
+{
+    vf_test_section("advect: a bump drifts with a uniform current (g tiny: the waves hardly spread)");
+    const float u = 0.5f, v = 0.1f;
+    float fv[4 * 4 * 2];
+    for (int i = 0; i < 16; i++)
+        fv[2 * i] = u, fv[2 * i + 1] = v;
+    vf_buffer *bv = NULL;
+    vf_buffer_desc bd = {.size = sizeof fv, .name = "test uniform current"};
+    CHECK(vf_buffer_create(gpu, &bd, &bv) == VF_OK);
+    CHECK(vf_buffer_write(bv, 0, fv, sizeof fv) == VF_OK);
+    for (int adv = 0; adv < 2; adv++) {
+        vf_height_desc d;
+        vf_height_desc_defaults(&d);
+        d.nx = 64;
+        d.ny = 32;
+        d.dx = 0.05;
+        d.g = 1e-3; /* c = sqrt(g d) = 0.035 m/s: the bump spreads 4 cm in 1 s */
+        d.surface = 1.2;
+        d.damping = 0;
+        d.init = VF_HEIGHT_INIT_BUMP;
+        d.init_x = 0.3;
+        d.init_y = 0.4;
+        d.init_width = 0.2;
+        d.init_amplitude = 0.05;
+        d.volume_fix = false;
+        d.advect = adv;
+        vf_solver *s = make(gpu, &d);
+        if (!s)
+            continue;
+        vf_height_flow flow = {.velocity = bv, .nx = 4, .ny = 4};
+        CHECK(vf_height_set_flow(s, &flow) == VF_OK);
+        float *eta = malloc((size_t)d.nx * d.ny * sizeof(float));
+        double x0 = centroid_x(s, &d, eta);
+        const int frames = 60;
+        VkCommandBuffer cmd;
+        if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
+            for (int f = 0; f < frames; f++) {
+                s->vt->record_frame(s, cmd, NULL);
+                s->vt->frame_done(s);
+            }
+            CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+        }
+        double x1 = centroid_x(s, &d, eta), expect = adv ? u * frames * d.frame_dt : 0.0;
+        printf("  advect=%d: centroid moved %.4f m in %g s (expected %.4f m)\n", adv, x1 - x0, frames * d.frame_dt,
+               expect);
+        if (adv)
+            CHECK_REL(x1 - x0, expect, 0.02, 0);
+        else
+            CHECK_LE(fabs(x1 - x0), 0.002);
+        free(eta);
+        vf_solver_destroy(&s);
+    }
+    vf_buffer_destroy(&bv);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -727,6 +800,7 @@ int main(int argc, char **argv)
     test_boat(gpu);
     test_objects_follow_flow(gpu);
     test_river(gpu);
+    test_advect_bump(gpu);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }
