@@ -1,10 +1,11 @@
 /* scenes_river: the river scene (issue 4): the grid solver's channel flow
  * with a pillar runs under a height field, which it disturbs through the
  * divergence of its tentative velocity (Klein et al. 2003; coupling=pressure
- * gives Chen & Lobo's h = h0 + p / (rho g) instead); waves are shed behind
- * the pillar and leave at the open ends; leaves drift with the flow and start
- * again at the inflow (advect=true also carries the surface along the
- * current; off by default, see the README). The one file that knows both families: it builds the
+ * gives Chen & Lobo's h = h0 + p / (rho g) instead); waves start at the
+ * pillar, spread (the current is slow against sqrt(g d)) and leave at the
+ * open ends; leaves drift with the flow and start again at the inflow
+ * (advect=true also carries the surface along the current; off by default,
+ * see the README). The one file that knows both families: it builds the
  * grid channel over the height field's domain (in metres) and hands it to the
  * height solver as its flow (vf_height_attach_flow_solver). */
 #include <math.h>
