@@ -211,6 +211,30 @@ VF_STRUCT_BEGIN(vf_height_objects_push)
 VF_STRUCT_END(vf_height_objects_push)
 VF_STATIC_ASSERT(sizeof(vf_height_objects_push) == 80, "vf_height_objects_push must match std430")
 
+/* ---- advection of the surface state by the flow (height_advect.comp), once
+ * per frame: semi-Lagrangian, bilinear over the wet cells */
+#define VF_HEIGHT_ADV_BIND_ETA 0        /* eta in */
+#define VF_HEIGHT_ADV_BIND_SECOND 1     /* the second state array in (explicit: velocity of height; adi: eta^(n-1)) */
+#define VF_HEIGHT_ADV_BIND_ETA_OUT 2
+#define VF_HEIGHT_ADV_BIND_SECOND_OUT 3
+#define VF_HEIGHT_ADV_BIND_BED 4
+#define VF_HEIGHT_ADV_BIND_FLAGS 5
+#define VF_HEIGHT_ADV_BIND_FLOW_VEL 6   /* as VF_HEIGHT_OBJ_BIND_FLOW_VEL */
+#define VF_HEIGHT_ADV_BIND_FLOW_V 7     /* as VF_HEIGHT_OBJ_BIND_FLOW_V */
+#define VF_HEIGHT_ADV_BINDINGS 8
+
+VF_STRUCT_BEGIN(vf_height_advect_push)
+    VF_UINT nx;
+    VF_UINT ny;
+    VF_FLOAT dx;
+    VF_FLOAT dt;         /* the time the state is carried for (s): one frame */
+    VF_UINT flow_nx;
+    VF_UINT flow_ny;
+    VF_UINT flow_layout; /* VF_HEIGHT_FLOW_CELL or VF_HEIGHT_FLOW_MAC */
+    VF_FLOAT vel_scale;  /* flow velocity buffer to m/s */
+VF_STRUCT_END(vf_height_advect_push)
+VF_STATIC_ASSERT(sizeof(vf_height_advect_push) == 32, "vf_height_advect_push must match std430")
+
 /* ---- surface renderer (render_surface): one uniform block per frame */
 #define VF_SURFACE_BIND_FRAME 0   /* vf_surface_frame (uniform) */
 #define VF_SURFACE_BIND_ETA 1

@@ -9,6 +9,7 @@
 const vf_scene_info *const vf_scenes[] = {
     &vf_height_scene_pool,
     &vf_height_scene_boat,
+    &vf_height_scene_river,
     &vf_scene_grid_smoke,
     &vf_scene_grid_cavity,
     &vf_scene_grid_channel,

@@ -72,6 +72,11 @@ const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT] = {
     {"strength", VF_PARAM_DOUBLE, D(strength), 0.02, -1e6, 1e6, false, NULL, "m s",
      "divergence coupling s: each flow step adds -s delta/(1+eta^2), delta the divergence of the tentative velocity"},
     {"rho", VF_PARAM_DOUBLE, D(rho), 1000, 0, 1e6, true, NULL, "kg/m^3", "density for the pressure coupling"},
+    {"inflow", VF_PARAM_DOUBLE, D(inflow), 0.4, 0, 100, true, NULL, "m/s", "(river) inflow speed of the channel flow"},
+    {"re", VF_PARAM_DOUBLE, D(re), 200, 0, 1e6, true, NULL, "", "(river) Reynolds number of the pillar, inflow * 2r / nu"},
+    {"flow_cells", VF_PARAM_INT, D(flow_cells), 48, 16, 4096, false, NULL, "cells", "(river) flow grid cells across the channel"},
+    {"advect", VF_PARAM_BOOL, D(advect), 0, 0, 0, false, NULL, "",
+     "carry the surface along the flow velocity every frame (semi-lagrangian), so waves trail downstream"},
 };
 #undef D
 const size_t vf_height_param_count = VF_HEIGHT_PARAM_COUNT;
@@ -262,6 +267,8 @@ typedef struct vf_height {
     vf_buffer *mid, *scratch; /* adi: row-sweep result, Thomas c' */
     vf_buffer *bed, *flags, *pres, *objects, *partial, *result, *dummy;
     vf_pipeline *p_explicit, *p_rhs, *p_sweep_x, *p_sweep_y, *p_disturb, *p_reduce, *p_final, *p_apply, *p_objects;
+    vf_pipeline *p_advect;                 /* advect only */
+    vf_buffer *adv_eta, *adv_second;       /* advect only: the pass's outputs, swapped in */
     float *bed_host;
     uint32_t *flags_host;
     double volume0;        /* m^3 at creation */
@@ -338,6 +345,9 @@ static void height_destroy(vf_solver *s)
     vf_pipeline_destroy(&h->p_final);
     vf_pipeline_destroy(&h->p_apply);
     vf_pipeline_destroy(&h->p_objects);
+    vf_pipeline_destroy(&h->p_advect);
+    vf_buffer_destroy(&h->adv_eta);
+    vf_buffer_destroy(&h->adv_second);
     for (int i = 0; i < 3; i++)
         vf_buffer_destroy(&h->eta[i]);
     vf_buffer_destroy(&h->vel);
@@ -595,6 +605,62 @@ static void record_volume_fix(vf_height *h, VkCommandBuffer cmd, vf_profiler *pr
     vf_cmd_barrier_compute(cmd);
 }
 
+vf_height_advect_push vf_height_advect_params(const vf_solver *s)
+{
+    const vf_height *h = (const vf_height *)s;
+    return (vf_height_advect_push){
+        .nx = h->nx,
+        .ny = h->ny,
+        .dx = h->dx,
+        .dt = (float)h->d.frame_dt,
+        .flow_nx = h->flow.velocity ? h->flow.nx : 1u,
+        .flow_ny = h->flow.velocity ? h->flow.ny : 1u,
+        .flow_layout = h->flow.layout,
+        .vel_scale = h->flow.velocity_scale > 0 ? h->flow.velocity_scale : 1.0f,
+    };
+}
+
+/* The state array that travels with eta: the velocity of height (explicit)
+ * or eta^(n-1) (adi). */
+static vf_buffer **second_slot(vf_height *h)
+{
+    return is_adi(h) ? &h->eta[prev_index(h)] : &h->vel;
+}
+
+/* Semi-Lagrangian advection of eta and the second array into the adv
+ * buffers, which then take their places (pointer swap, no copy). */
+static void record_advect(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_advect_push *p)
+{
+    vf_buffer **second = second_slot(h), *tmp;
+    vf_binding b[VF_HEIGHT_ADV_BINDINGS] = {bb(h->eta[h->cur]), bb(*second), bb(h->adv_eta), bb(h->adv_second),
+                                            bb(h->bed), bb(h->flags), bb(h->flow.velocity),
+                                            bb(h->flow.velocity_v ? h->flow.velocity_v : h->dummy)};
+    uint32_t id = scope_begin(prof, cmd, "height_advect");
+    vf_cmd_dispatch(cmd, h->p_advect, b, p, groups(h->nx, VF_WG_2D_X), groups(h->ny, VF_WG_2D_Y), 1);
+    scope_end(prof, cmd, id);
+    vf_cmd_barrier_compute(cmd);
+    tmp = h->eta[h->cur];
+    h->eta[h->cur] = h->adv_eta;
+    h->adv_eta = tmp;
+    tmp = *second;
+    *second = h->adv_second;
+    h->adv_second = tmp;
+}
+
+vf_result vf_height_run_advect(vf_solver *s, const vf_height_advect_push *push)
+{
+    vf_height *h = (vf_height *)s;
+    if (!h->p_advect || !h->flow.velocity)
+        return VF_ERR_INVALID_ARG;
+    VkCommandBuffer cmd;
+    vf_result res = vf_cmd_oneshot_begin(h->base.gpu, &cmd);
+    if (res != VF_OK)
+        return res;
+    vf_cmd_barrier_compute(cmd);
+    record_advect(h, cmd, NULL, push);
+    return vf_cmd_oneshot_submit(h->base.gpu, cmd);
+}
+
 static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     vf_height *h = (vf_height *)s;
@@ -610,6 +676,10 @@ static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profi
         h->flow_src.bind(h->flow_src.solver, &f);
         if ((res = vf_height_set_flow(s, &f)) != VF_OK)
             return res;
+    }
+    if (h->p_advect && h->flow.velocity) {
+        vf_height_advect_push ap = vf_height_advect_params(s);
+        record_advect(h, cmd, prof, &ap);
     }
     double avail = h->d.frame_dt + h->carry;
     uint64_t n = (uint64_t)floor(avail / h->dt + 1e-6);
@@ -1019,6 +1089,8 @@ static uint64_t height_pass_bytes(vf_solver *s, const char *pass)
         return (uint64_t)h->partials * sizeof(vf_height_partial) + 2 * sizeof(vf_height_volume_result);
     if (!strcmp(pass, "height_volume_apply"))
         return 4 * f + (is_adi(h) ? 2 * f : 0);
+    if (!strcmp(pass, "height_advect"))
+        return 6 * f + 2 * flow; /* eta, second, bed, flags, flow u and v in; eta, second out */
     if (!strcmp(pass, "height_objects"))
         return 2 * (uint64_t)h->object_count * sizeof(vf_height_object);
     return 0;
@@ -1174,6 +1246,8 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     if (res == VF_OK) res = make_buffer(h, (VkDeviceSize)h->partials * sizeof(vf_height_partial), "height volume partials", &h->partial);
     if (res == VF_OK) res = make_buffer(h, sizeof(vf_height_volume_result), "height volume result", &h->result);
     if (res == VF_OK) res = make_buffer(h, 256, "height zero flow", &h->dummy);
+    if (res == VF_OK && desc->advect) res = make_buffer(h, bytes, "height advected eta", &h->adv_eta);
+    if (res == VF_OK && desc->advect) res = make_buffer(h, bytes, "height advected second", &h->adv_second);
     if (res != VF_OK)
         goto fail;
 
@@ -1186,6 +1260,9 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
         (res = make_pipeline(h, "height_volume_final.comp", 2, sizeof(vf_height_volume_push), VF_HEIGHT_REDUCE_WG, &h->p_final)) != VF_OK ||
         (res = make_pipeline(h, "height_volume_apply.comp", 5, sizeof(vf_height_volume_push), VF_WG_1D, &h->p_apply)) != VF_OK ||
         (res = make_pipeline(h, "height_objects.comp", 6, sizeof(vf_height_objects_push), VF_HEIGHT_OBJECTS_WG, &h->p_objects)) != VF_OK)
+        goto fail;
+    if (desc->advect && (res = make_pipeline(h, "height_advect.comp", VF_HEIGHT_ADV_BINDINGS, sizeof(vf_height_advect_push),
+                                             0, &h->p_advect)) != VF_OK)
         goto fail;
 
     for (int i = 0; i < slots && res == VF_OK; i++)

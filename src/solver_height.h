@@ -25,8 +25,11 @@
  * (Klein et al.: each flow step of length dt_f adds -s delta / (1 + eta^2),
  * delta the divergence of the tentative velocity; here as the rate
  * -s (delta / dt_f) / (1 + eta^2), so substeps do not change the result).
+ * With `advect`, the surface state (eta and the velocity of height, or
+ * eta^(n-1)) is also carried along the flow velocity once per frame
+ * (semi-Lagrangian, height_advect), so disturbances drift with the current.
  *
- * Scenes: pool, boat (see vf_height_scene_*). */
+ * Scenes: pool, boat, river (see vf_height_scene_*; river in scenes_river.c). */
 #ifndef VF_SOLVER_HEIGHT_H
 #define VF_SOLVER_HEIGHT_H
 
@@ -79,18 +82,23 @@ typedef struct vf_height_desc {
     double boat_length, boat_width, boat_draft; /* m */
     double boat_y;          /* lane (fraction of the width) */
     int coupling;           /* VF_HEIGHT_COUPLE_* */
+    double inflow;          /* river: inflow speed of the channel flow (m/s) */
+    double re;              /* river: Reynolds number of the pillar, inflow * 2 r / nu */
+    int flow_cells;         /* river: flow cells across the channel */
+    bool advect;            /* carry the surface state along the flow velocity every frame */
     double strength;        /* divergence coupling s (m s): a flow step adds -s delta / (1 + eta^2) */
     double rho;             /* density for the pressure coupling (kg/m^3) */
 } vf_height_desc;
 
 /** The parameter table of the height family (shared by its scenes). */
-#define VF_HEIGHT_PARAM_COUNT 43
+#define VF_HEIGHT_PARAM_COUNT 47
 extern const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT];
 extern const size_t vf_height_param_count;
 
 /** The built-in height scenes (rows for the registry in scenes.c). */
 extern const vf_scene_info vf_height_scene_pool;
 extern const vf_scene_info vf_height_scene_boat;
+extern const vf_scene_info vf_height_scene_river; /* scenes_river.c: needs the grid solver */
 
 /** Fills desc with the table defaults (the pool preset). */
 void vf_height_desc_defaults(vf_height_desc *desc);
@@ -192,6 +200,13 @@ vf_result vf_height_record_step(vf_solver *s, VkCommandBuffer cmd, vf_profiler *
 /** Runs one tridiagonal sweep (push->axis) of the ADI kernel on rhs (nx*ny)
  * with the face depths of the current eta, writing out. Waits. */
 vf_result vf_height_run_sweep(vf_solver *s, const vf_height_step_push *push, const float *rhs, float *out);
+/** The advection push of the next frame (flow sizes of the attached flow). */
+vf_height_advect_push vf_height_advect_params(const vf_solver *s);
+/** Runs the advection kernel once with the given push on the current state
+ * (eta and the second array), with the attached flow's velocity. Waits.
+ * VF_ERR_INVALID_ARG when the solver was created without `advect` or has no
+ * flow velocity. */
+vf_result vf_height_run_advect(vf_solver *s, const vf_height_advect_push *push);
 /** Runs the object kernel once with the given push. Waits. */
 vf_result vf_height_run_objects(vf_solver *s, const vf_height_objects_push *push);
 /** The object push of the next frame. */

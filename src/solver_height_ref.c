@@ -448,3 +448,55 @@ void vf_height_ref_objects(const vf_height_objects_push *p, const float *eta, co
         o->z = sample_eta(p, eta, nxp, nyp);
     }
 }
+
+/* ------------------------------------------------------------------ advection */
+
+static int adv_wet(const float *eta, const float *bed, const uint32_t *flags, size_t k)
+{
+    return !(flags[k] & VF_HEIGHT_SOLID) && eta[k] - bed[k] > 0.0f;
+}
+
+void vf_height_ref_advect(const vf_height_advect_push *p, const float *eta, const float *second, const float *bed,
+                          const uint32_t *flags, const float *flow_vel, const float *flow_v, float *eta_out,
+                          float *second_out)
+{
+    /* the flow sampling of the objects kernel, with the advect push's fields */
+    vf_height_objects_push op = {.nx = p->nx, .ny = p->ny, .dx = p->dx, .flow_nx = p->flow_nx, .flow_ny = p->flow_ny,
+                                 .flow_layout = p->flow_layout, .vel_scale = p->vel_scale};
+    for (uint32_t j = 0; j < p->ny; j++)
+        for (uint32_t i = 0; i < p->nx; i++) {
+            size_t k = (size_t)j * p->nx + i;
+            float e = eta[k], s = second[k];
+            if (adv_wet(eta, bed, flags, k)) {
+                float px = ((float)i + 0.5f) * p->dx, py = ((float)j + 0.5f) * p->dx, u[2];
+                sample_flow_vel(&op, flow_vel, flow_v, px, py, u);
+                float qx = px - p->dt * u[0], qy = py - p->dt * u[1];
+                float fx = fminf(fmaxf(qx / p->dx - 0.5f, 0.0f), (float)(p->nx - 1));
+                float fy = fminf(fmaxf(qy / p->dx - 0.5f, 0.0f), (float)(p->ny - 1));
+                uint32_t x0 = (uint32_t)fx, y0 = (uint32_t)fy;
+                if (x0 > p->nx - 1)
+                    x0 = p->nx - 1;
+                if (y0 > p->ny - 1)
+                    y0 = p->ny - 1;
+                uint32_t x1 = x0 + 1 < p->nx ? x0 + 1 : p->nx - 1, y1 = y0 + 1 < p->ny ? y0 + 1 : p->ny - 1;
+                float tx = fx - (float)x0, ty = fy - (float)y0;
+                size_t c[4] = {(size_t)y0 * p->nx + x0, (size_t)y0 * p->nx + x1, (size_t)y1 * p->nx + x0,
+                               (size_t)y1 * p->nx + x1};
+                float w[4] = {(1.0f - tx) * (1.0f - ty), tx * (1.0f - ty), (1.0f - tx) * ty, tx * ty};
+                float ws = 0.0f, se = 0.0f, ss = 0.0f;
+                for (int n = 0; n < 4; n++) {
+                    if (!adv_wet(eta, bed, flags, c[n]))
+                        continue;
+                    ws += w[n];
+                    se += w[n] * eta[c[n]];
+                    ss += w[n] * second[c[n]];
+                }
+                if (ws > 1e-6f) {
+                    e = fmaxf(se / ws, bed[k]);
+                    s = ss / ws;
+                }
+            }
+            eta_out[k] = e;
+            second_out[k] = s;
+        }
+}

@@ -53,5 +53,11 @@ void vf_height_ref_volume_apply(uint32_t nx, uint32_t ny, uint32_t flags_push, f
  * (nx x (ny + 1)). */
 void vf_height_ref_objects(const vf_height_objects_push *p, const float *eta, const float *bed, const uint32_t *flags,
                            const float *flow_vel, const float *flow_v, vf_height_object *objects);
+/** height_advect.comp: eta and second (nx*ny each) carried along the flow
+ * for p->dt into eta_out and second_out. Flow arrays as for
+ * vf_height_ref_objects (p->flow_layout). */
+void vf_height_ref_advect(const vf_height_advect_push *p, const float *eta, const float *second, const float *bed,
+                          const uint32_t *flags, const float *flow_vel, const float *flow_v, float *eta_out,
+                          float *second_out);
 
 #endif

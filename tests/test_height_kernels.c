@@ -1,7 +1,8 @@
 /* Height-field water: every GPU kernel against its CPU reference
  * (src/solver_height_ref.c) on small odd-sized grids with dry cells, an
  * obstacle, a boat hull and absorbing edges; the Thomas solve against the
- * tridiagonal system itself; drop volume neutrality; coupling signs. */
+ * tridiagonal system itself; drop volume neutrality; coupling signs; the
+ * advection of the surface state by a cell-centred and a MAC flow. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -607,6 +608,76 @@ static void test_flow_solver(vf_gpu *gpu)
     free_host(&h);
 }
 
+/* height_advect against vf_height_ref_advect: random wet state on the beach +
+ * pillar scene, a random flow of up to 1.5 m/s (several cells per frame at
+ * dt = 0.25 s, so traces cross dry and solid cells and leave the domain),
+ * cell-centred then MAC; the second array (velocity of height or eta^(n-1))
+ * travels with eta. Tolerance 1e-5 m (a few float roundings of O(0.1) values;
+ * GLSL's mix may round differently from the reference's a + (b - a) t). */
+static void test_advect(vf_gpu *gpu, int integrator)
+{
+    vf_test_section(integrator ? "advection of the surface state by the flow (adi)"
+                               : "advection of the surface state by the flow (explicit)");
+    vf_height_desc d = base_desc(integrator);
+    d.boat = false;
+    d.leaves = d.ducks = 0;
+    d.advect = true;
+    vf_solver *s = NULL;
+    char err[256] = "";
+    vf_result r = vf_height_create(gpu, &d, &s, err, sizeof err);
+    if (!CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err))
+        return;
+    host h;
+    read_static(s, &h);
+    size_t n = h.n;
+    float *eta = malloc(n * 4), *sec = malloc(n * 4), *re = malloc(n * 4), *rs = malloc(n * 4), *ge = malloc(n * 4),
+          *gs = malloc(n * 4);
+    const uint32_t fnx = 11, fny = 9;
+    float *fv = malloc(fnx * fny * 2 * 4), *fu = malloc((fnx + 1) * fny * 4), *fw = malloc(fnx * (fny + 1) * 4);
+    for (uint32_t i = 0; i < fnx * fny * 2; i++)
+        fv[i] = 1.5f * (2.0f * frand() - 1.0f);
+    for (uint32_t i = 0; i < (fnx + 1) * fny; i++)
+        fu[i] = 0.5f + 0.8f * (2.0f * frand() - 1.0f);
+    for (uint32_t i = 0; i < fnx * (fny + 1); i++)
+        fw[i] = 0.8f * (2.0f * frand() - 1.0f);
+    vf_buffer *bv = make_flow_buffer(gpu, fv, fnx * fny * 2, "test flow velocity");
+    vf_buffer *bu = make_flow_buffer(gpu, fu, (fnx + 1) * fny, "test flow u faces");
+    vf_buffer *bw = make_flow_buffer(gpu, fw, fnx * (fny + 1), "test flow v faces");
+    CHECK(vf_height_run_advect(s, &(vf_height_advect_push){0}) == VF_ERR_INVALID_ARG); /* no flow yet */
+    for (int layout = 0; layout < 2; layout++) {
+        vf_height_flow flow = {.velocity = bv, .layout = VF_HEIGHT_FLOW_CELL, .nx = fnx, .ny = fny};
+        if (layout)
+            flow = (vf_height_flow){.velocity = bu, .velocity_v = bw, .layout = VF_HEIGHT_FLOW_MAC, .nx = fnx,
+                                    .ny = fny, .velocity_scale = 1.5f};
+        CHECK(vf_height_set_flow(s, &flow) == VF_OK);
+        random_eta(&h, eta, 0.2f);
+        for (size_t i = 0; i < n; i++)
+            sec[i] = integrator ? fmaxf(eta[i] + 0.05f * (2.0f * frand() - 1.0f), h.bed[i]) : 2.0f * frand() - 1.0f;
+        CHECK(vf_height_upload(s, eta, sec) == VF_OK);
+        vf_height_advect_push p = vf_height_advect_params(s);
+        p.dt = 0.25f;
+        CHECK_EQ_INT(p.flow_layout, layout ? VF_HEIGHT_FLOW_MAC : VF_HEIGHT_FLOW_CELL);
+        CHECK(vf_height_run_advect(s, &p) == VF_OK);
+        CHECK(vf_height_download(s, ge, gs) == VF_OK);
+        vf_height_ref_advect(&p, eta, sec, h.bed, h.flags, layout ? fu : fv, layout ? fw : NULL, re, rs);
+        size_t we = 0, ws = 0, changed = 0;
+        double de = max_diff(ge, re, n, &we), ds = max_diff(gs, rs, n, &ws);
+        for (size_t i = 0; i < n; i++)
+            changed += re[i] != eta[i];
+        printf("  %s flow: max |gpu - cpu| eta %.3g m, second %.3g; %zu of %zu cells changed\n",
+               layout ? "mac" : "cell", de, ds, changed, n);
+        CHECK_MSG(de <= 1e-5, "eta at cell %zu: gpu %.9g cpu %.9g", we, ge[we], re[we]);
+        CHECK_MSG(ds <= 1e-5, "second at cell %zu: gpu %.9g cpu %.9g", ws, gs[ws], rs[ws]);
+        CHECK(changed > n / 2);
+    }
+    vf_solver_destroy(&s);
+    vf_buffer_destroy(&bv);
+    vf_buffer_destroy(&bu);
+    vf_buffer_destroy(&bw);
+    free(eta), free(sec), free(re), free(rs), free(ge), free(gs), free(fv), free(fu), free(fw);
+    free_host(&h);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -620,6 +691,8 @@ int main(int argc, char **argv)
     test_volume_and_objects(gpu, 0);
     test_volume_and_objects(gpu, 1);
     test_flow_solver(gpu);
+    test_advect(gpu, 0);
+    test_advect(gpu, 1);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }

@@ -9,11 +9,19 @@
  *    within 5% in the deep part and on the shelf;
  *  - coupling=pressure: eta follows p/(rho g) (Chen & Lobo);
  *  - absorbing edges let a pulse leave; a slow boat's hull makes its
- *    hydrostatic depression; leaves follow a uniform flow. */
+ *    hydrostatic depression; leaves follow a uniform flow;
+ *  - the river scene (grid channel flow past a pillar under the surface,
+ *    coupling=divergence): the surface is disturbed around the pillar and
+ *    hardly anywhere else, not at all with coupling=none; leaves drift
+ *    downstream at about the inflow speed;
+ *  - advect: a bump on nearly still water (g tiny) in a uniform current
+ *    moves with the current (its centroid by U t within 2%), and stays put
+ *    without advect. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu_cmd.h"
+#include "solver.h"
 #include "solver_height.h"
 #include "solver_height_ref.h"
 #include "testlib.h"
@@ -553,6 +561,232 @@ static void test_objects_follow_flow(vf_gpu *gpu)
     vf_buffer_destroy(&bv);
 }
 
+/* Records `frames` frames, one submit each: the grid's stats readback ring
+ * is reused every VF_MAX_FRAMES frames, as in `vkfluid run`. */
+static void river_frames(vf_gpu *gpu, vf_solver *s, int frames)
+{
+    for (int f = 0; f < frames; f++) {
+        VkCommandBuffer cmd;
+        if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+            return;
+        CHECK(s->vt->record_frame(s, cmd, NULL) == VF_OK);
+        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+        CHECK(s->vt->frame_done(s) == VF_OK);
+    }
+}
+
+/* The river scene, smaller: a 8 m x 2 m reach at dx = 0.0625 m, a 24-cell
+ * flow grid. Runs `frames` frames in one submit and returns the solver. */
+static vf_solver *river(vf_gpu *gpu, int coupling, int frames, vf_height_desc *d)
+{
+    const vf_scene_info *sc = vf_scene_find("river");
+    if (!CHECK_MSG(sc != NULL, "the river scene is registered"))
+        return NULL;
+    sc->defaults(d);
+    d->nx = 128;
+    d->ny = 32;
+    d->dx = 0.0625;
+    d->flow_cells = 24;
+    d->leaves = 16;
+    d->recycle = false;
+    d->coupling = coupling;
+    char err[256] = "";
+    vf_solver *s = NULL;
+    vf_result r = sc->validate(d, err, sizeof err);
+    if (r == VF_OK)
+        r = sc->create(gpu, d, &s, err, sizeof err);
+    if (!CHECK_MSG(r == VF_OK, "river: %s (%s)", vf_result_message(r), err))
+        return NULL;
+    river_frames(gpu, s, frames);
+    return s;
+}
+
+static void test_river(vf_gpu *gpu)
+{
+    vf_test_section("river: the channel flow disturbs the surface at the pillar, leaves drift downstream");
+    const int early = 12, frames = 60;
+    vf_height_desc d;
+    /* coupling=none: the flow moves the leaves but never the surface */
+    vf_solver *s = river(gpu, VF_HEIGHT_COUPLE_NONE, early, &d);
+    if (!s)
+        return;
+    size_t n = (size_t)d.nx * d.ny;
+    float *eta = malloc(n * sizeof(float));
+    CHECK(vf_height_download(s, eta, NULL) == VF_OK);
+    vf_height_state st;
+    vf_height_get_state(s, &st);
+    uint32_t *flags = malloc(n * sizeof(uint32_t));
+    CHECK(vf_buffer_read(st.flags, 0, flags, n * sizeof(uint32_t)) == VF_OK);
+    double still = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!(flags[k] & VF_HEIGHT_SOLID))
+            still = fmax(still, fabs(eta[k]));
+    free(flags);
+    printf("  coupling=none: max |eta| %.3g m after %d frames\n", still, early);
+    CHECK_LE(still, 1e-7);
+    vf_solver_destroy(&s);
+
+    /* coupling=divergence, first frame (the start flow is already projected
+     * around the pillar): the flow slows towards the stagnation point in
+     * front of the pillar, so the tentative velocity converges there and the
+     * surface rises, more than behind the pillar; later the bumps ring as
+     * waves and the sign at a point alternates. */
+    s = river(gpu, VF_HEIGHT_COUPLE_DIVERGENCE, 1, &d);
+    if (!s)
+        return;
+    const double px = d.pillar_x * d.nx * d.dx, py = d.pillar_y * d.ny * d.dx, r = d.pillar_r;
+    CHECK(vf_height_download(s, eta, NULL) == VF_OK);
+    double side[2] = {0, 0};
+    int side_n[2] = {0, 0};
+    for (int j = 0; j < d.ny; j++)
+        for (int i = 0; i < d.nx; i++) {
+            double x = (i + 0.5) * d.dx - px, y = (j + 0.5) * d.dx - py;
+            if (fabs(x) > r && fabs(x) < 2 * r && fabs(y) < 0.5 * r) {
+                side[x > 0] += eta[(size_t)j * d.nx + i];
+                side_n[x > 0]++;
+            }
+        }
+    side[0] /= side_n[0] ? side_n[0] : 1;
+    side[1] /= side_n[1] ? side_n[1] : 1;
+    printf("  coupling=divergence after 1 frame: mean eta in front of the pillar %.3g m, behind %.3g m (%d, %d cells)\n",
+           side[0], side[1], side_n[0], side_n[1]);
+    CHECK(side_n[0] > 0 && side_n[1] > 0);
+    CHECK(side[0] > 1e-4);
+    CHECK(side[0] > side[1] + 1e-4);
+
+    /* after `early` frames (0.2 s: waves at sqrt(g d) = 2 m/s have gone at
+     * most 0.4 m) the disturbance still sits at the pillar. Near: within 2 r
+     * of its edge; far: more than 1 m from its centre. */
+    river_frames(gpu, s, early - 1);
+    CHECK(vf_height_download(s, eta, NULL) == VF_OK);
+    double near_max = 0, far_max = 0;
+    for (int j = 0; j < d.ny; j++)
+        for (int i = 0; i < d.nx; i++) {
+            double x = (i + 0.5) * d.dx - px, y = (j + 0.5) * d.dx - py, dist = hypot(x, y);
+            double e = fabs(eta[(size_t)j * d.nx + i]);
+            if (dist <= r)
+                continue;
+            if (dist < 3 * r)
+                near_max = fmax(near_max, e);
+            if (dist > 1.0)
+                far_max = fmax(far_max, e);
+        }
+    printf("  coupling=divergence after %d frames: max |eta| near the pillar %.3g m, far %.3g m\n", early, near_max,
+           far_max);
+    CHECK(near_max > 1e-3);
+    CHECK(near_max > 10 * far_max);
+    vf_solver_destroy(&s);
+
+    /* leaves over 1 s: every leaf that starts more than 1 m before the outlet
+     * moves downstream; the mean drift is the inflow speed times the drag's
+     * discrete travel within 30% (the pillar slows leaves in front of it and
+     * speeds those beside it) */
+    s = river(gpu, VF_HEIGHT_COUPLE_DIVERGENCE, 0, &d);
+    if (!s) {
+        free(eta);
+        return;
+    }
+    vf_height_get_state(s, &st);
+    vf_height_object *a = calloc(st.object_count, sizeof *a), *b = calloc(st.object_count, sizeof *b);
+    CHECK(vf_height_read_objects(s, a) == VF_OK);
+    river_frames(gpu, s, frames);
+    CHECK(vf_height_read_objects(s, b) == VF_OK);
+    double q = exp(-d.frame_dt / d.drag_time), travel = 0;
+    for (int f = 1; f <= frames; f++)
+        travel += d.frame_dt * (1 - pow(q, f));
+    const double expect = d.inflow * travel, lx = d.nx * d.dx;
+    double sum = 0, worst = 1e9;
+    int counted = 0;
+    for (uint32_t k = 0; k < st.object_count; k++) {
+        if (a[k].x > lx - 1.0)
+            continue;
+        double moved = b[k].x - a[k].x;
+        sum += moved;
+        worst = fmin(worst, moved);
+        counted++;
+    }
+    double mean = counted ? sum / counted : 0;
+    printf("  %d leaves over %d frames: mean downstream drift %.3f m (expected %.3f m at the inflow speed), least %.3f m\n",
+           counted, frames, mean, expect, worst);
+    CHECK(counted >= 8);
+    CHECK(worst > 0.1 * expect);
+    CHECK_REL(mean, expect, 0.3, 0);
+    free(a);
+    free(b);
+    free(eta);
+    vf_solver_destroy(&s);
+}
+
+/* Centroid of eta along x (m), weighted by eta (a positive bump on a flat bed). */
+static double centroid_x(vf_solver *s, const vf_height_desc *d, float *eta)
+{
+    CHECK(vf_height_download(s, eta, NULL) == VF_OK);
+    double m = 0, mx = 0;
+    for (int j = 0; j < d->ny; j++)
+        for (int i = 0; i < d->nx; i++) {
+            double e = eta[(size_t)j * d->nx + i];
+            m += e;
+            mx += e * (i + 0.5) * d->dx;
+        }
+    return m > 0 ? mx / m : NAN;
+}
+
+static void test_advect_bump(vf_gpu *gpu)
+{
+    vf_test_section("advect: a bump drifts with a uniform current (g tiny: the waves hardly spread)");
+    const float u = 0.5f, v = 0.1f;
+    float fv[4 * 4 * 2];
+    for (int i = 0; i < 16; i++)
+        fv[2 * i] = u, fv[2 * i + 1] = v;
+    vf_buffer *bv = NULL;
+    vf_buffer_desc bd = {.size = sizeof fv, .name = "test uniform current"};
+    CHECK(vf_buffer_create(gpu, &bd, &bv) == VF_OK);
+    CHECK(vf_buffer_write(bv, 0, fv, sizeof fv) == VF_OK);
+    for (int adv = 0; adv < 2; adv++) {
+        vf_height_desc d;
+        vf_height_desc_defaults(&d);
+        d.nx = 64;
+        d.ny = 32;
+        d.dx = 0.05;
+        d.g = 1e-3; /* c = sqrt(g d) = 0.035 m/s: the bump spreads 4 cm in 1 s */
+        d.surface = 1.2;
+        d.damping = 0;
+        d.init = VF_HEIGHT_INIT_BUMP;
+        d.init_x = 0.3;
+        d.init_y = 0.4;
+        d.init_width = 0.2;
+        d.init_amplitude = 0.05;
+        d.volume_fix = false;
+        d.advect = adv;
+        vf_solver *s = make(gpu, &d);
+        if (!s)
+            continue;
+        vf_height_flow flow = {.velocity = bv, .nx = 4, .ny = 4};
+        CHECK(vf_height_set_flow(s, &flow) == VF_OK);
+        float *eta = malloc((size_t)d.nx * d.ny * sizeof(float));
+        double x0 = centroid_x(s, &d, eta);
+        const int frames = 60;
+        VkCommandBuffer cmd;
+        if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
+            for (int f = 0; f < frames; f++) {
+                s->vt->record_frame(s, cmd, NULL);
+                s->vt->frame_done(s);
+            }
+            CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+        }
+        double x1 = centroid_x(s, &d, eta), expect = adv ? u * frames * d.frame_dt : 0.0;
+        printf("  advect=%d: centroid moved %.4f m in %g s (expected %.4f m)\n", adv, x1 - x0, frames * d.frame_dt,
+               expect);
+        if (adv)
+            CHECK_REL(x1 - x0, expect, 0.02, 0);
+        else
+            CHECK_LE(fabs(x1 - x0), 0.002);
+        free(eta);
+        vf_solver_destroy(&s);
+    }
+    vf_buffer_destroy(&bv);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -565,6 +799,8 @@ int main(int argc, char **argv)
     test_absorbing(gpu);
     test_boat(gpu);
     test_objects_follow_flow(gpu);
+    test_river(gpu);
+    test_advect_bump(gpu);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }
