@@ -91,7 +91,8 @@ static void usage(FILE *f)
             "      Tab next parameter, Up/Down change it (applies with a reset),\n"
             "      P or F12 screenshot, V start/stop recording frames, Esc quit\n"
             "mouse: left drag pushes fluid / particles or drops (height), right drag\n"
-            "       pulls; in 3D scenes middle drag orbits and the wheel zooms\n");
+            "       pulls; in 3D scenes middle drag orbits, shift + middle drag pans\n"
+            "       and the wheel zooms\n");
 }
 
 static int scene_count(void)
@@ -306,9 +307,17 @@ static void on_cursor(GLFWwindow *win, double x, double y)
     double dx = x - v->mx, dy = y - v->my;
     v->mx = x;
     v->my = y;
-    if (v->mmb) {
+    if (v->mmb && glfwGetKey(win, GLFW_KEY_LEFT_SHIFT) != GLFW_PRESS && glfwGetKey(win, GLFW_KEY_RIGHT_SHIFT) != GLFW_PRESS) {
         v->yaw -= (float)dx * 0.01f;
         v->pitch = fminf(fmaxf(v->pitch + (float)dy * 0.01f, -1.5f), 1.5f);
+        update_camera(v);
+    } else if (v->mmb) {
+        /* pan: move the orbit centre in the view plane, scaled with the distance */
+        float cy = cosf(v->yaw), sy = sinf(v->yaw);
+        float right[3] = {cy, 0.0f, -sy}, k = v->dist * 0.0015f;
+        float up[3] = {-sinf(v->pitch) * sy, cosf(v->pitch), -sinf(v->pitch) * cy};
+        for (int i = 0; i < 3; i++)
+            v->cam.target[i] += (float)(-dx * right[i] + dy * up[i]) * k;
         update_camera(v);
     }
 }
@@ -394,7 +403,7 @@ static void draw_overlay(viewer *v, uint32_t slot)
         const char *help = "1-9 scenes   R reset   Space pause   N step   M view   H hide help\n"
                            "Tab/Up/Down parameter   P/F12 screenshot   V record   Esc quit\n"
                            "left drag: push / inject / drop   right drag: pull\n"
-                           "middle drag: orbit   wheel: zoom";
+                           "middle drag: orbit   shift+middle: pan   wheel: zoom";
         vf_overlay_text(v->overlay, 8, y, help, grey);
     }
 }
