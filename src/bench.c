@@ -133,6 +133,21 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
             } else {
                 fputs("null", f);
             }
+            fprintf(f, ",\n       \"pressure\": ");
+            if (z->has_pressure) {
+                static const char *const names[2] = {"multigrid", "jacobi"};
+                fprintf(f, "{");
+                for (int m = 0; m < 2; m++) {
+                    fprintf(f, "%s\"%s\": {\"iterations\": %u, ", m ? ", " : "", names[m], z->pressure_iters[m]);
+                    jnum(f, "gpu_ms", z->pressure_ms[m], true);
+                    jnum(f, "reduction", z->pressure_reduction[m], true);
+                    jnum(f, "digits_per_ms", z->pressure_digits_per_ms[m], false);
+                    fprintf(f, "}");
+                }
+                fprintf(f, "}");
+            } else {
+                fputs("null", f);
+            }
             fprintf(f, ",\n       \"passes\": [");
             for (uint32_t pi = 0; pi < z->pass_count; pi++) {
                 const vf_bench_pass *p = &z->pass[pi];
@@ -300,6 +315,12 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
             const vf_bench_size *z = &s->sizes[zi];
             if (!z->fits)
                 continue;
+            if (z->has_pressure)
+                fprintf(f, "  pressure solve from zero at %llu: multigrid %u V-cycles %.3f ms, residual x %.2e (%.2f digits/ms); "
+                           "jacobi %u iterations %.3f ms, residual x %.2e (%.3f digits/ms)\n",
+                        (unsigned long long)z->size, z->pressure_iters[0], z->pressure_ms[0], z->pressure_reduction[0],
+                        z->pressure_digits_per_ms[0], z->pressure_iters[1], z->pressure_ms[1], z->pressure_reduction[1],
+                        z->pressure_digits_per_ms[1]);
             fprintf(f, "  passes at %llu (GPU ms per frame, effective bandwidth against the measured copy peak):\n",
                     (unsigned long long)z->size);
             for (uint32_t pi = 0; pi < z->pass_count; pi++) {

@@ -36,6 +36,13 @@ typedef struct vf_bench_size {
     double render_gpu_ms_median;             /* GPU ms per frame of the render passes */
     vf_bench_pass pass[VF_BENCH_MAX_PASSES];
     uint32_t pass_count;
+    /* grid only: cold-start pressure solves on the scene's right-hand side,
+     * [0] multigrid, [1] Jacobi */
+    bool has_pressure;
+    uint32_t pressure_iters[2];
+    double pressure_ms[2];        /* GPU ms of the solve */
+    double pressure_reduction[2]; /* residual after / before */
+    double pressure_digits_per_ms[2]; /* -log10(reduction) per GPU ms */
 } vf_bench_size;
 
 typedef struct vf_bench_solver {

@@ -14,6 +14,7 @@
 #include "gpu_cmd.h"
 #include "render_registry.h"
 #include "solver.h"
+#include "solver_grid.h"
 
 typedef struct bench_family {
     const char *solver, *scene, *size_key;
@@ -295,6 +296,49 @@ static double run_frames(run_ctx *c, vf_solver *solver, vf_renderer *renderer, v
     return vf_app_now() - t0;
 }
 
+/* Grid only: Jacobi against multigrid on the scene's current right-hand
+ * side, both from a zero pressure, each timed on the GPU: how many decimal
+ * digits of residual each buys per millisecond. */
+static void measure_pressure(vf_gpu *gpu, vf_profiler *prof, vf_solver *solver, vf_bench_size *z)
+{
+    vf_grid *g = vf_grid_from_solver(solver);
+    if (!g)
+        return;
+    uint32_t w, h;
+    vf_grid_field_size(g, VF_GRID_FIELD_P, &w, &h);
+    float *zero = calloc((size_t)w * h, sizeof *zero);
+    if (!zero)
+        return;
+    static const vf_grid_pressure methods[2] = {VF_GRID_PRESSURE_MULTIGRID, VF_GRID_PRESSURE_JACOBI};
+    const uint32_t iters[2] = {4, 200};
+    bool ok = true;
+    for (int m = 0; m < 2 && ok; m++) {
+        VkCommandBuffer cmd;
+        vf_grid_stats st;
+        vf_pass_time t[4];
+        uint32_t n = 0;
+        ok = vf_grid_write(g, VF_GRID_FIELD_P, zero) == VF_OK && vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK;
+        if (!ok)
+            break;
+        vf_profiler_reset(prof, cmd, 0);
+        vf_cmd_barrier_frame_start(cmd);
+        uint32_t s = vf_profiler_begin(prof, cmd, "bench.pressure");
+        ok = vf_grid_record_pressure(g, cmd, NULL, methods[m], iters[m], 0) == VF_OK;
+        vf_profiler_end(prof, cmd, s);
+        ok = vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && ok;
+        ok = ok && vf_profiler_collect(prof, 0, t, 4, &n) == VF_OK && n == 1 && vf_grid_read_stats(g, &st) == VF_OK;
+        if (!ok || !(st.res_before > 0))
+            break;
+        z->pressure_iters[m] = iters[m];
+        z->pressure_ms[m] = t[0].ms;
+        z->pressure_reduction[m] = st.res_after / st.res_before;
+        z->pressure_digits_per_ms[m] =
+            t[0].ms > 0 && st.res_after > 0 ? -log10(z->pressure_reduction[m]) / t[0].ms : 0.0;
+        z->has_pressure = m == 1;
+    }
+    free(zero);
+}
+
 /* Measures one size; returns an exit code (0 also when it does not fit). */
 static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, const vf_scene_info *scene,
                       vf_bench_size *z, bool explicit_size)
@@ -426,6 +470,7 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         p->ms_max = mx;
         p->render = true;
     }
+    measure_pressure(c->gpu, c->prof, solver, z);
     z->fits = true;
     rc = 0;
     goto done;
