@@ -1,0 +1,182 @@
+/* shared_sph.h: the SPH section of shared.h (binding numbers, workgroup
+ * sizes, the parameter block, the GPU state block and push constants of the
+ * shaders/sph_*.comp passes). Included once at the end of shared.h. */
+#ifndef VF_SHARED_SPH_H
+#define VF_SHARED_SPH_H
+
+/* Workgroup size of every per-particle SPH pass (and of the cell clear). */
+#define VF_SPH_WG 128
+
+#define VF_SPH_MAX_SPHERES 4 /* static sphere obstacles */
+#define VF_SPH_MAX_BOXES 4   /* static box obstacles */
+#define VF_SPH_EMIT_MAX 4096 /* nozzle points per emitted layer */
+
+/* Equation of state. */
+#define VF_SPH_EOS_TAIT 0   /* p = B((rho/rho0)^7 - 1), B = rho0 c^2 / 7 */
+#define VF_SPH_EOS_LINEAR 1 /* p = k (rho - rho0) */
+
+/* sph_integrate.comp modes. */
+#define VF_SPH_INTEGRATE_EULER 0 /* symplectic Euler: v += a dt, x += v dt */
+#define VF_SPH_INTEGRATE_DRIFT 1 /* leapfrog, start of a step: v += a dt/2, x += v dt */
+#define VF_SPH_INTEGRATE_KICK 2  /* leapfrog, end of a step: v += a dt/2 */
+
+/* sph_args.comp modes. */
+#define VF_SPH_ARGS_INIT 0    /* recompute the dispatch size from count */
+#define VF_SPH_ARGS_EMIT 1    /* commit the particles the emit pass appended */
+#define VF_SPH_ARGS_COMPACT 2 /* count = start[cells] after a scatter that dropped sink particles */
+
+/* Bindings: 0 and 1 are the same in every pass below except sph_clear. */
+#define VF_SPH_BIND_PARAMS 0 /* uniform vf_sph_params */
+#define VF_SPH_BIND_STATE 1  /* storage vf_sph_state */
+
+#define VF_SPH_CLEAR_BIND_DATA 0 /* sph_clear: uint words set to zero */
+
+#define VF_SPH_BIN_BIND_POS 2   /* sph_bin: vec4 positions (read) */
+#define VF_SPH_BIN_BIND_CELL 3  /* uint cell of each particle (write) */
+#define VF_SPH_BIN_BIND_SLOT 4  /* uint atomic slot inside the cell (write) */
+#define VF_SPH_BIN_BIND_START 5 /* uint per-cell counts (atomicAdd) */
+
+#define VF_SPH_SORT_BIND_ID 2    /* sph_sort: uint persistent ids (read) */
+#define VF_SPH_SORT_BIND_CELL 3  /* uint cells (read) */
+#define VF_SPH_SORT_BIND_SLOT 4  /* uint slots (read) */
+#define VF_SPH_SORT_BIND_START 5 /* uint cell starts (read) */
+#define VF_SPH_SORT_BIND_KEYS 6  /* uint ids in atomic-slot order (write) */
+
+#define VF_SPH_SCATTER_BIND_CELL 2    /* sph_scatter: uint cells (read) */
+#define VF_SPH_SCATTER_BIND_START 3   /* uint cell starts (read) */
+#define VF_SPH_SCATTER_BIND_KEYS 4    /* uint ids per cell, atomic order (read) */
+#define VF_SPH_SCATTER_BIND_POS_IN 5  /* vec4 (read) */
+#define VF_SPH_SCATTER_BIND_VEL_IN 6  /* vec4 (read) */
+#define VF_SPH_SCATTER_BIND_ID_IN 7   /* uint (read) */
+#define VF_SPH_SCATTER_BIND_POS_OUT 8 /* vec4 in cell order (write) */
+#define VF_SPH_SCATTER_BIND_VEL_OUT 9 /* vec4 (write) */
+#define VF_SPH_SCATTER_BIND_ID_OUT 10 /* uint (write) */
+
+#define VF_SPH_ARGS_BIND_START 2    /* sph_args: uint cell starts (read, compact mode) */
+#define VF_SPH_ARGS_BIND_DISPATCH 3 /* uvec4: VkDispatchIndirectCommand of the per-particle passes (write) */
+
+#define VF_SPH_DENSITY_BIND_START 2 /* sph_density: uint cell starts */
+#define VF_SPH_DENSITY_BIND_POS 3   /* vec4 positions (cell order) */
+#define VF_SPH_DENSITY_BIND_DENS 4  /* vec2 (density, pressure) (write) */
+
+#define VF_SPH_FORCES_BIND_START 2 /* sph_forces: uint cell starts */
+#define VF_SPH_FORCES_BIND_POS 3   /* vec4 positions */
+#define VF_SPH_FORCES_BIND_VEL 4   /* vec4 velocities */
+#define VF_SPH_FORCES_BIND_DENS 5  /* vec2 (density, pressure) */
+#define VF_SPH_FORCES_BIND_ACC 6   /* vec4 accelerations (write) */
+
+#define VF_SPH_INTEGRATE_BIND_POS 2 /* sph_integrate: vec4 positions (read/write) */
+#define VF_SPH_INTEGRATE_BIND_VEL 3 /* vec4 velocities (read/write) */
+#define VF_SPH_INTEGRATE_BIND_ACC 4 /* vec4 accelerations (read) */
+
+#define VF_SPH_EMIT_BIND_START 2   /* sph_emit: uint cell starts of the last binning */
+#define VF_SPH_EMIT_BIND_POS 3     /* vec4 positions (read, append) */
+#define VF_SPH_EMIT_BIND_VEL 4     /* vec4 (append) */
+#define VF_SPH_EMIT_BIND_ID 5      /* uint (append) */
+#define VF_SPH_EMIT_BIND_ACC 6     /* vec4 (append zeros) */
+#define VF_SPH_EMIT_BIND_PATTERN 7 /* vec4 nozzle points (offsets from the origin) */
+
+/* The solver's constants, written once at creation (uniform, std140: only
+ * 4-byte scalars and vec4s at 16-byte offsets). Lengths in metres, times in
+ * seconds. The kernel factors are for the normalised forms with q = r/h:
+ *   W_poly6 = poly6 (1 - q^2)^3,             poly6 = 315 / (64 pi h^3)
+ *   grad W_spiky = -spiky (1 - q)^2 r/|r|,   spiky = 45 / (pi h^4)
+ *   lap W_visc = visc (1 - q),               visc = 45 / (pi h^5)
+ *   grad W_poly6 = -poly6_grad (1 - q^2)^2 r/h,  poly6_grad = 945 / (32 pi h^4)
+ *   lap W_poly6 = -poly6_lap (1 - q^2)(3 - 7 q^2), poly6_lap = 945 / (32 pi h^5) */
+VF_STRUCT_BEGIN(vf_sph_params)
+    VF_VEC4(lo);            /* domain (tank) min corner; particles live in [lo, hi] */
+    VF_VEC4(hi);            /* domain max corner */
+    VF_VEC4(gravity);       /* m/s^2 */
+    VF_VEC4(sink_lo);       /* sink box (when sink_enabled) */
+    VF_VEC4(sink_hi);
+    VF_VEC4(emit_origin);   /* nozzle centre */
+    VF_VEC4(emit_velocity); /* velocity of emitted particles */
+    VF_VEC4(spheres[VF_SPH_MAX_SPHERES]); /* xyz centre, w radius */
+    VF_VEC4(box_lo[VF_SPH_MAX_BOXES]);
+    VF_VEC4(box_hi[VF_SPH_MAX_BOXES]);
+    VF_UINT grid_x;         /* cells along x (x fastest in the cell index) */
+    VF_UINT grid_y;
+    VF_UINT grid_z;
+    VF_UINT cells;          /* grid_x*grid_y*grid_z; also the index of the "removed" bin */
+    VF_UINT sphere_count;
+    VF_UINT box_count;
+    VF_UINT capacity;       /* particles the buffers hold */
+    VF_UINT eos;            /* VF_SPH_EOS_* */
+    VF_UINT clamp_pressure; /* 1: negative pressures become 0 */
+    VF_UINT sink_enabled;
+    VF_UINT emit_count;     /* points in the nozzle pattern */
+    VF_UINT max_groups_x;   /* maxComputeWorkGroupCount[0] */
+    VF_FLOAT h;             /* smoothing radius = cell size */
+    VF_FLOAT h2;
+    VF_FLOAT inv_h;
+    VF_FLOAT inv_cell;      /* 1 / cell size */
+    VF_FLOAT mass;          /* particle mass, kg */
+    VF_FLOAT rho0;          /* rest density, kg/m^3 */
+    VF_FLOAT eos_b;         /* Tait B, Pa */
+    VF_FLOAT eos_k;         /* linear k, m^2/s^2 */
+    VF_FLOAT poly6;
+    VF_FLOAT spiky;
+    VF_FLOAT visc;
+    VF_FLOAT poly6_grad;
+    VF_FLOAT poly6_lap;
+    VF_FLOAT viscosity;     /* mu, Pa s */
+    VF_FLOAT tension;       /* sigma, N/m (0: off) */
+    VF_FLOAT tension_threshold; /* |n| above which surface tension acts, 1/m */
+    VF_FLOAT restitution;   /* normal velocity kept (reversed) at walls and obstacles, 0..1 */
+    VF_FLOAT damping;       /* linear velocity damping, 1/s (settling) */
+    VF_FLOAT emit_clearance2; /* a nozzle point emits only when no particle is closer than this (squared) */
+    VF_FLOAT pad0;
+VF_STRUCT_END(vf_sph_params)
+VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 32,
+                 "vf_sph_params must match std140")
+
+/* GPU-side counters (storage). */
+VF_STRUCT_BEGIN(vf_sph_state)
+    VF_UINT count;          /* live particles, [0, count) */
+    VF_UINT next_id;        /* persistent id of the next emitted particle */
+    VF_UINT emitted;        /* particles added by the emitter so far */
+    VF_UINT removed;        /* particles removed by the sink so far */
+    VF_UINT max_speed_bits; /* floatBitsToUint of the largest speed seen (NaN sorts above +inf) */
+    VF_UINT pending;        /* particles appended by the last emit pass, not yet counted */
+    VF_UINT pad0;
+    VF_UINT pad1;
+VF_STRUCT_END(vf_sph_state)
+VF_STATIC_ASSERT(sizeof(vf_sph_state) == 32, "vf_sph_state must match std430")
+
+VF_STRUCT_BEGIN(vf_sph_clear_push)
+    VF_UINT count; /* words to clear */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_sph_clear_push)
+VF_STATIC_ASSERT(sizeof(vf_sph_clear_push) == 16, "vf_sph_clear_push must match std430")
+
+VF_STRUCT_BEGIN(vf_sph_args_push)
+    VF_UINT mode; /* VF_SPH_ARGS_* */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_sph_args_push)
+VF_STATIC_ASSERT(sizeof(vf_sph_args_push) == 16, "vf_sph_args_push must match std430")
+
+/* The interactive force: acceleration strength (m/s^2, > 0 pushes away
+ * from the point, < 0 pulls towards it) fading linearly to 0 at radius. */
+VF_STRUCT_BEGIN(vf_sph_forces_push)
+    VF_VEC4(interact); /* xyz point, w radius (0: off) */
+    VF_FLOAT strength;
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_sph_forces_push)
+VF_STATIC_ASSERT(sizeof(vf_sph_forces_push) == 32, "vf_sph_forces_push must match std430")
+
+VF_STRUCT_BEGIN(vf_sph_integrate_push)
+    VF_FLOAT dt;   /* time step, s */
+    VF_UINT mode;  /* VF_SPH_INTEGRATE_* */
+    VF_UINT pad0;
+    VF_UINT pad1;
+VF_STRUCT_END(vf_sph_integrate_push)
+VF_STATIC_ASSERT(sizeof(vf_sph_integrate_push) == 16, "vf_sph_integrate_push must match std430")
+
+#endif

@@ -1,0 +1,28 @@
+#version 450
+// Binning: the cell of every particle and its slot in that cell (an atomic
+// counter, so the slot order is racy; sph_scatter makes the final order
+// deterministic). Particles inside the sink go to the extra bin prm.cells,
+// which the scatter drops.
+#include "shared.h"
+#include "sph_common.glsl"
+
+layout(local_size_x = VF_SPH_WG) in;
+layout(std430, binding = VF_SPH_BIN_BIND_POS) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = VF_SPH_BIN_BIND_CELL) writeonly buffer Cell { uint cell[]; };
+layout(std430, binding = VF_SPH_BIN_BIND_SLOT) writeonly buffer Slot { uint slot[]; };
+layout(std430, binding = VF_SPH_BIN_BIND_START) buffer Counts { uint counts[]; };
+
+void main()
+{
+    uint i = sph_index();
+    if (i >= st.count)
+        return;
+    vec3 p = pos[i].xyz;
+    uint c;
+    if (prm.sink_enabled != 0u && all(greaterThanEqual(p, prm.sink_lo.xyz)) && all(lessThanEqual(p, prm.sink_hi.xyz)))
+        c = prm.cells;
+    else
+        c = sph_cell_index(sph_cell3(p));
+    cell[i] = c;
+    slot[i] = atomicAdd(counts[c], 1u);
+}

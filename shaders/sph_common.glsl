@@ -1,0 +1,112 @@
+// sph_common.glsl: what the sph_*.comp passes share (included after shared.h):
+// the parameter block, the GPU counters, the particle index of a 1D
+// dispatch, the cell of a position, the equation of state and the boundary
+// collision. Mirrored on the CPU by src/solver_sph_ref.c.
+#ifndef SPH_STATE_ACCESS
+#define SPH_STATE_ACCESS readonly
+#endif
+
+layout(std140, binding = VF_SPH_BIND_PARAMS) uniform Params { vf_sph_params prm; };
+layout(std430, binding = VF_SPH_BIND_STATE) SPH_STATE_ACCESS buffer State { vf_sph_state st; };
+
+uint sph_index()
+{
+    return vf_group_linear() * VF_SPH_WG + gl_LocalInvocationID.x;
+}
+
+ivec3 sph_grid()
+{
+    return ivec3(int(prm.grid_x), int(prm.grid_y), int(prm.grid_z));
+}
+
+// Cell coordinates of a position, clamped to the grid (NaN goes to cell 0 so
+// a broken particle never indexes out of bounds; the guards report it).
+ivec3 sph_cell3(vec3 p)
+{
+    precise vec3 f = (p - prm.lo.xyz) * prm.inv_cell;
+    ivec3 n = sph_grid();
+    ivec3 c;
+    for (int k = 0; k < 3; k++) {
+        float v = f[k];
+        if (!(v >= 0.0))
+            v = 0.0;
+        v = min(v, float(n[k] - 1));
+        c[k] = int(v);
+    }
+    return c;
+}
+
+uint sph_cell_index(ivec3 c)
+{
+    return uint(c.x) + prm.grid_x * (uint(c.y) + prm.grid_y * uint(c.z));
+}
+
+float sph_pressure(float rho)
+{
+    float p;
+    if (prm.eos == VF_SPH_EOS_TAIT) {
+        float r = rho / prm.rho0;
+        float r2 = r * r;
+        p = prm.eos_b * (r2 * r2 * r2 * r - 1.0);
+    } else {
+        p = prm.eos_k * (rho - prm.rho0);
+    }
+    if (prm.clamp_pressure != 0u)
+        p = max(p, 0.0);
+    return p;
+}
+
+// Keeps a particle out of the obstacles and inside the walls: the position
+// goes back to the surface and the normal velocity, when it points inwards,
+// is reversed and scaled by the restitution (<= 1: never gains energy).
+void sph_collide(inout vec3 x, inout vec3 v)
+{
+    float e = prm.restitution;
+    for (uint k = 0u; k < prm.sphere_count; k++) {
+        vec4 s = prm.spheres[k];
+        vec3 d = x - s.xyz;
+        float d2 = dot(d, d);
+        if (d2 < s.w * s.w) {
+            float len = sqrt(d2);
+            vec3 n = len > 1e-6 * s.w ? d / len : vec3(0.0, 1.0, 0.0);
+            x = s.xyz + n * s.w;
+            float vn = dot(v, n);
+            if (vn < 0.0)
+                v -= (1.0 + e) * vn * n;
+        }
+    }
+    for (uint k = 0u; k < prm.box_count; k++) {
+        vec3 lo = prm.box_lo[k].xyz, hi = prm.box_hi[k].xyz;
+        if (all(greaterThan(x, lo)) && all(lessThan(x, hi))) {
+            vec3 dlo = x - lo, dhi = hi - x;
+            int axis = 0;
+            float best = dlo.x;
+            bool upper = false;
+            for (int a = 0; a < 3; a++) {
+                if (dlo[a] < best) { best = dlo[a]; axis = a; upper = false; }
+                if (dhi[a] < best) { best = dhi[a]; axis = a; upper = true; }
+            }
+            if (upper) {
+                x[axis] = hi[axis];
+                if (v[axis] < 0.0)
+                    v[axis] = -e * v[axis];
+            } else {
+                x[axis] = lo[axis];
+                if (v[axis] > 0.0)
+                    v[axis] = -e * v[axis];
+            }
+        }
+    }
+    for (int a = 0; a < 3; a++) {
+        if (x[a] < prm.lo[a]) {
+            x[a] = prm.lo[a];
+            if (v[a] < 0.0)
+                v[a] = -e * v[a];
+        }
+        if (x[a] > prm.hi[a]) {
+            x[a] = prm.hi[a];
+            if (v[a] > 0.0)
+                v[a] = -e * v[a];
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#version 450
+// Density by the poly6 kernel over the 27 surrounding cells (particles in cell
+// order: the three cells of a row along x are one contiguous range, so each
+// row's range is read once), and pressure from the equation of state.
+#include "shared.h"
+#include "sph_common.glsl"
+
+layout(local_size_x = VF_SPH_WG) in;
+layout(std430, binding = VF_SPH_DENSITY_BIND_START) readonly buffer Start { uint start[]; };
+layout(std430, binding = VF_SPH_DENSITY_BIND_POS) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = VF_SPH_DENSITY_BIND_DENS) writeonly buffer Dens { vec2 dens[]; };
+
+void main()
+{
+    uint i = sph_index();
+    if (i >= st.count)
+        return;
+    vec3 xi = pos[i].xyz;
+    ivec3 c = sph_cell3(xi);
+    ivec3 n = sph_grid();
+    int x0 = max(c.x - 1, 0), x1 = min(c.x + 1, n.x - 1);
+    float h2 = prm.h2, inv_h2 = prm.inv_h * prm.inv_h;
+    float sum = 0.0;
+    for (int z = max(c.z - 1, 0); z <= min(c.z + 1, n.z - 1); z++) {
+        for (int y = max(c.y - 1, 0); y <= min(c.y + 1, n.y - 1); y++) {
+            uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
+            uint b = start[row + uint(x0)], e = start[row + uint(x1) + 1u];
+            for (uint j = b; j < e; j++) {
+                vec3 d = xi - pos[j].xyz;
+                float r2 = dot(d, d);
+                if (r2 < h2) {
+                    float t = 1.0 - r2 * inv_h2;
+                    sum += t * t * t;
+                }
+            }
+        }
+    }
+    float rho = prm.mass * prm.poly6 * sum;
+    dens[i] = vec2(rho, sph_pressure(rho));
+}

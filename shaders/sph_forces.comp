@@ -1,0 +1,77 @@
+#version 450
+// Accelerations: symmetric pressure force with the spiky gradient
+// (a_i = -sum m (p_i/rho_i^2 + p_j/rho_j^2) grad W), viscosity with the
+// viscosity-kernel Laplacian (Mueller 2003), surface tension from the colour
+// field (when prm.tension > 0), gravity, velocity damping and the interactive
+// push/pull force. Same 27-cell row loop as sph_density.
+#include "shared.h"
+#include "sph_common.glsl"
+
+layout(local_size_x = VF_SPH_WG) in;
+layout(std430, binding = VF_SPH_FORCES_BIND_START) readonly buffer Start { uint start[]; };
+layout(std430, binding = VF_SPH_FORCES_BIND_POS) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = VF_SPH_FORCES_BIND_VEL) readonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = VF_SPH_FORCES_BIND_DENS) readonly buffer Dens { vec2 dens[]; };
+layout(std430, binding = VF_SPH_FORCES_BIND_ACC) writeonly buffer Acc { vec4 acc[]; };
+VF_PUSH(vf_sph_forces_push)
+
+void main()
+{
+    uint i = sph_index();
+    if (i >= st.count)
+        return;
+    vec3 xi = pos[i].xyz;
+    vec3 vi = vel[i].xyz;
+    vec2 di = dens[i];
+    float inv_rhoi = 1.0 / di.x;
+    float pterm_i = di.y * inv_rhoi * inv_rhoi;
+    ivec3 c = sph_cell3(xi);
+    ivec3 n = sph_grid();
+    int x0 = max(c.x - 1, 0), x1 = min(c.x + 1, n.x - 1);
+    float h2 = prm.h2, inv_h = prm.inv_h, rmin = 1e-6 * prm.h;
+    bool tension = prm.tension > 0.0;
+    vec3 sp = vec3(0.0), sv = vec3(0.0), sn = vec3(0.0);
+    float slap = 0.0;
+    for (int z = max(c.z - 1, 0); z <= min(c.z + 1, n.z - 1); z++) {
+        for (int y = max(c.y - 1, 0); y <= min(c.y + 1, n.y - 1); y++) {
+            uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
+            uint b = start[row + uint(x0)], e = start[row + uint(x1) + 1u];
+            for (uint j = b; j < e; j++) {
+                vec3 d = xi - pos[j].xyz;
+                float r2 = dot(d, d);
+                if (r2 >= h2 || j == i)
+                    continue;
+                vec2 dj = dens[j];
+                float inv_rhoj = 1.0 / dj.x;
+                float r = sqrt(r2);
+                float q = r * inv_h;
+                float omq = 1.0 - q;
+                if (r > rmin)
+                    sp += ((pterm_i + dj.y * inv_rhoj * inv_rhoj) * omq * omq / r) * d;
+                sv += (vel[j].xyz - vi) * (omq * inv_rhoj);
+                if (tension) {
+                    float t = 1.0 - q * q;
+                    sn -= (t * t * inv_rhoj) * d;
+                    slap -= t * (3.0 - 7.0 * q * q) * inv_rhoj;
+                }
+            }
+        }
+    }
+    float m = prm.mass;
+    vec3 a = (m * prm.spiky) * sp + (prm.viscosity * m * prm.visc * inv_rhoi) * sv + prm.gravity.xyz - prm.damping * vi;
+    if (tension) {
+        vec3 normal = (m * prm.poly6_grad * inv_h) * sn;
+        float lap = m * prm.poly6_lap * (slap - 3.0 * inv_rhoi);
+        float len = length(normal);
+        if (len > prm.tension_threshold)
+            a -= (prm.tension * lap * inv_rhoi / len) * normal;
+    }
+    float radius = pc.interact.w;
+    if (radius > 0.0) {
+        vec3 d = xi - pc.interact.xyz;
+        float len = length(d);
+        if (len < radius && len > 1e-6 * radius)
+            a += (pc.strength * (1.0 - len / radius) / len) * d;
+    }
+    acc[i] = vec4(a, 0.0);
+}

@@ -1,0 +1,47 @@
+#version 450
+// Time integration with collision against walls and obstacles: symplectic
+// Euler, or the two halves of kick-drift-kick leapfrog. Also keeps the
+// largest speed seen (workgroup maximum, one atomicMax per workgroup) for the
+// guards: the step size itself never needs a readback.
+#define SPH_STATE_ACCESS
+#include "shared.h"
+#include "sph_common.glsl"
+
+layout(local_size_x = VF_SPH_WG) in;
+layout(std430, binding = VF_SPH_INTEGRATE_BIND_POS) buffer Pos { vec4 pos[]; };
+layout(std430, binding = VF_SPH_INTEGRATE_BIND_VEL) buffer Vel { vec4 vel[]; };
+layout(std430, binding = VF_SPH_INTEGRATE_BIND_ACC) readonly buffer Acc { vec4 acc[]; };
+VF_PUSH(vf_sph_integrate_push)
+
+shared uint s_max[VF_SPH_WG];
+
+void main()
+{
+    uint i = sph_index();
+    uint lid = gl_LocalInvocationID.x;
+    uint speed_bits = 0u;
+    if (i < st.count) {
+        vec3 a = acc[i].xyz;
+        vec3 v = vel[i].xyz;
+        if (pc.mode == VF_SPH_INTEGRATE_KICK) {
+            v += (0.5 * pc.dt) * a;
+        } else {
+            vec3 x = pos[i].xyz;
+            v += (pc.mode == VF_SPH_INTEGRATE_DRIFT ? 0.5 * pc.dt : pc.dt) * a;
+            x += pc.dt * v;
+            sph_collide(x, v);
+            pos[i] = vec4(x, 0.0);
+        }
+        vel[i] = vec4(v, 0.0);
+        speed_bits = floatBitsToUint(length(v)); // NaN sorts above +inf as uint
+    }
+    s_max[lid] = speed_bits;
+    barrier();
+    for (uint s = VF_SPH_WG / 2u; s > 0u; s >>= 1u) {
+        if (lid < s)
+            s_max[lid] = max(s_max[lid], s_max[lid + s]);
+        barrier();
+    }
+    if (lid == 0u && s_max[0] != 0u)
+        atomicMax(st.max_speed_bits, s_max[0]);
+}

@@ -1,0 +1,707 @@
+#include "solver_sph.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPH_PI 3.14159265358979323846
+
+#include "gpu_buffer.h"
+#include "gpu_cmd.h"
+#include "gpu_pipeline.h"
+#include "gpu_scan.h"
+
+/* Bytes of GPU memory per particle of capacity: pos and vel (vec4, double
+ * buffered), ids (double buffered), cell, slot, key, (density, pressure),
+ * acceleration. */
+#define SPH_BYTES_PER_PARTICLE (2 * 16 + 2 * 16 + 2 * 4 + 4 + 4 + 4 + 8 + 16)
+
+struct vf_sph {
+    vf_gpu *gpu;
+    vf_sph_desc desc; /* pointers cleared */
+    vf_sph_params prm;
+    double dt;
+    uint32_t capacity, cells, initial_count;
+    int cur; /* which of the double buffers holds the current particles */
+
+    vf_buffer *params, *state, *dispatch, *start, *cell, *slot, *keys, *dens, *acc, *pattern;
+    vf_buffer *pos[2], *vel[2], *id[2];
+    vf_pipeline *p_clear, *p_bin, *p_sort, *p_scatter, *p_args, *p_density, *p_forces, *p_integrate, *p_emit;
+    vf_scan *scan;
+
+    vf_sph_forces_push interact;
+    double emit_interval, emit_timer;
+};
+
+static void set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#include <stdarg.h>
+static void set_err(char *err, size_t cap, const char *fmt, ...)
+{
+    if (!err || !cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+}
+
+static void vec4f(float out[4], const double in[3], double w)
+{
+    out[0] = (float)in[0];
+    out[1] = (float)in[1];
+    out[2] = (float)in[2];
+    out[3] = (float)w;
+}
+
+/* ------------------------------------------------------------------ setup */
+
+static vf_result make_pipeline(vf_gpu *gpu, const char *shader, uint32_t count, const vf_binding_type *types,
+                               uint32_t push_size, uint32_t local_x, vf_pipeline **out)
+{
+    vf_compute_desc cd = {.shader = shader, .binding_count = count, .push_size = push_size, .local_size_x = local_x};
+    memcpy(cd.bindings, types, count * sizeof *types);
+    return vf_pipeline_compute_create(gpu, &cd, out);
+}
+
+#define U VF_BIND_UNIFORM_BUFFER
+#define S VF_BIND_STORAGE_BUFFER
+
+static vf_result create_pipelines(vf_sph *s)
+{
+    vf_gpu *g = s->gpu;
+    vf_result r;
+    static const vf_binding_type clear_t[] = {S};
+    static const vf_binding_type bin_t[] = {U, S, S, S, S, S};
+    static const vf_binding_type sort_t[] = {U, S, S, S, S, S, S};
+    static const vf_binding_type scatter_t[] = {U, S, S, S, S, S, S, S, S, S, S};
+    static const vf_binding_type args_t[] = {U, S, S, S};
+    static const vf_binding_type density_t[] = {U, S, S, S, S};
+    static const vf_binding_type forces_t[] = {U, S, S, S, S, S, S};
+    static const vf_binding_type integrate_t[] = {U, S, S, S, S};
+    static const vf_binding_type emit_t[] = {U, S, S, S, S, S, S, S};
+#define N(a) (uint32_t)(sizeof a / sizeof a[0])
+    if ((r = make_pipeline(g, "sph_clear.comp", N(clear_t), clear_t, sizeof(vf_sph_clear_push), VF_SPH_WG, &s->p_clear)) ||
+        (r = make_pipeline(g, "sph_bin.comp", N(bin_t), bin_t, 0, VF_SPH_WG, &s->p_bin)) ||
+        (r = make_pipeline(g, "sph_sort.comp", N(sort_t), sort_t, 0, VF_SPH_WG, &s->p_sort)) ||
+        (r = make_pipeline(g, "sph_scatter.comp", N(scatter_t), scatter_t, 0, VF_SPH_WG, &s->p_scatter)) ||
+        (r = make_pipeline(g, "sph_args.comp", N(args_t), args_t, sizeof(vf_sph_args_push), 1, &s->p_args)) ||
+        (r = make_pipeline(g, "sph_density.comp", N(density_t), density_t, 0, VF_SPH_WG, &s->p_density)) ||
+        (r = make_pipeline(g, "sph_forces.comp", N(forces_t), forces_t, sizeof(vf_sph_forces_push), VF_SPH_WG,
+                           &s->p_forces)) ||
+        (r = make_pipeline(g, "sph_integrate.comp", N(integrate_t), integrate_t, sizeof(vf_sph_integrate_push),
+                           VF_SPH_WG, &s->p_integrate)) ||
+        (r = make_pipeline(g, "sph_emit.comp", N(emit_t), emit_t, 0, VF_SPH_WG, &s->p_emit)))
+        return r;
+#undef N
+    return VF_OK;
+}
+
+#undef U
+#undef S
+
+static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, const char *name, vf_buffer **out)
+{
+    vf_buffer_desc bd = {
+        .size = size,
+        .usage = usage ? usage
+                       : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                             VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        .name = name,
+    };
+    return vf_buffer_create(gpu, &bd, out);
+}
+
+static vf_result create_buffers(vf_sph *s)
+{
+    vf_gpu *g = s->gpu;
+    VkDeviceSize n = s->capacity;
+    vf_result r;
+    if ((r = make_buffer(g, sizeof(vf_sph_params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         "sph params", &s->params)) ||
+        (r = make_buffer(g, sizeof(vf_sph_state), 0, "sph state", &s->state)) ||
+        (r = make_buffer(g, 16,
+                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                             VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         "sph dispatch args", &s->dispatch)) ||
+        (r = make_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, "sph cell starts", &s->start)) ||
+        (r = make_buffer(g, 4 * n, 0, "sph cell", &s->cell)) || (r = make_buffer(g, 4 * n, 0, "sph slot", &s->slot)) ||
+        (r = make_buffer(g, 4 * n, 0, "sph keys", &s->keys)) || (r = make_buffer(g, 8 * n, 0, "sph density", &s->dens)) ||
+        (r = make_buffer(g, 16 * n, 0, "sph acceleration", &s->acc)) ||
+        (r = make_buffer(g, 16 * (VkDeviceSize)(s->prm.emit_count ? s->prm.emit_count : 1), 0, "sph nozzle pattern",
+                         &s->pattern)))
+        return r;
+    for (int k = 0; k < 2; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "sph position %d", k);
+        if ((r = make_buffer(g, 16 * n, 0, name, &s->pos[k])))
+            return r;
+        snprintf(name, sizeof name, "sph velocity %d", k);
+        if ((r = make_buffer(g, 16 * n, 0, name, &s->vel[k])))
+            return r;
+        snprintf(name, sizeof name, "sph id %d", k);
+        if ((r = make_buffer(g, 4 * n, 0, name, &s->id[k])))
+            return r;
+    }
+    return VF_OK;
+}
+
+/* Fills the constants block from the desc. */
+static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
+{
+    const vf_sph_desc *d = &s->desc;
+    vf_sph_params *p = &s->prm;
+    memset(p, 0, sizeof *p);
+    vec4f(p->lo, d->lo, 0);
+    vec4f(p->hi, d->hi, 0);
+    vec4f(p->gravity, d->gravity, 0);
+    if (d->sink) {
+        vec4f(p->sink_lo, d->sink_lo, 0);
+        vec4f(p->sink_hi, d->sink_hi, 0);
+        p->sink_enabled = 1;
+    }
+    vec4f(p->emit_origin, d->emit_origin, 0);
+    vec4f(p->emit_velocity, d->emit_velocity, 0);
+    for (uint32_t k = 0; k < d->sphere_count; k++)
+        vec4f(p->spheres[k], d->spheres[k], d->spheres[k][3]);
+    for (uint32_t k = 0; k < d->box_count; k++) {
+        vec4f(p->box_lo[k], d->box_lo[k], 0);
+        vec4f(p->box_hi[k], d->box_hi[k], 0);
+    }
+    p->grid_x = gx;
+    p->grid_y = gy;
+    p->grid_z = gz;
+    p->cells = gx * gy * gz;
+    p->sphere_count = d->sphere_count;
+    p->box_count = d->box_count;
+    p->capacity = s->capacity;
+    p->eos = (uint32_t)d->eos;
+    p->clamp_pressure = d->keep_negative_pressure ? 0u : 1u;
+    p->sink_enabled = d->sink ? 1u : 0u;
+    p->max_groups_x = s->gpu->props.limits.maxComputeWorkGroupCount[0];
+    double h = d->h;
+    p->h = (float)h;
+    p->h2 = (float)(h * h);
+    p->inv_h = (float)(1.0 / h);
+    p->inv_cell = (float)(1.0 / h);
+    p->mass = (float)(d->rho0 * d->spacing * d->spacing * d->spacing);
+    p->rho0 = (float)d->rho0;
+    p->eos_b = (float)(d->rho0 * d->sound_speed * d->sound_speed / 7.0);
+    p->eos_k = (float)(d->stiffness > 0 ? d->stiffness : d->sound_speed * d->sound_speed);
+    p->poly6 = (float)(315.0 / (64.0 * SPH_PI * h * h * h));
+    p->spiky = (float)(45.0 / (SPH_PI * h * h * h * h));
+    p->visc = (float)(45.0 / (SPH_PI * h * h * h * h * h));
+    p->poly6_grad = (float)(945.0 / (32.0 * SPH_PI * h * h * h * h));
+    p->poly6_lap = (float)(945.0 / (32.0 * SPH_PI * h * h * h * h * h));
+    p->viscosity = (float)d->viscosity;
+    p->tension = (float)d->tension;
+    p->tension_threshold = (float)(0.2 / h); /* |grad c| ~ 1/h at a free surface, ~0 inside */
+    p->restitution = (float)d->restitution;
+    p->damping = (float)d->damping;
+    p->emit_clearance2 = (float)(0.8 * d->spacing * 0.8 * d->spacing);
+}
+
+/* The nozzle: points of a square lattice of the particle spacing on a disc
+ * of emit_radius orthogonal to the emission direction. Returns the count. */
+static uint32_t nozzle_pattern(const vf_sph_desc *d, float (*out)[4], uint32_t max)
+{
+    double v[3] = {d->emit_velocity[0], d->emit_velocity[1], d->emit_velocity[2]};
+    double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    double n[3] = {v[0] / len, v[1] / len, v[2] / len};
+    double a[3] = {1, 0, 0};
+    if (fabs(n[0]) > 0.9) {
+        a[0] = 0;
+        a[1] = 1;
+    }
+    /* e1 = normalize(a - (a.n) n), e2 = n x e1 */
+    double an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+    double e1[3] = {a[0] - an * n[0], a[1] - an * n[1], a[2] - an * n[2]};
+    double l1 = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+    for (int k = 0; k < 3; k++)
+        e1[k] /= l1;
+    double e2[3] = {n[1] * e1[2] - n[2] * e1[1], n[2] * e1[0] - n[0] * e1[2], n[0] * e1[1] - n[1] * e1[0]};
+    int m = (int)floor(d->emit_radius / d->spacing);
+    uint32_t count = 0;
+    for (int i = -m; i <= m; i++)
+        for (int j = -m; j <= m; j++) {
+            double u = i * d->spacing, w = j * d->spacing;
+            if (u * u + w * w > d->emit_radius * d->emit_radius + 1e-12)
+                continue;
+            if (count < max && out)
+                for (int k = 0; k < 3; k++)
+                    out[count][k] = (float)(u * e1[k] + w * e2[k]);
+            if (out && count < max)
+                out[count][3] = 0;
+            count++;
+        }
+    return count;
+}
+
+static double vlen(const double v[3])
+{
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+/* The step size: CFL with the speed of sound plus the largest expected flow
+ * speed, the force limit 0.25 sqrt(h / a) and the viscous limit
+ * 0.125 h^2 rho0 / mu. */
+static double step_size(const vf_sph_desc *d)
+{
+    double h = d->h;
+    double dt = d->cfl * h / (d->sound_speed + d->speed_ref);
+    double a = vlen(d->gravity) + fabs(d->interact_strength);
+    if (a > 0)
+        dt = fmin(dt, 0.25 * sqrt(h / a));
+    if (d->viscosity > 0)
+        dt = fmin(dt, 0.125 * h * h * d->rho0 / d->viscosity);
+    return dt;
+}
+
+static vf_result check_desc(const vf_sph_desc *d, char *err, size_t cap)
+{
+    for (int k = 0; k < 3; k++)
+        if (!(d->hi[k] > d->lo[k])) {
+            set_err(err, cap, "tank: the domain must have a positive size along every axis");
+            return VF_ERR_INVALID_ARG;
+        }
+    if (!(d->spacing > 0) || !(d->h > 0) || !(d->sound_speed > 0) || !(d->rho0 > 0) || !(d->cfl > 0) ||
+        !(d->frame_dt > 0)) {
+        set_err(err, cap, "sph: spacing, h, sound_speed, rho0, cfl and frame_dt must be positive");
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->sphere_count > VF_SPH_MAX_SPHERES || d->box_count > VF_SPH_MAX_BOXES) {
+        set_err(err, cap, "sph: at most %d sphere and %d box obstacles", VF_SPH_MAX_SPHERES, VF_SPH_MAX_BOXES);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->restitution < 0 || d->restitution > 1) {
+        set_err(err, cap, "restitution: must be in [0, 1]");
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->count && !d->pos) {
+        set_err(err, cap, "sph: particle positions missing");
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->emitter && !(vlen(d->emit_velocity) > 0 && d->emit_radius >= 0)) {
+        set_err(err, cap, "emitter: needs a positive speed");
+        return VF_ERR_INVALID_ARG;
+    }
+    return VF_OK;
+}
+
+/* ------------------------------------------------------------------ recording */
+
+static void barrier(VkCommandBuffer cmd)
+{
+    /* Compute writes -> compute reads/writes and indirect dispatch arguments. */
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT,
+                   VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                   VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+}
+
+static vf_binding B(vf_buffer *b)
+{
+    return vf_bind_buffer(b);
+}
+
+static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *b,
+                               const void *push)
+{
+    vf_cmd_bind(cmd, p, b, push);
+    vkCmdDispatchIndirect(cmd, s->dispatch->buffer, 0);
+}
+
+static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
+{
+    return prof ? vf_profiler_begin(prof, cmd, name) : UINT32_MAX;
+}
+
+static void scope_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope)
+{
+    if (prof)
+        vf_profiler_end(prof, cmd, scope);
+}
+
+static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
+{
+    vf_binding b[] = {B(s->params), B(s->state), B(s->start), B(s->dispatch)};
+    vf_sph_args_push pc = {.mode = mode};
+    vf_cmd_dispatch(cmd, s->p_args, b, &pc, 1, 1, 1);
+    barrier(cmd);
+}
+
+vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    int a = s->cur, o = 1 - s->cur;
+    uint32_t sc = scope_begin(prof, cmd, "bin");
+    vf_sph_clear_push cp = {.count = s->cells + 1};
+    vf_binding cb[] = {B(s->start)};
+    vf_cmd_dispatch_1d(cmd, s->p_clear, cb, &cp, (uint64_t)s->cells + 1);
+    barrier(cmd);
+    vf_binding bb[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->cell), B(s->slot), B(s->start)};
+    dispatch_particles(s, cmd, s->p_bin, bb, NULL);
+    barrier(cmd);
+    scope_end(prof, cmd, sc);
+
+    sc = scope_begin(prof, cmd, "scan");
+    vf_result r = vf_scan_record(s->scan, cmd, s->start, 0, (uint64_t)s->cells + 1);
+    barrier(cmd);
+    scope_end(prof, cmd, sc);
+    if (r != VF_OK)
+        return r;
+
+    sc = scope_begin(prof, cmd, "sort");
+    vf_binding sb[] = {B(s->params), B(s->state), B(s->id[a]), B(s->cell), B(s->slot), B(s->start), B(s->keys)};
+    dispatch_particles(s, cmd, s->p_sort, sb, NULL);
+    barrier(cmd);
+    scope_end(prof, cmd, sc);
+
+    sc = scope_begin(prof, cmd, "scatter");
+    vf_binding xb[] = {B(s->params), B(s->state), B(s->cell),   B(s->start),  B(s->keys), B(s->pos[a]),
+                       B(s->vel[a]), B(s->id[a]), B(s->pos[o]), B(s->vel[o]), B(s->id[o])};
+    dispatch_particles(s, cmd, s->p_scatter, xb, NULL);
+    barrier(cmd);
+    if (s->desc.sink)
+        record_args(s, cmd, VF_SPH_ARGS_COMPACT);
+    scope_end(prof, cmd, sc);
+    s->cur = o;
+    return VF_OK;
+}
+
+vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    int a = s->cur;
+    uint32_t sc = scope_begin(prof, cmd, "density");
+    vf_binding db[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->dens)};
+    dispatch_particles(s, cmd, s->p_density, db, NULL);
+    barrier(cmd);
+    scope_end(prof, cmd, sc);
+
+    sc = scope_begin(prof, cmd, "forces");
+    vf_binding fb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->vel[a]), B(s->dens), B(s->acc)};
+    dispatch_particles(s, cmd, s->p_forces, fb, &s->interact);
+    barrier(cmd);
+    scope_end(prof, cmd, sc);
+    return VF_OK;
+}
+
+static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t mode, double dt)
+{
+    int a = s->cur;
+    uint32_t sc = scope_begin(prof, cmd, "integrate");
+    vf_binding ib[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->vel[a]), B(s->acc)};
+    vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode};
+    dispatch_particles(s, cmd, s->p_integrate, ib, &pc);
+    barrier(cmd);
+    scope_end(prof, cmd, sc);
+}
+
+static void record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    int a = s->cur;
+    uint32_t sc = scope_begin(prof, cmd, "emit");
+    vf_binding eb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]),
+                       B(s->vel[a]), B(s->id[a]),  B(s->acc),   B(s->pattern)};
+    vf_cmd_dispatch(cmd, s->p_emit, eb, NULL, 1, 1, 1);
+    barrier(cmd);
+    record_args(s, cmd, VF_SPH_ARGS_EMIT);
+    scope_end(prof, cmd, sc);
+}
+
+vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt)
+{
+    if (!s || !(dt > 0))
+        return VF_ERR_INVALID_ARG;
+    bool leapfrog = s->desc.integrator == VF_SPH_LEAPFROG;
+    vf_cmd_label_begin(s->gpu, cmd, "sph step");
+    if (leapfrog)
+        record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_DRIFT, dt);
+    if (s->desc.emitter) {
+        s->emit_timer += dt;
+        if (s->emit_timer >= s->emit_interval) {
+            s->emit_timer -= s->emit_interval;
+            record_emit(s, cmd, prof);
+        }
+    }
+    vf_result r = vf_sph_record_binning(s, cmd, prof);
+    if (r == VF_OK)
+        r = vf_sph_record_evaluate(s, cmd, prof);
+    if (r == VF_OK)
+        record_integrate(s, cmd, prof, leapfrog ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt);
+    vf_cmd_label_end(s->gpu, cmd);
+    return r;
+}
+
+/* ------------------------------------------------------------------ create */
+
+vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3], char *err,
+                            size_t cap)
+{
+    /* The grid: cells of size h covering the tank; one more word for the
+     * removed-particle bin. The start array is bound whole: it must fit the
+     * storage buffer range. */
+    uint64_t range = gpu->info.max_storage_buffer_range;
+    uint64_t g[3];
+    for (int k = 0; k < 3; k++) {
+        double n = ceil((desc->hi[k] - desc->lo[k]) / desc->h);
+        g[k] = n < 1 ? 1 : n > 4e9 ? 4000000000ull : (uint64_t)n;
+    }
+    double cells_d = (double)g[0] * (double)g[1] * (double)g[2];
+    uint64_t max_cells = range / 4 - 1;
+    if (max_cells > UINT32_MAX - 1)
+        max_cells = UINT32_MAX - 1;
+    if (cells_d > (double)max_cells) {
+        set_err(err, cap,
+                "spacing: the tank needs %.3g cells of size h = %.4g m (%llu x %llu x %llu) but at most %llu fit "
+                "on %s: use a larger spacing or a smaller tank",
+                cells_d, desc->h, (unsigned long long)g[0], (unsigned long long)g[1], (unsigned long long)g[2],
+                (unsigned long long)max_cells, gpu->info.name);
+        return VF_ERR_TOO_LARGE;
+    }
+    uint64_t cells = g[0] * g[1] * g[2];
+
+    /* Particles: every per-particle buffer is bound whole (vec4: 16 bytes a
+     * particle) and all of them must fit in device memory. */
+    uint64_t heap = gpu->info.device_local_bytes;
+    uint64_t fixed = 4 * (cells + 1) * 2 + (1u << 20); /* starts, scan scratch, small buffers */
+    uint64_t by_heap = heap > fixed ? (uint64_t)((double)(heap - fixed) * 0.9) / SPH_BYTES_PER_PARTICLE : 0;
+    uint64_t by_range = range / 16;
+    uint64_t max_particles = by_heap < by_range ? by_heap : by_range;
+    if (max_particles > (uint64_t)UINT32_MAX - VF_SPH_WG)
+        max_particles = (uint64_t)UINT32_MAX - VF_SPH_WG;
+    if (particles > max_particles) {
+        set_err(err, cap,
+                "particles: %llu particles do not fit on %s: at most %llu fit (%d bytes each; %llu MiB device memory, "
+                "%llu MiB storage buffer range)",
+                (unsigned long long)particles, gpu->info.name, (unsigned long long)max_particles, SPH_BYTES_PER_PARTICLE,
+                (unsigned long long)(heap >> 20), (unsigned long long)(range >> 20));
+        return VF_ERR_TOO_LARGE;
+    }
+    if (grid)
+        for (int k = 0; k < 3; k++)
+            grid[k] = (uint32_t)g[k];
+    return VF_OK;
+}
+
+vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char *err, size_t cap)
+{
+    *out = NULL;
+    if (err && cap)
+        err[0] = 0;
+    if (!gpu || !desc)
+        return VF_ERR_INVALID_ARG;
+    vf_result r = check_desc(desc, err, cap);
+    if (r != VF_OK)
+        return r;
+
+    uint64_t want = desc->capacity > desc->count ? desc->capacity : desc->count;
+    uint32_t g[3];
+    if ((r = vf_sph_check_size(gpu, desc, want, g, err, cap)) != VF_OK)
+        return r;
+    if (want == 0)
+        want = 1;
+    uint64_t cells = (uint64_t)g[0] * g[1] * g[2];
+
+    vf_sph *s = calloc(1, sizeof *s);
+    if (!s)
+        return VF_ERR_NO_MEMORY;
+    s->gpu = gpu;
+    s->desc = *desc;
+    s->desc.pos = NULL;
+    s->desc.vel = NULL;
+    s->capacity = (uint32_t)want;
+    s->cells = (uint32_t)cells;
+    s->initial_count = desc->count;
+    fill_params(s, g[0], g[1], g[2]);
+    s->dt = step_size(desc);
+    vec4f(s->interact.interact, desc->interact, desc->interact[3]);
+    s->interact.strength = (float)desc->interact_strength;
+
+    float(*pattern)[4] = NULL;
+    if (desc->emitter) {
+        uint32_t n = nozzle_pattern(desc, NULL, 0);
+        if (n == 0 || n > VF_SPH_EMIT_MAX) {
+            set_err(err, cap, "emitter: the nozzle has %u points at this spacing; it must have 1 to %d", n,
+                    VF_SPH_EMIT_MAX);
+            free(s);
+            return VF_ERR_INVALID_ARG;
+        }
+        pattern = calloc(n, sizeof *pattern);
+        if (!pattern) {
+            free(s);
+            return VF_ERR_NO_MEMORY;
+        }
+        s->prm.emit_count = nozzle_pattern(desc, pattern, n);
+        s->emit_interval = desc->spacing / vlen(desc->emit_velocity);
+        s->emit_timer = s->emit_interval; /* the first layer goes out with the first step */
+    }
+
+    vf_scan_desc scd = {.max_count = cells + 1};
+    if ((r = create_buffers(s)) != VF_OK || (r = create_pipelines(s)) != VF_OK ||
+        (r = vf_scan_create(gpu, &scd, &s->scan)) != VF_OK) {
+        if (r == VF_ERR_TOO_LARGE || r == VF_ERR_OUT_OF_DEVICE_MEMORY)
+            set_err(err, cap, "particles: %u particles and %u cells do not fit in the memory of %s", s->capacity,
+                    s->cells, gpu->info.name);
+        goto fail;
+    }
+
+    /* Upload: particles, ids 0..count-1, the state and the constants. */
+    vf_sph_state st = {.count = desc->count, .next_id = desc->count};
+    if ((r = vf_buffer_write(s->params, 0, &s->prm, sizeof s->prm)) || (r = vf_buffer_write(s->state, 0, &st, sizeof st)))
+        goto fail;
+    if (pattern && (r = vf_buffer_write(s->pattern, 0, pattern, 16ull * s->prm.emit_count)))
+        goto fail;
+    if ((r = vf_buffer_fill(s->acc, 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->dens, 0, VK_WHOLE_SIZE, 0)) ||
+        (r = vf_buffer_fill(s->vel[0], 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->start, 0, VK_WHOLE_SIZE, 0)))
+        goto fail;
+    if (desc->count) {
+        uint32_t *ids = malloc(4ull * desc->count);
+        if (!ids) {
+            r = VF_ERR_NO_MEMORY;
+            goto fail;
+        }
+        for (uint32_t i = 0; i < desc->count; i++)
+            ids[i] = i;
+        r = vf_buffer_write(s->id[0], 0, ids, 4ull * desc->count);
+        free(ids);
+        if (r || (r = vf_buffer_write(s->pos[0], 0, desc->pos, 16ull * desc->count)))
+            goto fail;
+        if (desc->vel && (r = vf_buffer_write(s->vel[0], 0, desc->vel, 16ull * desc->count)))
+            goto fail;
+    }
+
+    /* Prime: dispatch size, binning, density and forces, so the first step's
+     * leapfrog drift has its acceleration and an export at t = 0 has density. */
+    VkCommandBuffer cmd;
+    if ((r = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
+        goto fail;
+    vf_cmd_barrier_transfer_to_compute(cmd);
+    record_args(s, cmd, VF_SPH_ARGS_INIT);
+    if ((r = vf_sph_record_binning(s, cmd, NULL)) || (r = vf_sph_record_evaluate(s, cmd, NULL))) {
+        vf_cmd_oneshot_abandon(gpu, cmd);
+        goto fail;
+    }
+    if ((r = vf_cmd_oneshot_submit(gpu, cmd)) != VF_OK)
+        goto fail;
+    free(pattern);
+    *out = s;
+    return VF_OK;
+fail:
+    free(pattern);
+    vf_sph_destroy(&s);
+    return r;
+}
+
+void vf_sph_destroy(vf_sph **ps)
+{
+    if (!ps || !*ps)
+        return;
+    vf_sph *s = *ps;
+    vf_pipeline *pl[] = {s->p_clear, s->p_bin,   s->p_sort,      s->p_scatter, s->p_args,
+                         s->p_density, s->p_forces, s->p_integrate, s->p_emit};
+    for (size_t i = 0; i < sizeof pl / sizeof pl[0]; i++)
+        vf_pipeline_destroy(&pl[i]);
+    vf_scan_destroy(&s->scan);
+    vf_buffer *bufs[] = {s->params, s->state, s->dispatch, s->start, s->cell, s->slot, s->keys, s->dens, s->acc,
+                         s->pattern, s->pos[0], s->pos[1], s->vel[0], s->vel[1], s->id[0], s->id[1]};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        vf_buffer_destroy(&bufs[i]);
+    free(s);
+    *ps = NULL;
+}
+
+double vf_sph_dt(const vf_sph *s)
+{
+    return s->dt;
+}
+
+const vf_sph_params *vf_sph_get_params(const vf_sph *s)
+{
+    return &s->prm;
+}
+
+uint32_t vf_sph_capacity(const vf_sph *s)
+{
+    return s->capacity;
+}
+
+void vf_sph_set_interaction(vf_sph *s, const double point[3], double radius, double strength)
+{
+    vec4f(s->interact.interact, point, radius > 0 ? radius : 0);
+    s->interact.strength = (float)strength;
+}
+
+vf_result vf_sph_run_steps(vf_sph *s, uint32_t steps)
+{
+    while (steps > 0) {
+        uint32_t n = steps < 64 ? steps : 64;
+        VkCommandBuffer cmd;
+        vf_result r = vf_cmd_oneshot_begin(s->gpu, &cmd);
+        if (r != VF_OK)
+            return r;
+        for (uint32_t k = 0; k < n && r == VF_OK; k++)
+            r = vf_sph_record_step(s, cmd, NULL, s->dt);
+        if (r != VF_OK) {
+            vf_cmd_oneshot_abandon(s->gpu, cmd);
+            return r;
+        }
+        if ((r = vf_cmd_oneshot_submit(s->gpu, cmd)) != VF_OK)
+            return r;
+        steps -= n;
+    }
+    return VF_OK;
+}
+
+/* ------------------------------------------------------------------ readback */
+
+void vf_sph_snapshot_free(vf_sph_snapshot *snap)
+{
+    if (!snap)
+        return;
+    free(snap->pos);
+    free(snap->vel);
+    free(snap->dens);
+    free(snap->acc);
+    free(snap->id);
+    free(snap->start);
+    memset(snap, 0, sizeof *snap);
+}
+
+vf_result vf_sph_read(vf_sph *s, bool with_cells, vf_sph_snapshot *out)
+{
+    memset(out, 0, sizeof *out);
+    vf_result r = vf_buffer_read(s->state, 0, &out->state, sizeof out->state);
+    if (r != VF_OK)
+        return r;
+    uint32_t n = out->state.count;
+    if (n > s->capacity)
+        return VF_ERR_NUMERIC;
+    out->count = n;
+    out->cells = s->cells;
+    size_t m = n ? n : 1;
+    out->pos = malloc(16 * m);
+    out->vel = malloc(16 * m);
+    out->dens = malloc(8 * m);
+    out->acc = malloc(16 * m);
+    out->id = malloc(4 * m);
+    if (with_cells)
+        out->start = malloc(4 * ((size_t)s->cells + 1));
+    if (!out->pos || !out->vel || !out->dens || !out->acc || !out->id || (with_cells && !out->start)) {
+        vf_sph_snapshot_free(out);
+        return VF_ERR_NO_MEMORY;
+    }
+    int a = s->cur;
+    if (n && ((r = vf_buffer_read(s->pos[a], 0, out->pos, 16ull * n)) || (r = vf_buffer_read(s->vel[a], 0, out->vel, 16ull * n)) ||
+              (r = vf_buffer_read(s->dens, 0, out->dens, 8ull * n)) || (r = vf_buffer_read(s->acc, 0, out->acc, 16ull * n)) ||
+              (r = vf_buffer_read(s->id[a], 0, out->id, 4ull * n)))) {
+        vf_sph_snapshot_free(out);
+        return r;
+    }
+    if (with_cells && (r = vf_buffer_read(s->start, 0, out->start, 4ull * (s->cells + 1)))) {
+        vf_sph_snapshot_free(out);
+        return r;
+    }
+    return VF_OK;
+}
+
+/* The vf_solver wrapper (frames, guards, export, summary) lives in
+ * solver_sph_frame.c. */

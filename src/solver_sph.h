@@ -1,0 +1,142 @@
+/* solver_sph: smoothed-particle hydrodynamics (Mueller, Charypar & Gross
+ * 2003) fully on the GPU.
+ *
+ * Particles live in structure-of-arrays buffers (vec4 positions, vec4
+ * velocities, uint persistent ids, vec2 density+pressure, vec4
+ * accelerations). Every step re-bins them into a uniform grid of cell size h:
+ * per-particle cell and atomic slot (bin), exclusive scan of the cell counts
+ * (scan, gpu_scan), ids per cell (sort) and a scatter that moves the particle
+ * data itself into cell order, ordered by id inside each cell so results do
+ * not depend on atomic races (scatter). Density and forces then loop over the
+ * 27 neighbouring cells, nine contiguous x-rows, with no neighbour lists.
+ *
+ * The step size comes from the parameters (CFL with the speed of sound, which
+ * dominates in weakly compressible SPH, plus force and viscosity limits), so
+ * recording a frame never reads back; the GPU keeps the largest speed seen and
+ * the guards check the assumption when they read back. */
+#ifndef VF_SOLVER_SPH_H
+#define VF_SOLVER_SPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpu_profiler.h"
+#include "shared.h"
+#include "solver.h"
+
+typedef enum vf_sph_eos {
+    VF_SPH_TAIT = VF_SPH_EOS_TAIT,
+    VF_SPH_LINEAR = VF_SPH_EOS_LINEAR,
+} vf_sph_eos;
+
+typedef enum vf_sph_integrator {
+    VF_SPH_LEAPFROG = 0,       /* kick-drift-kick; states at full steps */
+    VF_SPH_SYMPLECTIC_EULER,   /* v += a dt, x += v dt */
+} vf_sph_integrator;
+
+/** Everything the solver needs. Lengths in metres, SI units throughout.
+ * Zero means the stated default where one is given. */
+typedef struct vf_sph_desc {
+    double lo[3], hi[3];       /* the tank (walls); particles stay inside */
+    double spacing;            /* initial particle spacing (mass = rho0 spacing^3) */
+    double h;                  /* smoothing radius = cell size (> 0) */
+    double rho0;               /* rest density (default 1000) */
+    vf_sph_eos eos;
+    double sound_speed;        /* c (> 0): Tait B = rho0 c^2 / 7 */
+    double stiffness;          /* linear k (0: c^2) */
+    bool keep_negative_pressure; /* false: negative pressures are clamped to 0 */
+    double viscosity;          /* mu, Pa s */
+    double tension;            /* sigma, N/m; 0 = off */
+    double restitution;        /* 0..1 */
+    double damping;            /* 1/s, a -= damping v */
+    double gravity[3];
+    vf_sph_integrator integrator;
+    double cfl;                /* dt <= cfl h / (c + speed_ref) (default 0.25) */
+    double speed_ref;          /* the largest flow speed expected, m/s */
+    double frame_dt;           /* simulated seconds per frame (default 1/60) */
+
+    uint32_t count;            /* initial particles */
+    const float (*pos)[4];     /* count positions (xyz); may be NULL when count is 0 */
+    const float (*vel)[4];     /* count velocities; NULL: at rest */
+    uint64_t capacity;         /* particles the buffers hold (0: count) */
+
+    uint32_t sphere_count;     /* obstacles, at most VF_SPH_MAX_SPHERES */
+    double spheres[VF_SPH_MAX_SPHERES][4]; /* centre xyz, radius */
+    uint32_t box_count;        /* at most VF_SPH_MAX_BOXES */
+    double box_lo[VF_SPH_MAX_BOXES][3], box_hi[VF_SPH_MAX_BOXES][3];
+
+    bool sink;                 /* particles inside [sink_lo, sink_hi] are removed */
+    double sink_lo[3], sink_hi[3];
+
+    bool emitter;              /* a nozzle: a disc of radius emit_radius at emit_origin */
+    double emit_origin[3];
+    double emit_velocity[3];   /* its direction and speed (> 0) */
+    double emit_radius;
+
+    double interact[4];        /* interactive force: point xyz, radius (0: off) */
+    double interact_strength;  /* m/s^2: > 0 pushes away, < 0 pulls */
+} vf_sph_desc;
+
+typedef struct vf_sph vf_sph;
+
+/** Creates the solver: checks sizes against the device (buffer range, heap
+ * size, dispatch limits; VF_ERR_TOO_LARGE with a one-line reason in err that
+ * says how many particles or cells fit), allocates every buffer, uploads the
+ * particles and evaluates density and forces once. err may be NULL. */
+vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char *err, size_t cap);
+/** Checks that a tank of desc's size and h, and `particles` particles, fit
+ * on the device (buffer range, memory); VF_ERR_TOO_LARGE with a one-line
+ * reason naming the key and how many fit. grid (may be NULL) gets the cells
+ * per axis. Call before generating particles on the host. */
+vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3], char *err,
+                            size_t cap);
+/** Destroys the solver; accepts NULL and *s == NULL. The GPU must be idle. */
+void vf_sph_destroy(vf_sph **s);
+
+/** The step size (from the parameters, fixed for the run). */
+double vf_sph_dt(const vf_sph *s);
+/** The constants block the shaders see (for the CPU reference). */
+const vf_sph_params *vf_sph_get_params(const vf_sph *s);
+/** The particles the buffers hold. */
+uint32_t vf_sph_capacity(const vf_sph *s);
+
+/** Records one substep of dt (bin, scan, sort, scatter, density, forces,
+ * integrate; emit when due). prof may be NULL. No readback. */
+vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt);
+/** Records only the binning and reorder of the current particles (tests). */
+vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof);
+/** Records density and forces for the current order (tests; after binning). */
+vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof);
+/** Records and submits `steps` substeps of the solver's dt (one-shot
+ * submits of at most 64 steps each; waits). For tests and tools. */
+vf_result vf_sph_run_steps(vf_sph *s, uint32_t steps);
+
+/** Changes the interactive force from the next recorded step on. */
+void vf_sph_set_interaction(vf_sph *s, const double point[3], double radius, double strength);
+
+/** A host copy of the particle state, in the GPU's current (cell) order. */
+typedef struct vf_sph_snapshot {
+    uint32_t count;
+    float (*pos)[4];
+    float (*vel)[4];
+    float (*dens)[2];  /* density, pressure */
+    float (*acc)[4];
+    uint32_t *id;
+    uint32_t *start;   /* cells + 1 cell starts of the last binning (only when asked) */
+    uint32_t cells;
+    vf_sph_state state;
+} vf_sph_snapshot;
+
+/** Reads the state back (waits for the GPU). with_cells also reads the cell
+ * starts. Free with vf_sph_snapshot_free. */
+vf_result vf_sph_read(vf_sph *s, bool with_cells, vf_sph_snapshot *out);
+/** Frees a snapshot's arrays; safe on a zeroed one. */
+void vf_sph_snapshot_free(vf_sph_snapshot *snap);
+
+/** Wraps an SPH solver as a vf_solver (takes ownership of sph, also on
+ * failure). scene names the scene in the summary. */
+vf_result vf_sph_solver_wrap(vf_sph *sph, vf_gpu *gpu, vf_solver **out);
+/** The SPH solver inside a vf_solver of family "sph" (NULL otherwise). */
+vf_sph *vf_sph_from_solver(vf_solver *s);
+
+#endif

@@ -1,0 +1,296 @@
+#include "solver_sph_ref.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPH_PI 3.14159265358979323846
+
+double vf_sph_ref_poly6(double r, double h)
+{
+    if (r >= h)
+        return 0.0;
+    double t = h * h - r * r;
+    return 315.0 / (64.0 * SPH_PI * pow(h, 9)) * t * t * t;
+}
+
+void vf_sph_ref_spiky_grad(const double d[3], double h, double out[3])
+{
+    double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    double f = r > 0 && r < h ? -45.0 / (SPH_PI * pow(h, 6)) * (h - r) * (h - r) / r : 0.0;
+    for (int k = 0; k < 3; k++)
+        out[k] = f * d[k];
+}
+
+double vf_sph_ref_visc_lap(double r, double h)
+{
+    return r < h ? 45.0 / (SPH_PI * pow(h, 6)) * (h - r) : 0.0;
+}
+
+void vf_sph_ref_poly6_grad(const double d[3], double h, double out[3])
+{
+    double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    double t = h * h - r2;
+    double f = r2 < h * h ? -945.0 / (32.0 * SPH_PI * pow(h, 9)) * t * t : 0.0;
+    for (int k = 0; k < 3; k++)
+        out[k] = f * d[k];
+}
+
+double vf_sph_ref_poly6_lap(double r, double h)
+{
+    double r2 = r * r;
+    if (r2 >= h * h)
+        return 0.0;
+    return -945.0 / (32.0 * SPH_PI * pow(h, 9)) * (h * h - r2) * (3.0 * h * h - 7.0 * r2);
+}
+
+double vf_sph_ref_lattice_sum(double h, double s, double grad_sum[3])
+{
+    int m = (int)ceil(h / s) + 1;
+    double v = s * s * s, sum = 0, g[3] = {0, 0, 0};
+    for (int i = -m; i <= m; i++)
+        for (int j = -m; j <= m; j++)
+            for (int k = -m; k <= m; k++) {
+                double d[3] = {-i * s, -j * s, -k * s}; /* x_i - x_j with x_i at the origin */
+                double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                sum += vf_sph_ref_poly6(r, h) * v;
+                double gr[3];
+                vf_sph_ref_spiky_grad(d, h, gr);
+                for (int a = 0; a < 3; a++)
+                    g[a] += gr[a] * v;
+            }
+    if (grad_sum)
+        memcpy(grad_sum, g, sizeof g);
+    return sum;
+}
+
+void vf_sph_ref_cell3(const vf_sph_params *prm, const float pos[3], int c[3])
+{
+    const uint32_t n[3] = {prm->grid_x, prm->grid_y, prm->grid_z};
+    for (int k = 0; k < 3; k++) {
+        float v = (pos[k] - prm->lo[k]) * prm->inv_cell;
+        if (!(v >= 0.0f))
+            v = 0.0f;
+        v = fminf(v, (float)(n[k] - 1));
+        c[k] = (int)v;
+    }
+}
+
+static bool in_sink(const vf_sph_params *prm, const float p[3])
+{
+    if (!prm->sink_enabled)
+        return false;
+    for (int k = 0; k < 3; k++)
+        if (!(p[k] >= prm->sink_lo[k] && p[k] <= prm->sink_hi[k]))
+            return false;
+    return true;
+}
+
+uint32_t vf_sph_ref_cell(const vf_sph_params *prm, const float pos[3])
+{
+    if (in_sink(prm, pos))
+        return prm->cells;
+    int c[3];
+    vf_sph_ref_cell3(prm, pos, c);
+    return (uint32_t)c[0] + prm->grid_x * ((uint32_t)c[1] + prm->grid_y * (uint32_t)c[2]);
+}
+
+void vf_sph_ref_bin(const vf_sph_params *prm, uint32_t n, const float (*pos)[4], const uint32_t *id, uint32_t *start,
+                    uint32_t *order)
+{
+    uint32_t cells = prm->cells;
+    uint32_t *cell = malloc(sizeof *cell * (n ? n : 1));
+    uint32_t *fill = calloc((size_t)cells + 1, sizeof *fill);
+    memset(start, 0, sizeof *start * ((size_t)cells + 1));
+    for (uint32_t i = 0; i < n; i++) {
+        cell[i] = vf_sph_ref_cell(prm, pos[i]);
+        if (cell[i] < cells)
+            start[cell[i]]++;
+    }
+    uint32_t sum = 0;
+    for (uint32_t c = 0; c <= cells; c++) {
+        uint32_t k = start[c];
+        start[c] = sum;
+        sum += c < cells ? k : 0;
+    }
+    /* Insert by id: counting-sort placement, then an insertion sort by id
+     * inside each cell (cells are small). */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = cell[i];
+        if (c >= cells)
+            continue;
+        uint32_t at = start[c] + fill[c]++;
+        while (at > start[c] && id[order[at - 1]] > id[i]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = i;
+    }
+    free(fill);
+    free(cell);
+}
+
+double vf_sph_ref_pressure(const vf_sph_params *prm, double rho)
+{
+    double p;
+    if (prm->eos == VF_SPH_EOS_TAIT)
+        p = prm->eos_b * (pow(rho / prm->rho0, 7.0) - 1.0);
+    else
+        p = prm->eos_k * (rho - prm->rho0);
+    if (prm->clamp_pressure && p < 0)
+        p = 0;
+    return p;
+}
+
+void vf_sph_ref_density(const vf_sph_params *prm, uint32_t n, const float (*pos)[4], double *rho, double *press)
+{
+    double h = prm->h;
+    for (uint32_t i = 0; i < n; i++) {
+        double sum = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            double d[3] = {(double)pos[i][0] - pos[j][0], (double)pos[i][1] - pos[j][1], (double)pos[i][2] - pos[j][2]};
+            sum += vf_sph_ref_poly6(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), h);
+        }
+        rho[i] = prm->mass * sum;
+        press[i] = vf_sph_ref_pressure(prm, rho[i]);
+    }
+}
+
+void vf_sph_ref_forces(const vf_sph_params *prm, const vf_sph_forces_push *push, uint32_t n, const float (*pos)[4],
+                       const float (*vel)[4], const double *rho, const double *press, double (*acc)[3])
+{
+    double h = prm->h, m = prm->mass;
+    for (uint32_t i = 0; i < n; i++) {
+        double a[3] = {0, 0, 0}, normal[3] = {0, 0, 0};
+        double lap = m / rho[i] * vf_sph_ref_poly6_lap(0, h);
+        for (uint32_t j = 0; j < n; j++) {
+            if (j == i)
+                continue;
+            double d[3] = {(double)pos[i][0] - pos[j][0], (double)pos[i][1] - pos[j][1], (double)pos[i][2] - pos[j][2]};
+            double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            if (r >= h)
+                continue;
+            double g[3], gp[3];
+            if (r > 1e-6 * h) {
+                vf_sph_ref_spiky_grad(d, h, g);
+                double f = -m * (press[i] / (rho[i] * rho[i]) + press[j] / (rho[j] * rho[j]));
+                for (int k = 0; k < 3; k++)
+                    a[k] += f * g[k];
+            }
+            double fv = prm->viscosity / rho[i] * m / rho[j] * vf_sph_ref_visc_lap(r, h);
+            for (int k = 0; k < 3; k++)
+                a[k] += fv * ((double)vel[j][k] - vel[i][k]);
+            vf_sph_ref_poly6_grad(d, h, gp);
+            for (int k = 0; k < 3; k++)
+                normal[k] += m / rho[j] * gp[k];
+            lap += m / rho[j] * vf_sph_ref_poly6_lap(r, h);
+        }
+        for (int k = 0; k < 3; k++)
+            a[k] += prm->gravity[k] - prm->damping * vel[i][k];
+        if (prm->tension > 0) {
+            double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
+            if (len > prm->tension_threshold)
+                for (int k = 0; k < 3; k++)
+                    a[k] -= prm->tension * lap / rho[i] * normal[k] / len;
+        }
+        if (push && push->interact[3] > 0) {
+            double d[3] = {(double)pos[i][0] - push->interact[0], (double)pos[i][1] - push->interact[1],
+                           (double)pos[i][2] - push->interact[2]};
+            double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), rad = push->interact[3];
+            if (len < rad && len > 1e-6 * rad)
+                for (int k = 0; k < 3; k++)
+                    a[k] += push->strength * (1.0 - len / rad) * d[k] / len;
+        }
+        for (int k = 0; k < 3; k++)
+            acc[i][k] = a[k];
+    }
+}
+
+/* The shader's sph_collide in fp32. */
+static void collide(const vf_sph_params *prm, float x[3], float v[3])
+{
+    float e = prm->restitution;
+    for (uint32_t k = 0; k < prm->sphere_count; k++) {
+        const float *s = prm->spheres[k];
+        float d[3] = {x[0] - s[0], x[1] - s[1], x[2] - s[2]};
+        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        if (d2 < s[3] * s[3]) {
+            float len = sqrtf(d2);
+            float n[3] = {0, 1, 0};
+            if (len > 1e-6f * s[3])
+                for (int a = 0; a < 3; a++)
+                    n[a] = d[a] / len;
+            for (int a = 0; a < 3; a++)
+                x[a] = s[a] + n[a] * s[3];
+            float vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
+            if (vn < 0)
+                for (int a = 0; a < 3; a++)
+                    v[a] -= (1.0f + e) * vn * n[a];
+        }
+    }
+    for (uint32_t k = 0; k < prm->box_count; k++) {
+        const float *lo = prm->box_lo[k], *hi = prm->box_hi[k];
+        bool inside = true;
+        for (int a = 0; a < 3; a++)
+            inside = inside && x[a] > lo[a] && x[a] < hi[a];
+        if (!inside)
+            continue;
+        int axis = 0;
+        float best = x[0] - lo[0];
+        bool upper = false;
+        for (int a = 0; a < 3; a++) {
+            if (x[a] - lo[a] < best) {
+                best = x[a] - lo[a];
+                axis = a;
+                upper = false;
+            }
+            if (hi[a] - x[a] < best) {
+                best = hi[a] - x[a];
+                axis = a;
+                upper = true;
+            }
+        }
+        if (upper) {
+            x[axis] = hi[axis];
+            if (v[axis] < 0)
+                v[axis] = -e * v[axis];
+        } else {
+            x[axis] = lo[axis];
+            if (v[axis] > 0)
+                v[axis] = -e * v[axis];
+        }
+    }
+    for (int a = 0; a < 3; a++) {
+        if (x[a] < prm->lo[a]) {
+            x[a] = prm->lo[a];
+            if (v[a] < 0)
+                v[a] = -e * v[a];
+        }
+        if (x[a] > prm->hi[a]) {
+            x[a] = prm->hi[a];
+            if (v[a] > 0)
+                v[a] = -e * v[a];
+        }
+    }
+}
+
+void vf_sph_ref_integrate(const vf_sph_params *prm, uint32_t mode, float dt, uint32_t n, float (*pos)[4], float (*vel)[4],
+                          const float (*acc)[4])
+{
+    for (uint32_t i = 0; i < n; i++) {
+        float *v = vel[i], *x = pos[i];
+        if (mode == VF_SPH_INTEGRATE_KICK) {
+            for (int k = 0; k < 3; k++)
+                v[k] += (0.5f * dt) * acc[i][k];
+        } else {
+            float f = mode == VF_SPH_INTEGRATE_DRIFT ? 0.5f * dt : dt;
+            for (int k = 0; k < 3; k++) {
+                v[k] += f * acc[i][k];
+                x[k] += dt * v[k];
+            }
+            collide(prm, x, v);
+            x[3] = 0;
+        }
+        v[3] = 0;
+    }
+}

@@ -1,0 +1,54 @@
+/* solver_sph_ref: the CPU reference of the SPH kernels (brute force, double
+ * precision where it matters) that tests and the benchmark compare the GPU
+ * passes against. Works on the same vf_sph_params block the shaders see. */
+#ifndef VF_SOLVER_SPH_REF_H
+#define VF_SOLVER_SPH_REF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "shared.h"
+
+/** Kernels of Mueller et al. 2003 with support radius h (0 beyond h):
+ * W_poly6(r), the spiky gradient at offset d (= x_i - x_j), the viscosity
+ * kernel's Laplacian, and the poly6 gradient and Laplacian. */
+double vf_sph_ref_poly6(double r, double h);
+void vf_sph_ref_spiky_grad(const double d[3], double h, double out[3]);
+double vf_sph_ref_visc_lap(double r, double h);
+void vf_sph_ref_poly6_grad(const double d[3], double h, double out[3]);
+double vf_sph_ref_poly6_lap(double r, double h);
+
+/** Sums W(x_i - x_j) V and grad W(x_i - x_j) V (spiky) over a cubic lattice
+ * of spacing s around a lattice point (V = s^3): the kernels' partition of
+ * unity and zero-gradient checks. grad_sum gets three values (may be NULL). */
+double vf_sph_ref_lattice_sum(double h, double s, double grad_sum[3]);
+
+/** Cell coordinates of a position exactly as the shaders compute them (fp32,
+ * clamped, NaN to 0), and the cell index including the sink bin prm->cells. */
+void vf_sph_ref_cell3(const vf_sph_params *prm, const float pos[3], int c[3]);
+uint32_t vf_sph_ref_cell(const vf_sph_params *prm, const float pos[3]);
+
+/** Counting sort of n particles into cells, ordered by id inside a cell:
+ * start gets prm->cells + 1 exclusive cell starts (start[cells] = live
+ * particles; sink particles dropped), order gets the input index of each
+ * output slot (start[cells] entries). */
+void vf_sph_ref_bin(const vf_sph_params *prm, uint32_t n, const float (*pos)[4], const uint32_t *id, uint32_t *start,
+                    uint32_t *order);
+
+/** Pressure from density by the equation of state of prm. */
+double vf_sph_ref_pressure(const vf_sph_params *prm, double rho);
+
+/** Brute-force O(N^2) density and pressure of every particle. */
+void vf_sph_ref_density(const vf_sph_params *prm, uint32_t n, const float (*pos)[4], double *rho, double *press);
+
+/** Brute-force O(N^2) accelerations (pressure, viscosity, surface tension,
+ * gravity, damping and the interactive force of push; push may be NULL). */
+void vf_sph_ref_forces(const vf_sph_params *prm, const vf_sph_forces_push *push, uint32_t n, const float (*pos)[4],
+                       const float (*vel)[4], const double *rho, const double *press, double (*acc)[3]);
+
+/** One integration pass (mode VF_SPH_INTEGRATE_*) in fp32, with the same
+ * collisions as the shader; updates pos and vel in place. */
+void vf_sph_ref_integrate(const vf_sph_params *prm, uint32_t mode, float dt, uint32_t n, float (*pos)[4], float (*vel)[4],
+                          const float (*acc)[4]);
+
+#endif
