@@ -80,7 +80,8 @@
  * 4-byte scalars and vec4s at 16-byte offsets). Lengths in metres, times in
  * seconds. The kernel factors are for the normalised forms with q = r/h:
  *   W_poly6 = poly6 (1 - q^2)^3,             poly6 = 315 / (64 pi h^3)
- *   grad W_spiky = -spiky (1 - q)^2 r/|r|,   spiky = 45 / (pi h^4)
+ *   grad W_spiky = -spiky (1 - q)^2 r/|r|,   spiky = 45 / (pi h^4) / K
+ *     (K: the gradient's first moment on the initial cubic lattice, see solver_sph.c)
  *   lap W_visc = visc (1 - q),               visc = 45 / (pi h^5)
  *   grad W_poly6 = -poly6_grad (1 - q^2)^2 r/h,  poly6_grad = 945 / (32 pi h^4)
  *   lap W_poly6 = -poly6_lap (1 - q^2)(3 - 7 q^2), poly6_lap = 945 / (32 pi h^5) */

@@ -110,3 +110,79 @@ void sph_collide(inout vec3 x, inout vec3 v)
         }
     }
 }
+
+// Walls by mirror particles: a particle closer than h to a tank wall sees,
+// besides its neighbours, their mirror images across that wall (and across
+// every combination of the walls it is near, for edges and corners), and
+// across the surface of the nearest obstacle (its tangent plane). Images carry
+// the density and pressure of their original and its velocity reflected
+// (free slip). A lattice of fluid against a wall therefore continues
+// seamlessly through it: no density deficit at walls, and the pressure of the
+// images holds the fluid out (no penetration) with a symmetric pair force.
+// Reflection never brings an image closer than its original, so the images
+// that matter belong to the neighbours already within h.
+struct sph_mirrors {
+    uint axes;    // bit a: mirror across the wall plane[a] of axis a
+    vec3 plane;
+    bool obstacle; // mirror across the plane dot(n, x) = c
+    vec3 n;
+    float c;
+};
+
+sph_mirrors sph_mirrors_at(vec3 x)
+{
+    sph_mirrors m;
+    m.axes = 0u;
+    m.plane = vec3(0.0);
+    float h = prm.h;
+    for (int a = 0; a < 3; a++) {
+        float dlo = x[a] - prm.lo[a], dhi = prm.hi[a] - x[a];
+        if (dlo < h && dlo <= dhi) {
+            m.axes |= 1u << uint(a);
+            m.plane[a] = prm.lo[a];
+        } else if (dhi < h) {
+            m.axes |= 1u << uint(a);
+            m.plane[a] = prm.hi[a];
+        }
+    }
+    m.obstacle = false;
+    m.n = vec3(0.0, 1.0, 0.0);
+    m.c = 0.0;
+    float best = h;
+    for (uint k = 0u; k < prm.sphere_count; k++) {
+        vec4 s = prm.spheres[k];
+        vec3 d = x - s.xyz;
+        float len = length(d);
+        if (len - s.w < best && len > 1e-6 * s.w) {
+            best = max(len - s.w, 0.0);
+            m.obstacle = true;
+            m.n = d / len;
+            m.c = dot(m.n, s.xyz) + s.w;
+        }
+    }
+    for (uint k = 0u; k < prm.box_count; k++) {
+        vec3 q = clamp(x, prm.box_lo[k].xyz, prm.box_hi[k].xyz);
+        vec3 d = x - q;
+        float len = length(d);
+        if (len < best && len > 0.0) {
+            best = len;
+            m.obstacle = true;
+            m.n = d / len;
+            m.c = dot(m.n, q);
+        }
+    }
+    return m;
+}
+
+vec3 sph_mirror_axes(vec3 x, uint mask, vec3 plane)
+{
+    for (int a = 0; a < 3; a++)
+        if ((mask & (1u << uint(a))) != 0u)
+            x[a] = 2.0 * plane[a] - x[a];
+    return x;
+}
+
+vec3 sph_mirror_plane(vec3 x, vec3 n, float c)
+{
+    return x - (2.0 * (dot(n, x) - c)) * n;
+}

@@ -1,7 +1,8 @@
 #version 450
 // Density by the poly6 kernel over the 27 surrounding cells (particles in cell
 // order: the three cells of a row along x are one contiguous range, so each
-// row's range is read once), and pressure from the equation of state.
+// row's range is read once), with the mirror images of the neighbours near
+// walls (sph_mirrors), and pressure from the equation of state.
 #include "shared.h"
 #include "sph_common.glsl"
 
@@ -20,17 +21,38 @@ void main()
     ivec3 n = sph_grid();
     int x0 = max(c.x - 1, 0), x1 = min(c.x + 1, n.x - 1);
     float h2 = prm.h2, inv_h2 = prm.inv_h * prm.inv_h;
+    sph_mirrors m = sph_mirrors_at(xi);
+    bool mirrored = m.axes != 0u || m.obstacle;
     float sum = 0.0;
     for (int z = max(c.z - 1, 0); z <= min(c.z + 1, n.z - 1); z++) {
         for (int y = max(c.y - 1, 0); y <= min(c.y + 1, n.y - 1); y++) {
             uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
             uint b = start[row + uint(x0)], e = start[row + uint(x1) + 1u];
             for (uint j = b; j < e; j++) {
-                vec3 d = xi - pos[j].xyz;
+                vec3 xj = pos[j].xyz;
+                vec3 d = xi - xj;
                 float r2 = dot(d, d);
-                if (r2 < h2) {
-                    float t = 1.0 - r2 * inv_h2;
-                    sum += t * t * t;
+                if (r2 >= h2)
+                    continue;
+                float t = 1.0 - r2 * inv_h2;
+                sum += t * t * t;
+                if (!mirrored)
+                    continue;
+                for (uint mask = m.axes; mask != 0u; mask = (mask - 1u) & m.axes) {
+                    d = xi - sph_mirror_axes(xj, mask, m.plane);
+                    r2 = dot(d, d);
+                    if (r2 < h2) {
+                        t = 1.0 - r2 * inv_h2;
+                        sum += t * t * t;
+                    }
+                }
+                if (m.obstacle) {
+                    d = xi - sph_mirror_plane(xj, m.n, m.c);
+                    r2 = dot(d, d);
+                    if (r2 < h2) {
+                        t = 1.0 - r2 * inv_h2;
+                        sum += t * t * t;
+                    }
                 }
             }
         }

@@ -3,7 +3,8 @@
 // (a_i = -sum m (p_i/rho_i^2 + p_j/rho_j^2) grad W), viscosity with the
 // viscosity-kernel Laplacian (Mueller 2003), surface tension from the colour
 // field (when prm.tension > 0), gravity, velocity damping and the interactive
-// push/pull force. Same 27-cell row loop as sph_density.
+// push/pull force. Same 27-cell row loop as sph_density, with the mirror
+// images of the neighbours near walls (including the particle's own image).
 #include "shared.h"
 #include "sph_common.glsl"
 
@@ -15,53 +16,90 @@ layout(std430, binding = VF_SPH_FORCES_BIND_DENS) readonly buffer Dens { vec2 de
 layout(std430, binding = VF_SPH_FORCES_BIND_ACC) writeonly buffer Acc { vec4 acc[]; };
 VF_PUSH(vf_sph_forces_push)
 
+// Sums of one particle's pair terms (the constant factors are applied once
+// at the end).
+vec3 sp, sv, sn;
+float slap;
+vec3 vi;
+float pterm_i;
+bool tension;
+
+// One neighbour (or image) at offset d = x_i - x_j with r2 = |d|^2 < h^2.
+void pair(vec3 d, float r2, vec3 vj, float pterm_j, float inv_rhoj)
+{
+    float r = sqrt(r2);
+    float q = r * prm.inv_h;
+    float omq = 1.0 - q;
+    if (r > 1e-6 * prm.h)
+        sp += ((pterm_i + pterm_j) * omq * omq / r) * d;
+    sv += (vj - vi) * (omq * inv_rhoj);
+    if (tension) {
+        float t = 1.0 - q * q;
+        sn -= (t * t * inv_rhoj) * d;
+        slap -= t * (3.0 - 7.0 * q * q) * inv_rhoj;
+    }
+}
+
 void main()
 {
     uint i = sph_index();
     if (i >= st.count)
         return;
     vec3 xi = pos[i].xyz;
-    vec3 vi = vel[i].xyz;
+    vi = vel[i].xyz;
     vec2 di = dens[i];
     float inv_rhoi = 1.0 / di.x;
-    float pterm_i = di.y * inv_rhoi * inv_rhoi;
+    pterm_i = di.y * inv_rhoi * inv_rhoi;
+    tension = prm.tension > 0.0;
+    sp = vec3(0.0);
+    sv = vec3(0.0);
+    sn = vec3(0.0);
+    slap = 0.0;
     ivec3 c = sph_cell3(xi);
     ivec3 n = sph_grid();
     int x0 = max(c.x - 1, 0), x1 = min(c.x + 1, n.x - 1);
-    float h2 = prm.h2, inv_h = prm.inv_h, rmin = 1e-6 * prm.h;
-    bool tension = prm.tension > 0.0;
-    vec3 sp = vec3(0.0), sv = vec3(0.0), sn = vec3(0.0);
-    float slap = 0.0;
+    float h2 = prm.h2;
+    sph_mirrors m = sph_mirrors_at(xi);
+    bool mirrored = m.axes != 0u || m.obstacle;
     for (int z = max(c.z - 1, 0); z <= min(c.z + 1, n.z - 1); z++) {
         for (int y = max(c.y - 1, 0); y <= min(c.y + 1, n.y - 1); y++) {
             uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
             uint b = start[row + uint(x0)], e = start[row + uint(x1) + 1u];
             for (uint j = b; j < e; j++) {
-                vec3 d = xi - pos[j].xyz;
+                vec3 xj = pos[j].xyz;
+                vec3 d = xi - xj;
                 float r2 = dot(d, d);
-                if (r2 >= h2 || j == i)
+                if (r2 >= h2)
                     continue;
+                vec3 vj = vel[j].xyz;
                 vec2 dj = dens[j];
                 float inv_rhoj = 1.0 / dj.x;
-                float r = sqrt(r2);
-                float q = r * inv_h;
-                float omq = 1.0 - q;
-                if (r > rmin)
-                    sp += ((pterm_i + dj.y * inv_rhoj * inv_rhoj) * omq * omq / r) * d;
-                sv += (vel[j].xyz - vi) * (omq * inv_rhoj);
-                if (tension) {
-                    float t = 1.0 - q * q;
-                    sn -= (t * t * inv_rhoj) * d;
-                    slap -= t * (3.0 - 7.0 * q * q) * inv_rhoj;
+                float pterm_j = dj.y * inv_rhoj * inv_rhoj;
+                if (j != i)
+                    pair(d, r2, vj, pterm_j, inv_rhoj);
+                if (!mirrored)
+                    continue;
+                for (uint mask = m.axes; mask != 0u; mask = (mask - 1u) & m.axes) {
+                    d = xi - sph_mirror_axes(xj, mask, m.plane);
+                    r2 = dot(d, d);
+                    if (r2 < h2)
+                        pair(d, r2, sph_mirror_axes(vj, mask, vec3(0.0)), pterm_j, inv_rhoj);
+                }
+                if (m.obstacle) {
+                    d = xi - sph_mirror_plane(xj, m.n, m.c);
+                    r2 = dot(d, d);
+                    if (r2 < h2)
+                        pair(d, r2, sph_mirror_plane(vj, m.n, 0.0), pterm_j, inv_rhoj);
                 }
             }
         }
     }
-    float m = prm.mass;
-    vec3 a = (m * prm.spiky) * sp + (prm.viscosity * m * prm.visc * inv_rhoi) * sv + prm.gravity.xyz - prm.damping * vi;
+    float mass = prm.mass;
+    vec3 a = (mass * prm.spiky) * sp + (prm.viscosity * mass * prm.visc * inv_rhoi) * sv + prm.gravity.xyz -
+             prm.damping * vi;
     if (tension) {
-        vec3 normal = (m * prm.poly6_grad * inv_h) * sn;
-        float lap = m * prm.poly6_lap * (slap - 3.0 * inv_rhoi);
+        vec3 normal = (mass * prm.poly6_grad * prm.inv_h) * sn;
+        float lap = mass * prm.poly6_lap * (slap - 3.0 * inv_rhoi);
         float len = length(normal);
         if (len > prm.tension_threshold)
             a -= (prm.tension * lap * inv_rhoi / len) * normal;

@@ -2,6 +2,7 @@
  * vf_scene_info rows in its own file and lists them here. */
 #include <string.h>
 
+#include "scene_sph.h"
 #include "solver.h"
 #include "solver_grid.h"
 #include "solver_height.h"
@@ -13,6 +14,10 @@ const vf_scene_info *const vf_scenes[] = {
     &vf_scene_grid_smoke,
     &vf_scene_grid_cavity,
     &vf_scene_grid_channel,
+    &vf_scene_dam_break,
+    &vf_scene_double_dam,
+    &vf_scene_drop,
+    &vf_scene_fountain,
     NULL,
 };
 

@@ -120,21 +120,27 @@ typedef struct vf_sph_snapshot {
     float (*pos)[4];
     float (*vel)[4];
     float (*dens)[2];  /* density, pressure */
-    float (*acc)[4];
+    float (*acc)[4];   /* only in a full read */
     uint32_t *id;
-    uint32_t *start;   /* cells + 1 cell starts of the last binning (only when asked) */
+    uint32_t *start;   /* cells + 1 cell starts of the last binning (only in a full read) */
     uint32_t cells;
     vf_sph_state state;
 } vf_sph_snapshot;
 
-/** Reads the state back (waits for the GPU). with_cells also reads the cell
- * starts. Free with vf_sph_snapshot_free. */
-vf_result vf_sph_read(vf_sph *s, bool with_cells, vf_sph_snapshot *out);
+/** Reads the state back (waits for the GPU). full also reads the
+ * accelerations and the cell starts. Free with vf_sph_snapshot_free. */
+vf_result vf_sph_read(vf_sph *s, bool full, vf_sph_snapshot *out);
+/** The description the solver was created from (particle pointers cleared). */
+const vf_sph_desc *vf_sph_get_desc(const vf_sph *s);
+/** Cells along x, y, z of the binning grid. */
+void vf_sph_grid(const vf_sph *s, uint32_t out[3]);
+/** Particles uploaded at creation. */
+uint32_t vf_sph_initial_count(const vf_sph *s);
 /** Frees a snapshot's arrays; safe on a zeroed one. */
 void vf_sph_snapshot_free(vf_sph_snapshot *snap);
 
 /** Wraps an SPH solver as a vf_solver (takes ownership of sph, also on
- * failure). scene names the scene in the summary. */
+ * failure). */
 vf_result vf_sph_solver_wrap(vf_sph *sph, vf_gpu *gpu, vf_solver **out);
 /** The SPH solver inside a vf_solver of family "sph" (NULL otherwise). */
 vf_sph *vf_sph_from_solver(vf_solver *s);

@@ -64,6 +64,74 @@ double vf_sph_ref_lattice_sum(double h, double s, double grad_sum[3])
     return sum;
 }
 
+int vf_sph_ref_images(const vf_sph_params *prm, const double x[3], const double p[3], const double v[3], double img[8][3],
+                      double vimg[8][3])
+{
+    double h = prm->h, plane[3] = {0, 0, 0};
+    unsigned axes = 0;
+    for (int a = 0; a < 3; a++) {
+        double dlo = x[a] - prm->lo[a], dhi = prm->hi[a] - x[a];
+        if (dlo < h && dlo <= dhi) {
+            axes |= 1u << a;
+            plane[a] = prm->lo[a];
+        } else if (dhi < h) {
+            axes |= 1u << a;
+            plane[a] = prm->hi[a];
+        }
+    }
+    int count = 0;
+    for (unsigned mask = axes; mask; mask = (mask - 1) & axes) {
+        for (int a = 0; a < 3; a++) {
+            bool flip = mask & (1u << a);
+            img[count][a] = flip ? 2 * plane[a] - p[a] : p[a];
+            if (vimg)
+                vimg[count][a] = flip ? -v[a] : v[a];
+        }
+        count++;
+    }
+    /* the nearest obstacle surface within h */
+    double best = h, n[3] = {0, 1, 0}, c = 0;
+    bool obstacle = false;
+    for (uint32_t k = 0; k < prm->sphere_count; k++) {
+        const float *sp = prm->spheres[k];
+        double d[3] = {x[0] - sp[0], x[1] - sp[1], x[2] - sp[2]};
+        double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (len - sp[3] < best && len > 1e-6 * sp[3]) {
+            best = fmax(len - sp[3], 0.0);
+            obstacle = true;
+            for (int a = 0; a < 3; a++)
+                n[a] = d[a] / len;
+            c = n[0] * sp[0] + n[1] * sp[1] + n[2] * sp[2] + sp[3];
+        }
+    }
+    for (uint32_t k = 0; k < prm->box_count; k++) {
+        double q[3], d[3];
+        for (int a = 0; a < 3; a++) {
+            q[a] = fmin(fmax(x[a], prm->box_lo[k][a]), prm->box_hi[k][a]);
+            d[a] = x[a] - q[a];
+        }
+        double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (len < best && len > 0) {
+            best = len;
+            obstacle = true;
+            for (int a = 0; a < 3; a++)
+                n[a] = d[a] / len;
+            c = n[0] * q[0] + n[1] * q[1] + n[2] * q[2];
+        }
+    }
+    if (obstacle) {
+        double pn = n[0] * p[0] + n[1] * p[1] + n[2] * p[2] - c;
+        double vn = v ? n[0] * v[0] + n[1] * v[1] + n[2] * v[2] : 0;
+        for (int a = 0; a < 3; a++) {
+            img[count][a] = p[a] - 2 * pn * n[a];
+            if (vimg)
+                vimg[count][a] = v[a] - 2 * vn * n[a];
+        }
+        count++;
+    }
+    return count;
+}
+
 void vf_sph_ref_cell3(const vf_sph_params *prm, const float pos[3], int c[3])
 {
     const uint32_t n[3] = {prm->grid_x, prm->grid_y, prm->grid_z};
@@ -146,14 +214,50 @@ void vf_sph_ref_density(const vf_sph_params *prm, uint32_t n, const float (*pos)
 {
     double h = prm->h;
     for (uint32_t i = 0; i < n; i++) {
-        double sum = 0;
+        double x[3] = {pos[i][0], pos[i][1], pos[i][2]}, sum = 0;
         for (uint32_t j = 0; j < n; j++) {
-            double d[3] = {(double)pos[i][0] - pos[j][0], (double)pos[i][1] - pos[j][1], (double)pos[i][2] - pos[j][2]};
-            sum += vf_sph_ref_poly6(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), h);
+            double p[3] = {pos[j][0], pos[j][1], pos[j][2]}, img[8][3];
+            double r = sqrt((x[0] - p[0]) * (x[0] - p[0]) + (x[1] - p[1]) * (x[1] - p[1]) + (x[2] - p[2]) * (x[2] - p[2]));
+            if (r >= h)
+                continue; /* images only of neighbours within h, as the shader */
+            sum += vf_sph_ref_poly6(r, h);
+            int m = vf_sph_ref_images(prm, x, p, NULL, img, NULL);
+            for (int k = 0; k < m; k++) {
+                double d[3] = {x[0] - img[k][0], x[1] - img[k][1], x[2] - img[k][2]};
+                sum += vf_sph_ref_poly6(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), h);
+            }
         }
         rho[i] = prm->mass * sum;
         press[i] = vf_sph_ref_pressure(prm, rho[i]);
     }
+}
+
+/* One pair term of particle i with a neighbour or image at x_j. */
+static void ref_pair(const vf_sph_params *prm, uint32_t i, const double xi[3], const double vi[3], const double xj[3],
+                     const double vj[3], double rho_j, double p_j, const double *rho, const double *press, double a[3],
+                     double normal[3], double *lap)
+{
+    double h = prm->h, m = prm->mass;
+    double d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
+    double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (r >= h)
+        return;
+    double g[3], gp[3];
+    if (r > 1e-6 * h) {
+        vf_sph_ref_spiky_grad(d, h, g);
+        /* the shaders' gradient carries the lattice normalisation of prm->spiky */
+        double norm = prm->spiky * (SPH_PI * h * h * h * h) / 45.0;
+        double f = -m * norm * (press[i] / (rho[i] * rho[i]) + p_j / (rho_j * rho_j));
+        for (int k = 0; k < 3; k++)
+            a[k] += f * g[k];
+    }
+    double fv = prm->viscosity / rho[i] * m / rho_j * vf_sph_ref_visc_lap(r, h);
+    for (int k = 0; k < 3; k++)
+        a[k] += fv * (vj[k] - vi[k]);
+    vf_sph_ref_poly6_grad(d, h, gp);
+    for (int k = 0; k < 3; k++)
+        normal[k] += m / rho_j * gp[k];
+    *lap += m / rho_j * vf_sph_ref_poly6_lap(r, h);
 }
 
 void vf_sph_ref_forces(const vf_sph_params *prm, const vf_sph_forces_push *push, uint32_t n, const float (*pos)[4],
@@ -163,27 +267,18 @@ void vf_sph_ref_forces(const vf_sph_params *prm, const vf_sph_forces_push *push,
     for (uint32_t i = 0; i < n; i++) {
         double a[3] = {0, 0, 0}, normal[3] = {0, 0, 0};
         double lap = m / rho[i] * vf_sph_ref_poly6_lap(0, h);
+        double xi[3] = {pos[i][0], pos[i][1], pos[i][2]}, vi[3] = {vel[i][0], vel[i][1], vel[i][2]};
         for (uint32_t j = 0; j < n; j++) {
-            if (j == i)
-                continue;
-            double d[3] = {(double)pos[i][0] - pos[j][0], (double)pos[i][1] - pos[j][1], (double)pos[i][2] - pos[j][2]};
-            double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-            if (r >= h)
-                continue;
-            double g[3], gp[3];
-            if (r > 1e-6 * h) {
-                vf_sph_ref_spiky_grad(d, h, g);
-                double f = -m * (press[i] / (rho[i] * rho[i]) + press[j] / (rho[j] * rho[j]));
-                for (int k = 0; k < 3; k++)
-                    a[k] += f * g[k];
-            }
-            double fv = prm->viscosity / rho[i] * m / rho[j] * vf_sph_ref_visc_lap(r, h);
-            for (int k = 0; k < 3; k++)
-                a[k] += fv * ((double)vel[j][k] - vel[i][k]);
-            vf_sph_ref_poly6_grad(d, h, gp);
-            for (int k = 0; k < 3; k++)
-                normal[k] += m / rho[j] * gp[k];
-            lap += m / rho[j] * vf_sph_ref_poly6_lap(r, h);
+            double xj[3] = {pos[j][0], pos[j][1], pos[j][2]}, vj[3] = {vel[j][0], vel[j][1], vel[j][2]};
+            double dx[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
+            if (dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2] >= h * h)
+                continue; /* images only of neighbours within h, as the shader */
+            if (j != i)
+                ref_pair(prm, i, xi, vi, xj, vj, rho[j], press[j], rho, press, a, normal, &lap);
+            double img[8][3], vimg[8][3];
+            int k = vf_sph_ref_images(prm, xi, xj, vj, img, vimg);
+            for (int t = 0; t < k; t++)
+                ref_pair(prm, i, xi, vi, img[t], vimg[t], rho[j], press[j], rho, press, a, normal, &lap);
         }
         for (int k = 0; k < 3; k++)
             a[k] += prm->gravity[k] - prm->damping * vel[i][k];
@@ -194,8 +289,7 @@ void vf_sph_ref_forces(const vf_sph_params *prm, const vf_sph_forces_push *push,
                     a[k] -= prm->tension * lap / rho[i] * normal[k] / len;
         }
         if (push && push->interact[3] > 0) {
-            double d[3] = {(double)pos[i][0] - push->interact[0], (double)pos[i][1] - push->interact[1],
-                           (double)pos[i][2] - push->interact[2]};
+            double d[3] = {xi[0] - push->interact[0], xi[1] - push->interact[1], xi[2] - push->interact[2]};
             double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), rad = push->interact[3];
             if (len < rad && len > 1e-6 * rad)
                 for (int k = 0; k < 3; k++)

@@ -23,6 +23,15 @@ double vf_sph_ref_poly6_lap(double r, double h);
  * unity and zero-gradient checks. grad_sum gets three values (may be NULL). */
 double vf_sph_ref_lattice_sum(double h, double s, double grad_sum[3]);
 
+/** The mirror images the shaders use near walls: for a particle at x, the
+ * images of a point p (p's reflections across every non-empty combination of
+ * the tank walls within h of x, and across the tangent plane of the nearest
+ * obstacle within h). Writes up to 8 image positions to img (and the images
+ * of the vector v, reflected the same way without the offset, to vimg when
+ * not NULL); returns the count. */
+int vf_sph_ref_images(const vf_sph_params *prm, const double x[3], const double p[3], const double v[3], double img[8][3],
+                      double vimg[8][3]);
+
 /** Cell coordinates of a position exactly as the shaders compute them (fp32,
  * clamped, NaN to 0), and the cell index including the sink bin prm->cells. */
 void vf_sph_ref_cell3(const vf_sph_params *prm, const float pos[3], int c[3]);

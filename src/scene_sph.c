@@ -1,0 +1,485 @@
+/* The built-in SPH scenes: dam-break, double-dam, drop and fountain. Each
+ * scene is a parameter table (params.h) over one desc struct, defaults,
+ * cross-key validation and a create that lays out the particles on a cubic
+ * lattice and hands them to solver_sph. Axes: x along the tank, y up, z across. */
+#include "scene_sph.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver_sph.h"
+
+enum { SCENE_DAM, SCENE_DOUBLE, SCENE_DROP, SCENE_FOUNTAIN };
+
+typedef struct vf_sph_scene_desc {
+    int kind;
+    /* common */
+    double spacing, particles, smoothing, rho0;
+    int eos;
+    double sound_speed, stiffness;
+    bool negative_pressure;
+    double viscosity, tension, gravity, restitution, damping;
+    int integrator;
+    double cfl, frame_dt;
+    double push_x, push_y, push_z, push_radius, push_strength;
+    double sphere_x, sphere_y, sphere_z, sphere_r;
+    double box_x, box_y, box_z, box_sx, box_sy, box_sz;
+    /* dam-break, double-dam */
+    double a, ratio, tank_length, tank_height, depth;
+    /* drop, fountain: the tank */
+    double tank_x, tank_y, tank_z, pool_depth;
+    /* drop */
+    double drop_radius, drop_height;
+    /* fountain */
+    double nozzle_radius, nozzle_speed, nozzle_height, capacity;
+    bool sink;
+    double sink_size;
+} vf_sph_scene_desc;
+
+#define OFF(f) offsetof(vf_sph_scene_desc, f)
+#define DBL VF_PARAM_DOUBLE
+
+/* Keys every SPH scene has (the spacing default is per scene). */
+#define SPH_COMMON_KEYS(spacing_def)                                                                                    \
+    {"spacing", DBL, OFF(spacing), spacing_def, 0, 1, true, NULL, "m", "initial particle spacing (mass = rho0 spacing^3)"}, \
+    {"particles", DBL, OFF(particles), 0, 0, 1e12, false, NULL, "1",                                                 \
+     "approximate initial particle count; overrides spacing when > 0"},                                               \
+    {"smoothing", DBL, OFF(smoothing), 2.41, 1.2, 4, false, NULL, "1",                                               \
+     "smoothing radius h (= cell size) over the spacing; 2.41: lattice sum of W_poly6 = 1 within 2e-4, ~58 neighbours"},              \
+    {"rho0", DBL, OFF(rho0), 1000, 0, 1e5, true, NULL, "kg/m^3", "rest density"},                                      \
+    {"eos", VF_PARAM_ENUM, OFF(eos), 0, 0, 0, false, "tait|linear", "", "equation of state: tait p = B((rho/rho0)^7 - 1) or linear p = k (rho - rho0)"}, \
+    {"sound_speed", DBL, OFF(sound_speed), 0, 0, 1e4, false, NULL, "m/s",                                              \
+     "speed of sound c (B = rho0 c^2 / 7); 0: 10 x the largest expected speed"},                                      \
+    {"stiffness", DBL, OFF(stiffness), 0, 0, 1e9, false, NULL, "m^2/s^2", "linear eos k; 0: c^2"},                     \
+    {"negative_pressure", VF_PARAM_BOOL, OFF(negative_pressure), 0, 0, 0, false, NULL, "",                             \
+     "keep negative pressures (false: clamp to 0, avoids clumping at the free surface)"},                              \
+    {"viscosity", DBL, OFF(viscosity), 1.0, 0, 1e5, false, NULL, "Pa s", "dynamic viscosity mu (viscosity kernel)"},   \
+    {"tension", DBL, OFF(tension), 0, 0, 1e3, false, NULL, "N/m", "surface tension coefficient (colour field); 0: off"}, \
+    {"gravity", DBL, OFF(gravity), 9.81, 0, 1e3, false, NULL, "m/s^2", "gravity, pointing down (-y)"},                 \
+    {"restitution", DBL, OFF(restitution), 0.2, 0, 1, false, NULL, "1", "normal velocity kept at walls and obstacles"}, \
+    {"damping", DBL, OFF(damping), 0, 0, 1e4, false, NULL, "1/s", "velocity damping (for settling)"},                  \
+    {"integrator", VF_PARAM_ENUM, OFF(integrator), 0, 0, 0, false, "leapfrog|euler", "",                               \
+     "kick-drift-kick leapfrog or symplectic euler"},                                                                  \
+    {"cfl", DBL, OFF(cfl), 0.25, 0, 1, true, NULL, "1", "step size dt = cfl h / (c + largest expected speed)"},        \
+    {"frame_dt", DBL, OFF(frame_dt), 1.0 / 60.0, 0, 10, true, NULL, "s", "simulated time per frame"},                   \
+    {"push_x", DBL, OFF(push_x), 0, -1e3, 1e3, false, NULL, "m", "interactive force: point x"},                        \
+    {"push_y", DBL, OFF(push_y), 0, -1e3, 1e3, false, NULL, "m", "interactive force: point y"},                        \
+    {"push_z", DBL, OFF(push_z), 0, -1e3, 1e3, false, NULL, "m", "interactive force: point z"},                        \
+    {"push_radius", DBL, OFF(push_radius), 0, 0, 1e3, false, NULL, "m", "interactive force radius; 0: off"},           \
+    {"push_strength", DBL, OFF(push_strength), 50, -1e5, 1e5, false, NULL, "m/s^2",                                   \
+     "interactive acceleration at the point (> 0 pushes away, < 0 pulls), fading to 0 at the radius"},                 \
+    {"sphere_x", DBL, OFF(sphere_x), 0, -1e3, 1e3, false, NULL, "m", "sphere obstacle centre x"},                      \
+    {"sphere_y", DBL, OFF(sphere_y), 0, -1e3, 1e3, false, NULL, "m", "sphere obstacle centre y"},                      \
+    {"sphere_z", DBL, OFF(sphere_z), 0, -1e3, 1e3, false, NULL, "m", "sphere obstacle centre z"},                      \
+    {"sphere_r", DBL, OFF(sphere_r), 0, 0, 1e3, false, NULL, "m", "sphere obstacle radius; 0: none"},                  \
+    {"box_x", DBL, OFF(box_x), 0, -1e3, 1e3, false, NULL, "m", "box obstacle centre x"},                               \
+    {"box_y", DBL, OFF(box_y), 0, -1e3, 1e3, false, NULL, "m", "box obstacle centre y"},                               \
+    {"box_z", DBL, OFF(box_z), 0, -1e3, 1e3, false, NULL, "m", "box obstacle centre z"},                               \
+    {"box_sx", DBL, OFF(box_sx), 0, 0, 1e3, false, NULL, "m", "box obstacle size x; 0: none"},                         \
+    {"box_sy", DBL, OFF(box_sy), 0, 0, 1e3, false, NULL, "m", "box obstacle size y"},                                  \
+    {"box_sz", DBL, OFF(box_sz), 0, 0, 1e3, false, NULL, "m", "box obstacle size z"}
+
+#define DAM_KEYS                                                                                                       \
+    {"a", DBL, OFF(a), 0.25, 0, 100, true, NULL, "m", "water column width along x (against the back wall x = 0)"},     \
+    {"ratio", DBL, OFF(ratio), 2, 0, 100, true, NULL, "1", "column height over a"},                                    \
+    {"tank_length", DBL, OFF(tank_length), 0, 0, 1e3, false, NULL, "m", "tank length along x, at least 5 a; 0: 5 a"},   \
+    {"tank_height", DBL, OFF(tank_height), 0, 0, 1e3, false, NULL, "m", "tank height; 0: 1.5 x the column"},            \
+    {"depth", DBL, OFF(depth), 0, 0, 1e3, false, NULL, "m", "tank and column extent across (z); 0: a"}
+
+static const vf_param_def dam_keys[] = {SPH_COMMON_KEYS(0.01), DAM_KEYS};
+static const vf_param_def double_keys[] = {SPH_COMMON_KEYS(0.01), DAM_KEYS};
+
+#define TANK_KEYS(x, y, z, pool)                                                                                       \
+    {"tank_x", DBL, OFF(tank_x), x, 0, 1e3, true, NULL, "m", "tank length (x)"},                                       \
+    {"tank_y", DBL, OFF(tank_y), y, 0, 1e3, true, NULL, "m", "tank height (y)"},                                       \
+    {"tank_z", DBL, OFF(tank_z), z, 0, 1e3, true, NULL, "m", "tank width (z)"},                                        \
+    {"pool_depth", DBL, OFF(pool_depth), pool, 0, 1e3, false, NULL, "m", "water depth of the pool at rest"}
+
+static const vf_param_def drop_keys[] = {
+    SPH_COMMON_KEYS(0.01),
+    TANK_KEYS(0.5, 0.6, 0.5, 0.12),
+    {"drop_radius", DBL, OFF(drop_radius), 0.08, 0, 1e3, true, NULL, "m", "radius of the falling sphere of water"},
+    {"drop_height", DBL, OFF(drop_height), 0.4, 0, 1e3, true, NULL, "m", "height of the sphere's centre"},
+};
+
+static const vf_param_def fountain_keys[] = {
+    SPH_COMMON_KEYS(0.01),
+    TANK_KEYS(0.6, 0.8, 0.6, 0.04),
+    {"nozzle_radius", DBL, OFF(nozzle_radius), 0.02, 0, 1e3, false, NULL, "m", "radius of the nozzle (a disc facing up)"},
+    {"nozzle_speed", DBL, OFF(nozzle_speed), 2.5, 0, 1e3, true, NULL, "m/s", "speed of the emitted water"},
+    {"nozzle_height", DBL, OFF(nozzle_height), 0.1, 0, 1e3, false, NULL, "m", "height of the nozzle above the floor"},
+    {"capacity", DBL, OFF(capacity), 60000, 1, 1e12, false, NULL, "1", "the most particles at once (the nozzle stops there)"},
+    {"sink", VF_PARAM_BOOL, OFF(sink), 1, 0, 0, false, NULL, "", "a drain in the corner (x, z < sink_size, y < spacing) removes particles"},
+    {"sink_size", DBL, OFF(sink_size), 0.08, 0, 1e3, true, NULL, "m", "drain size"},
+};
+
+#define COUNT(t) (sizeof t / sizeof t[0])
+
+static void defaults_common(vf_sph_scene_desc *d, const vf_param_def *t, size_t n, int kind)
+{
+    memset(d, 0, sizeof *d);
+    vf_params_defaults(t, n, d);
+    d->kind = kind;
+}
+
+static void dam_defaults(void *p)
+{
+    defaults_common(p, dam_keys, COUNT(dam_keys), SCENE_DAM);
+}
+static void double_defaults(void *p)
+{
+    defaults_common(p, double_keys, COUNT(double_keys), SCENE_DOUBLE);
+}
+static void drop_defaults(void *p)
+{
+    defaults_common(p, drop_keys, COUNT(drop_keys), SCENE_DROP);
+}
+static void fountain_defaults(void *p)
+{
+    defaults_common(p, fountain_keys, COUNT(fountain_keys), SCENE_FOUNTAIN);
+}
+
+/* ------------------------------------------------------------------ geometry */
+
+typedef struct geometry {
+    double lo[3], hi[3];      /* tank */
+    double fluid_volume;      /* initial water volume (for `particles`) */
+    double fluid_height;      /* the largest height water falls from (for c) */
+    double speed_ref;         /* the largest expected speed */
+} geometry;
+
+static double dam_length(const vf_sph_scene_desc *d)
+{
+    return d->tank_length > 0 ? d->tank_length : 5 * d->a;
+}
+static double dam_height(const vf_sph_scene_desc *d)
+{
+    return d->tank_height > 0 ? d->tank_height : 1.5 * d->ratio * d->a;
+}
+static double dam_depth(const vf_sph_scene_desc *d)
+{
+    return d->depth > 0 ? d->depth : d->a;
+}
+
+static void scene_geometry(const vf_sph_scene_desc *d, geometry *g)
+{
+    memset(g, 0, sizeof *g);
+    double grav = d->gravity;
+    switch (d->kind) {
+    case SCENE_DAM:
+    case SCENE_DOUBLE: {
+        g->hi[0] = dam_length(d);
+        g->hi[1] = dam_height(d);
+        g->hi[2] = dam_depth(d);
+        double column = d->a * d->ratio * d->a * dam_depth(d);
+        g->fluid_volume = d->kind == SCENE_DOUBLE ? 2 * column : column;
+        g->fluid_height = d->ratio * d->a;
+        break;
+    }
+    case SCENE_DROP:
+    case SCENE_FOUNTAIN:
+        g->hi[0] = d->tank_x;
+        g->hi[1] = d->tank_y;
+        g->hi[2] = d->tank_z;
+        g->fluid_volume = d->tank_x * d->tank_z * d->pool_depth;
+        if (d->kind == SCENE_DROP) {
+            g->fluid_volume += 4.0 / 3.0 * 3.14159265358979 * pow(d->drop_radius, 3);
+            g->fluid_height = d->drop_height + d->drop_radius;
+        } else {
+            g->fluid_height = fmax(d->pool_depth, d->nozzle_height + d->nozzle_speed * d->nozzle_speed / (2 * fmax(grav, 1e-9)));
+        }
+        break;
+    }
+    g->speed_ref = sqrt(2 * grav * g->fluid_height);
+    if (d->kind == SCENE_FOUNTAIN)
+        g->speed_ref = fmax(g->speed_ref, d->nozzle_speed);
+    if (g->speed_ref <= 0)
+        g->speed_ref = 1e-3;
+}
+
+static double effective_spacing(const vf_sph_scene_desc *d, const geometry *g)
+{
+    if (d->particles > 0 && g->fluid_volume > 0)
+        return cbrt(g->fluid_volume / d->particles);
+    return d->spacing;
+}
+
+/* Lattice points (i + 0.5) s inside a region; the callback says whether a
+ * point is water. Returns the count, filling out when not NULL. */
+typedef bool (*inside_fn)(const vf_sph_scene_desc *d, const geometry *g, const double p[3]);
+
+static bool in_dam(const vf_sph_scene_desc *d, const geometry *g, const double p[3])
+{
+    bool left = p[0] < d->a && p[1] < d->ratio * d->a;
+    bool right = d->kind == SCENE_DOUBLE && p[0] > g->hi[0] - d->a && p[1] < d->ratio * d->a;
+    return left || right;
+}
+
+static bool in_pool(const vf_sph_scene_desc *d, const geometry *g, const double p[3])
+{
+    (void)g;
+    if (p[1] < d->pool_depth)
+        return true;
+    if (d->kind == SCENE_DROP) {
+        double c[3] = {0.5 * d->tank_x - p[0], d->drop_height - p[1], 0.5 * d->tank_z - p[2]};
+        return c[0] * c[0] + c[1] * c[1] + c[2] * c[2] < d->drop_radius * d->drop_radius;
+    }
+    return false;
+}
+
+static uint64_t lattice(const vf_sph_scene_desc *d, const geometry *g, double s, inside_fn inside, float (*out)[4],
+                        uint64_t max)
+{
+    uint64_t n[3];
+    for (int k = 0; k < 3; k++)
+        n[k] = (uint64_t)floor((g->hi[k] - g->lo[k]) / s + 1e-9);
+    uint64_t count = 0;
+    for (uint64_t z = 0; z < n[2]; z++)
+        for (uint64_t y = 0; y < n[1]; y++)
+            for (uint64_t x = 0; x < n[0]; x++) {
+                double p[3] = {g->lo[0] + (x + 0.5) * s, g->lo[1] + (y + 0.5) * s, g->lo[2] + (z + 0.5) * s};
+                if (!inside(d, g, p))
+                    continue;
+                bool blocked = false;
+                if (d->sphere_r > 0) {
+                    double q[3] = {p[0] - d->sphere_x, p[1] - d->sphere_y, p[2] - d->sphere_z};
+                    blocked = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] < d->sphere_r * d->sphere_r;
+                }
+                if (d->box_sx > 0 && d->box_sy > 0 && d->box_sz > 0 && fabs(p[0] - d->box_x) < 0.5 * d->box_sx &&
+                    fabs(p[1] - d->box_y) < 0.5 * d->box_sy && fabs(p[2] - d->box_z) < 0.5 * d->box_sz)
+                    blocked = true;
+                if (blocked)
+                    continue;
+                if (out && count < max)
+                    for (int k = 0; k < 4; k++)
+                        out[count][k] = k < 3 ? (float)p[k] : 0.0f;
+                count++;
+            }
+    return count;
+}
+
+/* Rough count without walking the lattice (for huge requests). */
+static double estimated_count(const geometry *g, double s)
+{
+    return g->fluid_volume / (s * s * s);
+}
+
+/* ------------------------------------------------------------------ validate */
+
+static vf_result sph_validate(const void *p, char *err, size_t cap)
+{
+    const vf_sph_scene_desc *d = p;
+    geometry g;
+    scene_geometry(d, &g);
+    double s = effective_spacing(d, &g);
+    double tank_min = fmin(g.hi[0], fmin(g.hi[1], g.hi[2]));
+    if (!(s > 0) || s > tank_min) {
+        snprintf(err, cap, "spacing: %g m is not in (0, %g]: it must be positive and fit the tank's smallest side", s,
+                 tank_min);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE) {
+        double L = dam_length(d), H = dam_height(d);
+        if (d->tank_length > 0 && d->tank_length < 5 * d->a * (1 - 1e-12)) {
+            snprintf(err, cap, "tank_length: %g m is shorter than 5 a = %g m: must be at least 5 a (or 0 for 5 a)",
+                     d->tank_length, 5 * d->a);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (d->ratio * d->a > H) {
+            snprintf(err, cap,
+                     "ratio: the column (ratio a = %g m) is taller than the tank (tank_height = %g m): must be at most %g",
+                     d->ratio * d->a, H, H / d->a);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (d->kind == SCENE_DOUBLE && 2 * d->a > L) {
+            snprintf(err, cap, "a: two columns of %g m do not fit the tank (tank_length = %g m)", d->a, L);
+            return VF_ERR_INVALID_ARG;
+        }
+        double smallest = fmin(d->a, fmin(d->ratio * d->a, dam_depth(d)));
+        if (s > smallest) {
+            snprintf(err, cap, "spacing: %g m is larger than the water column's smallest side (%g m): must be at most %g",
+                     s, smallest, smallest);
+            return VF_ERR_INVALID_ARG;
+        }
+    } else {
+        if (d->pool_depth > d->tank_y) {
+            snprintf(err, cap, "pool_depth: %g m is deeper than the tank (tank_y = %g m)", d->pool_depth, d->tank_y);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (d->kind == SCENE_DROP) {
+            double r = d->drop_radius;
+            if (2 * r > fmin(d->tank_x, d->tank_z) || d->drop_height + r > d->tank_y || d->drop_height - r < d->pool_depth) {
+                snprintf(err, cap,
+                         "drop_radius: the drop (radius %g m at height %g m) must be inside the tank and above the pool "
+                         "(pool_depth %g m, tank %g x %g x %g m)",
+                         r, d->drop_height, d->pool_depth, d->tank_x, d->tank_y, d->tank_z);
+                return VF_ERR_INVALID_ARG;
+            }
+            if (s > r) {
+                snprintf(err, cap, "spacing: %g m is larger than the drop radius %g m", s, r);
+                return VF_ERR_INVALID_ARG;
+            }
+        } else {
+            if (d->nozzle_height >= d->tank_y || d->nozzle_radius > 0.5 * fmin(d->tank_x, d->tank_z)) {
+                snprintf(err, cap, "nozzle_height: the nozzle (height %g m, radius %g m) must be inside the tank", d->nozzle_height,
+                         d->nozzle_radius);
+                return VF_ERR_INVALID_ARG;
+            }
+            if (d->capacity < estimated_count(&g, s)) {
+                snprintf(err, cap, "capacity: %g is smaller than the pool's %.0f particles", d->capacity,
+                         estimated_count(&g, s));
+                return VF_ERR_INVALID_ARG;
+            }
+        }
+    }
+    if (d->sphere_r > 0 && (d->sphere_r >= 0.5 * tank_min)) {
+        snprintf(err, cap, "sphere_r: %g m must be smaller than half the tank's smallest side (%g m)", d->sphere_r, 0.5 * tank_min);
+        return VF_ERR_INVALID_ARG;
+    }
+    return VF_OK;
+}
+
+/* ------------------------------------------------------------------ create */
+
+static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, char *err, size_t cap)
+{
+    const vf_sph_scene_desc *d = p;
+    *out = NULL;
+    geometry g;
+    scene_geometry(d, &g);
+    double s = effective_spacing(d, &g);
+    vf_sph_desc sd = {0};
+    memcpy(sd.lo, g.lo, sizeof sd.lo);
+    memcpy(sd.hi, g.hi, sizeof sd.hi);
+    sd.spacing = s;
+    sd.h = d->smoothing * s;
+    sd.rho0 = d->rho0;
+    sd.eos = d->eos == 1 ? VF_SPH_LINEAR : VF_SPH_TAIT;
+    sd.speed_ref = g.speed_ref;
+    sd.sound_speed = d->sound_speed > 0 ? d->sound_speed : 10 * g.speed_ref;
+    sd.stiffness = d->stiffness;
+    sd.keep_negative_pressure = d->negative_pressure;
+    sd.viscosity = d->viscosity;
+    sd.tension = d->tension;
+    sd.gravity[1] = -d->gravity;
+    sd.restitution = d->restitution;
+    sd.damping = d->damping;
+    sd.integrator = d->integrator == 1 ? VF_SPH_SYMPLECTIC_EULER : VF_SPH_LEAPFROG;
+    sd.cfl = d->cfl;
+    sd.frame_dt = d->frame_dt;
+    sd.interact[0] = d->push_x;
+    sd.interact[1] = d->push_y;
+    sd.interact[2] = d->push_z;
+    sd.interact[3] = d->push_radius;
+    sd.interact_strength = d->push_radius > 0 ? d->push_strength : 0;
+    if (d->sphere_r > 0) {
+        sd.sphere_count = 1;
+        sd.spheres[0][0] = d->sphere_x;
+        sd.spheres[0][1] = d->sphere_y;
+        sd.spheres[0][2] = d->sphere_z;
+        sd.spheres[0][3] = d->sphere_r;
+    }
+    if (d->box_sx > 0 && d->box_sy > 0 && d->box_sz > 0) {
+        sd.box_count = 1;
+        double c[3] = {d->box_x, d->box_y, d->box_z}, e[3] = {d->box_sx, d->box_sy, d->box_sz};
+        for (int k = 0; k < 3; k++) {
+            sd.box_lo[0][k] = c[k] - 0.5 * e[k];
+            sd.box_hi[0][k] = c[k] + 0.5 * e[k];
+        }
+    }
+    inside_fn inside = d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE ? in_dam : in_pool;
+    if (d->kind == SCENE_FOUNTAIN) {
+        sd.emitter = true;
+        sd.emit_origin[0] = 0.5 * d->tank_x;
+        sd.emit_origin[1] = d->nozzle_height;
+        sd.emit_origin[2] = 0.5 * d->tank_z;
+        sd.emit_velocity[1] = d->nozzle_speed;
+        sd.emit_radius = d->nozzle_radius;
+        sd.sink = d->sink;
+        sd.sink_hi[0] = sd.sink_hi[2] = d->sink_size;
+        sd.sink_hi[1] = s;
+    }
+
+    /* Size checks before any host allocation: a huge request fails here. */
+    double est = estimated_count(&g, s);
+    uint64_t want = est > 1e15 ? (uint64_t)1e15 : (uint64_t)est;
+    if (d->kind == SCENE_FOUNTAIN && d->capacity > (double)want)
+        want = (uint64_t)d->capacity;
+    vf_result r = vf_sph_check_size(gpu, &sd, want, NULL, err, cap);
+    if (r != VF_OK)
+        return r;
+    uint64_t n = lattice(d, &g, s, inside, NULL, 0);
+    if (n == 0 && d->kind != SCENE_FOUNTAIN) {
+        snprintf(err, cap, "spacing: %g m leaves no particle in the water", s);
+        return VF_ERR_INVALID_ARG;
+    }
+    uint64_t capacity = d->kind == SCENE_FOUNTAIN ? (uint64_t)d->capacity : n;
+    if (capacity < n)
+        capacity = n;
+    if ((r = vf_sph_check_size(gpu, &sd, capacity, NULL, err, cap)) != VF_OK)
+        return r;
+    float(*pos)[4] = malloc(16 * (n ? n : 1));
+    if (!pos)
+        return VF_ERR_NO_MEMORY;
+    lattice(d, &g, s, inside, pos, n);
+    sd.count = (uint32_t)n;
+    sd.pos = (const float (*)[4])pos;
+    sd.capacity = capacity;
+    vf_sph *sph = NULL;
+    r = vf_sph_create(gpu, &sd, &sph, err, cap);
+    free(pos);
+    if (r != VF_OK)
+        return r;
+    return vf_sph_solver_wrap(sph, gpu, out);
+}
+
+const vf_scene_info vf_scene_dam_break = {
+    .name = "dam-break",
+    .family = "sph",
+    .description = "sph: a water column (a x ratio*a) collapses along a tank at least 5a long",
+    .params = dam_keys,
+    .param_count = COUNT(dam_keys),
+    .desc_size = sizeof(vf_sph_scene_desc),
+    .defaults = dam_defaults,
+    .validate = sph_validate,
+    .create = sph_scene_create,
+};
+
+const vf_scene_info vf_scene_double_dam = {
+    .name = "double-dam",
+    .family = "sph",
+    .description = "sph: two water columns at both ends of a tank collapse and collide",
+    .params = double_keys,
+    .param_count = COUNT(double_keys),
+    .desc_size = sizeof(vf_sph_scene_desc),
+    .defaults = double_defaults,
+    .validate = sph_validate,
+    .create = sph_scene_create,
+};
+
+const vf_scene_info vf_scene_drop = {
+    .name = "drop",
+    .family = "sph",
+    .description = "sph: a sphere of water falls into a pool",
+    .params = drop_keys,
+    .param_count = COUNT(drop_keys),
+    .desc_size = sizeof(vf_sph_scene_desc),
+    .defaults = drop_defaults,
+    .validate = sph_validate,
+    .create = sph_scene_create,
+};
+
+const vf_scene_info vf_scene_fountain = {
+    .name = "fountain",
+    .family = "sph",
+    .description = "sph: a nozzle shoots water up into a tank with a drain (emitter and sink)",
+    .params = fountain_keys,
+    .param_count = COUNT(fountain_keys),
+    .desc_size = sizeof(vf_sph_scene_desc),
+    .defaults = fountain_defaults,
+    .validate = sph_validate,
+    .create = sph_scene_create,
+};

@@ -1,0 +1,273 @@
+/* The SPH solver behind the vf_solver interface: frames of fixed simulated
+ * time split into substeps (remainder carried), guards with a last-good
+ * snapshot, particle export and the summary members. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_particles.h"
+#include "fileio.h"
+#include "solver_sph.h"
+
+typedef struct sph_solver {
+    vf_solver base;
+    vf_sph *sph;
+    double carry;            /* simulated time owed to the next frame */
+    uint32_t pending;        /* substeps recorded in the frame not yet done */
+    uint32_t frame_steps_min, frame_steps_max;
+    vf_sph_snapshot good;    /* the state of the last passed check (or t = 0) */
+    double good_time;
+    uint64_t good_frame;
+    bool have_good, failed;
+} sph_solver;
+
+static const vf_solver_vtable sph_vtable;
+
+vf_sph *vf_sph_from_solver(vf_solver *s)
+{
+    return s && s->vt == &sph_vtable ? ((sph_solver *)s)->sph : NULL;
+}
+
+static void sph_destroy(vf_solver *base)
+{
+    sph_solver *s = (sph_solver *)base;
+    vf_sph_destroy(&s->sph);
+    vf_sph_snapshot_free(&s->good);
+    free(s);
+}
+
+static vf_result sph_record_frame(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    sph_solver *s = (sph_solver *)base;
+    double dt = vf_sph_dt(s->sph);
+    double budget = base->frame_dt + s->carry;
+    double n = floor(budget / dt * (1.0 + 1e-12));
+    if (n > 1e6)
+        return VF_ERR_TOO_LARGE;
+    uint32_t steps = (uint32_t)n;
+    for (uint32_t k = 0; k < steps; k++) {
+        vf_result r = vf_sph_record_step(s->sph, cmd, prof, dt);
+        if (r != VF_OK)
+            return r;
+    }
+    s->carry = fmax(0.0, budget - steps * dt);
+    s->pending = steps;
+    if (base->frames == 0 || steps < s->frame_steps_min)
+        s->frame_steps_min = steps;
+    if (steps > s->frame_steps_max)
+        s->frame_steps_max = steps;
+    return VF_OK;
+}
+
+static vf_result sph_frame_done(vf_solver *base)
+{
+    sph_solver *s = (sph_solver *)base;
+    base->steps += s->pending;
+    base->time += s->pending * vf_sph_dt(s->sph);
+    base->frames++;
+    s->pending = 0;
+    return VF_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Output order: by persistent id (so a particle keeps its line across
+ * frames while its slot in the GPU's cell order changes). */
+static uint32_t *id_order(const vf_sph_snapshot *snap)
+{
+    uint64_t *key = malloc(sizeof *key * (snap->count ? snap->count : 1));
+    uint32_t *order = malloc(sizeof *order * (snap->count ? snap->count : 1));
+    if (!key || !order) {
+        free(key);
+        free(order);
+        return NULL;
+    }
+    for (uint32_t k = 0; k < snap->count; k++)
+        key[k] = (uint64_t)snap->id[k] << 32 | k;
+    qsort(key, snap->count, sizeof *key, cmp_u64);
+    for (uint32_t k = 0; k < snap->count; k++)
+        order[k] = (uint32_t)key[k];
+    free(key);
+    return order;
+}
+
+static vf_result export_snapshot(const vf_sph_snapshot *snap, const char *dir, uint32_t index)
+{
+    uint32_t *order = id_order(snap);
+    if (!order)
+        return VF_ERR_NO_MEMORY;
+    vf_particles_view v = {
+        .n = snap->count,
+        .pos = (const float (*)[4])snap->pos,
+        .vel = (const float (*)[4])snap->vel,
+        .dens = (const float (*)[2])snap->dens,
+        .id = snap->id,
+        .order = order,
+    };
+    char path[4096];
+    snprintf(path, sizeof path, "%s/particles_%04u.csv", dir, index);
+    vf_result r = vf_export_particles_csv(path, &v);
+    if (r == VF_OK) {
+        snprintf(path, sizeof path, "%s/particles_%04u.vtp", dir, index);
+        r = vf_export_particles_vtp(path, &v);
+    }
+    free(order);
+    return r;
+}
+
+static vf_result sph_export_frame(vf_solver *base, const char *dir, uint32_t index)
+{
+    sph_solver *s = (sph_solver *)base;
+    if (s->failed && s->have_good)
+        return export_snapshot(&s->good, dir, index); /* the last good state, not the broken one */
+    vf_sph_snapshot snap;
+    vf_result r = vf_sph_read(s->sph, false, &snap);
+    if (r != VF_OK)
+        return r;
+    r = export_snapshot(&snap, dir, index);
+    vf_sph_snapshot_free(&snap);
+    return r;
+}
+
+static float max_speed(const vf_sph_state *st)
+{
+    float v;
+    memcpy(&v, &st->max_speed_bits, sizeof v);
+    return v;
+}
+
+static void sph_write_summary(vf_solver *base, FILE *f, const char *indent)
+{
+    sph_solver *s = (sph_solver *)base;
+    const vf_sph_desc *d = vf_sph_get_desc(s->sph);
+    vf_sph_snapshot snap = {0};
+    bool have = vf_sph_read(s->sph, false, &snap) == VF_OK;
+    uint32_t g[3];
+    vf_sph_grid(s->sph, g);
+    double dt = vf_sph_dt(s->sph), vmax = have ? max_speed(&snap.state) : NAN;
+    fprintf(f, "%s\"particles\": %u,\n", indent, have ? snap.count : 0);
+    fprintf(f, "%s\"particles_initial\": %u,\n", indent, vf_sph_initial_count(s->sph));
+    fprintf(f, "%s\"particles_emitted\": %u,\n", indent, have ? snap.state.emitted : 0);
+    fprintf(f, "%s\"particles_removed\": %u,\n", indent, have ? snap.state.removed : 0);
+    fprintf(f, "%s\"capacity\": %u,\n", indent, vf_sph_capacity(s->sph));
+    fprintf(f, "%s\"spacing\": ", indent);
+    vf_json_number(f, d->spacing);
+    fprintf(f, ",\n%s\"smoothing_radius\": ", indent);
+    vf_json_number(f, d->h);
+    fprintf(f, ",\n%s\"sound_speed\": ", indent);
+    vf_json_number(f, d->sound_speed);
+    fprintf(f, ",\n%s\"grid\": [%u, %u, %u],\n", indent, g[0], g[1], g[2]);
+    fprintf(f, "%s\"dt_min\": ", indent);
+    vf_json_number(f, dt);
+    fprintf(f, ",\n%s\"dt_max\": ", indent);
+    vf_json_number(f, dt);
+    fprintf(f, ",\n%s\"substeps\": %llu,\n", indent, (unsigned long long)base->steps);
+    fprintf(f, "%s\"substeps_per_frame_min\": %u,\n", indent, s->frame_steps_min);
+    fprintf(f, "%s\"substeps_per_frame_max\": %u,\n", indent, s->frame_steps_max);
+    fprintf(f, "%s\"max_speed\": ", indent);
+    vf_json_number(f, vmax);
+    fprintf(f, ",\n%s\"max_mach\": ", indent);
+    vf_json_number(f, vmax / d->sound_speed);
+    vf_sph_snapshot_free(&snap);
+}
+
+static bool finite4(const float *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (!isfinite(v[k]))
+            return false;
+    return true;
+}
+
+static vf_result sph_check(vf_solver *base, char *msg, size_t cap)
+{
+    sph_solver *s = (sph_solver *)base;
+    const vf_sph_desc *d = vf_sph_get_desc(s->sph);
+    vf_sph_snapshot snap;
+    vf_result r = vf_sph_read(s->sph, false, &snap);
+    if (r == VF_ERR_NUMERIC) {
+        snprintf(msg, cap, "the particle count on the gpu exceeds the capacity %u", vf_sph_capacity(s->sph));
+        goto fail;
+    }
+    if (r != VF_OK) {
+        snprintf(msg, cap, "reading the particles back failed: %s", vf_result_message(r));
+        return r;
+    }
+    char why[300] = "";
+    uint64_t expect = (uint64_t)vf_sph_initial_count(s->sph) + snap.state.emitted - snap.state.removed;
+    if (snap.count != expect)
+        snprintf(why, sizeof why, "%u particles but %llu expected (%u initial + %u emitted - %u removed)", snap.count,
+                 (unsigned long long)expect, vf_sph_initial_count(s->sph), snap.state.emitted, snap.state.removed);
+    double tol[3];
+    for (int k = 0; k < 3; k++)
+        tol[k] = 1e-5 * (d->hi[k] - d->lo[k]);
+    for (uint32_t i = 0; i < snap.count && !why[0]; i++) {
+        const float *p = snap.pos[i], *v = snap.vel[i], *rp = snap.dens[i];
+        if (!finite4(p, 3) || !finite4(v, 3) || !finite4(rp, 2))
+            snprintf(why, sizeof why,
+                     "particle %u is not finite: position (%g, %g, %g), velocity (%g, %g, %g), density %g, pressure %g",
+                     snap.id[i], p[0], p[1], p[2], v[0], v[1], v[2], rp[0], rp[1]);
+        for (int k = 0; k < 3 && !why[0]; k++)
+            if (p[k] < d->lo[k] - tol[k] || p[k] > d->hi[k] + tol[k])
+                snprintf(why, sizeof why, "particle %u left the tank: position (%g, %g, %g)", snap.id[i], p[0], p[1],
+                         p[2]);
+    }
+    double vmax = max_speed(&snap.state), dt = vf_sph_dt(s->sph);
+    if (!why[0] && !(vmax * dt <= 0.5 * d->h))
+        snprintf(why, sizeof why,
+                 "the largest speed %.4g m/s moves particles %.3g h in one step (more than 0.5 h): the step size "
+                 "assumes speeds well below sound_speed = %.4g m/s; raise sound_speed or lower cfl",
+                 vmax, vmax * dt / d->h, d->sound_speed);
+    if (why[0]) {
+        vf_sph_snapshot_free(&snap);
+        if (s->have_good)
+            snprintf(msg, cap, "%s (an export writes the last good state, frame %llu, t = %.6g s)", why,
+                     (unsigned long long)s->good_frame, s->good_time);
+        else
+            snprintf(msg, cap, "%s", why);
+        goto fail;
+    }
+    vf_sph_snapshot_free(&s->good);
+    s->good = snap;
+    s->good_time = base->time;
+    s->good_frame = base->frames;
+    s->have_good = true;
+    return VF_OK;
+fail:
+    s->failed = true;
+    return VF_ERR_NUMERIC;
+}
+
+static const vf_solver_vtable sph_vtable = {
+    .family = "sph",
+    .destroy = sph_destroy,
+    .record_frame = sph_record_frame,
+    .frame_done = sph_frame_done,
+    .export_frame = sph_export_frame,
+    .write_summary = sph_write_summary,
+    .check = sph_check,
+};
+
+vf_result vf_sph_solver_wrap(vf_sph *sph, vf_gpu *gpu, vf_solver **out)
+{
+    *out = NULL;
+    sph_solver *s = calloc(1, sizeof *s);
+    if (!s) {
+        vf_sph_destroy(&sph);
+        return VF_ERR_NO_MEMORY;
+    }
+    s->base.vt = &sph_vtable;
+    s->base.gpu = gpu;
+    s->base.frame_dt = vf_sph_get_desc(sph)->frame_dt;
+    s->sph = sph;
+    /* The initial state is the first "last good" one. */
+    if (vf_sph_read(sph, false, &s->good) == VF_OK)
+        s->have_good = true;
+    *out = &s->base;
+    return VF_OK;
+}

@@ -1,0 +1,223 @@
+/* SPH density and forces on the GPU against the CPU brute-force O(N^2)
+ * reference (src/solver_sph_ref.c), for a random configuration: a jittered
+ * lattice (+-40% of the spacing) with random velocities, with surface
+ * tension, damping and the interactive force on, for both equations of state.
+ * Tolerance: 1e-4 relative, per particle, with the scale of each quantity
+ * floored at 1e-3 of its largest value over the particles (a near-zero
+ * pressure or force is compared against that floor instead of itself).
+ * Also one integration step per mode against the CPU integrator. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver_sph.h"
+#include "solver_sph_ref.h"
+#include "testlib.h"
+
+static uint64_t rng_state = 987654321;
+static double rnd(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+static double norm3(const double *v)
+{
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+/* Largest |a - b| / max(|b|, floor) over n vec3s (b in input order, a in GPU order via id). */
+static double vec_err(uint32_t count, const uint32_t *id, const float (*a)[4], const double (*b)[3], uint32_t n, double floor_)
+{
+    double e = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t j = id[k];
+        if (j >= n)
+            return INFINITY;
+        double diff[3] = {a[k][0] - b[j][0], a[k][1] - b[j][1], a[k][2] - b[j][2]};
+        e = fmax(e, norm3(diff) / fmax(norm3(b[j]), floor_));
+    }
+    return e;
+}
+
+/* One whole GPU step against the CPU: integrate (leapfrog drift or nothing),
+ * brute-force density and forces at the new positions, integrate (kick or
+ * symplectic Euler). start is the read-back state in GPU order. */
+static void check_step(vf_sph *sph, const vf_sph_snapshot *start, vf_sph_integrator integ, const vf_sph_forces_push *push)
+{
+    const vf_sph_params *prm = vf_sph_get_params(sph);
+    uint32_t n = start->count;
+    float dt = (float)vf_sph_dt(sph);
+    float(*p)[4] = malloc(16ull * n), (*v)[4] = malloc(16ull * n), (*a)[4] = malloc(16ull * n);
+    double *rho = malloc(8ull * n), *press = malloc(8ull * n), (*acc)[3] = malloc(24ull * n);
+    double(*pd)[3] = malloc(24ull * n), (*vd)[3] = malloc(24ull * n);
+    memcpy(p, start->pos, 16ull * n);
+    memcpy(v, start->vel, 16ull * n);
+    memcpy(a, start->acc, 16ull * n);
+    if (integ == VF_SPH_LEAPFROG)
+        vf_sph_ref_integrate(prm, VF_SPH_INTEGRATE_DRIFT, dt, n, p, v, (const float (*)[4])a);
+    vf_sph_ref_density(prm, n, (const float (*)[4])p, rho, press);
+    vf_sph_ref_forces(prm, push, n, (const float (*)[4])p, (const float (*)[4])v, rho, press, acc);
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            a[i][k] = (float)acc[i][k];
+    vf_sph_ref_integrate(prm, integ == VF_SPH_LEAPFROG ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt, n, p, v,
+                         (const float (*)[4])a);
+    /* reference indexed by id */
+    uint32_t *where = malloc(4ull * n);
+    for (uint32_t i = 0; i < n; i++)
+        where[i] = start->id[i] < n ? start->id[i] : 0;
+    double vmax = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            pd[where[i]][k] = p[i][k];
+            vd[where[i]][k] = v[i][k];
+            vmax = fmax(vmax, fabs(v[i][k]));
+        }
+    CHECK(vf_sph_run_steps(sph, 1) == VF_OK);
+    vf_sph_snapshot after;
+    if (CHECK(vf_sph_read(sph, false, &after) == VF_OK)) {
+        CHECK_EQ_INT(after.count, n);
+        /* positions: absolute, against the smoothing radius; velocities: relative */
+        double ep = vec_err(after.count, after.id, (const float (*)[4])after.pos, (const double (*)[3])pd, n, 1e30) * 1e30 / prm->h;
+        double ev = vec_err(after.count, after.id, (const float (*)[4])after.vel, (const double (*)[3])vd, n, 1e-3 * vmax);
+        printf("  one %s step (dt %.3g s): max position error %.2e h, max velocity error %.2e relative\n",
+               integ == VF_SPH_LEAPFROG ? "leapfrog" : "symplectic euler", dt, ep, ev);
+        CHECK_LE(ep, 1e-5);
+        CHECK_LE(ev, 1e-4);
+        vf_sph_snapshot_free(&after);
+    }
+    free(where);
+    free(p);
+    free(v);
+    free(a);
+    free(rho);
+    free(press);
+    free(acc);
+    free(pd);
+    free(vd);
+}
+
+static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_integrator integ)
+{
+    const double s = 0.02, h = 1.91 * s;
+    const int m = 12; /* 12^3 = 1728 particles, less those in the obstacles */
+    uint32_t n = (uint32_t)(m * m * m);
+    float(*pos)[4] = calloc(n, sizeof *pos), (*vel)[4] = calloc(n, sizeof *vel);
+    uint32_t i = 0;
+    for (int z = 0; z < m; z++)
+        for (int y = 0; y < m; y++)
+            for (int x = 0; x < m; x++) {
+                int c[3] = {x, y, z};
+                for (int k = 0; k < 3; k++) {
+                    pos[i][k] = (float)(0.009 + s * (c[k] + 0.8 * (rnd() - 0.5)));
+                    vel[i][k] = (float)(rnd() - 0.5);
+                }
+                /* none inside the obstacles (sphere at 0.1 radius 0.03, the box below) */
+                double q[3] = {pos[i][0] - 0.1, pos[i][1] - 0.1, pos[i][2] - 0.1};
+                bool in_sphere = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] < 0.03 * 0.03;
+                bool in_box = pos[i][0] > 0.15 && pos[i][0] < 0.2 && pos[i][1] > 0.02 && pos[i][1] < 0.12 &&
+                              pos[i][2] > 0.02 && pos[i][2] < 0.07;
+                if (!in_sphere && !in_box)
+                    i++;
+            }
+    n = i;
+    vf_sph_desc d = {0};
+    for (int k = 0; k < 3; k++)
+        d.hi[k] = 0.5;
+    d.spacing = s;
+    d.h = h;
+    d.rho0 = 1000;
+    d.eos = eos;
+    d.keep_negative_pressure = keep_negative;
+    d.sound_speed = 12;
+    d.viscosity = 0.5;
+    d.tension = 0.5;
+    d.damping = 0.3;
+    d.restitution = 0.5;
+    d.gravity[1] = -9.81;
+    d.cfl = 0.25;
+    d.frame_dt = 1.0 / 60;
+    d.interact[0] = d.interact[1] = d.interact[2] = 0.12;
+    d.interact[3] = 0.08;
+    d.interact_strength = 30;
+    d.integrator = integ;
+    d.sphere_count = 1; /* obstacles in the cluster: the step pushes particles out */
+    d.spheres[0][0] = d.spheres[0][1] = d.spheres[0][2] = 0.1;
+    d.spheres[0][3] = 0.03;
+    d.box_count = 1;
+    d.box_lo[0][0] = 0.15, d.box_lo[0][1] = 0.02, d.box_lo[0][2] = 0.02;
+    d.box_hi[0][0] = 0.2, d.box_hi[0][1] = 0.12, d.box_hi[0][2] = 0.07;
+    d.count = n;
+    d.pos = (const float (*)[4])pos;
+    d.vel = (const float (*)[4])vel;
+    vf_sph *sph = NULL;
+    char err[256] = "";
+    vf_result r = vf_sph_create(gpu, &d, &sph, err, sizeof err);
+    if (!CHECK_MSG(r == VF_OK, "create: %s %s", vf_result_message(r), err))
+        goto done;
+    const vf_sph_params *prm = vf_sph_get_params(sph);
+    vf_sph_forces_push push = {0};
+    for (int k = 0; k < 4; k++)
+        push.interact[k] = (float)d.interact[k];
+    push.strength = (float)d.interact_strength;
+
+    double *rho = malloc(sizeof *rho * n), *press = malloc(sizeof *press * n);
+    double(*acc)[3] = malloc(sizeof *acc * n);
+    vf_sph_ref_density(prm, n, (const float (*)[4])pos, rho, press);
+    vf_sph_ref_forces(prm, &push, n, (const float (*)[4])pos, (const float (*)[4])vel, rho, press, acc);
+    double rho_max = 0, p_max = 0, a_max = 0, rho_min = 1e30;
+    for (i = 0; i < n; i++) {
+        rho_max = fmax(rho_max, rho[i]);
+        rho_min = fmin(rho_min, rho[i]);
+        p_max = fmax(p_max, fabs(press[i]));
+        a_max = fmax(a_max, norm3(acc[i]));
+    }
+
+    vf_sph_snapshot snap;
+    if (!CHECK(vf_sph_read(sph, true, &snap) == VF_OK))
+        goto free_ref;
+    CHECK_EQ_INT(snap.count, n);
+    double e_rho = 0, e_p = 0, e_a = 0, e_eos = 0;
+    for (uint32_t k = 0; k < snap.count; k++) {
+        uint32_t j = snap.id[k];
+        if (j >= n)
+            continue;
+        e_rho = fmax(e_rho, fabs(snap.dens[k][0] - rho[j]) / fmax(fabs(rho[j]), 1e-3 * rho_max));
+        e_p = fmax(e_p, fabs(snap.dens[k][1] - press[j]) / fmax(fabs(press[j]), 1e-3 * p_max));
+        double p_eos = vf_sph_ref_pressure(prm, snap.dens[k][0]);
+        e_eos = fmax(e_eos, fabs(snap.dens[k][1] - p_eos) / fmax(fabs(p_eos), 1e-3 * p_max));
+        double diff[3] = {snap.acc[k][0] - acc[j][0], snap.acc[k][1] - acc[j][1], snap.acc[k][2] - acc[j][2]};
+        e_a = fmax(e_a, norm3(diff) / fmax(norm3(acc[j]), 1e-3 * a_max));
+    }
+    printf("%s%s: %u particles, density %.1f..%.1f, |p| <= %.4g Pa, |a| <= %.4g m/s^2; max relative error: "
+           "density %.2e, acceleration %.2e; pressure %.2e against the reference (cancellation in rho - rho0), "
+           "%.2e against the equation of state of the gpu density\n",
+           eos == VF_SPH_TAIT ? "tait" : "linear", keep_negative ? " (negative pressure kept)" : "", n, rho_min, rho_max,
+           p_max, a_max, e_rho, e_a, e_p, e_eos);
+    CHECK_LE(e_rho, 1e-4);
+    CHECK_LE(e_eos, 1e-4);
+    CHECK_LE(e_a, 1e-4);
+
+    check_step(sph, &snap, integ, &push);
+    vf_sph_snapshot_free(&snap);
+free_ref:
+    free(rho);
+    free(press);
+    free(acc);
+done:
+    vf_sph_destroy(&sph);
+    free(pos);
+    free(vel);
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    vf_gpu *gpu = vf_test_gpu();
+    run_case(gpu, VF_SPH_TAIT, false, VF_SPH_LEAPFROG);
+    run_case(gpu, VF_SPH_TAIT, true, VF_SPH_SYMPLECTIC_EULER);
+    run_case(gpu, VF_SPH_LINEAR, true, VF_SPH_LEAPFROG);
+    vf_test_gpu_done(&gpu);
+    return vf_test_finish();
+}
