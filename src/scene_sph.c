@@ -21,7 +21,7 @@ typedef struct vf_sph_scene_desc {
     int eos;
     double sound_speed, stiffness;
     bool negative_pressure;
-    double viscosity, tension, gravity, restitution, damping;
+    double viscosity, alpha, tension, gravity, restitution, damping;
     int integrator;
     double cfl, frame_dt;
     double push_x, push_y, push_z, push_radius, push_strength;
@@ -56,7 +56,9 @@ typedef struct vf_sph_scene_desc {
     {"stiffness", DBL, OFF(stiffness), 0, 0, 1e9, false, NULL, "m^2/s^2", "linear eos k; 0: c^2"},                     \
     {"negative_pressure", VF_PARAM_BOOL, OFF(negative_pressure), 0, 0, 0, false, NULL, "",                             \
      "keep negative pressures (false: clamp to 0, avoids clumping at the free surface)"},                              \
-    {"viscosity", DBL, OFF(viscosity), 1.0, 0, 1e5, false, NULL, "Pa s", "dynamic viscosity mu (viscosity kernel)"},   \
+    {"viscosity", DBL, OFF(viscosity), 0.001, 0, 1e5, false, NULL, "Pa s", "dynamic viscosity mu (viscosity kernel)"}, \
+    {"artificial_viscosity", DBL, OFF(alpha), 0.05, 0, 10, false, NULL, "1",                                          \
+     "alpha: adds rho0 alpha h c / 10 to mu (numerical viscosity that keeps weakly compressible SPH stable)"},       \
     {"tension", DBL, OFF(tension), 0, 0, 1e3, false, NULL, "N/m", "surface tension coefficient (colour field); 0: off"}, \
     {"gravity", DBL, OFF(gravity), 9.81, 0, 1e3, false, NULL, "m/s^2", "gravity, pointing down (-y)"},                 \
     {"restitution", DBL, OFF(restitution), 0.2, 0, 1, false, NULL, "1", "normal velocity kept at walls and obstacles"}, \
@@ -362,7 +364,7 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
     sd.sound_speed = d->sound_speed > 0 ? d->sound_speed : 10 * g.speed_ref;
     sd.stiffness = d->stiffness;
     sd.keep_negative_pressure = d->negative_pressure;
-    sd.viscosity = d->viscosity;
+    sd.viscosity = d->viscosity + d->rho0 * d->alpha * sd.h * sd.sound_speed / 10.0;
     sd.tension = d->tension;
     sd.gravity[1] = -d->gravity;
     sd.restitution = d->restitution;
