@@ -53,7 +53,9 @@
 #define VF_SPH_SCATTER_BIND_ID_OUT 10 /* uint (write) */
 
 #define VF_SPH_ARGS_BIND_START 2    /* sph_args: uint cell starts (read, compact mode) */
-#define VF_SPH_ARGS_BIND_DISPATCH 3 /* uvec4: VkDispatchIndirectCommand of the per-particle passes (write) */
+#define VF_SPH_ARGS_BIND_DISPATCH 3 /* uvec4[2]: VkDispatchIndirectCommand of the per-particle passes,
+                                       then VkDrawIndirectCommand (6 vertices x count instances) (write) */
+#define VF_SPH_DRAW_ARGS_OFFSET 16 /* byte offset of the draw arguments in that buffer */
 
 #define VF_SPH_DENSITY_BIND_START 2 /* sph_density: uint cell starts */
 #define VF_SPH_DENSITY_BIND_POS 3   /* vec4 positions (cell order) */
@@ -68,6 +70,7 @@
 #define VF_SPH_INTEGRATE_BIND_POS 2 /* sph_integrate: vec4 positions (read/write) */
 #define VF_SPH_INTEGRATE_BIND_VEL 3 /* vec4 velocities (read/write) */
 #define VF_SPH_INTEGRATE_BIND_ACC 4 /* vec4 accelerations (read) */
+#define VF_SPH_INTEGRATE_BIND_DENS 5 /* vec2 (density, pressure) (read): copied into pos.w and vel.w */
 
 #define VF_SPH_EMIT_BIND_START 2   /* sph_emit: uint cell starts of the last binning */
 #define VF_SPH_EMIT_BIND_POS 3     /* vec4 positions (read, append) */

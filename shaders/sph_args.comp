@@ -1,14 +1,15 @@
 #version 450
 // One invocation: updates the live particle count (after an emit or a
-// compacting scatter) and the indirect dispatch size of the per-particle
-// passes (split over y beyond maxComputeWorkGroupCount[0]).
+// compacting scatter), the indirect dispatch size of the per-particle passes
+// (split over y beyond maxComputeWorkGroupCount[0]) and the indirect draw
+// arguments a renderer may use (6 vertices x count instances).
 #define SPH_STATE_ACCESS
 #include "shared.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = 1) in;
 layout(std430, binding = VF_SPH_ARGS_BIND_START) readonly buffer Start { uint start[]; };
-layout(std430, binding = VF_SPH_ARGS_BIND_DISPATCH) writeonly buffer Dispatch { uvec4 dispatch_args; };
+layout(std430, binding = VF_SPH_ARGS_BIND_DISPATCH) writeonly buffer Dispatch { uvec4 dispatch_args; uvec4 draw_args; };
 VF_PUSH(vf_sph_args_push)
 
 void main()
@@ -33,4 +34,5 @@ void main()
         gx = (groups + gy - 1u) / gy;
     }
     dispatch_args = uvec4(gx, gy, 1u, 0u);
+    draw_args = uvec4(6u, n, 0u, 0u); // sphere impostors: 6 vertices per particle
 }

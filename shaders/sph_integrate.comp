@@ -1,6 +1,7 @@
 #version 450
 // Time integration with collision against walls and obstacles: symplectic
-// Euler, or the two halves of kick-drift-kick leapfrog. Also keeps the
+// Euler, or the two halves of kick-drift-kick leapfrog. Copies the pressure
+// to pos.w and the density to vel.w (the layout renderers read). Also keeps the
 // largest speed seen (workgroup maximum, one atomicMax per workgroup) for the
 // guards: the step size itself never needs a readback.
 #define SPH_STATE_ACCESS
@@ -11,6 +12,7 @@ layout(local_size_x = VF_SPH_WG) in;
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_POS) buffer Pos { vec4 pos[]; };
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_VEL) buffer Vel { vec4 vel[]; };
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_ACC) readonly buffer Acc { vec4 acc[]; };
+layout(std430, binding = VF_SPH_INTEGRATE_BIND_DENS) readonly buffer Dens { vec2 dens[]; };
 VF_PUSH(vf_sph_integrate_push)
 
 shared uint s_max[VF_SPH_WG];
@@ -23,16 +25,18 @@ void main()
     if (i < st.count) {
         vec3 a = acc[i].xyz;
         vec3 v = vel[i].xyz;
+        vec2 rp = dens[i];
+        vec3 x = pos[i].xyz;
         if (pc.mode == VF_SPH_INTEGRATE_KICK) {
             v += (0.5 * pc.dt) * a;
         } else {
-            vec3 x = pos[i].xyz;
             v += (pc.mode == VF_SPH_INTEGRATE_DRIFT ? 0.5 * pc.dt : pc.dt) * a;
             x += pc.dt * v;
             sph_collide(x, v);
-            pos[i] = vec4(x, 0.0);
         }
-        vel[i] = vec4(v, 0.0);
+        // w carries the pressure and the density for renderers (render_ssf)
+        pos[i] = vec4(x, rp.y);
+        vel[i] = vec4(v, rp.x);
         speed_bits = floatBitsToUint(length(v)); // NaN sorts above +inf as uint
     }
     s_max[lid] = speed_bits;

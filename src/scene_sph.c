@@ -376,7 +376,7 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
     sd.interact[1] = d->push_y;
     sd.interact[2] = d->push_z;
     sd.interact[3] = d->push_radius;
-    sd.interact_strength = d->push_radius > 0 ? d->push_strength : 0;
+    sd.interact_strength = d->push_strength; /* off while the radius is 0; the viewer may switch it on */
     if (d->sphere_r > 0) {
         sd.sphere_count = 1;
         sd.spheres[0][0] = d->sphere_x;

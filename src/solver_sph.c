@@ -78,7 +78,7 @@ static vf_result create_pipelines(vf_sph *s)
     static const vf_binding_type args_t[] = {U, S, S, S};
     static const vf_binding_type density_t[] = {U, S, S, S, S};
     static const vf_binding_type forces_t[] = {U, S, S, S, S, S, S};
-    static const vf_binding_type integrate_t[] = {U, S, S, S, S};
+    static const vf_binding_type integrate_t[] = {U, S, S, S, S, S};
     static const vf_binding_type emit_t[] = {U, S, S, S, S, S, S, S};
 #define N(a) (uint32_t)(sizeof a / sizeof a[0])
     if ((r = make_pipeline(g, "sph_clear.comp", N(clear_t), clear_t, sizeof(vf_sph_clear_push), VF_SPH_WG, &s->p_clear)) ||
@@ -120,7 +120,7 @@ static vf_result create_buffers(vf_sph *s)
     if ((r = make_buffer(g, sizeof(vf_sph_params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                          "sph params", &s->params)) ||
         (r = make_buffer(g, sizeof(vf_sph_state), 0, "sph state", &s->state)) ||
-        (r = make_buffer(g, 16,
+        (r = make_buffer(g, 32,
                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                          "sph dispatch args", &s->dispatch)) ||
@@ -407,7 +407,7 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
 {
     int a = s->cur;
     uint32_t sc = scope_begin(prof, cmd, "integrate");
-    vf_binding ib[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->vel[a]), B(s->acc)};
+    vf_binding ib[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->vel[a]), B(s->acc), B(s->dens)};
     vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode};
     dispatch_particles(s, cmd, s->p_integrate, ib, &pc);
     barrier(cmd);
@@ -650,6 +650,21 @@ void vf_sph_grid(const vf_sph *s, uint32_t out[3])
     out[0] = s->prm.grid_x;
     out[1] = s->prm.grid_y;
     out[2] = s->prm.grid_z;
+}
+
+void vf_sph_get_render_view(const vf_sph *s, vf_sph_render_view *out)
+{
+    memset(out, 0, sizeof *out);
+    out->positions = s->pos[s->cur];
+    out->attributes = s->vel[s->cur];
+    out->draw_args = s->dispatch;
+    out->draw_offset = VF_SPH_DRAW_ARGS_OFFSET;
+    out->count_max = s->desc.emitter || s->desc.sink ? s->capacity : s->initial_count;
+    for (int k = 0; k < 3; k++) {
+        out->box_min[k] = (float)s->desc.lo[k];
+        out->box_max[k] = (float)s->desc.hi[k];
+    }
+    out->spacing = (float)s->desc.spacing;
 }
 
 uint32_t vf_sph_initial_count(const vf_sph *s)

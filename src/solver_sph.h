@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpu_buffer.h"
 #include "gpu_profiler.h"
 #include "shared.h"
 #include "solver.h"
@@ -110,6 +111,24 @@ vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
 /** Records and submits `steps` substeps of the solver's dt (one-shot
  * submits of at most 64 steps each; waits). For tests and tools. */
 vf_result vf_sph_run_steps(vf_sph *s, uint32_t steps);
+
+/** What a renderer needs to draw the particles as they are after the last
+ * recorded step (the buffers swap every step: ask again after recording).
+ * Live particles are [0, count) with count on the GPU; count_max bounds it
+ * (equal to it when the scene has neither emitter nor sink). draw_args holds
+ * a VkDrawIndirectCommand (6 vertices x count instances) at draw_offset. */
+typedef struct vf_sph_render_view {
+    vf_buffer *positions;  /* vec4: xyz m, w pressure (Pa) */
+    vf_buffer *attributes; /* vec4: xyz velocity m/s, w density kg/m^3 */
+    vf_buffer *draw_args;
+    VkDeviceSize draw_offset;
+    uint32_t count_max;
+    float box_min[3], box_max[3]; /* the tank */
+    float spacing;                /* particle spacing (a sphere radius of ~spacing/2 looks right) */
+} vf_sph_render_view;
+
+/** Fills out (owned by the solver, valid until the next step is recorded). */
+void vf_sph_get_render_view(const vf_sph *s, vf_sph_render_view *out);
 
 /** Changes the interactive force from the next recorded step on. */
 void vf_sph_set_interaction(vf_sph *s, const double point[3], double radius, double strength);

@@ -243,6 +243,80 @@ fail:
     return VF_ERR_NUMERIC;
 }
 
+/* The viewer's pick ray: push (left button) or pull (right) at the point of
+ * the ray closest to the middle of the tank, with the scene's push radius
+ * and strength (a tenth of the tank's largest side and 50 m/s^2 when unset). */
+static void sph_interact(vf_solver *base, const vf_interaction *in)
+{
+    sph_solver *s = (sph_solver *)base;
+    const vf_sph_desc *d = vf_sph_get_desc(s->sph);
+    if (!in || !in->active) {
+        double zero[3] = {0, 0, 0};
+        vf_sph_set_interaction(s->sph, zero, 0, 0);
+        return;
+    }
+    double c[3], o[3], dir[3], len = 0, side = 0;
+    for (int k = 0; k < 3; k++) {
+        c[k] = 0.5 * (d->lo[k] + d->hi[k]);
+        o[k] = in->ray_origin[k];
+        dir[k] = in->ray_dir[k];
+        len += dir[k] * dir[k];
+        side = fmax(side, d->hi[k] - d->lo[k]);
+    }
+    len = sqrt(len);
+    if (!(len > 0))
+        return;
+    double t = 0;
+    for (int k = 0; k < 3; k++) {
+        dir[k] /= len;
+        t += (c[k] - o[k]) * dir[k];
+    }
+    double p[3] = {o[0] + t * dir[0], o[1] + t * dir[1], o[2] + t * dir[2]};
+    double radius = d->interact[3] > 0 ? d->interact[3] : 0.1 * side;
+    double strength = fabs(d->interact_strength) > 0 ? fabs(d->interact_strength) : 50;
+    vf_sph_set_interaction(s->sph, p, radius, in->button == 1 ? -strength : strength);
+}
+
+static void sph_describe(vf_solver *base, char *buf, size_t cap)
+{
+    sph_solver *s = (sph_solver *)base;
+    vf_sph_render_view v;
+    vf_sph_get_render_view(s->sph, &v);
+    const vf_sph_desc *d = vf_sph_get_desc(s->sph);
+    if (d->emitter || d->sink)
+        snprintf(buf, cap, "sph: %u particles at start, capacity %u, dt %.3g ms", vf_sph_initial_count(s->sph),
+                 vf_sph_capacity(s->sph), 1e3 * vf_sph_dt(s->sph));
+    else
+        snprintf(buf, cap, "sph: %u particles, dt %.3g ms", v.count_max, 1e3 * vf_sph_dt(s->sph));
+}
+
+/* Compulsory bytes per execution of a pass (reads + writes of whole
+ * particle or cell arrays; neighbour reads are cache hits and not counted). */
+static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
+{
+    sph_solver *s = (sph_solver *)base;
+    vf_sph_render_view v;
+    vf_sph_get_render_view(s->sph, &v);
+    uint32_t g[3];
+    vf_sph_grid(s->sph, g);
+    uint64_t n = v.count_max, cells = (uint64_t)g[0] * g[1] * g[2] + 1;
+    if (!strcmp(pass, "bin"))
+        return 4 * cells + n * (16 + 4 + 4 + 4);      /* clear; pos, cell, slot, count atomic */
+    if (!strcmp(pass, "scan"))
+        return 4 * cells * 3;                         /* read + write, block sums, add */
+    if (!strcmp(pass, "sort"))
+        return n * (4 + 4 + 4 + 4 + 4);               /* id, cell, slot, start, key */
+    if (!strcmp(pass, "scatter"))
+        return n * (4 + 8 + 4 + 2 * (16 + 16 + 4));   /* cell, start pair, key, pos/vel/id in and out */
+    if (!strcmp(pass, "density"))
+        return n * (16 + 8) + 4 * cells;              /* pos, (rho, p), starts */
+    if (!strcmp(pass, "forces"))
+        return n * (16 + 16 + 8 + 16) + 4 * cells;    /* pos, vel, (rho, p), acc, starts */
+    if (!strcmp(pass, "integrate"))
+        return n * (2 * 16 + 2 * 16 + 16 + 8);        /* pos and vel read + write, acc, (rho, p) */
+    return 0;
+}
+
 static const vf_solver_vtable sph_vtable = {
     .family = "sph",
     .destroy = sph_destroy,
@@ -251,6 +325,9 @@ static const vf_solver_vtable sph_vtable = {
     .export_frame = sph_export_frame,
     .write_summary = sph_write_summary,
     .check = sph_check,
+    .interact = sph_interact,
+    .describe = sph_describe,
+    .pass_bytes = sph_pass_bytes,
 };
 
 vf_result vf_sph_solver_wrap(vf_sph *sph, vf_gpu *gpu, vf_solver **out)
