@@ -235,9 +235,16 @@ static bool in_pool(const vf_sph_scene_desc *d, const geometry *g, const double 
 static uint64_t lattice(const vf_sph_scene_desc *d, const geometry *g, double s, inside_fn inside, float (*out)[4],
                         uint64_t max)
 {
+    /* only the layers that can hold water: below the column, pool or drop top */
+    double top = d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE ? d->ratio * d->a
+                 : d->kind == SCENE_DROP                       ? fmax(d->pool_depth, d->drop_height + d->drop_radius)
+                                                               : d->pool_depth;
     uint64_t n[3];
     for (int k = 0; k < 3; k++)
         n[k] = (uint64_t)floor((g->hi[k] - g->lo[k]) / s + 1e-9);
+    uint64_t ny = (uint64_t)ceil((top - g->lo[1]) / s);
+    if (ny < n[1])
+        n[1] = ny;
     uint64_t count = 0;
     for (uint64_t z = 0; z < n[2]; z++)
         for (uint64_t y = 0; y < n[1]; y++)

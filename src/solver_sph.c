@@ -1,6 +1,7 @@
 #include "solver_sph.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,6 @@ struct vf_sph {
 };
 
 static void set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#include <stdarg.h>
 static void set_err(char *err, size_t cap, const char *fmt, ...)
 {
     if (!err || !cap)

@@ -250,6 +250,7 @@ static void bad_input(void)
         {"dam-break --set ratio=3 --set tank_height=0.5", "ratio"},
         {"dam-break --set particles=1e12", "particles"},
         {"dam-break --set particles=2e9", "particles"},
+        {"dam-break --set tank_length=1000 --set tank_height=1000", "cells"},
         {"dam-break --set wobble=3", "wobble"},
         {"dam-break --set eos=ideal", "eos"},
         {"drop --set drop_radius=0.5", "drop_radius"},
