@@ -11,6 +11,11 @@
 #define VF_SPH_MAX_BOXES 4   /* static box obstacles */
 #define VF_SPH_EMIT_MAX 4096 /* nozzle points per emitted layer */
 
+/* Unused particle slots hold this position (all components), far outside any
+ * camera's range, so a renderer may draw count_max particles. */
+#define VF_SPH_HIDDEN 1.0e9
+#define VF_SPH_HIDDEN_BITS 0x4E6E6B28u /* floatBitsToUint(1.0e9) */
+
 /* Equation of state. */
 #define VF_SPH_EOS_TAIT 0   /* p = B((rho/rho0)^7 - 1), B = rho0 c^2 / 7 */
 #define VF_SPH_EOS_LINEAR 1 /* p = k (rho - rho0) */

@@ -573,7 +573,9 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
         goto fail;
     if (pattern && (r = vf_buffer_write(s->pattern, 0, pattern, 16ull * s->prm.emit_count)))
         goto fail;
-    if ((r = vf_buffer_fill(s->acc, 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->dens, 0, VK_WHOLE_SIZE, 0)) ||
+    if ((r = vf_buffer_fill(s->pos[0], 0, VK_WHOLE_SIZE, VF_SPH_HIDDEN_BITS)) ||
+        (r = vf_buffer_fill(s->pos[1], 0, VK_WHOLE_SIZE, VF_SPH_HIDDEN_BITS)) ||
+        (r = vf_buffer_fill(s->acc, 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->dens, 0, VK_WHOLE_SIZE, 0)) ||
         (r = vf_buffer_fill(s->vel[0], 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->start, 0, VK_WHOLE_SIZE, 0)))
         goto fail;
     if (desc->count) {

@@ -115,8 +115,10 @@ vf_result vf_sph_run_steps(vf_sph *s, uint32_t steps);
 /** What a renderer needs to draw the particles as they are after the last
  * recorded step (the buffers swap every step: ask again after recording).
  * Live particles are [0, count) with count on the GPU; count_max bounds it
- * (equal to it when the scene has neither emitter nor sink). draw_args holds
- * a VkDrawIndirectCommand (6 vertices x count instances) at draw_offset. */
+ * (equal to it when the scene has neither emitter nor sink) and the slots in
+ * between hold the position VF_SPH_HIDDEN (far outside any view), so drawing
+ * count_max particles is correct. draw_args holds a VkDrawIndirectCommand
+ * (6 vertices x count instances) at draw_offset. */
 typedef struct vf_sph_render_view {
     vf_buffer *positions;  /* vec4: xyz m, w pressure (Pa) */
     vf_buffer *attributes; /* vec4: xyz velocity m/s, w density kg/m^3 */

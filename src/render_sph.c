@@ -1,0 +1,120 @@
+#include "render_sph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_ssf.h"
+#include "solver_sph.h"
+
+typedef struct render_sph {
+    vf_renderer base;
+    vf_renderer *ssf; /* owned */
+    vf_sph *sph;      /* not owned */
+} render_sph;
+
+static void rs_destroy(vf_renderer *r)
+{
+    render_sph *s = (render_sph *)r;
+    vf_renderer_destroy(&s->ssf);
+    free(s);
+}
+
+static vf_result rs_resize(vf_renderer *r, uint32_t width, uint32_t height)
+{
+    render_sph *s = (render_sph *)r;
+    vf_result res = s->ssf->vt->resize(s->ssf, width, height);
+    if (res == VF_OK) {
+        r->width = s->ssf->width;
+        r->height = s->ssf->height;
+    }
+    return res;
+}
+
+static vf_ssf_particles particles_of(const vf_sph *sph)
+{
+    vf_sph_render_view v;
+    vf_sph_get_render_view(sph, &v);
+    return (vf_ssf_particles){.positions = v.positions, .count = v.count_max, .attributes = v.attributes};
+}
+
+static vf_result rs_record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
+{
+    render_sph *s = (render_sph *)r;
+    vf_ssf_particles p = particles_of(s->sph);
+    vf_result res = vf_render_ssf_set_particles(s->ssf, &p);
+    if (res != VF_OK)
+        return res;
+    return s->ssf->vt->record(s->ssf, cmd, target, prof);
+}
+
+static void rs_set_camera(vf_renderer *r, const vf_camera *cam)
+{
+    render_sph *s = (render_sph *)r;
+    if (s->ssf->vt->set_camera)
+        s->ssf->vt->set_camera(s->ssf, cam);
+}
+
+static void rs_get_camera(vf_renderer *r, vf_camera *cam)
+{
+    render_sph *s = (render_sph *)r;
+    if (s->ssf->vt->get_camera)
+        s->ssf->vt->get_camera(s->ssf, cam);
+}
+
+static const vf_renderer_vtable rs_vtable = {
+    .name = "ssf",
+    .destroy = rs_destroy,
+    .resize = rs_resize,
+    .record = rs_record,
+    .set_camera = rs_set_camera,
+    .get_camera = rs_get_camera,
+};
+
+vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
+                                   char *err, size_t cap)
+{
+    *out = NULL;
+    vf_sph *sph = vf_sph_from_solver(solver);
+    if (!sph) {
+        snprintf(err, cap, "the sph renderer needs an sph solver");
+        return VF_ERR_UNSUPPORTED;
+    }
+    vf_ssf_options o = {0};
+    if (opt->mode && !strcmp(opt->mode, "particles"))
+        o.mode = VF_SSF_MODE_PARTICLES;
+    else if (opt->mode && strcmp(opt->mode, "ssf")) {
+        snprintf(err, cap, "--render %s: not a view of the sph solver: use one of ssf|particles", opt->mode);
+        return VF_ERR_UNSUPPORTED;
+    }
+    vf_sph_render_view v;
+    vf_sph_get_render_view(sph, &v);
+    o.radius = 0.6 * v.spacing; /* spheres of the particle volume's radius (0.62 spacing) */
+    vf_render_ssf_desc d = {
+        .width = opt->width,
+        .height = opt->height,
+        .format = opt->format,
+        .particles = particles_of(sph),
+        .options = o,
+        .name = "sph",
+    };
+    memcpy(d.box_min, v.box_min, sizeof d.box_min);
+    memcpy(d.box_max, v.box_max, sizeof d.box_max);
+    render_sph *s = calloc(1, sizeof *s);
+    if (!s)
+        return VF_ERR_NO_MEMORY;
+    vf_result res = vf_render_ssf_create(gpu, &d, &s->ssf);
+    if (res != VF_OK) {
+        snprintf(err, cap, "the screen-space fluid renderer: %s", vf_result_message(res));
+        free(s);
+        return res;
+    }
+    s->sph = sph;
+    s->base.vt = &rs_vtable;
+    s->base.gpu = gpu;
+    s->base.format = s->ssf->format;
+    s->base.width = s->ssf->width;
+    s->base.height = s->ssf->height;
+    *out = &s->base;
+    return VF_OK;
+}
