@@ -217,7 +217,8 @@ void vf_params_print_help(const vf_param_def *table, size_t count, const void *d
         else
             choice_name(d->choices, (int)d->def, def, sizeof def);
         range_text(d, allowed, sizeof allowed);
-        fprintf(f, "  %-18s %s (default %s%s%s; %s)\n", d->key, d->help ? d->help : "", def, d->unit && *d->unit ? " " : "",
-                d->unit ? d->unit : "", allowed);
+        bool unit = d->unit && *d->unit && strcmp(d->unit, "1"); /* "1": dimensionless */
+        fprintf(f, "  %-18s %s (default %s%s%s; %s)\n", d->key, d->help ? d->help : "", def, unit ? " " : "",
+                unit ? d->unit : "", allowed);
     }
 }
