@@ -254,10 +254,19 @@ int vf_cmd_run(int argc, char **argv)
         }
         if (do_check && (res = solver->vt->check(solver, err, sizeof err)) != VF_OK) {
             vf_progress_end(&progress);
-            vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s", sc.info->name,
-                         (unsigned long long)solver->frames, solver->time, err);
-            if (export_dir && solver->vt->export_frame)
-                solver->vt->export_frame(solver, export_dir, export_index++);
+            /* the state the solver kept (its last good one) goes to the export
+             * folder, or to out/SCENE-failure when there is none */
+            char fallback[300];
+            const char *dump = export_dir;
+            if (!dump) {
+                char why[256];
+                snprintf(fallback, sizeof fallback, "out/%s-failure", sc.info->name);
+                dump = vf_output_dir_prepare(fallback, true, why, sizeof why) == VF_OK ? fallback : NULL;
+            }
+            bool dumped = dump && solver->vt->export_frame && solver->vt->export_frame(solver, dump, export_index++) == VF_OK;
+            vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s%s%s", sc.info->name,
+                         (unsigned long long)solver->frames, solver->time, err, dumped ? ": state written to " : "",
+                         dumped ? dump : "");
             rc = VF_EXIT_FAIL;
             goto done;
         }
