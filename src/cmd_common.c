@@ -118,12 +118,16 @@ int vf_cmd_scene_validate(vf_cmd_scene *sc)
 {
     if (!sc->info || !sc->info->validate)
         return 0;
-    char err[512] = {0};
+    char err[1600] = {0};
+    if (sc->file) {
+        if (vf_scene_validate(sc->info, sc->desc, sc->file, err, sizeof err) != VF_OK) {
+            vf_app_error("%s", err);
+            return VF_EXIT_USAGE;
+        }
+        return 0;
+    }
     if (sc->info->validate(sc->desc, err, sizeof err) != VF_OK) {
-        if (sc->file)
-            vf_app_error("%s: %s", sc->file, err[0] ? err : "invalid parameters");
-        else
-            vf_app_error("scene %s: %s", sc->info->name, err[0] ? err : "invalid parameters");
+        vf_app_error("scene %s: %s", sc->info->name, err[0] ? err : "invalid parameters");
         return VF_EXIT_USAGE;
     }
     return 0;

@@ -518,6 +518,29 @@ void vf_scene_write_json(const vf_scene_info *info, const void *desc, const char
     fprintf(f, "  }\n}\n");
 }
 
+vf_result vf_scene_validate(const vf_scene_info *info, const void *desc, const char *label, char *err, size_t cap)
+{
+    if (!info->validate)
+        return VF_OK;
+    char why[1024] = "";
+    vf_result r = info->validate(desc, why, sizeof why);
+    if (r == VF_OK)
+        return VF_OK;
+    size_t k = strcspn(why, ":=");
+    char key[64];
+    bool is_key = false;
+    if (why[k] && k < sizeof key) {
+        memcpy(key, why, k);
+        key[k] = 0;
+        is_key = vf_params_find(info->params, info->param_count, key) != NULL;
+    }
+    if (is_key)
+        fail(r, err, cap, "%s: %s.%s", label, info->family, why);
+    else
+        fail(r, err, cap, "%s: %s", label, why[0] ? why : "invalid parameters");
+    return r;
+}
+
 vf_result vf_scene_check_bytes(const uint8_t *data, size_t size, char *err, size_t cap)
 {
     vf_result r;
@@ -540,16 +563,15 @@ vf_result vf_scene_check_bytes(const uint8_t *data, size_t size, char *err, size
             if (n && strlen(line) == n)
                 r = vf_scene_set(sc.info, sc.desc, line, err, cap);
         }
-        if (r == VF_OK && sc.info->validate)
-            r = sc.info->validate(sc.desc, err, cap);
+        if (r == VF_OK)
+            r = vf_scene_validate(sc.info, sc.desc, "set", err, cap);
         vf_scene_loaded_free(&sc);
         return r;
     }
     vf_scene_loaded sc;
     if ((r = vf_scene_parse("fuzz.json", (const char *)data, size, &sc, err, cap)) != VF_OK)
         return r;
-    if (sc.info->validate)
-        r = sc.info->validate(sc.desc, err, cap);
+    r = vf_scene_validate(sc.info, sc.desc, "fuzz.json", err, cap);
     vf_scene_loaded_free(&sc);
     return r;
 }

@@ -68,6 +68,11 @@ vf_result vf_scene_set(const vf_scene_info *info, void *desc, const char *assign
  * of the table with the shortest text that reads back to the same value. */
 void vf_scene_write_json(const vf_scene_info *info, const void *desc, const char *description, FILE *f);
 
+/** Runs the scene's cross-key validate on desc. On failure err gets
+ * "LABEL: <solver>.<key>...: reason" (the key path added when the reason
+ * starts with a key of the table). */
+vf_result vf_scene_validate(const vf_scene_info *info, const void *desc, const char *label, char *err, size_t cap);
+
 /** Parses and validates bytes without a GPU (the fuzz target's entry): a
  * scene file, or "set:" followed by assignments separated by newlines applied
  * to the first built-in scene. Returns VF_OK or the error with its one-line

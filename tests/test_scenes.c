@@ -229,6 +229,8 @@ static void hostile(void)
     expect_cli_error(args, "a scene was already given");
     expect_cli_error("run cavity --set height.nx=64 --steps 1", "height: not this scene's solver");
     expect_cli_error("run --scene", "--scene needs a file");
+    snprintf(args, sizeof args, "run '%s/too_large_grid.json' --steps 1", dir);
+    expect_cli_error(args, "too_large_grid.json: grid.n: 65536 x 65536 cells need");
 }
 
 static void user_file_runs(void)
