@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "render_registry.h"
+#include "scene_file.h"
 #include "solver.h"
 #include "solver_grid.h"
 
@@ -343,16 +344,18 @@ static void measure_pressure(vf_gpu *gpu, vf_profiler *prof, vf_solver *solver, 
 static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, const vf_scene_info *scene,
                       vf_bench_size *z, bool explicit_size)
 {
-    char err[1024] = {0};
-    void *desc = calloc(1, scene->desc_size);
+    char err[1600] = {0};
+    vf_scene_loaded loaded; /* the preset, from its embedded scenes/NAME.json */
+    if (vf_scene_load_builtin(scene, &loaded, err, sizeof err) != VF_OK) {
+        vf_app_error("%s", err);
+        return VF_EXIT_RUNTIME;
+    }
+    void *desc = loaded.desc; /* owned from here */
     vf_solver *solver = NULL;
     vf_renderer *renderer = NULL;
     vf_capture *cap = NULL;
     samples sim = {0}, ren = {0};
     int rc = VF_EXIT_RUNTIME;
-    if (!desc)
-        return rc;
-    scene->defaults(desc);
     z->elements = fam->squared ? z->size * z->size : z->size;
     for (int k = 0; k < 2 && fam->keys[k]; k++) {
         char set[96];

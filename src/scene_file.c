@@ -338,6 +338,14 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
              keys->string, type_name(keys), info->family, info->params[0].key);
         goto free_root;
     }
+    bool printable = description && cJSON_IsString(description);
+    for (const char *c = printable ? description->valuestring : ""; *c; c++)
+        printable = printable && (unsigned char)*c >= 0x20 && *c != 0x7f;
+    if (description && cJSON_IsString(description) && !printable) {
+        r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: description: holds a control character (\\n, \\t, ...): must be one line of text",
+                 label);
+        goto free_root;
+    }
     if (description && (!cJSON_IsString(description) || strlen(description->valuestring) >= sizeof out->description)) {
         r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: description: %s: must be a string of at most %zu bytes", label,
              cJSON_IsString(description) ? "too long" : type_name(description), sizeof out->description - 1);

@@ -174,6 +174,10 @@ static void messages(void)
     CHECK(vf_scene_set(cavity, d, "grid.re=50", err, sizeof err) == VF_OK);
     CHECK(vf_scene_set(cavity, d, "sph.re=50", err, sizeof err) != VF_OK);
     CHECK_STR_CONTAINS(err, "sph: not this scene's solver: the keys are grid.KEY or KEY");
+    CHECK(vf_scene_set(cavity, d, "re=1\n2", err, sizeof err) != VF_OK);
+    CHECK_MSG(!strchr(err, '\n'), "control characters in --set are not echoed: %s", err);
+    CHECK(vf_scene_set(cavity, d, "r\re=1", err, sizeof err) != VF_OK);
+    CHECK_MSG(!strchr(err, '\r'), "control characters in --set keys are not echoed: %s", err);
     CHECK(vf_scene_set(cavity, d, "grid.nope=1", err, sizeof err) != VF_OK);
     CHECK_STR_CONTAINS(err, "unknown key 'nope'");
     free(d);
