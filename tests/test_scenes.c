@@ -229,6 +229,8 @@ static void hostile(void)
     expect_cli_error(args, "No such file or directory");
     snprintf(args, sizeof args, "capture '%s/nan.json' --frames 1 --out '%s/c'", dir, vf_t.scratch);
     expect_cli_error(args, "nan.json: line 1, column 54: invalid JSON");
+    snprintf(args, sizeof args, "view --scene '%s/negative_size.json'", dir);
+    expect_cli_error(args, "negative_size.json: grid.n: -64 is out of range");
     snprintf(args, sizeof args, "run cavity --scene '%s/nan.json' --steps 1", dir);
     expect_cli_error(args, "a scene was already given");
     expect_cli_error("run cavity --set height.nx=64 --steps 1", "height: not this scene's solver");
