@@ -242,7 +242,8 @@ static void hostile(void)
 static void user_file_runs(void)
 {
     vf_test_section("a user scene file runs (with --set on top) and is named in summary.json");
-    const char *path = vf_test_path("small.json");
+    char path[4096]; /* vf_test_path's buffers are reused */
+    snprintf(path, sizeof path, "%s", vf_test_path("small.json"));
     FILE *f = fopen(path, "w");
     if (!CHECK(f != NULL))
         return;
@@ -274,6 +275,23 @@ static void user_file_runs(void)
     rc = vf_test_run_capture(out, sizeof out, "'%s' run '%s' --steps 1 --export '%s' --force --quiet", vf_t.vkfluid, path,
                              vf_test_path("run"));
     CHECK_MSG(rc == 0, "run --force into the used folder: exit %d: %s", rc, out);
+
+    vf_test_section("bench --scene FILE sweeps the file's scene");
+    rc = vf_test_run_capture(out, sizeof out,
+                             "'%s' bench --scene '%s' --sizes 16,32 --frames 1 --warmup 0 --repeat 1 --render none --out '%s' --quiet",
+                             vf_t.vkfluid, path, vf_test_path("bench"));
+    CHECK_MSG(rc == 0, "bench --scene small.json: exit %d: %s", rc, out);
+    char *bench = read_all(vf_test_path("bench/bench.json"), NULL);
+    if (CHECK(bench != NULL)) {
+        CHECK_STR_CONTAINS(bench, "small.json");
+        CHECK_MSG(!strstr(bench, "\"height\"") && !strstr(bench, "\"pool\""), "only the file's solver is swept");
+        free(bench);
+    }
+    snprintf(args, sizeof args, "bench --scene '%s/tests/hostile/negative_size.json' --out '%s'", vf_t.source,
+             vf_test_path("bench2"));
+    expect_cli_error(args, "negative_size.json: grid.n: -64 is out of range");
+    snprintf(args, sizeof args, "bench --scene '%s' --solver height --out '%s'", path, vf_test_path("bench2"));
+    expect_cli_error(args, "is a grid scene");
 }
 
 static void listing_and_readme(void)
