@@ -266,6 +266,16 @@ static void user_file_runs(void)
         free(summary);
     }
 
+    rc = vf_test_run_capture(out, sizeof out, "'%s' capture --scene '%s' --frames 1 --size 64x64 --out '%s' --quiet",
+                             vf_t.vkfluid, path, vf_test_path("capture"));
+    CHECK_MSG(rc == 0, "capture --scene small.json: exit %d: %s", rc, out);
+    char *capture = read_all(vf_test_path("capture/capture.json"), NULL);
+    if (CHECK(capture != NULL)) {
+        CHECK_STR_CONTAINS(capture, "\"scene_file\": ");
+        CHECK_STR_CONTAINS(capture, "\"n\": 16");
+        free(capture);
+    }
+
     vf_test_section("output safety: run and bench refuse a non-empty folder without --force");
     char args[8400];
     snprintf(args, sizeof args, "run '%s' --steps 1 --export '%s' --quiet", path, vf_test_path("run"));
