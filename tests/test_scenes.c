@@ -80,6 +80,16 @@ static void builtin_files(void)
         }
         free(disk);
 
+        /* The file is canonical: what `vkfluid scenes --export NAME` writes. */
+        char *canon = NULL;
+        size_t canon_len = 0;
+        FILE *cf = open_memstream(&canon, &canon_len);
+        vf_scene_write_json(info, want, info->description, cf);
+        fclose(cf);
+        CHECK_MSG(canon_len == file->size && !memcmp(canon, file->data, canon_len),
+                  "scenes/%s.json is what vkfluid scenes --export %s writes", info->name, info->name);
+        free(canon);
+
         /* Round trip: the preset with changed values, written and read back. */
         for (size_t p = 0; p < info->param_count; p++) {
             const vf_param_def *d = &info->params[p];
