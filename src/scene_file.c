@@ -352,8 +352,10 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
         goto free_root;
     }
 
-    /* The base: a built-in file starts from the table defaults, a user file
-     * from the built-in preset it names. */
+    /* The base: a built-in file starts from the preset's code defaults (for
+     * the fields that are not keys, e.g. which SPH layout; the file sets every
+     * key, test_scenes checks that), a user file from the built-in preset it
+     * names, as loaded from its own file. */
     if (builtin) {
         out->info = info;
         out->desc = calloc(1, info->desc_size);
@@ -361,7 +363,7 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
             r = fail(VF_ERR_NO_MEMORY, err, cap, "%s: out of memory", label);
             goto free_root;
         }
-        vf_params_defaults(info->params, info->param_count, out->desc);
+        info->defaults(out->desc);
         snprintf(out->description, sizeof out->description, "%s", info->description);
     } else if ((r = vf_scene_load_builtin(info, out, err, cap)) != VF_OK) {
         goto free_root;

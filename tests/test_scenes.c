@@ -80,6 +80,30 @@ static void builtin_files(void)
         }
         free(disk);
 
+        /* Key by key (clearer messages than the whole desc), and the file
+         * sets every key (what is not a key comes from the preset's code). */
+        if (CHECK(vf_scene_load_builtin(info, &sc, err, sizeof err) == VF_OK)) {
+            for (size_t p = 0; p < info->param_count; p++) {
+                const vf_param_def *d = &info->params[p];
+                char v[64], w[64];
+                vf_params_format(d, sc.desc, v, sizeof v);
+                vf_params_format(d, want, w, sizeof w);
+                CHECK_MSG(!strcmp(v, w), "%s: key %s: file %s, preset %s", info->name, d->key, v, w);
+            }
+            vf_scene_loaded_free(&sc);
+        }
+        {
+            char key[80];
+            cJSON *root = cJSON_ParseWithLength(file->data, file->size);
+            const cJSON *keys = cJSON_GetObjectItemCaseSensitive(root, info->family);
+            for (size_t p = 0; p < info->param_count; p++) {
+                snprintf(key, sizeof key, "%s", info->params[p].key);
+                CHECK_MSG(cJSON_GetObjectItemCaseSensitive(keys, key) != NULL, "scenes/%s: sets %s.%s", file->name,
+                          info->family, key);
+            }
+            cJSON_Delete(root);
+        }
+
         /* The file is canonical: what `vkfluid scenes --export NAME` writes. */
         char *canon = NULL;
         size_t canon_len = 0;
