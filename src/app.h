@@ -77,5 +77,6 @@ int vf_cmd_capture(int argc, char **argv);
 int vf_cmd_view(int argc, char **argv);
 int vf_cmd_bench(int argc, char **argv);
 int vf_cmd_compare(int argc, char **argv);
+int vf_cmd_scenes(int argc, char **argv);
 
 #endif

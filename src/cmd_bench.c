@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "render_registry.h"
+#include "scene_file.h"
 #include "solver.h"
 #include "solver_grid.h"
 
@@ -31,7 +32,8 @@ static const bench_family families[] = {
 #define FAMILY_COUNT (sizeof families / sizeof families[0])
 
 typedef struct bench_opts {
-    const char *device, *out, *solver;
+    const char *device, *out, *solver, *scene_file;
+    vf_scene_loaded file_scene; /* --scene FILE, loaded and validated by parse (owned) */
     uint64_t sizes[FAMILY_COUNT][VF_BENCH_MAX_SIZES];
     uint32_t size_count[FAMILY_COUNT];
     bool sizes_given[FAMILY_COUNT];
@@ -43,7 +45,7 @@ typedef struct bench_opts {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: vkfluid bench [--solver sph|grid|height|all] [--sizes [SOLVER=]LIST]...\n"
+            "usage: vkfluid bench [--solver sph|grid|height|all | --scene FILE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
             "\n"
@@ -58,6 +60,7 @@ static void usage(FILE *f)
             "\n"
             "options:\n"
             "  --solver S        sph, grid, height or all (default all)\n"
+            "  --scene FILE      sweep the sizes of the scene in FILE (its solver only)\n"
             "  --sizes LIST      comma-separated sizes (particles, or cells per side) for the\n"
             "                    chosen solver; SOLVER=LIST sets one solver's sizes\n"
             "  --render WxH|none render each frame offscreen at WxH too (default 1280x720)\n"
@@ -341,18 +344,25 @@ static void measure_pressure(vf_gpu *gpu, vf_profiler *prof, vf_solver *solver, 
 
 /* Measures one size; returns an exit code (0 also when it does not fit). */
 static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, const vf_scene_info *scene,
-                      vf_bench_size *z, bool explicit_size)
+                      const void *base, vf_bench_size *z, bool explicit_size)
 {
-    char err[1024] = {0};
-    void *desc = calloc(1, scene->desc_size);
+    char err[1600] = {0};
+    vf_scene_loaded loaded; /* the preset, from its embedded scenes/NAME.json, or a copy of base */
+    if (base) {
+        loaded.desc = malloc(scene->desc_size);
+        if (!loaded.desc)
+            return VF_EXIT_RUNTIME;
+        memcpy(loaded.desc, base, scene->desc_size);
+    } else if (vf_scene_load_builtin(scene, &loaded, err, sizeof err) != VF_OK) {
+        vf_app_error("%s", err);
+        return VF_EXIT_RUNTIME;
+    }
+    void *desc = loaded.desc; /* owned from here */
     vf_solver *solver = NULL;
     vf_renderer *renderer = NULL;
     vf_capture *cap = NULL;
     samples sim = {0}, ren = {0};
     int rc = VF_EXIT_RUNTIME;
-    if (!desc)
-        return rc;
-    scene->defaults(desc);
     z->elements = fam->squared ? z->size * z->size : z->size;
     for (int k = 0; k < 2 && fam->keys[k]; k++) {
         char set[96];
@@ -525,6 +535,27 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--solver"))
             o->solver = argv[i + 1];
+    /* --scene FILE: its solver's sweep, the file as the base of every size */
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--scene") || o->scene_file)
+            continue;
+        o->scene_file = argv[i + 1];
+        char ferr[1600];
+        vf_result fres = vf_scene_load_file(o->scene_file, &o->file_scene, ferr, sizeof ferr);
+        if (fres == VF_OK &&
+            (fres = vf_scene_validate(o->file_scene.info, o->file_scene.desc, o->scene_file, ferr, sizeof ferr)) != VF_OK)
+            vf_scene_loaded_free(&o->file_scene);
+        if (fres != VF_OK) {
+            vf_app_error("%s", ferr);
+            return fres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
+        }
+        if (o->solver && strcmp(o->solver, o->file_scene.info->family)) {
+            vf_app_error("--solver %s: the scene file %s is a %s scene: leave out --solver", o->solver, o->scene_file,
+                         o->file_scene.info->family);
+            return VF_EXIT_USAGE;
+        }
+        o->solver = o->file_scene.info->family;
+    }
     if (o->solver && strcmp(o->solver, "all") && family_index(o->solver) < 0) {
         vf_app_error("--solver %s: unknown solver: use sph, grid, height or all", o->solver);
         return VF_EXIT_USAGE;
@@ -535,6 +566,9 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         if (vf_app_is_help(a)) {
             *help = true;
         } else if (!strcmp(a, "--solver")) {
+            if (!vf_app_option_value(argc, argv, &i))
+                return VF_EXIT_USAGE;
+        } else if (!strcmp(a, "--scene")) {
             if (!vf_app_option_value(argc, argv, &i))
                 return VF_EXIT_USAGE;
         } else if (!strcmp(a, "--sizes")) {
@@ -585,10 +619,14 @@ int vf_cmd_bench(int argc, char **argv)
     bench_opts o = {.frames = 30, .warmup = 5, .repeat = 3, .rw = 1280, .rh = 720, .out = "out/bench"};
     bool help = false;
     int rc = parse(&o, argc, argv, &help);
-    if (rc)
+    vf_scene_loaded file_scene = o.file_scene; /* owned here */
+    if (rc) {
+        vf_scene_loaded_free(&file_scene);
         return rc;
+    }
     if (help) {
         usage(stdout);
+        vf_scene_loaded_free(&file_scene);
         return VF_EXIT_OK;
     }
     bool want[FAMILY_COUNT] = {false};
@@ -597,6 +635,7 @@ int vf_cmd_bench(int argc, char **argv)
         if (want[i] && !vf_scene_find(families[i].scene)) {
             if (o.solver && strcmp(o.solver, "all")) {
                 vf_app_error("--solver %s: this build has no %s scene to benchmark", o.solver, families[i].scene);
+                vf_scene_loaded_free(&file_scene);
                 return VF_EXIT_USAGE;
             }
             want[i] = false;
@@ -605,11 +644,14 @@ int vf_cmd_bench(int argc, char **argv)
     char err[1024];
     if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
         vf_app_error("--out %s", err);
+        vf_scene_loaded_free(&file_scene);
         return VF_EXIT_USAGE;
     }
     vf_bench_report *rep = calloc(1, sizeof *rep);
-    if (!rep)
+    if (!rep) {
+        vf_scene_loaded_free(&file_scene);
         return VF_EXIT_RUNTIME;
+    }
     vf_gpu *gpu = NULL;
     vf_frames *frames = NULL;
     vf_profiler *prof = NULL;
@@ -654,16 +696,21 @@ int vf_cmd_bench(int argc, char **argv)
         if (!want[i])
             continue;
         const bench_family *fam = &families[i];
-        const vf_scene_info *scene = vf_scene_find(fam->scene);
+        const vf_scene_info *scene = file_scene.info ? file_scene.info : vf_scene_find(fam->scene);
         vf_bench_solver *s = &rep->solver[rep->solver_count++];
         snprintf(s->solver, sizeof s->solver, "%s", fam->solver);
-        snprintf(s->scene, sizeof s->scene, "%s", fam->scene);
+        if (o.scene_file) { /* the file's name, e.g. "my.json" */
+            const char *slash = strrchr(o.scene_file, '/');
+            snprintf(s->scene, sizeof s->scene, "%s", slash ? slash + 1 : o.scene_file);
+        } else {
+            snprintf(s->scene, sizeof s->scene, "%s", fam->scene);
+        }
         snprintf(s->size_key, sizeof s->size_key, "%s", fam->size_key);
         bool explicit_sizes = o.sizes_given[i];
         for (uint32_t k = 0; k < o.size_count[i]; k++) {
             vf_bench_size *z = &s->sizes[s->size_count++];
             z->size = o.sizes[i][k];
-            if ((rc = bench_size(&ctx, &o, fam, scene, z, explicit_sizes)) != 0) {
+            if ((rc = bench_size(&ctx, &o, fam, scene, file_scene.desc, z, explicit_sizes)) != 0) {
                 vf_progress_end(&progress);
                 goto done;
             }
@@ -717,5 +764,6 @@ done:
             rc = close_rc;
     }
     free(rep);
+    vf_scene_loaded_free(&file_scene);
     return rc;
 }

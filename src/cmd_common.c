@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "scene_file.h"
 
 static void list_scenes(char *buf, size_t cap)
 {
@@ -26,23 +27,59 @@ int vf_cmd_scene_begin(vf_cmd_scene *sc, int argc, char **argv, const char *cmd)
         vf_app_error("out of memory");
         return VF_EXIT_RUNTIME;
     }
+    int scene_arg = -1; /* argv index of the scene name or file */
+    bool is_file = false;
     if (argc > 1 && argv[1][0] != '-') {
-        sc->info = vf_scene_find(argv[1]);
-        if (!sc->info) {
-            char names[1024];
-            list_scenes(names, sizeof names);
-            vf_app_error("unknown scene '%s' for 'vkfluid %s': the scenes are %s", argv[1], cmd, names[0] ? names : "(none built in)");
+        scene_arg = 1;
+        size_t len = strlen(argv[1]);
+        is_file = strchr(argv[1], '/') || (len > 5 && !strcmp(argv[1] + len - 5, ".json"));
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--scene"))
+            continue;
+        if (i + 1 >= argc) {
+            vf_app_error("--scene needs a file: vkfluid %s --scene FILE.json (see vkfluid scenes for the built-in ones)", cmd);
             vf_cmd_scene_end(sc);
             return VF_EXIT_USAGE;
         }
-        sc->consumed[1] = true;
-        sc->desc = calloc(1, sc->info->desc_size);
-        if (!sc->desc) {
-            vf_app_error("out of memory");
+        if (scene_arg >= 0) {
+            vf_app_error("--scene %s: a scene was already given (%s): give one scene", argv[i + 1], argv[scene_arg]);
             vf_cmd_scene_end(sc);
-            return VF_EXIT_RUNTIME;
+            return VF_EXIT_USAGE;
         }
-        sc->info->defaults(sc->desc);
+        scene_arg = i + 1;
+        is_file = true;
+        sc->consumed[i] = true;
+        i++;
+    }
+    if (scene_arg >= 0) {
+        char err[1600];
+        vf_scene_loaded loaded;
+        vf_result res;
+        if (is_file) {
+            res = vf_scene_load_file(argv[scene_arg], &loaded, err, sizeof err);
+            sc->file = argv[scene_arg];
+        } else {
+            const vf_scene_info *info = vf_scene_find(argv[scene_arg]);
+            if (!info) {
+                char names[1024];
+                list_scenes(names, sizeof names);
+                vf_app_error("unknown scene '%s' for 'vkfluid %s': the scenes are %s, or give a scene file (FILE.json)",
+                             argv[scene_arg], cmd, names[0] ? names : "(none built in)");
+                vf_cmd_scene_end(sc);
+                return VF_EXIT_USAGE;
+            }
+            res = vf_scene_load_builtin(info, &loaded, err, sizeof err);
+        }
+        if (res != VF_OK) {
+            vf_app_error("%s", err);
+            vf_cmd_scene_end(sc);
+            return res == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
+        }
+        sc->consumed[scene_arg] = true;
+        sc->info = loaded.info;
+        sc->desc = loaded.desc;
+        snprintf(sc->description, sizeof sc->description, "%s", loaded.description);
     }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--set"))
@@ -58,8 +95,11 @@ int vf_cmd_scene_begin(vf_cmd_scene *sc, int argc, char **argv, const char *cmd)
             return VF_EXIT_USAGE;
         }
         char err[1200];
-        if (vf_params_set(sc->info->params, sc->info->param_count, sc->desc, argv[i + 1], err, sizeof err) != VF_OK) {
-            vf_app_error("scene %s: --set %s", sc->info->name, err);
+        if (vf_scene_set(sc->info, sc->desc, argv[i + 1], err, sizeof err) != VF_OK) {
+            if (sc->file)
+                vf_app_error("%s: --set %s", sc->file, err);
+            else
+                vf_app_error("scene %s: --set %s", sc->info->name, err);
             vf_cmd_scene_end(sc);
             return VF_EXIT_USAGE;
         }
@@ -78,7 +118,14 @@ int vf_cmd_scene_validate(vf_cmd_scene *sc)
 {
     if (!sc->info || !sc->info->validate)
         return 0;
-    char err[512] = {0};
+    char err[1600] = {0};
+    if (sc->file) {
+        if (vf_scene_validate(sc->info, sc->desc, sc->file, err, sizeof err) != VF_OK) {
+            vf_app_error("%s", err);
+            return VF_EXIT_USAGE;
+        }
+        return 0;
+    }
     if (sc->info->validate(sc->desc, err, sizeof err) != VF_OK) {
         vf_app_error("scene %s: %s", sc->info->name, err[0] ? err : "invalid parameters");
         return VF_EXIT_USAGE;

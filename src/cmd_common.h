@@ -8,15 +8,20 @@
 #include "solver.h"
 
 typedef struct vf_cmd_scene {
-    const vf_scene_info *info; /* NULL when no scene was given */
-    void *desc;                /* the scene's desc, defaults then --set applied (owned) */
+    const vf_scene_info *info; /* NULL when no scene was given; for a file, the preset it starts from */
+    void *desc;                /* the scene's desc, preset, file, then --set applied (owned) */
+    const char *file;          /* the scene file's path (argv), NULL for a built-in scene */
+    char description[256];     /* the file's description, or the preset's */
     bool *consumed;            /* argv indices taken by the scene and --set */
     int argc;
 } vf_cmd_scene;
 
-/** Takes argv[1] as the scene name when it does not start with '-', and every
- * "--set KEY=VALUE" pair. Returns -1 to go on, or an exit code after printing
- * a one-line error (unknown scene, bad --set). */
+/** Takes argv[1] as the scene when it does not start with '-' (a built-in
+ * name, or a scene file when it ends in .json or holds a '/'), or
+ * "--scene FILE" anywhere, then every "--set KEY=VALUE" pair (KEY may be
+ * <solver>.KEY). Built-in scenes load from their embedded scenes/NAME.json.
+ * Returns -1 to go on, or an exit code after printing a one-line error
+ * (unknown scene, bad file, bad --set); no GPU work. */
 int vf_cmd_scene_begin(vf_cmd_scene *sc, int argc, char **argv, const char *cmd);
 
 /** True when argv[i] was taken by vf_cmd_scene_begin. */

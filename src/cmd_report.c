@@ -6,6 +6,10 @@ void vf_report_scene(FILE *f, const vf_cmd_scene *sc)
 {
     fprintf(f, "  \"scene\": ");
     vf_json_string(f, sc->info->name);
+    if (sc->file) {
+        fprintf(f, ",\n  \"scene_file\": ");
+        vf_json_string(f, sc->file);
+    }
     fprintf(f, ",\n  \"family\": ");
     vf_json_string(f, sc->info->family);
     fprintf(f, ",\n  \"parameters\": {\n");

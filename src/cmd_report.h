@@ -8,7 +8,7 @@
 #include "cmd_common.h"
 #include "gpu_profiler.h"
 
-/** Writes `"scene": ..., "family": ..., "parameters": {...}` (no braces, no
+/** Writes `"scene": ..., ["scene_file": path,] "family": ..., "parameters": {...}` (no braces, no
  * trailing comma), each line prefixed by two spaces. */
 void vf_report_scene(FILE *f, const vf_cmd_scene *sc);
 

@@ -1,5 +1,6 @@
 /* vkfluid view: starts the viewer executable (vkfluid-view, beside this one)
- * so that the headless commands never load GLFW. Checks for a display first. */
+ * so that the headless commands never load GLFW. Checks the scene (name or
+ * file, --set) and then for a display first. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -7,12 +8,25 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "cmd_common.h"
 
 int vf_cmd_view(int argc, char **argv)
 {
     bool help = false;
     for (int i = 1; i < argc; i++)
         help = help || vf_app_is_help(argv[i]);
+    if (!help) {
+        /* Bad scenes and scene files are reported before the display check
+         * (the viewer parses them again). */
+        vf_cmd_scene sc;
+        int rc = vf_cmd_scene_begin(&sc, argc, argv, "view");
+        if (rc >= 0)
+            return rc;
+        rc = vf_cmd_scene_validate(&sc);
+        vf_cmd_scene_end(&sc);
+        if (rc)
+            return rc;
+    }
     const char *display = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
     if (!help && !(display && *display) && !(wayland && *wayland)) {
         vf_app_error("no display found (DISPLAY and WAYLAND_DISPLAY are unset): use vkfluid capture SCENE --frames N "

@@ -7,6 +7,7 @@
 
 static const vf_command commands[] = {
     {"devices", "list the Vulkan devices with type, driver, version, memory and subgroup size", vf_cmd_devices},
+    {"scenes", "list the built-in scenes (scenes/*.json) and their keys (--json, --markdown)", vf_cmd_scenes},
     {"run", "simulate a scene headless, export fields (CSV, VTK) and a summary", vf_cmd_run},
     {"capture", "simulate headless and render frames offscreen to PNG (and MP4 with ffmpeg)", vf_cmd_capture},
     {"view", "open the realtime viewer (needs a display; see capture otherwise)", vf_cmd_view},

@@ -72,6 +72,18 @@ static void choice_name(const char *choices, int index, char *buf, size_t cap)
     snprintf(buf, cap, "%.*s", len, p);
 }
 
+/* Copies user text for a one-line message: control characters become '?',
+ * at most 60 bytes (then "..."). */
+static void safe_copy(const char *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (; s && s[n] && n + 4 < cap && n < 60; n++)
+        buf[n] = ((unsigned char)s[n] < 0x20 || s[n] == 0x7f) ? '?' : s[n];
+    buf[n] = 0;
+    if (s && s[n])
+        snprintf(buf + n, cap - n, "...");
+}
+
 static void range_text(const vf_param_def *d, char *buf, size_t cap)
 {
     if (d->type == VF_PARAM_ENUM)
@@ -84,10 +96,71 @@ static void range_text(const vf_param_def *d, char *buf, size_t cap)
         snprintf(buf, cap, "a number in %s%g, %g]", d->min_exclusive ? "(" : "[", d->min, d->max);
 }
 
-vf_result vf_params_set_value(const vf_param_def *d, void *desc, const char *value, char *err, size_t cap)
+void vf_params_allowed(const vf_param_def *def, char *buf, size_t cap)
+{
+    range_text(def, buf, cap);
+}
+
+vf_result vf_params_set_number(const vf_param_def *d, void *desc, double v, char *err, size_t cap)
 {
     char allowed[160];
     range_text(d, allowed, sizeof allowed);
+    if (d->type != VF_PARAM_DOUBLE && d->type != VF_PARAM_INT) {
+        snprintf(err, cap, "a number is not allowed: must be %s", allowed);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (!isfinite(v)) {
+        snprintf(err, cap, "%g is not a finite number: must be %s", v, allowed);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->type == VF_PARAM_INT && v != floor(v)) {
+        snprintf(err, cap, "%.17g is not an integer: must be %s", v, allowed);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (v < d->min || v > d->max || (d->min_exclusive && v <= d->min)) {
+        snprintf(err, cap, "%.17g is out of range: must be %s", v, allowed);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->type == VF_PARAM_INT)
+        *(int *)field(desc, d) = (int)v;
+    else
+        *(double *)field(desc, d) = v;
+    return VF_OK;
+}
+
+vf_result vf_params_set_bool(const vf_param_def *d, void *desc, bool v, char *err, size_t cap)
+{
+    char allowed[160];
+    range_text(d, allowed, sizeof allowed);
+    if (d->type != VF_PARAM_BOOL) {
+        snprintf(err, cap, "%s (a boolean) is not allowed: must be %s", v ? "true" : "false", allowed);
+        return VF_ERR_INVALID_ARG;
+    }
+    *(bool *)field(desc, d) = v;
+    return VF_OK;
+}
+
+vf_result vf_params_set_choice(const vf_param_def *d, void *desc, const char *choice, char *err, size_t cap)
+{
+    char allowed[160];
+    range_text(d, allowed, sizeof allowed);
+    int idx = d->type == VF_PARAM_ENUM ? choice_index(d->choices, choice) : -1;
+    if (idx < 0) {
+        if (d->type != VF_PARAM_ENUM)
+            snprintf(err, cap, "a string is not allowed: must be %s", allowed);
+        else
+            snprintf(err, cap, "unknown value: must be %s", allowed);
+        return VF_ERR_INVALID_ARG;
+    }
+    *(int *)field(desc, d) = idx;
+    return VF_OK;
+}
+
+vf_result vf_params_set_value(const vf_param_def *d, void *desc, const char *value, char *err, size_t cap)
+{
+    char allowed[160], shown[72];
+    range_text(d, allowed, sizeof allowed);
+    safe_copy(value, shown, sizeof shown);
     if (!value || !*value) {
         snprintf(err, cap, "%s: empty value: must be %s", d->key, allowed);
         return VF_ERR_INVALID_ARG;
@@ -96,7 +169,7 @@ vf_result vf_params_set_value(const vf_param_def *d, void *desc, const char *val
     case VF_PARAM_ENUM: {
         int idx = choice_index(d->choices, value);
         if (idx < 0) {
-            snprintf(err, cap, "%s=%s: unknown value: must be %s", d->key, value, allowed);
+            snprintf(err, cap, "%s=%s: unknown value: must be %s", d->key, shown, allowed);
             return VF_ERR_INVALID_ARG;
         }
         *(int *)field(desc, d) = idx;
@@ -109,7 +182,7 @@ vf_result vf_params_set_value(const vf_param_def *d, void *desc, const char *val
         else if (!strcasecmp(value, "false") || !strcasecmp(value, "off") || !strcmp(value, "0") || !strcasecmp(value, "no"))
             v = false;
         else {
-            snprintf(err, cap, "%s=%s: not a boolean: must be %s", d->key, value, allowed);
+            snprintf(err, cap, "%s=%s: not a boolean: must be %s", d->key, shown, allowed);
             return VF_ERR_INVALID_ARG;
         }
         *(bool *)field(desc, d) = v;
@@ -121,19 +194,19 @@ vf_result vf_params_set_value(const vf_param_def *d, void *desc, const char *val
         errno = 0;
         double v = strtod(value, &end);
         if (!end || *end || end == value) {
-            snprintf(err, cap, "%s=%s: not a number: must be %s", d->key, value, allowed);
+            snprintf(err, cap, "%s=%s: not a number: must be %s", d->key, shown, allowed);
             return VF_ERR_INVALID_ARG;
         }
         if (!isfinite(v) || errno == ERANGE) {
-            snprintf(err, cap, "%s=%s: not a finite number: must be %s", d->key, value, allowed);
+            snprintf(err, cap, "%s=%s: not a finite number: must be %s", d->key, shown, allowed);
             return VF_ERR_INVALID_ARG;
         }
         if (d->type == VF_PARAM_INT && v != floor(v)) {
-            snprintf(err, cap, "%s=%s: not an integer: must be %s", d->key, value, allowed);
+            snprintf(err, cap, "%s=%s: not an integer: must be %s", d->key, shown, allowed);
             return VF_ERR_INVALID_ARG;
         }
         if (v < d->min || v > d->max || (d->min_exclusive && v <= d->min)) {
-            snprintf(err, cap, "%s=%s: out of range: must be %s", d->key, value, allowed);
+            snprintf(err, cap, "%s=%s: out of range: must be %s", d->key, shown, allowed);
             return VF_ERR_INVALID_ARG;
         }
         if (d->type == VF_PARAM_INT)
@@ -150,7 +223,9 @@ vf_result vf_params_set(const vf_param_def *table, size_t count, void *desc, con
 {
     const char *eq = assignment ? strchr(assignment, '=') : NULL;
     if (!eq || eq == assignment) {
-        snprintf(err, cap, "--set %s: expected key=value", assignment ? assignment : "");
+        char shown[72];
+        safe_copy(assignment, shown, sizeof shown);
+        snprintf(err, cap, "--set %s: expected key=value", shown);
         return VF_ERR_INVALID_ARG;
     }
     char key[96];
@@ -163,6 +238,8 @@ vf_result vf_params_set(const vf_param_def *table, size_t count, void *desc, con
     key[kl] = 0;
     const vf_param_def *d = vf_params_find(table, count, key);
     if (!d) {
+        char shown[72];
+        safe_copy(key, shown, sizeof shown);
         char known[1024];
         size_t used = 0;
         known[0] = 0;
@@ -172,7 +249,7 @@ vf_result vf_params_set(const vf_param_def *table, size_t count, void *desc, con
                 break;
             used += (size_t)w;
         }
-        snprintf(err, cap, "unknown key '%s': known keys are %s", key, count ? known : "(none)");
+        snprintf(err, cap, "unknown key '%s': known keys are %s", shown, count ? known : "(none)");
         return VF_ERR_INVALID_ARG;
     }
     return vf_params_set_value(d, desc, eq + 1, err, cap);

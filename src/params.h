@@ -41,6 +41,16 @@ const vf_param_def *vf_params_find(const vf_param_def *table, size_t count, cons
  * VF_ERR_INVALID_ARG and writes a one-line reason (what is allowed) to err. */
 vf_result vf_params_set_value(const vf_param_def *def, void *desc, const char *value, char *err, size_t cap);
 
+/** Writes what def accepts ("a number in (0, 1e+06]", "one of a|b", ...). */
+void vf_params_allowed(const vf_param_def *def, char *buf, size_t cap);
+
+/** Typed setters for already-parsed values (scene files): on failure return
+ * VF_ERR_INVALID_ARG with a one-line reason in err that starts with the value
+ * ("-5 is out of range: must be a number in (0, 1e+06]"), without the key. */
+vf_result vf_params_set_number(const vf_param_def *def, void *desc, double v, char *err, size_t cap);
+vf_result vf_params_set_bool(const vf_param_def *def, void *desc, bool v, char *err, size_t cap);
+vf_result vf_params_set_choice(const vf_param_def *def, void *desc, const char *choice, char *err, size_t cap);
+
 /** Applies "key=value": unknown keys, bad values and out-of-range values are
  * VF_ERR_INVALID_ARG with a one-line reason naming the key and what is
  * allowed (listing the known keys for an unknown one). */

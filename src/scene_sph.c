@@ -45,7 +45,7 @@ typedef struct vf_sph_scene_desc {
 /* Keys every SPH scene has (the spacing default is per scene). */
 #define SPH_COMMON_KEYS(spacing_def)                                                                                    \
     {"spacing", DBL, OFF(spacing), spacing_def, 0, 1, true, NULL, "m", "initial particle spacing (mass = rho0 spacing^3)"}, \
-    {"particles", DBL, OFF(particles), 0, 0, 1e12, false, NULL, "1",                                                 \
+    {"particles", DBL, OFF(particles), 0, 0, 4e9, false, NULL, "1",                                                  \
      "approximate initial particle count; overrides spacing when > 0"},                                               \
     {"smoothing", DBL, OFF(smoothing), 2.41, 1.2, 4, false, NULL, "1",                                               \
      "smoothing radius h (= cell size) over the spacing; 2.41: lattice sum of W_poly6 = 1 within 2e-4, ~58 neighbours"},              \
@@ -113,7 +113,7 @@ static const vf_param_def fountain_keys[] = {
     {"nozzle_radius", DBL, OFF(nozzle_radius), 0.02, 0, 1e3, false, NULL, "m", "radius of the nozzle (a disc facing up)"},
     {"nozzle_speed", DBL, OFF(nozzle_speed), 2.5, 0, 1e3, true, NULL, "m/s", "speed of the emitted water"},
     {"nozzle_height", DBL, OFF(nozzle_height), 0.1, 0, 1e3, false, NULL, "m", "height of the nozzle above the floor"},
-    {"capacity", DBL, OFF(capacity), 60000, 1, 1e12, false, NULL, "1", "the most particles at once (the nozzle stops there)"},
+    {"capacity", DBL, OFF(capacity), 60000, 1, 4e9, false, NULL, "1", "the most particles at once (the nozzle stops there; 32-bit indices)"},
     {"sink", VF_PARAM_BOOL, OFF(sink), 1, 0, 0, false, NULL, "", "a drain in the corner (x, z < sink_size, y < spacing) removes particles"},
     {"sink_size", DBL, OFF(sink_size), 0.08, 0, 1e3, true, NULL, "m", "drain size"},
 };

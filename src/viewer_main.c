@@ -18,6 +18,7 @@
 #include "app_gpu.h"
 #include "capture.h"
 #include "cmd_common.h"
+#include "scene_file.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_swapchain.h"
@@ -177,12 +178,14 @@ static int make_scene(viewer *v)
 
 static int switch_scene(viewer *v, const vf_scene_info *info)
 {
-    void *desc = calloc(1, info->desc_size);
-    if (!desc)
+    vf_scene_loaded loaded;
+    char err[1600];
+    if (vf_scene_load_builtin(info, &loaded, err, sizeof err) != VF_OK) {
+        vf_app_error("%s", err);
         return VF_EXIT_RUNTIME;
-    info->defaults(desc);
+    }
     free(v->desc);
-    v->desc = desc;
+    v->desc = loaded.desc; /* taken over from loaded */
     v->info = info;
     v->adopt_camera = true;
     v->mode = NULL;

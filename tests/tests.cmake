@@ -20,3 +20,13 @@ foreach(src ${VF_TEST_SOURCES})
     TIMEOUT 400
     ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1")
 endforeach()
+
+# The fuzz target's bounded run (about 15 s): new inputs go to a scratch
+# corpus, the seeds in tests/fuzz_corpus stay untouched. A longer run: see the
+# README (Robustness).
+if(VF_FUZZ_BUILT)
+  set(fuzz_scratch ${CMAKE_BINARY_DIR}/tests/scratch/fuzz_scene)
+  add_test(NAME fuzz_scene
+    COMMAND sh -c "rm -rf '${fuzz_scratch}' && mkdir -p '${fuzz_scratch}' && exec '${VF_FUZZ_BIN}' -max_total_time=15 -runs=5000000 -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix='${fuzz_scratch}/' -dict='${CMAKE_SOURCE_DIR}/tests/fuzz/scene.dict' '${fuzz_scratch}' '${CMAKE_SOURCE_DIR}/tests/fuzz_corpus'")
+  set_tests_properties(fuzz_scene PROPERTIES TIMEOUT 120 ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1;UBSAN_OPTIONS=print_stacktrace=1")
+endif()

@@ -22,7 +22,7 @@ main | test) ;;
 esac
 
 packages="cmake make gcc pkg-config glslc libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers
-vulkan-validationlayers libglfw3-dev libstb-dev libcjson-dev xvfb xauth"
+vulkan-validationlayers libglfw3-dev libstb-dev libcjson-dev xvfb xauth clang libclang-rt-14-dev"
 
 missing=""
 if [ "${VKFLUID_NO_INSTALL:-0}" != 1 ]; then
