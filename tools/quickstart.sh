@@ -75,7 +75,7 @@ if [ "$mode" = test ]; then
     ctest --test-dir build --output-on-failure -j 2 || status=$?
     if [ "${CI:-}" = true ] || [ "${VKFLUID_SANITIZE_TESTS:-0}" = 1 ]; then
         echo "quickstart: the test suite again under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
-        configure build-asan -DVKFLUID_WERROR=$werror -DVKFLUID_SANITIZE=ON -DVKFLUID_VIEWER=OFF
+        configure build-asan -DVKFLUID_WERROR=$werror -DVKFLUID_SANITIZE=ON
         ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             ctest --test-dir build-asan --output-on-failure -j 2 || status=$?
     fi
