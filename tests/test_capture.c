@@ -149,12 +149,33 @@ static void test_bad_input(void)
     expect_bad("smoke --set n=4 --frames 2", "n=4");
 }
 
+/* With ffmpeg installed: --video writes a whole MP4 (an ftyp box first). */
+static void test_video(void)
+{
+    if (vf_test_run("command -v ffmpeg >/dev/null 2>&1") != 0) {
+        printf("ffmpeg is not installed: the --video encoding is not exercised here (its absence is, in bad input)\n");
+        return;
+    }
+    vf_test_section("--video with ffmpeg");
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture " SMOKE " --frames 6 --out '%s' --video '%s' --quiet",
+                                 vf_t.vkfluid, vf_test_path("video"), vf_test_path("video.mp4"));
+    CHECK_MSG(rc == 0, "capture --video: exit %d: %s", rc, out);
+    FILE *f = fopen(vf_test_path("video.mp4"), "rb");
+    unsigned char head[12] = {0};
+    if (CHECK(f != NULL)) {
+        CHECK(fread(head, 1, sizeof head, f) == sizeof head);
+        fclose(f);
+    }
+    CHECK_MSG(!memcmp(head + 4, "ftyp", 4), "the video is an MP4 file");
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     test_determinism();
     test_golden();
     test_interrupted();
+    test_video();
     test_bad_input();
     return vf_test_finish();
 }
