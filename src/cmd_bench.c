@@ -683,7 +683,8 @@ int vf_cmd_bench(int argc, char **argv)
         if (!want[i])
             continue;
         if (!o.size_count[i]) {
-            uint64_t last = families[i].last ? families[i].last : families[i].first << 10;
+            /* last 0: double until a size no longer fits (the sweep stops there) */
+            uint64_t last = families[i].last ? families[i].last : families[i].first << (VF_BENCH_MAX_SIZES - 1);
             for (uint64_t s = families[i].first; s <= last && o.size_count[i] < VF_BENCH_MAX_SIZES; s *= 2)
                 o.sizes[i][o.size_count[i]++] = s;
         }
