@@ -12,6 +12,7 @@ struct vf_profiler {
     char (*names)[VF_PASS_NAME_MAX];      /* slots * max_scopes */
     uint64_t *ticks;                      /* scratch for results */
     bool supported;
+    bool serialize; /* CPU devices: order the timestamps after the work (see the header) */
 };
 
 vf_result vf_profiler_create(vf_gpu *gpu, const vf_profiler_desc *desc, vf_profiler **out)
@@ -24,6 +25,7 @@ vf_result vf_profiler_create(vf_gpu *gpu, const vf_profiler_desc *desc, vf_profi
     p->max_scopes = desc && desc->max_scopes ? desc->max_scopes : 256;
     p->slots = desc && desc->slots ? desc->slots : 2;
     p->supported = gpu->timestamp_valid_bits > 0 && gpu->props.limits.timestampComputeAndGraphics;
+    p->serialize = gpu->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     p->used = calloc(p->slots, sizeof *p->used);
     p->names = calloc((size_t)p->slots * p->max_scopes, sizeof *p->names);
     p->ticks = calloc((size_t)p->max_scopes * 2, sizeof *p->ticks);
@@ -71,6 +73,18 @@ void vf_profiler_reset(vf_profiler *p, VkCommandBuffer cmd, uint32_t slot)
     vkCmdResetQueryPool(cmd, p->pool, p->current * p->max_scopes * 2, p->max_scopes * 2);
 }
 
+/* An execution barrier: every earlier command finishes before the timestamp. */
+static void serialize(VkCommandBuffer cmd)
+{
+    VkMemoryBarrier2 mb = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+    };
+    VkDependencyInfo di = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1, .pMemoryBarriers = &mb};
+    vkCmdPipelineBarrier2(cmd, &di);
+}
+
 uint32_t vf_profiler_begin(vf_profiler *p, VkCommandBuffer cmd, const char *name)
 {
     uint32_t s = p->current;
@@ -78,6 +92,8 @@ uint32_t vf_profiler_begin(vf_profiler *p, VkCommandBuffer cmd, const char *name
         return UINT32_MAX;
     uint32_t scope = p->used[s]++;
     snprintf(p->names[s * p->max_scopes + scope], VF_PASS_NAME_MAX, "%s", name ? name : "?");
+    if (p->serialize)
+        serialize(cmd);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, p->pool, (s * p->max_scopes + scope) * 2);
     return scope;
 }
@@ -87,6 +103,8 @@ void vf_profiler_end(vf_profiler *p, VkCommandBuffer cmd, uint32_t scope)
     if (scope == UINT32_MAX)
         return;
     uint32_t s = p->current;
+    if (p->serialize)
+        serialize(cmd);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, p->pool, (s * p->max_scopes + scope) * 2 + 1);
 }
 

@@ -2,7 +2,13 @@
  *
  * Per frame slot: vf_profiler_reset() at the start of the command buffer,
  * vf_profiler_begin()/vf_profiler_end() around each pass, and after the
- * slot's fence vf_profiler_collect() sums the time of every name. */
+ * slot's fence vf_profiler_collect() sums the time of every name.
+ *
+ * On CPU devices (lavapipe) the timestamps are preceded by an execution
+ * barrier: llvmpipe writes a timestamp without waiting for compute work still
+ * running on its thread pool, so the time of a pass would otherwise land in
+ * whichever later scope holds the next barrier. GPUs wait as the spec says and
+ * get no extra barriers. */
 #ifndef VF_GPU_PROFILER_H
 #define VF_GPU_PROFILER_H
 
