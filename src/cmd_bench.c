@@ -266,17 +266,17 @@ static double run_frames(run_ctx *c, vf_solver *solver, vf_renderer *renderer, v
         }
         vf_profiler_reset(c->prof, cmd, slot);
         vf_cmd_barrier_frame_start(cmd);
-        uint32_t s = vf_profiler_begin(c->prof, cmd, "bench.sim");
+        uint32_t s = vf_profiler_begin_compute(c->prof, cmd, "bench.sim");
         if ((*res = solver->vt->record_frame(solver, cmd, c->prof)) != VF_OK)
             return -1;
-        vf_profiler_end(c->prof, cmd, s);
+        vf_profiler_end_compute(c->prof, cmd, s);
         if (renderer) {
             vf_render_barrier_after_sim(cmd);
             vf_render_prepare_target(cmd, target);
-            s = vf_profiler_begin(c->prof, cmd, "bench.render");
+            s = vf_profiler_begin_compute(c->prof, cmd, "bench.render");
             if ((*res = renderer->vt->record(renderer, cmd, target, c->prof)) != VF_OK)
                 return -1;
-            vf_profiler_end(c->prof, cmd, s);
+            vf_profiler_end_compute(c->prof, cmd, s);
         }
         if ((*res = vf_frames_submit(c->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK)
             return -1;

@@ -92,8 +92,6 @@ uint32_t vf_profiler_begin(vf_profiler *p, VkCommandBuffer cmd, const char *name
         return UINT32_MAX;
     uint32_t scope = p->used[s]++;
     snprintf(p->names[s * p->max_scopes + scope], VF_PASS_NAME_MAX, "%s", name ? name : "?");
-    if (p->serialize)
-        serialize(cmd);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, p->pool, (s * p->max_scopes + scope) * 2);
     return scope;
 }
@@ -103,9 +101,25 @@ void vf_profiler_end(vf_profiler *p, VkCommandBuffer cmd, uint32_t scope)
     if (scope == UINT32_MAX)
         return;
     uint32_t s = p->current;
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, p->pool, (s * p->max_scopes + scope) * 2 + 1);
+}
+
+uint32_t vf_profiler_begin_compute(vf_profiler *p, VkCommandBuffer cmd, const char *name)
+{
+    if (!p)
+        return UINT32_MAX;
     if (p->serialize)
         serialize(cmd);
-    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, p->pool, (s * p->max_scopes + scope) * 2 + 1);
+    return vf_profiler_begin(p, cmd, name);
+}
+
+void vf_profiler_end_compute(vf_profiler *p, VkCommandBuffer cmd, uint32_t scope)
+{
+    if (!p)
+        return;
+    if (p->serialize && scope != UINT32_MAX)
+        serialize(cmd);
+    vf_profiler_end(p, cmd, scope);
 }
 
 vf_result vf_profiler_collect(vf_profiler *p, uint32_t slot, vf_pass_time *out, uint32_t max, uint32_t *count)

@@ -4,11 +4,12 @@
  * vf_profiler_begin()/vf_profiler_end() around each pass, and after the
  * slot's fence vf_profiler_collect() sums the time of every name.
  *
- * On CPU devices (lavapipe) the timestamps are preceded by an execution
- * barrier: llvmpipe writes a timestamp without waiting for compute work still
- * running on its thread pool, so the time of a pass would otherwise land in
- * whichever later scope holds the next barrier. GPUs wait as the spec says and
- * get no extra barriers. */
+ * Compute passes use vf_profiler_begin_compute/end_compute: on CPU devices
+ * (lavapipe) they precede the timestamp with an execution barrier, because
+ * llvmpipe writes a timestamp without waiting for compute work still running
+ * on its thread pool, so a pass's time would otherwise land in whichever later
+ * scope holds the next barrier. GPUs wait as the spec says and get no extra
+ * barrier. Scopes inside a render pass instance use the plain begin/end. */
 #ifndef VF_GPU_PROFILER_H
 #define VF_GPU_PROFILER_H
 
@@ -46,6 +47,14 @@ void vf_profiler_reset(vf_profiler *prof, VkCommandBuffer cmd, uint32_t slot);
 uint32_t vf_profiler_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name);
 /** Writes the end timestamp of a scope. */
 void vf_profiler_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope);
+/** vf_profiler_begin for work outside a render pass instance (compute, the
+ * whole of a solver's frame): on CPU devices it first records an execution
+ * barrier so the timestamp follows the earlier work. prof may be NULL
+ * (returns UINT32_MAX). */
+uint32_t vf_profiler_begin_compute(vf_profiler *prof, VkCommandBuffer cmd, const char *name);
+/** vf_profiler_end for a scope opened with vf_profiler_begin_compute. prof may be NULL. */
+void vf_profiler_end_compute(vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope);
+
 /** Reads the slot's timestamps (the slot's submit must have completed) and
  * fills out with one entry per distinct name, in first-seen order. */
 vf_result vf_profiler_collect(vf_profiler *prof, uint32_t slot, vf_pass_time *out, uint32_t max, uint32_t *count);

@@ -622,13 +622,13 @@ static void dispatch2d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_bindi
 static uint32_t scope_begin(vf_grid *g, vf_profiler *prof, VkCommandBuffer cmd, const char *name)
 {
     vf_cmd_label_begin(g->gpu, cmd, name);
-    return prof ? vf_profiler_begin(prof, cmd, name) : UINT32_MAX;
+    return prof ? vf_profiler_begin_compute(prof, cmd, name) : UINT32_MAX;
 }
 
 static void scope_end(vf_grid *g, vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope)
 {
     if (prof)
-        vf_profiler_end(prof, cmd, scope);
+        vf_profiler_end_compute(prof, cmd, scope);
     vf_cmd_label_end(g->gpu, cmd);
 }
 

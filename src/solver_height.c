@@ -464,13 +464,13 @@ double vf_height_dt(const vf_solver *s)
 
 static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
 {
-    return prof ? vf_profiler_begin(prof, cmd, name) : UINT32_MAX;
+    return prof ? vf_profiler_begin_compute(prof, cmd, name) : UINT32_MAX;
 }
 
 static void scope_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t id)
 {
     if (prof)
-        vf_profiler_end(prof, cmd, id);
+        vf_profiler_end_compute(prof, cmd, id);
 }
 
 static vf_binding bb(vf_buffer *b)

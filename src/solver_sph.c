@@ -333,13 +333,13 @@ static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, const vf_pipeline
 
 static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
 {
-    return prof ? vf_profiler_begin(prof, cmd, name) : UINT32_MAX;
+    return prof ? vf_profiler_begin_compute(prof, cmd, name) : UINT32_MAX;
 }
 
 static void scope_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope)
 {
     if (prof)
-        vf_profiler_end(prof, cmd, scope);
+        vf_profiler_end_compute(prof, cmd, scope);
 }
 
 static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
