@@ -88,7 +88,7 @@ static void usage(FILE *f)
             "                        screenshots)\n"
             "  --test-resize N       (tests) resize and minimise the window N times\n"
             "\n"
-            "keys: 1-9 scene, R reset, Space pause, N single step, M view, H help,\n"
+            "keys: 1-9, 0 scene, R reset, Space pause, N single step, M view, H help,\n"
             "      Tab next parameter, Up/Down change it (applies with a reset),\n"
             "      P or F12 screenshot, V start/stop recording frames, Esc quit\n"
             "mouse: left drag pushes fluid / particles or drops (height), right drag\n"
@@ -251,8 +251,8 @@ static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
     viewer *v = glfwGetWindowUserPointer(win);
     if (action != GLFW_PRESS && action != GLFW_REPEAT)
         return;
-    if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) {
-        int idx = key - GLFW_KEY_1;
+    if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) {
+        int idx = key == GLFW_KEY_0 ? 9 : key - GLFW_KEY_1; /* 1..9, then 0 for the tenth scene */
         if (idx < scene_count() && switch_scene(v, vf_scenes[idx]) != 0)
             snprintf(v->status, sizeof v->status, "scene %s failed (see the terminal)", vf_scenes[idx]->name);
         return;
@@ -403,7 +403,7 @@ static void draw_overlay(viewer *v, uint32_t slot)
     if (v->status[0])
         y += vf_overlay_text(v->overlay, 8, y, v->status, yellow) * 2.0f;
     if (v->help) {
-        const char *help = "1-9 scenes   R reset   Space pause   N step   M view   H hide help\n"
+        const char *help = "1-9, 0 scenes   R reset   Space pause   N step   M view   H hide help\n"
                            "Tab/Up/Down parameter   P/F12 screenshot   V record   Esc quit\n"
                            "left drag: push / inject / drop   right drag: pull\n"
                            "middle drag: orbit   shift+middle: pan   wheel: zoom";
