@@ -126,3 +126,27 @@ vf_camera vf_camera_for_box(const float box_min[3], const float box_max[3], floa
     c.zfar = dist + 20.0f * radius + 10.0f; /* the floor stretches to the horizon */
     return c;
 }
+
+void vf_camera_pick_ray(const vf_camera *cam, float aspect, float sx, float sy, float origin[3], float dir[3])
+{
+    float fy = tanf(cam->fov_y * 0.5f), fx = fy * aspect;
+    float f[3], r[3], u[3];
+    for (int i = 0; i < 3; i++)
+        f[i] = cam->target[i] - cam->eye[i];
+    float fl = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    for (int i = 0; i < 3; i++)
+        f[i] /= fl;
+    r[0] = f[1] * cam->up[2] - f[2] * cam->up[1];
+    r[1] = f[2] * cam->up[0] - f[0] * cam->up[2];
+    r[2] = f[0] * cam->up[1] - f[1] * cam->up[0];
+    float rl = sqrtf(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+    for (int i = 0; i < 3; i++)
+        r[i] /= rl;
+    u[0] = r[1] * f[2] - r[2] * f[1];
+    u[1] = r[2] * f[0] - r[0] * f[2];
+    u[2] = r[0] * f[1] - r[1] * f[0];
+    for (int i = 0; i < 3; i++) {
+        origin[i] = cam->eye[i];
+        dir[i] = f[i] + sx * fx * r[i] + sy * fy * u[i];
+    }
+}

@@ -36,6 +36,11 @@ void vf_camera_matrices(const vf_camera *cam, float aspect, vf_mat4 *view, vf_ma
 /** Focal length in pixels of a camera for an output height: the number of
  * pixels that 1 m spans at 1 m view depth, height / (2 tan(fov_y / 2)). */
 float vf_camera_focal_px(const vf_camera *cam, uint32_t height);
+/** The pick ray through a point of the output: (sx, sy) in [-1, 1], x right
+ * and y up the screen (window (mx, my) of a w x h window: sx = 2 mx / w - 1,
+ * sy = 1 - 2 my / h). origin gets the eye, dir an unnormalised direction
+ * whose view-space depth is 1. */
+void vf_camera_pick_ray(const vf_camera *cam, float aspect, float sx, float sy, float origin[3], float dir[3]);
 /** A camera that shows the box [box_min, box_max] from the front, a little
  * from above and to the right, with the whole box in view at aspect
  * (width / height): 45 degree fov, near/far planes fitted around the box. */

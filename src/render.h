@@ -45,6 +45,12 @@ typedef struct vf_renderer_vtable {
     /** Optional: the camera the renderer draws with now (its own framing of
      * the scene until set_camera is called). May be NULL. */
     void (*get_camera)(vf_renderer *r, vf_camera *cam);
+    /** Optional: maps a pick ray (world space, from the camera through the
+     * pointer) to the 2D solver's unit square (x right, y up), where a 3D view
+     * of a 2D solver draws its domain; false when the view is 2D (the caller
+     * then maps the pointer's window position) or the ray misses the domain's
+     * plane. May be NULL. */
+    bool (*pick)(vf_renderer *r, const float origin[3], const float dir[3], float pos[2]);
 } vf_renderer_vtable;
 
 struct vf_renderer {

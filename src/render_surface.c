@@ -186,6 +186,23 @@ static void scope_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t id)
         vf_profiler_end(prof, cmd, id);
 }
 
+/* The 3D view draws the domain's metres (x, y) at world (x s, eta s, y s) with
+ * s = 1 / (max(nx, ny) dx) (surface_common.glsl's to_world): the ray meets the
+ * water at rest (eta = 0, world y = 0). */
+static bool surface_pick(vf_renderer *base, const float origin[3], const float dir[3], float pos[2])
+{
+    vf_surface_renderer *r = (vf_surface_renderer *)base;
+    if (r->view != VF_SURFACE_VIEW_3D || !(dir[1] < 0.0f) || !(origin[1] > 0.0f))
+        return false;
+    vf_height_state st;
+    vf_height_get_state(r->solver, &st);
+    float l = fmaxf((float)st.nx, (float)st.ny);
+    float t = -origin[1] / dir[1];
+    pos[0] = (origin[0] + t * dir[0]) * l / (float)st.nx;
+    pos[1] = (origin[2] + t * dir[2]) * l / (float)st.ny;
+    return true;
+}
+
 static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
 {
     vf_surface_renderer *r = (vf_surface_renderer *)base;
@@ -288,6 +305,7 @@ static const vf_renderer_vtable surface_vt = {
     .record = surface_record,
     .set_camera = surface_set_camera,
     .get_camera = surface_get_camera,
+    .pick = surface_pick,
 };
 
 /* depth: 0 none, 1 test and write (LESS), 2 test only at the far plane (LESS_OR_EQUAL) */

@@ -16,6 +16,7 @@
 #include <GLFW/glfw3.h>
 
 #include "app_gpu.h"
+#include "camera.h"
 #include "capture.h"
 #include "cmd_common.h"
 #include "scene_file.h"
@@ -341,33 +342,19 @@ static void update_interaction(viewer *v, double dt)
     in.active = v->lmb || v->rmb;
     in.button = v->rmb ? 1 : 0;
     if (w > 0 && h > 0) {
-        in.pos[0] = (float)(v->mx / w);
-        in.pos[1] = (float)(1.0 - v->my / h);
+        /* the pick ray through the cursor for 3D solvers */
+        vf_camera_pick_ray(&v->cam, (float)w / (float)h, (float)(2.0 * v->mx / w - 1.0), (float)(1.0 - 2.0 * v->my / h),
+                           in.ray_origin, in.ray_dir);
+        /* 2D solvers: where a 3D view draws the domain under the cursor, or
+         * (2D views) the cursor's place in the window */
+        if (!(v->renderer && v->renderer->vt->pick &&
+              v->renderer->vt->pick(v->renderer, in.ray_origin, in.ray_dir, in.pos))) {
+            in.pos[0] = (float)(v->mx / w);
+            in.pos[1] = (float)(1.0 - v->my / h);
+        }
         if (dt > 0 && v->interaction.active && in.active) {
             in.vel[0] = (float)((in.pos[0] - v->interaction.pos[0]) / dt);
             in.vel[1] = (float)((in.pos[1] - v->interaction.pos[1]) / dt);
-        }
-        /* the pick ray through the cursor for 3D solvers */
-        float fy = tanf(v->cam.fov_y * 0.5f), fx = fy * (float)w / (float)h;
-        float px = (float)(2.0 * v->mx / w - 1.0) * fx, py = (float)(1.0 - 2.0 * v->my / h) * fy;
-        float f[3], r[3], u[3];
-        for (int i = 0; i < 3; i++)
-            f[i] = v->cam.target[i] - v->cam.eye[i];
-        float fl = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-        for (int i = 0; i < 3; i++)
-            f[i] /= fl;
-        r[0] = f[1] * v->cam.up[2] - f[2] * v->cam.up[1];
-        r[1] = f[2] * v->cam.up[0] - f[0] * v->cam.up[2];
-        r[2] = f[0] * v->cam.up[1] - f[1] * v->cam.up[0];
-        float rl = sqrtf(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-        for (int i = 0; i < 3; i++)
-            r[i] /= rl;
-        u[0] = r[1] * f[2] - r[2] * f[1];
-        u[1] = r[2] * f[0] - r[0] * f[2];
-        u[2] = r[0] * f[1] - r[1] * f[0];
-        for (int i = 0; i < 3; i++) {
-            in.ray_origin[i] = v->cam.eye[i];
-            in.ray_dir[i] = f[i] + px * r[i] + py * u[i];
         }
     }
     v->interaction = in;

@@ -2,11 +2,13 @@
  * ducks and leaves is drawn offscreen (validation on) and is not blank (sky,
  * water and pool colours present, lots of distinct colours); the top-down
  * view of a known field shows yellow above rest, white at rest and blue
- * below; `vkfluid capture` runs the renderer for the pool and the boat. The
+ * below; a click in the 3D view lands where the surface is drawn under the
+ * pointer (pick rays against the projection); `vkfluid capture` runs the renderer for the pool and the boat. The
  * PNGs are left in the scratch folder to look at. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "camera.h"
 #include "capture.h"
 #include "gpu_cmd.h"
 #include "png_io.h"
@@ -165,12 +167,66 @@ static void test_capture_cli(void)
     CHECK_STR_CONTAINS(out, "surface|height|pressure");
 }
 
+static void test_pick(vf_gpu *gpu)
+{
+    vf_test_section("3D view: the pointer's pick ray lands on the domain point drawn under it");
+    const uint32_t w = 160, h = 90;
+    vf_solver *s = make_pool(gpu);
+    vf_renderer *r = NULL;
+    vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_3D};
+    if (!s || !CHECK(vf_render_surface_create(gpu, &rd, &r) == VF_OK))
+        goto done;
+    if (!CHECK(r->vt->pick && r->vt->get_camera))
+        goto done;
+    vf_camera cam;
+    r->vt->get_camera(r, &cam);
+    cam.eye[0] += 0.3f; /* off the axis: x and y both matter */
+    r->vt->set_camera(r, &cam);
+    vf_mat4 view, proj;
+    vf_camera_matrices(&cam, (float)w / (float)h, &view, &proj);
+    vf_mat4 vp = vf_mat4_mul(&proj, &view);
+    vf_height_state st;
+    vf_height_get_state(s, &st);
+    const float l = (float)(st.nx > st.ny ? st.nx : st.ny);
+    const float pts[][2] = {{0.5f, 0.5f}, {0.2f, 0.8f}, {0.85f, 0.3f}, {0.1f, 0.1f}};
+    double worst = 0;
+    for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
+        /* the water at rest (world y = 0) under domain point pts[k]; its
+         * screen position through the renderer's own matrices */
+        float world[3] = {pts[k][0] * st.nx / l, 0.0f, pts[k][1] * st.ny / l}, clip[4];
+        vf_mat4_transform(&vp, world, 1.0f, clip);
+        float sx = clip[0] / clip[3], sy = -clip[1] / clip[3]; /* Vulkan clip y points down */
+        float o[3], d[3], pos[2] = {-1, -1};
+        vf_camera_pick_ray(&cam, (float)w / (float)h, sx, sy, o, d);
+        CHECK(r->vt->pick(r, o, d, pos));
+        double e = fmax(fabs(pos[0] - pts[k][0]), fabs(pos[1] - pts[k][1]));
+        printf("  domain (%.2f, %.2f) drawn at screen (%+.3f, %+.3f): picked (%.4f, %.4f)\n", pts[k][0], pts[k][1], sx,
+               sy, pos[0], pos[1]);
+        worst = fmax(worst, e);
+    }
+    CHECK_LE(worst, 1e-4);
+    /* a ray that points up misses the water */
+    float o[3] = {0.5f, 1.0f, 0.5f}, up[3] = {0.0f, 1.0f, 0.0f}, pos[2];
+    CHECK(!r->vt->pick(r, o, up, pos));
+    vf_renderer_destroy(&r);
+    /* the top-down views: no pick (the window position is the domain position) */
+    rd.view = VF_SURFACE_VIEW_HEIGHT;
+    if (CHECK(vf_render_surface_create(gpu, &rd, &r) == VF_OK)) {
+        float dn[3] = {0.0f, -1.0f, 0.0f};
+        CHECK(!r->vt->pick(r, o, dn, pos));
+    }
+done:
+    vf_renderer_destroy(&r);
+    vf_solver_destroy(&s);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     vf_gpu *gpu = vf_test_gpu();
     test_surface_view(gpu);
     test_top_view(gpu);
+    test_pick(gpu);
     vf_test_gpu_done(&gpu);
     test_capture_cli();
     return vf_test_finish();
