@@ -221,17 +221,15 @@ int vf_cmd_capture(int argc, char **argv)
         vf_app_error("--size %ux%u: above this device's image limit of %u pixels per side", o.width, o.height, max_dim);
         goto done;
     }
+    /* the solver first: a size that does not fit the device writes nothing */
+    if ((rc = vf_cmd_scene_create(&sc, gpu, &solver)) != 0)
+        goto done;
+    rc = VF_EXIT_USAGE;
     if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
         vf_app_error("--out %s", err);
         goto done;
     }
-    err[0] = 0;
-    vf_result res = sc.info->create(gpu, sc.desc, &solver, err, sizeof err);
-    if (res != VF_OK) {
-        vf_app_error("%s", err[0] ? err : vf_result_message(res));
-        rc = res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
-        goto done;
-    }
+    vf_result res;
     vf_render_options ro = {.width = o.width, .height = o.height, .format = VF_CAPTURE_FORMAT, .mode = o.mode};
     err[0] = 0;
     if ((res = vf_render_create_for(gpu, solver, &ro, &renderer, err, sizeof err)) != VF_OK) {

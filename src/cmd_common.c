@@ -133,6 +133,24 @@ int vf_cmd_scene_validate(vf_cmd_scene *sc)
     return 0;
 }
 
+int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out)
+{
+    char why[1024] = "", err[1600], label[300];
+    *out = NULL;
+    vf_result res = sc->info->create(gpu, sc->desc, out, why, sizeof why);
+    if (res == VF_OK)
+        return 0;
+    if (sc->file)
+        snprintf(label, sizeof label, "%s", sc->file);
+    else
+        snprintf(label, sizeof label, "scene %s", sc->info->name);
+    if (!why[0])
+        snprintf(why, sizeof why, "cannot create the solver: %s", vf_result_message(res));
+    vf_scene_format_error(sc->info, label, why, err, sizeof err);
+    vf_app_error("%s", err);
+    return res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+}
+
 void vf_cmd_scene_end(vf_cmd_scene *sc)
 {
     free(sc->desc);

@@ -30,6 +30,14 @@ bool vf_cmd_scene_consumed(const vf_cmd_scene *sc, int i);
 /** Runs the scene's cross-key validation; returns 0, or 2 after a one-line error. */
 int vf_cmd_scene_validate(vf_cmd_scene *sc);
 
+/** Creates the scene's solver on gpu (after vf_cmd_scene_validate). Sizes
+ * that do not fit the device are checked by the solvers before they
+ * allocate or record anything; their error, like any other, is printed as
+ * one line naming the scene file (or "scene NAME") and the key path.
+ * Returns 0 with *out set, or an exit code (2 for bad sizes or arguments,
+ * 3 otherwise) after printing. */
+int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out);
+
 /** Frees what vf_cmd_scene_begin allocated; safe on a zeroed struct. */
 void vf_cmd_scene_end(vf_cmd_scene *sc);
 

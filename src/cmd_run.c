@@ -188,16 +188,9 @@ int vf_cmd_run(int argc, char **argv)
         vf_cmd_scene_end(&sc);
         return rc;
     }
-    err[0] = 0;
-    vf_result res = sc.info->create(gpu, sc.desc, &solver, err, sizeof err);
-    if (res != VF_OK) {
-        if (err[0])
-            vf_app_error("%s", err);
-        else
-            vf_app_error("scene %s: cannot create the solver: %s", sc.info->name, vf_result_message(res));
-        rc = res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+    vf_result res;
+    if ((rc = vf_cmd_scene_create(&sc, gpu, &solver)) != 0)
         goto done;
-    }
     /* the export folder only once the solver exists: a size that does not fit writes nothing */
     if (export_dir && vf_output_dir_prepare(export_dir, force, err, sizeof err) != VF_OK) {
         vf_app_error("--export %s", err);

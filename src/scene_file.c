@@ -528,14 +528,8 @@ void vf_scene_write_json(const vf_scene_info *info, const void *desc, const char
     fprintf(f, "  }\n}\n");
 }
 
-vf_result vf_scene_validate(const vf_scene_info *info, const void *desc, const char *label, char *err, size_t cap)
+void vf_scene_format_error(const vf_scene_info *info, const char *label, const char *why, char *err, size_t cap)
 {
-    if (!info->validate)
-        return VF_OK;
-    char why[1024] = "";
-    vf_result r = info->validate(desc, why, sizeof why);
-    if (r == VF_OK)
-        return VF_OK;
     size_t k = strcspn(why, ":=");
     char key[64];
     bool is_key = false;
@@ -545,9 +539,19 @@ vf_result vf_scene_validate(const vf_scene_info *info, const void *desc, const c
         is_key = vf_params_find(info->params, info->param_count, key) != NULL;
     }
     if (is_key)
-        fail(r, err, cap, "%s: %s.%s", label, info->family, why);
+        snprintf(err, cap, "%s: %s.%s", label, info->family, why);
     else
-        fail(r, err, cap, "%s: %s", label, why[0] ? why : "invalid parameters");
+        snprintf(err, cap, "%s: %s", label, why[0] ? why : "invalid parameters");
+}
+
+vf_result vf_scene_validate(const vf_scene_info *info, const void *desc, const char *label, char *err, size_t cap)
+{
+    if (!info->validate)
+        return VF_OK;
+    char why[1024] = "";
+    vf_result r = info->validate(desc, why, sizeof why);
+    if (r != VF_OK)
+        vf_scene_format_error(info, label, why, err, cap);
     return r;
 }
 

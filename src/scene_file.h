@@ -73,6 +73,11 @@ void vf_scene_write_json(const vf_scene_info *info, const void *desc, const char
  * starts with a key of the table). */
 vf_result vf_scene_validate(const vf_scene_info *info, const void *desc, const char *label, char *err, size_t cap);
 
+/** Formats a scene error one-liner: "LABEL: <family>.<key>: reason" when why
+ * starts with a key of info's table ("key: ..." or "key=..."), else
+ * "LABEL: why". err gets at most cap bytes, NUL-terminated. */
+void vf_scene_format_error(const vf_scene_info *info, const char *label, const char *why, char *err, size_t cap);
+
 /** Parses and validates bytes without a GPU (the fuzz target's entry): a
  * scene file, or "set:" followed by assignments separated by newlines applied
  * to the first built-in scene. Returns VF_OK or the error with its one-line

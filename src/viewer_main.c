@@ -49,6 +49,7 @@ typedef struct viewer {
     /* scene */
     const vf_scene_info *info;
     void *desc;
+    const char *file; /* the scene file (argv) while its scene is shown; NULL for built-in scenes */
     vf_solver *solver;
     vf_renderer *renderer;
     int mode_index;
@@ -169,11 +170,10 @@ static int make_scene(viewer *v)
         vf_app_error("scene %s: %s", v->info->name, err);
         return VF_EXIT_USAGE;
     }
-    vf_result res = v->info->create(v->gpu, v->desc, &v->solver, err, sizeof err);
-    if (res != VF_OK) {
-        vf_app_error("%s", err[0] ? err : vf_result_message(res));
-        return res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
-    }
+    vf_cmd_scene sc = {.info = v->info, .desc = v->desc, .file = v->file};
+    int rc = vf_cmd_scene_create(&sc, v->gpu, &v->solver);
+    if (rc)
+        return rc;
     return make_renderer(v);
 }
 
@@ -188,6 +188,7 @@ static int switch_scene(viewer *v, const vf_scene_info *info)
     free(v->desc);
     v->desc = loaded.desc; /* taken over from loaded */
     v->info = info;
+    v->file = NULL;
     v->adopt_camera = true;
     v->mode = NULL;
     v->mode_index = 0;
@@ -610,6 +611,7 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
     }
     /* the scene: the one given on the command line (with its --set), or smoke */
     v->info = sc->info;
+    v->file = sc->file;
     v->adopt_camera = true;
     v->desc = sc->desc;
     sc->desc = NULL;

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #define VF_TESTLIB_NO_GPU
@@ -271,6 +272,12 @@ static void hostile(void)
     expect_cli_error("run --scene", "--scene needs a file");
     snprintf(args, sizeof args, "run '%s/too_large_grid.json' --steps 1", dir);
     expect_cli_error(args, "too_large_grid.json: grid.n: 65536 x 65536 cells need");
+    /* in range, but more than any device holds (4e9 x 108 bytes): the check
+     * against the device's limits names the file and key too */
+    snprintf(args, sizeof args, "capture '%s/particles_beyond_device.json' --frames 1 --out '%s/big'", dir, vf_t.scratch);
+    expect_cli_error(args, "particles_beyond_device.json: sph.particles: 3999999999 particles do not fit on");
+    CHECK_MSG(access(vf_test_path("big"), F_OK) != 0, "a size that does not fit writes no output folder");
+    expect_cli_error("run dam-break --set sph.particles=4e9 --steps 1", "scene dam-break: sph.particles: 3999999999");
 }
 
 static void user_file_runs(void)
