@@ -230,6 +230,8 @@ int vf_cmd_capture(int argc, char **argv)
         goto done;
     }
     vf_result res;
+    if (!o.mode)
+        o.mode = vf_cmd_scene_render_mode(sc.info, sc.desc);
     vf_render_options ro = {.width = o.width, .height = o.height, .format = VF_CAPTURE_FORMAT, .mode = o.mode};
     err[0] = 0;
     if ((res = vf_render_create_for(gpu, solver, &ro, &renderer, err, sizeof err)) != VF_OK) {
@@ -237,6 +239,7 @@ int vf_cmd_capture(int argc, char **argv)
         rc = res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
         goto done;
     }
+    vf_cmd_scene_apply_camera(sc.info, sc.desc, renderer);
     rc = VF_EXIT_RUNTIME;
     vf_capture_desc cd = {.width = o.width, .height = o.height};
     vf_frames_desc fd = {.count = 2, .name = "capture frames"};

@@ -5,6 +5,8 @@
 
 #include "app.h"
 #include "scene_file.h"
+#include "render_registry.h"
+#include "scene_shapes.h"
 
 static void list_scenes(char *buf, size_t cap)
 {
@@ -119,6 +121,18 @@ int vf_cmd_scene_validate(vf_cmd_scene *sc)
     if (!sc->info || !sc->info->validate)
         return 0;
     char err[1600] = {0};
+    const char *mode = vf_cmd_scene_render_mode(sc->info, sc->desc), *modes = vf_render_modes(sc->info->family);
+    if (mode && modes) {
+        size_t n = strlen(mode);
+        bool found = false;
+        for (const char *p = modes; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+            found = found || (!strncmp(p, mode, n) && (p[n] == '|' || p[n] == 0));
+        if (!found) {
+            vf_app_error("%s: render.mode: \"%s\" is not a view of the %s solver: use one of %s",
+                         sc->file ? sc->file : sc->info->name, mode, sc->info->family, modes);
+            return VF_EXIT_USAGE;
+        }
+    }
     if (sc->file) {
         if (vf_scene_validate(sc->info, sc->desc, sc->file, err, sizeof err) != VF_OK) {
             vf_app_error("%s", err);
@@ -149,6 +163,28 @@ int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out)
     vf_scene_format_error(sc->info, label, why, err, sizeof err);
     vf_app_error("%s", err);
     return res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+}
+
+const char *vf_cmd_scene_render_mode(const vf_scene_info *info, void *desc)
+{
+    const vf_scene_shapes *sh = vf_scene_shapes_of(info, desc);
+    return sh && sh->render_mode[0] ? sh->render_mode : NULL;
+}
+
+void vf_cmd_scene_apply_camera(const vf_scene_info *info, void *desc, vf_renderer *r)
+{
+    const vf_scene_shapes *sh = vf_scene_shapes_of(info, desc);
+    if (!sh || !sh->has_camera || !r || !r->vt->set_camera || !r->vt->get_camera)
+        return;
+    vf_camera cam;
+    r->vt->get_camera(r, &cam);
+    for (int k = 0; k < 3; k++) {
+        cam.eye[k] = (float)sh->eye[k];
+        cam.target[k] = (float)sh->target[k];
+        cam.up[k] = k == 1 ? 1.0f : 0.0f;
+    }
+    cam.fov_y = (float)(sh->fov_deg * 3.14159265358979323846 / 180.0);
+    r->vt->set_camera(r, &cam);
 }
 
 void vf_cmd_scene_end(vf_cmd_scene *sc)

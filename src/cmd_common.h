@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "render.h"
 #include "solver.h"
 
 typedef struct vf_cmd_scene {
@@ -37,6 +38,15 @@ int vf_cmd_scene_validate(vf_cmd_scene *sc);
  * Returns 0 with *out set, or an exit code (2 for bad sizes or arguments,
  * 3 otherwise) after printing. */
 int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out);
+
+/** The view a scene file asks for ("render": {"mode": ...}); NULL when it
+ * names none (the solver's default view). */
+const char *vf_cmd_scene_render_mode(const vf_scene_info *info, void *desc);
+
+/** Points r's camera where the scene file's "camera" says (eye, target,
+ * fov; y up; the renderer's own near and far planes); no-op when the file
+ * gives no camera or r has no 3D camera. */
+void vf_cmd_scene_apply_camera(const vf_scene_info *info, void *desc, vf_renderer *r);
 
 /** Frees what vf_cmd_scene_begin allocated; safe on a zeroed struct. */
 void vf_cmd_scene_end(vf_cmd_scene *sc);

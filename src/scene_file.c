@@ -1,4 +1,5 @@
 #include "scene_file.h"
+#include "scene_shapes.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -277,10 +278,20 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
     }
     /* Top-level keys: solver, scene, description and the family's object. */
     const cJSON *solver = NULL, *scene = NULL, *description = NULL, *keys = NULL;
+    bool any_shapes = false;
     for (const cJSON *it = root->child; it; it = it->next) {
         char k[48];
         safe_text(it->string, k, sizeof k);
         const cJSON **slot = NULL;
+        if (vf_shapes_is_key(it->string)) {
+            for (const cJSON *prev = root->child; prev != it; prev = prev->next)
+                if (!strcmp(prev->string, it->string)) {
+                    r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: given twice: give each key once", label, k);
+                    goto free_root;
+                }
+            any_shapes = true;
+            continue;
+        }
         if (!strcmp(it->string, "solver"))
             slot = &solver;
         else if (!strcmp(it->string, "scene"))
@@ -290,8 +301,8 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
         else if (is_family(it->string))
             slot = &keys;
         if (!slot) {
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: unknown key: the top-level keys are solver, scene, description and the solver's name (%s)",
-                 label, k, families);
+            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: unknown key: the top-level keys are solver, scene, description, the solver's name (%s) and %s",
+                 label, k, families, vf_shapes_key_list());
             goto free_root;
         }
         if (*slot) {
@@ -382,6 +393,28 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
         }
         if ((r = set_key(label, info, out->desc, it, err, cap)) != VF_OK)
             goto free_out;
+    }
+    if (any_shapes) {
+        vf_scene_shapes *sh = vf_scene_shapes_of(info, out->desc);
+        /* relative mask paths: against the scene file's folder */
+        char base[VF_SHAPES_PATH_MAX] = "";
+        const char *slash = strrchr(label, '/');
+        if (slash && (size_t)(slash - label) < sizeof base)
+            snprintf(base, sizeof base, "%.*s", (int)(slash - label), label);
+        for (const cJSON *it = root->child; it; it = it->next) {
+            if (!vf_shapes_is_key(it->string))
+                continue;
+            if (!sh) {
+                r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: the %s scene takes no shape lists, camera or render settings",
+                         label, it->string, info->name);
+                goto free_out;
+            }
+            char why[1024];
+            if ((r = vf_shapes_parse(sh, it->string, it, base, why, sizeof why)) != VF_OK) {
+                r = fail(r, err, cap, "%s: %s", label, why);
+                goto free_out;
+            }
+        }
     }
     cJSON_Delete(root);
     return VF_OK;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene_shapes.h"
 #include "solver_sph.h"
 
 enum { SCENE_DAM, SCENE_DOUBLE, SCENE_DROP, SCENE_FOUNTAIN };
@@ -37,6 +38,9 @@ typedef struct vf_sph_scene_desc {
     double nozzle_radius, nozzle_speed, nozzle_height, capacity;
     bool sink;
     double sink_size;
+    /* scene file: obstacles (boxes, spheres), fluid regions (replace the
+     * preset's water), the fountain's emitter and sink */
+    vf_scene_shapes shapes;
 } vf_sph_scene_desc;
 
 #define OFF(f) offsetof(vf_sph_scene_desc, f)
@@ -195,6 +199,20 @@ static void scene_geometry(const vf_sph_scene_desc *d, geometry *g)
         }
         break;
     }
+    if (d->shapes.fluid_count) {
+        /* a scene file's fluid regions replace the preset's water */
+        g->fluid_volume = d->kind == SCENE_FOUNTAIN ? g->fluid_volume - d->tank_x * d->tank_z * d->pool_depth : 0.0;
+        double top = 0;
+        for (uint32_t k = 0; k < d->shapes.fluid_count; k++) {
+            const vf_shape *f = &d->shapes.fluid[k];
+            double r = f->radius, hgt = f->kind == VF_SHAPE_CYLINDER ? (f->height > 0 ? f->height : g->hi[1]) : 0;
+            g->fluid_volume += f->kind == VF_SHAPE_BOX      ? f->size[0] * f->size[1] * f->size[2]
+                               : f->kind == VF_SHAPE_SPHERE ? 4.0 / 3.0 * 3.14159265358979 * r * r * r
+                                                            : 3.14159265358979 * r * r * hgt;
+            top = fmax(top, f->center[1] + (f->kind == VF_SHAPE_BOX ? 0.5 * f->size[1] : f->kind == VF_SHAPE_SPHERE ? r : 0.5 * hgt));
+        }
+        g->fluid_height = fmax(d->kind == SCENE_FOUNTAIN ? g->fluid_height : 0.0, fmin(top, g->hi[1]));
+    }
     g->speed_ref = sqrt(2 * grav * g->fluid_height);
     if (d->kind == SCENE_FOUNTAIN)
         g->speed_ref = fmax(g->speed_ref, d->nozzle_speed);
@@ -232,6 +250,23 @@ static bool in_pool(const vf_sph_scene_desc *d, const geometry *g, const double 
     return false;
 }
 
+static bool in_shapes(const vf_sph_scene_desc *d, const geometry *g, const double p[3])
+{
+    (void)g;
+    for (uint32_t k = 0; k < d->shapes.fluid_count; k++)
+        if (vf_shape_contains(&d->shapes.fluid[k], 3, p, NULL, NULL, NULL))
+            return true;
+    return false;
+}
+
+static bool in_file_obstacle(const vf_sph_scene_desc *d, const double p[3])
+{
+    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++)
+        if (vf_shape_contains(&d->shapes.obstacles[k], 3, p, NULL, NULL, NULL))
+            return true;
+    return false;
+}
+
 static uint64_t lattice(const vf_sph_scene_desc *d, const geometry *g, double s, inside_fn inside, float (*out)[4],
                         uint64_t max)
 {
@@ -239,6 +274,8 @@ static uint64_t lattice(const vf_sph_scene_desc *d, const geometry *g, double s,
     double top = d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE ? d->ratio * d->a
                  : d->kind == SCENE_DROP                       ? fmax(d->pool_depth, d->drop_height + d->drop_radius)
                                                                : d->pool_depth;
+    if (d->shapes.fluid_count)
+        top = g->hi[1];
     uint64_t n[3];
     for (int k = 0; k < 3; k++)
         n[k] = (uint64_t)floor((g->hi[k] - g->lo[k]) / s + 1e-9);
@@ -260,7 +297,7 @@ static uint64_t lattice(const vf_sph_scene_desc *d, const geometry *g, double s,
                 if (d->box_sx > 0 && d->box_sy > 0 && d->box_sz > 0 && fabs(p[0] - d->box_x) < 0.5 * d->box_sx &&
                     fabs(p[1] - d->box_y) < 0.5 * d->box_sy && fabs(p[2] - d->box_z) < 0.5 * d->box_sz)
                     blocked = true;
-                if (blocked)
+                if (blocked || in_file_obstacle(d, p))
                     continue;
                 if (out && count < max)
                     for (int k = 0; k < 4; k++)
@@ -285,6 +322,30 @@ static vf_result sph_validate(const void *p, char *err, size_t cap)
     scene_geometry(d, &g);
     double s = effective_spacing(d, &g);
     double tank_min = fmin(g.hi[0], fmin(g.hi[1], g.hi[2]));
+    vf_shapes_caps caps = {.family = "sph",
+                           .dims = 3,
+                           .hi = {g.hi[0], g.hi[1], g.hi[2]},
+                           .max_obstacles = VF_SPH_MAX_SPHERES + VF_SPH_MAX_BOXES,
+                           .max_fluid = VF_SHAPES_MAX_FLUID,
+                           .max_emitters = d->kind == SCENE_FOUNTAIN ? 1 : 0,
+                           .max_sinks = d->kind == SCENE_FOUNTAIN ? 1 : 0};
+    vf_result sr = vf_shapes_check(&d->shapes, &caps, err, cap);
+    if (sr != VF_OK)
+        return sr;
+    uint32_t spheres = d->sphere_r > 0, boxes = d->box_sx > 0 && d->box_sy > 0 && d->box_sz > 0;
+    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++) {
+        const vf_shape *o = &d->shapes.obstacles[k];
+        bool sphere = o->kind == VF_SHAPE_SPHERE;
+        if ((sphere ? ++spheres : ++boxes) > (sphere ? VF_SPH_MAX_SPHERES : VF_SPH_MAX_BOXES)) {
+            snprintf(err, cap, "obstacles[%u]: the sph solver takes at most %d spheres and %d boxes (with the sphere_* and box_* keys)",
+                     k, VF_SPH_MAX_SPHERES, VF_SPH_MAX_BOXES);
+            return VF_ERR_INVALID_ARG;
+        }
+    }
+    if (d->shapes.sink_count && d->shapes.sinks[0].kind != VF_SHAPE_BOX) {
+        snprintf(err, cap, "sinks[0].shape: the sph sink is a box: use \"shape\": \"box\"");
+        return VF_ERR_INVALID_ARG;
+    }
     if (!(s > 0) || s > tank_min) {
         snprintf(err, cap, "spacing: %g m is not in (0, %g]: it must be positive and fit the tank's smallest side", s,
                  tank_min);
@@ -399,7 +460,23 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
             sd.box_hi[0][k] = c[k] + 0.5 * e[k];
         }
     }
-    inside_fn inside = d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE ? in_dam : in_pool;
+    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++) {
+        const vf_shape *o = &d->shapes.obstacles[k];
+        if (o->kind == VF_SHAPE_SPHERE && sd.sphere_count < VF_SPH_MAX_SPHERES) {
+            for (int a = 0; a < 3; a++)
+                sd.spheres[sd.sphere_count][a] = o->center[a];
+            sd.spheres[sd.sphere_count++][3] = o->radius;
+        } else if (o->kind == VF_SHAPE_BOX && sd.box_count < VF_SPH_MAX_BOXES) {
+            for (int a = 0; a < 3; a++) {
+                sd.box_lo[sd.box_count][a] = o->center[a] - 0.5 * o->size[a];
+                sd.box_hi[sd.box_count][a] = o->center[a] + 0.5 * o->size[a];
+            }
+            sd.box_count++;
+        }
+    }
+    inside_fn inside = d->shapes.fluid_count                           ? in_shapes
+                       : d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE ? in_dam
+                                                                         : in_pool;
     if (d->kind == SCENE_FOUNTAIN) {
         sd.emitter = true;
         sd.emit_origin[0] = 0.5 * d->tank_x;
@@ -410,6 +487,23 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
         sd.sink = d->sink;
         sd.sink_hi[0] = sd.sink_hi[2] = d->sink_size;
         sd.sink_hi[1] = s;
+        if (d->shapes.emitter_count) {
+            /* a scene file's nozzle: the jet's direction and speed from its velocity */
+            const vf_shape *e = &d->shapes.emitters[0];
+            for (int a = 0; a < 3; a++) {
+                sd.emit_origin[a] = e->center[a];
+                sd.emit_velocity[a] = e->velocity[a];
+            }
+            sd.emit_radius = e->radius;
+        }
+        if (d->shapes.sink_count) {
+            const vf_shape *k = &d->shapes.sinks[0];
+            sd.sink = true;
+            for (int a = 0; a < 3; a++) {
+                sd.sink_lo[a] = k->center[a] - 0.5 * k->size[a];
+                sd.sink_hi[a] = k->center[a] + 0.5 * k->size[a];
+            }
+        }
     }
 
     /* Size checks before any host allocation: a huge request fails here. */
@@ -452,6 +546,7 @@ const vf_scene_info vf_scene_dam_break = {
     .params = dam_keys,
     .param_count = COUNT(dam_keys),
     .desc_size = sizeof(vf_sph_scene_desc),
+    .shapes_offset = offsetof(vf_sph_scene_desc, shapes),
     .defaults = dam_defaults,
     .validate = sph_validate,
     .create = sph_scene_create,
@@ -464,6 +559,7 @@ const vf_scene_info vf_scene_double_dam = {
     .params = double_keys,
     .param_count = COUNT(double_keys),
     .desc_size = sizeof(vf_sph_scene_desc),
+    .shapes_offset = offsetof(vf_sph_scene_desc, shapes),
     .defaults = double_defaults,
     .validate = sph_validate,
     .create = sph_scene_create,
@@ -476,6 +572,7 @@ const vf_scene_info vf_scene_drop = {
     .params = drop_keys,
     .param_count = COUNT(drop_keys),
     .desc_size = sizeof(vf_sph_scene_desc),
+    .shapes_offset = offsetof(vf_sph_scene_desc, shapes),
     .defaults = drop_defaults,
     .validate = sph_validate,
     .create = sph_scene_create,
@@ -488,6 +585,7 @@ const vf_scene_info vf_scene_fountain = {
     .params = fountain_keys,
     .param_count = COUNT(fountain_keys),
     .desc_size = sizeof(vf_sph_scene_desc),
+    .shapes_offset = offsetof(vf_sph_scene_desc, shapes),
     .defaults = fountain_defaults,
     .validate = sph_validate,
     .create = sph_scene_create,

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "solver_grid.h"
@@ -60,16 +61,19 @@ static const vf_param_def channel_keys[] = {
 
 static void cavity_defaults(void *d)
 {
+    memset(d, 0, sizeof(vf_grid_scene_desc));
     vf_params_defaults(cavity_keys, COUNT(cavity_keys), d);
 }
 
 static void smoke_defaults(void *d)
 {
+    memset(d, 0, sizeof(vf_grid_scene_desc));
     vf_params_defaults(smoke_keys, COUNT(smoke_keys), d);
 }
 
 static void channel_defaults(void *d)
 {
+    memset(d, 0, sizeof(vf_grid_scene_desc));
     vf_params_defaults(channel_keys, COUNT(channel_keys), d);
 }
 
@@ -105,12 +109,106 @@ static void common_desc(const vf_grid_scene_desc *sd, vf_grid_desc *d)
     d->cfl = sd->cfl;
 }
 
+/* A scene file's shapes on a grid desc: obstacles into the free obstacle
+ * slots (discs for cylinders and spheres, squares for square boxes),
+ * inflow and outflow sides (vel_scale raised to the fastest inflow); the
+ * dye regions are painted by create. */
+static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, double *inflow_scale, char *err, size_t cap)
+{
+    *inflow_scale = 0;
+    const vf_scene_shapes *sh = &sd->shapes;
+    const uint32_t slots = sizeof d->obstacles / sizeof d->obstacles[0];
+    uint32_t used = 0;
+    while (used < slots && d->obstacles[used].shape != VF_GRID_SHAPE_NONE)
+        used++;
+    double width = d->width > 0 ? d->width : 1.0;
+    vf_shapes_caps caps = {.family = "grid",
+                           .dims = 2,
+                           .hi = {width, width * d->ny / d->nx, 0},
+                           .max_obstacles = slots - used,
+                           .obstacle_cylinder = true,
+                           .max_fluid = VF_SHAPES_MAX_FLUID,
+                           .sides = true};
+    vf_result r = vf_shapes_check(sh, &caps, err, cap);
+    if (r != VF_OK)
+        return r;
+    for (uint32_t k = 0; k < sh->obstacle_count; k++) {
+        const vf_shape *o = &sh->obstacles[k];
+        if (o->kind == VF_SHAPE_BOX && fabs(o->size[0] - o->size[1]) > 1e-9 * o->size[0]) {
+            snprintf(err, cap, "obstacles[%u].size: the grid solver's boxes are squares: give equal sx and sy", k);
+            return VF_ERR_INVALID_ARG;
+        }
+        d->obstacles[used++] = (vf_grid_obstacle){
+            .shape = o->kind == VF_SHAPE_BOX ? VF_GRID_SHAPE_BOX : VF_GRID_SHAPE_DISC,
+            .cx = (float)o->center[0],
+            .cy = (float)o->center[1],
+            .radius = (float)(o->kind == VF_SHAPE_BOX ? 0.5 * o->size[0] : o->radius),
+        };
+    }
+    static const char *const names[] = {"left", "right", "bottom", "top"};
+    for (int side = 0; side < 4; side++) {
+        uint32_t bit = 1u << side;
+        if (!((sh->inflow_sides | sh->outflow_sides) & bit))
+            continue;
+        if (d->sides[side] == VF_GRID_BC_PERIODIC) {
+            snprintf(err, cap, "%s: the %s side is periodic in this scene: set periodic=false first",
+                     (sh->inflow_sides & bit) ? "inflows" : "outflows", names[side]);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (sh->inflow_sides & bit) {
+            double v = sh->inflow_speed[side], sign = (side == 0 || side == 2) ? 1.0 : -1.0;
+            d->sides[side] = VF_GRID_BC_INFLOW;
+            d->side_u[side] = side < 2 ? (float)(sign * v) : 0.0f;
+            d->side_v[side] = side < 2 ? 0.0f : (float)(sign * v);
+            *inflow_scale = fmax(*inflow_scale, 1.5 * v);
+        } else {
+            d->sides[side] = VF_GRID_BC_OUTFLOW;
+            d->side_u[side] = d->side_v[side] = 0.0f;
+        }
+    }
+    return VF_OK;
+}
+
+/* Paints the scene file's fluid regions as dye, a colour per region. */
+static vf_result paint_regions(vf_grid *g, const vf_grid_scene_desc *sd, const vf_grid_desc *d)
+{
+    const vf_scene_shapes *sh = &sd->shapes;
+    if (!sh->fluid_count)
+        return VF_OK;
+    static const float palette[][3] = {{1.0f, 0.3f, 0.1f}, {0.1f, 0.5f, 1.0f}, {0.2f, 0.9f, 0.3f}, {1.0f, 0.85f, 0.1f}};
+    size_t n = (size_t)d->nx * d->ny;
+    float *c = malloc(3 * n * sizeof(float));
+    if (!c)
+        return VF_ERR_NO_MEMORY;
+    vf_result r = VF_OK;
+    for (int ch = 0; ch < 3; ch++)
+        if ((r = vf_grid_read(g, (vf_grid_field)(VF_GRID_FIELD_R + ch), c + ch * n)) != VF_OK)
+            goto done;
+    double h = (d->width > 0 ? d->width : 1.0) / d->nx;
+    for (uint32_t j = 0; j < d->ny; j++)
+        for (uint32_t i = 0; i < d->nx; i++) {
+            double p[3] = {(i + 0.5) * h, (j + 0.5) * h, 0};
+            for (uint32_t k = 0; k < sh->fluid_count; k++)
+                if (vf_shape_contains(&sh->fluid[k], 2, p, NULL, NULL, NULL)) {
+                    for (int ch = 0; ch < 3; ch++)
+                        c[ch * n + (size_t)j * d->nx + i] = palette[k % 4][ch];
+                    break;
+                }
+        }
+    for (int ch = 0; ch < 3 && r == VF_OK; ch++)
+        r = vf_grid_write(g, (vf_grid_field)(VF_GRID_FIELD_R + ch), c + ch * n);
+done:
+    free(c);
+    return r;
+}
+
 vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *d, char *err,
                                 size_t cap)
 {
     memset(d, 0, sizeof *d);
     common_desc(sd, d);
     vf_result res;
+    double nominal = 0.05, speed_used = 1.0;
     if (scene == &vf_scene_grid_cavity) {
         d->nx = d->ny = (uint32_t)sd->n;
         d->width = 1.0;
@@ -122,7 +220,9 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         d->vel_scale = speed;
         if (d->viscosity == 0)
             d->viscosity = 1.0 / sd->re; /* a still lid: keep the viscosity of a unit lid */
-        res = timing(sd, 1.0 / sd->n, speed, 0.1, d, err, cap);
+        nominal = 0.1;
+        speed_used = speed;
+        res = timing(sd, 1.0 / sd->n, speed, nominal, d, err, cap);
     } else if (scene == &vf_scene_grid_smoke) {
         d->nx = d->ny = (uint32_t)sd->n;
         d->width = 1.0;
@@ -144,7 +244,8 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         else if (sd->obstacle == 2)
             d->mover = (vf_grid_mover){.shape = VF_GRID_SHAPE_DISC, .cx = 0.5f, .cy = 0.55f, .radius = 0.07f,
                                        .amp = 0.25f, .freq = 0.1f, .dx = 1.0f, .dy = 0.0f};
-        res = timing(sd, 1.0 / sd->n, 1.0, 1.0 / 30.0, d, err, cap);
+        nominal = 1.0 / 30.0;
+        res = timing(sd, 1.0 / sd->n, 1.0, nominal, d, err, cap);
     } else if (scene == &vf_scene_grid_channel) {
         d->ny = (uint32_t)sd->n;
         d->nx = (uint32_t)lround(sd->length * sd->n);
@@ -163,13 +264,24 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         d->obstacles[0] = (vf_grid_obstacle){.shape = sd->obstacle == 1 ? VF_GRID_SHAPE_BOX : VF_GRID_SHAPE_DISC,
                                              .cx = 1.0f, .cy = 0.52f, .radius = (float)(diameter / 2)};
         d->vel_scale = 1.5 * sd->inflow;
-        res = timing(sd, 1.0 / sd->n, d->vel_scale, 0.05, d, err, cap);
+        nominal = 0.05;
+        speed_used = d->vel_scale;
+        res = timing(sd, 1.0 / sd->n, d->vel_scale, nominal, d, err, cap);
     } else {
         snprintf(err, cap, "not a grid scene");
         return VF_ERR_INVALID_ARG;
     }
     if (res != VF_OK)
         return res;
+    double inflow_scale;
+    if ((res = apply_shapes(sd, d, &inflow_scale, err, cap)) != VF_OK)
+        return res;
+    if (inflow_scale > speed_used) {
+        /* a scene file's inflow is faster than the preset's flow: substeps for it */
+        d->vel_scale = inflow_scale;
+        if ((res = timing(sd, 1.0 / sd->n, inflow_scale, nominal, d, err, cap)) != VF_OK)
+            return res;
+    }
     return vf_grid_validate_desc(d, err, cap);
 }
 
@@ -191,6 +303,10 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
     if ((res = vf_grid_create(gpu, &d, &g, err, cap)) != VF_OK)
         return res;
     vf_grid_set_report_every(g, (uint32_t)((const vf_grid_scene_desc *)desc)->report_every);
+    if ((res = paint_regions(g, desc, &d)) != VF_OK) {
+        vf_grid_destroy(&g);
+        return res;
+    }
     *out = vf_grid_solver(g);
     return VF_OK;
 }
@@ -215,6 +331,7 @@ const vf_scene_info vf_scene_grid_smoke = {
     .params = smoke_keys,
     .param_count = COUNT(smoke_keys),
     .desc_size = sizeof(vf_grid_scene_desc),
+    .shapes_offset = offsetof(vf_grid_scene_desc, shapes),
     .defaults = smoke_defaults,
     .validate = smoke_validate,
     .create = smoke_create,
@@ -227,6 +344,7 @@ const vf_scene_info vf_scene_grid_cavity = {
     .params = cavity_keys,
     .param_count = COUNT(cavity_keys),
     .desc_size = sizeof(vf_grid_scene_desc),
+    .shapes_offset = offsetof(vf_grid_scene_desc, shapes),
     .defaults = cavity_defaults,
     .validate = cavity_validate,
     .create = cavity_create,
@@ -239,6 +357,7 @@ const vf_scene_info vf_scene_grid_channel = {
     .params = channel_keys,
     .param_count = COUNT(channel_keys),
     .desc_size = sizeof(vf_grid_scene_desc),
+    .shapes_offset = offsetof(vf_grid_scene_desc, shapes),
     .defaults = channel_defaults,
     .validate = channel_validate,
     .create = channel_create,

@@ -10,6 +10,7 @@
  * grid channel over the height field's domain (in metres) and hands it to the
  * height solver as its flow (vf_height_attach_flow_solver). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,9 +60,28 @@ static vf_result flow_desc(const vf_height_desc *d, vf_grid_desc *g, char *err, 
     g->sides[VF_GRID_SIDE_BOTTOM] = g->sides[VF_GRID_SIDE_TOP] = VF_GRID_BC_FREESLIP;
     g->side_u[VF_GRID_SIDE_LEFT] = (float)d->inflow;
     g->viscosity = d->inflow * 2 * d->pillar_r / d->re;
+    uint32_t slot = 0;
     if (d->pillar)
-        g->obstacles[0] = (vf_grid_obstacle){.shape = VF_GRID_SHAPE_DISC, .cx = (float)(d->pillar_x * lx),
-                                             .cy = (float)(d->pillar_y * height), .radius = (float)d->pillar_r};
+        g->obstacles[slot++] = (vf_grid_obstacle){.shape = VF_GRID_SHAPE_DISC, .cx = (float)(d->pillar_x * lx),
+                                                  .cy = (float)(d->pillar_y * height), .radius = (float)d->pillar_r};
+    /* a scene file's obstacles stand in the flow too: the flow grid takes
+     * discs (cylinders, spheres) and squares */
+    const size_t slots = sizeof g->obstacles / sizeof g->obstacles[0];
+    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++) {
+        const vf_shape *o = &d->shapes.obstacles[k];
+        bool square = o->kind == VF_SHAPE_BOX && fabs(o->size[0] - o->size[1]) <= 1e-9 * o->size[0];
+        if (slot >= slots || !(o->kind == VF_SHAPE_SPHERE || o->kind == VF_SHAPE_CYLINDER || square)) {
+            snprintf(err, cap,
+                     "obstacles[%u]: the river's channel flow takes at most %zu obstacles with the pillar, each a "
+                     "cylinder, sphere or square box: change the shape or leave it out",
+                     k, slots - (d->pillar ? 1 : 0));
+            return VF_ERR_INVALID_ARG;
+        }
+        g->obstacles[slot++] = (vf_grid_obstacle){.shape = square ? VF_GRID_SHAPE_BOX : VF_GRID_SHAPE_DISC,
+                                                  .cx = (float)o->center[0],
+                                                  .cy = (float)(o->center[1] * height / ly),
+                                                  .radius = (float)(square ? 0.5 * o->size[0] : o->radius)};
+    }
     /* semi-Lagrangian's numerical viscosity (~ U h / 2) would be ~14x the
      * physical one at 48 cells and damp the vortex street, and the wake, out */
     g->advection = VF_GRID_ADVECT_MACCORMACK;
@@ -186,6 +206,7 @@ const vf_scene_info vf_height_scene_river = {
     .params = vf_height_params,
     .param_count = VF_HEIGHT_PARAM_COUNT,
     .desc_size = sizeof(vf_height_desc),
+    .shapes_offset = offsetof(vf_height_desc, shapes),
     .defaults = river_defaults,
     .validate = river_validate,
     .create = river_create,

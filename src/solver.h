@@ -78,6 +78,7 @@ typedef struct vf_scene_info {
     const vf_param_def *params;
     size_t param_count;
     size_t desc_size;        /* bytes of the family's desc struct */
+    size_t shapes_offset;    /* where the desc holds a vf_scene_shapes (scene files' shape lists); 0: none */
     /** Fills desc with this scene's defaults (table defaults plus preset values). */
     void (*defaults)(void *desc);
     /** Checks cross-key constraints (after every --set); one-line reason in err. */

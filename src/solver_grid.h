@@ -46,6 +46,7 @@
 #include "gpu_buffer.h"
 #include "gpu_profiler.h"
 #include "shared.h"
+#include "scene_shapes.h"
 #include "solver.h"
 
 #define VF_GRID_MIN_N 16
@@ -302,6 +303,7 @@ typedef struct vf_grid_scene_desc {
     int diffuse_iters;  /* 0: automatic */
     int report_every;
     bool texcoords;
+    vf_scene_shapes shapes; /* scene file: obstacles (discs, squares), inflow/outflow sides, dye regions */
 } vf_grid_scene_desc;
 
 /** The built-in grid scenes (listed in scenes.c). */

@@ -145,27 +145,74 @@ static double bed_at(const vf_height_desc *d, double x, double y, bool *solid)
     return b;
 }
 
+/* The scene file's obstacle masks, loaded for one pass over the cells. */
+typedef struct shape_masks {
+    vf_shape_mask m[VF_SHAPES_MAX_OBSTACLES];
+} shape_masks;
+
+static void masks_load(const vf_height_desc *d, shape_masks *sm)
+{
+    memset(sm, 0, sizeof *sm);
+    char why[8];
+    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++)
+        if (d->shapes.obstacles[k].kind == VF_SHAPE_MASK)
+            (void)vf_shape_mask_load(&d->shapes.obstacles[k], &sm->m[k], why, sizeof why); /* checked by validate */
+}
+
+static void masks_free(shape_masks *sm)
+{
+    for (uint32_t k = 0; k < VF_SHAPES_MAX_OBSTACLES; k++)
+        vf_shape_mask_free(&sm->m[k]);
+}
+
+static bool shape_solid(const vf_height_desc *d, const shape_masks *sm, double x, double y)
+{
+    const double p[3] = {x, y, 0}, lo[3] = {0, 0, 0}, hi[3] = {d->nx * d->dx, d->ny * d->dx, 0};
+    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++)
+        if (vf_shape_contains(&d->shapes.obstacles[k], 2, p, &sm->m[k], lo, hi))
+            return true;
+    return false;
+}
+
+/* The scene file's fluid level at (x, y) relative to the rest level, or NAN
+ * outside every fluid region. */
+static double shape_level(const vf_height_desc *d, double x, double y)
+{
+    const double p[3] = {x, y, 0};
+    for (uint32_t k = 0; k < d->shapes.fluid_count; k++)
+        if (vf_shape_contains(&d->shapes.fluid[k], 2, p, NULL, NULL, NULL))
+            return d->shapes.fluid[k].level - d->surface;
+    return NAN;
+}
+
 /* Bed relative to the rest level and flags of every cell; solid cells get a
- * bed above the water (drawn as a column). Returns the largest rest depth. */
+ * bed above the water (drawn as a column). Returns the largest depth at the
+ * start (rest level, or a fluid region's level). */
 static double build_terrain(const vf_height_desc *d, float *bed, uint32_t *flags)
 {
     double dmax = 0.0;
     const double top = 0.5 * fmax(fabs(d->surface - d->bed), 2 * d->dx);
+    shape_masks sm;
+    masks_load(d, &sm);
     for (int j = 0; j < d->ny; j++)
         for (int i = 0; i < d->nx; i++) {
             bool solid;
-            double b = bed_at(d, (i + 0.5) * d->dx, (j + 0.5) * d->dx, &solid) - d->surface;
+            const double x = (i + 0.5) * d->dx, y = (j + 0.5) * d->dx;
+            double b = bed_at(d, x, y, &solid) - d->surface;
+            solid = solid || shape_solid(d, &sm, x, y);
             size_t idx = (size_t)j * d->nx + i;
+            double level = shape_level(d, x, y), depth = (isnan(level) ? 0.0 : fmax(level, 0.0)) - b;
             if (solid) {
                 b = fmax(b, 0.0) + top;
-            } else if (-b > dmax) {
-                dmax = -b;
+            } else if (depth > dmax) {
+                dmax = depth;
             }
             if (bed)
                 bed[idx] = (float)b;
             if (flags)
                 flags[idx] = solid ? VF_HEIGHT_SOLID : 0u;
         }
+    masks_free(&sm);
     return dmax;
 }
 
@@ -196,6 +243,17 @@ vf_result vf_height_validate(const vf_height_desc *d, char *err, size_t cap)
         snprintf(err, cap, "g=%g: gravity must be positive", d->g);
         return VF_ERR_INVALID_ARG;
     }
+    vf_shapes_caps caps = {.family = "height",
+                           .dims = 2,
+                           .hi = {d->nx * d->dx, d->ny * d->dx, 0},
+                           .max_obstacles = VF_SHAPES_MAX_OBSTACLES,
+                           .obstacle_mask = true,
+                           .obstacle_cylinder = true,
+                           .max_fluid = VF_SHAPES_MAX_FLUID,
+                           .fluid_level = true};
+    vf_result sr = vf_shapes_check(&d->shapes, &caps, err, cap);
+    if (sr != VF_OK)
+        return sr;
     double dmax = max_rest_depth(d);
     if (dmax <= 0) {
         snprintf(err, cap,
@@ -1141,6 +1199,9 @@ static void initial_eta(const vf_height *h, float *eta)
                 double rx = x - d->init_x * lx, ry = y - d->init_y * ly;
                 e = d->init_amplitude * exp(-(rx * rx + ry * ry) / (d->init_width * d->init_width));
             }
+            double level = shape_level(d, x, y);
+            if (!isnan(level))
+                e = level; /* a scene file's fluid region: its surface, dry below the bed */
             float b = h->bed_host[idx];
             eta[idx] = (h->flags_host[idx] & VF_HEIGHT_SOLID) ? b : fmaxf((float)e, b);
         }
@@ -1301,6 +1362,7 @@ const vf_scene_info vf_height_scene_pool = {
     .params = vf_height_params,
     .param_count = VF_HEIGHT_PARAM_COUNT,
     .desc_size = sizeof(vf_height_desc),
+    .shapes_offset = offsetof(vf_height_desc, shapes),
     .defaults = pool_defaults,
     .validate = scene_validate,
     .create = scene_create,
@@ -1313,6 +1375,7 @@ const vf_scene_info vf_height_scene_boat = {
     .params = vf_height_params,
     .param_count = VF_HEIGHT_PARAM_COUNT,
     .desc_size = sizeof(vf_height_desc),
+    .shapes_offset = offsetof(vf_height_desc, shapes),
     .defaults = boat_defaults,
     .validate = scene_validate,
     .create = scene_create,

@@ -37,6 +37,7 @@
 
 #include "gpu_buffer.h"
 #include "shared.h"
+#include "scene_shapes.h"
 #include "solver.h"
 
 enum { VF_HEIGHT_INT_EXPLICIT = 0, VF_HEIGHT_INT_ADI = 1 };
@@ -88,6 +89,8 @@ typedef struct vf_height_desc {
     bool advect;            /* carry the surface state along the flow velocity every frame */
     double strength;        /* divergence coupling s (m s): a flow step adds -s delta / (1 + eta^2) */
     double rho;             /* density for the pressure coupling (kg/m^3) */
+    vf_scene_shapes shapes; /* scene file: obstacles (solid cells: box, cylinder, sphere, png mask) and fluid
+                             * regions (the surface starts at their level) */
 } vf_height_desc;
 
 /** The parameter table of the height family (shared by its scenes). */

@@ -121,8 +121,9 @@ static int make_renderer(viewer *v)
     char err[512] = {0};
     const char *modes = vf_render_modes(v->info->family);
     char mode[64] = {0};
-    if (v->mode) {
-        snprintf(mode, sizeof mode, "%s", v->mode);
+    const char *file_mode = v->file && v->mode_index == 0 ? vf_cmd_scene_render_mode(v->info, v->desc) : NULL;
+    if (v->mode || file_mode) {
+        snprintf(mode, sizeof mode, "%s", v->mode ? v->mode : file_mode);
     } else if (modes) {
         const char *p = modes;
         for (int i = 0; i < v->mode_index && p; i++) {
@@ -146,8 +147,10 @@ static int make_renderer(viewer *v)
         vf_app_error("%s", err[0] ? err : vf_result_message(res));
         return res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
     }
+    if (v->adopt_camera)
+        vf_cmd_scene_apply_camera(v->info, v->desc, v->renderer); /* a scene file's camera */
     if (v->adopt_camera && v->renderer->vt->get_camera) {
-        /* the renderer frames its scene: orbit around that */
+        /* the renderer frames its scene (or the file's camera): orbit around that */
         v->renderer->vt->get_camera(v->renderer, &v->cam);
         float d[3] = {v->cam.eye[0] - v->cam.target[0], v->cam.eye[1] - v->cam.target[1], v->cam.eye[2] - v->cam.target[2]};
         v->dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
