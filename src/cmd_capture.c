@@ -160,7 +160,13 @@ static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, con
 static int gpu_failure(vf_result res, long long frame, const char *what)
 {
     if (res == VF_ERR_DEVICE_LOST)
-        vf_app_error("the gpu device was lost at frame %lld (%s): try a smaller size or another driver", frame, what);
+        vf_app_error("the gpu device was lost at frame %lld (%s): try a smaller size, another gpu (--device) or a "
+                     "newer driver",
+                     frame, what);
+    else if (res == VF_ERR_OUT_OF_DEVICE_MEMORY)
+        vf_app_error("out of device memory at frame %lld (%s): try a smaller size or --size, closing other gpu programs "
+                     "or another gpu (--device)",
+                     frame, what);
     else
         vf_app_error("frame %lld (%s): %s", frame, what, vf_result_message(res));
     return VF_EXIT_RUNTIME;
@@ -273,24 +279,38 @@ int vf_cmd_capture(int argc, char **argv)
 
     vf_progress progress;
     vf_progress_begin(&progress, "capture", (uint64_t)o.frames, o.quiet);
-    bool slot_used[2] = {false, false};
+    bool slot_used[2] = {false, false}, slot_ends[2] = {false, false};
     uint32_t captured = 0;
+    /* long frames in several submits (solver.h); the last part holds the render */
+    solver->part_substeps = solver->vt->submit_substeps;
     for (long long fr = 0; fr < o.frames; fr++) {
         double t_frame = vf_app_now();
         bool render = fr % o.every == 0;
         VkCommandBuffer cmd;
         uint32_t slot;
-        if ((res = vf_frames_begin(frames, &cmd, &slot)) != VF_OK) {
-            rc = gpu_failure(res, fr, "waiting for the gpu");
-            goto done_progress;
-        }
-        if (slot_used[slot])
-            vf_profiler_collect_into(prof, slot, &st);
-        vf_profiler_reset(prof, cmd, slot);
-        vf_cmd_barrier_frame_start(cmd);
-        if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
-            rc = gpu_failure(res, fr, "simulation");
-            goto done_progress;
+        solver->part_more = false;
+        for (;;) {
+            if ((res = vf_frames_begin(frames, &cmd, &slot)) != VF_OK) {
+                rc = gpu_failure(res, fr, "waiting for the gpu");
+                goto done_progress;
+            }
+            if (slot_used[slot])
+                vf_profiler_collect_part(prof, slot, &st, slot_ends[slot]);
+            slot_used[slot] = false;
+            vf_profiler_reset(prof, cmd, slot);
+            vf_cmd_barrier_frame_start(cmd);
+            if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
+                rc = gpu_failure(res, fr, "simulation");
+                goto done_progress;
+            }
+            if (!solver->part_more)
+                break;
+            if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK) {
+                rc = gpu_failure(res, fr, "submitting");
+                goto done_progress;
+            }
+            slot_used[slot] = true;
+            slot_ends[slot] = false;
         }
         if (render) {
             vf_render_barrier_after_sim(cmd);
@@ -307,6 +327,7 @@ int vf_cmd_capture(int argc, char **argv)
             goto done_progress;
         }
         slot_used[slot] = true;
+        slot_ends[slot] = true;
         if (solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
             rc = gpu_failure(res, fr, "simulation");
             goto done_progress;
@@ -316,7 +337,7 @@ int vf_cmd_capture(int argc, char **argv)
                 rc = gpu_failure(res, fr, "waiting for the gpu");
                 goto done_progress;
             }
-            vf_profiler_collect_into(prof, slot, &st);
+            vf_profiler_collect_part(prof, slot, &st, true);
             slot_used[slot] = false;
             char path[4200];
             snprintf(path, sizeof path, "%s/frame_%05lld.png", o.out, fr);
@@ -334,7 +355,7 @@ int vf_cmd_capture(int argc, char **argv)
     }
     for (uint32_t k = 0; k < 2; k++)
         if (vf_frames_wait(frames, k) == VF_OK && slot_used[k])
-            vf_profiler_collect_into(prof, k, &st);
+            vf_profiler_collect_part(prof, k, &st, slot_ends[k]);
     vf_progress_end(&progress);
     if (video) {
         int vrc = pclose(video);
@@ -361,8 +382,8 @@ done:
         remove(video_tmp);
     }
     free(frame_ms);
+    vf_frames_destroy(&frames); /* first: waits for the submits that use the profiler's queries */
     vf_profiler_destroy(&prof);
-    vf_frames_destroy(&frames);
     vf_capture_destroy(&cap);
     vf_renderer_destroy(&renderer);
     vf_solver_destroy(&solver);

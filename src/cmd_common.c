@@ -158,7 +158,10 @@ int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out)
         snprintf(label, sizeof label, "%s", sc->file);
     else
         snprintf(label, sizeof label, "scene %s", sc->info->name);
-    if (!why[0])
+    if (!why[0] && res == VF_ERR_OUT_OF_DEVICE_MEMORY)
+        snprintf(why, sizeof why, "cannot create the solver: out of device memory: try a smaller size (--set), "
+                                  "closing other gpu programs or another gpu (--device)");
+    else if (!why[0])
         snprintf(why, sizeof why, "cannot create the solver: %s", vf_result_message(res));
     vf_scene_format_error(sc->info, label, why, err, sizeof err);
     vf_app_error("%s", err);

@@ -18,7 +18,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: vkfluid run SCENE [--set KEY=VALUE]... (--steps N | --time SECONDS)\n"
             "                   [--export DIR] [--export-every SECONDS] [--check-every N]\n"
-            "                   [--force] [--device INDEX|NAME] [--quiet]\n"
+            "                   [--substeps-per-submit N] [--force] [--device INDEX|NAME]\n"
+            "                   [--quiet]\n"
             "\n"
             "Simulates SCENE headless on the GPU. A step is one frame of the scene's fixed\n"
             "simulated time (key frame_dt); a solver may take several substeps per frame.\n"
@@ -34,9 +35,20 @@ static void usage(FILE *f)
             "  --export-every S    export every S simulated seconds (default: only the end)\n"
             "  --check-every N     read back and check finiteness and invariants every N\n"
             "                      frames (default: only at the end)\n"
+            "  --substeps-per-submit N\n"
+            "                      submit a frame in parts of at most N substeps, so no\n"
+            "                      single submit runs for long (default: the solver's\n"
+            "                      choice, sph 8, grid 4, height 16; 0: one submit per\n"
+            "                      frame); results are identical\n"
             "  --force             write into a non-empty export folder\n"
             "  --device D          the GPU to use (index or name substring)\n"
             "  --quiet             no progress line\n"
+            "\n"
+            "On a gpu failure (device lost, out of memory) the error line names the frame,\n"
+            "the submit and its passes, and what to try; the state of the last passed check\n"
+            "(--check-every) goes to the export folder, or to out/SCENE-failure (a new\n"
+            "out/SCENE-failure-K when that one is not empty). Exit codes: 0 ok, 1 a check\n"
+            "failed, 2 bad input, 3 a gpu or runtime failure.\n"
             "\n"
             "scenes:\n");
     for (size_t i = 0; vf_scenes[i]; i++)
@@ -74,16 +86,89 @@ static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solve
     return vf_file_commit(&file);
 }
 
-static int gpu_failure(vf_result res, uint64_t frame, const char *what)
+/* Where a failure's state goes: the run's own export folder, else a new or
+ * empty out/SCENE-failure (out/SCENE-failure-2, -3, ... when that one holds
+ * anything: a failure never mixes into another run's files). NULL when no
+ * folder could be prepared. */
+static const char *failure_dir(const char *scene, const char *export_dir, char *buf, size_t cap)
 {
+    if (export_dir)
+        return export_dir;
+    char why[512];
+    for (int k = 1; k <= 99; k++) {
+        if (k == 1)
+            snprintf(buf, cap, "out/%s-failure", scene);
+        else
+            snprintf(buf, cap, "out/%s-failure-%d", scene, k);
+        if (vf_output_dir_prepare(buf, false, why, sizeof why) == VF_OK)
+            return buf;
+    }
+    return NULL;
+}
+
+/* What a run knows about one frame-ring slot's last submit (for messages). */
+typedef struct slot_info {
+    bool used;       /* timestamps not yet collected */
+    bool ends_frame; /* the submit held the last part of its frame */
+    uint64_t frame;  /* 1-based frame number */
+    uint32_t part;   /* 1-based submit of that frame */
+} slot_info;
+
+/* The context of a gpu failure, for its one error line. */
+typedef struct run_fail {
+    const char *scene;
+    const char *export_dir;
+    uint32_t *export_index;
+    vf_solver *solver;
+    vf_profiler *prof;
+    bool split; /* frames go in several submits */
+} run_fail;
+
+/* Reports a gpu failure in one line: the frame (and submit) and its passes,
+ * what was being done, what to try, and where the last good state went. */
+static int gpu_failure(const run_fail *f, vf_result res, const char *what, uint64_t frame, uint32_t part, int slot)
+{
+    char where[600], passes[400] = "";
+    if (slot >= 0 && f->prof)
+        vf_profiler_slot_passes(f->prof, (uint32_t)slot, passes, sizeof passes);
+    int n = snprintf(where, sizeof where, "frame %llu", (unsigned long long)frame);
+    if (f->split && part > 0 && n > 0 && (size_t)n < sizeof where)
+        n += snprintf(where + n, sizeof where - (size_t)n, ", submit %u of the frame", part);
+    if (passes[0] && n > 0 && (size_t)n < sizeof where)
+        snprintf(where + n, sizeof where - (size_t)n, " (passes %s)", passes);
+    /* the last good state, from host copies (the gpu may be gone) */
+    char saved[600] = "", buf[300];
+    if (f->solver && f->solver->vt->export_last_good && res != VF_ERR_INVALID_ARG) {
+        uint64_t good_frame = 0;
+        double good_time = 0;
+        const char *dir = failure_dir(f->scene, f->export_dir, buf, sizeof buf);
+        vf_result w = VF_ERR_IO;
+        if (dir) {
+            w = f->solver->vt->export_last_good(f->solver, dir, *f->export_index, &good_frame, &good_time);
+            if (w == VF_OK)
+                (*f->export_index)++;
+        }
+        if (w == VF_OK)
+            snprintf(saved, sizeof saved, "; last good state (frame %llu, t = %.6g s) written to %s",
+                     (unsigned long long)good_frame, good_time, dir);
+        else if (w == VF_ERR_UNSUPPORTED)
+            snprintf(saved, sizeof saved, "; no good state was kept (--check-every N keeps one)");
+        else
+            snprintf(saved, sizeof saved, "; writing the last good state to %s failed: %s", dir ? dir : "out/",
+                     vf_result_message(w));
+    }
+    const char *split_hint = f->split ? "fewer substeps per submit (--substeps-per-submit 1)"
+                                      : "splitting frames (--substeps-per-submit 8)";
     if (res == VF_ERR_DEVICE_LOST)
-        vf_app_error("the gpu device was lost at frame %llu (%s): try a smaller size, fewer substeps per frame, "
-                     "or another driver",
-                     (unsigned long long)frame, what);
+        vf_app_error("scene %s: the gpu device was lost at %s while %s: try a smaller size (--set), %s, another gpu "
+                     "(--device) or a newer driver%s",
+                     f->scene, where, what, split_hint, saved);
     else if (res == VF_ERR_OUT_OF_DEVICE_MEMORY)
-        vf_app_error("out of device memory at frame %llu (%s): try a smaller size", (unsigned long long)frame, what);
+        vf_app_error("scene %s: out of device memory at %s while %s: try a smaller size (--set), closing other gpu "
+                     "programs, another gpu (--device) or a newer driver%s",
+                     f->scene, where, what, saved);
     else
-        vf_app_error("frame %llu (%s): %s", (unsigned long long)frame, what, vf_result_message(res));
+        vf_app_error("scene %s: %s while %s: %s%s", f->scene, where, what, vf_result_message(res), saved);
     return VF_EXIT_RUNTIME;
 }
 
@@ -91,7 +176,7 @@ int vf_cmd_run(int argc, char **argv)
 {
     vf_cmd_scene sc = {0};
     const char *device = NULL, *export_dir = NULL;
-    long long steps = -1, check_every = 0;
+    long long steps = -1, check_every = 0, part_substeps = -1;
     double sim_time = -1, export_every = -1;
     bool force = false, quiet = false, help = false;
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "run");
@@ -139,6 +224,14 @@ int vf_cmd_run(int argc, char **argv)
                 goto usage_error;
             if (!vf_app_parse_int(v, 1, 1000000000, &check_every)) {
                 vf_app_error("--check-every %s: must be an integer in 1..1000000000", v);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "--substeps-per-submit")) {
+            const char *v = vf_app_option_value(argc, argv, &i);
+            if (!v)
+                goto usage_error;
+            if (!vf_app_parse_int(v, 0, 1000000, &part_substeps)) {
+                vf_app_error("--substeps-per-submit %s: must be an integer in 0..1000000 (0: one submit per frame)", v);
                 goto usage_error;
             }
         } else if (!strcmp(a, "--force")) {
@@ -200,7 +293,8 @@ int vf_cmd_run(int argc, char **argv)
     vf_frames_desc fd = {.count = 2, .name = "run frames"};
     vf_profiler_desc pd = {.slots = 2, .max_scopes = 1024};
     if ((res = vf_frames_create(gpu, &fd, &frames)) != VF_OK || (res = vf_profiler_create(gpu, &pd, &prof)) != VF_OK) {
-        rc = gpu_failure(res, 0, "setup");
+        vf_app_error("scene %s: setting up the frames failed: %s", sc.info->name, vf_result_message(res));
+        rc = VF_EXIT_RUNTIME;
         goto done;
     }
     uint64_t total = steps > 0 ? (uint64_t)steps : (uint64_t)ceil(sim_time / solver->frame_dt - 1e-9);
@@ -208,34 +302,49 @@ int vf_cmd_run(int argc, char **argv)
         total = 1;
     double next_export = export_every > 0 ? export_every : INFINITY;
     uint32_t export_index = 0;
-    bool slot_used[2] = {false, false};
+    solver->part_substeps = part_substeps >= 0 ? (uint32_t)part_substeps : solver->vt->submit_substeps;
+    run_fail fail = {.scene = sc.info->name, .export_dir = export_dir, .export_index = &export_index,
+                     .solver = solver, .prof = prof, .split = solver->part_substeps > 0};
+    slot_info slots[2] = {{0}};
     double t0 = vf_app_now();
     vf_progress progress;
     vf_progress_begin(&progress, sc.info->name, total, quiet);
     for (uint64_t fr = 0; fr < total; fr++) {
-        VkCommandBuffer cmd;
-        uint32_t slot;
-        if ((res = vf_frames_begin(frames, &cmd, &slot)) != VF_OK) {
-            rc = gpu_failure(res, fr, "waiting for the gpu");
-            goto done;
+        /* the frame in parts, each its own submit (solver.h) */
+        solver->part_more = false;
+        for (uint32_t part = 1;; part++) {
+            VkCommandBuffer cmd;
+            uint32_t slot = (frames->current + 1) % frames->count;
+            if ((res = vf_frames_begin(frames, &cmd, &slot)) != VF_OK) {
+                vf_progress_end(&progress);
+                rc = gpu_failure(&fail, res, "waiting for the gpu", slots[slot].frame, slots[slot].part, (int)slot);
+                goto done;
+            }
+            if (slots[slot].used && (res = vf_profiler_collect_part(prof, slot, &st, slots[slot].ends_frame)) != VF_OK) {
+                vf_progress_end(&progress);
+                rc = gpu_failure(&fail, res, "reading timestamps", slots[slot].frame, slots[slot].part, (int)slot);
+                goto done;
+            }
+            slots[slot].used = false;
+            vf_profiler_reset(prof, cmd, slot);
+            vf_cmd_barrier_frame_start(cmd);
+            if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
+                vf_progress_end(&progress);
+                rc = gpu_failure(&fail, res, "recording", fr + 1, part, -1);
+                goto done;
+            }
+            if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK) {
+                vf_progress_end(&progress);
+                rc = gpu_failure(&fail, res, "submitting", fr + 1, part, (int)slot);
+                goto done;
+            }
+            slots[slot] = (slot_info){.used = true, .ends_frame = !solver->part_more, .frame = fr + 1, .part = part};
+            if (!solver->part_more)
+                break;
         }
-        if (slot_used[slot] && (res = vf_profiler_collect_into(prof, slot, &st)) != VF_OK) {
-            rc = gpu_failure(res, fr, "reading timestamps");
-            goto done;
-        }
-        vf_profiler_reset(prof, cmd, slot);
-        vf_cmd_barrier_frame_start(cmd);
-        if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
-            rc = gpu_failure(res, fr, "recording");
-            goto done;
-        }
-        if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK) {
-            rc = gpu_failure(res, fr, "submitting");
-            goto done;
-        }
-        slot_used[slot] = true;
         if (solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
-            rc = gpu_failure(res, fr, "frame bookkeeping");
+            vf_progress_end(&progress);
+            rc = gpu_failure(&fail, res, "frame bookkeeping", fr + 1, 0, -1);
             goto done;
         }
         bool last = fr + 1 == total;
@@ -244,21 +353,17 @@ int vf_cmd_run(int argc, char **argv)
         if (do_export || do_check) {
             for (uint32_t k = 0; k < 2; k++)
                 if ((res = vf_frames_wait(frames, k)) != VF_OK) {
-                    rc = gpu_failure(res, fr, "waiting for the gpu");
+                    vf_progress_end(&progress);
+                    rc = gpu_failure(&fail, res, "waiting for the gpu", slots[k].frame, slots[k].part, (int)k);
                     goto done;
                 }
         }
         if (do_check && (res = solver->vt->check(solver, err, sizeof err)) != VF_OK) {
             vf_progress_end(&progress);
             /* the state the solver kept (its last good one) goes to the export
-             * folder, or to out/SCENE-failure when there is none */
+             * folder, or to a new out/SCENE-failure when there is none */
             char fallback[300];
-            const char *dump = export_dir;
-            if (!dump) {
-                char why[256];
-                snprintf(fallback, sizeof fallback, "out/%s-failure", sc.info->name);
-                dump = vf_output_dir_prepare(fallback, true, why, sizeof why) == VF_OK ? fallback : NULL;
-            }
+            const char *dump = failure_dir(sc.info->name, export_dir, fallback, sizeof fallback);
             bool dumped = dump && solver->vt->export_frame && solver->vt->export_frame(solver, dump, export_index++) == VF_OK;
             vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s%s%s", sc.info->name,
                          (unsigned long long)solver->frames, solver->time, err, dumped ? ": state written to " : "",
@@ -281,11 +386,12 @@ int vf_cmd_run(int argc, char **argv)
     }
     for (uint32_t k = 0; k < 2; k++) {
         if ((res = vf_frames_wait(frames, k)) != VF_OK) {
-            rc = gpu_failure(res, total, "waiting for the gpu");
+            vf_progress_end(&progress);
+            rc = gpu_failure(&fail, res, "waiting for the gpu", slots[k].frame, slots[k].part, (int)k);
             goto done;
         }
-        if (slot_used[k] && vf_profiler_collect_into(prof, k, &st) == VF_OK)
-            slot_used[k] = false;
+        if (slots[k].used && vf_profiler_collect_part(prof, k, &st, slots[k].ends_frame) == VF_OK)
+            slots[k].used = false;
     }
     vf_progress_end(&progress);
     double wall = vf_app_now() - t0;
@@ -303,8 +409,8 @@ int vf_cmd_run(int argc, char **argv)
     }
     rc = VF_EXIT_OK;
 done:
+    vf_frames_destroy(&frames); /* first: waits for the submits that use the profiler's queries */
     vf_profiler_destroy(&prof);
-    vf_frames_destroy(&frames);
     vf_solver_destroy(&solver);
     {
         int close_rc = vf_app_gpu_close(&gpu);

@@ -203,6 +203,9 @@ vf_result vf_frames_submit(vf_frames *f, VkSemaphore wait, VkPipelineStageFlags2
     vf_result res = VF_VK(vkEndCommandBuffer(f->cmd[s]));
     if (res != VF_OK)
         return res;
+    /* test-only fault injection (VKFLUID_FAULT, see gpu_context.h) */
+    if (++f->gpu->frame_submits == f->gpu->fault_submit && f->gpu->fault != VF_OK)
+        return f->gpu->fault;
     VkSemaphoreSubmitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = wait, .stageMask = wait_stage};
     VkSemaphoreSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = signal,
                                 .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};

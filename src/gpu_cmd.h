@@ -64,7 +64,8 @@ void vf_frames_destroy(vf_frames **frames);
  * its command buffer. *slot receives the slot index (for per-slot resources). */
 vf_result vf_frames_begin(vf_frames *frames, VkCommandBuffer *cmd, uint32_t *slot);
 /** Ends and submits the current slot's command buffer. wait/signal may be
- * VK_NULL_HANDLE (no swapchain). */
+ * VK_NULL_HANDLE (no swapchain). With test fault injection (VKFLUID_FAULT,
+ * gpu_context.h) the chosen submit returns the injected error unsubmitted. */
 vf_result vf_frames_submit(vf_frames *frames, VkSemaphore wait, VkPipelineStageFlags2 wait_stage, VkSemaphore signal);
 /** Waits until the given slot's last submit finished (e.g. before reading its
  * timestamps or a readback). */

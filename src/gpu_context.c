@@ -260,6 +260,36 @@ static bool env_validation(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
+bool vf_gpu_parse_fault(const char *text, vf_result *fault, uint64_t *submit)
+{
+    if (!text)
+        return false;
+    vf_result f;
+    const char *n;
+    if (!strncmp(text, "device-lost@", 12)) {
+        f = VF_ERR_DEVICE_LOST;
+        n = text + 12;
+    } else if (!strncmp(text, "oom@", 4)) {
+        f = VF_ERR_OUT_OF_DEVICE_MEMORY;
+        n = text + 4;
+    } else {
+        return false;
+    }
+    uint64_t v = 0;
+    if (!*n)
+        return false;
+    for (; *n; n++) {
+        if (*n < '0' || *n > '9' || v > 100000000000ull)
+            return false;
+        v = v * 10 + (uint64_t)(*n - '0');
+    }
+    if (v < 1 || v > 1000000000000ull)
+        return false;
+    *fault = f;
+    *submit = v;
+    return true;
+}
+
 static vf_result create_instance(vf_gpu *gpu, const vf_gpu_desc *desc)
 {
     const char *exts[32];
@@ -462,6 +492,8 @@ vf_result vf_gpu_create(const vf_gpu_desc *desc_in, vf_gpu **out)
         return VF_ERR_NO_MEMORY;
     atomic_init(&gpu->validation_messages, 0u);
     gpu->validation = desc.validation > 0 || (desc.validation == 0 && env_validation());
+    gpu->fault = VF_OK;
+    vf_gpu_parse_fault(getenv("VKFLUID_FAULT"), &gpu->fault, &gpu->fault_submit);
     if ((res = create_instance(gpu, &desc)) != VF_OK)
         goto fail;
     if ((res = create_device(gpu, &desc)) != VF_OK)

@@ -61,6 +61,15 @@ typedef struct vf_gpu {
     bool present;
     VkDebugUtilsMessengerEXT messenger;
     atomic_uint validation_messages; /* warnings and errors seen by the messenger */
+    /* Test-only fault injection, read once from VKFLUID_FAULT when the
+     * context is created ("device-lost@N" or "oom@N", N >= 1): the N-th
+     * vf_frames_submit (counting every submit of every frame ring of this
+     * context, 1-based) returns fault (VF_ERR_DEVICE_LOST or
+     * VF_ERR_OUT_OF_DEVICE_MEMORY) without submitting. fault is VF_OK when
+     * the variable is unset or malformed. */
+    vf_result fault;
+    uint64_t fault_submit;
+    uint64_t frame_submits; /* vf_frames_submit calls so far (gpu_cmd.c counts them) */
 } vf_gpu;
 
 /** Lists the physical devices (creates and destroys a temporary instance).
@@ -76,6 +85,11 @@ vf_result vf_gpu_match_device(const vf_device_info *devs, uint32_t count, const 
 /** Picks the default device: discrete, then integrated, then virtual, then
  * CPU (lavapipe), among usable ones. Returns false when none is usable. */
 bool vf_gpu_pick_default(const vf_device_info *devs, uint32_t count, uint32_t *index);
+
+/** Parses a VKFLUID_FAULT value ("device-lost@N" or "oom@N", N in
+ * 1..10^12) into the result to inject and the 1-based submit number. Returns
+ * false (and leaves the outputs untouched) for NULL, empty or malformed text. */
+bool vf_gpu_parse_fault(const char *text, vf_result *fault, uint64_t *submit);
 
 /** Creates the context. desc may be NULL (defaults). On success *out owns
  * the instance, device and messenger; free with vf_gpu_destroy. */

@@ -185,6 +185,43 @@ vf_result vf_profiler_collect_into(vf_profiler *prof, uint32_t slot, vf_pass_sta
     return res;
 }
 
+vf_result vf_profiler_collect_part(vf_profiler *prof, uint32_t slot, vf_pass_stats *st, bool ends_frame)
+{
+    vf_pass_time t[VF_PASS_STATS_MAX];
+    uint32_t n = 0;
+    vf_result res = vf_profiler_collect(prof, slot, t, VF_PASS_STATS_MAX, &n);
+    if (res != VF_OK)
+        return res;
+    uint64_t frames = st->frames;
+    if (n)
+        vf_pass_stats_add(st, t, n);
+    st->frames = frames + (ends_frame ? 1 : 0);
+    return VF_OK;
+}
+
+void vf_profiler_slot_passes(const vf_profiler *p, uint32_t slot, char *buf, size_t cap)
+{
+    if (!cap)
+        return;
+    buf[0] = 0;
+    if (!p)
+        return;
+    slot %= p->slots;
+    size_t len = 0;
+    for (uint32_t i = 0; i < p->used[slot]; i++) {
+        const char *name = p->names[slot * p->max_scopes + i];
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(p->names[slot * p->max_scopes + j], name);
+        if (seen)
+            continue;
+        int w = snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", name);
+        if (w < 0 || (size_t)w >= cap - len)
+            return;
+        len += (size_t)w;
+    }
+}
+
 double vf_pass_stats_mean(const vf_pass_stats *st, uint32_t i)
 {
     return st->frames && i < st->pass_count ? st->pass[i].ms / (double)st->frames : 0.0;

@@ -13,6 +13,8 @@
 #ifndef VF_GPU_PROFILER_H
 #define VF_GPU_PROFILER_H
 
+#include <stddef.h>
+
 #include "gpu_context.h"
 
 #define VF_PASS_NAME_MAX 32
@@ -73,6 +75,16 @@ void vf_pass_stats_add(vf_pass_stats *st, const vf_pass_time *t, uint32_t n);
 
 /** Collects a slot (vf_profiler_collect) straight into the totals. */
 vf_result vf_profiler_collect_into(vf_profiler *prof, uint32_t slot, vf_pass_stats *st);
+
+/** vf_profiler_collect_into for a frame split into several submits (one
+ * slot per part): the pass times are added, but the frame count only grows
+ * when ends_frame is true, so means stay per frame (the parts summed). */
+vf_result vf_profiler_collect_part(vf_profiler *prof, uint32_t slot, vf_pass_stats *st, bool ends_frame);
+
+/** Writes the distinct pass names recorded into a slot since its last reset,
+ * in first-seen order, as "a, b, c" into buf (truncated to cap; "" when none).
+ * Host-side only: works after a device loss. */
+void vf_profiler_slot_passes(const vf_profiler *prof, uint32_t slot, char *buf, size_t cap);
 
 /** Mean milliseconds per frame of pass i. */
 double vf_pass_stats_mean(const vf_pass_stats *st, uint32_t i);

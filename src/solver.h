@@ -5,7 +5,19 @@
  * a scene's solver allocates all its GPU buffers; per frame the command records
  * solver->vt->record_frame() into its command buffer (the solver substeps to
  * advance exactly frame_dt of simulated time), submits, and only when asked
- * reads anything back (export, guards). */
+ * reads anything back (export, guards).
+ *
+ * Frames in parts: a long frame (many substeps) may be recorded into several
+ * command buffers, each submitted on its own, so no single submit runs for
+ * long (a GPU watchdog resets the device after ~2 s on some systems). The
+ * caller sets s->part_substeps (at most that many substeps per part; 0, the
+ * default, records the whole frame in one call) and calls record_frame again,
+ * with a new command buffer after submitting the previous one, for as long as
+ * it sets s->part_more; frame_done follows the last part only. The parts
+ * record exactly the commands of the one-part frame, so results are
+ * bit-identical. vt->submit_substeps is the family's recommended limit
+ * (`vkfluid run --substeps-per-submit` overrides it). Callers that submit
+ * once per frame (viewer, bench) leave part_substeps at 0. */
 #ifndef VF_SOLVER_H
 #define VF_SOLVER_H
 
@@ -33,7 +45,10 @@ typedef struct vf_solver_vtable {
     void (*destroy)(vf_solver *s);
     /** Records one frame: enough substeps to advance s->frame_dt of simulated
      * time, each pass wrapped in vf_profiler_begin/end when prof is not NULL.
-     * Must not wait on the GPU or read back. */
+     * With s->part_substeps > 0 it records at most that many substeps (one
+     * part) and sets s->part_more when the frame needs another call (see the
+     * top of this file); otherwise it clears s->part_more. Must not wait on
+     * the GPU or read back. */
     vf_result (*record_frame)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof);
     /** Called right after the frame's command buffer was submitted (it may
      * still run): host bookkeeping such as time, frames and step counters.
@@ -59,6 +74,15 @@ typedef struct vf_solver_vtable {
      * compulsory reads and writes), for the benchmark's effective bandwidth;
      * 0 when unknown. May be NULL. */
     uint64_t (*pass_bytes)(vf_solver *s, const char *pass);
+    /** Writes the last good state (the host copy kept when check last passed,
+     * or the initial state where the family keeps one) into dir like
+     * export_frame, without touching the GPU (it may be lost). Sets *frame and
+     * *time to the frame count and simulated time of that state. Returns
+     * VF_ERR_UNSUPPORTED when no good state is kept. May be NULL. */
+    vf_result (*export_last_good)(vf_solver *s, const char *dir, uint32_t index, uint64_t *frame, double *time);
+    /** Recommended substeps per submit for this family (see the top of this
+     * file); 0: no limit (a frame is one submit). */
+    uint32_t submit_substeps;
 } vf_solver_vtable;
 
 struct vf_solver {
@@ -68,6 +92,8 @@ struct vf_solver {
     double time;         /* simulated seconds so far (updated by frame_done) */
     uint64_t steps;      /* substeps so far */
     uint64_t frames;     /* frames so far */
+    uint32_t part_substeps; /* set by the caller: substeps per recorded part, 0 = whole frames */
+    bool part_more;      /* set by record_frame: the frame needs another part */
 };
 
 /** A built-in scene: a family preset with its parameter table. */

@@ -115,6 +115,13 @@ struct vf_grid {
     uint32_t cu, cd, ct; /* current index of velocity, dye, texcoord pairs */
     uint64_t rec_steps;  /* substeps recorded (sets the time of sources and movers) */
     uint64_t rec_frames, done_frames;
+    uint32_t part_done;  /* substeps recorded of the frame being recorded (frames in parts) */
+    /* the fields at the last passed check (export_last_good) */
+    float *good_u, *good_v, *good_p, *good_dye; /* dye: r, g, b planes */
+    uint32_t *good_mask;
+    uint64_t good_frame;
+    double good_time;
+    bool have_good;
     bool obstacles_dirty;
     uint64_t cycles_total; /* V-cycles or Jacobi iterations recorded */
     /* last values read back (report_every, summary) */
@@ -125,6 +132,8 @@ struct vf_grid {
     /* the viewer's pointer for the next frame (vf_solver interact) */
     vf_interaction pointer;
 };
+
+static void free_good(vf_grid *g);
 
 /* ------------------------------------------------------------------ sizes */
 
@@ -545,6 +554,7 @@ void vf_grid_destroy(vf_grid **pg)
     if (!pg || !*pg)
         return;
     vf_grid *g = *pg;
+    free_good(g);
     for (int i = 0; i < PIPE_COUNT; i++)
         vf_pipeline_destroy(&g->pipe[i]);
     vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->dyeh[0], &g->dyeh[1],
@@ -1246,28 +1256,21 @@ void vf_grid_set_source(vf_grid *g, const vf_grid_source *src)
 
 /* ------------------------------------------------------------------ export */
 
-vf_result vf_grid_export(vf_grid *g, const char *dir, uint32_t index)
+/* Writes grid_INDEX.csv and grid_INDEX.vti from host copies of the fields:
+ * u, v on the faces, p, dye as r, g, b planes, the cell mask, and the
+ * texture coordinates (3 per cell, may be NULL). */
+static vf_result write_fields(vf_grid *g, const char *dir, uint32_t index, const float *u, const float *v,
+                              const float *p, const float *dye_planar, const uint32_t *mask, const float *st3)
 {
     size_t c = (size_t)g->nx * g->ny;
-    size_t fu = (size_t)(g->nx + 1) * g->ny, fv = (size_t)g->nx * (g->ny + 1);
-    float *u = malloc(fu * 4), *v = malloc(fv * 4), *p = malloc(c * 4), *dye = malloc(c * 12), *vel = malloc(c * 12);
-    float *st = g->d.texcoords ? malloc(c * 8) : NULL;
-    uint32_t *mask = malloc(c * 4);
-    float *solid = malloc(c * 4);
-    uint8_t *img = NULL;
+    float *dye = malloc(c * 12), *vel = malloc(c * 12), *solid = malloc(c * 4);
     vf_result res = VF_ERR_NO_MEMORY;
     char path[4096];
-    if (!u || !v || !p || !dye || !vel || !mask || !solid || (g->d.texcoords && !st))
+    if (!dye || !vel || !solid)
         goto done;
-    if ((res = vf_grid_read(g, VF_GRID_FIELD_U, u)) != VF_OK || (res = vf_grid_read(g, VF_GRID_FIELD_V, v)) != VF_OK ||
-        (res = vf_grid_read(g, VF_GRID_FIELD_P, p)) != VF_OK || (res = vf_grid_read(g, VF_GRID_FIELD_MASK, mask)) != VF_OK)
-        goto done;
-    for (int ch = 0; ch < 3; ch++)
-        if ((res = vf_buffer_read(g->dye[g->cd][ch], 0, vel + c * ch, c * 4)) != VF_OK)
-            goto done;
     for (size_t k = 0; k < c; k++)
         for (int ch = 0; ch < 3; ch++)
-            dye[3 * k + ch] = vel[c * ch + k];
+            dye[3 * k + ch] = dye_planar[c * ch + k];
     for (uint32_t j = 0; j < g->ny; j++)
         for (uint32_t i = 0; i < g->nx; i++) {
             size_t k = (size_t)j * g->nx + i;
@@ -1292,35 +1295,53 @@ vf_result vf_grid_export(vf_grid *g, const char *dir, uint32_t index)
         goto done;
     snprintf(path, sizeof path, "%s/grid_%04u.vti", dir, index);
     vf_vti_field arrays[5] = {
-        {"velocity", 3, vel}, {"pressure", 1, p}, {"dye", 3, dye}, {"solid", 1, solid}, {"texcoords", 3, st},
+        {"velocity", 3, vel}, {"pressure", 1, p}, {"dye", 3, dye}, {"solid", 1, solid}, {"texcoords", 3, st3},
     };
-    uint32_t narr = 4;
+    vf_vti_desc vd = {.nx = g->nx, .ny = g->ny, .nz = 1, .origin = {0.5 * g->h, 0.5 * g->h, 0},
+                      .spacing = {g->h, g->h, g->h}, .fields = arrays, .field_count = st3 ? 5 : 4};
+    res = vf_vti_write(path, &vd);
+done:
+    free(dye);
+    free(vel);
+    free(solid);
+    return res;
+}
+
+vf_result vf_grid_export(vf_grid *g, const char *dir, uint32_t index)
+{
+    size_t c = (size_t)g->nx * g->ny;
+    size_t fu = (size_t)(g->nx + 1) * g->ny, fv = (size_t)g->nx * (g->ny + 1);
+    float *u = malloc(fu * 4), *v = malloc(fv * 4), *p = malloc(c * 4), *dye = malloc(c * 12);
+    float *st = g->d.texcoords ? malloc(c * 12) : NULL;
+    uint32_t *mask = malloc(c * 4);
+    uint8_t *img = NULL;
+    vf_result res = VF_ERR_NO_MEMORY;
+    char path[4096];
+    if (!u || !v || !p || !dye || !mask || (g->d.texcoords && !st))
+        goto done;
+    if ((res = vf_grid_read(g, VF_GRID_FIELD_U, u)) != VF_OK || (res = vf_grid_read(g, VF_GRID_FIELD_V, v)) != VF_OK ||
+        (res = vf_grid_read(g, VF_GRID_FIELD_P, p)) != VF_OK || (res = vf_grid_read(g, VF_GRID_FIELD_MASK, mask)) != VF_OK)
+        goto done;
+    for (int ch = 0; ch < 3; ch++)
+        if ((res = vf_buffer_read(g->dye[g->cd][ch], 0, dye + c * ch, c * 4)) != VF_OK)
+            goto done;
     if (g->d.texcoords) {
         float *s0 = malloc(c * 4), *t0 = malloc(c * 4);
         res = s0 && t0 ? VF_OK : VF_ERR_NO_MEMORY;
         if (res == VF_OK && (res = vf_grid_read(g, VF_GRID_FIELD_S, s0)) == VF_OK)
             res = vf_grid_read(g, VF_GRID_FIELD_T, t0);
-        if (res == VF_OK) {
-            float *st3 = realloc(st, c * 12);
-            if (st3) {
-                st = st3;
-                for (size_t k = 0; k < c; k++) {
-                    st[3 * k] = s0[k];
-                    st[3 * k + 1] = t0[k];
-                    st[3 * k + 2] = 0.0f;
-                }
-                arrays[4].data = st;
-                narr = 5;
+        if (res == VF_OK)
+            for (size_t k = 0; k < c; k++) {
+                st[3 * k] = s0[k];
+                st[3 * k + 1] = t0[k];
+                st[3 * k + 2] = 0.0f;
             }
-        }
         free(s0);
         free(t0);
         if (res != VF_OK)
             goto done;
     }
-    vf_vti_desc vd = {.nx = g->nx, .ny = g->ny, .nz = 1, .origin = {0.5 * g->h, 0.5 * g->h, 0},
-                      .spacing = {g->h, g->h, g->h}, .fields = arrays, .field_count = narr};
-    if ((res = vf_vti_write(path, &vd)) != VF_OK)
+    if ((res = write_fields(g, dir, index, u, v, p, dye, mask, st)) != VF_OK)
         goto done;
     if (g->d.texcoords) {
         /* Stam's warped image through the advected texture coordinates */
@@ -1349,10 +1370,8 @@ done:
     free(v);
     free(p);
     free(dye);
-    free(vel);
     free(st);
     free(mask);
-    free(solid);
     free(img);
     return res;
 }
@@ -1365,26 +1384,42 @@ static void grid_destroy(vf_solver *s)
     vf_grid_destroy(&g);
 }
 
+/* Substeps per submit (vt->submit_substeps): a substep is advection plus a
+ * multigrid pressure solve; at 2048^2 a fast GPU takes a few ms, so 4 keep
+ * a submit in the tens of ms. Frames take at most 16 substeps (scenes_grid.c). */
+#define GRID_SUBMIT_SUBSTEPS 4
+
 static vf_result grid_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     vf_grid *g = (vf_grid *)s;
-    if (g->rec_frames == 0)
-        vf_cmd_barrier_transfer_to_compute(cmd);
-    if (g->pointer.active && g->pointer.button == 1) {
-        /* the viewer's right button paints walls */
-        double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h, size = w > hgt ? w : hgt;
-        uint32_t scope = scope_begin(g, prof, cmd, "grid_obstacles");
-        record_paint(g, cmd, g->pointer.pos[0] * (float)w, g->pointer.pos[1] * (float)hgt, (float)(0.02 * size), true,
-                     0.0f, 0.0f);
-        scope_end(g, prof, cmd, scope);
+    if (!s->part_more) {
+        /* the first (or only) part of the frame */
+        g->part_done = 0;
+        if (g->rec_frames == 0)
+            vf_cmd_barrier_transfer_to_compute(cmd);
+        if (g->pointer.active && g->pointer.button == 1) {
+            /* the viewer's right button paints walls */
+            double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h, size = w > hgt ? w : hgt;
+            uint32_t scope = scope_begin(g, prof, cmd, "grid_obstacles");
+            record_paint(g, cmd, g->pointer.pos[0] * (float)w, g->pointer.pos[1] * (float)hgt, (float)(0.02 * size),
+                         true, 0.0f, 0.0f);
+            scope_end(g, prof, cmd, scope);
+        }
     }
-    for (uint32_t k = 0; k < g->d.substeps; k++) {
-        vf_result res = vf_grid_record_step(g, cmd, prof, k + 1 == g->d.substeps);
+    uint32_t left = g->d.substeps - g->part_done;
+    uint32_t n = s->part_substeps && s->part_substeps < left ? s->part_substeps : left;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t step = g->part_done + k;
+        vf_result res = vf_grid_record_step(g, cmd, prof, step + 1 == g->d.substeps);
         if (res != VF_OK)
             return res;
     }
-    record_stats_copy(g, cmd, g->rec_frames);
-    g->rec_frames++;
+    g->part_done += n;
+    s->part_more = g->part_done < g->d.substeps;
+    if (!s->part_more) {
+        record_stats_copy(g, cmd, g->rec_frames);
+        g->rec_frames++;
+    }
     return VF_OK;
 }
 
@@ -1447,31 +1482,45 @@ static void grid_write_summary(vf_solver *s, FILE *f, const char *indent)
     fprintf(f, "%s\"final_divergence_max\": %.9g", indent, st.div_after_max);
 }
 
+static void free_good(vf_grid *g)
+{
+    free(g->good_u);
+    free(g->good_v);
+    free(g->good_p);
+    free(g->good_dye);
+    free(g->good_mask);
+    g->good_u = g->good_v = g->good_p = g->good_dye = NULL;
+    g->good_mask = NULL;
+    g->have_good = false;
+}
+
+/* Reads the fields back, checks them, and keeps them as the last good state
+ * (export_last_good) when they pass. */
 static vf_result grid_check(vf_solver *s, char *msg, size_t cap)
 {
     vf_grid *g = (vf_grid *)s;
     size_t fu = (size_t)(g->nx + 1) * g->ny, fv = (size_t)g->nx * (g->ny + 1), c = (size_t)g->nx * g->ny;
-    size_t big = fu > fv ? fu : fv;
-    float *buf = malloc(big * 4);
-    if (!buf)
-        return VF_ERR_NO_MEMORY;
-    static const vf_grid_field fields[] = {VF_GRID_FIELD_U, VF_GRID_FIELD_V, VF_GRID_FIELD_P,
-                                           VF_GRID_FIELD_R, VF_GRID_FIELD_G, VF_GRID_FIELD_B};
+    float *u = malloc(fu * 4), *v = malloc(fv * 4), *p = malloc(c * 4), *dye = malloc(c * 12);
+    uint32_t *mask = malloc(c * 4);
+    vf_result res = VF_ERR_NO_MEMORY;
+    if (!u || !v || !p || !dye || !mask)
+        goto done;
+    const vf_grid_field fields[] = {VF_GRID_FIELD_U, VF_GRID_FIELD_V, VF_GRID_FIELD_P,
+                                    VF_GRID_FIELD_R, VF_GRID_FIELD_G, VF_GRID_FIELD_B};
     static const char *names[] = {"u", "v", "p", "dye r", "dye g", "dye b"};
-    vf_result res = VF_OK;
+    float *dst[] = {u, v, p, dye, dye + c, dye + 2 * c};
+    res = vf_grid_read(g, VF_GRID_FIELD_MASK, mask);
     for (size_t f = 0; f < sizeof fields / sizeof fields[0] && res == VF_OK; f++) {
-        if ((res = vf_grid_read(g, fields[f], buf)) != VF_OK)
+        if ((res = vf_grid_read(g, fields[f], dst[f])) != VF_OK)
             break;
         size_t n = field_count(g, fields[f]);
         for (size_t k = 0; k < n; k++)
-            if (!isfinite(buf[k])) {
+            if (!isfinite(dst[f][k])) {
                 set_err(msg, cap, "%s is not finite at index %zu (of %zu)", names[f], k, n);
                 res = VF_ERR_NUMERIC;
                 break;
             }
     }
-    (void)c;
-    free(buf);
     if (res == VF_OK) {
         vf_grid_stats st;
         if ((res = vf_grid_read_stats(g, &st)) == VF_OK) {
@@ -1482,7 +1531,35 @@ static vf_result grid_check(vf_solver *s, char *msg, size_t cap)
             }
         }
     }
+    if (res == VF_OK) {
+        free_good(g);
+        g->good_u = u;
+        g->good_v = v;
+        g->good_p = p;
+        g->good_dye = dye;
+        g->good_mask = mask;
+        g->good_frame = s->frames;
+        g->good_time = s->time;
+        g->have_good = true;
+        return VF_OK;
+    }
+done:
+    free(u);
+    free(v);
+    free(p);
+    free(dye);
+    free(mask);
     return res;
+}
+
+static vf_result grid_export_last_good(vf_solver *s, const char *dir, uint32_t index, uint64_t *frame, double *time)
+{
+    vf_grid *g = (vf_grid *)s;
+    if (!g->have_good)
+        return VF_ERR_UNSUPPORTED;
+    *frame = g->good_frame;
+    *time = g->good_time;
+    return write_fields(g, dir, index, g->good_u, g->good_v, g->good_p, g->good_dye, g->good_mask, NULL);
 }
 
 static void grid_interact(vf_solver *s, const vf_interaction *in)
@@ -1563,6 +1640,8 @@ static const vf_solver_vtable grid_vtable = {
     .interact = grid_interact,
     .describe = grid_describe,
     .pass_bytes = grid_pass_bytes,
+    .export_last_good = grid_export_last_good,
+    .submit_substeps = GRID_SUBMIT_SUBSTEPS,
 };
 
 vf_grid *vf_grid_from_solver(vf_solver *s)

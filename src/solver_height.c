@@ -320,6 +320,10 @@ typedef struct vf_height {
     uint32_t cur;          /* index of eta^n in eta[] */
     uint32_t partials;
     uint32_t pending_steps;
+    uint64_t frame_steps, part_done; /* substeps of the frame being recorded, and recorded so far (parts) */
+    float *good_eta;       /* eta at the last passed check (export_last_good) */
+    uint64_t good_frame;
+    double good_time;
     vf_buffer *eta[3];     /* explicit: 2 ping-pong; adi: n+1, n, n-1 rotating */
     vf_buffer *vel;        /* explicit: velocity of height */
     vf_buffer *mid, *scratch; /* adi: row-sweep result, Thomas c' */
@@ -393,6 +397,7 @@ static vf_result upload(vf_buffer *buf, const void *data, VkDeviceSize size)
 static void height_destroy(vf_solver *s)
 {
     vf_height *h = (vf_height *)s;
+    free(h->good_eta);
     vf_solver_destroy(&h->flow_src.solver);
     vf_pipeline_destroy(&h->p_explicit);
     vf_pipeline_destroy(&h->p_rhs);
@@ -719,35 +724,48 @@ vf_result vf_height_run_advect(vf_solver *s, const vf_height_advect_push *push)
     return vf_cmd_oneshot_submit(h->base.gpu, cmd);
 }
 
+/* Substeps per submit (vt->submit_substeps): an explicit substep is one
+ * pass over the grid, an ADI substep four; at 4096^2 a fast GPU takes a few
+ * ms for the latter, so 16 keep a submit in the tens of ms. Frames may take
+ * up to 100000 substeps (vf_height_validate). */
+#define HEIGHT_SUBMIT_SUBSTEPS 16
+
 static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     vf_height *h = (vf_height *)s;
-    /* the previous frame's (or an upload's) writes -> this frame */
+    /* the previous frame's or part's (or an upload's) writes -> this one */
     vf_cmd_barrier_compute(cmd);
-    if (h->flow_src.solver) {
-        /* the flow under the surface first; then its current buffers */
-        vf_result res = h->flow_src.solver->vt->record_frame(h->flow_src.solver, cmd, prof);
-        if (res != VF_OK)
-            return res;
-        vf_cmd_barrier_compute(cmd);
-        vf_height_flow f = {0};
-        h->flow_src.bind(h->flow_src.solver, &f);
-        if ((res = vf_height_set_flow(s, &f)) != VF_OK)
-            return res;
+    if (!s->part_more) {
+        /* the first (or only) part: the flow, advection, the substep count */
+        if (h->flow_src.solver) {
+            /* the flow under the surface first (its whole frame); then its current buffers */
+            vf_result res = h->flow_src.solver->vt->record_frame(h->flow_src.solver, cmd, prof);
+            if (res != VF_OK)
+                return res;
+            vf_cmd_barrier_compute(cmd);
+            vf_height_flow f = {0};
+            h->flow_src.bind(h->flow_src.solver, &f);
+            if ((res = vf_height_set_flow(s, &f)) != VF_OK)
+                return res;
+        }
+        if (h->p_advect && h->flow.velocity) {
+            vf_height_advect_push ap = vf_height_advect_params(s);
+            record_advect(h, cmd, prof, &ap);
+        }
+        double avail = h->d.frame_dt + h->carry;
+        uint64_t n = (uint64_t)floor(avail / h->dt + 1e-6);
+        h->carry = avail - (double)n * h->dt;
+        if (h->carry < 0)
+            h->carry = 0;
+        h->frame_steps = n;
+        h->part_done = 0;
     }
-    if (h->p_advect && h->flow.velocity) {
-        vf_height_advect_push ap = vf_height_advect_params(s);
-        record_advect(h, cmd, prof, &ap);
-    }
-    double avail = h->d.frame_dt + h->carry;
-    uint64_t n = (uint64_t)floor(avail / h->dt + 1e-6);
-    h->carry = avail - (double)n * h->dt;
-    if (h->carry < 0)
-        h->carry = 0;
+    uint64_t left = h->frame_steps - h->part_done;
+    uint64_t n = s->part_substeps && s->part_substeps < left ? s->part_substeps : left;
     for (uint64_t k = 0; k < n; k++) {
         vf_height_step_push sp = vf_height_step_params(s, h->sim_time);
         vf_height_disturb_push dp = vf_height_disturb_params(s, h->step);
-        if (k == 0 && h->pointer.active && h->sim_time - h->pointer_last >= 0.1) {
+        if (h->part_done + k == 0 && h->pointer.active && h->sim_time - h->pointer_last >= 0.1) {
             /* one drop (left button) or bump (right) every 0.1 s while held */
             dp.user_x = h->pointer.pos[0] * (float)(h->nx * h->d.dx);
             dp.user_y = h->pointer.pos[1] * (float)(h->ny * h->d.dx);
@@ -759,7 +777,11 @@ static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profi
         h->step++;
         h->sim_time += h->dt;
     }
+    h->part_done += n;
     h->pending_steps += (uint32_t)n;
+    s->part_more = h->part_done < h->frame_steps;
+    if (s->part_more)
+        return VF_OK;
     if (h->object_count) {
         vf_height_objects_push op = vf_height_objects_params(s);
         record_objects(h, cmd, prof, &op);
@@ -984,15 +1006,12 @@ vf_result vf_height_run_volume_fix(vf_solver *s, vf_height_volume_result *out)
 
 /* ------------------------------------------------------------------ export, summary, check */
 
-static vf_result height_export(vf_solver *s, const char *dir, uint32_t index)
+/* Writes height_INDEX.csv and height_INDEX.vti from a host copy of eta. */
+static vf_result write_eta(vf_height *h, const char *dir, uint32_t index, const float *eta)
 {
-    vf_height *h = (vf_height *)s;
     size_t n = cells(h);
-    float *eta = malloc(n * sizeof(float)), *hs = malloc(n * sizeof(float)), *bs = malloc(n * sizeof(float)),
-          *depth = malloc(n * sizeof(float));
-    vf_result res = eta && hs && bs && depth ? VF_OK : VF_ERR_NO_MEMORY;
-    if (res == VF_OK)
-        res = vf_height_download(s, eta, NULL);
+    float *hs = malloc(n * sizeof(float)), *bs = malloc(n * sizeof(float)), *depth = malloc(n * sizeof(float));
+    vf_result res = hs && bs && depth ? VF_OK : VF_ERR_NO_MEMORY;
     if (res != VF_OK)
         goto done;
     const float surf = (float)h->d.surface;
@@ -1019,13 +1038,43 @@ static vf_result height_export(vf_solver *s, const char *dir, uint32_t index)
     vf_vti_desc vd = {.nx = h->nx, .ny = h->ny, .nz = 1, .origin = {0.5 * h->d.dx, 0.5 * h->d.dx, 0},
                       .spacing = {h->d.dx, h->d.dx, h->d.dx}, .fields = fields, .field_count = 4};
     res = vf_vti_write(path, &vd);
-    if (res == VF_OK && h->flow_src.solver && h->flow_src.solver->vt->export_frame)
-        res = h->flow_src.solver->vt->export_frame(h->flow_src.solver, dir, index);
 done:
-    free(eta);
     free(hs);
     free(bs);
     free(depth);
+    return res;
+}
+
+static vf_result height_export(vf_solver *s, const char *dir, uint32_t index)
+{
+    vf_height *h = (vf_height *)s;
+    float *eta = malloc(cells(h) * sizeof(float));
+    vf_result res = eta ? vf_height_download(s, eta, NULL) : VF_ERR_NO_MEMORY;
+    if (res == VF_OK)
+        res = write_eta(h, dir, index, eta);
+    if (res == VF_OK && h->flow_src.solver && h->flow_src.solver->vt->export_frame)
+        res = h->flow_src.solver->vt->export_frame(h->flow_src.solver, dir, index);
+    free(eta);
+    return res;
+}
+
+/* The surface (and the flow under it, where the scene has one) of the last
+ * passed check, from host copies. */
+static vf_result height_export_last_good(vf_solver *s, const char *dir, uint32_t index, uint64_t *frame, double *time)
+{
+    vf_height *h = (vf_height *)s;
+    if (!h->good_eta)
+        return VF_ERR_UNSUPPORTED;
+    *frame = h->good_frame;
+    *time = h->good_time;
+    vf_result res = write_eta(h, dir, index, h->good_eta);
+    uint64_t flow_frame;
+    double flow_time;
+    if (res == VF_OK && h->flow_src.solver && h->flow_src.solver->vt->export_last_good) {
+        res = h->flow_src.solver->vt->export_last_good(h->flow_src.solver, dir, index, &flow_frame, &flow_time);
+        if (res == VF_ERR_UNSUPPORTED)
+            res = VF_OK; /* the surface alone */
+    }
     return res;
 }
 
@@ -1098,14 +1147,21 @@ static vf_result height_check(vf_solver *s, char *msg, size_t cap)
             return VF_ERR_NUMERIC;
         }
     double vol = volume_of(h, eta), drift = fabs(vol - h->volume0) / h->volume0;
-    free(eta);
     if (h->flow_src.solver && h->flow_src.solver->vt->check &&
-        (res = h->flow_src.solver->vt->check(h->flow_src.solver, msg, cap)) != VF_OK)
+        (res = h->flow_src.solver->vt->check(h->flow_src.solver, msg, cap)) != VF_OK) {
+        free(eta);
         return res;
+    }
     if (h->d.volume_fix && drift > 1e-3) {
         snprintf(msg, cap, "the volume drifted by %.3g relative (%.6g m^3 -> %.6g m^3)", drift, h->volume0, vol);
+        free(eta);
         return VF_ERR_NUMERIC;
     }
+    /* passed: the last good state (export_last_good) */
+    free(h->good_eta);
+    h->good_eta = eta;
+    h->good_frame = s->frames;
+    h->good_time = s->time;
     return VF_OK;
 }
 
@@ -1165,6 +1221,8 @@ static const vf_solver_vtable height_vt = {
     .interact = height_interact,
     .describe = height_describe,
     .pass_bytes = height_pass_bytes,
+    .export_last_good = height_export_last_good,
+    .submit_substeps = HEIGHT_SUBMIT_SUBSTEPS,
 };
 
 /* ------------------------------------------------------------------ create */

@@ -15,6 +15,7 @@ typedef struct sph_solver {
     vf_sph *sph;
     double carry;            /* simulated time owed to the next frame */
     uint32_t pending;        /* substeps recorded in the frame not yet done */
+    uint32_t frame_steps;    /* substeps of the frame being recorded (set by its first part) */
     uint32_t frame_steps_min, frame_steps_max;
     vf_sph_snapshot good;    /* the state of the last passed check (or t = 0) */
     double good_time;
@@ -37,26 +38,39 @@ static void sph_destroy(vf_solver *base)
     free(s);
 }
 
+/* Substeps per submit (vt->submit_substeps): one substep is about seven
+ * passes over every particle; at a million particles a fast GPU takes a few
+ * ms per substep, so 8 keep a submit in the tens of ms (well under 100 ms)
+ * while a frame of the default dam-break (about 50 substeps) is 7 submits. */
+#define SPH_SUBMIT_SUBSTEPS 8
+
 static vf_result sph_record_frame(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof)
 {
     sph_solver *s = (sph_solver *)base;
     double dt = vf_sph_dt(s->sph);
-    double budget = base->frame_dt + s->carry;
-    double n = floor(budget / dt * (1.0 + 1e-12));
-    if (n > 1e6)
-        return VF_ERR_TOO_LARGE;
-    uint32_t steps = (uint32_t)n;
+    if (!base->part_more) {
+        /* the first (or only) part: how many substeps this frame takes */
+        double budget = base->frame_dt + s->carry;
+        double n = floor(budget / dt * (1.0 + 1e-12));
+        if (n > 1e6)
+            return VF_ERR_TOO_LARGE;
+        s->frame_steps = (uint32_t)n;
+        s->carry = fmax(0.0, budget - s->frame_steps * dt);
+        s->pending = 0;
+        if (base->frames == 0 || s->frame_steps < s->frame_steps_min)
+            s->frame_steps_min = s->frame_steps;
+        if (s->frame_steps > s->frame_steps_max)
+            s->frame_steps_max = s->frame_steps;
+    }
+    uint32_t left = s->frame_steps - s->pending;
+    uint32_t steps = base->part_substeps && base->part_substeps < left ? base->part_substeps : left;
     for (uint32_t k = 0; k < steps; k++) {
         vf_result r = vf_sph_record_step(s->sph, cmd, prof, dt);
         if (r != VF_OK)
             return r;
     }
-    s->carry = fmax(0.0, budget - steps * dt);
-    s->pending = steps;
-    if (base->frames == 0 || steps < s->frame_steps_min)
-        s->frame_steps_min = steps;
-    if (steps > s->frame_steps_max)
-        s->frame_steps_max = steps;
+    s->pending += steps;
+    base->part_more = s->pending < s->frame_steps;
     return VF_OK;
 }
 
@@ -132,6 +146,16 @@ static vf_result sph_export_frame(vf_solver *base, const char *dir, uint32_t ind
     r = export_snapshot(&snap, dir, index);
     vf_sph_snapshot_free(&snap);
     return r;
+}
+
+static vf_result sph_export_last_good(vf_solver *base, const char *dir, uint32_t index, uint64_t *frame, double *time)
+{
+    sph_solver *s = (sph_solver *)base;
+    if (!s->have_good)
+        return VF_ERR_UNSUPPORTED;
+    *frame = s->good_frame;
+    *time = s->good_time;
+    return export_snapshot(&s->good, dir, index);
 }
 
 static float max_speed(const vf_sph_state *st)
@@ -328,6 +352,8 @@ static const vf_solver_vtable sph_vtable = {
     .interact = sph_interact,
     .describe = sph_describe,
     .pass_bytes = sph_pass_bytes,
+    .export_last_good = sph_export_last_good,
+    .submit_substeps = SPH_SUBMIT_SUBSTEPS,
 };
 
 vf_result vf_sph_solver_wrap(vf_sph *sph, vf_gpu *gpu, vf_solver **out)

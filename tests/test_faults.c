@@ -1,0 +1,219 @@
+/* GPU faults and frames in parts, through `vkfluid run`:
+ * - VKFLUID_FAULT parsing (device-lost@N, oom@N);
+ * - frames split into several submits (--substeps-per-submit) give exports
+ *   byte-identical to one submit per frame, for sph, grid and height, and
+ *   the pass times stay per frame (the parts summed);
+ * - an injected device loss or out-of-memory at a chosen submit exits 3 with
+ *   one error line naming the frame, the submit and its passes and what to
+ *   try, and writes the state of the last passed --check-every check, equal
+ *   to a plain run's export of that frame, to the export folder or a new
+ *   out/SCENE-failure (never into another run's non-empty folder). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define VF_TESTLIB_NO_GPU
+#include "gpu_context.h"
+#include "testlib.h"
+
+static char out[65536];
+static char vkfluid[4096]; /* absolute: the runs change into the scratch folder */
+
+#define SPH "dam-break --set sph.spacing=0.04 --set sph.frame_dt=0.005"
+#define GRID "smoke --set grid.n=32 --set grid.frame_dt=0.1"
+#define HEIGHT "pool --set height.nx=32 --set height.ny=32"
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* Runs vkfluid in the scratch folder (so out/ lands there) with an optional
+ * VKFLUID_FAULT; returns the exit code, output in out. */
+static int run(const char *fault, const char *args)
+{
+    char env[128] = "";
+    if (fault)
+        snprintf(env, sizeof env, "VKFLUID_FAULT=%s ", fault);
+    return vf_test_run_capture(out, sizeof out, "cd '%s' && %s'%s' run %s --quiet", vf_t.scratch, env, vkfluid,
+                               args);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        if (ca != cb)
+            same = false;
+        if (ca == EOF || cb == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+static bool exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+/* The sum of the "NAME  X ms/frame" lines of a run's output. */
+static double total_ms_per_frame(const char *s)
+{
+    double sum = 0;
+    for (const char *p = strstr(s, " ms/frame"); p; p = strstr(p + 1, " ms/frame")) {
+        const char *q = p;
+        while (q > s && q[-1] != ' ')
+            q--;
+        sum += atof(q);
+    }
+    return sum;
+}
+
+static void parse_fault(void)
+{
+    vf_test_section("VKFLUID_FAULT values");
+    vf_result f = VF_OK;
+    uint64_t n = 0;
+    CHECK(vf_gpu_parse_fault("device-lost@3", &f, &n) && f == VF_ERR_DEVICE_LOST && n == 3);
+    CHECK(vf_gpu_parse_fault("oom@1", &f, &n) && f == VF_ERR_OUT_OF_DEVICE_MEMORY && n == 1);
+    const char *bad[] = {"", "oom", "oom@", "oom@0", "oom@-1", "oom@1x", "crash@2", "device-lost@99999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK_MSG(!vf_gpu_parse_fault(bad[i], &f, &n), "'%s' must be rejected", bad[i]);
+    CHECK(!vf_gpu_parse_fault(NULL, &f, &n));
+}
+
+/* Split vs one submit per frame: the same bytes. */
+static void split_identical(const char *family, const char *scene, const char *file)
+{
+    char section[128];
+    snprintf(section, sizeof section, "%s: frames in parts give identical results", family);
+    vf_test_section(section);
+    double ms[2] = {0, 0};
+    const char *ks[2] = {"0", "1"};
+    for (int i = 0; i < 2; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "%s --steps 3 --export split_%s_%s --substeps-per-submit %s", scene, family, ks[i],
+                 ks[i]);
+        int rc = run(NULL, args);
+        CHECK_MSG(rc == 0, "run %s: exit %d: %s", args, rc, out);
+        CHECK_MSG(strstr(out, "validation") == NULL, "validation messages: %s", out);
+        ms[i] = total_ms_per_frame(out);
+    }
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/split_%s_0/%s", vf_t.scratch, family, file);
+    snprintf(b, sizeof b, "%s/split_%s_1/%s", vf_t.scratch, family, file);
+    CHECK_MSG(same_file(a, b), "%s and %s must be identical", a, b);
+    /* per frame, not per part: one substep per submit would otherwise divide
+     * the times by the substeps per frame (2 to 7 here) */
+    printf("  %s: %.3f ms/frame in one submit, %.3f ms/frame in parts of one substep\n", family, ms[0], ms[1]);
+    CHECK_MSG(ms[0] > 0 && ms[1] > 0.5 * ms[0] && ms[1] < 3 * ms[0], "ms/frame %.3f (parts) vs %.3f (one submit)",
+              ms[1], ms[0]);
+}
+
+/* One error line, exit 3, naming the frame, the passes and what to try. */
+static void check_failure_line(int rc, const char *what, const char *frame, const char *pass)
+{
+    CHECK_MSG(rc == 3, "exit %d, want 3: %s", rc, out);
+    CHECK_MSG(lines(out) == 1, "%d lines, want one: %s", lines(out), out);
+    CHECK_MSG(!strncmp(out, "error: ", 7), "starts with 'error: ': %s", out);
+    CHECK_STR_CONTAINS(out, what);
+    CHECK_STR_CONTAINS(out, frame);
+    CHECK_STR_CONTAINS(out, pass);
+    CHECK_STR_CONTAINS(out, "try a smaller size");
+    CHECK_STR_CONTAINS(out, "--device");
+}
+
+static void sph_device_lost(void)
+{
+    vf_test_section("sph: device lost in the middle of a frame");
+    /* 7 substeps per frame in parts of 2: 4 submits per frame; submit 10 is
+     * frame 3, submit 2; the check after frame 2 passed */
+    int rc = run(NULL, SPH " --steps 2 --export sph_ref");
+    CHECK_MSG(rc == 0, "reference run: exit %d: %s", rc, out);
+    rc = run("device-lost@10", SPH " --steps 4 --check-every 1 --substeps-per-submit 2");
+    check_failure_line(rc, "the gpu device was lost", "at frame 3, submit 2 of the frame", "forces");
+    CHECK_STR_CONTAINS(out, "--substeps-per-submit 1");
+    CHECK_STR_CONTAINS(out, "last good state (frame 2,");
+    CHECK_STR_CONTAINS(out, "written to out/dam-break-failure");
+    printf("  %s", out);
+    char ref[512], got[512];
+    snprintf(ref, sizeof ref, "%s/sph_ref/particles_0000.csv", vf_t.scratch);
+    snprintf(got, sizeof got, "%s/out/dam-break-failure/particles_0000.csv", vf_t.scratch);
+    CHECK_MSG(same_file(ref, got), "the last good state %s equals the export of frame 2 %s", got, ref);
+    /* a second failure never mixes into the first one's folder */
+    rc = run("device-lost@1", SPH " --steps 2");
+    CHECK_EQ_INT(rc, 3);
+    CHECK_STR_CONTAINS(out, "frame 1");
+    CHECK_STR_CONTAINS(out, "last good state (frame 0, t = 0 s) written to out/dam-break-failure-2");
+    snprintf(got, sizeof got, "%s/out/dam-break-failure-2/particles_0000.vtp", vf_t.scratch);
+    CHECK_MSG(exists(got), "%s exists", got);
+}
+
+static void grid_oom(void)
+{
+    vf_test_section("grid: out of device memory, last good state into the export folder");
+    int rc = run(NULL, GRID " --steps 2 --export grid_ref");
+    CHECK_MSG(rc == 0, "reference run: exit %d: %s", rc, out);
+    rc = run("oom@3", GRID " --steps 4 --check-every 1 --substeps-per-submit 0 --export grid_fault");
+    check_failure_line(rc, "out of device memory", "at frame 3 (passes", "grid_pressure");
+    CHECK_STR_CONTAINS(out, "last good state (frame 2,");
+    CHECK_STR_CONTAINS(out, "grid_fault");
+    printf("  %s", out);
+    char ref[512], got[512];
+    snprintf(ref, sizeof ref, "%s/grid_ref/grid_0000.csv", vf_t.scratch);
+    snprintf(got, sizeof got, "%s/grid_fault/grid_0000.csv", vf_t.scratch);
+    CHECK_MSG(same_file(ref, got), "the last good state %s equals the export of frame 2 %s", got, ref);
+    snprintf(got, sizeof got, "%s/grid_fault/grid_0000.vti", vf_t.scratch);
+    CHECK_MSG(exists(got), "%s exists", got);
+    /* without --check-every nothing was kept: the line says how to keep it */
+    rc = run("device-lost@2", GRID " --steps 3");
+    CHECK_EQ_INT(rc, 3);
+    CHECK_STR_CONTAINS(out, "no good state was kept (--check-every N keeps one)");
+}
+
+static void height_device_lost(void)
+{
+    vf_test_section("height: device lost, last good state from a periodic check");
+    int rc = run(NULL, HEIGHT " --steps 2 --export height_ref");
+    CHECK_MSG(rc == 0, "reference run: exit %d: %s", rc, out);
+    rc = run("device-lost@4", HEIGHT " --steps 5 --check-every 2 --substeps-per-submit 0");
+    check_failure_line(rc, "the gpu device was lost", "at frame 4 (passes", "height_");
+    CHECK_STR_CONTAINS(out, "splitting frames (--substeps-per-submit 8)");
+    CHECK_STR_CONTAINS(out, "last good state (frame 2,");
+    CHECK_STR_CONTAINS(out, "written to out/pool-failure");
+    printf("  %s", out);
+    char ref[512], got[512];
+    snprintf(ref, sizeof ref, "%s/height_ref/height_0000.csv", vf_t.scratch);
+    snprintf(got, sizeof got, "%s/out/pool-failure/height_0000.csv", vf_t.scratch);
+    CHECK_MSG(same_file(ref, got), "the last good state %s equals the export of frame 2 %s", got, ref);
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    char cwd[2048];
+    if (vf_t.vkfluid[0] != '/' && getcwd(cwd, sizeof cwd))
+        snprintf(vkfluid, sizeof vkfluid, "%s/%s", cwd, vf_t.vkfluid);
+    else
+        snprintf(vkfluid, sizeof vkfluid, "%s", vf_t.vkfluid);
+    parse_fault();
+    split_identical("sph", SPH, "particles_0000.csv");
+    split_identical("grid", GRID, "grid_0000.csv");
+    split_identical("height", HEIGHT, "height_0000.csv");
+    sph_device_lost();
+    grid_oom();
+    height_device_lost();
+    return vf_test_finish();
+}
