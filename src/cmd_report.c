@@ -1,6 +1,82 @@
 #include "cmd_report.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "fileio.h"
+#include "scene_shapes.h"
+
+static void shape_list(FILE *f, const char *key, const vf_shape *list, uint32_t n, bool *first)
+{
+    static const char *const kinds[] = {"box", "sphere", "cylinder", "mask"};
+    if (!n)
+        return;
+    fprintf(f, "%s\n    \"%s\": [", *first ? "" : ",", key);
+    *first = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const vf_shape *s = &list[i];
+        fprintf(f, "%s{\"shape\": \"%s\"", i ? ", " : "", kinds[s->kind]);
+        if (s->kind == VF_SHAPE_MASK) {
+            fprintf(f, ", \"file\": ");
+            vf_json_string(f, s->file);
+        } else {
+            fprintf(f, ", \"center\": [%.9g, %.9g, %.9g]", s->center[0], s->center[1], s->center[2]);
+        }
+        if (s->kind == VF_SHAPE_BOX)
+            fprintf(f, ", \"size\": [%.9g, %.9g, %.9g]", s->size[0], s->size[1], s->size[2]);
+        if (s->kind == VF_SHAPE_SPHERE || s->kind == VF_SHAPE_CYLINDER)
+            fprintf(f, ", \"radius\": %.9g", s->radius);
+        if (s->kind == VF_SHAPE_CYLINDER)
+            fprintf(f, ", \"height\": %.9g", s->height);
+        if (!strcmp(key, "emitters"))
+            fprintf(f, ", \"velocity\": [%.9g, %.9g, %.9g]", s->velocity[0], s->velocity[1], s->velocity[2]);
+        if (!strcmp(key, "fluid") && !isnan(s->level))
+            fprintf(f, ", \"level\": %.9g", s->level);
+        fprintf(f, "}");
+    }
+    fprintf(f, "]");
+}
+
+/* The scene file's shape lists, camera and view, as given (after path resolution). */
+static void report_shapes(FILE *f, const vf_scene_shapes *sh)
+{
+    static const char *const sides[] = {"left", "right", "bottom", "top"};
+    bool first = true;
+    fprintf(f, ",\n  \"shapes\": {");
+    shape_list(f, "obstacles", sh->obstacles, sh->obstacle_count, &first);
+    shape_list(f, "fluid", sh->fluid, sh->fluid_count, &first);
+    shape_list(f, "emitters", sh->emitters, sh->emitter_count, &first);
+    shape_list(f, "sinks", sh->sinks, sh->sink_count, &first);
+    for (int io = 0; io < 2; io++) {
+        uint32_t mask = io ? sh->outflow_sides : sh->inflow_sides;
+        if (!mask)
+            continue;
+        fprintf(f, "%s\n    \"%s\": [", first ? "" : ",", io ? "outflows" : "inflows");
+        first = false;
+        bool any = false;
+        for (int k = 0; k < 4; k++)
+            if (mask & (1u << k)) {
+                fprintf(f, "%s{\"side\": \"%s\"", any ? ", " : "", sides[k]);
+                if (!io)
+                    fprintf(f, ", \"speed\": %.9g", sh->inflow_speed[k]);
+                fprintf(f, "}");
+                any = true;
+            }
+        fprintf(f, "]");
+    }
+    if (sh->has_camera) {
+        fprintf(f, "%s\n    \"camera\": {\"eye\": [%.9g, %.9g, %.9g], \"target\": [%.9g, %.9g, %.9g], \"fov\": %.9g}",
+                first ? "" : ",", sh->eye[0], sh->eye[1], sh->eye[2], sh->target[0], sh->target[1], sh->target[2],
+                sh->fov_deg);
+        first = false;
+    }
+    if (sh->render_mode[0]) {
+        fprintf(f, "%s\n    \"render\": {\"mode\": ", first ? "" : ",");
+        vf_json_string(f, sh->render_mode);
+        fprintf(f, "}");
+    }
+    fprintf(f, "\n  }");
+}
 
 void vf_report_scene(FILE *f, const vf_cmd_scene *sc)
 {
@@ -15,6 +91,10 @@ void vf_report_scene(FILE *f, const vf_cmd_scene *sc)
     fprintf(f, ",\n  \"parameters\": {\n");
     vf_params_write_json(sc->info->params, sc->info->param_count, sc->desc, f, "    ");
     fprintf(f, "  }");
+    const vf_scene_shapes *sh = vf_scene_shapes_of(sc->info, sc->desc);
+    if (sh && (sh->obstacle_count || sh->fluid_count || sh->emitter_count || sh->sink_count || sh->inflow_sides ||
+               sh->outflow_sides || sh->has_camera || sh->render_mode[0]))
+        report_shapes(f, sh);
 }
 
 void vf_report_device(FILE *f, const vf_gpu *gpu)

@@ -202,6 +202,14 @@ static void height_file(void)
         exit(77);
     if (!CHECK_MSG(rc == 0, "exit %d: %s", rc, out))
         return;
+    char *summary = read_file(vf_test_path("pool/summary.json"), NULL);
+    if (CHECK(summary != NULL)) {
+        /* the run records the file's lists as given */
+        CHECK_STR_CONTAINS(summary, "\"shapes\": {");
+        CHECK_STR_CONTAINS(summary, "{\"shape\": \"cylinder\", \"center\": [2.2, 2.2, 0], \"radius\": 0.2");
+        CHECK_STR_CONTAINS(summary, "mask.png\"}");
+        free(summary);
+    }
     double *r;
     size_t n = read_csv(vf_test_path("pool/height_0000.csv"), 4, &r);
     if (!CHECK_MSG(n == 64 * 64, "%zu rows", n)) {
