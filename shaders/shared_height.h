@@ -242,6 +242,9 @@ VF_STATIC_ASSERT(sizeof(vf_height_advect_push) == 32, "vf_height_advect_push mus
 #define VF_SURFACE_BIND_FLAGS 3
 #define VF_SURFACE_BIND_OBJECTS 4
 #define VF_SURFACE_BIND_PRES 5
+#define VF_SURFACE_BIND_DYE_R 6   /* the flow's dye (flow_nx x flow_ny floats each); any buffer when flow_nx is 0 */
+#define VF_SURFACE_BIND_DYE_G 7
+#define VF_SURFACE_BIND_DYE_B 8
 
 #define VF_SURFACE_VIEW_3D 0u
 #define VF_SURFACE_VIEW_HEIGHT 1u
@@ -263,7 +266,11 @@ VF_STRUCT_BEGIN(vf_surface_frame)
     VF_UINT view;              /* VF_SURFACE_VIEW_* */
     VF_UINT width;             /* target size in pixels */
     VF_UINT height;
+    VF_UINT flow_nx;           /* dye grid over the same domain; 0: no dye */
+    VF_UINT flow_ny;
+    VF_FLOAT dye_opacity;      /* how strongly dye tints the water, 0..1 */
+    VF_UINT pad0;
 VF_STRUCT_END(vf_surface_frame)
-VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 240, "vf_surface_frame must match std140")
+VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 256, "vf_surface_frame must match std140")
 
 #endif

@@ -13,6 +13,9 @@ layout(std430, binding = VF_SURFACE_BIND_BED) readonly buffer Bed { float bed[];
 layout(std430, binding = VF_SURFACE_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
 layout(std430, binding = VF_SURFACE_BIND_OBJECTS) readonly buffer Objects { vf_height_object objects[]; };
 layout(std430, binding = VF_SURFACE_BIND_PRES) readonly buffer Pres { float pres[]; };
+layout(std430, binding = VF_SURFACE_BIND_DYE_R) readonly buffer DyeR { float dye_r[]; };
+layout(std430, binding = VF_SURFACE_BIND_DYE_G) readonly buffer DyeG { float dye_g[]; };
+layout(std430, binding = VF_SURFACE_BIND_DYE_B) readonly buffer DyeB { float dye_b[]; };
 
 float dom_dx() { return fr.grid.x; }
 float world_scale() { return 1.0 / (max(float(fr.nx), float(fr.ny)) * fr.grid.x); }
@@ -115,4 +118,22 @@ float turbulence(vec2 p, float t)
         freq *= 2.03;
     }
     return s;
+}
+
+// The flow's dye at domain point p (metres), bilinear over the flow's cells
+// (cell-centred, flow_nx x flow_ny over the same domain); 0 without dye.
+vec3 sample_dye(vec2 p)
+{
+    if (fr.flow_nx == 0u || fr.flow_ny == 0u)
+        return vec3(0.0);
+    vec2 size = vec2(float(fr.nx), float(fr.ny)) * fr.grid.x;
+    vec2 nf = vec2(float(fr.flow_nx), float(fr.flow_ny));
+    vec2 f = clamp(p / size * nf - 0.5, vec2(0.0), nf - 1.0);
+    uvec2 a = uvec2(f), b = min(a + 1u, uvec2(fr.flow_nx, fr.flow_ny) - 1u);
+    vec2 t = f - vec2(a);
+    uint i00 = a.y * fr.flow_nx + a.x, i10 = a.y * fr.flow_nx + b.x;
+    uint i01 = b.y * fr.flow_nx + a.x, i11 = b.y * fr.flow_nx + b.x;
+    vec3 c00 = vec3(dye_r[i00], dye_g[i00], dye_b[i00]), c10 = vec3(dye_r[i10], dye_g[i10], dye_b[i10]);
+    vec3 c01 = vec3(dye_r[i01], dye_g[i01], dye_b[i01]), c11 = vec3(dye_r[i11], dye_g[i11], dye_b[i11]);
+    return max(mix(mix(c00, c10, t.x), mix(c01, c11, t.x), t.y), vec3(0.0));
 }

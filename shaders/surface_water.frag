@@ -49,6 +49,15 @@ void main()
     vec3 refr = floor_c * att + deep * (1.0 - att);
     vec3 h = normalize(normalize(fr.sun.xyz) + v);
     float spec = pow(max(dot(n, h), 0.0), 600.0) * 6.0 * fr.sun.w;
-    vec3 c = mix(refr, refl, fresnel) + vec3(1.0, 0.95, 0.85) * spec;
+    vec3 c = mix(refr, refl, fresnel);
+    // dye floating on the surface (the flow's dye, e.g. the river's stripes):
+    // a lit, diffuse tint over the water, under the highlight
+    vec3 dye = sample_dye(dom);
+    float amount = max(dye.r, max(dye.g, dye.b));
+    if (amount > 0.0) {
+        float lit = 0.35 + 0.65 * max(dot(n, normalize(fr.sun.xyz)), 0.0);
+        c = mix(c, dye / amount * lit, fr.dye_opacity * clamp(amount, 0.0, 1.0));
+    }
+    c += vec3(1.0, 0.95, 0.85) * spec;
     color = vec4(c, 1.0);
 }

@@ -12,7 +12,7 @@
 #include "solver_height.h"
 
 #define DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
-#define BINDINGS 6
+#define BINDINGS 9
 
 typedef struct vf_surface_renderer {
     vf_renderer base;
@@ -173,6 +173,10 @@ static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_sur
     f->view = r->view;
     f->width = r->base.width;
     f->height = r->base.height;
+    bool dye = st->dye[0] && st->dye[1] && st->dye[2] && st->flow_nx && st->flow_ny;
+    f->flow_nx = dye ? st->flow_nx : 0;
+    f->flow_ny = dye ? st->flow_ny : 0;
+    f->dye_opacity = dye ? 0.75f : 0.0f;
 }
 
 static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
@@ -255,6 +259,9 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
     vf_binding b[BINDINGS] = {
         {.buffer = r->ubo}, vf_bind_buffer(st.eta), vf_bind_buffer(st.bed), vf_bind_buffer(st.flags),
         vf_bind_buffer(st.objects), vf_bind_buffer(st.pres),
+        /* the flow's dye, or any buffer (flow_nx = 0 keeps the shaders off it) */
+        vf_bind_buffer(st.dye[0] ? st.dye[0] : st.pres), vf_bind_buffer(st.dye[1] ? st.dye[1] : st.pres),
+        vf_bind_buffer(st.dye[2] ? st.dye[2] : st.pres),
     };
     vkCmdBeginRendering(cmd, &ri);
     VkViewport vp = {0, 0, (float)base->width, (float)base->height, 0, 1};
@@ -316,7 +323,8 @@ static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const cha
         .fragment_shader = fs,
         .binding_count = BINDINGS,
         .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
-                     VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
+                     VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
+                     VF_BIND_STORAGE_BUFFER},
         .color_count = 1,
         .color_formats = {r->base.format},
         .depth_format = r->view == VF_SURFACE_VIEW_3D ? DEPTH_FORMAT : VK_FORMAT_UNDEFINED,

@@ -41,6 +41,7 @@ static void river_defaults(void *p)
     d->inflow = 0.4;
     d->re = 200;
     d->flow_cells = 48;
+    d->dye = true;
 }
 
 /* The grid channel under a height desc: inflow at x = 0, outflow at x = Lx,
@@ -85,6 +86,7 @@ static vf_result flow_desc(const vf_height_desc *d, vf_grid_desc *g, char *err, 
     /* semi-Lagrangian's numerical viscosity (~ U h / 2) would be ~14x the
      * physical one at 48 cells and damp the vortex street, and the wake, out */
     g->advection = VF_GRID_ADVECT_MACCORMACK;
+    g->inflow_stripes = d->dye ? 12u : 0u; /* dye that drifts with the flow (drawn on the water) */
     g->vel_scale = 1.5 * d->inflow;
     g->cfl = 1.0;
     double n = ceil(d->frame_dt / (g->cfl * h / g->vel_scale) - 1e-9);
@@ -112,6 +114,9 @@ static void bind_grid(vf_solver *flow, vf_height_flow *out)
         .divergence_scale = 1.0f,
         .velocity_scale = 1.0f,
     };
+    if (gd->inflow_stripes)
+        for (int c = 0; c < 3; c++)
+            out->dye[c] = vf_grid_buffer(g, (vf_grid_field)(VF_GRID_FIELD_R + c));
 }
 
 /* Projects the uniform start flow once (obstacles, boundary, divergence,

@@ -69,6 +69,8 @@ const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT] = {
     {"boat_y", VF_PARAM_DOUBLE, D(boat_y), 0.5, 0, 1, false, NULL, "", "boat lane (fraction of y)"},
     {"coupling", VF_PARAM_ENUM, D(coupling), 0, 0, 0, false, "none|pressure|divergence", "",
      "2D flow coupling: none, pressure (eta = p/(rho g)), divergence (eta -= s delta/(1+eta^2) per flow step)"},
+    {"dye", VF_PARAM_BOOL, D(dye), 0, 0, 1, false, NULL, "",
+     "(river) coloured dye stripes enter with the flow, drift with its velocity and are drawn on the water"},
     {"strength", VF_PARAM_DOUBLE, D(strength), 0.02, -1e6, 1e6, false, NULL, "m s",
      "divergence coupling s: each flow step adds -s delta/(1+eta^2), delta the divergence of the tentative velocity"},
     {"rho", VF_PARAM_DOUBLE, D(rho), 1000, 0, 1e6, true, NULL, "kg/m^3", "density for the pressure coupling"},
@@ -907,6 +909,9 @@ void vf_height_get_state(const vf_solver *s, vf_height_state *out)
         .display_scale = (float)display_scale(h),
         .time = h->sim_time,
         .coupling = h->d.coupling,
+        .dye = {h->flow.dye[0], h->flow.dye[1], h->flow.dye[2]},
+        .flow_nx = h->flow.nx,
+        .flow_ny = h->flow.ny,
     };
 }
 
@@ -943,6 +948,9 @@ vf_result vf_height_set_flow(vf_solver *s, const vf_height_flow *flow)
         (!flow->velocity_v || flow->velocity->size < (VkDeviceSize)(flow->nx + 1) * flow->ny * f ||
          flow->velocity_v->size < (VkDeviceSize)flow->nx * (flow->ny + 1) * f))
         return VF_ERR_INVALID_ARG;
+    for (int c = 0; c < 3; c++)
+        if (flow->dye[c] && (!flow->dye[0] || !flow->dye[1] || !flow->dye[2] || flow->dye[c]->size < need))
+            return VF_ERR_INVALID_ARG;
     h->flow = *flow;
     return VF_OK;
 }

@@ -87,6 +87,7 @@ typedef struct vf_height_desc {
     double re;              /* river: Reynolds number of the pillar, inflow * 2 r / nu */
     int flow_cells;         /* river: flow cells across the channel */
     bool advect;            /* carry the surface state along the flow velocity every frame */
+    bool dye;               /* river: dye stripes enter with the flow, drift with it and are drawn on the water */
     double strength;        /* divergence coupling s (m s): a flow step adds -s delta / (1 + eta^2) */
     double rho;             /* density for the pressure coupling (kg/m^3) */
     vf_scene_shapes shapes; /* scene file: obstacles (solid cells: box, cylinder, sphere, png mask) and fluid
@@ -94,7 +95,7 @@ typedef struct vf_height_desc {
 } vf_height_desc;
 
 /** The parameter table of the height family (shared by its scenes). */
-#define VF_HEIGHT_PARAM_COUNT 47
+#define VF_HEIGHT_PARAM_COUNT 48
 extern const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT];
 extern const size_t vf_height_param_count;
 
@@ -133,6 +134,8 @@ typedef struct vf_height_state {
     float display_scale;  /* a good colour scale for 2D views (m): the largest expected disturbance */
     double time;          /* simulated seconds recorded so far */
     int coupling;
+    vf_buffer *dye[3];    /* the flow's dye (red, green, blue per flow cell); NULL without a flow or dye */
+    uint32_t flow_nx, flow_ny;
 } vf_height_state;
 
 /** Fills *out with the current buffers of a height solver. */
@@ -154,6 +157,7 @@ typedef struct vf_height_flow {
     uint32_t layout;       /* VF_HEIGHT_FLOW_CELL or VF_HEIGHT_FLOW_MAC */
     uint32_t nx, ny;
     float pressure_scale, divergence_scale, velocity_scale; /* 0 = 1 */
+    vf_buffer *dye[3];     /* optional: red, green, blue dye carried by the flow, float per cell (renderers draw it) */
 } vf_height_flow;
 
 /** Attaches (or with NULL detaches) a flow. The coupling key decides what is

@@ -15,7 +15,8 @@
  *    hardly anywhere else, not at all with coupling=none; leaves drift
  *    downstream at about the inflow speed; later the vortices the pillar
  *    sheds leave a wake: the surface moves several times more just behind
- *    the pillar than just ahead of it;
+ *    the pillar than just ahead of it; the dye the flow carries (drawn on
+ *    the water) drifts U t downstream;
  *  - advect: a bump on nearly still water (g tiny) in a uniform current
  *    moves with the current (its centroid by U t within 2%), and stays put
  *    without advect. */
@@ -782,6 +783,38 @@ static void test_river_wake(vf_gpu *gpu)
     CHECK(behind > 5e-4);
     CHECK(behind > 3 * ahead);
     CHECK(far > ahead);
+
+    /* the dye (the river's inflow stripes, drawn on the water) drifts with the
+     * flow: in the rows more than 0.5 m from the pillar's axis the farthest
+     * dyed cell has come U t from the inflow, within 15% */
+    vf_height_get_state(s, &st);
+    if (CHECK_MSG(st.dye[0] && st.dye[1] && st.dye[2] && st.flow_nx > 0, "the river's flow carries dye")) {
+        size_t fc = (size_t)st.flow_nx * st.flow_ny;
+        float *dye = malloc(3 * fc * sizeof(float));
+        for (int c = 0; c < 3; c++)
+            CHECK(vf_buffer_read(st.dye[c], 0, dye + c * fc, fc * sizeof(float)) == VF_OK);
+        const double lx = d.nx * d.dx, fh = lx / st.flow_nx, t = st.time;
+        double sum = 0;
+        int rows = 0;
+        for (uint32_t j = 0; j < st.flow_ny; j++) {
+            double y = (j + 0.5) * fh;
+            if (fabs(y - py) < 0.5)
+                continue;
+            int front = -1;
+            for (uint32_t i = 0; i < st.flow_nx; i++) {
+                size_t k = (size_t)j * st.flow_nx + i;
+                if (dye[k] + dye[fc + k] + dye[2 * fc + k] > 0.2)
+                    front = (int)i;
+            }
+            sum += (front + 0.5) * fh;
+            rows++;
+        }
+        double mean = rows ? sum / rows : 0;
+        printf("  dye front %.2f m from the inflow after %.2f s (U t = %.2f m, %d rows)\n", mean, t, d.inflow * t, rows);
+        CHECK(rows > 4);
+        CHECK_REL(mean, d.inflow * t, 0.15, 0);
+        free(dye);
+    }
     free(snaps);
     free(flags);
     vf_solver_destroy(&s);

@@ -2,7 +2,8 @@
  * ducks and leaves is drawn offscreen (validation on) and is not blank (sky,
  * water and pool colours present, lots of distinct colours); the top-down
  * view of a known field shows yellow above rest, white at rest and blue
- * below; a click in the 3D view lands where the surface is drawn under the
+ * below; the river's dye shows on the water (and nothing like it without
+ * dye); a click in the 3D view lands where the surface is drawn under the
  * pointer (pick rays against the projection); `vkfluid capture` runs the renderer for the pool and the boat. The
  * PNGs are left in the scratch folder to look at. */
 #include <stdlib.h>
@@ -167,6 +168,46 @@ static void test_capture_cli(void)
     CHECK_STR_CONTAINS(out, "surface|height|pressure");
 }
 
+/* Saturated pixels of a PNG (the max channel above 150 and 100 over the
+ * min): dye stripes; the water, sky and pool are far less saturated. */
+static int saturated_pixels(const char *path)
+{
+    uint8_t *img = NULL;
+    uint32_t w = 0, h = 0;
+    if (!CHECK(vf_png_read(path, &img, &w, &h) == VF_OK))
+        return -1;
+    int n = 0;
+    for (size_t k = 0; k < (size_t)w * h; k++) {
+        const uint8_t *p = img + 4 * k;
+        int mx = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+        int mn = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
+        n += mx > 150 && mx - mn > 100;
+    }
+    free(img);
+    return n;
+}
+
+static void test_dye(void)
+{
+    vf_test_section("the river's dye drifts with the flow and is drawn on the water");
+    char out[4096], path[4200];
+    int count[2];
+    for (int on = 0; on < 2; on++) {
+        const char *dir = vf_test_path(on ? "dye_on" : "dye_off");
+        int rc = vf_test_run_capture(out, sizeof out,
+                                     "VKFLUID_VALIDATION=1 '%s' capture river --set nx=128 --set ny=32 --set dx=0.0625 "
+                                     "--set flow_cells=24 --set leaves=0 --set dye=%s --frames 240 --every 239 --size 480x240 "
+                                     "--out '%s' --quiet",
+                                     vf_t.vkfluid, on ? "true" : "false", dir);
+        CHECK_MSG(rc == 0, "capture river dye=%d: %s", on, out);
+        snprintf(path, sizeof path, "%s/frame_00239.png", dir);
+        count[on] = saturated_pixels(path);
+    }
+    printf("  saturated pixels after 4 s: dye=false %d, dye=true %d\n", count[0], count[1]);
+    CHECK(count[0] >= 0 && count[0] < 20);
+    CHECK(count[1] > 100);
+}
+
 static void test_pick(vf_gpu *gpu)
 {
     vf_test_section("3D view: the pointer's pick ray lands on the domain point drawn under it");
@@ -229,5 +270,6 @@ int main(int argc, char **argv)
     test_pick(gpu);
     vf_test_gpu_done(&gpu);
     test_capture_cli();
+    test_dye();
     return vf_test_finish();
 }
