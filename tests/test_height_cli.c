@@ -50,6 +50,23 @@ static void bad_input(void)
     CHECK_STR_CONTAINS(out, "none|pressure|divergence");
 }
 
+/* The largest size the issue names: 4096^2 cells run both integrators (a
+ * step each, checked: finite, volume kept). */
+static void large(void)
+{
+    vf_test_section("4096 x 4096 cells: explicit and adi steps, checked");
+    char out[8192];
+    for (int adi = 0; adi < 2; adi++) {
+        char args[256];
+        snprintf(args, sizeof args,
+                 "pool --set nx=4096 --set ny=4096 --set dx=0.01 --set leaves=0 --set ducks=0 --set integrator=%s "
+                 "--steps 1 --check-every 1 --quiet",
+                 adi ? "adi" : "explicit");
+        int rc = run(out, sizeof out, args);
+        CHECK_MSG(rc == 0, "%s: exit %d: %s", args, rc, out);
+    }
+}
+
 static void export_files(void)
 {
     vf_test_section("--export: csv, vti, summary.json");
@@ -179,5 +196,6 @@ int main(int argc, char **argv)
     bad_input();
     export_files();
     river_export();
+    large();
     return vf_test_finish();
 }
