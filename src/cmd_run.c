@@ -19,7 +19,7 @@ static void usage(FILE *f)
             "usage: vkfluid run SCENE [--set KEY=VALUE]... (--steps N | --time SECONDS)\n"
             "                   [--export DIR] [--export-every SECONDS] [--check-every N]\n"
             "                   [--substeps-per-submit N] [--force] [--device INDEX|NAME]\n"
-            "                   [--quiet]\n"
+            "                   [--wall SECONDS] [--quiet]\n"
             "\n"
             "Simulates SCENE headless on the GPU. A step is one frame of the scene's fixed\n"
             "simulated time (key frame_dt); a solver may take several substeps per frame.\n"
@@ -40,6 +40,9 @@ static void usage(FILE *f)
             "                      single submit runs for long (default: the solver's\n"
             "                      choice, sph 8, grid 4, height 16; 0: one submit per\n"
             "                      frame); results are identical\n"
+            "  --wall SECONDS      stop at the first frame after this much wall-clock\n"
+            "                      time, then check and export as at the end (soak\n"
+            "                      tests: --time 1e9 --wall 1800 --check-every 600)\n"
             "  --force             write into a non-empty export folder\n"
             "  --device D          the GPU to use (index or name substring)\n"
             "  --quiet             no progress line\n"
@@ -177,7 +180,7 @@ int vf_cmd_run(int argc, char **argv)
     vf_cmd_scene sc = {0};
     const char *device = NULL, *export_dir = NULL;
     long long steps = -1, check_every = 0, part_substeps = -1;
-    double sim_time = -1, export_every = -1;
+    double sim_time = -1, export_every = -1, wall_limit = 0;
     bool force = false, quiet = false, help = false;
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "run");
     if (rc >= 0)
@@ -205,6 +208,14 @@ int vf_cmd_run(int argc, char **argv)
                 goto usage_error;
             if (!vf_app_parse_double(v, &sim_time) || sim_time <= 0) {
                 vf_app_error("--time %s: must be a positive number of simulated seconds", v);
+                goto usage_error;
+            }
+        } else if (!strcmp(a, "--wall")) {
+            const char *v = vf_app_option_value(argc, argv, &i);
+            if (!v)
+                goto usage_error;
+            if (!vf_app_parse_double(v, &wall_limit) || !(wall_limit > 0) || wall_limit > 1e9) {
+                vf_app_error("--wall %s: must be a positive number of wall-clock seconds (at most 1e9)", v);
                 goto usage_error;
             }
         } else if (!strcmp(a, "--export")) {
@@ -347,6 +358,8 @@ int vf_cmd_run(int argc, char **argv)
             rc = gpu_failure(&fail, res, "frame bookkeeping", fr + 1, 0, -1);
             goto done;
         }
+        if (wall_limit > 0 && vf_app_now() - t0 >= wall_limit)
+            total = fr + 1; /* --wall: this frame is the last */
         bool last = fr + 1 == total;
         bool do_export = export_dir && (last || solver->time + 1e-9 >= next_export);
         bool do_check = solver->vt->check && (last || (check_every > 0 && (fr + 1) % (uint64_t)check_every == 0));

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #define VF_TESTLIB_NO_GPU
+#include "app.h"
 #include "testlib.h"
 
 static char out[65536];
@@ -70,5 +71,18 @@ int main(int argc, char **argv)
     CHECK_MSG(rc == 0, "selftest: exit %d: %s", rc, out);
     CHECK_STR_CONTAINS(out, "self-test passed");
     CHECK_MSG(strstr(out, "validation:") == NULL, "selftest printed validation messages: %s", out);
+    /* --wall ends an endless soak cleanly after the wall time: the final
+     * check and summary as at the end (a run that ignored it would not end) */
+    expect_usage_error("run cavity --steps 1 --wall 0", "--wall 0: must be a positive number");
+    double t0 = vf_app_now();
+    rc = vf_test_run_capture(out, sizeof out,
+                             "VKFLUID_VALIDATION=1 '%s' run cavity --set grid.n=16 --time 1e9 --wall 1 --check-every 20 "
+                             "--export '%s' --quiet",
+                             vf_t.vkfluid, vf_test_path("soak"));
+    double wall = vf_app_now() - t0;
+    CHECK_MSG(rc == 0, "run --wall 1: exit %d: %s", rc, out);
+    CHECK_STR_CONTAINS(out, "cavity: ");
+    printf("run --time 1e9 --wall 1 ended after %.2f s: %s", wall, out);
+    CHECK_LE(wall, 30.0);
     return vf_test_finish();
 }
