@@ -58,6 +58,9 @@ float div_at(float fx, float fy)
 float sample_flow_div(uint i, uint j)
 {
     float fx = (float(i) + 0.5) * float(pc.flow_nx) / float(pc.nx) - 0.5;
+    // open ends: the boundary columns' divergence is the boundary condition's
+    if (pc.edge_cells > 0u && (fx < float(pc.edge_cells) || fx > float(pc.flow_nx) - 1.0 - float(pc.edge_cells)))
+        return 0.0;
     float fy = (float(j) + 0.5) * float(pc.flow_ny) / float(pc.ny) - 0.5;
     float s = 0.0;
     for (int oy = -1; oy <= 1; oy++)

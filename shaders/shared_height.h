@@ -117,7 +117,7 @@ VF_STRUCT_BEGIN(vf_height_disturb_push)
     VF_FLOAT user_x;     /* a drop from the viewer's pointer (m); user_amp 0 = none */
     VF_FLOAT user_y;
     VF_FLOAT user_amp;   /* crater depth (m); negative raises a bump */
-    VF_UINT pad1;
+    VF_UINT edge_cells;  /* divergence coupling: flow cells at the left and right ends left out (open ends) */
 VF_STRUCT_END(vf_height_disturb_push)
 VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 80, "vf_height_disturb_push must match std430")
 

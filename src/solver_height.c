@@ -509,6 +509,7 @@ vf_height_disturb_push vf_height_disturb_params(const vf_solver *s, uint64_t ste
         .flow_nx = h->flow.nx ? h->flow.nx : 1,
         .flow_ny = h->flow.ny ? h->flow.ny : 1,
         .div_scale = h->flow.divergence_scale > 0 ? h->flow.divergence_scale : 1.0f,
+        .edge_cells = h->flow.edge_cells,
     };
     if (h->d.rain > 0) {
         /* expected rain * dt drops: the whole part always, the fraction with
@@ -554,22 +555,14 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
 {
     const uint32_t gx = groups(h->nx, VF_WG_2D_X), gy = groups(h->ny, VF_WG_2D_Y);
     vf_buffer *eta = h->eta[h->cur];
-    if (dp->drop_count > 0 || dp->coupling != VF_HEIGHT_COUPLE_NONE || dp->user_amp != 0.0f ||
-        (dp->flags & VF_HEIGHT_DISTURB_TRACK_P)) {
-        vf_buffer *flow_p = h->flow.pressure ? h->flow.pressure : h->dummy;
-        vf_buffer *flow_div = h->flow.divergence ? h->flow.divergence : h->dummy;
-        vf_height_disturb_push q = *dp;
-        if (!h->flow.pressure)
-            q.flags &= ~VF_HEIGHT_DISTURB_TRACK_P;
-        if (!h->flow.divergence && q.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
-            q.flow_nx = q.flow_ny = 1; /* reads the zero dummy */
-        vf_binding b[7] = {bb(eta), bb(is_adi(h) ? h->eta[prev_index(h)] : eta), bb(h->bed), bb(h->flags),
-                           bb(h->pres), bb(flow_p), bb(flow_div)};
-        uint32_t id = scope_begin(prof, cmd, "height_disturb");
-        vf_cmd_dispatch(cmd, h->p_disturb, b, &q, gx, gy, 1);
-        scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute(cmd);
-    }
+    /* the wave step first, then the disturbances on its result: a continuous
+     * source (the divergence coupling) added before the step would be taken
+     * straight back by it (the velocity of height settles at minus the
+     * source), leaving a grid-scale sawtooth of -source * dt in every state
+     * the frame ends with, and that was what the views showed: a dip where
+     * the flow converges. Added last, the frame ends on the disturbed state,
+     * whose smooth part is the damped response. Drops and the pressure
+     * coupling are the same either way, a substep later. */
     if (!is_adi(h)) {
         vf_buffer *out = h->eta[next_index(h)];
         vf_binding b[6] = {bb(eta), bb(out), bb(h->vel), bb(h->bed), bb(h->flags), bb(h->pres)};
@@ -599,6 +592,23 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
         vf_cmd_barrier_compute(cmd);
     }
     h->cur = next_index(h);
+    eta = h->eta[h->cur];
+    if (dp->drop_count > 0 || dp->coupling != VF_HEIGHT_COUPLE_NONE || dp->user_amp != 0.0f ||
+        (dp->flags & VF_HEIGHT_DISTURB_TRACK_P)) {
+        vf_buffer *flow_p = h->flow.pressure ? h->flow.pressure : h->dummy;
+        vf_buffer *flow_div = h->flow.divergence ? h->flow.divergence : h->dummy;
+        vf_height_disturb_push q = *dp;
+        if (!h->flow.pressure)
+            q.flags &= ~VF_HEIGHT_DISTURB_TRACK_P;
+        if (!h->flow.divergence && q.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
+            q.flow_nx = q.flow_ny = 1; /* reads the zero dummy */
+        vf_binding b[7] = {bb(eta), bb(is_adi(h) ? h->eta[prev_index(h)] : eta), bb(h->bed), bb(h->flags),
+                           bb(h->pres), bb(flow_p), bb(flow_div)};
+        uint32_t id = scope_begin(prof, cmd, "height_disturb");
+        vf_cmd_dispatch(cmd, h->p_disturb, b, &q, gx, gy, 1);
+        scope_end(prof, cmd, id);
+        vf_cmd_barrier_compute(cmd);
+    }
 }
 
 vf_height_objects_push vf_height_objects_params(const vf_solver *s)

@@ -158,6 +158,8 @@ typedef struct vf_height_flow {
     uint32_t nx, ny;
     float pressure_scale, divergence_scale, velocity_scale; /* 0 = 1 */
     vf_buffer *dye[3];     /* optional: red, green, blue dye carried by the flow, float per cell (renderers draw it) */
+    uint32_t edge_cells;   /* flow cells at the left and right ends (x) whose divergence the coupling leaves out:
+                            * an inflow or outflow boundary's divergence is the boundary condition's, not the flow's */
 } vf_height_flow;
 
 /** Attaches (or with NULL detaches) a flow. The coupling key decides what is

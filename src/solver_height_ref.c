@@ -244,6 +244,8 @@ static float sample_div_smooth(const vf_height_disturb_push *p, const float *f, 
 {
     float fx = ((float)i + 0.5f) * (float)p->flow_nx / (float)p->nx - 0.5f;
     float fy = ((float)j + 0.5f) * (float)p->flow_ny / (float)p->ny - 0.5f;
+    if (p->edge_cells > 0 && (fx < (float)p->edge_cells || fx > (float)p->flow_nx - 1.0f - (float)p->edge_cells))
+        return 0.0f; /* open ends: the boundary condition's divergence */
     float s = 0.0f;
     for (int oy = -1; oy <= 1; oy++)
         for (int ox = -1; ox <= 1; ox++)
