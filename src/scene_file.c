@@ -514,6 +514,21 @@ void vf_scene_loaded_free(vf_scene_loaded *out)
 
 vf_result vf_scene_set(const vf_scene_info *info, void *desc, const char *assignment, char *err, size_t cap)
 {
+    if (assignment) {
+        /* a shape list, camera or render field: LIST[i].FIELD=..., camera.fov=... */
+        char head[24];
+        size_t hl = strcspn(assignment, "[.=");
+        if (hl < sizeof head && assignment[hl] && assignment[hl] != '=') {
+            memcpy(head, assignment, hl);
+            head[hl] = 0;
+            if (vf_shapes_is_key(head)) {
+                vf_scene_shapes *sh = vf_scene_shapes_of(info, desc);
+                if (!sh)
+                    return fail(VF_ERR_INVALID_ARG, err, cap, "%s: the %s scene takes no shape lists", head, info->name);
+                return vf_shapes_set(sh, assignment, err, cap);
+            }
+        }
+    }
     const char *eq = assignment ? strchr(assignment, '=') : NULL;
     const char *dot = assignment ? strchr(assignment, '.') : NULL;
     if (eq && dot && dot < eq) {
@@ -522,6 +537,14 @@ vf_result vf_scene_set(const vf_scene_info *info, void *desc, const char *assign
             char raw[48], k[48];
             snprintf(raw, sizeof raw, "%.*s", (int)(fl < 40 ? fl : 40), assignment);
             safe_text(raw, k, sizeof k);
+            if (!is_family(raw)) {
+                char key[96], kk[96];
+                snprintf(key, sizeof key, "%.*s", (int)(eq - assignment < 90 ? eq - assignment : 90), assignment);
+                safe_text(key, kk, sizeof kk);
+                return fail(VF_ERR_INVALID_ARG, err, cap,
+                            "%s: unknown key: the keys are %s.KEY, KEY or a shape field LIST[i].FIELD (%s)", kk,
+                            info->family, vf_shapes_key_list());
+            }
             return fail(VF_ERR_INVALID_ARG, err, cap, "%s: not this scene's solver: the keys are %s.KEY or KEY", k,
                         info->family);
         }

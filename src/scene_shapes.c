@@ -509,3 +509,121 @@ vf_scene_shapes *vf_scene_shapes_of(const struct vf_scene_info *info, void *desc
 {
     return info && desc && info->shapes_offset ? (vf_scene_shapes *)((char *)desc + info->shapes_offset) : NULL;
 }
+
+/* ------------------------------------------------------------------ --set */
+
+/* A full, finite number. */
+static bool parse_number(const char *v, double *out)
+{
+    char *end = NULL;
+    double x = strtod(v, &end);
+    if (!v[0] || !end || *end || !isfinite(x))
+        return false;
+    *out = x;
+    return true;
+}
+
+vf_result vf_shapes_set(vf_scene_shapes *sh, const char *assignment, char *err, size_t cap)
+{
+    const char *eq = strchr(assignment, '=');
+    char key[96];
+    size_t kl = eq ? (size_t)(eq - assignment) : 0;
+    if (!eq || kl == 0 || kl >= sizeof key)
+        return fail(err, cap, "--set %.60s: must be KEY=VALUE", assignment);
+    memcpy(key, assignment, kl);
+    key[kl] = 0;
+    for (char *c = key; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    const char *value = eq + 1;
+    double x = 0;
+    if (!strcmp(key, "render.mode")) {
+        if (!value[0] || strlen(value) >= sizeof sh->render_mode)
+            return fail(err, cap, "render.mode: must be the name of a view");
+        snprintf(sh->render_mode, sizeof sh->render_mode, "%s", value);
+        return VF_OK;
+    }
+    if (!parse_number(value, &x))
+        return fail(err, cap, "%s: \"%.40s\" is not a finite number", key, value);
+    /* camera.eye[k], camera.target[k], camera.fov */
+    if (!strncmp(key, "camera.", 7)) {
+        const char *f = key + 7;
+        int k = -1;
+        if (!strcmp(f, "fov")) {
+            if (!(x >= 1 && x <= 170))
+                return fail(err, cap, "camera.fov: %g is out of range: must be a number in [1, 170]", x);
+            sh->fov_deg = x;
+            return VF_OK;
+        }
+        if (!sh->has_camera)
+            return fail(err, cap, "%s: the scene has no camera: give the whole camera in the scene file", key);
+        if ((sscanf(f, "eye[%d]", &k) == 1 || sscanf(f, "target[%d]", &k) == 1) && k >= 0 && k < 3 &&
+            strchr(f, ']') && !strchr(f, ']')[1]) {
+            (f[0] == 'e' ? sh->eye : sh->target)[k] = x;
+            return VF_OK;
+        }
+        return fail(err, cap, "%s: unknown key: the camera keys are eye[0..2], target[0..2], fov", key);
+    }
+    /* LIST[i].FIELD or LIST[i].FIELD[k] */
+    char list[16], field[16];
+    int i = -1, k = -1, used = 0;
+    if (sscanf(key, "%15[a-z][%d].%15[a-z]%n", list, &i, field, &used) != 3)
+        return fail(err, cap, "%s: unknown key: shape fields are set as LIST[i].FIELD, e.g. obstacles[0].radius=0.2", key);
+    if (key[used] == '[') {
+        int more = 0;
+        if (sscanf(key + used, "[%d]%n", &k, &more) != 1 || key[used + more] || k < 0 || k > 2)
+            return fail(err, cap, "%s: the component must be [0], [1] or [2]", key);
+    } else if (key[used]) {
+        return fail(err, cap, "%s: unknown key: shape fields are set as LIST[i].FIELD or LIST[i].FIELD[k]", key);
+    }
+    if (!strcmp(list, "inflows")) {
+        if (strcmp(field, "speed") || k >= 0)
+            return fail(err, cap, "%s: an inflow's only number is its speed", key);
+        uint32_t n = 0;
+        for (int side = 0; side < 4; side++)
+            if (sh->inflow_sides & (1u << side)) {
+                if ((int)n == i) {
+                    if (!(x > 0 && x <= 1e4))
+                        return fail(err, cap, "%s: %g is out of range: must be a number in (0, 10000]", key, x);
+                    sh->inflow_speed[side] = x;
+                    return VF_OK;
+                }
+                n++;
+            }
+        return fail(err, cap, "%s: the scene has %u inflows", key, n);
+    }
+    vf_shape *items;
+    uint32_t count;
+    if (!strcmp(list, "obstacles"))
+        items = sh->obstacles, count = sh->obstacle_count;
+    else if (!strcmp(list, "fluid"))
+        items = sh->fluid, count = sh->fluid_count;
+    else if (!strcmp(list, "emitters"))
+        items = sh->emitters, count = sh->emitter_count;
+    else if (!strcmp(list, "sinks"))
+        items = sh->sinks, count = sh->sink_count;
+    else
+        return fail(err, cap, "%s: unknown list: the shape lists are obstacles, fluid, emitters, sinks and inflows", key);
+    if (i < 0 || (uint32_t)i >= count)
+        return fail(err, cap, "%s: the scene has %u %s: add the shape in the scene file first", key, count, list);
+    vf_shape *sp = &items[i];
+    double *vec3 = !strcmp(field, "center") ? sp->center : !strcmp(field, "size") ? sp->size
+                   : !strcmp(field, "velocity") ? sp->velocity : NULL;
+    double *scalar = !strcmp(field, "radius") ? &sp->radius : !strcmp(field, "height") ? &sp->height
+                     : !strcmp(field, "level") ? &sp->level : NULL;
+    if (vec3) {
+        if (k < 0)
+            return fail(err, cap, "%s: a vector: set one component, e.g. %s[%d].%s[0]=%g", key, list, i, field, x);
+        if (fabs(x) > 1e6 || (vec3 == sp->size && x < 0))
+            return fail(err, cap, "%s: %g is out of range", key, x);
+        vec3[k] = x;
+        return VF_OK;
+    }
+    if (scalar && k < 0) {
+        if (fabs(x) > 1e6 || (scalar != &sp->level && x < 0))
+            return fail(err, cap, "%s: %g is out of range", key, x);
+        *scalar = x;
+        return VF_OK;
+    }
+    return fail(err, cap, "%s: unknown field: the fields are center[k], size[k], radius, height, velocity[k], level", key);
+}

@@ -85,6 +85,14 @@ const char *vf_shapes_key_list(void);
 vf_result vf_shapes_parse(vf_scene_shapes *sh, const char *key, const void *json, const char *base_dir, char *err,
                           size_t cap);
 
+/** Applies a --set assignment to a shape field: LIST[i].FIELD=NUMBER or
+ * LIST[i].FIELD[k]=NUMBER (obstacles, fluid, emitters, sinks: center[k],
+ * size[k], radius, height, velocity[k], level; inflows[i].speed),
+ * camera.eye[k], camera.target[k], camera.fov, render.mode=NAME. The shape
+ * must exist (lists are given in the scene file); vf_shapes_check runs
+ * afterwards with the scene's validation. err gets a one-line reason. */
+vf_result vf_shapes_set(vf_scene_shapes *sh, const char *assignment, char *err, size_t cap);
+
 /** Checks sh against what a solver supports and its domain: counts and
  * kinds, shapes inside the domain, fluid regions clear of obstacles and of
  * each other, emitters and sinks clear of obstacles, masks readable. err

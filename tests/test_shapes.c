@@ -4,6 +4,8 @@
  *    unknown keys, missing fields, shapes outside the domain, fluid
  *    overlapping obstacles or other fluid, what a solver does not take, an
  *    unreadable mask, a bad camera or view (library and CLI, exit 2);
+ *  - --set reaches shape fields (LIST[i].FIELD[k]), camera and view, with
+ *    the same checks afterwards;
  *  - the example files under tests/shapes run on every solver and do what
  *    they say: the height pool's obstacles (box, cylinder, PNG mask) are
  *    solid cells and its fluid block starts at its level; the SPH tank's
@@ -129,6 +131,55 @@ static void errors(void)
                        "{\"shape\": \"sphere\", \"center\": [0.8, 0.2], \"radius\": 0.05}, "
                        "{\"shape\": \"sphere\", \"center\": [0.2, 0.8], \"radius\": 0.05}]}",
                  "obstacles: 5 shapes: the grid solver takes at most 4 here");
+}
+
+/* Parses text, applies --set assignment, validates; returns the result, err the message. */
+static vf_result set_and_validate(const char *text, const char *assignment, char *err, size_t cap)
+{
+    vf_scene_loaded sc;
+    vf_result r = vf_scene_parse("t.json", text, strlen(text), &sc, err, cap);
+    if (r != VF_OK)
+        return r;
+    r = vf_scene_set(sc.info, sc.desc, assignment, err, cap);
+    if (r == VF_OK)
+        r = vf_scene_validate(sc.info, sc.desc, "t.json", err, cap);
+    vf_scene_loaded_free(&sc);
+    return r;
+}
+
+static void set_fields(void)
+{
+    vf_test_section("--set reaches shape fields: LIST[i].FIELD[k]=NUMBER, camera.*, render.mode");
+    const char *pool = POOL "\"obstacles\": [{\"shape\": \"cylinder\", \"center\": [1, 1], \"radius\": 0.3}], "
+                            "\"camera\": {\"eye\": [1, 1, 1], \"target\": [0, 0, 0]}}";
+    char err[1024] = "";
+    CHECK_MSG(set_and_validate(pool, "obstacles[0].radius=0.5", err, sizeof err) == VF_OK, "%s", err);
+    CHECK_MSG(set_and_validate(pool, "obstacles[0].center[1]=2.5", err, sizeof err) == VF_OK, "%s", err);
+    CHECK_MSG(set_and_validate(pool, "camera.fov=30", err, sizeof err) == VF_OK, "%s", err);
+    CHECK_MSG(set_and_validate(pool, "camera.eye[2]=3", err, sizeof err) == VF_OK, "%s", err);
+    CHECK_MSG(set_and_validate(pool, "render.mode=height", err, sizeof err) == VF_OK, "%s", err);
+    struct {
+        const char *set, *want;
+    } bad[] = {
+        {"obstacles[0].radius=5", "obstacles[0]: reaches outside the domain"},
+        {"obstacles[0].center[0]=3.1", "obstacles[0]: reaches outside the domain along x"},
+        {"obstacles[1].radius=0.1", "obstacles[1].radius: the scene has 1 obstacles: add the shape in the scene file first"},
+        {"obstacles[0].radius=abc", "obstacles[0].radius: \"abc\" is not a finite number"},
+        {"obstacles[0].radius=nan", "is not a finite number"},
+        {"obstacles[0].center=1", "obstacles[0].center: a vector: set one component"},
+        {"obstacles[0].center[3]=1", "the component must be [0], [1] or [2]"},
+        {"obstacles[0].colour=1", "obstacles[0].colour: unknown field"},
+        {"walls[0].radius=1", "walls[0].radius: unknown key: the keys are height.KEY, KEY or a shape field"},
+        {"camera.fov=500", "camera.fov: 500 is out of range"},
+        {"camera.up[0]=1", "camera.up[0]: unknown key: the camera keys are"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        vf_result r = set_and_validate(pool, bad[i].set, err, sizeof err);
+        printf("  --set %s: %s\n", bad[i].set, err);
+        CHECK_MSG(r != VF_OK, "--set %s must fail", bad[i].set);
+        CHECK_STR_CONTAINS(err, bad[i].want);
+    }
 }
 
 static char *read_file(const char *path, size_t *size)
@@ -360,6 +411,7 @@ int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     errors();
+    set_fields();
     height_file();
     sph_file();
     grid_file();
