@@ -37,6 +37,27 @@ static vf_result fail(char *err, size_t cap, const char *fmt, ...)
     return VF_ERR_INVALID_ARG;
 }
 
+/* A key or value for an error message: at most 40 bytes, control bytes and
+ * non-ASCII as '?', so a message stays one printable line. */
+static const char *safe(const char *in, char out[48])
+{
+    size_t n = 0;
+    for (; in && in[n] && n < 40; n++)
+        out[n] = ((unsigned char)in[n] < 0x20 || (unsigned char)in[n] >= 0x7f) ? '?' : in[n];
+    out[n] = 0;
+    return out;
+}
+
+/* True for a string of printable ASCII of 1 to max-1 bytes. */
+static bool printable(const char *v, size_t max)
+{
+    size_t n = 0;
+    for (; v[n]; n++)
+        if ((unsigned char)v[n] < 0x20 || (unsigned char)v[n] >= 0x7f)
+            return false;
+    return n > 0 && n < max;
+}
+
 static const char *json_type(const cJSON *v)
 {
     if (cJSON_IsNumber(v))
@@ -116,10 +137,12 @@ static vf_result parse_shape(const cJSON *o, const char *list, int i, const char
     bool have_center = false, have_size = false, have_radius = false, have_file = false;
     for (const cJSON *it = o->child; it; it = it->next) {
         const char *k = it->string;
+        char ks[48];
+        safe(k, ks);
         for (const cJSON *prev = o->child; prev != it; prev = prev->next)
             if (!strcmp(prev->string, k))
-                return fail(err, cap, "%s.%s: given twice: give each key once", path, k);
-        snprintf(p, sizeof p, "%s.%.40s", path, k);
+                return fail(err, cap, "%s.%s: given twice: give each key once", path, ks);
+        snprintf(p, sizeof p, "%s.%s", path, ks);
         vf_result r = VF_OK;
         if (!strcmp(k, "shape"))
             continue;
@@ -136,8 +159,8 @@ static vf_result parse_shape(const cJSON *o, const char *list, int i, const char
         else if (!strcmp(k, "level") && !strcmp(list, "fluid"))
             r = number(it, p, -1e4, 1e4, &s->level, err, cap);
         else if (!strcmp(k, "file") && s->kind == VF_SHAPE_MASK) {
-            if (!cJSON_IsString(it) || !it->valuestring[0] || strlen(it->valuestring) >= 256)
-                return fail(err, cap, "%s: must be a png file name (a string of 1 to 255 bytes)", p);
+            if (!cJSON_IsString(it) || !printable(it->valuestring, 256))
+                return fail(err, cap, "%s: must be a png file name (1 to 255 printable ASCII bytes)", p);
             join_path(base_dir, it->valuestring, s->file, sizeof s->file);
             have_file = true;
         } else {
@@ -179,7 +202,8 @@ static vf_result parse_sides(vf_scene_shapes *sh, const char *key, const cJSON *
         int side = -1;
         double speed = NAN;
         for (const cJSON *it = o->child; it; it = it->next) {
-            snprintf(p, sizeof p, "%s.%.40s", path, it->string);
+            char ks[48];
+            snprintf(p, sizeof p, "%s.%s", path, safe(it->string, ks));
             if (!strcmp(it->string, "side")) {
                 for (int k = 0; k < 4 && cJSON_IsString(it); k++)
                     if (!strcmp(it->valuestring, side_names[k]))
@@ -226,7 +250,8 @@ vf_result vf_shapes_parse(vf_scene_shapes *sh, const char *key, const void *json
         sh->fov_deg = 50;
         for (const cJSON *it = v->child; it; it = it->next) {
             char p[64];
-            snprintf(p, sizeof p, "camera.%.40s", it->string);
+            char ks[48];
+            snprintf(p, sizeof p, "camera.%s", safe(it->string, ks));
             vf_result r;
             if (!strcmp(it->string, "eye"))
                 r = vec(it, p, -1e6, 1e6, sh->eye, err, cap), eye = true;
@@ -253,9 +278,10 @@ vf_result vf_shapes_parse(vf_scene_shapes *sh, const char *key, const void *json
         if (!cJSON_IsObject(v))
             return fail(err, cap, "render: %s is not allowed: must be {\"mode\": \"...\"}", json_type(v));
         for (const cJSON *it = v->child; it; it = it->next) {
+            char ks[48];
             if (strcmp(it->string, "mode"))
-                return fail(err, cap, "render.%.40s: unknown key: the keys are mode", it->string);
-            if (!cJSON_IsString(it) || !it->valuestring[0] || strlen(it->valuestring) >= sizeof sh->render_mode)
+                return fail(err, cap, "render.%s: unknown key: the keys are mode", safe(it->string, ks));
+            if (!cJSON_IsString(it) || !printable(it->valuestring, sizeof sh->render_mode))
                 return fail(err, cap, "render.mode: must be the name of a view (see --render in vkfluid capture --help)");
             snprintf(sh->render_mode, sizeof sh->render_mode, "%s", it->valuestring);
         }
@@ -528,8 +554,10 @@ vf_result vf_shapes_set(vf_scene_shapes *sh, const char *assignment, char *err, 
     const char *eq = strchr(assignment, '=');
     char key[96];
     size_t kl = eq ? (size_t)(eq - assignment) : 0;
-    if (!eq || kl == 0 || kl >= sizeof key)
-        return fail(err, cap, "--set %.60s: must be KEY=VALUE", assignment);
+    if (!eq || kl == 0 || kl >= sizeof key) {
+        char as[48];
+        return fail(err, cap, "--set %s: must be KEY=VALUE", safe(assignment, as));
+    }
     memcpy(key, assignment, kl);
     key[kl] = 0;
     for (char *c = key; *c; c++)
@@ -538,13 +566,15 @@ vf_result vf_shapes_set(vf_scene_shapes *sh, const char *assignment, char *err, 
     const char *value = eq + 1;
     double x = 0;
     if (!strcmp(key, "render.mode")) {
-        if (!value[0] || strlen(value) >= sizeof sh->render_mode)
+        if (!printable(value, sizeof sh->render_mode))
             return fail(err, cap, "render.mode: must be the name of a view");
         snprintf(sh->render_mode, sizeof sh->render_mode, "%s", value);
         return VF_OK;
     }
-    if (!parse_number(value, &x))
-        return fail(err, cap, "%s: \"%.40s\" is not a finite number", key, value);
+    if (!parse_number(value, &x)) {
+        char vs[48];
+        return fail(err, cap, "%s: \"%s\" is not a finite number", key, safe(value, vs));
+    }
     /* camera.eye[k], camera.target[k], camera.fov */
     if (!strncmp(key, "camera.", 7)) {
         const char *f = key + 7;
