@@ -22,7 +22,7 @@ static vf_result fail(vf_result r, char *err, size_t cap, const char *fmt, ...)
 
 /* Copies untrusted text for a message: at most 40 bytes (cut at a character
  * boundary), control characters and quotes as '?', so a message stays one line. */
-static void safe_text(const char *s, char *buf, size_t cap)
+void vf_scene_safe_text(const char *s, char *buf, size_t cap)
 {
     size_t n = 0, limit = cap - 1 < 40 ? cap - 1 : 40;
     for (; s && s[n] && n < limit; n++)
@@ -176,7 +176,7 @@ static const char *type_name(const cJSON *v)
 static vf_result set_key(const char *label, const vf_scene_info *info, void *desc, const cJSON *item, char *err, size_t cap)
 {
     char key[48], why[400];
-    safe_text(item->string, key, sizeof key);
+    vf_scene_safe_text(item->string, key, sizeof key);
     const vf_param_def *d = vf_params_find(info->params, info->param_count, item->string);
     if (!d) {
         char known[1200];
@@ -196,7 +196,7 @@ static vf_result set_key(const char *label, const vf_scene_info *info, void *des
         r = vf_params_set_bool(d, desc, cJSON_IsTrue(item), why, sizeof why);
     } else if (cJSON_IsString(item)) {
         char v[48];
-        safe_text(item->valuestring, v, sizeof v);
+        vf_scene_safe_text(item->valuestring, v, sizeof v);
         r = vf_params_set_choice(d, desc, item->valuestring, why, sizeof why);
         if (r != VF_OK) {
             char allowed[160];
@@ -281,7 +281,7 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
     bool any_shapes = false;
     for (const cJSON *it = root->child; it; it = it->next) {
         char k[48];
-        safe_text(it->string, k, sizeof k);
+        vf_scene_safe_text(it->string, k, sizeof k);
         const cJSON **slot = NULL;
         if (vf_shapes_is_key(it->string)) {
             for (const cJSON *prev = root->child; prev != it; prev = prev->next)
@@ -314,7 +314,7 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
     if (!solver || !cJSON_IsString(solver) || !is_family(solver->valuestring)) {
         char v[48] = "";
         if (solver && cJSON_IsString(solver))
-            safe_text(solver->valuestring, v, sizeof v);
+            vf_scene_safe_text(solver->valuestring, v, sizeof v);
         if (!solver)
             r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: missing: must be one of %s", label, families);
         else if (!cJSON_IsString(solver))
@@ -329,7 +329,7 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
     if (!info || strcmp(info->family, solver->valuestring)) {
         char v[48] = "";
         if (scene && cJSON_IsString(scene))
-            safe_text(scene->valuestring, v, sizeof v);
+            vf_scene_safe_text(scene->valuestring, v, sizeof v);
         if (!scene)
             r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: missing: must name the %s preset to start from: one of %s", label,
                  solver->valuestring, scenes);
@@ -386,7 +386,7 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
         for (const cJSON *prev = keys->child; prev != it; prev = prev->next) {
             if (!strcmp(prev->string, it->string)) {
                 char k[48];
-                safe_text(it->string, k, sizeof k);
+                vf_scene_safe_text(it->string, k, sizeof k);
                 r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s.%s: given twice: give each key once", label, info->family, k);
                 goto free_out;
             }
@@ -536,11 +536,11 @@ vf_result vf_scene_set(const vf_scene_info *info, void *desc, const char *assign
         if (fl != strlen(info->family) || strncmp(assignment, info->family, fl)) {
             char raw[48], k[48];
             snprintf(raw, sizeof raw, "%.*s", (int)(fl < 40 ? fl : 40), assignment);
-            safe_text(raw, k, sizeof k);
+            vf_scene_safe_text(raw, k, sizeof k);
             if (!is_family(raw)) {
                 char key[96], kk[96];
                 snprintf(key, sizeof key, "%.*s", (int)(eq - assignment < 90 ? eq - assignment : 90), assignment);
-                safe_text(key, kk, sizeof kk);
+                vf_scene_safe_text(key, kk, sizeof kk);
                 return fail(VF_ERR_INVALID_ARG, err, cap,
                             "%s: unknown key: the keys are %s.KEY, KEY or a shape field LIST[i].FIELD (%s)", kk,
                             info->family, vf_shapes_key_list());

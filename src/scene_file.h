@@ -57,6 +57,11 @@ vf_result vf_scene_load_builtin(const vf_scene_info *info, vf_scene_loaded *out,
 /** The embedded file "<name>.json"; NULL when there is none. */
 const vf_embedded_file *vf_scene_file_find(const char *scene_name);
 
+/** Copies at most 40 bytes of s into buf (cap bytes) for an error message:
+ * control bytes and quotes become '?', a cut never ends inside a UTF-8
+ * sequence and is marked; the result is one printable line. s may be NULL. */
+void vf_scene_safe_text(const char *s, char *buf, size_t cap);
+
 /** Frees out->desc and zeroes out; accepts NULL and a zeroed struct. */
 void vf_scene_loaded_free(vf_scene_loaded *out);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "png_io.h"
+#include "scene_file.h"
 #include "solver.h"
 
 static const char *const list_keys[] = {"obstacles", "fluid", "emitters", "sinks", "inflows", "outflows", "camera", "render"};
@@ -37,14 +38,10 @@ static vf_result fail(char *err, size_t cap, const char *fmt, ...)
     return VF_ERR_INVALID_ARG;
 }
 
-/* A key or value for an error message: at most 40 bytes, control bytes and
- * non-ASCII as '?', so a message stays one printable line. */
+/* A key or value for an error message (vf_scene_safe_text). */
 static const char *safe(const char *in, char out[48])
 {
-    size_t n = 0;
-    for (; in && in[n] && n < 40; n++)
-        out[n] = ((unsigned char)in[n] < 0x20 || (unsigned char)in[n] >= 0x7f) ? '?' : in[n];
-    out[n] = 0;
+    vf_scene_safe_text(in, out, 48);
     return out;
 }
 

@@ -12,25 +12,6 @@
 
 static char out[1 << 16];
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 static const cJSON *need(const cJSON *obj, const char *key, int type_mask, const char *where)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -120,8 +101,8 @@ int main(int argc, char **argv)
     printf("%s", out);
     CHECK_MSG(rc == 0, "bench exit %d", rc);
     CHECK_STR_CONTAINS(out, "device:");
-    char *csv = slurp(vf_test_path("b/bench.csv")), *json = slurp(vf_test_path("b/bench.json")),
-         *svg = slurp(vf_test_path("b/bench.svg"));
+    char *csv = vf_test_read_file(vf_test_path("b/bench.csv"), NULL), *json = vf_test_read_file(vf_test_path("b/bench.json"), NULL),
+         *svg = vf_test_read_file(vf_test_path("b/bench.svg"), NULL);
     CHECK_MSG(csv && json && svg, "bench.csv, bench.json and bench.svg exist");
     if (csv)
         CHECK_STR_CONTAINS(csv, "device,solver,scene,size,elements");

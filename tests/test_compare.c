@@ -110,32 +110,6 @@ static double ref_ssim(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t 
     return total / count;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            uint8_t *grown = realloc(buf, cap);
-            if (!grown) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = grown;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 static bool write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "wb");
@@ -339,14 +313,14 @@ static void test_png(void)
 
     CHECK_EQ_INT(vf_png_write(p2, img, w, h), VF_OK);
     size_t l1 = 0, l2 = 0;
-    uint8_t *f1 = slurp(p1, &l1), *f2 = slurp(p2, &l2);
+    uint8_t *f1 = (uint8_t *)vf_test_read_file(p1, &l1), *f2 = (uint8_t *)vf_test_read_file(p2, &l2);
     CHECK(f1 && f2 && l1 > 8);
     CHECK_MSG(f1 && f2 && l1 == l2 && memcmp(f1, f2, l1) == 0, "two writes give identical files (%zu, %zu bytes)",
               l1, l2);
     free(f2);
     /* Overwriting in place gives the same bytes again. */
     CHECK_EQ_INT(vf_png_write(p1, img, w, h), VF_OK);
-    f2 = slurp(p1, &l2);
+    f2 = (uint8_t *)vf_test_read_file(p1, &l2);
     CHECK_MSG(f1 && f2 && l1 == l2 && memcmp(f1, f2, l1) == 0, "rewrite gives identical bytes");
     free(f2);
     CHECK_MSG(!dir_has_temp(vf_t.scratch), "no temp file left after writes");

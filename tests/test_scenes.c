@@ -25,21 +25,6 @@ static int lines(const char *s)
     return n;
 }
 
-static char *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc(VF_SCENE_FILE_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, VF_SCENE_FILE_MAX_BYTES, f) : 0;
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    if (size)
-        *size = n;
-    return buf;
-}
-
 static void *preset(const vf_scene_info *info)
 {
     void *d = calloc(1, info->desc_size);
@@ -70,7 +55,7 @@ static void builtin_files(void)
         char path[4096];
         snprintf(path, sizeof path, "%s/scenes/%s.json", vf_t.source, info->name);
         size_t size = 0;
-        char *disk = read_all(path, &size);
+        char *disk = vf_test_read_file(path, &size);
         if (CHECK_MSG(disk != NULL, "%s exists", path)) {
             CHECK_MSG(size == file->size && !memcmp(disk, file->data, size), "%s is embedded as is (rebuild?)", path);
             r = vf_scene_load_file(path, &sc, err, sizeof err);
@@ -297,7 +282,7 @@ static void user_file_runs(void)
         return;
     CHECK_MSG(rc == 0, "run small.json: exit %d: %s", rc, out);
     size_t size = 0;
-    char *summary = read_all(vf_test_path("run/summary.json"), &size);
+    char *summary = vf_test_read_file(vf_test_path("run/summary.json"), &size);
     if (CHECK(summary != NULL)) {
         CHECK_STR_CONTAINS(summary, "\"scene_file\": ");
         CHECK_STR_CONTAINS(summary, "\"n\": 16");
@@ -310,7 +295,7 @@ static void user_file_runs(void)
     rc = vf_test_run_capture(out, sizeof out, "'%s' capture --scene '%s' --frames 1 --size 64x64 --out '%s' --quiet",
                              vf_t.vkfluid, path, vf_test_path("capture"));
     CHECK_MSG(rc == 0, "capture --scene small.json: exit %d: %s", rc, out);
-    char *capture = read_all(vf_test_path("capture/capture.json"), NULL);
+    char *capture = vf_test_read_file(vf_test_path("capture/capture.json"), NULL);
     if (CHECK(capture != NULL)) {
         CHECK_STR_CONTAINS(capture, "\"scene_file\": ");
         CHECK_STR_CONTAINS(capture, "\"n\": 16");
@@ -332,7 +317,7 @@ static void user_file_runs(void)
                              "'%s' bench --scene '%s' --sizes 16,32 --frames 1 --warmup 0 --repeat 1 --render none --out '%s' --quiet",
                              vf_t.vkfluid, path, vf_test_path("bench"));
     CHECK_MSG(rc == 0, "bench --scene small.json: exit %d: %s", rc, out);
-    char *bench = read_all(vf_test_path("bench/bench.json"), NULL);
+    char *bench = vf_test_read_file(vf_test_path("bench/bench.json"), NULL);
     if (CHECK(bench != NULL)) {
         CHECK_STR_CONTAINS(bench, "small.json");
         CHECK_MSG(!strstr(bench, "\"height\"") && !strstr(bench, "\"pool\""), "only the file's solver is swept");
@@ -367,7 +352,7 @@ static void listing_and_readme(void)
     CHECK_EQ_INT(rc, 0);
     char path[4096];
     snprintf(path, sizeof path, "%s/README.md", vf_t.source);
-    char *readme = read_all(path, NULL);
+    char *readme = vf_test_read_file(path, NULL);
     if (!CHECK(readme != NULL))
         return;
     const char *begin_mark = "<!-- vkfluid scenes --markdown: begin -->\n", *end_mark = "<!-- vkfluid scenes --markdown: end -->";

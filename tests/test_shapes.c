@@ -182,31 +182,10 @@ static void set_fields(void)
     }
 }
 
-static char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    if (size)
-        *size = (size_t)n;
-    fclose(f);
-    return s;
-}
-
 /* Reads a CSV with a header into rows of `cols` doubles; returns the row count. */
 static size_t read_csv(const char *path, int cols, double **rows)
 {
-    char *s = read_file(path, NULL);
+    char *s = vf_test_read_file(path, NULL);
     *rows = NULL;
     if (!s)
         return 0;
@@ -253,7 +232,7 @@ static void height_file(void)
         exit(77);
     if (!CHECK_MSG(rc == 0, "exit %d: %s", rc, out))
         return;
-    char *summary = read_file(vf_test_path("pool/summary.json"), NULL);
+    char *summary = vf_test_read_file(vf_test_path("pool/summary.json"), NULL);
     if (CHECK(summary != NULL)) {
         /* the run records the file's lists as given */
         CHECK_STR_CONTAINS(summary, "\"shapes\": {");
@@ -324,12 +303,12 @@ static void height_file(void)
     snprintf(args, sizeof args, "capture '%s' --frames 1 --size 96x64 --out '%s' --quiet", path, vf_test_path("nocam"));
     CHECK_MSG(run(args) == 0, "capture without the camera: %s", out);
     size_t na = 0, nb = 0;
-    char *a = read_file(vf_test_path("cam/frame_00000.png"), &na), *b = read_file(vf_test_path("nocam/frame_00000.png"), &nb);
+    char *a = vf_test_read_file(vf_test_path("cam/frame_00000.png"), &na), *b = vf_test_read_file(vf_test_path("nocam/frame_00000.png"), &nb);
     if (CHECK_MSG(a && b, "both captures wrote a frame"))
         CHECK_MSG(na != nb || memcmp(a, b, na) != 0, "the file's camera changes the picture");
     free(a);
     free(b);
-    char *js = read_file(vf_test_path("cam/capture.json"), NULL);
+    char *js = vf_test_read_file(vf_test_path("cam/capture.json"), NULL);
     if (CHECK(js != NULL)) {
         CHECK_STR_CONTAINS(js, "surface");
         free(js);

@@ -24,28 +24,6 @@
 #include "solver_sph.h"
 #include "testlib.h"
 
-static char *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        if (size)
-            *size = (size_t)n;
-    }
-    return buf;
-}
-
 static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *sets, int nsets)
 {
     const vf_scene_info *info = vf_scene_find(scene);
@@ -288,7 +266,7 @@ static void blow_up(void)
     char path[512];
     snprintf(path, sizeof path, "%s/particles_0000.csv", dir);
     size_t size = 0;
-    char *csv = read_file(path, &size);
+    char *csv = vf_test_read_file(path, &size);
     CHECK_MSG(csv != NULL, "the last good state %s was written", path);
     if (csv) {
         /* the last good state is the initial one here: every particle at rest */
@@ -302,7 +280,7 @@ static void blow_up(void)
 static bool files_equal(const char *a, const char *b)
 {
     size_t na = 0, nb = 0;
-    char *x = read_file(a, &na), *y = read_file(b, &nb);
+    char *x = vf_test_read_file(a, &na), *y = vf_test_read_file(b, &nb);
     bool eq = x && y && na == nb && !memcmp(x, y, na);
     free(x);
     free(y);
@@ -348,11 +326,11 @@ static void determinism_and_exports(void)
         /* export format */
         char path[512];
         snprintf(path, sizeof path, "%s/particles_0000.csv", d1);
-        char *csv = read_file(path, NULL);
+        char *csv = vf_test_read_file(path, NULL);
         snprintf(path, sizeof path, "%s/particles_0000.vtp", d1);
-        char *vtp = read_file(path, NULL);
+        char *vtp = vf_test_read_file(path, NULL);
         snprintf(path, sizeof path, "%s/summary.json", d1);
-        char *sum = read_file(path, NULL);
+        char *sum = vf_test_read_file(path, NULL);
         if (CHECK(csv && vtp && sum)) {
             const char *header = "x,y,z,vx,vy,vz,density,pressure\n";
             CHECK(strncmp(csv, header, strlen(header)) == 0);

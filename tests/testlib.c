@@ -145,3 +145,25 @@ void vf_test_gpu_done(vf_gpu **gpu)
     uint32_t count = vf_gpu_shutdown(gpu);
     CHECK_MSG(count == 0, "validation messages: %u (must be 0)", count);
 }
+
+char *vf_test_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
+        buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        if (size)
+            *size = (size_t)n;
+    }
+    return buf;
+}

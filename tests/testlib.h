@@ -34,6 +34,9 @@ int vf_test_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vf_test_run_capture(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /** Returns a path inside the scratch dir (static ring of buffers, valid for 8 calls). */
 const char *vf_test_path(const char *name);
+/** Reads a whole file into a new NUL-terminated buffer (free() it); *size
+ * (may be NULL) gets its length. NULL when it cannot be read. */
+char *vf_test_read_file(const char *path, size_t *size);
 /** Starts a named section (printed). */
 void vf_test_section(const char *name);
 
