@@ -40,7 +40,9 @@ static void usage(FILE *f)
             "  --force           write into a non-empty output folder\n"
             "  --video FILE.mp4  also encode the frames to H.264 with ffmpeg\n"
             "  --render MODE     the view to render (depends on the solver; see --help of\n"
-            "                    vkfluid run SCENE)\n"
+            "                    vkfluid run SCENE); default: a scene file's render.mode,\n"
+            "                    else the solver's first view; a scene file's camera\n"
+            "                    places 3D views\n"
             "  --device D        the GPU to use (index or name substring)\n"
             "  --quiet           no progress bar\n");
 }
