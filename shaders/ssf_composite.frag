@@ -6,7 +6,8 @@
 //  - Schlick Fresnel between the reflected environment (sky and floor) and
 //    the refracted background (the scene colour sampled at an offset along
 //    the normal, growing with thickness), the latter attenuated per channel
-//    by Beer-Lambert exp(-k * thickness);
+//    by Beer-Lambert exp(-k * thickness) towards the deep-water colour;
+//  - lone fluid pixels (fewer than 3 fluid neighbours) left out;
 //  - a Blinn-Phong sun highlight;
 //  - the fluid's depth to gl_FragDepth, tested against the scene's depth
 //    buffer so floor and tank edges in front of the fluid stay in front.
@@ -62,6 +63,15 @@ void main()
     float d = texelFetch(fluid_depth, p, 0).r;
     if (d <= 0.0)
         discard;
+    // a fluid pixel with fewer than three fluid neighbours (of 8) is a lone
+    // splat edge or a stray particle's sliver: its normal is undefined, it
+    // would shade as a single dark or white pixel, so the scene shows instead
+    int near = 0;
+    for (int k = 0; k < 9; k++)
+        if (k != 4)
+            near += view_pos(p + ivec2(k % 3 - 1, k / 3 - 1)).w > 0.0 ? 1 : 0;
+    if (near < 3)
+        discard;
     vec3 ray = ssf_view_ray(gl_FragCoord.xy, fr.viewport.xy);
     vec3 pos = ray * d;
 
@@ -95,7 +105,11 @@ void main()
                      textureLod(scene_color, (at + vec2(-br, -0.5 * br)) * fr.viewport.zw, 0.0).rgb +
                      textureLod(scene_color, (at + vec2(0.5 * br, -br)) * fr.viewport.zw, 0.0).rgb);
     vec3 trans = exp(-fr.absorb.rgb * t);
-    vec3 scatter = fr.fluid_color.rgb * fr.shade.w * (0.4 * SSF_HORIZON + 0.6 * max(fr.light.y, 0.0) * fr.light.w);
+    // light scattered back from inside: the colour of deep water (the fluid
+    // colour after three absorption lengths), so a thick column reads dark
+    // blue-green, not milky
+    vec3 deep = fr.fluid_color.rgb * fr.fluid_color.rgb * fr.fluid_color.rgb;
+    vec3 scatter = deep * fr.shade.w * (0.4 * SSF_HORIZON + 0.6 * max(fr.light.y, 0.0) * fr.light.w);
     vec3 refr = bg * trans + scatter * (1.0 - trans);
 
     vec3 h = normalize(fr.light.xyz + v);

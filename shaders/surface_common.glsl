@@ -17,6 +17,9 @@ layout(std430, binding = VF_SURFACE_BIND_DYE_R) readonly buffer DyeR { float dye
 layout(std430, binding = VF_SURFACE_BIND_DYE_G) readonly buffer DyeG { float dye_g[]; };
 layout(std430, binding = VF_SURFACE_BIND_DYE_B) readonly buffer DyeB { float dye_b[]; };
 
+// How much steeper the water's shading draws the height field's slopes.
+#define VF_SURFACE_SLOPE_GAIN 4.0
+
 float dom_dx() { return fr.grid.x; }
 float world_scale() { return 1.0 / (max(float(fr.nx), float(fr.ny)) * fr.grid.x); }
 
@@ -49,15 +52,17 @@ vec3 to_world(vec2 p, float z)
 
 mat4 view_proj() { return mat4(fr.view_proj[0], fr.view_proj[1], fr.view_proj[2], fr.view_proj[3]); }
 
-// Procedural sky: horizon haze to a deep zenith, a sun disc with glow.
-vec3 sky_color(vec3 d)
+// Procedural sky without the sun disc: horizon haze to a deep zenith, the
+// sun's wide glow, a few soft clouds. Reflections on the water use this (the
+// disc's reflection is the water's filtered specular highlight instead).
+vec3 sky_base(vec3 d)
 {
     d = normalize(d);
     float up = clamp(d.y, -0.2, 1.0);
     vec3 zenith = vec3(0.16, 0.34, 0.72), horizon = vec3(0.72, 0.82, 0.92), ground = vec3(0.32, 0.30, 0.27);
     vec3 c = up >= 0.0 ? mix(horizon, zenith, pow(up, 0.55)) : mix(horizon, ground, min(-up * 5.0, 1.0));
     float sd = max(dot(d, normalize(fr.sun.xyz)), 0.0);
-    c += vec3(1.0, 0.9, 0.7) * (pow(sd, 900.0) * 8.0 + pow(sd, 12.0) * 0.25) * fr.sun.w;
+    c += vec3(1.0, 0.9, 0.7) * pow(sd, 12.0) * 0.25 * fr.sun.w;
     // a few soft clouds
     if (d.y > 0.0) {
         vec2 q = d.xz / (d.y + 0.15) * 1.6;
@@ -65,6 +70,13 @@ vec3 sky_color(vec3 d)
         c = mix(c, vec3(0.95), cl * 0.5 * smoothstep(0.0, 0.3, d.y));
     }
     return c;
+}
+
+// Procedural sky: sky_base with the sun disc.
+vec3 sky_color(vec3 d)
+{
+    float sd = max(dot(normalize(d), normalize(fr.sun.xyz)), 0.0);
+    return sky_base(d) + vec3(1.0, 0.9, 0.7) * pow(sd, 900.0) * 8.0 * fr.sun.w;
 }
 
 // Pool floor / terrain colour at a domain point (m) and bed height (m, relative to rest).
@@ -108,16 +120,31 @@ float perlin(vec2 p)
 
 // Animated turbulence (Klein et al. section 6): octaves of Perlin noise, each
 // drifting with its own time offset so no single pattern is recognisable.
-float turbulence(vec2 p, float t)
+// Band-limited for a pixel footprint fw (in p units): octaves finer than about
+// two pixels fade out (the procedural counterpart of a normal map's mip
+// chain), and lost gets the slope variance they would have added, for the
+// caller's specular roughness (Toksvig / LEAN: filtered detail becomes
+// roughness instead of aliasing). fw = 0 keeps every octave.
+float turbulence_aa(vec2 p, float t, float fw, out float lost)
 {
     float s = 0.0, amp = 1.0, freq = 1.0;
+    lost = 0.0;
     for (int o = 0; o < 4; o++) {
+        float w = 1.0 - smoothstep(0.2, 0.45, fw * freq);
         vec2 drift = vec2(cos(1.7 * float(o) + 0.3), sin(1.7 * float(o) + 0.3)) * (0.35 + 0.15 * float(o)) * t;
-        s += amp * abs(perlin(p * freq + drift + vec2(17.0 * float(o))));
+        if (w > 0.0)
+            s += w * amp * abs(perlin(p * freq + drift + vec2(17.0 * float(o))));
+        lost += (1.0 - w * w) * amp * amp * freq * freq;
         amp *= 0.5;
         freq *= 2.03;
     }
     return s;
+}
+
+float turbulence(vec2 p, float t)
+{
+    float lost;
+    return turbulence_aa(p, t, 0.0, lost);
 }
 
 // The flow's dye at domain point p (metres), bilinear over the flow's cells

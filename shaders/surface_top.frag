@@ -1,7 +1,8 @@
 #version 450
 // Top-down 2D view (Chen & Lobo's figures): yellow above rest, white at rest,
 // blue below; obstacles dark, dry land tan. Shows eta (view height) or the
-// flow's pressure height p/(rho g) (view pressure). The domain is fitted to
+// flow's pressure height p/(rho g) (view pressure; without a coupled flow
+// the renderer shows the hydrostatic pressure's change from rest, eta). The domain is fitted to
 // the target with its aspect kept; x right, y up.
 #include "shared.h"
 #include "surface_common.glsl"
@@ -29,7 +30,10 @@ void main()
         return;
     }
     float v = fr.view == VF_SURFACE_VIEW_PRESSURE ? pres[c] : sample_eta(cell * dom_dx());
+    // signed square root: ripples a tenth of the scale still show at a third
+    // of full colour, so spreading rings stay visible
     float t = clamp(v / max(fr.grid.z, 1e-9), -1.0, 1.0);
+    t = sign(t) * sqrt(abs(t));
     vec3 yellow = vec3(1.0, 0.85, 0.05), blue = vec3(0.08, 0.3, 1.0), white = vec3(1.0);
     color = vec4(t >= 0.0 ? mix(white, yellow, t) : mix(white, blue, -t), 1.0);
 }

@@ -11,6 +11,7 @@ layout(location = 1) out vec3 normal;
 layout(location = 2) out vec2 dom;
 layout(location = 3) out float depth;  // water depth (m)
 layout(location = 4) out float wet;    // fraction of wet cells around the vertex
+layout(location = 5) out float slope;  // |grad eta| (true, not exaggerated)
 
 const ivec2 corner[6] = ivec2[](ivec2(0, 0), ivec2(1, 0), ivec2(1, 1), ivec2(0, 0), ivec2(1, 1), ivec2(0, 1));
 
@@ -40,7 +41,11 @@ void main()
     float e = dom_dx();
     float gx = (sample_eta(p + vec2(e, 0.0)) - sample_eta(p - vec2(e, 0.0))) / (2.0 * e);
     float gy = (sample_eta(p + vec2(0.0, e)) - sample_eta(p - vec2(0.0, e))) / (2.0 * e);
-    normal = normalize(vec3(-gx, 1.0, -gy));
+    // slopes drawn VF_SURFACE_SLOPE_GAIN times steeper: centimetre waves (a
+    // wake, rain rings, a pointer's drop) would otherwise hide under the
+    // detail normals; the true slope goes to the fragment shader for foam
+    normal = normalize(vec3(-VF_SURFACE_SLOPE_GAIN * gx, 1.0, -VF_SURFACE_SLOPE_GAIN * gy));
+    slope = length(vec2(gx, gy));
     dom = p;
     world = to_world(p, h);
     gl_Position = view_proj() * vec4(world, 1.0);

@@ -150,3 +150,92 @@ void vf_camera_pick_ray(const vf_camera *cam, float aspect, float sx, float sy, 
         dir[i] = f[i] + sx * fx * r[i] + sy * fy * u[i];
     }
 }
+
+/* the largest |x| / fill_x or |y| of a corner's normalised device coordinates;
+ * > 1 when a corner is outside the frame (or behind the eye) */
+static float box_overflow(const vf_camera *c, const float lo[3], const float hi[3], float aspect, float fill)
+{
+    vf_mat4 view, proj;
+    vf_camera_matrices(c, aspect, &view, &proj);
+    vf_mat4 vp = vf_mat4_mul(&proj, &view);
+    float worst = 0.0f;
+    for (int k = 0; k < 8; k++) {
+        float p[3] = {k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]}, q[4];
+        vf_mat4_transform(&vp, p, 1.0f, q);
+        if (q[3] <= 1e-6f)
+            return 1e30f;
+        worst = fmaxf(worst, fmaxf(fabsf(q[0] / q[3]), fabsf(q[1] / q[3])) / fill);
+    }
+    return worst;
+}
+
+vf_camera vf_camera_fit_box(const float box_min[3], const float box_max[3], const float dir_in[3], float fov_y,
+                            float aspect, float fill)
+{
+    vf_camera c;
+    memset(&c, 0, sizeof c);
+    float dir[3] = {dir_in[0], dir_in[1], dir_in[2]}, radius = 0.0f;
+    normalize3(dir);
+    for (int i = 0; i < 3; i++) {
+        c.target[i] = 0.5f * (box_min[i] + box_max[i]);
+        radius += 0.25f * (box_max[i] - box_min[i]) * (box_max[i] - box_min[i]);
+    }
+    radius = fmaxf(sqrtf(radius), 1e-6f);
+    c.up[1] = 1.0f;
+    c.fov_y = fov_y;
+    if (!(aspect > 0.0f))
+        aspect = 1.0f;
+    if (!(fill > 0.0f && fill <= 1.0f))
+        fill = 0.9f;
+    /* bisect the distance: the nearest eye that keeps every corner in frame;
+     * then centre the box's projection by moving the target (twice) */
+    for (int pass = 0; pass < 3; pass++) {
+        float lo = 0.0f, hi = 50.0f * radius;
+        for (int it = 0; it < 40; it++) {
+            float mid = 0.5f * (lo + hi);
+            for (int i = 0; i < 3; i++)
+                c.eye[i] = c.target[i] + dir[i] * mid;
+            c.znear = 1e-4f;
+            c.zfar = 1e6f;
+            if (box_overflow(&c, box_min, box_max, aspect, fill) > 1.0f)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        for (int i = 0; i < 3; i++)
+            c.eye[i] = c.target[i] + dir[i] * hi;
+        if (pass == 2)
+            break;
+        /* the screen-space centre of the box's corners, moved back onto the target */
+        vf_mat4 view, proj;
+        vf_camera_matrices(&c, aspect, &view, &proj);
+        vf_mat4 vp = vf_mat4_mul(&proj, &view);
+        float mn[2] = {1e30f, 1e30f}, mx[2] = {-1e30f, -1e30f};
+        for (int k = 0; k < 8; k++) {
+            float p[3] = {k & 1 ? box_max[0] : box_min[0], k & 2 ? box_max[1] : box_min[1],
+                          k & 4 ? box_max[2] : box_min[2]}, q[4];
+            vf_mat4_transform(&vp, p, 1.0f, q);
+            for (int a = 0; a < 2; a++) {
+                mn[a] = fminf(mn[a], q[a] / q[3]);
+                mx[a] = fmaxf(mx[a], q[a] / q[3]);
+            }
+        }
+        float sx = 0.5f * (mn[0] + mx[0]), sy = -0.5f * (mn[1] + mx[1]); /* clip y points down */
+        float origin[3], ray[3];
+        vf_camera_pick_ray(&c, aspect, sx, sy, origin, ray);
+        float dist = 0.0f;
+        for (int i = 0; i < 3; i++)
+            dist += (c.target[i] - c.eye[i]) * (c.target[i] - c.eye[i]);
+        dist = sqrtf(dist); /* the target's view depth: the camera looks at it */
+        /* move the target sideways by the offset seen at the target's depth */
+        for (int i = 0; i < 3; i++)
+            c.target[i] = origin[i] + ray[i] * dist;
+    }
+    float dist = 0.0f;
+    for (int i = 0; i < 3; i++)
+        dist += (c.eye[i] - c.target[i]) * (c.eye[i] - c.target[i]);
+    dist = sqrtf(dist);
+    c.znear = fmaxf(0.002f, 0.02f * dist);
+    c.zfar = dist + 20.0f * radius + 10.0f;
+    return c;
+}

@@ -46,4 +46,12 @@ void vf_camera_pick_ray(const vf_camera *cam, float aspect, float sx, float sy, 
  * (width / height): 45 degree fov, near/far planes fitted around the box. */
 vf_camera vf_camera_for_box(const float box_min[3], const float box_max[3], float aspect);
 
+/** A camera looking along -dir (dir points from the box towards the eye; it
+ * need not be normalised, must not be parallel to y) with the given vertical
+ * fov (radians), at the nearest distance that keeps all 8 corners of the box
+ * inside the central fill (0..1] of the frame at aspect (width / height),
+ * and the box's projection centred. Near/far planes fitted around the box. */
+vf_camera vf_camera_fit_box(const float box_min[3], const float box_max[3], const float dir[3], float fov_y,
+                            float aspect, float fill);
+
 #endif

@@ -80,7 +80,7 @@ const vf_param_def vf_ssf_params[] = {
      "fluid colour (red): transmittance through absorption_length of fluid"},
     {"ssf.fluid_g", VF_PARAM_DOUBLE, OPT(fluid_g), 0.62, 0.001, 1, false, NULL, "1", "fluid colour (green)"},
     {"ssf.fluid_b", VF_PARAM_DOUBLE, OPT(fluid_b), 0.85, 0.001, 1, false, NULL, "1", "fluid colour (blue)"},
-    {"ssf.absorption_length", VF_PARAM_DOUBLE, OPT(absorption_length), 0.2, 0, 100, true, NULL, "m",
+    {"ssf.absorption_length", VF_PARAM_DOUBLE, OPT(absorption_length), 0.08, 0, 100, true, NULL, "m",
      "thickness at which the fluid colour is reached (Beer-Lambert)"},
     {"ssf.refraction", VF_PARAM_DOUBLE, OPT(refraction), 0.1, 0, 10, false, NULL, "m/m",
      "background shift along the normal per metre of thickness"},
@@ -124,7 +124,7 @@ static void resolve_options(const vf_ssf_options *in, vf_ssf_options *o)
     o->fluid_r = fmin(fmax(o->fluid_r, 0.001), 1.0);
     o->fluid_g = fmin(fmax(o->fluid_g, 0.001), 1.0);
     o->fluid_b = fmin(fmax(o->fluid_b, 0.001), 1.0);
-    o->absorption_length = or_default(o->absorption_length, 0.2);
+    o->absorption_length = or_default(o->absorption_length, 0.08);
     o->refraction = o->refraction > 0.0 ? o->refraction : (o->refraction < 0.0 ? 0.0 : 0.1);
     if (o->color_by < VF_SSF_COLOR_SPEED || o->color_by > VF_SSF_COLOR_PRESSURE)
         o->color_by = VF_SSF_COLOR_SPEED;

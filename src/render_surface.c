@@ -66,21 +66,20 @@ static bool invert(const float m[16], float out[16])
 
 /* ------------------------------------------------------------------ renderer */
 
-void vf_render_surface_default_camera(const vf_solver *solver, vf_camera *cam)
+void vf_render_surface_default_camera(const vf_solver *solver, float aspect, vf_camera *cam)
 {
     vf_height_state st;
     vf_height_get_state(solver, &st);
     float l = fmaxf((float)st.nx, (float)st.ny);
     float ax = (float)st.nx / l, az = (float)st.ny / l;
-    float span = fmaxf(ax, az);
-    *cam = (vf_camera){
-        .eye = {0.5f * ax, 0.62f * span, az + 0.62f * span},
-        .target = {0.5f * ax, -0.03f, 0.45f * az},
-        .up = {0, 1, 0},
-        .fov_y = 0.9f,
-        .znear = 0.005f,
-        .zfar = 20.0f,
-    };
+    /* the water's rim fills the frame; long channels steeply from above, so
+     * the channel's width is not foreshortened to a strip */
+    float lo[3] = {0.0f, -0.02f, 0.0f}, hi[3] = {ax, 0.02f, az};
+    float elong = fmaxf(ax, az) / fmaxf(fminf(ax, az), 1e-6f);
+    float dir[3] = {0.0f, elong > 2.0f ? 2.0f : 1.15f, 1.0f};
+    *cam = vf_camera_fit_box(lo, hi, dir, 0.7f, aspect > 0 ? aspect : 16.0f / 9.0f, 0.94f);
+    cam->znear = 0.005f;
+    cam->zfar = 20.0f;
 }
 
 static void surface_destroy(vf_renderer *base)
@@ -170,7 +169,10 @@ static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_sur
     f->mesh_x = (st->nx < m ? st->nx : m) + 1;
     f->mesh_y = (st->ny < m ? st->ny : m) + 1;
     f->object_count = st->object_count;
-    f->view = r->view;
+    /* without a coupled flow the pressure is hydrostatic, rho g (eta - bed):
+     * its change from rest in metres of water is the surface's rise, eta */
+    f->view = r->view == VF_SURFACE_VIEW_PRESSURE && st->coupling == VF_HEIGHT_COUPLE_NONE ? VF_SURFACE_VIEW_HEIGHT
+                                                                                          : r->view;
     f->width = r->base.width;
     f->height = r->base.height;
     bool dye = st->dye[0] && st->dye[1] && st->dye[2] && st->flow_nx && st->flow_ny;
@@ -353,7 +355,9 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     r->mesh_max = desc->mesh_max ? desc->mesh_max : 256;
     r->color_scale = desc->color_scale;
     r->detail = desc->detail == 0 ? 1.0f : fmaxf(desc->detail, 0.0f);
-    vf_render_surface_default_camera(desc->solver, &r->cam);
+    vf_render_surface_default_camera(desc->solver,
+                                     desc->width && desc->height ? (float)desc->width / (float)desc->height : 0.0f,
+                                     &r->cam);
     vf_buffer_desc bd = {.size = sizeof(vf_surface_frame),
                          .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                          .name = "surface frame constants"};

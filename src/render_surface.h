@@ -40,7 +40,9 @@ vf_result vf_render_surface_create_for(vf_gpu *gpu, vf_solver *solver, const vf_
                                        char *err, size_t cap);
 
 /** The camera the renderer starts with for a solver: looking at the domain
- * (normalised so its longer side is 1) from the far y side, 35 degrees down. */
-void vf_render_surface_default_camera(const vf_solver *solver, vf_camera *cam);
+ * (normalised so its longer side is 1) from the far y side and above, as
+ * near as keeps the water's rim inside the frame at aspect (width / height;
+ * 0 = 16:9). */
+void vf_render_surface_default_camera(const vf_solver *solver, float aspect, vf_camera *cam);
 
 #endif

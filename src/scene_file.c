@@ -581,7 +581,11 @@ void vf_scene_write_json(const vf_scene_info *info, const void *desc, const char
         bool quote = d->type == VF_PARAM_ENUM;
         fprintf(f, "    \"%s\": %s%s%s%s\n", d->key, quote ? "\"" : "", v, quote ? "\"" : "", i + 1 < info->param_count ? "," : "");
     }
-    fprintf(f, "  }\n}\n");
+    const vf_scene_shapes *sh = vf_scene_shapes_of(info, (void *)desc);
+    if (sh && sh->render_mode[0])
+        fprintf(f, "  },\n  \"render\": {\"mode\": \"%s\"}\n}\n", sh->render_mode); /* printable (parser) */
+    else
+        fprintf(f, "  }\n}\n");
 }
 
 void vf_scene_format_error(const vf_scene_info *info, const char *label, const char *why, char *err, size_t cap)

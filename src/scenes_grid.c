@@ -63,6 +63,9 @@ static void cavity_defaults(void *d)
 {
     memset(d, 0, sizeof(vf_grid_scene_desc));
     vf_params_defaults(cavity_keys, COUNT(cavity_keys), d);
+    /* no dye in a cavity: the default view is the velocity with arrows */
+    snprintf(((vf_grid_scene_desc *)d)->shapes.render_mode, sizeof ((vf_grid_scene_desc *)d)->shapes.render_mode, "%s",
+             "velocity");
 }
 
 static void smoke_defaults(void *d)

@@ -110,6 +110,8 @@ static void boat_defaults(void *p)
     d->bed_shape = VF_HEIGHT_BED_CHANNEL;
     d->edges = VF_HEIGHT_EDGES_OPEN_ENDS;
     d->boat = true;
+    d->boat_length = 2.0; /* a hull a tenth of the channel: it and its wake read at a glance */
+    d->boat_width = 0.7;
     d->leaves = 12;
 }
 

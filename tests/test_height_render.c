@@ -62,9 +62,21 @@ static void test_surface_view(vf_gpu *gpu)
     vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_3D};
     if (!s || !CHECK(vf_render_surface_create(gpu, &rd, &r) == VF_OK) || !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
         goto done;
-    /* two frames, so the renderer runs after its own earlier reads too */
-    draw(gpu, s, r, cap, 30);
+    /* the default camera is framed on the water: most of the image is pool */
     const uint8_t *px = draw(gpu, s, r, cap, 30);
+    if (!px)
+        goto done;
+    uint32_t framed = 0;
+    for (uint32_t i = 0; i < w * h; i++)
+        framed += px[4 * i + 2] > px[4 * i] + 30 && px[4 * i + 1] > px[4 * i] + 20;
+    printf("default camera: water pixels %.1f%% (framed on the pool: > 50%%)\n", 100.0 * framed / (w * h));
+    CHECK(framed > w * h / 2);
+    /* then a camera from lower down that also sees the horizon, for the sky;
+     * the second frame also has the renderer run after its own earlier reads */
+    vf_camera horizon = {.eye = {0.5f, 0.62f, 1.62f}, .target = {0.5f, -0.03f, 0.45f}, .up = {0, 1, 0},
+                         .fov_y = 0.9f, .znear = 0.005f, .zfar = 20.0f};
+    r->vt->set_camera(r, &horizon);
+    px = draw(gpu, s, r, cap, 30);
     if (!px)
         goto done;
     CHECK(vf_capture_write_png(cap, vf_test_path("surface.png")) == VF_OK);
