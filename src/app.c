@@ -1,4 +1,5 @@
 #include "app.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -109,7 +110,19 @@ const char *vf_app_option_value(int argc, char **argv, int *i)
 
 int vf_app_unknown_option(const char *cmd, const char *opt)
 {
-    vf_app_error("unknown option '%s' for 'vkfluid %s': see vkfluid %s --help", opt, cmd, cmd);
+    /* every option of every command: a near one is a likely typo */
+    static const char *const options[] = {
+        "--check-every", "--count",  "--device", "--every",   "--export", "--export-every", "--force",
+        "--frames",      "--json",   "--out",    "--quiet",   "--render", "--repeat",       "--results",
+        "--scene",       "--screenshot", "--screenshot-dir", "--set", "--size", "--sizes",  "--solver",
+        "--steps",       "--substeps-per-submit", "--time", "--video", "--vsync", "--wall",  "--warmup",
+        "--help",        "--markdown", "--threshold", "--diff", "--tolerance",
+    };
+    const char *near = vf_suggest(opt, options, sizeof options / sizeof options[0]);
+    if (near)
+        vf_app_error("unknown option '%s' for 'vkfluid %s': did you mean %s? see vkfluid %s --help", opt, cmd, near, cmd);
+    else
+        vf_app_error("unknown option '%s' for 'vkfluid %s': see vkfluid %s --help", opt, cmd, cmd);
     return VF_EXIT_USAGE;
 }
 

@@ -1,4 +1,5 @@
 #include "cmd_common.h"
+#include "suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +67,14 @@ int vf_cmd_scene_begin(vf_cmd_scene *sc, int argc, char **argv, const char *cmd)
             if (!info) {
                 char names[1024];
                 list_scenes(names, sizeof names);
-                vf_app_error("unknown scene '%s' for 'vkfluid %s': the scenes are %s, or give a scene file (FILE.json)",
-                             argv[scene_arg], cmd, names[0] ? names : "(none built in)");
+                char near[64];
+                if (vf_suggest_in_list(argv[scene_arg], names, ", ", near, sizeof near))
+                    vf_app_error("unknown scene '%s' for 'vkfluid %s': did you mean %s? the scenes are %s, or give a "
+                                 "scene file (FILE.json)",
+                                 argv[scene_arg], cmd, near, names);
+                else
+                    vf_app_error("unknown scene '%s' for 'vkfluid %s': the scenes are %s, or give a scene file (FILE.json)",
+                                 argv[scene_arg], cmd, names[0] ? names : "(none built in)");
                 vf_cmd_scene_end(sc);
                 return VF_EXIT_USAGE;
             }

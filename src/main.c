@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "suggest.h"
 #include "app_gpu.h"
 
 static const vf_command commands[] = {
@@ -88,8 +89,14 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name))
             return commands[i].run(argc - 1, argv + 1);
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    const char *near = vf_suggest(cmd, names, sizeof names / sizeof names[0]);
     if (cmd[0] == '-')
         vf_app_error("unknown option '%s': see vkfluid --help", cmd);
+    else if (near)
+        vf_app_error("unknown command '%s': did you mean 'vkfluid %s'? see vkfluid --help for the commands", cmd, near);
     else
         vf_app_error("unknown command '%s': see vkfluid --help for the commands", cmd);
     return VF_EXIT_USAGE;

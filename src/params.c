@@ -1,4 +1,5 @@
 #include "params.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -249,7 +250,15 @@ vf_result vf_params_set(const vf_param_def *table, size_t count, void *desc, con
                 break;
             used += (size_t)w;
         }
-        snprintf(err, cap, "unknown key '%s': known keys are %s", shown, count ? known : "(none)");
+        const char *names[256] = {0};
+        size_t n = 0;
+        for (size_t i = 0; i < count && n < 256; i++)
+            names[n++] = table[i].key;
+        const char *near = vf_suggest(key, names, n);
+        if (near)
+            snprintf(err, cap, "unknown key '%s': did you mean %s? known keys are %s", shown, near, known);
+        else
+            snprintf(err, cap, "unknown key '%s': known keys are %s", shown, count ? known : "(none)");
         return VF_ERR_INVALID_ARG;
     }
     return vf_params_set_value(d, desc, eq + 1, err, cap);
@@ -258,7 +267,7 @@ vf_result vf_params_set(const vf_param_def *table, size_t count, void *desc, con
 void vf_params_format(const vf_param_def *d, const void *desc, char *buf, size_t cap)
 {
     switch (d->type) {
-    case VF_PARAM_DOUBLE: snprintf(buf, cap, "%.17g", *(const double *)cfield(desc, d)); break;
+    case VF_PARAM_DOUBLE: vf_format_double(*(const double *)cfield(desc, d), buf, cap); break;
     case VF_PARAM_INT: snprintf(buf, cap, "%d", *(const int *)cfield(desc, d)); break;
     case VF_PARAM_BOOL: snprintf(buf, cap, "%s", *(const bool *)cfield(desc, d) ? "true" : "false"); break;
     case VF_PARAM_ENUM: choice_name(d->choices, *(const int *)cfield(desc, d), buf, cap); break;

@@ -1,5 +1,6 @@
 #include "scene_file.h"
 #include "scene_shapes.h"
+#include "suggest.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -554,14 +555,7 @@ vf_result vf_scene_set(const vf_scene_info *info, void *desc, const char *assign
 }
 
 /* Shortest %g text that reads back to v. */
-static void format_double(double v, char *buf, size_t cap)
-{
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, cap, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
+static void format_double(double v, char *buf, size_t cap) { vf_format_double(v, buf, cap); }
 
 void vf_scene_write_json(const vf_scene_info *info, const void *desc, const char *description, FILE *f)
 {
