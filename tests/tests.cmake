@@ -20,6 +20,10 @@ foreach(src ${VF_TEST_SOURCES})
     TIMEOUT 400
     ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1")
 endforeach()
+# ten scenes captured and judged: minutes on a CPU device
+if(TEST test_gallery)
+  set_tests_properties(test_gallery PROPERTIES TIMEOUT 1200)
+endif()
 
 # The fuzz target's bounded run (about 15 s): new inputs go to a scratch
 # corpus, the seeds in tests/fuzz_corpus stay untouched. A longer run: see the
