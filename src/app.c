@@ -104,6 +104,12 @@ const char *vf_app_option_value(int argc, char **argv, int *i)
         vf_app_error("%s needs a value", argv[*i]);
         return NULL;
     }
+    /* an option's value never looks like another option (negative numbers do
+     * not start with two dashes): "--render --size 64x64" is a missing value */
+    if (!strncmp(argv[*i + 1], "--", 2)) {
+        vf_app_error("%s needs a value: got the option %s instead", argv[*i], argv[*i + 1]);
+        return NULL;
+    }
     *i += 1;
     return argv[*i];
 }

@@ -199,9 +199,83 @@ static double log_pos(double v, double lo, double hi, double a, double b)
     return a + (log10(v) - log10(lo)) / (log10(hi) - log10(lo)) * (b - a);
 }
 
+/* A marker with its value at every measured point of one mode's line (the
+ * line alone hides where the measurements are). */
+static void svg_markers(FILE *f, const vf_bench_solver *s, int mode, const char *colour, double xlo, double xhi,
+                        double ylo, double yhi, double px0, double px1, double py0, double py1)
+{
+    for (uint32_t zi = 0; zi < s->size_count; zi++) {
+        const vf_bench_size *z = &s->sizes[zi];
+        double fps = mode ? z->render_fps_median : z->sim_fps_median;
+        if (!z->fits || (mode && !z->rendered) || !(fps > 0))
+            continue;
+        double x = log_pos((double)z->elements, xlo, xhi, px0, px1), y = log_pos(fps, ylo, yhi, py0, py1);
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>", x, y, colour);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">%.3g</text>\n", x + 6, y - 6, colour, fps);
+    }
+}
+
+/* Per-pass GPU time at each size as stacked horizontal bars (one colour per
+ * pass, the same across sizes), below a solver's fps panel; height BH. */
+static void svg_pass_bars(FILE *f, const vf_bench_solver *s, double y0, double W, double L, double R, double BH)
+{
+    static const char *const pal[10] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                        "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+    double tmax = 0;
+    uint32_t rows = 0;
+    for (uint32_t zi = 0; zi < s->size_count; zi++) {
+        const vf_bench_size *z = &s->sizes[zi];
+        double t = 0;
+        for (uint32_t pi = 0; z->fits && pi < z->pass_count; pi++)
+            t += z->pass[pi].ms_median;
+        tmax = fmax(tmax, t);
+        rows += z->fits && z->pass_count > 0;
+    }
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\">%s: GPU ms per frame by pass (stacked)</text>\n", L,
+            y0 + 22, s->solver);
+    if (!(tmax > 0) || !rows) {
+        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">no per-pass times on this device</text>\n", L, y0 + 48);
+        return;
+    }
+    double top = y0 + 36, bar = fmin(22, (BH - 110) / rows), x0 = L + 40, x1 = W - R, row = 0;
+    for (uint32_t zi = 0; zi < s->size_count; zi++) {
+        const vf_bench_size *z = &s->sizes[zi];
+        if (!z->fits || !z->pass_count)
+            continue;
+        double y = top + row * (bar + 6), x = x0;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%llu</text>\n", x0 - 6, y + bar * 0.7,
+                (unsigned long long)z->size);
+        for (uint32_t pi = 0; pi < z->pass_count; pi++) {
+            double w = z->pass[pi].ms_median / tmax * (x1 - x0);
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\"><title>%s %.4g ms</title></rect>\n",
+                    x, y, w, bar, pal[pi % 10], z->pass[pi].name, z->pass[pi].ms_median);
+            x += w;
+        }
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%.4g ms</text>\n", fmin(x + 4, x1 - 50), y + bar * 0.7,
+                (x - x0) / (x1 - x0) * tmax);
+        row++;
+    }
+    /* legend: the passes of the largest size */
+    const vf_bench_size *last = NULL;
+    for (uint32_t zi = 0; zi < s->size_count; zi++)
+        if (s->sizes[zi].fits && s->sizes[zi].pass_count)
+            last = &s->sizes[zi];
+    double ly = top + row * (bar + 6) + 14, lx = x0;
+    for (uint32_t pi = 0; last && pi < last->pass_count; pi++) {
+        if (lx > x1 - 120) {
+            lx = x0;
+            ly += 16;
+        }
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "
+                   "font-size=\"10\">%s</text>\n",
+                lx, ly - 9, pal[pi % 10], lx + 13, ly, last->pass[pi].name);
+        lx += 20 + 6.5 * (double)strlen(last->pass[pi].name);
+    }
+}
+
 void vf_bench_write_svg(const vf_bench_report *r, FILE *f)
 {
-    const double W = 760, PH = 380, L = 80, R = 30, T = 50, B = 60;
+    const double W = 760, FH = 380, BH = 240, PH = FH + BH, L = 80, R = 30, T = 50, B = 60;
     double H = PH * (r->solver_count ? r->solver_count : 1);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
@@ -230,10 +304,13 @@ void vf_bench_write_svg(const vf_bench_report *r, FILE *f)
             xhi = 10;
         }
         xlo = pow(10, floor(log10(xlo)));
-        xhi = pow(10, ceil(log10(xhi) + 1e-9));
+        xhi = pow(10, ceil(log10(xhi) - 1e-9)); /* an exact decade stays the top */
+        if (!(xhi > xlo))
+            xhi = xlo * 10;
         ylo = pow(10, floor(log10(ylo)));
-        yhi = pow(10, ceil(log10(yhi) + 1e-9));
-        double px0 = L, px1 = W - R, py0 = y0 + PH - B, py1 = y0 + T;
+        yhi = pow(10, ceil(log10(yhi) - 1e-9));
+        double px0 = L, px1 = W - R, py0 = y0 + FH - B, py1 = y0 + T;
+        svg_pass_bars(f, s, y0 + FH, W, L, R, BH);
         fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\">%s (%s): frames per second against %s, %s</text>\n", L,
                 y0 + 28, s->solver, s->scene, !strcmp(s->solver, "sph") ? "particles" : "cells", r->device.name);
         fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n", px0, py1,
@@ -273,6 +350,7 @@ void vf_bench_write_svg(const vf_bench_report *r, FILE *f)
                 fprintf(f, "%.1f,%.1f ", log_pos((double)z->elements, xlo, xhi, px0, px1), log_pos(fps, ylo, yhi, py0, py1));
             }
             fprintf(f, "\"/>\n");
+            svg_markers(f, s, mode, colours[mode], xlo, xhi, ylo, yhi, px0, px1, py0, py1);
             fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>", px0 + 12, py1 + 14 + 18 * mode,
                     colours[mode]);
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px0 + 32, py1 + 19 + 18 * mode, labels[mode]);
@@ -282,6 +360,22 @@ void vf_bench_write_svg(const vf_bench_report *r, FILE *f)
 }
 
 /* ------------------------------------------------------------------ table */
+
+/* Warns when the simulation passes' GPU times cover less than half of the
+ * frame's wall time: the device's timestamps (e.g. a CPU driver's) then miss
+ * most of the work and the per-pass split is not to be trusted. */
+static void print_pass_coverage(const vf_bench_size *z, FILE *f)
+{
+    double sum = 0;
+    for (uint32_t pi = 0; pi < z->pass_count; pi++)
+        if (!z->pass[pi].render)
+            sum += z->pass[pi].ms_median;
+    double frame_ms = z->sim_fps_median > 0 ? 1000.0 / z->sim_fps_median : 0;
+    if (frame_ms > 0 && sum < 0.5 * frame_ms)
+        fprintf(f, "  warning: the simulation passes add up to %.4g ms of a %.4g ms frame (%.2g%%): this device's "
+                   "timestamps miss most of the work; the per-pass split and bandwidths are unreliable here\n",
+                sum, frame_ms, 100.0 * sum / frame_ms);
+}
 
 void vf_bench_print(const vf_bench_report *r, FILE *f)
 {
@@ -305,8 +399,8 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
             }
             char rfps[32] = "-";
             if (z->rendered)
-                snprintf(rfps, sizeof rfps, "%.1f", z->render_fps_median);
-            fprintf(f, "  %12llu %12llu %9.1f %11.3f %10.1f %12.0f %11s\n", (unsigned long long)z->size,
+                snprintf(rfps, sizeof rfps, "%.4g", z->render_fps_median);
+            fprintf(f, "  %12llu %12llu %9.4g %11.4g %10.4g %12.4g %11s\n", (unsigned long long)z->size,
                     (unsigned long long)z->elements, z->substeps, z->sim_gpu_ms_median, z->sim_fps_median,
                     z->steps_per_second, rfps);
         }
@@ -325,12 +419,16 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
                     (unsigned long long)z->size);
             for (uint32_t pi = 0; pi < z->pass_count; pi++) {
                 const vf_bench_pass *p = &z->pass[pi];
-                if (p->gbps > 0)
-                    fprintf(f, "    %-22s %9.3f ms  %8.1f GB/s  %5.1f%%\n", p->name, p->ms_median, p->gbps,
-                            r->peak_copy_gbps > 0 ? 100.0 * p->gbps / r->peak_copy_gbps : 0.0);
+                double share = r->peak_copy_gbps > 0 ? 100.0 * p->gbps / r->peak_copy_gbps : 0.0;
+                if (p->gbps > 0 && share > 100.0)
+                    fprintf(f, "    %-22s %9.4g ms  %8.4g GB/s  over the peak: timestamp unreliable\n", p->name,
+                            p->ms_median, p->gbps);
+                else if (p->gbps > 0)
+                    fprintf(f, "    %-22s %9.4g ms  %8.4g GB/s  %5.1f%%\n", p->name, p->ms_median, p->gbps, share);
                 else
-                    fprintf(f, "    %-22s %9.3f ms\n", p->name, p->ms_median);
+                    fprintf(f, "    %-22s %9.4g ms\n", p->name, p->ms_median);
             }
+            print_pass_coverage(z, f);
             break;
         }
         fprintf(f, "\n");

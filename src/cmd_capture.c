@@ -34,7 +34,7 @@ static void usage(FILE *f)
             "\n"
             "options:\n"
             "  --frames N        simulate N frames (1..10000000)\n"
-            "  --every K         render every K-th frame (default 1)\n"
+            "  --every K         render every K-th frame and the last one (default 1)\n"
             "  --size WxH        image size (default 1280x720)\n"
             "  --out DIR         output folder (default out/SCENE); must be new or empty\n"
             "  --force           write into a non-empty output folder\n"
@@ -99,7 +99,9 @@ static int parse(capture_opts *o, vf_cmd_scene *sc, int argc, char **argv, bool 
             if (!v)
                 return VF_EXIT_USAGE;
             if (!vf_app_parse_size(v, 65536, &o->width, &o->height)) {
-                vf_app_error("--size %s: must be WxH with both in 1..the device's image limit, e.g. 1280x720", v);
+                vf_app_error("--size %s: must be WxH with both in 1..65536 (and at most the device's image limit, "
+                             "see vkfluid devices), e.g. 1280x720",
+                             v);
                 return VF_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--out")) {
@@ -240,6 +242,12 @@ int vf_cmd_capture(int argc, char **argv)
     vf_result res;
     if (!o.mode)
         o.mode = vf_cmd_scene_render_mode(sc.info, sc.desc);
+    char first_view[32] = ""; /* the family's default view, named in capture.json */
+    const char *views = vf_render_modes(sc.info->family);
+    if (!o.mode && views) {
+        snprintf(first_view, sizeof first_view, "%.*s", (int)strcspn(views, "|"), views);
+        o.mode = first_view;
+    }
     vf_render_options ro = {.width = o.width, .height = o.height, .format = VF_CAPTURE_FORMAT, .mode = o.mode};
     err[0] = 0;
     if ((res = vf_render_create_for(gpu, solver, &ro, &renderer, err, sizeof err)) != VF_OK) {
@@ -257,7 +265,7 @@ int vf_cmd_capture(int argc, char **argv)
         rc = gpu_failure(res, 0, "setup");
         goto done;
     }
-    uint32_t captures = (uint32_t)((o.frames + o.every - 1) / o.every);
+    uint32_t captures = (uint32_t)((o.frames + o.every - 1) / o.every) + 1; /* + the last frame */
     frame_ms = calloc(captures, sizeof *frame_ms);
     if (!frame_ms) {
         vf_app_error("out of memory");
@@ -285,9 +293,12 @@ int vf_cmd_capture(int argc, char **argv)
     uint32_t captured = 0;
     /* long frames in several submits (solver.h); the last part holds the render */
     solver->part_substeps = solver->vt->submit_substeps;
+    double t_loop = vf_app_now();
     for (long long fr = 0; fr < o.frames; fr++) {
         double t_frame = vf_app_now();
-        bool render = fr % o.every == 0;
+        if (fr == 2 && !o.quiet) /* two frames in: pipelines built, the pace is known */
+            vf_cmd_slow_frame_hint(sc.info, (t_frame - t_loop) / 2.0, (uint64_t)(o.frames - 2));
+        bool render = fr % o.every == 0 || fr == o.frames - 1; /* the last frame is always written */
         VkCommandBuffer cmd;
         uint32_t slot;
         solver->part_more = false;

@@ -203,3 +203,18 @@ void vf_cmd_scene_end(vf_cmd_scene *sc)
     free(sc->consumed);
     memset(sc, 0, sizeof *sc);
 }
+
+void vf_cmd_slow_frame_hint(const vf_scene_info *info, double frame_s, uint64_t frames_left)
+{
+    if (!info || !(frame_s > VF_SLOW_FRAME_S))
+        return;
+    const char *fam = info->family, *key = !strcmp(fam, "sph") ? "spacing (larger: fewer particles)"
+                                           : !strcmp(fam, "grid") ? "n (fewer cells)"
+                                           : !strcmp(fam, "height") ? "nx and ny (fewer cells)"
+                                                                    : "its size keys";
+    double left = frame_s * (double)frames_left;
+    vf_app_warn("scene %s takes %.3g s a frame on this device: the %llu frames left take about %.3g %s; for faster "
+                "frames lower %s with --set (see vkfluid scenes %s)",
+                info->name, frame_s, (unsigned long long)frames_left, left >= 120 ? left / 60 : left,
+                left >= 120 ? "min" : "s", key, info->name);
+}

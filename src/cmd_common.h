@@ -51,4 +51,13 @@ void vf_cmd_scene_apply_camera(const vf_scene_info *info, void *desc, vf_rendere
 /** Frees what vf_cmd_scene_begin allocated; safe on a zeroed struct. */
 void vf_cmd_scene_end(vf_cmd_scene *sc);
 
+/** Frames slower than this (s) get vf_cmd_slow_frame_hint's warning. */
+#define VF_SLOW_FRAME_S 2.0
+
+/** When frame_s (measured wall seconds per frame) exceeds VF_SLOW_FRAME_S,
+ * warns once on stderr: the time per frame, the estimated time for the
+ * frames_left, and which key (spacing, n, nx/ny) to lower for faster frames.
+ * Prints nothing otherwise. */
+void vf_cmd_slow_frame_hint(const vf_scene_info *info, double frame_s, uint64_t frames_left);
+
 #endif

@@ -491,18 +491,23 @@ static void print_table(const compare_options *opt, bool folders, const frame_re
     printf("%-*s  %11s  %10s  %8s  %8s  %3s  %8s  %s\n", name_w, "frame", "size", "psnr dB", "ssim", "mean", "max",
            "differ", "result");
     char psnr[32], size[32], verdict[64];
+    bool judged = false; /* without a threshold nothing is judged: no "pass" */
+    for (int m = 0; m < M_COUNT; m++)
+        judged = judged || opt->threshold_set[m];
     for (size_t i = 0; i < n; i++) {
         const vf_compare_stats *s = &res[i].stats;
         format_psnr(psnr, sizeof psnr, s->psnr);
         snprintf(size, sizeof size, "%ux%u", s->width, s->height);
         format_failed(verdict, sizeof verdict, res[i].failed);
+        if (!judged)
+            snprintf(verdict, sizeof verdict, "-");
         printf("%-*s  %11s  %10s  %8.6f  %8.4f  %3u  %7.3f%%  %s\n", name_w, res[i].name, size, psnr, s->ssim,
                s->mean_abs, s->max_abs, 100.0 * s->differ_share, verdict);
     }
     if (n > 1) {
         format_psnr(psnr, sizeof psnr, o.psnr);
         printf("%-*s  %11s  %10s  %8.6f  %8.4f  %3u  %7.3f%%  %s\n", name_w, "overall", "", psnr, o.ssim, o.mean,
-               o.max, 100.0 * o.differ, o.failed_frames ? "FAIL" : "pass");
+               o.max, 100.0 * o.differ, !judged ? "-" : o.failed_frames ? "FAIL" : "pass");
     }
     bool any = false;
     for (int m = 0; m < M_COUNT; m++)
@@ -512,7 +517,9 @@ static void print_table(const compare_options *opt, bool folders, const frame_re
             any = true;
         }
     printf(any ? "\n" : "thresholds: none\n");
-    if (o.failed_frames)
+    if (!judged)
+        printf("result: not judged (no --threshold given)%s\n", o.identical ? "; identical" : "");
+    else if (o.failed_frames)
         printf("result: FAIL (%zu of %zu %s failed a threshold)\n", o.failed_frames, n, n == 1 ? "frame" : "frames");
     else
         printf("result: pass%s\n", o.identical ? " (identical)" : "");

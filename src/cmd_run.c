@@ -321,6 +321,8 @@ int vf_cmd_run(int argc, char **argv)
     vf_progress progress;
     vf_progress_begin(&progress, sc.info->name, total, quiet);
     for (uint64_t fr = 0; fr < total; fr++) {
+        if (fr == 2 && !quiet) /* two frames in: pipelines built, the pace is known */
+            vf_cmd_slow_frame_hint(sc.info, (vf_app_now() - t0) / 2.0, total - 2);
         /* the frame in parts, each its own submit (solver.h) */
         solver->part_more = false;
         for (uint32_t part = 1;; part++) {

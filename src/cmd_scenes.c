@@ -5,11 +5,15 @@
 
 #include "app.h"
 #include "fileio.h"
+#include "render_registry.h"
+#include "render_ssf.h"
 #include "scene_file.h"
+#include "scene_shapes.h"
+#include "suggest.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: vkfluid scenes [--json | --markdown | --export NAME]\n"
+    fprintf(f, "usage: vkfluid scenes [NAME | --json | --markdown | --export NAME]\n"
                "\n"
                "Lists the built-in scenes with one-line descriptions. Each is the file\n"
                "scenes/NAME.json compiled in; run, capture, view and bench take a name or a\n"
@@ -18,7 +22,9 @@ static void usage(FILE *f)
                "  --json           the scenes as JSON: name, solver, description and every key's value\n"
                "  --markdown       the key tables of every solver (meaning, unit, range, default,\n"
                "                   each preset's value), as in the README\n"
-               "  --export NAME    print scene NAME as a scene file, to start your own from\n");
+               "  --export NAME    print scene NAME as a scene file, to start your own from\n"
+               "  NAME             one scene: its views (--render MODE) and default view, its\n"
+               "                   keys (--set) with values, and its renderer's settings\n");
 }
 
 /* The value of one key in desc, as a scene file writes it. */
@@ -44,6 +50,50 @@ static int load(const vf_scene_info *info, vf_scene_loaded *out)
         return VF_EXIT_RUNTIME;
     }
     return 0;
+}
+
+/* vkfluid scenes NAME: the views, the keys with values and the renderer's keys. */
+static int print_one(const vf_scene_info *info)
+{
+    vf_scene_loaded sc;
+    int rc = load(info, &sc);
+    if (rc)
+        return rc;
+    printf("%s (%s solver): %s\n", info->name, info->family, sc.description[0] ? sc.description : info->description);
+    const char *views = vf_render_modes(info->family);
+    const vf_scene_shapes *sh = vf_scene_shapes_of(info, sc.desc);
+    char first[32] = "";
+    if (views)
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(views, "|"), views);
+    printf("views (--render MODE; in the viewer, M cycles them): %s; default %s\n", views ? views : "none",
+           sh && sh->render_mode[0] ? sh->render_mode : first);
+    printf("keys (--set KEY=VALUE):\n");
+    for (size_t i = 0; i < info->param_count; i++) {
+        const vf_param_def *d = &info->params[i];
+        char v[64];
+        value_text(d, sc.desc, v, sizeof v);
+        printf("  %-22s %-12s %-7s %s\n", d->key, v, d->unit && d->unit[0] && strcmp(d->unit, "1") ? d->unit : "",
+               d->help ? d->help : "");
+    }
+    if (!strcmp(info->family, "sph")) {
+        printf("renderer settings (their defaults; the ssf view reads them, --set does not reach them yet):\n");
+        for (size_t i = 0; i < vf_ssf_param_count; i++) {
+            const vf_param_def *d = &vf_ssf_params[i];
+            char v[64];
+            if (d->type == VF_PARAM_DOUBLE)
+                vf_format_double(d->def, v, sizeof v);
+            else if (d->type == VF_PARAM_ENUM)
+                snprintf(v, sizeof v, "%.*s", (int)strcspn(d->choices, "|"), d->choices);
+            else if (d->type == VF_PARAM_BOOL)
+                snprintf(v, sizeof v, "%s", d->def != 0 ? "true" : "false");
+            else
+                snprintf(v, sizeof v, "%d", (int)d->def);
+            printf("  %-22s %-12s %-7s %s\n", d->key, v, d->unit && d->unit[0] && strcmp(d->unit, "1") ? d->unit : "",
+                   d->help ? d->help : "");
+        }
+    }
+    vf_scene_loaded_free(&sc);
+    return VF_EXIT_OK;
 }
 
 static int print_json(void)
@@ -169,8 +219,27 @@ int vf_cmd_scenes(int argc, char **argv)
         vf_scene_loaded_free(&sc);
         return VF_EXIT_OK;
     }
+    if (argc == 2 && !strcmp(argv[1], "--export")) {
+        vf_app_error("scenes --export needs a scene name: e.g. vkfluid scenes --export dam-break (names: vkfluid scenes)");
+        return VF_EXIT_USAGE;
+    }
+    if (argc == 2 && argv[1][0] != '-') {
+        const vf_scene_info *info = vf_scene_find(argv[1]);
+        if (info)
+            return print_one(info);
+        const char *names[64];
+        size_t n = 0;
+        for (size_t i = 0; vf_scenes[i] && n < 64; i++)
+            names[n++] = vf_scenes[i]->name;
+        const char *near = vf_suggest(argv[1], names, n);
+        if (near)
+            vf_app_error("scenes %s: unknown scene: did you mean %s? see vkfluid scenes", argv[1], near);
+        else
+            vf_app_error("scenes %s: unknown scene: see vkfluid scenes for the names", argv[1]);
+        return VF_EXIT_USAGE;
+    }
     if (argc > 1) {
-        vf_app_error("scenes %s: unknown option: use --json, --markdown or --export NAME", argv[1]);
+        vf_app_error("scenes %s: unknown option: use NAME, --json, --markdown or --export NAME", argv[1]);
         return VF_EXIT_USAGE;
     }
     for (size_t i = 0; vf_scenes[i]; i++) {

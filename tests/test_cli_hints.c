@@ -1,5 +1,8 @@
-/* "did you mean" on unknown commands, scenes, options and keys, and numbers
- * printed in the shortest form that reads back exactly. */
+/* "did you mean" on unknown commands, scenes, options and keys, numbers
+ * printed in the shortest form that reads back exactly, and the command
+ * line's small cuts: capture's last frame, an option missing its value,
+ * compare without thresholds, capture.json's view name, scenes --export
+ * without a name, the size limit's number. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,11 +68,39 @@ static void test_format(void)
     CHECK(rc == 0 && strstr(out, "\"spacing\": 0.01,") && !strstr(out, "0000000"));
 }
 
+static void test_paper_cuts(void)
+{
+    vf_test_section("capture --frames 4 --every 2 writes frames 0, 2 and the last, 3");
+    const char *dir = vf_test_path("cap");
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture smoke --set n=32 --size 64x36 --frames 4 --every 2 --out '%s' --quiet",
+                                 vf_t.vkfluid, dir);
+    CHECK_MSG(rc == 0, "capture: exit %d: %s", rc, out);
+    CHECK(vf_test_run("test -f '%s/frame_00000.png' && test -f '%s/frame_00002.png' && test -f '%s/frame_00003.png' && "
+                      "! test -f '%s/frame_00001.png'",
+                      dir, dir, dir, dir) == 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/capture.json", dir);
+    char *json = vf_test_read_file(path, NULL);
+    CHECK_MSG(json && strstr(json, "\"render\": \"dye\""), "capture.json names the view: %s", json ? "no" : "missing");
+    CHECK_MSG(json && !strstr(json, "00000000000"), "capture.json prints shortest numbers");
+    free(json);
+
+    vf_test_section("compare without --threshold judges nothing");
+    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s/frame_00000.png' '%s/frame_00003.png'", vf_t.vkfluid, dir, dir);
+    CHECK_MSG(rc == 0 && strstr(out, "not judged") && !strstr(out, "result: pass"), "exit %d: %s", rc, out);
+
+    vf_test_section("an option without its value, scenes --export without a name, the size limit");
+    expect_hint("capture smoke --render --size 64x64 --frames 1", "--render needs a value: got the option --size");
+    expect_hint("scenes --export", "needs a scene name");
+    expect_hint("capture smoke --frames 1 --size 100000x100000", "1..65536");
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     test_did_you_mean();
     test_suggest();
     test_format();
+    test_paper_cuts();
     return vf_test_finish();
 }
