@@ -394,12 +394,28 @@ static void draw_overlay(viewer *v, uint32_t slot)
     }
     if (v->status[0])
         y += vf_overlay_text(v->overlay, 8, y, v->status, yellow) * 2.0f;
+    if (v->info && v->fps > 0 && v->fps < 1.0 / VF_SLOW_FRAME_S) {
+        const char *fam = v->info->family;
+        snprintf(line, sizeof line, "slow: %.3g s a frame on this device: lower %s (Tab to select it, R applies)",
+                 1.0 / v->fps, !strcmp(fam, "sph") ? "spacing (raise it: fewer particles)" : !strcmp(fam, "grid") ? "n" : "nx and ny");
+        y += vf_overlay_text(v->overlay, 8, y, line, yellow) * 2.0f;
+    }
     if (v->help) {
         const char *help = "1-9, 0 scenes   R reset   Space pause   N step   M view   H hide help\n"
                            "Tab/Up/Down parameter   P/F12 screenshot   V record   Esc quit\n"
                            "left drag: push / inject / drop   right drag: pull\n"
                            "middle drag: orbit   shift+middle: pan   wheel: zoom";
-        vf_overlay_text(v->overlay, 8, y, help, grey);
+        y += vf_overlay_text(v->overlay, 8, y, help, grey) + 8.0f;
+        /* which number key opens which scene */
+        char scenes[512] = "";
+        size_t used = 0;
+        for (int i = 0; i < scene_count() && i < 10 && used + 1 < sizeof scenes; i++) {
+            int w = snprintf(scenes + used, sizeof scenes - used, "%s%d %s", i ? "   " : "", (i + 1) % 10, vf_scenes[i]->name);
+            if (w < 0)
+                break;
+            used += (size_t)w;
+        }
+        vf_overlay_text(v->overlay, 8, y, scenes, grey);
     }
 }
 
