@@ -198,6 +198,11 @@ static int replay_rebuild(void *user, bool new_scene)
     replay_target *t = user;
     t->switched |= new_scene;
     vkDeviceWaitIdle(t->gpu->device);
+    /* as in the viewer, a reset keeps the camera; a new scene is framed anew */
+    vf_camera cam;
+    bool keep_cam = !new_scene && *t->renderer && (*t->renderer)->vt->get_camera;
+    if (keep_cam)
+        (*t->renderer)->vt->get_camera(*t->renderer, &cam);
     vf_renderer_destroy(t->renderer);
     vf_solver_destroy(t->solver);
     int rc = vf_cmd_scene_create(t->sc, t->gpu, t->solver);
@@ -211,7 +216,10 @@ static int replay_rebuild(void *user, bool new_scene)
         vf_app_error("%s", err[0] ? err : vf_result_message(res));
         return res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
     }
-    vf_cmd_scene_apply_camera(t->sc->info, t->sc->desc, *t->renderer);
+    if (keep_cam && (*t->renderer)->vt->set_camera)
+        (*t->renderer)->vt->set_camera(*t->renderer, &cam);
+    else
+        vf_cmd_scene_apply_camera(t->sc->info, t->sc->desc, *t->renderer);
     (*t->solver)->part_substeps = (*t->solver)->vt->submit_substeps;
     return 0;
 }
@@ -221,6 +229,7 @@ int vf_cmd_capture(int argc, char **argv)
     vf_cmd_scene sc = {0};
     capture_opts o = {.every = 1, .width = 1280, .height = 720};
     vf_record rec = {0};
+    vf_frame_inputs *replay_in = NULL; /* --replay: the current frame's inputs */
     bool help = false;
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "capture");
     if (rc >= 0)
@@ -343,13 +352,21 @@ int vf_cmd_capture(int argc, char **argv)
     solver->part_substeps = solver->vt->submit_substeps;
     replay_target rt = {.sc = &sc, .gpu = gpu, .solver = &solver, .renderer = &renderer, .o = &o};
     vf_session_sim sim = {.info = &sc.info, .desc = &sc.desc, .solver = &solver, .rebuild = replay_rebuild, .user = &rt};
+    replay_in = o.replay ? malloc(sizeof *replay_in) : NULL;
+    if (o.replay && !replay_in) {
+        vf_app_error("out of memory");
+        goto done_progress;
+    }
     for (long long fr = 0; fr < o.frames; fr++) {
         double t_frame = vf_app_now();
         /* --replay: the recorded frame's inputs, through the viewer's own path */
         bool step = true;
-        const vf_frame_inputs *replay_in = fr < (long long)rec.frame_count ? &rec.frames[fr] : NULL;
-        if (o.replay && (rc = vf_session_apply(&sim, &replay_in, 1, &step)) != 0)
-            goto done_progress;
+        if (o.replay) {
+            const vf_frame_inputs *one = replay_in;
+            vf_record_frame(&rec, (uint32_t)fr, replay_in);
+            if ((rc = vf_session_apply(&sim, &one, 1, &step)) != 0)
+                goto done_progress;
+        }
         bool render = fr % o.every == 0;
         VkCommandBuffer cmd;
         uint32_t slot;
@@ -442,6 +459,7 @@ int vf_cmd_capture(int argc, char **argv)
 done_progress:
     vf_progress_end(&progress);
 done:
+    free(replay_in);
     if (video) {
         pclose(video);
         remove(video_tmp);

@@ -552,15 +552,15 @@ int vf_session_run_frame(vf_session_run *r, vf_gpu *gpu, vf_solver **solver, uin
     r->sim.solver = solver;
     r->sim.rebuild = run_rebuild_solver;
     r->sim.user = &rb;
-    vf_frame_inputs none = {0}, remote;
-    const vf_frame_inputs *local = fr < r->rec.frame_count ? &r->rec.frames[fr] : &none;
-    const vf_frame_inputs *ordered[2] = {local, NULL};
+    vf_frame_inputs local, remote;
+    vf_record_frame(&r->rec, fr < UINT32_MAX ? (uint32_t)fr : UINT32_MAX, &local);
+    const vf_frame_inputs *ordered[2] = {&local, NULL};
     uint32_t n = 1;
     if (r->ls.peer) {
         uint64_t hash = 0;
         if (fr > 0 && (rc = push_hash(r, *solver, &hash)) != 0)
             return rc;
-        if ((rc = vf_lockstep_exchange(&r->ls, hash, local, &remote, ordered)) != 0)
+        if ((rc = vf_lockstep_exchange(&r->ls, hash, &local, &remote, ordered)) != 0)
             return rc;
         if (r->ls.peer_ended) {
             vf_app_error("lockstep: the peer ended the session at frame %llu, before its end", (unsigned long long)fr);

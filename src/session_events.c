@@ -371,7 +371,7 @@ vf_result vf_record_parse(const uint8_t *data, size_t size, vf_record *out, char
     memset(out, 0, sizeof *out);
     reader r = {data, size, 0};
     char magic[8];
-    uint32_t version;
+    uint32_t version = 0;
     if (size > VF_RECORD_MAX_BYTES)
         return fail(err, cap, 0, "a record file of %zu bytes (at most %u)", size, VF_RECORD_MAX_BYTES);
     if (!get(&r, magic, 8) || memcmp(magic, VF_RECORD_MAGIC, 8))
@@ -381,54 +381,71 @@ vf_result vf_record_parse(const uint8_t *data, size_t size, vf_record *out, char
     vf_result res = decode_header(&r, &out->header, err, cap);
     if (res != VF_OK)
         return res;
+    vf_frame_inputs *scratch = malloc(sizeof *scratch);
     uint32_t alloc = 0;
+    if (!scratch)
+        return VF_ERR_NO_MEMORY;
     for (;;) {
         size_t at = r.off;
         if (r.size - r.off >= 2 && (r.p[r.off] | r.p[r.off + 1] << 8) == RECORD_END) {
-            uint32_t count;
+            uint32_t count = 0;
             r.off += 2;
-            if (!get_u32(&r, &count) || count != out->frame_count) {
-                uint32_t held = out->frame_count;
-                vf_record_free(out);
-                return fail(err, cap, at, "the end mark says %u frames, the file holds %u", count, held);
-            }
-            if (r.off != r.size) {
-                vf_record_free(out);
-                return fail(err, cap, r.off, "%zu bytes after the end mark", r.size - r.off);
-            }
-            return VF_OK;
+            if (!get_u32(&r, &count) || count != out->frame_count)
+                res = fail(err, cap, at, "the end mark says %u frames, the file holds %u", count, out->frame_count);
+            else if (r.off != r.size)
+                res = fail(err, cap, r.off, "%zu bytes after the end mark", r.size - r.off);
+            else if (!(out->data = malloc(size)))
+                res = VF_ERR_NO_MEMORY;
+            break;
         }
         if (r.off >= r.size) {
-            vf_record_free(out);
-            return fail(err, cap, at, "truncated: no end mark (the recording did not finish)");
+            res = fail(err, cap, at, "truncated: no end mark (the recording did not finish)");
+            break;
         }
         if (out->frame_count >= VF_SESSION_MAX_FRAMES) {
-            vf_record_free(out);
-            return fail(err, cap, at, "more than %u frames", VF_SESSION_MAX_FRAMES);
+            res = fail(err, cap, at, "more than %u frames", VF_SESSION_MAX_FRAMES);
+            break;
         }
         if (out->frame_count == alloc) {
             uint32_t next = alloc ? alloc * 2 : 256;
-            vf_frame_inputs *f = realloc(out->frames, (size_t)next * sizeof *f);
-            if (!f) {
-                vf_record_free(out);
-                return VF_ERR_NO_MEMORY;
+            uint32_t *o = realloc(out->offsets, (size_t)next * sizeof *o);
+            if (!o) {
+                res = VF_ERR_NO_MEMORY;
+                break;
             }
-            out->frames = f;
+            out->offsets = o;
             alloc = next;
         }
-        if ((res = decode_frame(&r, &out->frames[out->frame_count], err, cap)) != VF_OK) {
-            vf_record_free(out);
-            return res;
-        }
+        out->offsets[out->frame_count] = (uint32_t)r.off;
+        if ((res = decode_frame(&r, scratch, err, cap)) != VF_OK)
+            break;
         out->frame_count++;
     }
+    free(scratch);
+    if (res != VF_OK) {
+        vf_record_free(out);
+        return res;
+    }
+    memcpy(out->data, data, size);
+    out->size = size;
+    return VF_OK;
+}
+
+void vf_record_frame(const vf_record *rec, uint32_t i, vf_frame_inputs *out)
+{
+    size_t used;
+    char err[8];
+    if (i >= rec->frame_count ||
+        vf_frame_decode(rec->data + rec->offsets[i], rec->size - rec->offsets[i], out, &used, err, sizeof err) != VF_OK)
+        memset(out, 0, sizeof *out);
 }
 
 void vf_record_free(vf_record *rec)
 {
     if (!rec)
         return;
-    free(rec->frames);
+    free(rec->data);
+    free(rec->offsets);
     memset(rec, 0, sizeof *rec);
 }
 

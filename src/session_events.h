@@ -95,21 +95,29 @@ vf_result vf_header_decode(const uint8_t *data, size_t size, vf_session_header *
 /** Record file magic: 8 bytes, then u32 version. */
 #define VF_RECORD_MAGIC "VFREPLAY"
 
-/** A record file read whole into memory: its header and frames. */
+/** A record file read whole into memory: its header, and its frames kept
+ * encoded (memory stays within the file's size plus 4 bytes a frame). */
 typedef struct vf_record {
     vf_session_header header;
     uint32_t frame_count;
-    vf_frame_inputs *frames; /* frame_count entries, owned */
+    uint8_t *data;     /* the file's bytes, owned */
+    size_t size;
+    uint32_t *offsets; /* frame_count offsets into data, owned */
 } vf_record;
 
 /** Largest record file read (bytes). */
 #define VF_RECORD_MAX_BYTES (256u << 20)
 
-/** Parses a whole record file's bytes into out (frames allocated). Errors:
+/** Parses and validates a whole record file's bytes into out (a copy of
+ * the bytes and the frame offsets allocated). Errors:
  * VF_ERR_PARSE with "offset N: reason" in err; VF_ERR_NO_MEMORY. */
 vf_result vf_record_parse(const uint8_t *data, size_t size, vf_record *out, char *err, size_t cap);
 
-/** Frees out->frames and zeroes out; accepts NULL. */
+/** Decodes frame i (< frame_count; already validated by vf_record_parse)
+ * into out; an empty frame for i beyond the record. */
+void vf_record_frame(const vf_record *rec, uint32_t i, vf_frame_inputs *out);
+
+/** Frees what vf_record_parse allocated and zeroes rec; accepts NULL. */
 void vf_record_free(vf_record *rec);
 
 /** Writes the file's magic, version and header to f (an open, binary file). */

@@ -241,7 +241,7 @@ static void adjust_param(viewer *v, double factor)
     if (!v->info->param_count)
         return;
     const vf_param_def *d = &v->info->params[v->selected_param % (int)v->info->param_count];
-    char cur[64], next[64], err[256];
+    char cur[64], next[64];
     vf_params_format(d, v->desc, cur, sizeof cur);
     if (d->type == VF_PARAM_DOUBLE) {
         double x = atof(cur) * factor;
@@ -273,7 +273,6 @@ static void adjust_param(viewer *v, double factor)
     }
     /* a parameter change is a session event (applied before the next step) */
     vf_event ev = {.type = VF_EVENT_SET};
-    (void)err;
     snprintf(ev.text, sizeof ev.text, "%s=%s", d->key, next);
     push_event(v, &ev);
 }
@@ -731,7 +730,10 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
     if ((rc = make_scene(v)) != 0)
         return rc;
     v->sim = (vf_session_sim){.info = &v->info, .desc = &v->desc, .solver = &v->solver, .rebuild = rebuild_scene, .user = v};
-    update_camera(v);
+    /* a renderer that framed its scene keeps its exact camera (as capture
+     * renders it) until the user orbits; the others get the orbit camera */
+    if (!v->renderer->vt->get_camera)
+        update_camera(v);
     double last = vf_app_now();
     v->last_fps_time = last;
     while (!glfwWindowShouldClose(v->win) && (v->frame_limit == 0 || v->frame < v->frame_limit)) {

@@ -131,11 +131,15 @@ static void codec_tests(void)
     CHECK(vf_record_parse(rec, rn, &r, err, sizeof err) == VF_OK);
     CHECK_EQ_U64(r.frame_count, 3);
     CHECK(!strcmp(r.header.scene, "smoke") && !strcmp(r.header.params, "n=32\nre=100\n"));
-    CHECK(r.frame_count == 3 && r.frames[2].count == in.count);
+    vf_frame_inputs third;
+    vf_record_frame(&r, 2, &third);
+    CHECK(r.frame_count == 3 && third.count == in.count && !strcmp(third.ev[5].text, "cavity"));
+    vf_record_frame(&r, 3, &third);
+    CHECK_EQ_U64(third.count, 0);
     vf_record_free(&r);
     for (size_t k = 0; k < rn; k++) {
         err[0] = 0;
-        CHECK_MSG(vf_record_parse(rec, k, &r, err, sizeof err) == VF_ERR_PARSE && one_line(err) && !r.frames,
+        CHECK_MSG(vf_record_parse(rec, k, &r, err, sizeof err) == VF_ERR_PARSE && one_line(err) && !r.data && !r.offsets,
                   "record truncated to %zu bytes: '%s'", k, err);
     }
     uint8_t *copy = malloc(rn + 1);
@@ -239,9 +243,12 @@ static void replay_tests(void)
         CHECK_EQ_U64(rec.frame_count, 30);
         CHECK(!strcmp(rec.header.scene, "smoke") && !strcmp(rec.header.params, "n=48\n"));
         int kinds[VF_EVENT_TYPE_END] = {0};
-        for (uint32_t f = 0; f < rec.frame_count; f++)
-            for (uint32_t i = 0; i < rec.frames[f].count; i++)
-                kinds[rec.frames[f].ev[i].type]++;
+        for (uint32_t f = 0; f < rec.frame_count; f++) {
+            vf_frame_inputs fi;
+            vf_record_frame(&rec, f, &fi);
+            for (uint32_t i = 0; i < fi.count; i++)
+                kinds[fi.ev[i].type]++;
+        }
         CHECK_MSG(kinds[VF_EVENT_POINTER] >= 10 && kinds[VF_EVENT_PAUSE] == 2 && kinds[VF_EVENT_STEP] == 1 &&
                       kinds[VF_EVENT_SET] == 1 && kinds[VF_EVENT_RESET] == 1,
                   "the record holds the script's events: pointer %d pause %d step %d set %d reset %d",
@@ -276,6 +283,17 @@ static void replay_tests(void)
     CHECK_MSG(rc == 0, "plain capture: exit %d: %s", rc, out);
     CHECK_MSG(!same_file(vf_test_path("view.png"), vf_test_path("plain/frame_00029.png")),
               "the session's inputs changed the simulation");
+
+    vf_test_section("a 3D view: pool's surface, a drop through the pick ray, a reset to a larger grid");
+    rc = vf_test_run_capture(out, sizeof out,
+                             "VKFLUID_VALIDATION=1 %s '%s' view pool --set nx=48 --set ny=48 --size 160x120 --frames 24 "
+                             "--test-script 24 --vsync off --record '%s' --screenshot '%s'",
+                             xvfb, vf_t.vkfluid, vf_test_path("pool.rec"), vf_test_path("pool.png"));
+    CHECK_MSG(rc == 0 && !strstr(out, "validation:"), "view pool --record: exit %d: %s", rc, out);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' capture --replay '%s' --size 160x120 --out '%s' --quiet",
+                             vf_t.vkfluid, vf_test_path("pool.rec"), vf_test_path("pool_replay"));
+    CHECK_MSG(rc == 0 && same_file(vf_test_path("pool.png"), vf_test_path("pool_replay/frame_00023.png")),
+              "pool: the replay's last frame is byte-identical to the viewer's: exit %d: %s", rc, out);
 
     vf_test_section("bad record files");
     FILE *f = fopen(vf_test_path("bad.rec"), "wb");
