@@ -392,8 +392,8 @@ static void lockstep_tests(void)
     CHECK_MSG(rc == 0 && same_file(vf_test_path("va.png"), vf_test_path("va_replay/frame_00039.png")),
               "the lockstep session's record replays to the same frame: exit %d: %s", rc, out);
 
-    vf_test_section("a peer that disconnects or sends garbage");
-    for (int mode = 0; mode < 3; mode++) {
+    vf_test_section("a peer that disconnects, sends garbage, or whose state differs");
+    for (int mode = 0; mode < 4; mode++) {
         port = test_port(2 + mode);
         fflush(stdout);
         pid_t pid = fork();
@@ -414,6 +414,14 @@ static void lockstep_tests(void)
                     vf_net_recv(p, m, 60000, err, sizeof err); /* the client's frame 0 */
                     vf_net_send_bytes(p, junk, sizeof junk, 60000, err, sizeof err);
                     vf_net_recv(p, m, 10000, err, sizeof err);
+                } else if (mode == 3) {
+                    /* a peer whose state differs: its hash after frame 0 is not ours */
+                    for (uint32_t f = 0; f < 2; f++) {
+                        vf_net_recv(p, m, 60000, err, sizeof err);
+                        *m = (vf_msg){.type = VF_MSG_FRAME, .frame = f, .state_hash = f ? 0xdeadbeefull : 0};
+                        vf_net_send(p, m, 60000, err, sizeof err);
+                    }
+                    vf_net_recv(p, m, 10000, err, sizeof err);
                 } else if (mode == 2) {
                     /* a frame from the wrong point in time */
                     vf_net_recv(p, m, 60000, err, sizeof err);
@@ -429,8 +437,8 @@ static void lockstep_tests(void)
         rc = vf_test_run_capture(out, sizeof out, "timeout 200 '%s' run --join 127.0.0.1:%d --quiet", vf_t.vkfluid, port);
         int status = 0;
         waitpid(pid, &status, 0);
-        const char *want = mode == 0 ? "disconnected" : "malformed";
-        CHECK_MSG(rc != 0 && rc != 124 && strstr(out, want) && one_output_line(out),
+        const char *want = mode == 0 ? "disconnected" : mode == 3 ? "states differ" : "malformed";
+        CHECK_MSG(rc != 0 && rc != 124 && (mode != 3 || rc == 1) && strstr(out, want) && one_output_line(out),
                   "fault %d: exit %d, one line naming '%s': %s", mode, rc, want, out);
     }
     vf_test_section("nobody to join, a bad address");
