@@ -9,6 +9,7 @@
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
 #include "gpu_scan.h"
+#include "solver_sph.h"
 
 struct vf_mesh {
     vf_gpu *gpu;
@@ -375,4 +376,44 @@ vf_result vf_mesh_write_ply(const vf_mesh_host *h, const char *path)
         return VF_ERR_IO;
     }
     return vf_file_commit(&file);
+}
+
+vf_result vf_mesh_export_sph(vf_gpu *gpu, vf_solver *solver, vf_mesh **cache, const char *path, char *err, size_t cap)
+{
+    vf_sph *sph = vf_sph_from_solver(solver);
+    if (!sph) {
+        set_err(err, cap, "only particle (sph) scenes have a surface mesh");
+        return VF_ERR_UNSUPPORTED;
+    }
+    vf_sph_render_view v;
+    vf_sph_get_render_view(sph, &v);
+    vf_result res;
+    if (!*cache) {
+        vf_mesh_desc md = {.spacing = v.spacing, .particles = vf_sph_capacity(sph)};
+        for (int a = 0; a < 3; a++) {
+            md.lo[a] = v.box_min[a];
+            md.hi[a] = v.box_max[a];
+        }
+        if ((res = vf_mesh_create(gpu, &md, cache, err, cap)) != VF_OK)
+            return res;
+    }
+    VkCommandBuffer cmd;
+    if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
+        return res;
+    vf_cmd_barrier_compute(cmd);
+    if ((res = vf_mesh_record(*cache, cmd, NULL, v.positions, v.count_max)) != VF_OK) {
+        vf_cmd_oneshot_abandon(gpu, cmd);
+        return res;
+    }
+    if ((res = vf_cmd_oneshot_submit(gpu, cmd)) != VF_OK)
+        return res;
+    vf_mesh_host h;
+    if ((res = vf_mesh_read(*cache, &h)) != VF_OK)
+        return res;
+    if (h.stored_triangles < h.triangles && err && cap)
+        snprintf(err, cap, "the mesh has %u triangles, the buffers hold %u: the file has the first ones", h.triangles,
+                 h.stored_triangles);
+    res = vf_mesh_write_ply(&h, path);
+    vf_mesh_host_free(&h);
+    return res;
 }

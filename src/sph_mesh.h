@@ -103,6 +103,15 @@ void vf_mesh_host_free(vf_mesh_host *h);
  * whose vertices were not stored are left out. */
 vf_result vf_mesh_write_ply(const vf_mesh_host *h, const char *path);
 
+typedef struct vf_solver vf_solver;
+
+/** Builds the surface mesh of an SPH solver's current particles (one-shot
+ * submit; waits) and writes it to path as binary PLY, whole or not at all.
+ * *cache holds the builder between calls (created on the first; the caller
+ * destroys it with vf_mesh_destroy). VF_ERR_UNSUPPORTED when the solver is
+ * not of the sph family; err gets a one-line reason (may be NULL). */
+vf_result vf_mesh_export_sph(vf_gpu *gpu, vf_solver *solver, vf_mesh **cache, const char *path, char *err, size_t cap);
+
 /* ---- CPU reference (sph_mesh_ref.c) ---- */
 
 /** Builds the marching-cubes case table: table[c * VF_MESH_CASE_STRIDE] is

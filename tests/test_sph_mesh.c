@@ -286,6 +286,76 @@ static void test_volume(vf_gpu *gpu)
     free(pos);
 }
 
+static uint32_t le32(const unsigned char *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* Reads a PLY as vf_mesh_write_ply writes it. */
+static bool read_ply(const char *path, vf_mesh_host *h)
+{
+    memset(h, 0, sizeof *h);
+    size_t size = 0;
+    char *text = vf_test_read_file(path, &size);
+    const char *end = text ? strstr(text, "end_header\n") : NULL;
+    const char *ev = text ? strstr(text, "element vertex ") : NULL, *ef = text ? strstr(text, "element face ") : NULL;
+    bool ok = end && ev && ef;
+    if (ok) {
+        h->vertices = h->stored_vertices = (uint32_t)strtoul(ev + 15, NULL, 10);
+        h->triangles = h->stored_triangles = (uint32_t)strtoul(ef + 13, NULL, 10);
+        size_t at = (size_t)(end - text) + strlen("end_header\n");
+        ok = size == at + 24ull * h->vertices + 13ull * h->triangles;
+        h->pos = calloc(h->vertices + 1, sizeof *h->pos);
+        h->normal = calloc(h->vertices + 1, sizeof *h->normal);
+        h->tri = calloc(h->triangles + 1, sizeof *h->tri);
+        ok = ok && h->pos && h->normal && h->tri;
+        const unsigned char *b = (const unsigned char *)text + at;
+        for (uint32_t i = 0; ok && i < h->vertices; i++, b += 24)
+            for (int k = 0; k < 3; k++) {
+                uint32_t w = le32(b + 4 * k);
+                memcpy(&h->pos[i][k], &w, 4);
+            }
+        for (uint32_t t = 0; ok && t < h->triangles; t++, b += 13) {
+            ok = b[0] == 3;
+            for (int k = 0; k < 3; k++) {
+                h->tri[t][k] = le32(b + 1 + 4 * k);
+                ok = ok && h->tri[t][k] < h->vertices;
+            }
+        }
+    }
+    free(text);
+    return ok;
+}
+
+/* run --export-mesh on the dam-break's column, one frame after the start
+ * (still a block at rest against the floor and two walls): a closed mesh
+ * that encloses the particles' volume within 3%. */
+static void test_export_cli(void)
+{
+    vf_test_section("run --export-mesh");
+    const char *dir = vf_test_path("export");
+    int rc = vf_test_run("rm -rf '%s' && '%s' run dam-break --set spacing=0.025 --steps 1 --export '%s' --export-mesh --quiet "
+                         ">/dev/null",
+                         dir, vf_t.vkfluid, dir);
+    CHECK_EQ_INT(rc, 0);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/surface_0000.ply", dir);
+    vf_mesh_host h;
+    if (CHECK_MSG(read_ply(path, &h), "%s: not the PLY expected", path)) {
+        const double s = 0.025, particles = 10 * 20 * 10; /* a = 0.25, ratio 2, depth a */
+        double vol = vf_mesh_volume(&h), want = particles * s * s * s;
+        uint64_t open = vf_mesh_open_edges(&h, NULL);
+        printf("dam-break column: %u triangles, %u vertices, volume %.6f m^3 vs %.6f (%+.2f%%), %llu open edges\n",
+               h.triangles, h.vertices, vol, want, 100.0 * (vol / want - 1.0), (unsigned long long)open);
+        CHECK_EQ_U64(open, 0);
+        CHECK_MSG(fabs(vol / want - 1.0) < 0.03, "volume %.6f vs %.6f", vol, want);
+    }
+    vf_mesh_host_free(&h);
+    CHECK_EQ_INT(vf_test_run("'%s' run smoke --steps 1 --export '%s-grid' --export-mesh --quiet 2>/dev/null", vf_t.vkfluid, dir),
+                 2);
+    CHECK_EQ_INT(vf_test_run("'%s' run dam-break --steps 1 --export-mesh --quiet 2>/dev/null", vf_t.vkfluid), 2);
+}
+
 static void test_bad_input(vf_gpu *gpu)
 {
     vf_test_section("bad input");
@@ -314,5 +384,6 @@ int main(int argc, char **argv)
     test_against_cpu(gpu);
     test_volume(gpu);
     vf_test_gpu_done(&gpu);
+    test_export_cli();
     return vf_test_finish();
 }
