@@ -208,6 +208,48 @@ static void test_bad_ranges(vf_gpu *gpu)
     vf_sph_destroy(&sph);
 }
 
+/* The scene keys: on in dam-break, counted in summary.json; a bad range is
+ * one line naming the key, exit 2. */
+static void test_cli(void)
+{
+    vf_test_section("scene keys and summary.json");
+    char out[4096];
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' run dam-break --set foam_ta_max=1 --steps 1 --quiet 2>&1",
+                                 vf_t.vkfluid);
+    CHECK_EQ_INT(rc, 2);
+    CHECK_MSG(strstr(out, "foam_ta_max") && strstr(out, "foam_ta_min"), "message: %s", out);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' run dam-break --set foam_life_max=0.5 --steps 1 --quiet 2>&1",
+                             vf_t.vkfluid);
+    CHECK_EQ_INT(rc, 2);
+    CHECK_MSG(strstr(out, "foam_life_max") != NULL, "message: %s", out);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' run dam-break --set foam_capacity=2.5 --steps 1 --quiet 2>&1",
+                             vf_t.vkfluid);
+    CHECK_EQ_INT(rc, 2);
+    const char *dir = vf_test_path("run");
+    rc = vf_test_run("rm -rf '%s' && '%s' run dam-break --set spacing=0.025 --steps 2 --export '%s' --quiet >/dev/null",
+                     dir, vf_t.vkfluid, dir);
+    CHECK_EQ_INT(rc, 0);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *json = vf_test_read_file(path, NULL);
+    const char *d = json ? strstr(json, "\"diffuse\": {\"count\": ") : NULL;
+    if (CHECK_MSG(d, "summary.json has the diffuse counts")) {
+        unsigned count, spray, foam, bubbles;
+        CHECK(sscanf(d, "\"diffuse\": {\"count\": %u, \"spray\": %u, \"foam\": %u, \"bubbles\": %u", &count, &spray,
+                     &foam, &bubbles) == 4 &&
+              count == spray + foam + bubbles);
+        printf("dam-break, 2 frames: %.120s\n", d);
+    }
+    free(json);
+    rc = vf_test_run("rm -rf '%s' && '%s' run dam-break --set spacing=0.025 --set foam=false --steps 1 --export '%s' --quiet "
+                     ">/dev/null",
+                     dir, vf_t.vkfluid, dir);
+    CHECK_EQ_INT(rc, 0);
+    json = vf_test_read_file(path, NULL);
+    CHECK(json && !strstr(json, "\"diffuse\""));
+    free(json);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -215,5 +257,6 @@ int main(int argc, char **argv)
     test_bad_ranges(gpu);
     test_gpu_cpu(gpu);
     vf_test_gpu_done(&gpu);
+    test_cli();
     return vf_test_finish();
 }
