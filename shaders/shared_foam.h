@@ -38,6 +38,11 @@
 #define VF_FOAM_STATE_WORDS 16
 #define VF_FOAM_DRAW_OFFSET 32    /* VkDrawIndirectCommand: 6 vertices x count instances */
 
+/* The foam layer's draw (render_ssf.c): the frame block at VF_SSF_BIND_FRAME, then these. */
+#define VF_FOAM_DRAW_BIND_POS 1         /* vec4 diffuse positions (w lifetime left) */
+#define VF_FOAM_DRAW_BIND_VEL 2         /* vec4 diffuse velocities (w class) */
+#define VF_FOAM_DRAW_BIND_FLUID_DEPTH 3 /* the fluid's (smoothed) linear view depth, 0 = none */
+
 /* Potentials are mapped to 0..1 by phi(I) = (min(I, max) - min(I, min)) / (max - min). */
 VF_STRUCT_BEGIN(vf_foam_push)
     VF_VEC4(rate);    /* x: trapped-air rate k_ta, y: wave-crest rate k_wc (per second), z: dt (s), w: spawn radius (m) */

@@ -6,12 +6,14 @@
 
 #include "render_ssf.h"
 #include "solver_sph.h"
+#include "sph_foam.h"
 #include "sph_mesh.h"
 
 typedef struct render_sph {
     vf_renderer base;
     vf_renderer *ssf; /* owned */
     vf_sph *sph;      /* not owned */
+    vf_solver *solver;/* not owned: its diffuse particles, if any, are drawn as foam */
     vf_mesh *mesh;    /* owned; the surface mesh of --render mesh, else NULL */
 } render_sph;
 
@@ -50,6 +52,15 @@ static vf_result rs_record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target
         return res;
     if (s->mesh && (res = vf_mesh_record(s->mesh, cmd, prof, p.positions, p.count)) != VF_OK)
         return res;
+    vf_foam *foam = vf_sph_solver_foam(s->solver);
+    if (foam) {
+        vf_foam_view fv;
+        vf_foam_get_view(foam, &fv);
+        vf_ssf_foam sf = {.positions = fv.positions, .velocities = fv.velocities, .draw_args = fv.draw_args,
+                          .draw_offset = fv.draw_offset};
+        if ((res = vf_render_ssf_set_foam(s->ssf, &sf)) != VF_OK)
+            return res;
+    }
     return s->ssf->vt->record(s->ssf, cmd, target, prof);
 }
 
@@ -116,6 +127,7 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
         return res;
     }
     s->sph = sph;
+    s->solver = solver;
     if (mesh) {
         vf_mesh_desc md = {.spacing = v.spacing, .particles = vf_sph_capacity(sph)};
         for (int a = 0; a < 3; a++) {

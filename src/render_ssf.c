@@ -44,6 +44,8 @@ typedef struct ssf {
     vf_pipeline *p_smooth, *p_blur, *p_pack;
     vf_ssf_surface surf;     /* a surface mesh drawn instead of the spheres (vertices NULL: none) */
     vf_pipeline *p_mesh_depth, *p_mesh_thickness;
+    vf_ssf_foam foam;        /* diffuse particles drawn over the fluid (positions NULL: none) */
+    vf_pipeline *p_foam;
     vf_buffer *frame;
     vf_image *img[IMG_ALL];
     img_state st[IMG_ALL];
@@ -269,6 +271,7 @@ static void destroy_pipelines(ssf *s)
     vf_pipeline_destroy(&s->p_pack);
     vf_pipeline_destroy(&s->p_mesh_depth);
     vf_pipeline_destroy(&s->p_mesh_thickness);
+    vf_pipeline_destroy(&s->p_foam);
 }
 
 static vf_result create_pipelines(ssf *s)
@@ -725,6 +728,12 @@ static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
                        bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, ls)};
     vf_cmd_bind(cmd, s->p_composite, b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
+    if (s->foam.positions) {
+        vf_binding fb[4] = {bind_frame(s), vf_bind_buffer(s->foam.positions), vf_bind_buffer(s->foam.velocities),
+                            bind_sampled(s, depth_img, ns)};
+        vf_cmd_bind(cmd, s->p_foam, fb, NULL);
+        vkCmdDrawIndirect(cmd, s->foam.draw_args->buffer, s->foam.draw_offset, 1, 0);
+    }
     vkCmdEndRendering(cmd);
     scope_end(s, prof, cmd, sc);
 }
@@ -956,6 +965,38 @@ vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
         }
     }
     s->surf = *surf;
+    return VF_OK;
+}
+
+vf_result vf_render_ssf_set_foam(vf_renderer *r, const vf_ssf_foam *foam)
+{
+    if (!is_ssf(r))
+        return VF_ERR_INVALID_ARG;
+    ssf *s = (ssf *)r;
+    if (!foam || !foam->positions) {
+        memset(&s->foam, 0, sizeof s->foam);
+        return VF_OK;
+    }
+    if (!foam->velocities || !foam->draw_args || foam->draw_offset % 4 ||
+        foam->draw_offset + sizeof(VkDrawIndirectCommand) > foam->draw_args->size)
+        return VF_ERR_INVALID_ARG;
+    if (!s->p_foam) {
+        char n[64];
+        snprintf(n, sizeof n, "%s foam", s->name);
+        vf_graphics_desc d = {
+            .vertex_shader = "foam_sprite.vert", .fragment_shader = "foam_sprite.frag",
+            .binding_count = 4,
+            .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_SAMPLED_IMAGE},
+            .color_count = 1, .color_formats = {s->base.format}, .blend = {VF_BLEND_ALPHA},
+            .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = false,
+            .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,
+            .name = n,
+        };
+        vf_result res = vf_pipeline_graphics_create(r->gpu, &d, &s->p_foam);
+        if (res != VF_OK)
+            return res;
+    }
+    s->foam = *foam;
     return VF_OK;
 }
 

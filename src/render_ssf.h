@@ -131,6 +131,19 @@ typedef struct vf_ssf_surface {
  * creates the mesh pipelines. */
 vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf);
 
+/** Diffuse particles (sph_foam.h) drawn as a foam layer over the composited
+ * fluid: positions (vec4 xyz, w lifetime left), velocities (vec4, w class)
+ * and a VkDrawIndirectCommand (6 vertices x count) at draw_offset. Not
+ * owned; the caller makes their compute writes visible before recording. */
+typedef struct vf_ssf_foam {
+    vf_buffer *positions, *velocities, *draw_args;
+    VkDeviceSize draw_offset;
+} vf_ssf_foam;
+
+/** Draws the foam layer from the next record on (foam NULL or without
+ * positions: none). The first call creates its pipeline. */
+vf_result vf_render_ssf_set_foam(vf_renderer *r, const vf_ssf_foam *foam);
+
 /** Replaces the options (zero = default, as in the desc); takes effect at
  * the next record. opt may be NULL (all defaults). A change of
  * thickness_half recreates the targets: the GPU must be done with them. */
