@@ -354,6 +354,19 @@ static void test_export_cli(void)
     CHECK_EQ_INT(vf_test_run("'%s' run smoke --steps 1 --export '%s-grid' --export-mesh --quiet 2>/dev/null", vf_t.vkfluid, dir),
                  2);
     CHECK_EQ_INT(vf_test_run("'%s' run dam-break --steps 1 --export-mesh --quiet 2>/dev/null", vf_t.vkfluid), 2);
+    /* The mesh view (with the foam layer of dam-break) renders under validation. */
+    const char *cap = vf_test_path("capture");
+    rc = vf_test_run("rm -rf '%s' && '%s' capture dam-break --set spacing=0.04 --frames 12 --every 11 --size 160x90 "
+                     "--render mesh --out '%s' --quiet",
+                     cap, vf_t.vkfluid, cap);
+    CHECK_EQ_INT(rc, 0);
+    snprintf(path, sizeof path, "%s/frame_00011.png", cap);
+    size_t png = 0;
+    char *img = vf_test_read_file(path, &png);
+    CHECK_MSG(img && png > 100, "%s written", path);
+    free(img);
+    CHECK_EQ_INT(vf_test_run("'%s' capture drop --frames 1 --render nonsense --out '%s-x' --quiet 2>/dev/null", vf_t.vkfluid, cap),
+                 2);
 }
 
 static void test_bad_input(vf_gpu *gpu)
