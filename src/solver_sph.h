@@ -140,6 +140,7 @@ typedef struct vf_sph_neighbor_view {
     vf_buffer *params, *state, *positions, *velocities, *ids, *start;
     uint32_t capacity;
 } vf_sph_neighbor_view;
+/** Fills out (buffers owned by the solver). */
 void vf_sph_get_neighbor_view(const vf_sph *s, vf_sph_neighbor_view *out);
 
 /** Changes the interactive force from the next recorded step on. */

@@ -69,6 +69,7 @@ typedef struct vf_foam_view {
     VkDeviceSize draw_offset;
     uint32_t capacity;
 } vf_foam_view;
+/** Fills out (the buffers are the foam's; they swap every frame). */
 void vf_foam_get_view(const vf_foam *f, vf_foam_view *out);
 
 /** Counts without waiting (a copy the GPU makes after each frame, so a
@@ -84,6 +85,7 @@ typedef struct vf_foam_host {
 } vf_foam_host;
 /** Reads the state and the live diffuse particles. Free with vf_foam_host_free. */
 vf_result vf_foam_read(vf_foam *f, vf_foam_host *out);
+/** Frees a host copy's arrays; safe on a zeroed one. */
 void vf_foam_host_free(vf_foam_host *h);
 /** Reads the last frame's potentials of the first n fluid particles (vec4:
  * trapped air, wave crest, kinetic energy, generated) and their surface
