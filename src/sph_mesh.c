@@ -110,7 +110,7 @@ vf_result vf_mesh_create(vf_gpu *gpu, const vf_mesh_desc *desc, vf_mesh **out, c
                                                                             ? range
                                                                             : gpu->info.device_local_bytes / 8));
         if (err && cap)
-            snprintf(err, cap, "mesh: a grid of %llu x %llu x %llu points is too large for this device: use a cell of at least %.4g m",
+            snprintf(err, cap, "mesh: a grid of %llu x %llu x %llu points is too large for this device: use a mesh cell (the particle spacing, key spacing) of at least %.4g m",
                      (unsigned long long)n[0], (unsigned long long)n[1], (unsigned long long)n[2], fit * 1.01);
         free(m);
         return VF_ERR_TOO_LARGE;
