@@ -626,7 +626,7 @@ static void dispatch2d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_bindi
                        uint32_t h)
 {
     vf_cmd_dispatch(cmd, p, b, pc, (w + VF_GRID_WG_X - 1) / VF_GRID_WG_X, (h + VF_GRID_WG_Y - 1) / VF_GRID_WG_Y, 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(p->gpu, cmd);
 }
 
 static uint32_t scope_begin(vf_grid *g, vf_profiler *prof, VkCommandBuffer cmd, const char *name)
@@ -653,12 +653,12 @@ static void record_norm(vf_grid *g, VkCommandBuffer cmd, vf_buffer *field, float
     uint32_t tile = VF_GRID_WG_X * VF_GRID_NORM_PER;
     uint32_t gx = (g->nx + tile - 1) / tile, gy = (g->ny + tile - 1) / tile;
     vf_cmd_dispatch(cmd, g->pipe[PIPE_NORM], b, &pc, gx, gy, 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(g->gpu, cmd);
     pc.count = gx * gy;
     pc.color = slot;
     vf_binding bf[VF_GRID_NORMF_BINDINGS] = {B(g->partials), B(g->stats)};
     vf_cmd_dispatch(cmd, g->pipe[PIPE_NORM_FINAL], bf, &pc, 1, 1, 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(g->gpu, cmd);
 }
 
 /* ------------------------------------------------------------------ passes */
@@ -951,7 +951,7 @@ static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
         pc.a[0] = g->coarse_omega;
         vf_binding b[VF_GRID_MG_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy)};
         vf_cmd_dispatch(cmd, g->pipe[PIPE_COARSE], b, &pc, 1, 1, 1);
-        vf_cmd_barrier_compute(cmd);
+        vf_cmd_barrier_compute_on(g->gpu, cmd);
         return;
     }
     grid_level *C = &g->lv[l + 1];
@@ -1629,6 +1629,15 @@ static uint64_t grid_pass_bytes(vf_solver *s, const char *pass)
     return 0;
 }
 
+/* The state a substep advances: the face velocities, the dye channels, the
+ * texture coordinates when on, and the pressure (the next solve's start). */
+static uint64_t grid_state_bytes(vf_solver *s)
+{
+    vf_grid *g = (vf_grid *)s;
+    uint64_t c = (uint64_t)g->nx * g->ny * 4, f = ((uint64_t)(g->nx + 1) * g->ny + (uint64_t)g->nx * (g->ny + 1)) * 4;
+    return f + (3 + (g->d.texcoords ? 2 : 0)) * c + c;
+}
+
 static const vf_solver_vtable grid_vtable = {
     .family = "grid",
     .destroy = grid_destroy,
@@ -1640,6 +1649,7 @@ static const vf_solver_vtable grid_vtable = {
     .interact = grid_interact,
     .describe = grid_describe,
     .pass_bytes = grid_pass_bytes,
+    .state_bytes = grid_state_bytes,
     .export_last_good = grid_export_last_good,
     .submit_substeps = GRID_SUBMIT_SUBSTEPS,
 };

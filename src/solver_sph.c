@@ -10,6 +10,7 @@
 
 #include "gpu_buffer.h"
 #include "gpu_cmd.h"
+#include "gpu_counters.h"
 #include "gpu_pipeline.h"
 #include "gpu_scan.h"
 
@@ -311,10 +312,10 @@ static vf_result check_desc(const vf_sph_desc *d, char *err, size_t cap)
 
 /* ------------------------------------------------------------------ recording */
 
-static void barrier(VkCommandBuffer cmd)
+static void barrier(const vf_sph *s, VkCommandBuffer cmd)
 {
     /* Compute writes -> compute reads/writes and indirect dispatch arguments. */
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT,
+    vf_cmd_barrier_on(s->gpu, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT,
                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
                    VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
 }
@@ -329,6 +330,8 @@ static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, const vf_pipeline
 {
     vf_cmd_bind(cmd, p, b, push);
     vkCmdDispatchIndirect(cmd, s->dispatch->buffer, 0);
+    if (s->gpu->counters)
+        vf_count_dispatch(s->gpu, p->name, vf_pipeline_bound_bytes(p, b), true);
 }
 
 static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
@@ -347,7 +350,7 @@ static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
     vf_binding b[] = {B(s->params), B(s->state), B(s->start), B(s->dispatch)};
     vf_sph_args_push pc = {.mode = mode};
     vf_cmd_dispatch(cmd, s->p_args, b, &pc, 1, 1, 1);
-    barrier(cmd);
+    barrier(s, cmd);
 }
 
 vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
@@ -357,15 +360,15 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     vf_sph_clear_push cp = {.count = s->cells + 1};
     vf_binding cb[] = {B(s->start)};
     vf_cmd_dispatch_1d(cmd, s->p_clear, cb, &cp, (uint64_t)s->cells + 1);
-    barrier(cmd);
+    barrier(s, cmd);
     vf_binding bb[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->cell), B(s->slot), B(s->start)};
     dispatch_particles(s, cmd, s->p_bin, bb, NULL);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
 
     sc = scope_begin(prof, cmd, "scan");
     vf_result r = vf_scan_record(s->scan, cmd, s->start, 0, (uint64_t)s->cells + 1);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
     if (r != VF_OK)
         return r;
@@ -373,14 +376,14 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     sc = scope_begin(prof, cmd, "sort");
     vf_binding sb[] = {B(s->params), B(s->state), B(s->id[a]), B(s->cell), B(s->slot), B(s->start), B(s->keys)};
     dispatch_particles(s, cmd, s->p_sort, sb, NULL);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
 
     sc = scope_begin(prof, cmd, "scatter");
     vf_binding xb[] = {B(s->params), B(s->state), B(s->cell),   B(s->start),  B(s->keys), B(s->pos[a]),
                        B(s->vel[a]), B(s->id[a]), B(s->pos[o]), B(s->vel[o]), B(s->id[o])};
     dispatch_particles(s, cmd, s->p_scatter, xb, NULL);
-    barrier(cmd);
+    barrier(s, cmd);
     if (s->desc.sink)
         record_args(s, cmd, VF_SPH_ARGS_COMPACT);
     scope_end(prof, cmd, sc);
@@ -394,13 +397,13 @@ vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
     uint32_t sc = scope_begin(prof, cmd, "density");
     vf_binding db[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->dens)};
     dispatch_particles(s, cmd, s->p_density, db, NULL);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
 
     sc = scope_begin(prof, cmd, "forces");
     vf_binding fb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->vel[a]), B(s->dens), B(s->acc)};
     dispatch_particles(s, cmd, s->p_forces, fb, &s->interact);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
     return VF_OK;
 }
@@ -412,7 +415,7 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     vf_binding ib[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->vel[a]), B(s->acc), B(s->dens)};
     vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode};
     dispatch_particles(s, cmd, s->p_integrate, ib, &pc);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
 }
 
@@ -423,7 +426,7 @@ static void record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
     vf_binding eb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]),
                        B(s->vel[a]), B(s->id[a]),  B(s->acc),   B(s->pattern)};
     vf_cmd_dispatch(cmd, s->p_emit, eb, NULL, 1, 1, 1);
-    barrier(cmd);
+    barrier(s, cmd);
     record_args(s, cmd, VF_SPH_ARGS_EMIT);
     scope_end(prof, cmd, sc);
 }

@@ -106,6 +106,11 @@ int main(int argc, char **argv)
     CHECK_MSG(csv && json && svg, "bench.csv, bench.json and bench.svg exist");
     if (csv)
         CHECK_STR_CONTAINS(csv, "device,solver,scene,size,elements");
+    char *work_csv = vf_test_read_file(vf_test_path("b/work.csv"), NULL);
+    CHECK_MSG(work_csv != NULL, "work.csv exists");
+    if (work_csv)
+        CHECK_STR_CONTAINS(work_csv, "device,solver,size,scope,name,dispatches");
+    free(work_csv);
 
     vf_test_section("bench.json against the schema");
     cJSON *doc = json ? cJSON_Parse(json) : NULL;
@@ -162,6 +167,18 @@ int main(int argc, char **argv)
                 if (ren && cJSON_IsObject(ren)) {
                     positive(ren, "fps_median", "render");
                     positive(ren, "gpu_ms_median", "render");
+                }
+                const cJSON *work = need(z, "work", cJSON_Object, "size");
+                if (work) {
+                    const cJSON *ps = need(work, "per_substep", cJSON_Object, "work");
+                    if (ps) {
+                        positive(ps, "dispatches", "work");
+                        positive(ps, "barriers", "work");
+                        positive(ps, "bytes", "work");
+                        positive(ps, "min_bytes", "work");
+                    }
+                    const cJSON *ks = need(work, "kernels", cJSON_Array, "work");
+                    CHECK_MSG(cJSON_GetArraySize(ks) >= 2, "several kernels counted");
                 }
                 const cJSON *passes = need(z, "passes", cJSON_Array, "size");
                 CHECK_MSG(cJSON_GetArraySize(passes) >= 2, "several passes timed");
