@@ -20,6 +20,12 @@
 #define VF_GRID_COARSE_MAX 64 /* cells per side of the coarsest level, at most */
 #define VF_GRID_COARSE_TARGET 16
 
+/* Specialization constant of the pressure-operator kernels (smooth,
+ * residual, coarse, Jacobi): 1 when the domain has no solid cell, so every
+ * interior face weighs 1 and a side face what its side's type gives; the
+ * face-weight arrays are then not read. */
+#define VF_GRID_SPEC_OPEN 0
+
 /* Sides of the box (index into side_u / side_v, 4 bits each in `sides`). */
 #define VF_GRID_SIDE_LEFT 0
 #define VF_GRID_SIDE_RIGHT 1

@@ -75,32 +75,55 @@ static bool count_pressure(vf_gpu *gpu, vf_grid *g, vf_grid_pressure m, uint32_t
     return CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK) && ok;
 }
 
-static void test_grid(vf_gpu *gpu)
+/* Jacobi: one dispatch and one barrier per iteration. Without solids the
+ * open-domain variant runs and binds only x, b and the output in full (the
+ * face weights, which it never reads, by their first element); with an
+ * obstacle every iteration binds the two face-weight arrays too. */
+static void test_jacobi(vf_gpu *gpu, bool obstacle)
 {
-    vf_test_section("grid pressure iterations");
     const uint32_t nx = 64, ny = 32;
-    vf_grid_desc d = {.nx = nx, .ny = ny, .width = 2.0, .dt = 0.02, .pressure = VF_GRID_PRESSURE_MULTIGRID, .mg_pre = 2,
+    vf_grid_desc d = {.nx = nx, .ny = ny, .width = 2.0, .dt = 0.02, .pressure = VF_GRID_PRESSURE_JACOBI};
+    if (obstacle)
+        d.obstacles[0] = (vf_grid_obstacle){.shape = VF_GRID_SHAPE_DISC, .cx = 1.0f, .cy = 0.5f, .radius = 0.2f};
+    vf_grid *g = NULL;
+    char err[256] = "";
+    if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+        return;
+    vf_gpu_counters c;
+    if (count_pressure(gpu, g, VF_GRID_PRESSURE_JACOBI, 10, &c)) {
+        printf("  jacobi x10 %s: dispatches %llu, barriers %llu, bytes %llu\n", obstacle ? "with an obstacle" : "open",
+               (unsigned long long)c.dispatches, (unsigned long long)c.barriers, (unsigned long long)c.bytes);
+        CHECK_MSG(c.dispatches == 10 && c.barriers == 10, "dispatches %llu barriers %llu, want 10 and 10",
+                  (unsigned long long)c.dispatches, (unsigned long long)c.barriers);
+        uint64_t cells = (uint64_t)nx * ny * 4, faces = ((uint64_t)(nx + 1) * ny + (uint64_t)nx * (ny + 1)) * 4;
+        uint64_t per = c.bytes / 10;
+        CHECK_MSG(c.bytes % 10 == 0 && per >= 3 * cells, "bytes %llu: want 10 x at least %llu", (unsigned long long)c.bytes,
+                  (unsigned long long)(3 * cells));
+        if (obstacle)
+            CHECK_MSG(per >= 3 * cells + faces, "with an obstacle the weights are bound: %llu per iteration",
+                      (unsigned long long)per);
+        else
+            CHECK_MSG(per < 3 * cells + faces / 2, "open: the weights are not bound in full: %llu per iteration",
+                      (unsigned long long)per);
+        CHECK(c.kernel_count == 1);
+        const vf_kernel_count *k = vf_gpu_counters_kernel(&c, obstacle ? "grid_jacobi.comp" : "grid_jacobi.comp open");
+        CHECK_MSG(k && k->dispatches == 10, "the %s Jacobi variant ran", obstacle ? "general" : "open");
+    }
+    vf_grid_destroy(&g);
+}
+
+/* One V-cycle over L levels: per level above the coarsest (pre + post)
+ * sweeps of two colours, a residual, a restriction and a prolongation; one
+ * dispatch on the coarsest. */
+static void test_vcycle(vf_gpu *gpu)
+{
+    vf_grid_desc d = {.nx = 64, .ny = 32, .width = 2.0, .dt = 0.02, .pressure = VF_GRID_PRESSURE_MULTIGRID, .mg_pre = 2,
                       .mg_post = 1};
     vf_grid *g = NULL;
     char err[256] = "";
     if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
         return;
     vf_gpu_counters c;
-    /* Jacobi: one dispatch and one barrier per iteration, each binding
-     * x, b, the two face weights and the output */
-    if (count_pressure(gpu, g, VF_GRID_PRESSURE_JACOBI, 10, &c)) {
-        printf("  jacobi x10: dispatches %llu, barriers %llu, bytes %llu\n", (unsigned long long)c.dispatches,
-               (unsigned long long)c.barriers, (unsigned long long)c.bytes);
-        CHECK_MSG(c.dispatches == 10 && c.barriers == 10, "dispatches %llu barriers %llu, want 10 and 10",
-                  (unsigned long long)c.dispatches, (unsigned long long)c.barriers);
-        uint64_t cells = (uint64_t)nx * ny * 4, faces = ((uint64_t)(nx + 1) * ny + (uint64_t)nx * (ny + 1)) * 4;
-        CHECK_MSG(c.bytes % 10 == 0 && c.bytes / 10 >= 3 * cells + faces, "bytes %llu: want 10 x at least %llu",
-                  (unsigned long long)c.bytes, (unsigned long long)(3 * cells + faces));
-        CHECK(c.kernel_count == 1);
-    }
-    /* one V-cycle over L levels: per level above the coarsest (pre + post)
-     * sweeps of two colours, a residual, a restriction and a prolongation;
-     * one dispatch on the coarsest */
     uint32_t levels = vf_grid_levels(g);
     uint64_t want = (uint64_t)(levels - 1) * (2 * (d.mg_pre + d.mg_post) + 3) + 1;
     if (CHECK(levels >= 2) && count_pressure(gpu, g, VF_GRID_PRESSURE_MULTIGRID, 1, &c)) {
@@ -109,6 +132,14 @@ static void test_grid(vf_gpu *gpu)
         CHECK(c.dispatches == want && c.barriers == want);
     }
     vf_grid_destroy(&g);
+}
+
+static void test_grid(vf_gpu *gpu)
+{
+    vf_test_section("grid pressure iterations");
+    test_jacobi(gpu, false);
+    test_jacobi(gpu, true);
+    test_vcycle(gpu);
 }
 
 int main(int argc, char **argv)
