@@ -9,6 +9,7 @@
 #include "app.h"
 #include "app_gpu.h"
 #include "bench.h"
+#include "bench_model.h"
 #include "capture.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
@@ -34,6 +35,7 @@ static const bench_family families[] = {
 
 typedef struct bench_opts {
     const char *device, *out, *solver, *scene_file;
+    const char *model_dir; /* --model [DIR]: print the roofline predictions; NULL: off */
     vf_scene_loaded file_scene; /* --scene FILE, loaded and validated by parse (owned) */
     uint64_t sizes[FAMILY_COUNT][VF_BENCH_MAX_SIZES];
     uint32_t size_count[FAMILY_COUNT];
@@ -49,6 +51,7 @@ static void usage(FILE *f)
             "usage: vkfluid bench [--solver sph|grid|height|all | --scene FILE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
+            "                     [--model [DIR]]\n"
             "\n"
             "For each size: warm-up frames, then R repeats of N timed frames. Reports GPU\n"
             "milliseconds per pass (timestamps), simulation-only frames and steps per\n"
@@ -70,7 +73,10 @@ static void usage(FILE *f)
             "  --repeat R        repeats (default 3); medians and spread over them\n"
             "  --out DIR         writes DIR/bench.csv, bench.json, bench.svg, work.csv (default out/bench)\n"
             "  --results         also keep them as bench/results/<device>-<date>.{csv,json,svg}\n"
-            "  --force           write into a non-empty --out folder\n");
+            "  --force           write into a non-empty --out folder\n"
+            "  --model [DIR]     also print the roofline model's PREDICTIONS for the device\n"
+            "                    files in DIR (default bench/models): time per dispatch =\n"
+            "                    max(bytes / bandwidth, latency) over the counted work\n");
 }
 
 static int family_index(const char *name)
@@ -664,6 +670,10 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         } else if (!strcmp(a, "--device")) {
             if (!(o->device = vf_app_option_value(argc, argv, &i)))
                 return VF_EXIT_USAGE;
+        } else if (!strcmp(a, "--model")) {
+            o->model_dir = "bench/models";
+            if (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
+                o->model_dir = argv[++i];
         } else if (!strcmp(a, "--force")) {
             o->force = true;
         } else if (!strcmp(a, "--results")) {
@@ -705,6 +715,16 @@ int vf_cmd_bench(int argc, char **argv)
         }
     }
     char err[1024];
+    vf_bench_model models[VF_BENCH_MAX_MODELS];
+    uint32_t model_count = 0;
+    if (o.model_dir) {
+        vf_result mres = vf_bench_models_load(o.model_dir, models, VF_BENCH_MAX_MODELS, &model_count, err, sizeof err);
+        if (mres != VF_OK) {
+            vf_app_error("--model %s", err);
+            vf_scene_loaded_free(&file_scene);
+            return mres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
+        }
+    }
     if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
         vf_app_error("--out %s", err);
         vf_scene_loaded_free(&file_scene);
@@ -788,6 +808,8 @@ int vf_cmd_bench(int argc, char **argv)
     vf_progress_end(&progress);
     vf_bench_print(rep, stdout);
     vf_bench_print_work(rep, stdout);
+    if (model_count)
+        vf_bench_print_model(rep, models, model_count, stdout);
     if (vf_bench_write(rep, o.out) != VF_OK) {
         vf_app_error("--out %s: cannot write the results", o.out);
         goto done;
