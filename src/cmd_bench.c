@@ -546,7 +546,7 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         p->ms_max = mx;
         p->render = true;
     }
-    if ((res = count_work(c, solver, renderer, renderer ? vf_capture_target(cap) : NULL, o->frames < 4 ? o->frames : 4,
+    if ((res = count_work(c, solver, renderer, renderer ? vf_capture_target(cap) : NULL, o->frames < 2 ? o->frames : 2,
                           o, z)) != VF_OK)
         goto gpu_fail;
     measure_pressure(c->gpu, c->prof, solver, z);
