@@ -203,7 +203,7 @@ static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
     p->h = (float)h;
     p->h2 = (float)(h * h);
     p->inv_h = (float)(1.0 / h);
-    p->inv_cell = (float)(1.0 / h);
+    p->inv_cell = (float)(VF_SPH_CELL_DIV / h);
     p->mass = (float)(d->rho0 * d->spacing * d->spacing * d->spacing);
     p->rho0 = (float)d->rho0;
     p->eos_b = (float)(d->rho0 * d->sound_speed * d->sound_speed / 7.0);
@@ -460,13 +460,13 @@ vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
 vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3], char *err,
                             size_t cap)
 {
-    /* The grid: cells of size h covering the tank; one more word for the
+    /* The grid: cells of size h / VF_SPH_CELL_DIV covering the tank; one more word for the
      * removed-particle bin. The start array is bound whole: it must fit the
      * storage buffer range. */
     uint64_t range = gpu->info.max_storage_buffer_range;
     uint64_t g[3];
     for (int k = 0; k < 3; k++) {
-        double n = ceil((desc->hi[k] - desc->lo[k]) / desc->h);
+        double n = ceil((desc->hi[k] - desc->lo[k]) / desc->h * VF_SPH_CELL_DIV);
         g[k] = n < 1 ? 1 : n > 4e9 ? 4000000000ull : (uint64_t)n;
     }
     double cells_d = (double)g[0] * (double)g[1] * (double)g[2];
@@ -496,9 +496,9 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
     }
     if (!cells_fit) {
         set_err(err, cap,
-                "spacing: the tank needs %.3g cells of size h = %.4g m (%llu x %llu x %llu) but at most %llu fit "
+                "spacing: the tank needs %.3g cells of size h / %d = %.4g m (%llu x %llu x %llu) but at most %llu fit "
                 "on %s: use a larger spacing or a smaller tank",
-                cells_d, desc->h, (unsigned long long)g[0], (unsigned long long)g[1], (unsigned long long)g[2],
+                cells_d, VF_SPH_CELL_DIV, desc->h / VF_SPH_CELL_DIV, (unsigned long long)g[0], (unsigned long long)g[1], (unsigned long long)g[2],
                 (unsigned long long)max_cells, gpu->info.name);
         return VF_ERR_TOO_LARGE;
     }
