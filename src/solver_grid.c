@@ -40,7 +40,6 @@ enum {
     PIPE_GRADIENT,
     PIPE_SMOOTH,
     PIPE_RESIDUAL,
-    PIPE_RESTRICT,
     PIPE_PROLONG,
     PIPE_COARSE,
     PIPE_JACOBI,
@@ -56,6 +55,8 @@ enum {
     PIPE_RESIDUAL_OPEN,
     PIPE_COARSE_OPEN,
     PIPE_JACOBI_OPEN,
+    PIPE_RESTRICT_RES,
+    PIPE_RESTRICT_RES_OPEN,
     PIPE_COUNT
 };
 
@@ -82,7 +83,6 @@ static const pipe_info pipe_table[PIPE_COUNT] = {
     [PIPE_GRADIENT] = {"grid_gradient.comp", VF_GRID_GRAD_BINDINGS},
     [PIPE_SMOOTH] = {"grid_mg_smooth.comp", VF_GRID_MG_BINDINGS},
     [PIPE_RESIDUAL] = {"grid_mg_residual.comp", VF_GRID_MG_RES_BINDINGS},
-    [PIPE_RESTRICT] = {"grid_mg_restrict.comp", VF_GRID_RST_BINDINGS},
     [PIPE_PROLONG] = {"grid_mg_prolong.comp", VF_GRID_PRO_BINDINGS},
     [PIPE_COARSE] = {"grid_mg_coarse.comp", VF_GRID_MG_BINDINGS},
     [PIPE_JACOBI] = {"grid_jacobi.comp", VF_GRID_JAC_BINDINGS},
@@ -96,6 +96,8 @@ static const pipe_info pipe_table[PIPE_COUNT] = {
     [PIPE_RESIDUAL_OPEN] = {"grid_mg_residual.comp", VF_GRID_MG_RES_BINDINGS, true},
     [PIPE_COARSE_OPEN] = {"grid_mg_coarse.comp", VF_GRID_MG_BINDINGS, true},
     [PIPE_JACOBI_OPEN] = {"grid_jacobi.comp", VF_GRID_JAC_BINDINGS, true},
+    [PIPE_RESTRICT_RES] = {"grid_mg_restrict_res.comp", VF_GRID_RR_BINDINGS},
+    [PIPE_RESTRICT_RES_OPEN] = {"grid_mg_restrict_res.comp", VF_GRID_RR_BINDINGS, true},
 };
 
 typedef struct grid_level {
@@ -991,10 +993,11 @@ static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
     }
     grid_level *C = &g->lv[l + 1];
     mg_smooth(g, cmd, l, g->d.mg_pre);
-    mg_residual(g, cmd, l);
-    vf_grid_push pr = push_for(g, l + 1);
-    vf_binding br[VF_GRID_RST_BINDINGS] = {B(L->r), B(C->b), B(C->x)};
-    dispatch2d(cmd, g->pipe[PIPE_RESTRICT], br, &pr, C->nx, C->ny);
+    /* the residual and its restriction in one pass (fine push, coarse cells) */
+    vf_grid_push pr = push_for(g, l);
+    vf_binding br[VF_GRID_RR_BINDINGS] = {B(L->x), B(L->b), weight_binding(g, L->wx), weight_binding(g, L->wy),
+                                          B(C->b), B(C->x)};
+    dispatch2d(cmd, op_pipe(g, PIPE_RESTRICT_RES, PIPE_RESTRICT_RES_OPEN), br, &pr, C->nx, C->ny);
     mg_cycle(g, cmd, l + 1);
     vf_grid_push pp = push_for(g, l);
     vf_binding bp[VF_GRID_PRO_BINDINGS] = {B(C->x), B(C->wx), B(C->wy), B(L->x), B(L->wx), B(L->wy)};
