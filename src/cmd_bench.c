@@ -434,17 +434,17 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         char set[96];
         snprintf(set, sizeof set, "%s=%llu", fam->keys[k], (unsigned long long)z->size);
         if (vf_params_set(scene->params, scene->param_count, desc, set, err, sizeof err) != VF_OK) {
-            snprintf(z->why, sizeof z->why, "%s", err);
+            snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
             goto no_fit;
         }
     }
     if (scene->validate && scene->validate(desc, err, sizeof err) != VF_OK) {
-        snprintf(z->why, sizeof z->why, "%s", err);
+        snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
         goto no_fit;
     }
     vf_result res = scene->create(c->gpu, desc, &solver, err, sizeof err);
     if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY || res == VF_ERR_INVALID_ARG) {
-        snprintf(z->why, sizeof z->why, "%s", err[0] ? err : vf_result_message(res));
+        snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err[0] ? err : vf_result_message(res));
         goto no_fit;
     }
     if (res != VF_OK) {
