@@ -20,6 +20,12 @@
 #define VF_GRID_COARSE_MAX 64 /* cells per side of the coarsest level, at most */
 #define VF_GRID_COARSE_TARGET 16
 
+/* Specialization constant of the pressure-operator kernels (smooth,
+ * residual, coarse, Jacobi): 1 when the domain has no solid cell, so every
+ * interior face weighs 1 and a side face what its side's type gives; the
+ * face-weight arrays are then not read. */
+#define VF_GRID_SPEC_OPEN 0
+
 /* Sides of the box (index into side_u / side_v, 4 bits each in `sides`). */
 #define VF_GRID_SIDE_LEFT 0
 #define VF_GRID_SIDE_RIGHT 1
@@ -222,11 +228,15 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_JAC_WY 3
 #define VF_GRID_JAC_X_OUT 4
 #define VF_GRID_JAC_BINDINGS 5
-/* grid_mg_restrict.comp: fine residual -> coarse rhs, coarse x = 0 */
-#define VF_GRID_RST_R_F 0
-#define VF_GRID_RST_B_C 1
-#define VF_GRID_RST_X_C 2
-#define VF_GRID_RST_BINDINGS 3
+/* grid_mg_restrict_res.comp: the fine residual computed in place and
+ * restricted (residual + restriction in one pass); push = the fine level's */
+#define VF_GRID_RR_X_F 0
+#define VF_GRID_RR_B_F 1
+#define VF_GRID_RR_WX_F 2
+#define VF_GRID_RR_WY_F 3
+#define VF_GRID_RR_B_C 4
+#define VF_GRID_RR_X_C 5
+#define VF_GRID_RR_BINDINGS 6
 /* grid_mg_prolong.comp: fine x += interpolated coarse x */
 #define VF_GRID_PRO_X_C 0
 #define VF_GRID_PRO_WX_C 1

@@ -1,5 +1,5 @@
 #version 450
-// Density by the poly6 kernel over the 27 surrounding cells (particles in cell
+// Density by the poly6 kernel over the cells within h (VF_SPH_CELL_DIV cells of h / VF_SPH_CELL_DIV each way) (particles in cell
 // order: the three cells of a row along x are one contiguous range, so each
 // row's range is read once), with the mirror images of the neighbours near
 // walls (sph_mirrors), and pressure from the equation of state.
@@ -19,13 +19,13 @@ void main()
     vec3 xi = pos[i].xyz;
     ivec3 c = sph_cell3(xi);
     ivec3 n = sph_grid();
-    int x0 = max(c.x - 1, 0), x1 = min(c.x + 1, n.x - 1);
+    int x0 = max(c.x - VF_SPH_CELL_DIV, 0), x1 = min(c.x + VF_SPH_CELL_DIV, n.x - 1);
     float h2 = prm.h2, inv_h2 = prm.inv_h * prm.inv_h;
     sph_mirrors m = sph_mirrors_at(xi);
     bool mirrored = m.axes != 0u || m.obstacle;
     float sum = 0.0;
-    for (int z = max(c.z - 1, 0); z <= min(c.z + 1, n.z - 1); z++) {
-        for (int y = max(c.y - 1, 0); y <= min(c.y + 1, n.y - 1); y++) {
+    for (int z = max(c.z - VF_SPH_CELL_DIV, 0); z <= min(c.z + VF_SPH_CELL_DIV, n.z - 1); z++) {
+        for (int y = max(c.y - VF_SPH_CELL_DIV, 0); y <= min(c.y + VF_SPH_CELL_DIV, n.y - 1); y++) {
             uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
             uint b = start[row + uint(x0)], e = start[row + uint(x1) + 1u];
             for (uint j = b; j < e; j++) {

@@ -148,6 +148,8 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
             } else {
                 fputs("null", f);
             }
+            fprintf(f, ",\n       ");
+            vf_bench_work_json(&z->work, f);
             fprintf(f, ",\n       \"passes\": [");
             for (uint32_t pi = 0; pi < z->pass_count; pi++) {
                 const vf_bench_pass *p = &z->pass[pi];
@@ -435,12 +437,35 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
     }
 }
 
+/* ------------------------------------------------------------------ work accounting */
+
+void vf_bench_write_work_csv(const vf_bench_report *r, FILE *f)
+{
+    vf_bench_work_csv_header(f);
+    for (uint32_t si = 0; si < r->solver_count; si++)
+        for (uint32_t zi = 0; zi < r->solver[si].size_count; zi++)
+            if (r->solver[si].sizes[zi].fits)
+                vf_bench_work_csv_rows(&r->solver[si].sizes[zi].work, r->device.name, r->solver[si].solver,
+                                       r->solver[si].sizes[zi].size, f);
+}
+
+void vf_bench_print_work(const vf_bench_report *r, FILE *f)
+{
+    vf_bench_work_print_header(f);
+    for (uint32_t si = 0; si < r->solver_count; si++)
+        for (uint32_t zi = 0; zi < r->solver[si].size_count; zi++)
+            if (r->solver[si].sizes[zi].fits)
+                vf_bench_work_print_row(&r->solver[si].sizes[zi].work, r->solver[si].solver, r->solver[si].sizes[zi].size,
+                                        f);
+    fprintf(f, "\n");
+}
+
 /* ------------------------------------------------------------------ files */
 
 vf_result vf_bench_write(const vf_bench_report *r, const char *dir)
 {
-    static const char *const names[3] = {"bench.csv", "bench.json", "bench.svg"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const names[4] = {"bench.csv", "bench.json", "bench.svg", "work.csv"};
+    for (int i = 0; i < 4; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         vf_file file;
@@ -451,8 +476,10 @@ vf_result vf_bench_write(const vf_bench_report *r, const char *dir)
             vf_bench_write_csv(r, file.f);
         else if (i == 1)
             vf_bench_write_json(r, file.f);
-        else
+        else if (i == 2)
             vf_bench_write_svg(r, file.f);
+        else
+            vf_bench_write_work_csv(r, file.f);
         if ((res = vf_file_commit(&file)) != VF_OK)
             return res;
     }

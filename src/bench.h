@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench_accounting.h"
 #include "gpu_context.h"
 #include "vf_error.h"
 
@@ -43,6 +44,7 @@ typedef struct vf_bench_size {
     double pressure_ms[2];        /* GPU ms of the solve */
     double pressure_reduction[2]; /* residual after / before */
     double pressure_digits_per_ms[2]; /* -log10(reduction) per GPU ms */
+    vf_bench_work work; /* work accounting (bench_accounting.h) */
 } vf_bench_size;
 
 typedef struct vf_bench_solver {
@@ -74,7 +76,8 @@ double vf_bench_fit_exponent(const double *x, const double *y, uint32_t n);
 /** Fills s->exponent from its sizes that fit. */
 void vf_bench_fit(vf_bench_solver *s);
 
-/** Writes DIR/bench.csv, DIR/bench.json and DIR/bench.svg, each atomically. */
+/** Writes DIR/bench.csv, DIR/bench.json, DIR/bench.svg and DIR/work.csv
+ * (the work accounting), each atomically. */
 vf_result vf_bench_write(const vf_bench_report *r, const char *dir);
 
 /** Writes the JSON document (schema "vkfluid-bench/1", see README). */
@@ -84,6 +87,11 @@ void vf_bench_write_csv(const vf_bench_report *r, FILE *f);
 /** Writes the SVG plot: frames/s against size, log-log, one panel per
  * solver, one polyline per mode, 30 and 60 fps guides. */
 void vf_bench_write_svg(const vf_bench_report *r, FILE *f);
+/** Writes the work accounting CSV (bench_accounting.h): one row per size,
+ * kernel and render. */
+void vf_bench_write_work_csv(const vf_bench_report *r, FILE *f);
+/** Prints the work accounting table of every size. */
+void vf_bench_print_work(const vf_bench_report *r, FILE *f);
 /** Prints the readable table (device at the top). */
 void vf_bench_print(const vf_bench_report *r, FILE *f);
 

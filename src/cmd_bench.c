@@ -9,9 +9,11 @@
 #include "app.h"
 #include "app_gpu.h"
 #include "bench.h"
+#include "bench_model.h"
 #include "capture.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
+#include "gpu_counters.h"
 #include "render_registry.h"
 #include "scene_file.h"
 #include "solver.h"
@@ -33,6 +35,7 @@ static const bench_family families[] = {
 
 typedef struct bench_opts {
     const char *device, *out, *solver, *scene_file;
+    const char *model_dir; /* --model [DIR]: print the roofline predictions; NULL: off */
     vf_scene_loaded file_scene; /* --scene FILE, loaded and validated by parse (owned) */
     uint64_t sizes[FAMILY_COUNT][VF_BENCH_MAX_SIZES];
     uint32_t size_count[FAMILY_COUNT];
@@ -48,6 +51,7 @@ static void usage(FILE *f)
             "usage: vkfluid bench [--solver sph|grid|height|all | --scene FILE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
+            "                     [--model [DIR]]\n"
             "\n"
             "For each size: warm-up frames, then R repeats of N timed frames. Reports GPU\n"
             "milliseconds per pass (timestamps), simulation-only frames and steps per\n"
@@ -67,9 +71,12 @@ static void usage(FILE *f)
             "  --frames N        timed frames per repeat (default 30)\n"
             "  --warmup N        untimed frames first (default 5)\n"
             "  --repeat R        repeats (default 3); medians and spread over them\n"
-            "  --out DIR         writes DIR/bench.csv, bench.json, bench.svg (default out/bench)\n"
+            "  --out DIR         writes DIR/bench.csv, bench.json, bench.svg, work.csv (default out/bench)\n"
             "  --results         also keep them as bench/results/<device>-<date>.{csv,json,svg}\n"
-            "  --force           write into a non-empty --out folder\n");
+            "  --force           write into a non-empty --out folder\n"
+            "  --model [DIR]     also print the roofline model's PREDICTIONS for the device\n"
+            "                    files in DIR (default bench/models): time per dispatch =\n"
+            "                    max(bytes / bandwidth, latency) over the counted work\n");
 }
 
 static int family_index(const char *name)
@@ -124,7 +131,11 @@ static int parse_sizes(bench_opts *o, const char *arg)
     return 0;
 }
 
-/* Measured device-local copy bandwidth (bytes read + written per second). */
+/* Measured device-local copy bandwidth (bytes read + written per second):
+ * 256 MiB buffers (less on small devices), copied back and forth 8 times,
+ * each copy timed on its own; the best copy counts (the first one, cold,
+ * is left out). */
+#define COPY_REPEATS 8
 static double measure_copy_bandwidth(vf_gpu *gpu)
 {
     VkDeviceSize size = 256ull << 20;
@@ -137,7 +148,8 @@ static double measure_copy_bandwidth(vf_gpu *gpu)
     if (vf_buffer_create(gpu, &bd, &a) != VF_OK)
         goto done;
     bd.name = "bench copy b";
-    if (vf_buffer_create(gpu, &bd, &b) != VF_OK || vf_profiler_create(gpu, NULL, &prof) != VF_OK)
+    vf_profiler_desc pd = {.slots = 1, .max_scopes = COPY_REPEATS};
+    if (vf_buffer_create(gpu, &bd, &b) != VF_OK || vf_profiler_create(gpu, &pd, &prof) != VF_OK)
         goto done;
     VkCommandBuffer cmd;
     if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
@@ -145,10 +157,12 @@ static double measure_copy_bandwidth(vf_gpu *gpu)
     vf_profiler_reset(prof, cmd, 0);
     vkCmdFillBuffer(cmd, a->buffer, 0, VK_WHOLE_SIZE, 1);
     VkBufferCopy region = {0, 0, size};
-    for (int i = 0; i < 5; i++) {
+    static const char *const names[COPY_REPEATS] = {"copy 0", "copy 1", "copy 2", "copy 3",
+                                                    "copy 4", "copy 5", "copy 6", "copy 7"};
+    for (int i = 0; i < COPY_REPEATS; i++) {
         vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT,
                        VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
-        uint32_t s = vf_profiler_begin(prof, cmd, i % 2 ? "copy b" : "copy a");
+        uint32_t s = vf_profiler_begin(prof, cmd, names[i]);
         if (i % 2)
             vkCmdCopyBuffer(cmd, b->buffer, a->buffer, 1, &region);
         else
@@ -157,12 +171,15 @@ static double measure_copy_bandwidth(vf_gpu *gpu)
     }
     if (vf_cmd_oneshot_submit(gpu, cmd) != VF_OK)
         goto done;
-    vf_pass_time t[4];
+    vf_pass_time t[COPY_REPEATS];
     uint32_t n = 0;
-    if (vf_profiler_collect(prof, 0, t, 4, &n) == VF_OK && n == 2) {
-        double ms = (t[0].ms + t[1].ms) / (double)(t[0].count + t[1].count);
-        if (ms > 0)
-            gbps = 2.0 * (double)size / (ms * 1e-3) / 1e9;
+    if (vf_profiler_collect(prof, 0, t, COPY_REPEATS, &n) == VF_OK) {
+        double best = INFINITY;
+        for (uint32_t i = 0; i < n; i++)
+            if (strcmp(t[i].name, "copy 0") && t[i].ms > 0 && t[i].ms < best)
+                best = t[i].ms;
+        if (isfinite(best))
+            gbps = 2.0 * (double)size / (best * 1e-3) / 1e9;
     }
 done:
     vf_profiler_destroy(&prof);
@@ -299,6 +316,55 @@ static double run_frames(run_ctx *c, vf_solver *solver, vf_renderer *renderer, v
     return vf_app_now() - t0;
 }
 
+/* Work accounting: runs `count` more frames with the context's work counters
+ * attached while the solver (and the renderer, into counters of its own)
+ * records, without the profiler (its scopes are not the solver's work) and
+ * without the frame's own first barrier and the render target's transition
+ * (the harness's, not the solver's). Fills z->work. */
+static vf_result count_work(run_ctx *c, vf_solver *solver, vf_renderer *renderer, vf_image *target, uint32_t count,
+                            const bench_opts *o, vf_bench_size *z)
+{
+    vf_gpu_counters *sim = calloc(1, sizeof *sim), *ren = calloc(1, sizeof *ren);
+    vf_result res = sim && ren ? VF_OK : VF_ERR_NO_MEMORY;
+    uint64_t steps0 = solver->steps;
+    for (uint32_t f = 0; f < count && res == VF_OK; f++) {
+        VkCommandBuffer cmd;
+        uint32_t slot;
+        if ((res = vf_frames_begin(c->frames, &cmd, &slot)) != VF_OK)
+            break;
+        vf_cmd_barrier_frame_start(cmd);
+        vf_gpu_counters_attach(c->gpu, sim);
+        res = solver->vt->record_frame(solver, cmd, NULL);
+        vf_gpu_counters_attach(c->gpu, NULL);
+        if (res == VF_OK && renderer) {
+            vf_render_barrier_after_sim(cmd);
+            vf_render_prepare_target(cmd, target);
+            vf_gpu_counters_attach(c->gpu, ren);
+            res = renderer->vt->record(renderer, cmd, target, NULL);
+            vf_gpu_counters_attach(c->gpu, NULL);
+        }
+        if (res != VF_OK)
+            break;
+        vf_gpu_counters_attach(c->gpu, sim);
+        res = vf_frames_submit(c->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
+        vf_gpu_counters_attach(c->gpu, NULL);
+        if (res == VF_OK && solver->vt->frame_done)
+            res = solver->vt->frame_done(solver);
+    }
+    for (uint32_t k = 0; k < 2 && res == VF_OK; k++)
+        res = vf_frames_wait(c->frames, k);
+    if (res == VF_OK) {
+        double state = solver->vt->state_bytes ? (double)solver->vt->state_bytes(solver) : 0.0;
+        vf_bench_work_from_counters(&z->work, sim, count, (double)(solver->steps - steps0), state);
+        if (renderer)
+            vf_bench_work_render_from_counters(&z->work, ren, count, o->rw, o->rh,
+                                               0.5 * state + 4.0 * (double)o->rw * o->rh);
+    }
+    free(sim);
+    free(ren);
+    return res;
+}
+
 /* Grid only: Jacobi against multigrid on the scene's current right-hand
  * side, both from a zero pressure, each timed on the GPU: how many decimal
  * digits of residual each buys per millisecond. */
@@ -368,17 +434,17 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         char set[96];
         snprintf(set, sizeof set, "%s=%llu", fam->keys[k], (unsigned long long)z->size);
         if (vf_params_set(scene->params, scene->param_count, desc, set, err, sizeof err) != VF_OK) {
-            snprintf(z->why, sizeof z->why, "%s", err);
+            snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
             goto no_fit;
         }
     }
     if (scene->validate && scene->validate(desc, err, sizeof err) != VF_OK) {
-        snprintf(z->why, sizeof z->why, "%s", err);
+        snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
         goto no_fit;
     }
     vf_result res = scene->create(c->gpu, desc, &solver, err, sizeof err);
     if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY || res == VF_ERR_INVALID_ARG) {
-        snprintf(z->why, sizeof z->why, "%s", err[0] ? err : vf_result_message(res));
+        snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err[0] ? err : vf_result_message(res));
         goto no_fit;
     }
     if (res != VF_OK) {
@@ -480,6 +546,9 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         p->ms_max = mx;
         p->render = true;
     }
+    if ((res = count_work(c, solver, renderer, renderer ? vf_capture_target(cap) : NULL, o->frames < 2 ? o->frames : 2,
+                          o, z)) != VF_OK)
+        goto gpu_fail;
     measure_pressure(c->gpu, c->prof, solver, z);
     z->fits = true;
     rc = 0;
@@ -601,6 +670,10 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         } else if (!strcmp(a, "--device")) {
             if (!(o->device = vf_app_option_value(argc, argv, &i)))
                 return VF_EXIT_USAGE;
+        } else if (!strcmp(a, "--model")) {
+            o->model_dir = "bench/models";
+            if (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
+                o->model_dir = argv[++i];
         } else if (!strcmp(a, "--force")) {
             o->force = true;
         } else if (!strcmp(a, "--results")) {
@@ -642,6 +715,16 @@ int vf_cmd_bench(int argc, char **argv)
         }
     }
     char err[1024];
+    vf_bench_model models[VF_BENCH_MAX_MODELS];
+    uint32_t model_count = 0;
+    if (o.model_dir) {
+        vf_result mres = vf_bench_models_load(o.model_dir, models, VF_BENCH_MAX_MODELS, &model_count, err, sizeof err);
+        if (mres != VF_OK) {
+            vf_app_error("--model %s", err);
+            vf_scene_loaded_free(&file_scene);
+            return mres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
+        }
+    }
     if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
         vf_app_error("--out %s", err);
         vf_scene_loaded_free(&file_scene);
@@ -724,11 +807,14 @@ int vf_cmd_bench(int argc, char **argv)
     }
     vf_progress_end(&progress);
     vf_bench_print(rep, stdout);
+    vf_bench_print_work(rep, stdout);
+    if (model_count)
+        vf_bench_print_model(rep, models, model_count, stdout);
     if (vf_bench_write(rep, o.out) != VF_OK) {
         vf_app_error("--out %s: cannot write the results", o.out);
         goto done;
     }
-    printf("wrote %s/bench.csv, bench.json and bench.svg\n", o.out);
+    printf("wrote %s/bench.csv, bench.json, bench.svg and work.csv\n", o.out);
     if (o.results) {
         char dev[128], base[512];
         slug(rep->device.name, dev, sizeof dev);

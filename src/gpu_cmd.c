@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "gpu_counters.h"
+
 vf_result vf_cmd_oneshot_begin(vf_gpu *gpu, VkCommandBuffer *cmd)
 {
     VkCommandBufferAllocateInfo ai = {
@@ -43,6 +45,7 @@ vf_result vf_cmd_oneshot_submit(vf_gpu *gpu, VkCommandBuffer cmd)
     VkSubmitInfo2 si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cbi};
     if ((res = VF_VK(vkQueueSubmit2(gpu->queue, 1, &si, fence))) != VF_OK)
         goto fail_fence;
+    vf_count_submit(gpu);
     res = VF_VK(vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, UINT64_MAX));
 fail_fence:
     vkDestroyFence(gpu->device, fence, NULL);
@@ -69,6 +72,19 @@ void vf_cmd_barrier_compute(VkCommandBuffer cmd)
 {
     vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT,
                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
+}
+
+void vf_cmd_barrier_on(const vf_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage,
+                       VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
+{
+    vf_cmd_barrier(cmd, src_stage, src_access, dst_stage, dst_access);
+    vf_count_barriers(gpu, 1);
+}
+
+void vf_cmd_barrier_compute_on(const vf_gpu *gpu, VkCommandBuffer cmd)
+{
+    vf_cmd_barrier_compute(cmd);
+    vf_count_barriers(gpu, 1);
 }
 
 void vf_cmd_barrier_transfer_to_compute(VkCommandBuffer cmd)
@@ -221,6 +237,7 @@ vf_result vf_frames_submit(vf_frames *f, VkSemaphore wait, VkPipelineStageFlags2
     };
     if ((res = VF_VK(vkQueueSubmit2(f->gpu->queue, 1, &sub, f->fence[s]))) != VF_OK)
         return res;
+    vf_count_submit(f->gpu);
     f->submitted[s] = true;
     return VF_OK;
 }

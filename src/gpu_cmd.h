@@ -22,6 +22,14 @@ void vf_cmd_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAcce
  * dependent compute passes. */
 void vf_cmd_barrier_compute(VkCommandBuffer cmd);
 
+/** vf_cmd_barrier, counted in gpu's work counters when attached
+ * (gpu_counters.h); gpu may be NULL (not counted). */
+void vf_cmd_barrier_on(const vf_gpu *gpu, VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage,
+                       VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+
+/** vf_cmd_barrier_compute, counted like vf_cmd_barrier_on. */
+void vf_cmd_barrier_compute_on(const vf_gpu *gpu, VkCommandBuffer cmd);
+
 /** Transfer writes (fill, copy) -> compute reads and writes. */
 void vf_cmd_barrier_transfer_to_compute(VkCommandBuffer cmd);
 

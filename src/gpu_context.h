@@ -70,6 +70,7 @@ typedef struct vf_gpu {
     vf_result fault;
     uint64_t fault_submit;
     uint64_t frame_submits; /* vf_frames_submit calls so far (gpu_cmd.c counts them) */
+    struct vf_gpu_counters *counters; /* work accounting (gpu_counters.h); NULL: off */
 } vf_gpu;
 
 /** Lists the physical devices (creates and destroys a temporary instance).

@@ -1,8 +1,10 @@
 #include "gpu_pipeline.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_counters.h"
 #include "gpu_shaders.h"
 #include "shared.h"
 
@@ -83,6 +85,20 @@ vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, v
     p->stages = VK_SHADER_STAGE_COMPUTE_BIT;
     p->local_size_x = desc->local_size_x ? desc->local_size_x : VF_WG_1D;
     const char *name = desc->name ? desc->name : desc->shader;
+    snprintf(p->name, sizeof p->name, "%s", name);
+    if (desc->spec_count > VF_MAX_SPEC_CONSTANTS) {
+        free(p);
+        return VF_ERR_INVALID_ARG;
+    }
+    VkSpecializationMapEntry spec_map[VF_MAX_SPEC_CONSTANTS];
+    for (uint32_t i = 0; i < desc->spec_count; i++)
+        spec_map[i] = (VkSpecializationMapEntry){.constantID = i, .offset = 4 * i, .size = 4};
+    VkSpecializationInfo spec = {
+        .mapEntryCount = desc->spec_count,
+        .pMapEntries = spec_map,
+        .dataSize = 4 * (size_t)desc->spec_count,
+        .pData = desc->spec,
+    };
     VkShaderModule mod = VK_NULL_HANDLE;
     vf_result res = create_layout(p, desc->bindings, desc->binding_count, desc->push_size, name);
     if (res != VF_OK)
@@ -96,6 +112,7 @@ vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, v
             .stage = VK_SHADER_STAGE_COMPUTE_BIT,
             .module = mod,
             .pName = "main",
+            .pSpecializationInfo = desc->spec_count ? &spec : NULL,
         },
         .layout = p->layout,
     };
@@ -144,6 +161,7 @@ vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc,
     p->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
     p->stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     const char *name = desc->name ? desc->name : desc->vertex_shader;
+    snprintf(p->name, sizeof p->name, "%s", name);
     VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
     vf_result res = create_layout(p, desc->bindings, desc->binding_count, desc->push_size, name);
     if (res != VF_OK)
@@ -277,11 +295,37 @@ void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bi
         vkCmdPushConstants(cmd, p->layout, p->stages, 0, p->push_size, push);
 }
 
+static uint64_t texel_bytes(VkFormat f)
+{
+    switch (f) {
+    case VK_FORMAT_R8_UNORM: return 1;
+    case VK_FORMAT_R16_SFLOAT: case VK_FORMAT_R8G8_UNORM: return 2;
+    case VK_FORMAT_R16G16B16A16_SFLOAT: case VK_FORMAT_R32G32_SFLOAT: return 8;
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return 16;
+    default: return 4;
+    }
+}
+
+uint64_t vf_pipeline_bound_bytes(const vf_pipeline *p, const vf_binding *bindings)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; bindings && i < p->binding_count; i++) {
+        const vf_binding *b = &bindings[i];
+        if ((p->types[i] == VF_BIND_STORAGE_BUFFER || p->types[i] == VF_BIND_UNIFORM_BUFFER) && b->buffer)
+            n += b->range ? b->range : b->buffer->size - b->offset;
+        else if (b->image)
+            n += (uint64_t)b->image->width * b->image->height * texel_bytes(b->image->format);
+    }
+    return n;
+}
+
 void vf_cmd_dispatch(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push, uint32_t gx,
                      uint32_t gy, uint32_t gz)
 {
     vf_cmd_bind(cmd, p, bindings, push);
     vkCmdDispatch(cmd, gx, gy, gz);
+    if (p->gpu->counters)
+        vf_count_dispatch(p->gpu, p->name, vf_pipeline_bound_bytes(p, bindings), false);
 }
 
 void vf_cmd_dispatch_1d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push,

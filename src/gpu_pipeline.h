@@ -9,6 +9,7 @@
 
 #define VF_MAX_BINDINGS 16
 #define VF_MAX_COLOR_TARGETS 4
+#define VF_MAX_SPEC_CONSTANTS 8
 
 typedef enum vf_binding_type {
     VF_BIND_STORAGE_BUFFER = 0,
@@ -41,6 +42,8 @@ typedef struct vf_compute_desc {
     uint32_t push_size;          /* bytes of push constants, 0..128, multiple of 4 */
     uint32_t local_size_x;       /* workgroup x size the shader declares (for dispatch_1d); 0 = VF_WG_1D */
     const char *name;            /* debug name; NULL = shader name */
+    uint32_t spec_count;         /* specialization constants: constant_id i = spec[i] (32-bit) */
+    uint32_t spec[VF_MAX_SPEC_CONSTANTS];
 } vf_compute_desc;
 
 typedef enum vf_blend {
@@ -77,6 +80,7 @@ typedef struct vf_pipeline {
     vf_binding_type types[VF_MAX_BINDINGS];
     uint32_t push_size;
     uint32_t local_size_x;
+    char name[40];       /* debug name (work accounting, gpu_counters.h) */
 } vf_pipeline;
 
 /** Creates a compute pipeline from an embedded shader. */
@@ -93,7 +97,13 @@ void vf_pipeline_destroy(vf_pipeline **p);
  * be NULL when push_size is 0). */
 void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push);
 
-/** vf_cmd_bind, then vkCmdDispatch(gx, gy, gz). */
+/** Bytes of the buffer ranges and images that `bindings` gives p (each
+ * counted once): the traffic of a pass touching every bound element once.
+ * bindings may be NULL (0). */
+uint64_t vf_pipeline_bound_bytes(const vf_pipeline *p, const vf_binding *bindings);
+
+/** vf_cmd_bind, then vkCmdDispatch(gx, gy, gz); counted when the context has
+ * work counters attached (gpu_counters.h). */
 void vf_cmd_dispatch(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push, uint32_t gx,
                      uint32_t gy, uint32_t gz);
 

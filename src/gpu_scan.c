@@ -112,10 +112,10 @@ static void record_level(vf_scan *s, VkCommandBuffer cmd, vf_buffer *buf, VkDevi
     }
     if (!multi)
         return;
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(s->gpu, cmd);
     uint64_t next_at = sums_at + align_words(blocks);
     record_level(s, cmd, s->sums, sums_at * 4, blocks, next_at);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(s->gpu, cmd);
     for (uint64_t start = 0; start < n; start += s->chunk) {
         uint64_t len = n - start < s->chunk ? n - start : s->chunk;
         vf_binding b[2] = {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gpu_cmd.h"
+#include "gpu_counters.h"
 #include "gpu_pipeline.h"
 
 #define DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
@@ -190,6 +191,7 @@ static void image_flush(ssf *s, VkCommandBuffer cmd)
         .pImageMemoryBarriers = s->batch,
     };
     vkCmdPipelineBarrier2(cmd, &di);
+    vf_count_barriers(s->base.gpu, 1);
     s->batch_count = 0;
 }
 
@@ -500,10 +502,10 @@ static void pass_frame_constants(ssf *s, VkCommandBuffer cmd)
     vf_ssf_frame f;
     fill_frame(s, &f);
     /* The previous frame's uniform reads and update are done before this update. */
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+    vf_cmd_barrier_on(s->base.gpu, cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                    VK_ACCESS_2_TRANSFER_WRITE_BIT);
     vkCmdUpdateBuffer(cmd, s->frame->buffer, 0, sizeof f, &f);
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+    vf_cmd_barrier_on(s->base.gpu, cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_UNIFORM_READ_BIT);
@@ -531,6 +533,7 @@ static void pass_scene(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     vf_binding b = bind_frame(s);
     vf_cmd_bind(cmd, s->p_scene, &b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
+    vf_count_draw(s->base.gpu);
     vkCmdEndRendering(cmd);
     scope_end(s, prof, cmd, sc);
 }
@@ -575,6 +578,7 @@ static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
         vf_binding b[2] = {bind_frame(s), bind_positions(s)};
         vf_cmd_bind(cmd, s->p_depth, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
+        vf_count_draw(s->base.gpu);
     }
     vkCmdEndRendering(cmd);
     scope_end(s, prof, cmd, sc);
@@ -604,6 +608,7 @@ static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
                            bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
         vf_cmd_bind(cmd, s->p_thickness, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
+        vf_count_draw(s->base.gpu);
     }
     vkCmdEndRendering(cmd);
     scope_end(s, prof, cmd, sc);
@@ -651,13 +656,13 @@ static int pass_smooth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
         p.dir_x = 1;
         p.dir_y = 0;
         vf_cmd_dispatch(cmd, s->p_smooth, bx, &p, gx, gy, 1);
-        vf_cmd_barrier_compute(cmd);
+        vf_cmd_barrier_compute_on(s->base.gpu, cmd);
         vf_binding by[2] = {bind_storage(s, IMG_DEPTH_TMP), bind_storage(s, VF_SSF_IMAGE_DEPTH_SMOOTH)};
         p.dir_x = 0;
         p.dir_y = 1;
         vf_cmd_dispatch(cmd, s->p_smooth, by, &p, gx, gy, 1);
         if (it + 1 < s->opt.iterations)
-            vf_cmd_barrier_compute(cmd);
+            vf_cmd_barrier_compute_on(s->base.gpu, cmd);
         src = VF_SSF_IMAGE_DEPTH_SMOOTH;
     }
     scope_end(s, prof, cmd, sc);
@@ -686,7 +691,7 @@ static void pass_thickness_blur(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     VkSampler ns = s->base.gpu->sampler_nearest;
     vf_binding bx[2] = {bind_sampled(s, VF_SSF_IMAGE_THICKNESS, ns), bind_storage(s, IMG_THICK_TMP)};
     vf_cmd_dispatch(cmd, s->p_blur, bx, &p, gx, gy, 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(s->base.gpu, cmd);
     vf_binding by[2] = {{.image = s->img[IMG_THICK_TMP], .sampler = ns, .layout = VK_IMAGE_LAYOUT_GENERAL},
                         bind_storage(s, VF_SSF_IMAGE_THICKNESS_BLUR)};
     p.dir_x = 0;
@@ -700,6 +705,7 @@ static void draw_background(ssf *s, VkCommandBuffer cmd)
     vf_binding b[2] = {bind_frame(s), bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, s->base.gpu->sampler_nearest)};
     vf_cmd_bind(cmd, s->p_background, b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
+    vf_count_draw(s->base.gpu);
 }
 
 static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_image *target, int depth_img)
@@ -728,11 +734,13 @@ static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
                        bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, ls)};
     vf_cmd_bind(cmd, s->p_composite, b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
+    vf_count_draw(s->base.gpu);
     if (s->foam.positions) {
         vf_binding fb[4] = {bind_frame(s), vf_bind_buffer(s->foam.positions), vf_bind_buffer(s->foam.velocities),
                             bind_sampled(s, depth_img, ns)};
         vf_cmd_bind(cmd, s->p_foam, fb, NULL);
         vkCmdDrawIndirect(cmd, s->foam.draw_args->buffer, s->foam.draw_offset, 1, 0);
+        vf_count_draw(s->base.gpu);
     }
     vkCmdEndRendering(cmd);
     scope_end(s, prof, cmd, sc);
@@ -765,6 +773,7 @@ static void pass_particles(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
         vf_binding b[3] = {bind_frame(s), bind_positions(s), attr};
         vf_cmd_bind(cmd, s->p_particles, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
+        vf_count_draw(s->base.gpu);
     }
     vkCmdEndRendering(cmd);
     scope_end(s, prof, cmd, sc);

@@ -57,7 +57,7 @@ typedef struct vf_sph_scene_desc {
     {"particles", DBL, OFF(particles), 0, 0, 4e9, false, NULL, "1",                                                  \
      "approximate initial particle count; overrides spacing when > 0"},                                               \
     {"smoothing", DBL, OFF(smoothing), 2.41, 1.2, 4, false, NULL, "1",                                               \
-     "smoothing radius h (= cell size) over the spacing; 2.41: lattice sum of W_poly6 = 1 within 2e-4, ~58 neighbours"},              \
+     "smoothing radius h (= 2 neighbour-grid cells) over the spacing; 2.41: lattice sum of W_poly6 = 1 within 2e-4, ~58 neighbours"},              \
     {"rho0", DBL, OFF(rho0), 1000, 0, 1e5, true, NULL, "kg/m^3", "rest density"},                                      \
     {"eos", VF_PARAM_ENUM, OFF(eos), 0, 0, 0, false, "tait|linear", "", "equation of state: tait p = B((rho/rho0)^7 - 1) or linear p = k (rho - rho0)"}, \
     {"sound_speed", DBL, OFF(sound_speed), 0, 0, 1e4, false, NULL, "m/s",                                              \

@@ -74,6 +74,9 @@ typedef struct vf_solver_vtable {
      * compulsory reads and writes), for the benchmark's effective bandwidth;
      * 0 when unknown. May be NULL. */
     uint64_t (*pass_bytes)(vf_solver *s, const char *pass);
+    /** Bytes of the state a substep advances (what it must read and write at
+     * least once), for the benchmark's work accounting. May be NULL. */
+    uint64_t (*state_bytes)(vf_solver *s);
     /** Writes the last good state (the host copy kept when check last passed,
      * or the initial state where the family keeps one) into dir like
      * export_frame, without touching the GPU (it may be lost). Sets *frame and

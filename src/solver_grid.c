@@ -40,7 +40,6 @@ enum {
     PIPE_GRADIENT,
     PIPE_SMOOTH,
     PIPE_RESIDUAL,
-    PIPE_RESTRICT,
     PIPE_PROLONG,
     PIPE_COARSE,
     PIPE_JACOBI,
@@ -50,12 +49,21 @@ enum {
     PIPE_DYE_MIX,
     PIPE_WARP,
     PIPE_PAINT,
+    /* the pressure operator specialized for a domain without solids
+     * (VF_GRID_SPEC_OPEN): weights from the sides, arrays not read */
+    PIPE_SMOOTH_OPEN,
+    PIPE_RESIDUAL_OPEN,
+    PIPE_COARSE_OPEN,
+    PIPE_JACOBI_OPEN,
+    PIPE_RESTRICT_RES,
+    PIPE_RESTRICT_RES_OPEN,
     PIPE_COUNT
 };
 
 typedef struct pipe_info {
     const char *shader;
     uint32_t bindings;
+    bool open; /* VF_GRID_SPEC_OPEN = 1 */
 } pipe_info;
 
 static const pipe_info pipe_table[PIPE_COUNT] = {
@@ -75,7 +83,6 @@ static const pipe_info pipe_table[PIPE_COUNT] = {
     [PIPE_GRADIENT] = {"grid_gradient.comp", VF_GRID_GRAD_BINDINGS},
     [PIPE_SMOOTH] = {"grid_mg_smooth.comp", VF_GRID_MG_BINDINGS},
     [PIPE_RESIDUAL] = {"grid_mg_residual.comp", VF_GRID_MG_RES_BINDINGS},
-    [PIPE_RESTRICT] = {"grid_mg_restrict.comp", VF_GRID_RST_BINDINGS},
     [PIPE_PROLONG] = {"grid_mg_prolong.comp", VF_GRID_PRO_BINDINGS},
     [PIPE_COARSE] = {"grid_mg_coarse.comp", VF_GRID_MG_BINDINGS},
     [PIPE_JACOBI] = {"grid_jacobi.comp", VF_GRID_JAC_BINDINGS},
@@ -85,6 +92,12 @@ static const pipe_info pipe_table[PIPE_COUNT] = {
     [PIPE_DYE_MIX] = {"grid_dye_mix.comp", VF_GRID_MIX_BINDINGS},
     [PIPE_WARP] = {"grid_warp.comp", VF_GRID_WARP_BINDINGS},
     [PIPE_PAINT] = {"grid_paint.comp", VF_GRID_PAINT_BINDINGS},
+    [PIPE_SMOOTH_OPEN] = {"grid_mg_smooth.comp", VF_GRID_MG_BINDINGS, true},
+    [PIPE_RESIDUAL_OPEN] = {"grid_mg_residual.comp", VF_GRID_MG_RES_BINDINGS, true},
+    [PIPE_COARSE_OPEN] = {"grid_mg_coarse.comp", VF_GRID_MG_BINDINGS, true},
+    [PIPE_JACOBI_OPEN] = {"grid_jacobi.comp", VF_GRID_JAC_BINDINGS, true},
+    [PIPE_RESTRICT_RES] = {"grid_mg_restrict_res.comp", VF_GRID_RR_BINDINGS},
+    [PIPE_RESTRICT_RES_OPEN] = {"grid_mg_restrict_res.comp", VF_GRID_RR_BINDINGS, true},
 };
 
 typedef struct grid_level {
@@ -123,6 +136,7 @@ struct vf_grid {
     double good_time;
     bool have_good;
     bool obstacles_dirty;
+    bool solids;           /* a solid cell may exist (obstacles, mover, painted or written mask) */
     uint64_t cycles_total; /* V-cycles or Jacobi iterations recorded */
     /* last values read back (report_every, summary) */
     vf_grid_stats last;
@@ -391,10 +405,15 @@ static vf_result create_buffers(vf_grid *g)
 static vf_result create_pipelines(vf_grid *g)
 {
     for (int i = 0; i < PIPE_COUNT; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "%s%s", pipe_table[i].shader, pipe_table[i].open ? " open" : "");
         vf_compute_desc cd = {
             .shader = pipe_table[i].shader,
             .binding_count = pipe_table[i].bindings,
             .push_size = sizeof(vf_grid_push),
+            .name = name,
+            .spec_count = pipe_table[i].open ? 1 : 0,
+            .spec = {[VF_GRID_SPEC_OPEN] = 1},
         };
         for (uint32_t b = 0; b < pipe_table[i].bindings; b++)
             cd.bindings[b] = VF_BIND_STORAGE_BUFFER;
@@ -534,6 +553,9 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     g->base.gpu = gpu;
     g->base.frame_dt = d.dt * d.substeps;
     g->obstacles_dirty = false;
+    g->solids = g->d.mover.shape != VF_GRID_SHAPE_NONE;
+    for (int k = 0; k < 4; k++)
+        g->solids = g->solids || g->d.obstacles[k].shape != VF_GRID_SHAPE_NONE;
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
         if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY) {
             char nb[32];
@@ -626,7 +648,7 @@ static void dispatch2d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_bindi
                        uint32_t h)
 {
     vf_cmd_dispatch(cmd, p, b, pc, (w + VF_GRID_WG_X - 1) / VF_GRID_WG_X, (h + VF_GRID_WG_Y - 1) / VF_GRID_WG_Y, 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(p->gpu, cmd);
 }
 
 static uint32_t scope_begin(vf_grid *g, vf_profiler *prof, VkCommandBuffer cmd, const char *name)
@@ -644,6 +666,20 @@ static void scope_end(vf_grid *g, vf_profiler *prof, VkCommandBuffer cmd, uint32
 
 #define B(buf) vf_bind_buffer(buf)
 
+/* The pressure-operator pipeline: the open-domain variant while no solid
+ * cell can exist. */
+static const vf_pipeline *op_pipe(const vf_grid *g, int closed, int open)
+{
+    return g->pipe[g->solids ? closed : open];
+}
+
+/* A face-weight array's binding: its first element only when the open
+ * variant (which never reads it) runs. */
+static vf_binding weight_binding(const vf_grid *g, vf_buffer *w)
+{
+    return g->solids ? vf_bind_buffer(w) : (vf_binding){.buffer = w, .range = 4};
+}
+
 /* Norm of a cell field over the fluid cells (x scale) into stats[slot]. */
 static void record_norm(vf_grid *g, VkCommandBuffer cmd, vf_buffer *field, float scale, uint32_t slot)
 {
@@ -653,12 +689,12 @@ static void record_norm(vf_grid *g, VkCommandBuffer cmd, vf_buffer *field, float
     uint32_t tile = VF_GRID_WG_X * VF_GRID_NORM_PER;
     uint32_t gx = (g->nx + tile - 1) / tile, gy = (g->ny + tile - 1) / tile;
     vf_cmd_dispatch(cmd, g->pipe[PIPE_NORM], b, &pc, gx, gy, 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(g->gpu, cmd);
     pc.count = gx * gy;
     pc.color = slot;
     vf_binding bf[VF_GRID_NORMF_BINDINGS] = {B(g->partials), B(g->stats)};
     vf_cmd_dispatch(cmd, g->pipe[PIPE_NORM_FINAL], bf, &pc, 1, 1, 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(g->gpu, cmd);
 }
 
 /* ------------------------------------------------------------------ passes */
@@ -926,11 +962,11 @@ static void mg_smooth(vf_grid *g, VkCommandBuffer cmd, uint32_t l, uint32_t swee
 {
     grid_level *L = &g->lv[l];
     vf_grid_push pc = push_for(g, l);
-    vf_binding b[VF_GRID_MG_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy)};
+    vf_binding b[VF_GRID_MG_BINDINGS] = {B(L->x), B(L->b), weight_binding(g, L->wx), weight_binding(g, L->wy)};
     for (uint32_t s = 0; s < sweeps; s++)
         for (uint32_t color = 0; color < 2; color++) {
             pc.color = color;
-            dispatch2d(cmd, g->pipe[PIPE_SMOOTH], b, &pc, L->nx, L->ny);
+            dispatch2d(cmd, op_pipe(g, PIPE_SMOOTH, PIPE_SMOOTH_OPEN), b, &pc, L->nx, L->ny);
         }
 }
 
@@ -938,8 +974,9 @@ static void mg_residual(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
 {
     grid_level *L = &g->lv[l];
     vf_grid_push pc = push_for(g, l);
-    vf_binding b[VF_GRID_MG_RES_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy), B(L->r)};
-    dispatch2d(cmd, g->pipe[PIPE_RESIDUAL], b, &pc, L->nx, L->ny);
+    vf_binding b[VF_GRID_MG_RES_BINDINGS] = {B(L->x), B(L->b), weight_binding(g, L->wx), weight_binding(g, L->wy),
+                                             B(L->r)};
+    dispatch2d(cmd, op_pipe(g, PIPE_RESIDUAL, PIPE_RESIDUAL_OPEN), b, &pc, L->nx, L->ny);
 }
 
 static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
@@ -949,17 +986,18 @@ static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
         vf_grid_push pc = push_for(g, l);
         pc.count = g->coarse_iters;
         pc.a[0] = g->coarse_omega;
-        vf_binding b[VF_GRID_MG_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy)};
-        vf_cmd_dispatch(cmd, g->pipe[PIPE_COARSE], b, &pc, 1, 1, 1);
-        vf_cmd_barrier_compute(cmd);
+        vf_binding b[VF_GRID_MG_BINDINGS] = {B(L->x), B(L->b), weight_binding(g, L->wx), weight_binding(g, L->wy)};
+        vf_cmd_dispatch(cmd, op_pipe(g, PIPE_COARSE, PIPE_COARSE_OPEN), b, &pc, 1, 1, 1);
+        vf_cmd_barrier_compute_on(g->gpu, cmd);
         return;
     }
     grid_level *C = &g->lv[l + 1];
     mg_smooth(g, cmd, l, g->d.mg_pre);
-    mg_residual(g, cmd, l);
-    vf_grid_push pr = push_for(g, l + 1);
-    vf_binding br[VF_GRID_RST_BINDINGS] = {B(L->r), B(C->b), B(C->x)};
-    dispatch2d(cmd, g->pipe[PIPE_RESTRICT], br, &pr, C->nx, C->ny);
+    /* the residual and its restriction in one pass (fine push, coarse cells) */
+    vf_grid_push pr = push_for(g, l);
+    vf_binding br[VF_GRID_RR_BINDINGS] = {B(L->x), B(L->b), weight_binding(g, L->wx), weight_binding(g, L->wy),
+                                          B(C->b), B(C->x)};
+    dispatch2d(cmd, op_pipe(g, PIPE_RESTRICT_RES, PIPE_RESTRICT_RES_OPEN), br, &pr, C->nx, C->ny);
     mg_cycle(g, cmd, l + 1);
     vf_grid_push pp = push_for(g, l);
     vf_binding bp[VF_GRID_PRO_BINDINGS] = {B(C->x), B(C->wx), B(C->wy), B(L->x), B(L->wx), B(L->wy)};
@@ -985,10 +1023,12 @@ static void jacobi_pair(vf_grid *g, VkCommandBuffer cmd)
 {
     grid_level *L = &g->lv[0];
     vf_grid_push pc = push_for(g, 0);
-    vf_binding b1[VF_GRID_JAC_BINDINGS] = {B(L->x), B(L->b), B(L->wx), B(L->wy), B(L->r)};
-    vf_binding b2[VF_GRID_JAC_BINDINGS] = {B(L->r), B(L->b), B(L->wx), B(L->wy), B(L->x)};
-    dispatch2d(cmd, g->pipe[PIPE_JACOBI], b1, &pc, L->nx, L->ny);
-    dispatch2d(cmd, g->pipe[PIPE_JACOBI], b2, &pc, L->nx, L->ny);
+    vf_binding wx = weight_binding(g, L->wx), wy = weight_binding(g, L->wy);
+    vf_binding b1[VF_GRID_JAC_BINDINGS] = {B(L->x), B(L->b), wx, wy, B(L->r)};
+    vf_binding b2[VF_GRID_JAC_BINDINGS] = {B(L->r), B(L->b), wx, wy, B(L->x)};
+    const vf_pipeline *p = op_pipe(g, PIPE_JACOBI, PIPE_JACOBI_OPEN);
+    dispatch2d(cmd, p, b1, &pc, L->nx, L->ny);
+    dispatch2d(cmd, p, b2, &pc, L->nx, L->ny);
 }
 
 vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf_grid_pressure method, uint32_t iters)
@@ -1218,6 +1258,8 @@ vf_result vf_grid_write(vf_grid *g, vf_grid_field f, const void *src)
         return VF_ERR_INVALID_ARG;
     if (f == VF_GRID_FIELD_MASK_STATIC || f == VF_GRID_FIELD_SU_STATIC || f == VF_GRID_FIELD_SV_STATIC)
         g->obstacles_dirty = true;
+    if (f == VF_GRID_FIELD_MASK_STATIC || f == VF_GRID_FIELD_MASK || f == VF_GRID_FIELD_WX || f == VF_GRID_FIELD_WY)
+        g->solids = true;
     return vf_buffer_write(b, 0, src, field_count(g, f) * 4);
 }
 
@@ -1233,6 +1275,7 @@ static void record_paint(vf_grid *g, VkCommandBuffer cmd, float x, float y, floa
     vf_binding b[VF_GRID_PAINT_BINDINGS] = {B(g->mask_static), B(g->su_static), B(g->sv_static)};
     dispatch2d(cmd, g->pipe[PIPE_PAINT], b, &pc, g->nx, g->ny);
     g->obstacles_dirty = true;
+    g->solids = g->solids || solid;
 }
 
 vf_result vf_grid_paint(vf_grid *g, float x, float y, float radius, bool solid, float vx, float vy)
@@ -1629,6 +1672,15 @@ static uint64_t grid_pass_bytes(vf_solver *s, const char *pass)
     return 0;
 }
 
+/* The state a substep advances: the face velocities, the dye channels, the
+ * texture coordinates when on, and the pressure (the next solve's start). */
+static uint64_t grid_state_bytes(vf_solver *s)
+{
+    vf_grid *g = (vf_grid *)s;
+    uint64_t c = (uint64_t)g->nx * g->ny * 4, f = ((uint64_t)(g->nx + 1) * g->ny + (uint64_t)g->nx * (g->ny + 1)) * 4;
+    return f + (3 + (g->d.texcoords ? 2 : 0)) * c + c;
+}
+
 static const vf_solver_vtable grid_vtable = {
     .family = "grid",
     .destroy = grid_destroy,
@@ -1640,6 +1692,7 @@ static const vf_solver_vtable grid_vtable = {
     .interact = grid_interact,
     .describe = grid_describe,
     .pass_bytes = grid_pass_bytes,
+    .state_bytes = grid_state_bytes,
     .export_last_good = grid_export_last_good,
     .submit_substeps = GRID_SUBMIT_SUBSTEPS,
 };

@@ -571,27 +571,27 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
         uint32_t id = scope_begin(prof, cmd, "height_explicit");
         vf_cmd_dispatch(cmd, h->p_explicit, b, sp, gx, gy, 1);
         scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute(cmd);
+        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     } else {
         vf_buffer *prev = h->eta[prev_index(h)], *next = h->eta[next_index(h)];
         vf_binding rb[6] = {bb(eta), bb(prev), bb(next), bb(h->bed), bb(h->flags), bb(h->pres)};
         uint32_t id = scope_begin(prof, cmd, "height_adi_rhs");
         vf_cmd_dispatch(cmd, h->p_rhs, rb, sp, gx, gy, 1);
         scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute(cmd);
+        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
         vf_height_step_push q = *sp;
         q.axis = 0;
         vf_binding xb[6] = {bb(eta), bb(next), bb(h->mid), bb(h->scratch), bb(h->bed), bb(h->flags)};
         id = scope_begin(prof, cmd, "height_adi_x");
         vf_cmd_dispatch(cmd, h->p_sweep_x, xb, &q, groups(h->ny, VF_HEIGHT_SWEEP_WG), 1, 1);
         scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute(cmd);
+        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
         q.axis = 1;
         vf_binding yb[6] = {bb(eta), bb(h->mid), bb(next), bb(h->scratch), bb(h->bed), bb(h->flags)};
         id = scope_begin(prof, cmd, "height_adi_y");
         vf_cmd_dispatch(cmd, h->p_sweep_y, yb, &q, groups(h->nx, VF_HEIGHT_SWEEP_WG), 1, 1);
         scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute(cmd);
+        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     }
     h->cur = next_index(h);
     eta = h->eta[h->cur];
@@ -609,7 +609,7 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
         uint32_t id = scope_begin(prof, cmd, "height_disturb");
         vf_cmd_dispatch(cmd, h->p_disturb, b, &q, gx, gy, 1);
         scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute(cmd);
+        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     }
 }
 
@@ -652,7 +652,7 @@ static void record_objects(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
     uint32_t id = scope_begin(prof, cmd, "height_objects");
     vf_cmd_dispatch(cmd, h->p_objects, b, p, groups(h->object_count, VF_HEIGHT_OBJECTS_WG), 1, 1);
     scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
 }
 
 static void record_volume_fix(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof)
@@ -669,17 +669,17 @@ static void record_volume_fix(vf_height *h, VkCommandBuffer cmd, vf_profiler *pr
     uint32_t id = scope_begin(prof, cmd, "height_volume_reduce");
     vf_cmd_dispatch_1d(cmd, h->p_reduce, rb, &p, (uint64_t)h->partials * VF_HEIGHT_REDUCE_WG);
     scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     vf_binding fb[2] = {bb(h->partial), bb(h->result)};
     id = scope_begin(prof, cmd, "height_volume_final");
     vf_cmd_dispatch(cmd, h->p_final, fb, &p, 1, 1, 1);
     scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     vf_binding ab[5] = {bb(eta), bb(h->bed), bb(h->flags), bb(h->result), bb(is_adi(h) ? h->eta[prev_index(h)] : eta)};
     id = scope_begin(prof, cmd, "height_volume_apply");
     vf_cmd_dispatch_1d(cmd, h->p_apply, ab, &p, cells(h));
     scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
 }
 
 vf_height_advect_push vf_height_advect_params(const vf_solver *s)
@@ -715,7 +715,7 @@ static void record_advect(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, 
     uint32_t id = scope_begin(prof, cmd, "height_advect");
     vf_cmd_dispatch(cmd, h->p_advect, b, p, groups(h->nx, VF_WG_2D_X), groups(h->ny, VF_WG_2D_Y), 1);
     scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     tmp = h->eta[h->cur];
     h->eta[h->cur] = h->adv_eta;
     h->adv_eta = tmp;
@@ -733,7 +733,7 @@ vf_result vf_height_run_advect(vf_solver *s, const vf_height_advect_push *push)
     vf_result res = vf_cmd_oneshot_begin(h->base.gpu, &cmd);
     if (res != VF_OK)
         return res;
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     record_advect(h, cmd, NULL, push);
     return vf_cmd_oneshot_submit(h->base.gpu, cmd);
 }
@@ -748,7 +748,7 @@ static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profi
 {
     vf_height *h = (vf_height *)s;
     /* the previous frame's or part's (or an upload's) writes -> this one */
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     if (!s->part_more) {
         /* the first (or only) part: the flow, advection, the substep count */
         if (h->flow_src.solver) {
@@ -756,7 +756,7 @@ static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profi
             vf_result res = h->flow_src.solver->vt->record_frame(h->flow_src.solver, cmd, prof);
             if (res != VF_OK)
                 return res;
-            vf_cmd_barrier_compute(cmd);
+            vf_cmd_barrier_compute_on(h->base.gpu, cmd);
             vf_height_flow f = {0};
             h->flow_src.bind(h->flow_src.solver, &f);
             if ((res = vf_height_set_flow(s, &f)) != VF_OK)
@@ -824,7 +824,7 @@ vf_result vf_height_record_step(vf_solver *s, VkCommandBuffer cmd, vf_profiler *
                                 const vf_height_disturb_push *dp)
 {
     vf_height *h = (vf_height *)s;
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     record_substep(h, cmd, prof, sp, dp);
     h->drops += dp->drop_count;
     h->step++;
@@ -1004,7 +1004,7 @@ vf_result vf_height_run_objects(vf_solver *s, const vf_height_objects_push *push
     vf_result res = vf_cmd_oneshot_begin(h->base.gpu, &cmd);
     if (res != VF_OK)
         return res;
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     record_objects(h, cmd, NULL, push);
     return vf_cmd_oneshot_submit(h->base.gpu, cmd);
 }
@@ -1016,7 +1016,7 @@ vf_result vf_height_run_volume_fix(vf_solver *s, vf_height_volume_result *out)
     vf_result res = vf_cmd_oneshot_begin(h->base.gpu, &cmd);
     if (res != VF_OK)
         return res;
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
     record_volume_fix(h, cmd, NULL);
     res = vf_cmd_oneshot_submit(h->base.gpu, cmd);
     if (res == VF_OK && out)
@@ -1230,6 +1230,13 @@ static uint64_t height_pass_bytes(vf_solver *s, const char *pass)
     return 0;
 }
 
+/* The state a substep advances: the surface height and the two velocity
+ * components of every cell. */
+static uint64_t height_state_bytes(vf_solver *s)
+{
+    return 3 * 4 * cells((vf_height *)s);
+}
+
 static const vf_solver_vtable height_vt = {
     .family = "height",
     .destroy = height_destroy,
@@ -1241,6 +1248,7 @@ static const vf_solver_vtable height_vt = {
     .interact = height_interact,
     .describe = height_describe,
     .pass_bytes = height_pass_bytes,
+    .state_bytes = height_state_bytes,
     .export_last_good = height_export_last_good,
     .submit_substeps = HEIGHT_SUBMIT_SUBSTEPS,
 };

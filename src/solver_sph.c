@@ -10,6 +10,7 @@
 
 #include "gpu_buffer.h"
 #include "gpu_cmd.h"
+#include "gpu_counters.h"
 #include "gpu_pipeline.h"
 #include "gpu_scan.h"
 
@@ -202,7 +203,7 @@ static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
     p->h = (float)h;
     p->h2 = (float)(h * h);
     p->inv_h = (float)(1.0 / h);
-    p->inv_cell = (float)(1.0 / h);
+    p->inv_cell = (float)(VF_SPH_CELL_DIV / h);
     p->mass = (float)(d->rho0 * d->spacing * d->spacing * d->spacing);
     p->rho0 = (float)d->rho0;
     p->eos_b = (float)(d->rho0 * d->sound_speed * d->sound_speed / 7.0);
@@ -311,10 +312,10 @@ static vf_result check_desc(const vf_sph_desc *d, char *err, size_t cap)
 
 /* ------------------------------------------------------------------ recording */
 
-static void barrier(VkCommandBuffer cmd)
+static void barrier(const vf_sph *s, VkCommandBuffer cmd)
 {
     /* Compute writes -> compute reads/writes and indirect dispatch arguments. */
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT,
+    vf_cmd_barrier_on(s->gpu, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT,
                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
                    VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
 }
@@ -329,6 +330,8 @@ static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, const vf_pipeline
 {
     vf_cmd_bind(cmd, p, b, push);
     vkCmdDispatchIndirect(cmd, s->dispatch->buffer, 0);
+    if (s->gpu->counters)
+        vf_count_dispatch(s->gpu, p->name, vf_pipeline_bound_bytes(p, b), true);
 }
 
 static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
@@ -347,7 +350,7 @@ static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
     vf_binding b[] = {B(s->params), B(s->state), B(s->start), B(s->dispatch)};
     vf_sph_args_push pc = {.mode = mode};
     vf_cmd_dispatch(cmd, s->p_args, b, &pc, 1, 1, 1);
-    barrier(cmd);
+    barrier(s, cmd);
 }
 
 vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
@@ -357,15 +360,15 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     vf_sph_clear_push cp = {.count = s->cells + 1};
     vf_binding cb[] = {B(s->start)};
     vf_cmd_dispatch_1d(cmd, s->p_clear, cb, &cp, (uint64_t)s->cells + 1);
-    barrier(cmd);
+    barrier(s, cmd);
     vf_binding bb[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->cell), B(s->slot), B(s->start)};
     dispatch_particles(s, cmd, s->p_bin, bb, NULL);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
 
     sc = scope_begin(prof, cmd, "scan");
     vf_result r = vf_scan_record(s->scan, cmd, s->start, 0, (uint64_t)s->cells + 1);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
     if (r != VF_OK)
         return r;
@@ -373,14 +376,14 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     sc = scope_begin(prof, cmd, "sort");
     vf_binding sb[] = {B(s->params), B(s->state), B(s->id[a]), B(s->cell), B(s->slot), B(s->start), B(s->keys)};
     dispatch_particles(s, cmd, s->p_sort, sb, NULL);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
 
     sc = scope_begin(prof, cmd, "scatter");
     vf_binding xb[] = {B(s->params), B(s->state), B(s->cell),   B(s->start),  B(s->keys), B(s->pos[a]),
                        B(s->vel[a]), B(s->id[a]), B(s->pos[o]), B(s->vel[o]), B(s->id[o])};
     dispatch_particles(s, cmd, s->p_scatter, xb, NULL);
-    barrier(cmd);
+    barrier(s, cmd);
     if (s->desc.sink)
         record_args(s, cmd, VF_SPH_ARGS_COMPACT);
     scope_end(prof, cmd, sc);
@@ -394,13 +397,13 @@ vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
     uint32_t sc = scope_begin(prof, cmd, "density");
     vf_binding db[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->dens)};
     dispatch_particles(s, cmd, s->p_density, db, NULL);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
 
     sc = scope_begin(prof, cmd, "forces");
     vf_binding fb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->vel[a]), B(s->dens), B(s->acc)};
     dispatch_particles(s, cmd, s->p_forces, fb, &s->interact);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
     return VF_OK;
 }
@@ -412,7 +415,7 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     vf_binding ib[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->vel[a]), B(s->acc), B(s->dens)};
     vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode};
     dispatch_particles(s, cmd, s->p_integrate, ib, &pc);
-    barrier(cmd);
+    barrier(s, cmd);
     scope_end(prof, cmd, sc);
 }
 
@@ -423,7 +426,7 @@ static void record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
     vf_binding eb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]),
                        B(s->vel[a]), B(s->id[a]),  B(s->acc),   B(s->pattern)};
     vf_cmd_dispatch(cmd, s->p_emit, eb, NULL, 1, 1, 1);
-    barrier(cmd);
+    barrier(s, cmd);
     record_args(s, cmd, VF_SPH_ARGS_EMIT);
     scope_end(prof, cmd, sc);
 }
@@ -457,13 +460,13 @@ vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
 vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3], char *err,
                             size_t cap)
 {
-    /* The grid: cells of size h covering the tank; one more word for the
+    /* The grid: cells of size h / VF_SPH_CELL_DIV covering the tank; one more word for the
      * removed-particle bin. The start array is bound whole: it must fit the
      * storage buffer range. */
     uint64_t range = gpu->info.max_storage_buffer_range;
     uint64_t g[3];
     for (int k = 0; k < 3; k++) {
-        double n = ceil((desc->hi[k] - desc->lo[k]) / desc->h);
+        double n = ceil((desc->hi[k] - desc->lo[k]) / desc->h * VF_SPH_CELL_DIV);
         g[k] = n < 1 ? 1 : n > 4e9 ? 4000000000ull : (uint64_t)n;
     }
     double cells_d = (double)g[0] * (double)g[1] * (double)g[2];
@@ -493,9 +496,9 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
     }
     if (!cells_fit) {
         set_err(err, cap,
-                "spacing: the tank needs %.3g cells of size h = %.4g m (%llu x %llu x %llu) but at most %llu fit "
+                "spacing: the tank needs %.3g cells of size h / %d = %.4g m (%llu x %llu x %llu) but at most %llu fit "
                 "on %s: use a larger spacing or a smaller tank",
-                cells_d, desc->h, (unsigned long long)g[0], (unsigned long long)g[1], (unsigned long long)g[2],
+                cells_d, VF_SPH_CELL_DIV, desc->h / VF_SPH_CELL_DIV, (unsigned long long)g[0], (unsigned long long)g[1], (unsigned long long)g[2],
                 (unsigned long long)max_cells, gpu->info.name);
         return VF_ERR_TOO_LARGE;
     }

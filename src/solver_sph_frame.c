@@ -377,6 +377,16 @@ static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
     return 0;
 }
 
+/* The state a substep advances: position and velocity (vec4 each) of
+ * every particle. */
+static uint64_t sph_state_bytes(vf_solver *base)
+{
+    sph_solver *s = (sph_solver *)base;
+    vf_sph_render_view v;
+    vf_sph_get_render_view(s->sph, &v);
+    return (uint64_t)v.count_max * (16 + 16);
+}
+
 static const vf_solver_vtable sph_vtable = {
     .family = "sph",
     .destroy = sph_destroy,
@@ -388,6 +398,7 @@ static const vf_solver_vtable sph_vtable = {
     .interact = sph_interact,
     .describe = sph_describe,
     .pass_bytes = sph_pass_bytes,
+    .state_bytes = sph_state_bytes,
     .export_last_good = sph_export_last_good,
     .submit_substeps = SPH_SUBMIT_SUBSTEPS,
 };

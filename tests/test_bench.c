@@ -96,16 +96,25 @@ int main(int argc, char **argv)
         }
     CHECK_MSG(solvers >= 1, "at least one solver to benchmark");
     vf_test_section("tiny sweep");
-    int rc = vf_test_run_capture(out, sizeof out, "'%s' bench%s --frames 3 --warmup 1 --repeat 2 --render 96x64 --out '%s' --quiet",
-                                 vf_t.vkfluid, args, vf_test_path("b"));
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "'%s' bench%s --frames 3 --warmup 1 --repeat 2 --render 96x64 --out '%s' --quiet --model '%s/bench/models'",
+                                 vf_t.vkfluid, args, vf_test_path("b"), vf_t.source);
     printf("%s", out);
     CHECK_MSG(rc == 0, "bench exit %d", rc);
     CHECK_STR_CONTAINS(out, "device:");
+    CHECK_STR_CONTAINS(out, "work per substep");
+    CHECK_STR_CONTAINS(out, "PREDICTIONS");
+    CHECK_STR_CONTAINS(out, "NVIDIA H100");
     char *csv = vf_test_read_file(vf_test_path("b/bench.csv"), NULL), *json = vf_test_read_file(vf_test_path("b/bench.json"), NULL),
          *svg = vf_test_read_file(vf_test_path("b/bench.svg"), NULL);
     CHECK_MSG(csv && json && svg, "bench.csv, bench.json and bench.svg exist");
     if (csv)
         CHECK_STR_CONTAINS(csv, "device,solver,scene,size,elements");
+    char *work_csv = vf_test_read_file(vf_test_path("b/work.csv"), NULL);
+    CHECK_MSG(work_csv != NULL, "work.csv exists");
+    if (work_csv)
+        CHECK_STR_CONTAINS(work_csv, "device,solver,size,scope,name,dispatches");
+    free(work_csv);
 
     vf_test_section("bench.json against the schema");
     cJSON *doc = json ? cJSON_Parse(json) : NULL;
@@ -163,6 +172,18 @@ int main(int argc, char **argv)
                     positive(ren, "fps_median", "render");
                     positive(ren, "gpu_ms_median", "render");
                 }
+                const cJSON *work = need(z, "work", cJSON_Object, "size");
+                if (work) {
+                    const cJSON *ps = need(work, "per_substep", cJSON_Object, "work");
+                    if (ps) {
+                        positive(ps, "dispatches", "work");
+                        positive(ps, "barriers", "work");
+                        positive(ps, "bytes", "work");
+                        positive(ps, "min_bytes", "work");
+                    }
+                    const cJSON *ks = need(work, "kernels", cJSON_Array, "work");
+                    CHECK_MSG(cJSON_GetArraySize(ks) >= 2, "several kernels counted");
+                }
                 const cJSON *passes = need(z, "passes", cJSON_Array, "size");
                 CHECK_MSG(cJSON_GetArraySize(passes) >= 2, "several passes timed");
                 const cJSON *p;
@@ -191,11 +212,29 @@ int main(int argc, char **argv)
     free(svg);
 
     vf_test_section("bad input");
-    const char *bad[] = {"--frames 0", "--solver nosuch", "--sizes grid=0", "--sizes grid=abc", "--render 0x5", "--bogus"};
+    const char *bad[] = {"--frames 0", "--solver nosuch", "--sizes grid=0", "--sizes grid=abc", "--render 0x5", "--bogus",
+                         "--model /nonexistent-model-folder"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rc = vf_test_run_capture(out, sizeof out, "'%s' bench %s --out '%s'", vf_t.vkfluid, bad[i], vf_test_path("bad"));
         CHECK_MSG(rc == 2, "bench %s: exit %d, want 2: %s", bad[i], rc, out);
         CHECK_MSG(strchr(out, '\n') == strrchr(out, '\n'), "bench %s: one line: %s", bad[i], out);
+    }
+    {
+        /* a device file without the source of its latency */
+        char dir[1024], path[1100];
+        snprintf(dir, sizeof dir, "%s", vf_test_path("models"));
+        snprintf(path, sizeof path, "%s/x.json", dir);
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+        CHECK(system(cmd) == 0);
+        FILE *f = fopen(path, "w");
+        if (CHECK(f != NULL)) {
+            fputs("{\"name\": \"x\", \"bandwidth_gbps\": 100, \"bandwidth_source\": \"spec\", \"dispatch_latency_us\": 5}\n", f);
+            fclose(f);
+        }
+        rc = vf_test_run_capture(out, sizeof out, "'%s' bench --model '%s' --out '%s'", vf_t.vkfluid, dir, vf_test_path("bad"));
+        CHECK_MSG(rc == 2, "a device file without latency_source: exit %d, want 2: %s", rc, out);
+        CHECK_STR_CONTAINS(out, "latency_source");
     }
     if (vf_scene_find("smoke")) {
         rc = vf_test_run_capture(out, sizeof out, "'%s' bench --solver grid --sizes 100000 --frames 1 --out '%s' --quiet",

@@ -1,0 +1,65 @@
+#include "gpu_counters.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void vf_gpu_counters_reset(vf_gpu_counters *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void vf_gpu_counters_attach(vf_gpu *gpu, vf_gpu_counters *c)
+{
+    gpu->counters = c;
+}
+
+void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect)
+{
+    vf_gpu_counters *c = gpu ? gpu->counters : NULL;
+    if (!c)
+        return;
+    c->dispatches++;
+    c->indirect_dispatches += indirect;
+    c->bytes += bytes;
+    if (!name)
+        name = "(unnamed)";
+    uint32_t k = 0;
+    while (k < c->kernel_count && strncmp(c->kernel[k].name, name, sizeof c->kernel[k].name - 1))
+        k++;
+    if (k == c->kernel_count) {
+        if (k >= VF_COUNTERS_MAX_KERNELS) {
+            c->kernels_dropped++;
+            return;
+        }
+        snprintf(c->kernel[k].name, sizeof c->kernel[k].name, "%s", name);
+        c->kernel_count++;
+    }
+    c->kernel[k].dispatches++;
+    c->kernel[k].bytes += bytes;
+}
+
+void vf_count_draw(const vf_gpu *gpu)
+{
+    if (gpu && gpu->counters)
+        gpu->counters->draws++;
+}
+
+void vf_count_barriers(const vf_gpu *gpu, uint32_t n)
+{
+    if (gpu && gpu->counters)
+        gpu->counters->barriers += n;
+}
+
+void vf_count_submit(const vf_gpu *gpu)
+{
+    if (gpu && gpu->counters)
+        gpu->counters->submits++;
+}
+
+const vf_kernel_count *vf_gpu_counters_kernel(const vf_gpu_counters *c, const char *name)
+{
+    for (uint32_t k = 0; k < c->kernel_count; k++)
+        if (!strncmp(c->kernel[k].name, name, sizeof c->kernel[k].name - 1))
+            return &c->kernel[k];
+    return NULL;
+}

@@ -1,0 +1,63 @@
+/* gpu_counters: work accounting of recorded commands.
+ *
+ * A vf_gpu_counters object counts what the recording helpers record while it
+ * is attached to a context (vf_gpu_counters_attach): compute dispatches
+ * (direct and indirect), draws, pipeline barriers and queue submits, and per
+ * compute kernel the bytes of the storage and uniform buffers its dispatches
+ * bind (each bound range counted once per dispatch: the traffic of a pass that
+ * reads or writes every bound element once). The hooks below are called by
+ * vf_cmd_dispatch*, the vf_cmd_barrier* helpers that know their context, the
+ * frame ring's submit, and the few places that call vkCmdDraw or
+ * vkCmdDispatchIndirect themselves. Nothing is counted while no counters are
+ * attached (the hooks test one pointer). Counting never changes what is
+ * recorded. */
+#ifndef VF_GPU_COUNTERS_H
+#define VF_GPU_COUNTERS_H
+
+#include <stdint.h>
+
+#include "gpu_context.h"
+
+#define VF_COUNTERS_MAX_KERNELS 64
+
+/** Per compute kernel (pipeline debug name): dispatches and bound bytes. */
+typedef struct vf_kernel_count {
+    char name[40];
+    uint64_t dispatches;
+    uint64_t bytes; /* bound buffer bytes summed over its dispatches */
+} vf_kernel_count;
+
+/** The totals since the last reset. */
+typedef struct vf_gpu_counters {
+    uint64_t dispatches;          /* direct and indirect compute dispatches */
+    uint64_t indirect_dispatches; /* of which indirect (bytes unknown: counted as bound) */
+    uint64_t draws;
+    uint64_t barriers;            /* vkCmdPipelineBarrier2 calls through the helpers */
+    uint64_t submits;
+    uint64_t bytes;               /* bound bytes of every dispatch */
+    vf_kernel_count kernel[VF_COUNTERS_MAX_KERNELS];
+    uint32_t kernel_count;
+    uint64_t kernels_dropped;     /* dispatches of kernels beyond VF_COUNTERS_MAX_KERNELS */
+} vf_gpu_counters;
+
+/** Zeroes every count. */
+void vf_gpu_counters_reset(vf_gpu_counters *c);
+
+/** Attaches c to gpu (c NULL detaches): from now on the hooks count into c.
+ * The caller owns c and must detach it before freeing it. */
+void vf_gpu_counters_attach(vf_gpu *gpu, vf_gpu_counters *c);
+
+/** Hook: one dispatch of kernel `name` binding `bytes` bytes of buffers.
+ * gpu may be NULL; no-op without attached counters. */
+void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect);
+/** Hook: one draw call. gpu may be NULL. */
+void vf_count_draw(const vf_gpu *gpu);
+/** Hook: `n` pipeline barriers. gpu may be NULL. */
+void vf_count_barriers(const vf_gpu *gpu, uint32_t n);
+/** Hook: one queue submit. gpu may be NULL. */
+void vf_count_submit(const vf_gpu *gpu);
+
+/** The kernel entry of that name; NULL when it was never dispatched. */
+const vf_kernel_count *vf_gpu_counters_kernel(const vf_gpu_counters *c, const char *name);
+
+#endif

@@ -1,0 +1,153 @@
+/* Work accounting (gpu_counters): the counts of dispatches, barriers,
+ * submits and bound bytes that the recording helpers report, on small cases
+ * whose commands are known: a two-level prefix sum, Jacobi pressure
+ * iterations and one multigrid V-cycle of the grid solver. */
+#include <stdlib.h>
+
+#include "gpu_cmd.h"
+#include "gpu_counters.h"
+#include "gpu_scan.h"
+#include "shared.h"
+#include "solver_grid.h"
+#include "testlib.h"
+
+/* A scan of 3 blocks: one block-scan dispatch writing 3 block sums, a
+ * barrier, a single-block scan of the sums, a barrier, one add dispatch. */
+static void test_scan(vf_gpu *gpu)
+{
+    vf_test_section("two-level scan");
+    const uint64_t n = 3 * VF_SCAN_BLOCK;
+    vf_scan *scan = NULL;
+    vf_buffer *buf = NULL;
+    vf_scan_desc sd = {.max_count = n};
+    vf_buffer_desc bd = {.size = n * 4, .name = "test counters scan"};
+    if (!CHECK(vf_scan_create(gpu, &sd, &scan) == VF_OK) || !CHECK(vf_buffer_create(gpu, &bd, &buf) == VF_OK))
+        goto done;
+    vf_gpu_counters c;
+    vf_gpu_counters_reset(&c);
+    VkCommandBuffer cmd;
+    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+        goto done;
+    vkCmdFillBuffer(cmd, buf->buffer, 0, VK_WHOLE_SIZE, 1);
+    vf_cmd_barrier_transfer_to_compute(cmd);
+    vf_gpu_counters_attach(gpu, &c);
+    CHECK(vf_scan_record(scan, cmd, buf, 0, n) == VF_OK);
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    vf_gpu_counters_attach(gpu, NULL);
+    const vf_kernel_count *blk = vf_gpu_counters_kernel(&c, "scan block");
+    const vf_kernel_count *add = vf_gpu_counters_kernel(&c, "scan add");
+    printf("  dispatches %llu, barriers %llu, submits %llu, bytes %llu\n", (unsigned long long)c.dispatches,
+           (unsigned long long)c.barriers, (unsigned long long)c.submits, (unsigned long long)c.bytes);
+    CHECK_MSG(c.dispatches == 3, "dispatches %llu, want 3", (unsigned long long)c.dispatches);
+    CHECK_MSG(c.barriers == 2, "barriers %llu, want 2", (unsigned long long)c.barriers);
+    CHECK_MSG(c.submits == 1, "submits %llu, want 1", (unsigned long long)c.submits);
+    CHECK(c.draws == 0 && c.indirect_dispatches == 0);
+    if (CHECK(blk && add)) {
+        CHECK_MSG(blk->dispatches == 2 && add->dispatches == 1, "block %llu add %llu", (unsigned long long)blk->dispatches,
+                  (unsigned long long)add->dispatches);
+        /* block: (n words + sums) + (3 sums + sums); add: n words + sums */
+        CHECK_MSG((int64_t)blk->bytes - 2 * (int64_t)add->bytes == 12 - (int64_t)n * 4,
+                  "block bytes %llu, add bytes %llu", (unsigned long long)blk->bytes, (unsigned long long)add->bytes);
+        CHECK(c.bytes == blk->bytes + add->bytes);
+    }
+    /* detached: nothing more is counted */
+    vf_gpu_counters before = c;
+    if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
+        CHECK(vf_scan_record(scan, cmd, buf, 0, n) == VF_OK);
+        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    }
+    CHECK(c.dispatches == before.dispatches && c.barriers == before.barriers && c.submits == before.submits);
+done:
+    vf_buffer_destroy(&buf);
+    vf_scan_destroy(&scan);
+}
+
+static bool count_pressure(vf_gpu *gpu, vf_grid *g, vf_grid_pressure m, uint32_t iters, vf_gpu_counters *c)
+{
+    vf_gpu_counters_reset(c);
+    VkCommandBuffer cmd;
+    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+        return false;
+    vf_cmd_barrier_frame_start(cmd);
+    vf_gpu_counters_attach(gpu, c);
+    bool ok = CHECK(vf_grid_record_pressure_iterations(g, cmd, m, iters) == VF_OK);
+    vf_gpu_counters_attach(gpu, NULL);
+    return CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK) && ok;
+}
+
+/* Jacobi: one dispatch and one barrier per iteration. Without solids the
+ * open-domain variant runs and binds only x, b and the output in full (the
+ * face weights, which it never reads, by their first element); with an
+ * obstacle every iteration binds the two face-weight arrays too. */
+static void test_jacobi(vf_gpu *gpu, bool obstacle)
+{
+    const uint32_t nx = 64, ny = 32;
+    vf_grid_desc d = {.nx = nx, .ny = ny, .width = 2.0, .dt = 0.02, .pressure = VF_GRID_PRESSURE_JACOBI};
+    if (obstacle)
+        d.obstacles[0] = (vf_grid_obstacle){.shape = VF_GRID_SHAPE_DISC, .cx = 1.0f, .cy = 0.5f, .radius = 0.2f};
+    vf_grid *g = NULL;
+    char err[256] = "";
+    if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+        return;
+    vf_gpu_counters c;
+    if (count_pressure(gpu, g, VF_GRID_PRESSURE_JACOBI, 10, &c)) {
+        printf("  jacobi x10 %s: dispatches %llu, barriers %llu, bytes %llu\n", obstacle ? "with an obstacle" : "open",
+               (unsigned long long)c.dispatches, (unsigned long long)c.barriers, (unsigned long long)c.bytes);
+        CHECK_MSG(c.dispatches == 10 && c.barriers == 10, "dispatches %llu barriers %llu, want 10 and 10",
+                  (unsigned long long)c.dispatches, (unsigned long long)c.barriers);
+        uint64_t cells = (uint64_t)nx * ny * 4, faces = ((uint64_t)(nx + 1) * ny + (uint64_t)nx * (ny + 1)) * 4;
+        uint64_t per = c.bytes / 10;
+        CHECK_MSG(c.bytes % 10 == 0 && per >= 3 * cells, "bytes %llu: want 10 x at least %llu", (unsigned long long)c.bytes,
+                  (unsigned long long)(3 * cells));
+        if (obstacle)
+            CHECK_MSG(per >= 3 * cells + faces, "with an obstacle the weights are bound: %llu per iteration",
+                      (unsigned long long)per);
+        else
+            CHECK_MSG(per < 3 * cells + faces / 2, "open: the weights are not bound in full: %llu per iteration",
+                      (unsigned long long)per);
+        CHECK(c.kernel_count == 1);
+        const vf_kernel_count *k = vf_gpu_counters_kernel(&c, obstacle ? "grid_jacobi.comp" : "grid_jacobi.comp open");
+        CHECK_MSG(k && k->dispatches == 10, "the %s Jacobi variant ran", obstacle ? "general" : "open");
+    }
+    vf_grid_destroy(&g);
+}
+
+/* One V-cycle over L levels: per level above the coarsest (pre + post)
+ * sweeps of two colours, one residual-and-restriction pass and a
+ * prolongation; one dispatch on the coarsest. */
+static void test_vcycle(vf_gpu *gpu)
+{
+    vf_grid_desc d = {.nx = 64, .ny = 32, .width = 2.0, .dt = 0.02, .pressure = VF_GRID_PRESSURE_MULTIGRID, .mg_pre = 2,
+                      .mg_post = 1};
+    vf_grid *g = NULL;
+    char err[256] = "";
+    if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+        return;
+    vf_gpu_counters c;
+    uint32_t levels = vf_grid_levels(g);
+    uint64_t want = (uint64_t)(levels - 1) * (2 * (d.mg_pre + d.mg_post) + 2) + 1;
+    if (CHECK(levels >= 2) && count_pressure(gpu, g, VF_GRID_PRESSURE_MULTIGRID, 1, &c)) {
+        printf("  V-cycle over %u levels: dispatches %llu (want %llu), barriers %llu\n", levels,
+               (unsigned long long)c.dispatches, (unsigned long long)want, (unsigned long long)c.barriers);
+        CHECK(c.dispatches == want && c.barriers == want);
+    }
+    vf_grid_destroy(&g);
+}
+
+static void test_grid(vf_gpu *gpu)
+{
+    vf_test_section("grid pressure iterations");
+    test_jacobi(gpu, false);
+    test_jacobi(gpu, true);
+    test_vcycle(gpu);
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    vf_gpu *gpu = vf_test_gpu();
+    test_scan(gpu);
+    test_grid(gpu);
+    vf_test_gpu_done(&gpu);
+    return vf_test_finish();
+}
