@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpu_cmd.h"
+#include "gpu_descriptors.h"
 
 static int find_memory_type(const vf_gpu *gpu, uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags need)
 {
@@ -52,6 +53,7 @@ vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **
         return VF_ERR_NO_MEMORY;
     b->gpu = gpu;
     b->size = desc->size;
+    b->serial = ++gpu->next_serial;
     VkBufferUsageFlags usage = desc->usage ? desc->usage
                                            : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                                  VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -87,6 +89,7 @@ void vf_buffer_destroy(vf_buffer **pb)
     if (!pb || !*pb)
         return;
     vf_buffer *b = *pb;
+    vf_set_cache_forget(b->gpu, b->serial);
     if (b->buffer)
         vkDestroyBuffer(b->gpu->device, b->buffer, NULL);
     if (b->memory)
@@ -222,6 +225,7 @@ vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out
     if (!img)
         return VF_ERR_NO_MEMORY;
     img->gpu = gpu;
+    img->serial = ++gpu->next_serial;
     img->format = desc->format;
     img->width = desc->width;
     img->height = desc->height;
@@ -275,6 +279,7 @@ void vf_image_destroy(vf_image **pi)
         return;
     vf_image *img = *pi;
     VkDevice dev = img->gpu->device;
+    vf_set_cache_forget(img->gpu, img->serial);
     if (img->view)
         vkDestroyImageView(dev, img->view, NULL);
     if (img->image)

@@ -25,6 +25,7 @@ typedef struct vf_buffer {
     VkDeviceMemory memory;
     VkDeviceSize size;
     void *mapped; /* non-NULL for host-visible memory */
+    uint64_t serial; /* unique within the context, never 0 (descriptor-set cache key) */
 } vf_buffer;
 
 /** Creates a buffer. Returns VF_ERR_TOO_LARGE when the size exceeds the
@@ -59,6 +60,7 @@ typedef struct vf_image {
     uint32_t width, height;
     VkImageAspectFlags aspect;
     VkImageLayout layout; /* layout after the last recorded vf_image_transition */
+    uint64_t serial;      /* unique within the context, never 0 (descriptor-set cache key) */
 } vf_image;
 
 /** Creates a 2D image with one mip level and a view. Checks the size against

@@ -100,10 +100,9 @@ static void fill_info(VkPhysicalDevice pd, uint32_t index, vf_device_info *d)
         return;
     }
     vkGetPhysicalDeviceFeatures2(pd, &f2);
+    d->push_descriptor = has_extension(pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     if (!f13.synchronization2 || !f13.dynamicRendering)
         snprintf(d->unusable_why, sizeof d->unusable_why, "lacks synchronization2 or dynamicRendering");
-    else if (!has_extension(pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
-        snprintf(d->unusable_why, sizeof d->unusable_why, "lacks VK_KHR_push_descriptor");
     else if (!find_queue_family(pd, &family, &bits))
         snprintf(d->unusable_why, sizeof d->unusable_why, "has no graphics+compute queue");
     else
@@ -418,7 +417,11 @@ static vf_result create_device(vf_gpu *gpu, const vf_gpu_desc *desc)
     };
     const char *exts[4];
     uint32_t next = 0;
-    exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    const char *dmode = getenv("VKFLUID_DESCRIPTORS");
+    bool force_sets = desc->descriptor_sets || (dmode && !strcmp(dmode, "sets"));
+    gpu->push_descriptors = gpu->info.push_descriptor && !force_sets;
+    if (gpu->push_descriptors)
+        exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     if (desc->present) {
         if (!has_extension(gpu->physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
             return VF_ERR_UNSUPPORTED;

@@ -26,6 +26,7 @@ typedef struct vf_device_info {
     uint64_t max_storage_buffer_range;
     uint32_t max_workgroup_invocations;
     bool timestamps;     /* timestampComputeAndGraphics */
+    bool push_descriptor; /* VK_KHR_push_descriptor present (else the descriptor-set path) */
     bool usable;         /* Vulkan 1.3 with everything vkfluid needs */
     char unusable_why[96];
 } vf_device_info;
@@ -39,7 +40,12 @@ typedef struct vf_gpu_desc {
     bool present;        /* enable VK_KHR_swapchain (the viewer) */
     const char *const *instance_extensions; /* extra instance extensions (from GLFW); may be NULL */
     uint32_t instance_extension_count;
+    /* true: use descriptor sets even where push descriptors exist (tests).
+     * VKFLUID_DESCRIPTORS=sets in the environment does the same. */
+    bool descriptor_sets;
 } vf_gpu_desc;
+
+struct vf_set_cache;
 
 /** The context. Fields are read-only for users; create/destroy own them. */
 typedef struct vf_gpu {
@@ -70,6 +76,15 @@ typedef struct vf_gpu {
     vf_result fault;
     uint64_t fault_submit;
     uint64_t frame_submits; /* vf_frames_submit calls so far (gpu_cmd.c counts them) */
+    /* Descriptors: chosen once when the device is created. true: every
+     * pipeline pushes its descriptors (VK_KHR_push_descriptor); false: each
+     * pipeline binds sets from its own cache (gpu_descriptors.h). */
+    bool push_descriptors;
+    struct vf_set_cache *set_caches; /* the pipelines' set caches (set path) */
+    uint64_t next_serial;            /* last serial given to a buffer or image */
+    /* An error met while recording (a full set cache): the next submit
+     * returns it instead of submitting. VF_OK when none. */
+    vf_result deferred_error;
 } vf_gpu;
 
 /** Lists the physical devices (creates and destroys a temporary instance).
