@@ -28,7 +28,7 @@ typedef struct vf_device_info {
     bool timestamps;     /* timestampComputeAndGraphics */
     bool push_descriptor; /* VK_KHR_push_descriptor present (else the descriptor-set path) */
     bool usable;         /* Vulkan 1.3 with everything vkfluid needs */
-    char unusable_why[96];
+    char unusable_why[160];
 } vf_device_info;
 
 /** A zeroed desc means: choose the best device, validation from the
@@ -62,6 +62,11 @@ typedef struct vf_gpu {
     vf_device_info info;
     float timestamp_period_ns;     /* ns per timestamp tick */
     uint32_t timestamp_valid_bits; /* 0 when the queue has no timestamps */
+    /* VKFLUID_LIMITS=min-desktop (test hook, gpu_limits.h): props.limits and
+     * the info limits are clamped, timestamps keep 36 valid bits, and every
+     * host-visible memory type is treated as non-coherent (explicit flushes
+     * and invalidates rounded to nonCoherentAtomSize). */
+    bool min_desktop;
     bool validation;
     bool debug_utils;
     bool present;

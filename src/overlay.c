@@ -124,6 +124,7 @@ void vf_overlay_record(vf_overlay *ov, VkCommandBuffer cmd, vf_image *target)
     if (ov->quads <= 1)
         return;
     write_panel(ov);
+    vf_buffer_flush(ov->verts[ov->slot], 0, VK_WHOLE_SIZE); /* non-coherent memory */
     vf_render_begin_color(cmd, target, VK_ATTACHMENT_LOAD_OP_LOAD);
     vf_binding b = vf_bind_buffer(ov->verts[ov->slot]);
     /* A dark shadow one pixel down-right, then the text in its colours. */

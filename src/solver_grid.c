@@ -1443,7 +1443,9 @@ static vf_result grid_frame_done(vf_solver *s)
     uint64_t frame = g->done_frames++;
     if (g->report_every && (frame + 1) % g->report_every == 0 && frame >= VF_MAX_FRAMES) {
         frame -= VF_MAX_FRAMES; /* certainly completed (see STATS_RING) */
-        const float *raw = (const float *)((const char *)g->stats_ring->mapped + (frame % STATS_RING) * VF_GRID_STAT_COUNT * 16);
+        VkDeviceSize at = (frame % STATS_RING) * VF_GRID_STAT_COUNT * 16;
+        vf_buffer_invalidate(g->stats_ring, at, VF_GRID_STAT_COUNT * 16); /* non-coherent memory */
+        const float *raw = (const float *)((const char *)g->stats_ring->mapped + at);
         vf_grid_stats st;
         stats_from_raw(raw, &st, 0);
         note_stats(g, &st);

@@ -383,7 +383,7 @@ static vf_result upload(vf_buffer *buf, const void *data, VkDeviceSize size)
         return res;
     memcpy(st->mapped, data, (size_t)size);
     VkCommandBuffer cmd;
-    if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
+    if ((res = vf_buffer_flush(st, 0, size)) == VF_OK && (res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
         vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
         VkBufferCopy region = {.size = size};

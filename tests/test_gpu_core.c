@@ -7,6 +7,8 @@
 #include "gpu_buffer.h"
 #include "gpu_cmd.h"
 #include "gpu_descriptors.h"
+#include "gpu_limits.h"
+#include "gpu_shaders.h"
 #include "gpu_pipeline.h"
 #include "gpu_profiler.h"
 #include "shared.h"
@@ -278,6 +280,54 @@ done:
     CHECK_MSG(count == 0, "the set path raises no validation message (got %u)", count);
 }
 
+/* The workgroup checks read the SPIR-V; a too-small limit is named. */
+static void test_limits(vf_gpu *gpu)
+{
+    vf_test_section("limits: workgroup reflection, named limits, the min-desktop clamp");
+    const vf_shader_blob *b = vf_shader_find("scan_block.comp");
+    uint32_t size[3] = {0, 0, 0};
+    uint64_t shared = 0;
+    if (CHECK(b != NULL) && CHECK(vf_limits_reflect(b->code, b->size, size, &shared))) {
+        CHECK_EQ_INT(size[0], VF_SCAN_WG);
+        CHECK_EQ_INT(size[1] * size[2], 1);
+        CHECK_EQ_U64(shared, VF_SCAN_WG * sizeof(uint32_t));
+    }
+    char why[160] = "";
+    VkPhysicalDeviceLimits l = gpu->props.limits;
+    CHECK_MSG(vf_limits_check_shaders(&l, why, sizeof why), "this device runs every shader: %s", why);
+    l.maxComputeSharedMemorySize = 16;
+    CHECK(!vf_limits_check_shaders(&l, why, sizeof why));
+    CHECK_STR_CONTAINS(why, "maxComputeSharedMemorySize is 16 bytes, shader ");
+    l = gpu->props.limits;
+    l.maxComputeWorkGroupInvocations = 8;
+    CHECK(!vf_limits_check_shaders(&l, why, sizeof why));
+    CHECK_STR_CONTAINS(why, "maxComputeWorkGroupInvocations is 8");
+    l = gpu->props.limits;
+    l.maxComputeWorkGroupSize[0] = 2;
+    CHECK(!vf_limits_check_shaders(&l, why, sizeof why));
+    CHECK_STR_CONTAINS(why, "maxComputeWorkGroupSize[0] is 2");
+    l = gpu->props.limits;
+    l.minStorageBufferOffsetAlignment = 4;
+    l.maxComputeSharedMemorySize = 1u << 20;
+    vf_limits_clamp_min_desktop(&l);
+    CHECK_EQ_INT(l.minStorageBufferOffsetAlignment, 256);
+    CHECK_EQ_INT(l.maxComputeSharedMemorySize, 32768);
+    CHECK(l.maxComputeWorkGroupCount[0] <= 65535);
+    /* mapped memory: flush and invalidate round to nonCoherentAtomSize (a no-op when coherent) */
+    vf_buffer *up = NULL;
+    vf_buffer_desc bd = {.size = 1000, .memory = VF_MEMORY_UPLOAD, .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                         .name = "flush test"};
+    if (CHECK(vf_buffer_create(gpu, &bd, &up) == VF_OK)) {
+        CHECK(up->mapped != NULL);
+        CHECK(vf_buffer_flush(up, 3, 17) == VF_OK);
+        CHECK(vf_buffer_flush(up, 999, VK_WHOLE_SIZE) == VF_OK);
+        CHECK(vf_buffer_invalidate(up, 0, 1000) == VF_OK);
+        if (gpu->min_desktop)
+            CHECK(!up->coherent);
+    }
+    vf_buffer_destroy(&up);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -288,6 +338,7 @@ int main(int argc, char **argv)
     test_buffers(gpu);
     test_images(gpu);
     test_dispatch_and_profiler(gpu);
+    test_limits(gpu);
     vf_test_gpu_done(&gpu);
     test_descriptor_sets();
     test_validation_counts_hazards();
