@@ -490,7 +490,7 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
         fmt_bytes(have, hb, sizeof hb);
         fmt_bytes(field, fb, sizeof fb);
         fmt_bytes(gpu->info.max_storage_buffer_range, rb, sizeof rb);
-        set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; %s has %s and binds at most %s: use a smaller n",
+        set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; %s has %s and binds at most %s (maxStorageBufferRange): use a smaller n",
                 d.nx, d.ny, nb, fb, gpu->info.name, hb, rb);
         return VF_ERR_TOO_LARGE;
     }

@@ -1332,7 +1332,7 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
         return res;
     const uint64_t n = (uint64_t)desc->nx * (uint64_t)desc->ny;
     if (n * sizeof(float) > gpu->info.max_storage_buffer_range) {
-        snprintf(err, cap, "nx=%d: %d x %d cells need %llu MiB per field, above this device's %llu MiB storage binding: "
+        snprintf(err, cap, "nx=%d: %d x %d cells need %llu MiB per field, above this device's %llu MiB storage binding (maxStorageBufferRange): "
                  "use fewer cells", desc->nx, desc->nx, desc->ny, (unsigned long long)(n * 4 >> 20),
                  (unsigned long long)(gpu->info.max_storage_buffer_range >> 20));
         return VF_ERR_TOO_LARGE;

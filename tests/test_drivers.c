@@ -107,6 +107,10 @@ int main(int argc, char **argv)
     printf("%s", out);
     CHECK_MSG(strstr(out, "* ") != NULL, "vkfluid devices marks a usable default device: %s", out);
 
+    vf_test_section("selftest, with either descriptor path");
+    run_clean("selftest (default descriptors)", "env -u VKFLUID_DESCRIPTORS", "selftest");
+    run_clean("selftest (descriptor sets)", "env VKFLUID_DESCRIPTORS=sets", "selftest");
+
     vf_test_section("every built-in scene runs and captures cleanly with either descriptor path, byte-identical");
     static char list[16384];
     rc = vf_test_run_capture(list, sizeof list, "'%s' scenes", vf_t.vkfluid);
