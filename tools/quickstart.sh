@@ -73,17 +73,17 @@ configure() { # dir, extra cmake args
     grep -E 'warning:|error:' "$dir/build.log" >&2 || true
 }
 
-if [ "$mode" = test ]; then
-    # the SwiftShader ICD file of chromium-common (its path is part of the
-    # configuration, so installing it later reconfigures)
-    icd=""
-    for d in /usr/lib/chromium /usr/lib64/chromium /usr/lib/x86_64-linux-gnu/chromium; do
-        if [ -f "$d/vk_swiftshader_icd.json" ]; then icd="$d/vk_swiftshader_icd.json" && break; fi
-    done
-    if [ -z "$icd" ]; then
-        echo "error: SwiftShader's vk_swiftshader_icd.json is missing: install chromium-common (apt-get install chromium-common)" >&2
-        exit 1
-    fi
+# the SwiftShader ICD file of chromium-common, for the driver matrix (its path
+# is part of the configuration, so installing it later reconfigures)
+icd=""
+for d in /usr/lib/chromium /usr/lib64/chromium /usr/lib/x86_64-linux-gnu/chromium; do
+    if [ -f "$d/vk_swiftshader_icd.json" ]; then icd="$d/vk_swiftshader_icd.json" && break; fi
+done
+if [ "$mode" = test ] && [ -z "$icd" ]; then
+    echo "error: SwiftShader's vk_swiftshader_icd.json is missing: install chromium-common (apt-get install chromium-common)" >&2
+    exit 1
+fi
+if [ -n "$icd" ]; then
     configure build -DVKFLUID_WERROR=$werror -DVF_SWIFTSHADER_ICD="$icd"
 else
     configure build -DVKFLUID_WERROR=$werror
