@@ -256,7 +256,9 @@ vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out
     VkImageFormatProperties ifp;
     if (vkGetPhysicalDeviceImageFormatProperties(gpu->physical, desc->format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                  usage, 0, &ifp) != VK_SUCCESS)
-        return VF_ERR_UNSUPPORTED;
+        return VF_ERR_UNSUPPORTED; /* this format cannot have this usage here */
+    if (desc->width > ifp.maxExtent.width || desc->height > ifp.maxExtent.height)
+        return VF_ERR_TOO_LARGE;
     vf_image *img = calloc(1, sizeof *img);
     if (!img)
         return VF_ERR_NO_MEMORY;

@@ -87,8 +87,9 @@ typedef struct vf_gpu {
     bool push_descriptors;
     struct vf_set_cache *set_caches; /* the pipelines' set caches (set path) */
     uint64_t next_serial;            /* last serial given to a buffer or image */
-    /* An error met while recording (a full set cache): the next submit
-     * returns it instead of submitting. VF_OK when none. */
+    /* An error met while recording (a full set cache, a misaligned buffer
+     * offset): every later submit returns it instead of submitting. VF_OK
+     * when none. */
     vf_result deferred_error;
 } vf_gpu;
 

@@ -271,6 +271,11 @@ void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bi
                     .range = b->range ? b->range : b->buffer->size - b->offset,
                 };
                 w[i].pBufferInfo = &bi[i];
+                VkDeviceSize align = p->types[i] == VF_BIND_UNIFORM_BUFFER
+                                         ? p->gpu->props.limits.minUniformBufferOffsetAlignment
+                                         : p->gpu->props.limits.minStorageBufferOffsetAlignment;
+                if (align && b->offset % align && p->gpu->deferred_error == VF_OK)
+                    p->gpu->deferred_error = VF_ERR_MISALIGNED; /* the next submit fails */
                 k[0] = b->buffer->serial;
                 k[1] = bi[i].offset;
                 k[2] = bi[i].range;

@@ -93,8 +93,10 @@ void vf_pipeline_destroy(vf_pipeline **p);
 
 /** Binds the pipeline, its descriptors (bindings has binding_count entries;
  * may be NULL when there are none: pushed, or bound from the pipeline's set
- * cache) and its push constants (push may be NULL when push_size is 0). On
- * the set path a full cache makes every later submit fail with
+ * cache) and its push constants (push may be NULL when push_size is 0). A
+ * buffer offset that is not a multiple of the device's (possibly clamped,
+ * VKFLUID_LIMITS) offset alignment makes every later submit fail with
+ * VF_ERR_MISALIGNED; on the set path a full cache does the same with
  * VF_ERR_SET_CACHE_FULL (gpu_descriptors.h). */
 void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push);
 

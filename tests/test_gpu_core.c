@@ -328,6 +328,46 @@ static void test_limits(vf_gpu *gpu)
     vf_buffer_destroy(&up);
 }
 
+/* Under VKFLUID_LIMITS=min-desktop a buffer offset the device accepts but
+ * the clamped 256-byte alignment does not fails the submit, naming the limit. */
+static void test_offset_alignment(void)
+{
+    vf_test_section("buffer offsets against minStorageBufferOffsetAlignment");
+    vf_gpu_desc desc = {.validation = 1};
+    vf_gpu *gpu = NULL;
+    if (!CHECK(vf_gpu_create(&desc, &gpu) == VF_OK))
+        return;
+    VkPhysicalDeviceProperties real;
+    vkGetPhysicalDeviceProperties(gpu->physical, &real);
+    VkDeviceSize dev_align = real.limits.minStorageBufferOffsetAlignment;
+    VkDeviceSize align = gpu->props.limits.minStorageBufferOffsetAlignment;
+    printf("minStorageBufferOffsetAlignment: device %llu, used %llu%s\n", (unsigned long long)dev_align,
+           (unsigned long long)align, gpu->min_desktop ? " (min-desktop)" : "");
+    CHECK(align >= dev_align);
+    vf_pipeline *p = NULL;
+    vf_compute_desc cd = {.shader = "selftest_fill.comp", .binding_count = 1, .bindings = {VF_BIND_STORAGE_BUFFER},
+                          .push_size = sizeof(vf_selftest_push)};
+    vf_buffer *b = NULL;
+    vf_buffer_desc bd = {.size = 4096, .name = "alignment"};
+    CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK);
+    CHECK(vf_buffer_create(gpu, &bd, &b) == VF_OK);
+    if (p && b) {
+        vf_binding ok = {.buffer = b, .offset = align, .range = 256};
+        CHECK(fill_rounds(gpu, p, &ok, 64, 1) == VF_OK);
+        if (align > dev_align) {
+            /* legal for the device, not for the limits vkfluid uses */
+            vf_binding bad = {.buffer = b, .offset = dev_align, .range = 256};
+            vf_result res = fill_rounds(gpu, p, &bad, 64, 1);
+            CHECK_MSG(res == VF_ERR_MISALIGNED, "misaligned offset: %s", vf_result_name(res));
+            CHECK_STR_CONTAINS(vf_result_message(res), "minStorageBufferOffsetAlignment");
+        }
+    }
+    vf_buffer_destroy(&b);
+    vf_pipeline_destroy(&p);
+    uint32_t count = vf_gpu_shutdown(&gpu);
+    CHECK_EQ_INT(count, 0);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -341,6 +381,7 @@ int main(int argc, char **argv)
     test_limits(gpu);
     vf_test_gpu_done(&gpu);
     test_descriptor_sets();
+    test_offset_alignment();
     test_validation_counts_hazards();
     return vf_test_finish();
 }
