@@ -33,8 +33,10 @@ endforeach()
 # install; nothing is skipped. SwiftShader is several times slower than
 # lavapipe, so it runs VF_SWIFTSHADER_TESTS: the kernel tests and
 # test_drivers at one step per scene (VKFLUID_DRIVER_LIGHT=1), which between
-# them run every shader (README, Tested on).
-set(VF_SWIFTSHADER_TESTS test_gpu_core test_scan test_grid test_height_kernels test_sph_bin test_sph_kernels
+# them run every shader (README, Tested on). test_scan passes there too but
+# takes about 8 minutes (its 2^26-element scan), so the matrix leaves it to
+# lavapipe; the scan shaders run in SPH binning (test_sph_bin, test_drivers).
+set(VF_SWIFTSHADER_TESTS test_gpu_core test_grid test_height_kernels test_sph_bin test_sph_kernels
     test_sph_forces test_ssf test_drivers)
 set(VF_MATRIX_TESTS test_gpu_core test_scan test_grid test_grid_physics test_height_kernels test_height_physics
     test_height_render test_sph_bin test_sph_kernels test_sph_forces test_sph_hydro test_sph_run test_ssf
