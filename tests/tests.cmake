@@ -47,8 +47,10 @@ set(VF_MATRIX_TESTS test_gpu_core test_scan test_grid test_grid_physics test_hei
 set(VF_MINDESKTOP_TESTS test_gpu_core test_scan test_grid test_height_kernels test_sph_bin test_sph_kernels
     test_sph_forces test_ssf test_drivers)
 file(GLOB VF_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd*.json)
-list(SORT VF_LVP_ICD)
-list(GET VF_LVP_ICD 0 VF_LVP_ICD)
+if(VF_LVP_ICD)
+  list(SORT VF_LVP_ICD)
+  list(GET VF_LVP_ICD 0 VF_LVP_ICD)
+endif()
 find_file(VF_SWIFTSHADER_ICD vk_swiftshader_icd.json
   PATHS /usr/lib/chromium /usr/lib64/chromium /usr/lib/chromium-browser /usr/lib/x86_64-linux-gnu/chromium
   NO_DEFAULT_PATH)
