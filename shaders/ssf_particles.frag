@@ -32,7 +32,7 @@ vec3 ramp(float x)
 void main()
 {
     float r = fr.shade.x;
-    vec3 d = normalize(v_view);
+    vec3 d = normalize(ssf_view_ray(gl_FragCoord.xy, fr.viewport.xy));
     float b = dot(d, v_center);
     vec3 perp = v_center - d * b;
     float disc = r * r - dot(perp, perp);

@@ -16,7 +16,7 @@ layout(location = 0) out float out_thickness;
 void main()
 {
     float r = fr.shade.x;
-    vec3 d = normalize(v_view);
+    vec3 d = normalize(ssf_view_ray(gl_FragCoord.xy, fr.thick_size.xy));
     float b = dot(d, v_center);
     vec3 perp = v_center - d * b;
     float disc = r * r - dot(perp, perp);

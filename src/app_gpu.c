@@ -49,7 +49,7 @@ int vf_app_gpu_open(const char *device_spec, bool present, const char *const *in
         uint32_t idx;
         if (!vf_gpu_pick_default(devs, n, &idx)) {
             list_devices(devs, n, list, sizeof list);
-            vf_app_error("no usable vulkan 1.3 device (with synchronization2, dynamic rendering, push descriptors) "
+            vf_app_error("no usable vulkan 1.3 device (with synchronization2 and dynamic rendering) "
                          "among %s: update the driver or install mesa-vulkan-drivers",
                          list);
             return VF_EXIT_USAGE;

@@ -84,6 +84,7 @@ void vf_capture_record_copy(vf_capture *c, VkCommandBuffer cmd, vf_image *src)
 
 const uint8_t *vf_capture_pixels(const vf_capture *c)
 {
+    vf_buffer_invalidate(c->readback, 0, VK_WHOLE_SIZE); /* non-coherent memory */
     return c->readback->mapped;
 }
 

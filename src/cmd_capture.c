@@ -293,7 +293,7 @@ int vf_cmd_capture(int argc, char **argv)
     rc = VF_EXIT_USAGE;
     uint32_t max_dim = gpu->props.limits.maxImageDimension2D;
     if (o.width > max_dim || o.height > max_dim) {
-        vf_app_error("--size %ux%u: above this device's image limit of %u pixels per side", o.width, o.height, max_dim);
+        vf_app_error("--size %ux%u: above this device's image limit of %u pixels per side (maxImageDimension2D)", o.width, o.height, max_dim);
         goto done;
     }
     /* the solver first: a size that does not fit the device writes nothing */

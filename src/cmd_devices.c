@@ -57,6 +57,7 @@ int vf_cmd_devices(int argc, char **argv)
             printf("     type %s, driver %s (%s), vulkan %s\n", vf_device_type_name(d->type), d->driver_name, d->driver_info, api);
             printf("     memory %.1f GiB, subgroup size %u, max storage buffer %.0f MiB, timestamps %s\n", gib,
                    d->subgroup_size, (double)d->max_storage_buffer_range / (1024.0 * 1024.0), d->timestamps ? "yes" : "no");
+            printf("     descriptors: %s\n", d->push_descriptor ? "pushed (VK_KHR_push_descriptor)" : "descriptor sets (no VK_KHR_push_descriptor)");
             if (!d->usable)
                 printf("     not usable: %s\n", d->unusable_why);
         }

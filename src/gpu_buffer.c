@@ -5,33 +5,35 @@
 #include <string.h>
 
 #include "gpu_cmd.h"
+#include "gpu_descriptors.h"
 
-static int find_memory_type(const vf_gpu *gpu, uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags need)
+static int find_memory_type(const vf_gpu *gpu, uint32_t bits, const VkMemoryPropertyFlags *prefs, int count)
 {
     const VkPhysicalDeviceMemoryProperties *mp = &gpu->memory;
-    for (uint32_t i = 0; i < mp->memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (mp->memoryTypes[i].propertyFlags & (want | need)) == (want | need))
-            return (int)i;
-    for (uint32_t i = 0; i < mp->memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (mp->memoryTypes[i].propertyFlags & need) == need)
-            return (int)i;
+    for (int k = 0; k < count; k++)
+        for (uint32_t i = 0; i < mp->memoryTypeCount; i++)
+            if ((bits & (1u << i)) && (mp->memoryTypes[i].propertyFlags & prefs[k]) == prefs[k])
+                return (int)i;
     return -1;
 }
 
-static vf_result allocate(vf_gpu *gpu, VkMemoryRequirements req, vf_memory kind, VkDeviceMemory *mem)
+/* Allocates memory for req of the kind; *coherent tells whether host
+ * accesses need no flush or invalidate (always false in the min-desktop test
+ * mode, so the explicit flushes run). */
+static vf_result allocate(vf_gpu *gpu, VkMemoryRequirements req, vf_memory kind, VkDeviceMemory *mem, bool *coherent)
 {
-    VkMemoryPropertyFlags want = 0, need = 0;
-    switch (kind) {
-    case VF_MEMORY_DEVICE: want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; break;
-    case VF_MEMORY_UPLOAD: need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT; break;
-    case VF_MEMORY_READBACK:
-        want = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
-        need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        break;
-    }
-    int type = find_memory_type(gpu, req.memoryTypeBits, want, need);
+    const VkMemoryPropertyFlags V = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, C = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                                K = VK_MEMORY_PROPERTY_HOST_CACHED_BIT, D = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    /* preferences, best first: device memory prefers device-local; uploads
+     * prefer coherent; readbacks prefer cached (fast host reads), coherent
+     * or not; non-coherent memory is flushed and invalidated explicitly */
+    VkMemoryPropertyFlags device[] = {D, 0}, upload[] = {V | C, V}, readback[] = {V | K | C, V | K, V | C, V};
+    const VkMemoryPropertyFlags *prefs = kind == VF_MEMORY_UPLOAD ? upload : kind == VF_MEMORY_READBACK ? readback : device;
+    int count = kind == VF_MEMORY_UPLOAD ? 2 : kind == VF_MEMORY_READBACK ? 4 : 2;
+    int type = find_memory_type(gpu, req.memoryTypeBits, prefs, count);
     if (type < 0)
         return VF_ERR_UNSUPPORTED;
+    *coherent = (gpu->memory.memoryTypes[type].propertyFlags & C) && !gpu->min_desktop;
     uint32_t heap = gpu->memory.memoryTypes[type].heapIndex;
     if (req.size > gpu->memory.memoryHeaps[heap].size)
         return VF_ERR_TOO_LARGE;
@@ -40,6 +42,38 @@ static vf_result allocate(vf_gpu *gpu, VkMemoryRequirements req, vf_memory kind,
     if (vr == VK_ERROR_OUT_OF_DEVICE_MEMORY || vr == VK_ERROR_OUT_OF_HOST_MEMORY)
         return VF_ERR_OUT_OF_DEVICE_MEMORY; /* an expected outcome for big sizes: no log */
     return VF_VK(vr);
+}
+
+/* The mapped range [offset, offset+size) widened to nonCoherentAtomSize (or
+ * to the end of the allocation). */
+static VkMappedMemoryRange atom_range(const vf_buffer *b, VkDeviceSize offset, VkDeviceSize size)
+{
+    VkDeviceSize atom = b->gpu->props.limits.nonCoherentAtomSize ? b->gpu->props.limits.nonCoherentAtomSize : 1;
+    VkDeviceSize end = size == VK_WHOLE_SIZE || size > b->allocation - offset ? b->allocation : offset + size;
+    VkDeviceSize start = offset / atom * atom;
+    end = (end + atom - 1) / atom * atom;
+    return (VkMappedMemoryRange){
+        .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+        .memory = b->memory,
+        .offset = start,
+        .size = end >= b->allocation ? VK_WHOLE_SIZE : end - start,
+    };
+}
+
+vf_result vf_buffer_flush(vf_buffer *b, VkDeviceSize offset, VkDeviceSize size)
+{
+    if (!b || !b->mapped || b->coherent || offset >= b->allocation)
+        return VF_OK;
+    VkMappedMemoryRange r = atom_range(b, offset, size);
+    return VF_VK(vkFlushMappedMemoryRanges(b->gpu->device, 1, &r));
+}
+
+vf_result vf_buffer_invalidate(vf_buffer *b, VkDeviceSize offset, VkDeviceSize size)
+{
+    if (!b || !b->mapped || b->coherent || offset >= b->allocation)
+        return VF_OK;
+    VkMappedMemoryRange r = atom_range(b, offset, size);
+    return VF_VK(vkInvalidateMappedMemoryRanges(b->gpu->device, 1, &r));
 }
 
 vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **out)
@@ -52,6 +86,7 @@ vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **
         return VF_ERR_NO_MEMORY;
     b->gpu = gpu;
     b->size = desc->size;
+    b->serial = ++gpu->next_serial;
     VkBufferUsageFlags usage = desc->usage ? desc->usage
                                            : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                                  VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -66,8 +101,9 @@ vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **
         goto fail;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(gpu->device, b->buffer, &req);
-    if ((res = allocate(gpu, req, desc->memory, &b->memory)) != VF_OK)
+    if ((res = allocate(gpu, req, desc->memory, &b->memory, &b->coherent)) != VF_OK)
         goto fail;
+    b->allocation = req.size;
     if ((res = VF_VK(vkBindBufferMemory(gpu->device, b->buffer, b->memory, 0))) != VF_OK)
         goto fail;
     if (desc->memory != VF_MEMORY_DEVICE)
@@ -87,6 +123,7 @@ void vf_buffer_destroy(vf_buffer **pb)
     if (!pb || !*pb)
         return;
     vf_buffer *b = *pb;
+    vf_set_cache_forget(b->gpu, b->serial);
     if (b->buffer)
         vkDestroyBuffer(b->gpu->device, b->buffer, NULL);
     if (b->memory)
@@ -122,6 +159,8 @@ vf_result vf_buffer_write(vf_buffer *buf, VkDeviceSize offset, const void *data,
     if (res != VF_OK)
         return res;
     memcpy(st->mapped, data, (size_t)size);
+    if ((res = vf_buffer_flush(st, 0, size)) != VF_OK)
+        goto fail_staging;
     if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
         goto fail_staging;
     /* earlier GPU reads and writes of the buffer finish before the copy overwrites it */
@@ -155,7 +194,7 @@ vf_result vf_buffer_read(vf_buffer *buf, VkDeviceSize offset, void *data, VkDevi
     vkCmdCopyBuffer(cmd, buf->buffer, st->buffer, 1, &region);
     vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
                    VK_ACCESS_2_HOST_READ_BIT);
-    if ((res = vf_cmd_oneshot_submit(gpu, cmd)) == VF_OK)
+    if ((res = vf_cmd_oneshot_submit(gpu, cmd)) == VF_OK && (res = vf_buffer_invalidate(st, 0, size)) == VF_OK)
         memcpy(data, st->mapped, (size_t)size);
 fail_staging:
     vf_buffer_destroy(&st);
@@ -217,11 +256,14 @@ vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out
     VkImageFormatProperties ifp;
     if (vkGetPhysicalDeviceImageFormatProperties(gpu->physical, desc->format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                  usage, 0, &ifp) != VK_SUCCESS)
-        return VF_ERR_UNSUPPORTED;
+        return VF_ERR_UNSUPPORTED; /* this format cannot have this usage here */
+    if (desc->width > ifp.maxExtent.width || desc->height > ifp.maxExtent.height)
+        return VF_ERR_TOO_LARGE;
     vf_image *img = calloc(1, sizeof *img);
     if (!img)
         return VF_ERR_NO_MEMORY;
     img->gpu = gpu;
+    img->serial = ++gpu->next_serial;
     img->format = desc->format;
     img->width = desc->width;
     img->height = desc->height;
@@ -245,7 +287,8 @@ vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out
         goto fail;
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(gpu->device, img->image, &req);
-    if ((res = allocate(gpu, req, VF_MEMORY_DEVICE, &img->memory)) != VF_OK)
+    bool unused_coherent;
+    if ((res = allocate(gpu, req, VF_MEMORY_DEVICE, &img->memory, &unused_coherent)) != VF_OK)
         goto fail;
     if ((res = VF_VK(vkBindImageMemory(gpu->device, img->image, img->memory, 0))) != VF_OK)
         goto fail;
@@ -275,6 +318,7 @@ void vf_image_destroy(vf_image **pi)
         return;
     vf_image *img = *pi;
     VkDevice dev = img->gpu->device;
+    vf_set_cache_forget(img->gpu, img->serial);
     if (img->view)
         vkDestroyImageView(dev, img->view, NULL);
     if (img->image)
@@ -333,7 +377,7 @@ vf_result vf_image_read(vf_image *img, void *dst, VkDeviceSize dst_size)
                             VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
                    VK_ACCESS_2_HOST_READ_BIT);
-    if ((res = vf_cmd_oneshot_submit(gpu, cmd)) == VF_OK)
+    if ((res = vf_cmd_oneshot_submit(gpu, cmd)) == VF_OK && (res = vf_buffer_invalidate(st, 0, size)) == VF_OK)
         memcpy(dst, st->mapped, (size_t)size);
 fail_staging:
     vf_buffer_destroy(&st);

@@ -6,8 +6,8 @@
 
 typedef enum vf_memory {
     VF_MEMORY_DEVICE = 0, /* device-local; filled by GPU work or staging */
-    VF_MEMORY_UPLOAD,     /* host-visible, written by the CPU each frame */
-    VF_MEMORY_READBACK,   /* host-visible and cached, read by the CPU */
+    VF_MEMORY_UPLOAD,     /* host-visible (coherent preferred), written by the CPU: vf_buffer_flush after */
+    VF_MEMORY_READBACK,   /* host-visible, cached preferred, read by the CPU: vf_buffer_invalidate before */
 } vf_memory;
 
 /** Zeroed except size and name means: a device-local storage buffer that can
@@ -25,6 +25,9 @@ typedef struct vf_buffer {
     VkDeviceMemory memory;
     VkDeviceSize size;
     void *mapped; /* non-NULL for host-visible memory */
+    uint64_t serial; /* unique within the context, never 0 (descriptor-set cache key) */
+    bool coherent;   /* host-visible memory that needs no flush or invalidate */
+    VkDeviceSize allocation; /* bytes of the memory allocation */
 } vf_buffer;
 
 /** Creates a buffer. Returns VF_ERR_TOO_LARGE when the size exceeds the
@@ -32,6 +35,15 @@ typedef struct vf_buffer {
  * allocation fails. Bound ranges above maxStorageBufferRange are the caller's
  * concern (gpu->info.max_storage_buffer_range). */
 vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **out);
+/** Makes host writes to [offset, offset+size) of a mapped buffer visible to
+ * the device: vkFlushMappedMemoryRanges with the range widened to
+ * nonCoherentAtomSize, or nothing for coherent memory. size may be
+ * VK_WHOLE_SIZE. Call after writing through buf->mapped, before the submit. */
+vf_result vf_buffer_flush(vf_buffer *buf, VkDeviceSize offset, VkDeviceSize size);
+/** Makes device writes to a mapped buffer visible to the host (after the
+ * fence wait, before reading buf->mapped): vkInvalidateMappedMemoryRanges,
+ * rounded like vf_buffer_flush; nothing for coherent memory. */
+vf_result vf_buffer_invalidate(vf_buffer *buf, VkDeviceSize offset, VkDeviceSize size);
 /** Destroys a buffer; accepts NULL and *buf == NULL. The GPU must be done with it. */
 void vf_buffer_destroy(vf_buffer **buf);
 /** Copies size bytes from host memory into the buffer at offset (staging copy,
@@ -59,6 +71,7 @@ typedef struct vf_image {
     uint32_t width, height;
     VkImageAspectFlags aspect;
     VkImageLayout layout; /* layout after the last recorded vf_image_transition */
+    uint64_t serial;      /* unique within the context, never 0 (descriptor-set cache key) */
 } vf_image;
 
 /** Creates a 2D image with one mip level and a view. Checks the size against

@@ -38,6 +38,8 @@ vf_result vf_cmd_oneshot_submit(vf_gpu *gpu, VkCommandBuffer cmd)
     vf_result res = VF_VK(vkEndCommandBuffer(cmd));
     if (res != VF_OK)
         goto fail_cmd;
+    if ((res = gpu->deferred_error) != VF_OK) /* a bind failed while recording */
+        goto fail_cmd;
     VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     if ((res = VF_VK(vkCreateFence(gpu->device, &fci, NULL, &fence))) != VF_OK)
         goto fail_cmd;
@@ -219,6 +221,8 @@ vf_result vf_frames_submit(vf_frames *f, VkSemaphore wait, VkPipelineStageFlags2
     vf_result res = VF_VK(vkEndCommandBuffer(f->cmd[s]));
     if (res != VF_OK)
         return res;
+    if (f->gpu->deferred_error != VF_OK) /* a bind failed while recording */
+        return f->gpu->deferred_error;
     /* test-only fault injection (VKFLUID_FAULT, see gpu_context.h) */
     if (++f->gpu->frame_submits == f->gpu->fault_submit && f->gpu->fault != VF_OK)
         return f->gpu->fault;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_limits.h"
+
 #define VF_VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 
 const char *vf_device_type_name(VkPhysicalDeviceType t)
@@ -72,6 +74,8 @@ static void fill_info(VkPhysicalDevice pd, uint32_t index, vf_device_info *d)
     VkPhysicalDeviceSubgroupProperties sg = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, .pNext = &drv};
     VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sg};
     vkGetPhysicalDeviceProperties2(pd, &p2);
+    if (vf_limits_min_desktop())
+        vf_limits_clamp_min_desktop(&p2.properties.limits);
     const VkPhysicalDeviceProperties *p = &p2.properties;
     snprintf(d->name, sizeof d->name, "%s", p->deviceName);
     snprintf(d->driver_name, sizeof d->driver_name, "%s", drv.driverName);
@@ -100,12 +104,13 @@ static void fill_info(VkPhysicalDevice pd, uint32_t index, vf_device_info *d)
         return;
     }
     vkGetPhysicalDeviceFeatures2(pd, &f2);
+    d->push_descriptor = has_extension(pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     if (!f13.synchronization2 || !f13.dynamicRendering)
         snprintf(d->unusable_why, sizeof d->unusable_why, "lacks synchronization2 or dynamicRendering");
-    else if (!has_extension(pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
-        snprintf(d->unusable_why, sizeof d->unusable_why, "lacks VK_KHR_push_descriptor");
     else if (!find_queue_family(pd, &family, &bits))
         snprintf(d->unusable_why, sizeof d->unusable_why, "has no graphics+compute queue");
+    else if (!vf_limits_check_shaders(&p->limits, d->unusable_why, sizeof d->unusable_why))
+        ; /* why names the limit */
     else
         d->usable = true;
 }
@@ -380,9 +385,14 @@ static vf_result create_device(vf_gpu *gpu, const vf_gpu_desc *desc)
     gpu->info = infos[pick];
     vkGetPhysicalDeviceProperties(gpu->physical, &gpu->props);
     vkGetPhysicalDeviceMemoryProperties(gpu->physical, &gpu->memory);
+    gpu->min_desktop = vf_limits_min_desktop();
+    if (gpu->min_desktop)
+        vf_limits_clamp_min_desktop(&gpu->props.limits);
     gpu->timestamp_period_ns = gpu->props.limits.timestampPeriod;
     if (!find_queue_family(gpu->physical, &gpu->queue_family, &gpu->timestamp_valid_bits))
         return VF_ERR_UNSUPPORTED;
+    if (gpu->min_desktop && gpu->timestamp_valid_bits > 36)
+        gpu->timestamp_valid_bits = 36;
 
     /* Features: the required ones plus useful optional ones the device has. */
     VkPhysicalDeviceVulkan13Features have13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
@@ -418,7 +428,11 @@ static vf_result create_device(vf_gpu *gpu, const vf_gpu_desc *desc)
     };
     const char *exts[4];
     uint32_t next = 0;
-    exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    const char *dmode = getenv("VKFLUID_DESCRIPTORS");
+    bool force_sets = desc->descriptor_sets || (dmode && !strcmp(dmode, "sets"));
+    gpu->push_descriptors = gpu->info.push_descriptor && !force_sets;
+    if (gpu->push_descriptors)
+        exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     if (desc->present) {
         if (!has_extension(gpu->physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
             return VF_ERR_UNSUPPORTED;

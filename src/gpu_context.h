@@ -26,8 +26,9 @@ typedef struct vf_device_info {
     uint64_t max_storage_buffer_range;
     uint32_t max_workgroup_invocations;
     bool timestamps;     /* timestampComputeAndGraphics */
+    bool push_descriptor; /* VK_KHR_push_descriptor present (else the descriptor-set path) */
     bool usable;         /* Vulkan 1.3 with everything vkfluid needs */
-    char unusable_why[96];
+    char unusable_why[160];
 } vf_device_info;
 
 /** A zeroed desc means: choose the best device, validation from the
@@ -39,7 +40,12 @@ typedef struct vf_gpu_desc {
     bool present;        /* enable VK_KHR_swapchain (the viewer) */
     const char *const *instance_extensions; /* extra instance extensions (from GLFW); may be NULL */
     uint32_t instance_extension_count;
+    /* true: use descriptor sets even where push descriptors exist (tests).
+     * VKFLUID_DESCRIPTORS=sets in the environment does the same. */
+    bool descriptor_sets;
 } vf_gpu_desc;
+
+struct vf_set_cache;
 
 /** The context. Fields are read-only for users; create/destroy own them. */
 typedef struct vf_gpu {
@@ -56,6 +62,11 @@ typedef struct vf_gpu {
     vf_device_info info;
     float timestamp_period_ns;     /* ns per timestamp tick */
     uint32_t timestamp_valid_bits; /* 0 when the queue has no timestamps */
+    /* VKFLUID_LIMITS=min-desktop (test hook, gpu_limits.h): props.limits and
+     * the info limits are clamped, timestamps keep 36 valid bits, and every
+     * host-visible memory type is treated as non-coherent (explicit flushes
+     * and invalidates rounded to nonCoherentAtomSize). */
+    bool min_desktop;
     bool validation;
     bool debug_utils;
     bool present;
@@ -71,6 +82,16 @@ typedef struct vf_gpu {
     uint64_t fault_submit;
     uint64_t frame_submits; /* vf_frames_submit calls so far (gpu_cmd.c counts them) */
     struct vf_gpu_counters *counters; /* work accounting (gpu_counters.h); NULL: off */
+    /* Descriptors: chosen once when the device is created. true: every
+     * pipeline pushes its descriptors (VK_KHR_push_descriptor); false: each
+     * pipeline binds sets from its own cache (gpu_descriptors.h). */
+    bool push_descriptors;
+    struct vf_set_cache *set_caches; /* the pipelines' set caches (set path) */
+    uint64_t next_serial;            /* last serial given to a buffer or image */
+    /* An error met while recording (a full set cache, a misaligned buffer
+     * offset): every later submit returns it instead of submitting. VF_OK
+     * when none. */
+    vf_result deferred_error;
 } vf_gpu;
 
 /** Lists the physical devices (creates and destroys a temporary instance).

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpu_counters.h"
+#include "gpu_descriptors.h"
 #include "gpu_shaders.h"
 #include "shared.h"
 
@@ -39,8 +40,10 @@ static vf_result create_layout(vf_pipeline *p, const vf_binding_type *types, uin
     p->binding_count = count;
     p->push_size = push_size;
     VkDescriptorSetLayoutBinding b[VF_MAX_BINDINGS];
+    VkDescriptorType dtypes[VF_MAX_BINDINGS];
     for (uint32_t i = 0; i < count; i++) {
         p->types[i] = types[i];
+        dtypes[i] = descriptor_type(types[i]);
         b[i] = (VkDescriptorSetLayoutBinding){
             .binding = i,
             .descriptorType = descriptor_type(types[i]),
@@ -50,7 +53,7 @@ static vf_result create_layout(vf_pipeline *p, const vf_binding_type *types, uin
     }
     VkDescriptorSetLayoutCreateInfo dci = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .flags = gpu->push_descriptors ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0u,
         .bindingCount = count,
         .pBindings = b,
     };
@@ -58,6 +61,9 @@ static vf_result create_layout(vf_pipeline *p, const vf_binding_type *types, uin
     if (res != VF_OK)
         return res;
     vf_gpu_name(gpu, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)p->set_layout, name);
+    if (!gpu->push_descriptors && count > 0 &&
+        (res = vf_set_cache_create(gpu, p->set_layout, dtypes, count, name, &p->sets)) != VF_OK)
+        return res;
     VkPushConstantRange pr = {.stageFlags = p->stages, .offset = 0, .size = push_size};
     VkPipelineLayoutCreateInfo lci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
@@ -248,6 +254,7 @@ void vf_pipeline_destroy(vf_pipeline **pp)
         return;
     vf_pipeline *p = *pp;
     VkDevice dev = p->gpu->device;
+    vf_set_cache_destroy(&p->sets);
     if (p->pipeline)
         vkDestroyPipeline(dev, p->pipeline, NULL);
     if (p->layout)
@@ -265,8 +272,10 @@ void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bi
         VkWriteDescriptorSet w[VF_MAX_BINDINGS];
         VkDescriptorBufferInfo bi[VF_MAX_BINDINGS];
         VkDescriptorImageInfo ii[VF_MAX_BINDINGS];
+        uint64_t key[VF_MAX_BINDINGS * VF_SET_KEY_WORDS];
         for (uint32_t i = 0; i < p->binding_count; i++) {
             const vf_binding *b = &bindings[i];
+            uint64_t *k = &key[i * VF_SET_KEY_WORDS];
             w[i] = (VkWriteDescriptorSet){
                 .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                 .dstBinding = i,
@@ -280,6 +289,15 @@ void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bi
                     .range = b->range ? b->range : b->buffer->size - b->offset,
                 };
                 w[i].pBufferInfo = &bi[i];
+                VkDeviceSize align = p->types[i] == VF_BIND_UNIFORM_BUFFER
+                                         ? p->gpu->props.limits.minUniformBufferOffsetAlignment
+                                         : p->gpu->props.limits.minStorageBufferOffsetAlignment;
+                if (align && b->offset % align && p->gpu->deferred_error == VF_OK)
+                    p->gpu->deferred_error = VF_ERR_MISALIGNED; /* the next submit fails */
+                k[0] = b->buffer->serial;
+                k[1] = bi[i].offset;
+                k[2] = bi[i].range;
+                k[3] = 0;
             } else {
                 ii[i] = (VkDescriptorImageInfo){
                     .sampler = b->sampler,
@@ -287,9 +305,19 @@ void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bi
                     .imageLayout = b->layout ? b->layout : b->image->layout,
                 };
                 w[i].pImageInfo = &ii[i];
+                k[0] = b->image->serial;
+                k[1] = (uint64_t)ii[i].imageLayout;
+                k[2] = (uint64_t)(uintptr_t)ii[i].imageView;
+                k[3] = (uint64_t)ii[i].sampler;
             }
         }
-        vkCmdPushDescriptorSetKHR(cmd, p->bind_point, p->layout, 0, p->binding_count, w);
+        if (!p->sets) {
+            vkCmdPushDescriptorSetKHR(cmd, p->bind_point, p->layout, 0, p->binding_count, w);
+        } else {
+            VkDescriptorSet set = vf_set_cache_get(p->sets, key, w);
+            if (set)
+                vkCmdBindDescriptorSets(cmd, p->bind_point, p->layout, 0, 1, &set, 0, NULL);
+        }
     }
     if (p->push_size && push)
         vkCmdPushConstants(cmd, p->layout, p->stages, 0, p->push_size, push);

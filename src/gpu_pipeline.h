@@ -1,7 +1,9 @@
 /* gpu_pipeline: compute and graphics pipelines from embedded SPIR-V, with one
- * push-descriptor set (set 0) and push constants. Binding i of a pipeline is
+ * descriptor set (set 0) and push constants. Binding i of a pipeline is
  * described by types[i]; at record time a vf_binding array supplies the
- * resources in the same order. */
+ * resources in the same order. Where the device has VK_KHR_push_descriptor
+ * (gpu->push_descriptors) set 0 is pushed; elsewhere it is bound from the
+ * pipeline's descriptor-set cache (gpu_descriptors.h). */
 #ifndef VF_GPU_PIPELINE_H
 #define VF_GPU_PIPELINE_H
 
@@ -81,6 +83,7 @@ typedef struct vf_pipeline {
     uint32_t push_size;
     uint32_t local_size_x;
     char name[40];       /* debug name (work accounting, gpu_counters.h) */
+    struct vf_set_cache *sets; /* the descriptor-set path only; NULL with push descriptors */
 } vf_pipeline;
 
 /** Creates a compute pipeline from an embedded shader. */
@@ -92,9 +95,13 @@ vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc,
 /** Destroys a pipeline; accepts NULL and *p == NULL. */
 void vf_pipeline_destroy(vf_pipeline **p);
 
-/** Binds the pipeline, pushes its descriptors (bindings has binding_count
- * entries; may be NULL when there are none) and its push constants (push may
- * be NULL when push_size is 0). */
+/** Binds the pipeline, its descriptors (bindings has binding_count entries;
+ * may be NULL when there are none: pushed, or bound from the pipeline's set
+ * cache) and its push constants (push may be NULL when push_size is 0). A
+ * buffer offset that is not a multiple of the device's (possibly clamped,
+ * VKFLUID_LIMITS) offset alignment makes every later submit fail with
+ * VF_ERR_MISALIGNED; on the set path a full cache does the same with
+ * VF_ERR_SET_CACHE_FULL (gpu_descriptors.h). */
 void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push);
 
 /** Bytes of the buffer ranges and images that `bindings` gives p (each

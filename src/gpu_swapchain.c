@@ -2,10 +2,13 @@
 
 #include <string.h>
 
+#include "gpu_descriptors.h"
+
 static void release_images(vf_swapchain *sc)
 {
     VkDevice dev = sc->gpu->device;
     for (uint32_t i = 0; i < sc->image_count; i++) {
+        vf_set_cache_forget(sc->gpu, sc->images[i].serial);
         if (sc->images[i].view)
             vkDestroyImageView(dev, sc->images[i].view, NULL);
         if (sc->render_done[i])
@@ -127,6 +130,7 @@ vf_result vf_swapchain_build(vf_swapchain *sc, vf_gpu *gpu, VkSurfaceKHR surface
         vf_image *img = &sc->images[i];
         *img = (vf_image){
             .gpu = gpu,
+            .serial = ++gpu->next_serial,
             .image = images[i],
             .format = fmt.format,
             .width = extent.width,

@@ -125,6 +125,7 @@ void vf_overlay_record(vf_overlay *ov, VkCommandBuffer cmd, vf_image *target)
     if (ov->quads <= 1)
         return;
     write_panel(ov);
+    vf_buffer_flush(ov->verts[ov->slot], 0, VK_WHOLE_SIZE); /* non-coherent memory */
     vf_render_begin_color(cmd, target, VK_ATTACHMENT_LOAD_OP_LOAD);
     vf_binding b = vf_bind_buffer(ov->verts[ov->slot]);
     /* scaled with the window: 1x up to 540 rows, 2x at 720, 3x at 1080 */

@@ -509,7 +509,7 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
         fmt_bytes(have, hb, sizeof hb);
         fmt_bytes(field, fb, sizeof fb);
         fmt_bytes(gpu->info.max_storage_buffer_range, rb, sizeof rb);
-        set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; %s has %s and binds at most %s: use a smaller n",
+        set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; %s has %s and binds at most %s (maxStorageBufferRange): use a smaller n",
                 d.nx, d.ny, nb, fb, gpu->info.name, hb, rb);
         return VF_ERR_TOO_LARGE;
     }
@@ -1486,7 +1486,9 @@ static vf_result grid_frame_done(vf_solver *s)
     uint64_t frame = g->done_frames++;
     if (g->report_every && (frame + 1) % g->report_every == 0 && frame >= VF_MAX_FRAMES) {
         frame -= VF_MAX_FRAMES; /* certainly completed (see STATS_RING) */
-        const float *raw = (const float *)((const char *)g->stats_ring->mapped + (frame % STATS_RING) * VF_GRID_STAT_COUNT * 16);
+        VkDeviceSize at = (frame % STATS_RING) * VF_GRID_STAT_COUNT * 16;
+        vf_buffer_invalidate(g->stats_ring, at, VF_GRID_STAT_COUNT * 16); /* non-coherent memory */
+        const float *raw = (const float *)((const char *)g->stats_ring->mapped + at);
         vf_grid_stats st;
         stats_from_raw(raw, &st, 0);
         note_stats(g, &st);

@@ -385,7 +385,7 @@ static vf_result upload(vf_buffer *buf, const void *data, VkDeviceSize size)
         return res;
     memcpy(st->mapped, data, (size_t)size);
     VkCommandBuffer cmd;
-    if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
+    if ((res = vf_buffer_flush(st, 0, size)) == VF_OK && (res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
         vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
         VkBufferCopy region = {.size = size};
@@ -1342,7 +1342,7 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
         return res;
     const uint64_t n = (uint64_t)desc->nx * (uint64_t)desc->ny;
     if (n * sizeof(float) > gpu->info.max_storage_buffer_range) {
-        snprintf(err, cap, "nx=%d: %d x %d cells need %llu MiB per field, above this device's %llu MiB storage binding: "
+        snprintf(err, cap, "nx=%d: %d x %d cells need %llu MiB per field, above this device's %llu MiB storage binding (maxStorageBufferRange): "
                  "use fewer cells", desc->nx, desc->nx, desc->ny, (unsigned long long)(n * 4 >> 20),
                  (unsigned long long)(gpu->info.max_storage_buffer_range >> 20));
         return VF_ERR_TOO_LARGE;

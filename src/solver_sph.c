@@ -489,7 +489,7 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
     if (particles > max_particles) {
         set_err(err, cap,
                 "particles: %llu particles do not fit on %s: at most %llu fit (%d bytes each; %llu MiB device memory, "
-                "%llu MiB storage buffer range)",
+                "%llu MiB storage buffer range, maxStorageBufferRange)",
                 (unsigned long long)particles, gpu->info.name, (unsigned long long)max_particles, SPH_BYTES_PER_PARTICLE,
                 (unsigned long long)(heap >> 20), (unsigned long long)(range >> 20));
         return VF_ERR_TOO_LARGE;

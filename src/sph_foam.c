@@ -143,6 +143,7 @@ vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_
         (res = vf_buffer_fill(f->potential, 0, VK_WHOLE_SIZE, 0)) != VF_OK)
         goto fail;
     memset(f->latest->mapped, 0, VF_FOAM_STATE_WORDS * 4);
+    vf_buffer_flush(f->latest, 0, VK_WHOLE_SIZE); /* non-coherent memory */
     vf_foam_push *p = &f->push;
     p->rate[0] = (float)d->trapped_air;
     p->rate[1] = (float)d->wave_crest;
@@ -274,6 +275,7 @@ void vf_foam_get_view(const vf_foam *f, vf_foam_view *out)
 
 void vf_foam_counts_latest(const vf_foam *f, uint32_t out[4])
 {
+    vf_buffer_invalidate(f->latest, 0, VF_FOAM_STATE_WORDS * 4); /* non-coherent memory */
     const volatile uint32_t *w = f->latest->mapped;
     for (int k = 0; k < 4; k++)
         out[k] = w[k];

@@ -24,7 +24,9 @@
     X(VF_ERR_IO, "file input or output failed")                                        \
     X(VF_ERR_PARSE, "could not parse input")                                           \
     X(VF_ERR_NUMERIC, "the simulation produced a non-finite value")                    \
-    X(VF_ERR_NO_DISPLAY, "no display found")
+    X(VF_ERR_NO_DISPLAY, "no display found")                                          \
+    X(VF_ERR_MISALIGNED, "a buffer binding offset is not a multiple of minStorageBufferOffsetAlignment (or minUniformBufferOffsetAlignment)") \
+    X(VF_ERR_SET_CACHE_FULL, "descriptor set cache full: over 1024 live binding combinations on one pipeline")
 
 typedef enum vf_result {
 #define VF_X_ENUM(name, msg) name,

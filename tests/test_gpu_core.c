@@ -6,6 +6,9 @@
 
 #include "gpu_buffer.h"
 #include "gpu_cmd.h"
+#include "gpu_descriptors.h"
+#include "gpu_limits.h"
+#include "gpu_shaders.h"
 #include "gpu_pipeline.h"
 #include "gpu_profiler.h"
 #include "shared.h"
@@ -185,6 +188,186 @@ static void test_validation_counts_hazards(void)
     CHECK_MSG(count >= 1, "the hazard must produce at least one validation message, got %u", count);
 }
 
+/* Records `rounds` dispatches of selftest_fill over `bind` and submits them. */
+static vf_result fill_rounds(vf_gpu *gpu, vf_pipeline *p, const vf_binding *bind, uint32_t words, int rounds)
+{
+    VkCommandBuffer cmd;
+    vf_result res = vf_cmd_oneshot_begin(gpu, &cmd);
+    if (res != VF_OK)
+        return res;
+    vf_selftest_push pc = {.width = words};
+    for (int r = 0; r < rounds; r++) {
+        if (r)
+            vf_cmd_barrier_compute(cmd);
+        vf_cmd_dispatch_1d(cmd, p, bind, &pc, words);
+    }
+    return vf_cmd_oneshot_submit(gpu, cmd);
+}
+
+/* The descriptor-set path (forced on a device that has push descriptors):
+ * a steady loop allocates nothing, destroyed resources free their sets for
+ * reuse, and a full cache fails the submit instead of running. */
+static void test_descriptor_sets(void)
+{
+    vf_test_section("descriptor-set path: one set per combination, recycled, bounded");
+    vf_gpu_desc desc = {.validation = 1, .descriptor_sets = true};
+    vf_gpu *gpu = NULL;
+    if (!CHECK(vf_gpu_create(&desc, &gpu) == VF_OK))
+        return;
+    CHECK(!gpu->push_descriptors);
+    vf_pipeline *p = NULL;
+    vf_compute_desc cd = {.shader = "selftest_fill.comp", .binding_count = 1, .bindings = {VF_BIND_STORAGE_BUFFER},
+                          .push_size = sizeof(vf_selftest_push)};
+    vf_buffer *b = NULL;
+    vf_buffer_desc bd = {.size = 4096, .name = "set path"};
+    CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK);
+    CHECK(vf_buffer_create(gpu, &bd, &b) == VF_OK);
+    if (!p || !b || !CHECK(p->sets != NULL))
+        goto done;
+    uint32_t live = 0, allocated = 0;
+    vf_set_cache_stats(p->sets, &live, &allocated);
+    CHECK_EQ_INT(allocated, 0); /* nothing until the first bind */
+    vf_binding bind = vf_bind_buffer(b);
+    for (int frame = 0; frame < 3; frame++) {
+        CHECK(fill_rounds(gpu, p, &bind, 1024, 20) == VF_OK);
+        vf_set_cache_stats(p->sets, &live, &allocated);
+        CHECK_MSG(live == 1 && allocated == VF_SET_CACHE_CHUNK, "frame %d: live %u allocated %u", frame, live, allocated);
+    }
+    uint32_t host[1024];
+    CHECK(vf_buffer_read(b, 0, host, sizeof host) == VF_OK);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < 1024; i++)
+        bad += host[i] != 3 * i + 1;
+    CHECK_EQ_INT(bad, 0);
+    /* 3 chunks' worth of buffers, each bound once then destroyed: the sets are reused */
+    for (uint32_t i = 0; i < 3 * VF_SET_CACHE_CHUNK; i++) {
+        vf_buffer *t = NULL;
+        if (!CHECK(vf_buffer_create(gpu, &bd, &t) == VF_OK))
+            break;
+        vf_binding tb = vf_bind_buffer(t);
+        CHECK(fill_rounds(gpu, p, &tb, 16, 1) == VF_OK);
+        vf_buffer_destroy(&t);
+    }
+    vf_set_cache_stats(p->sets, &live, &allocated);
+    CHECK_MSG(live == 1 && allocated == VF_SET_CACHE_CHUNK, "after recycling: live %u allocated %u", live, allocated);
+    /* more live combinations (offsets into one buffer) than the cache holds */
+    VkDeviceSize align = gpu->props.limits.minStorageBufferOffsetAlignment;
+    if (align < 256)
+        align = 256;
+    vf_buffer *big = NULL;
+    bd.size = align * (VF_SET_CACHE_MAX + 1);
+    bd.name = "set path offsets";
+    if (CHECK(vf_buffer_create(gpu, &bd, &big) == VF_OK)) {
+        VkCommandBuffer cmd;
+        if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
+            vf_selftest_push pc = {.width = 16};
+            for (uint32_t i = 0; i <= VF_SET_CACHE_MAX; i++) {
+                vf_binding ob = {.buffer = big, .offset = i * align, .range = 64};
+                vf_cmd_dispatch_1d(cmd, p, &ob, &pc, 16);
+            }
+            vf_result res = vf_cmd_oneshot_submit(gpu, cmd);
+            CHECK_MSG(res == VF_ERR_SET_CACHE_FULL, "a full cache fails the submit: %s", vf_result_name(res));
+        }
+        vf_set_cache_stats(p->sets, &live, &allocated);
+        CHECK_EQ_INT(allocated, VF_SET_CACHE_MAX);
+        CHECK(fill_rounds(gpu, p, &bind, 16, 1) == VF_ERR_SET_CACHE_FULL); /* stays failed */
+    }
+    vf_buffer_destroy(&big);
+done:
+    vf_buffer_destroy(&b);
+    vf_pipeline_destroy(&p);
+    uint32_t count = vf_gpu_shutdown(&gpu);
+    CHECK_MSG(count == 0, "the set path raises no validation message (got %u)", count);
+}
+
+/* The workgroup checks read the SPIR-V; a too-small limit is named. */
+static void test_limits(vf_gpu *gpu)
+{
+    vf_test_section("limits: workgroup reflection, named limits, the min-desktop clamp");
+    const vf_shader_blob *b = vf_shader_find("scan_block.comp");
+    uint32_t size[3] = {0, 0, 0};
+    uint64_t shared = 0;
+    if (CHECK(b != NULL) && CHECK(vf_limits_reflect(b->code, b->size, size, &shared))) {
+        CHECK_EQ_INT(size[0], VF_SCAN_WG);
+        CHECK_EQ_INT(size[1] * size[2], 1);
+        CHECK_EQ_U64(shared, VF_SCAN_WG * sizeof(uint32_t));
+    }
+    char why[160] = "";
+    VkPhysicalDeviceLimits l = gpu->props.limits;
+    CHECK_MSG(vf_limits_check_shaders(&l, why, sizeof why), "this device runs every shader: %s", why);
+    l.maxComputeSharedMemorySize = 16;
+    CHECK(!vf_limits_check_shaders(&l, why, sizeof why));
+    CHECK_STR_CONTAINS(why, "maxComputeSharedMemorySize is 16 bytes, shader ");
+    l = gpu->props.limits;
+    l.maxComputeWorkGroupInvocations = 8;
+    CHECK(!vf_limits_check_shaders(&l, why, sizeof why));
+    CHECK_STR_CONTAINS(why, "maxComputeWorkGroupInvocations is 8");
+    l = gpu->props.limits;
+    l.maxComputeWorkGroupSize[0] = 2;
+    CHECK(!vf_limits_check_shaders(&l, why, sizeof why));
+    CHECK_STR_CONTAINS(why, "maxComputeWorkGroupSize[0] is 2");
+    l = gpu->props.limits;
+    l.minStorageBufferOffsetAlignment = 4;
+    l.maxComputeSharedMemorySize = 1u << 20;
+    vf_limits_clamp_min_desktop(&l);
+    CHECK_EQ_INT(l.minStorageBufferOffsetAlignment, 256);
+    CHECK_EQ_INT(l.maxComputeSharedMemorySize, 32768);
+    CHECK(l.maxComputeWorkGroupCount[0] <= 65535);
+    /* mapped memory: flush and invalidate round to nonCoherentAtomSize (a no-op when coherent) */
+    vf_buffer *up = NULL;
+    vf_buffer_desc bd = {.size = 1000, .memory = VF_MEMORY_UPLOAD, .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                         .name = "flush test"};
+    if (CHECK(vf_buffer_create(gpu, &bd, &up) == VF_OK)) {
+        CHECK(up->mapped != NULL);
+        CHECK(vf_buffer_flush(up, 3, 17) == VF_OK);
+        CHECK(vf_buffer_flush(up, 999, VK_WHOLE_SIZE) == VF_OK);
+        CHECK(vf_buffer_invalidate(up, 0, 1000) == VF_OK);
+        if (gpu->min_desktop)
+            CHECK(!up->coherent);
+    }
+    vf_buffer_destroy(&up);
+}
+
+/* Under VKFLUID_LIMITS=min-desktop a buffer offset the device accepts but
+ * the clamped 256-byte alignment does not fails the submit, naming the limit. */
+static void test_offset_alignment(void)
+{
+    vf_test_section("buffer offsets against minStorageBufferOffsetAlignment");
+    vf_gpu_desc desc = {.validation = 1};
+    vf_gpu *gpu = NULL;
+    if (!CHECK(vf_gpu_create(&desc, &gpu) == VF_OK))
+        return;
+    VkPhysicalDeviceProperties real;
+    vkGetPhysicalDeviceProperties(gpu->physical, &real);
+    VkDeviceSize dev_align = real.limits.minStorageBufferOffsetAlignment;
+    VkDeviceSize align = gpu->props.limits.minStorageBufferOffsetAlignment;
+    printf("minStorageBufferOffsetAlignment: device %llu, used %llu%s\n", (unsigned long long)dev_align,
+           (unsigned long long)align, gpu->min_desktop ? " (min-desktop)" : "");
+    CHECK(align >= dev_align);
+    vf_pipeline *p = NULL;
+    vf_compute_desc cd = {.shader = "selftest_fill.comp", .binding_count = 1, .bindings = {VF_BIND_STORAGE_BUFFER},
+                          .push_size = sizeof(vf_selftest_push)};
+    vf_buffer *b = NULL;
+    vf_buffer_desc bd = {.size = 4096, .name = "alignment"};
+    CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK);
+    CHECK(vf_buffer_create(gpu, &bd, &b) == VF_OK);
+    if (p && b) {
+        vf_binding ok = {.buffer = b, .offset = align, .range = 256};
+        CHECK(fill_rounds(gpu, p, &ok, 64, 1) == VF_OK);
+        if (align > dev_align) {
+            /* legal for the device, not for the limits vkfluid uses */
+            vf_binding bad = {.buffer = b, .offset = dev_align, .range = 256};
+            vf_result res = fill_rounds(gpu, p, &bad, 64, 1);
+            CHECK_MSG(res == VF_ERR_MISALIGNED, "misaligned offset: %s", vf_result_name(res));
+            CHECK_STR_CONTAINS(vf_result_message(res), "minStorageBufferOffsetAlignment");
+        }
+    }
+    vf_buffer_destroy(&b);
+    vf_pipeline_destroy(&p);
+    uint32_t count = vf_gpu_shutdown(&gpu);
+    CHECK_EQ_INT(count, 0);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -195,7 +378,10 @@ int main(int argc, char **argv)
     test_buffers(gpu);
     test_images(gpu);
     test_dispatch_and_profiler(gpu);
+    test_limits(gpu);
     vf_test_gpu_done(&gpu);
+    test_descriptor_sets();
+    test_offset_alignment();
     test_validation_counts_hazards();
     return vf_test_finish();
 }

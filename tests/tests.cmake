@@ -28,6 +28,70 @@ if(TEST test_gallery)
   set_tests_properties(test_gallery PROPERTIES TIMEOUT 1200)
 endif()
 
+# The driver matrix (label "matrix"; the plain suite is `ctest -LE matrix`):
+# the tests that compare GPU kernels with their CPU references, the physics
+# tests at test sizes, the capture determinism tests and test_drivers (every
+# scene, both descriptor paths), again on
+#   lvp128       lavapipe with 128-bit vectors (LP_NATIVE_VECTOR_WIDTH=128: subgroup 4)
+#   swiftshader  SwiftShader (Debian package chromium-common; subgroup 4, no push descriptors)
+#   min-desktop  lavapipe with the limits vkfluid reads clamped to the smallest
+#                that current desktop GPUs report (VKFLUID_LIMITS=min-desktop)
+# A driver that is not installed fails its tests with a line saying what to
+# install; nothing is skipped. SwiftShader is several times slower than
+# lavapipe, so it runs VF_SWIFTSHADER_TESTS: the kernel tests and
+# test_drivers at one step per scene (VKFLUID_DRIVER_LIGHT=1), which between
+# them run every shader (README, Tested on). test_scan passes there too but
+# takes about 8 minutes (its 2^26-element scan), so the matrix leaves it to
+# lavapipe; the scan shaders run in SPH binning (test_sph_bin, test_drivers).
+set(VF_SWIFTSHADER_TESTS test_gpu_core test_grid test_height_kernels test_sph_bin test_sph_kernels
+    test_sph_forces test_ssf test_drivers)
+set(VF_MATRIX_TESTS test_gpu_core test_scan test_grid test_grid_physics test_height_kernels test_height_physics
+    test_height_render test_sph_bin test_sph_kernels test_sph_forces test_sph_hydro test_sph_run test_ssf
+    test_capture test_drivers)
+set(VF_MINDESKTOP_TESTS test_gpu_core test_scan test_grid test_height_kernels test_sph_bin test_sph_kernels
+    test_sph_forces test_ssf test_drivers)
+file(GLOB VF_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd*.json)
+if(VF_LVP_ICD)
+  list(SORT VF_LVP_ICD)
+  list(GET VF_LVP_ICD 0 VF_LVP_ICD)
+endif()
+find_file(VF_SWIFTSHADER_ICD vk_swiftshader_icd.json
+  PATHS /usr/lib/chromium /usr/lib64/chromium /usr/lib/chromium-browser /usr/lib/x86_64-linux-gnu/chromium
+  NO_DEFAULT_PATH)
+set(VF_MATRIX_CONFIGS lvp128 swiftshader min-desktop)
+foreach(cfg ${VF_MATRIX_CONFIGS})
+  if(cfg STREQUAL "lvp128")
+    set(icd "${VF_LVP_ICD}")
+    set(extra "LP_NATIVE_VECTOR_WIDTH=128")
+    set(list ${VF_MATRIX_TESTS})
+    set(missing "lavapipe is not installed: apt-get install mesa-vulkan-drivers")
+  elseif(cfg STREQUAL "swiftshader")
+    set(icd "${VF_SWIFTSHADER_ICD}")
+    set(extra "VKFLUID_DRIVER_LIGHT=1")
+    set(list ${VF_SWIFTSHADER_TESTS})
+    set(missing "SwiftShader is not installed: apt-get install chromium-common (tools/quickstart.sh test does), then reconfigure")
+  else()
+    set(icd "${VF_LVP_ICD}")
+    set(extra "VKFLUID_LIMITS=min-desktop")
+    set(list ${VF_MINDESKTOP_TESTS})
+    set(missing "lavapipe is not installed: apt-get install mesa-vulkan-drivers")
+  endif()
+  if(NOT icd)
+    add_test(NAME matrix_${cfg}_driver COMMAND sh -c "echo 'driver matrix ${cfg}: ${missing}' >&2; exit 1")
+    set_tests_properties(matrix_${cfg}_driver PROPERTIES LABELS matrix)
+    continue()
+  endif()
+  foreach(name ${list})
+    set(scratch ${CMAKE_BINARY_DIR}/tests/scratch/${name}@${cfg})
+    add_test(NAME ${name}@${cfg}
+      COMMAND ${name} $<TARGET_FILE:vkfluid> ${CMAKE_SOURCE_DIR} ${scratch})
+    set_tests_properties(${name}@${cfg} PROPERTIES
+      LABELS matrix
+      TIMEOUT 900
+      ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1;VK_DRIVER_FILES=${icd};VK_ICD_FILENAMES=${icd};${extra}")
+  endforeach()
+endforeach()
+
 # The fuzz target's bounded run (about 15 s): new inputs go to a scratch
 # corpus, the seeds in tests/fuzz_corpus stay untouched. A longer run: see the
 # README (Robustness).

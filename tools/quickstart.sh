@@ -5,7 +5,9 @@
 #
 #   tools/quickstart.sh        build, then the viewer (with a display) or a
 #                              headless capture of the default scene to out/
-#   tools/quickstart.sh test   build, then the whole test suite with ctest
+#   tools/quickstart.sh test   build, then the whole test suite with ctest on
+#                              lavapipe, then the driver matrix (lavapipe
+#                              128-bit, SwiftShader, min-desktop limits)
 #
 # Environment: CI=true turns warnings into errors and adds the ASan/UBSan
 # build's test run; VKFLUID_SANITIZE_TESTS=1 adds that run outside CI too;
@@ -23,6 +25,8 @@ esac
 
 packages="cmake make gcc pkg-config glslc libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers
 vulkan-validationlayers libglfw3-dev libstb-dev libcjson-dev xvfb xauth clang libclang-rt-14-dev"
+# SwiftShader (a second CPU Vulkan driver) for the driver matrix: test mode only
+if [ "$mode" = test ]; then packages="$packages chromium-common"; fi
 
 missing=""
 if [ "${VKFLUID_NO_INSTALL:-0}" != 1 ]; then
@@ -42,8 +46,10 @@ if [ -n "$missing" ]; then
         echo "error: missing packages:$missing: run as root or install sudo" >&2
         exit 2
     fi
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null; }; then
+        echo "error: could not install:$missing (apt-get failed; the driver matrix needs chromium-common for SwiftShader)" >&2
+        exit 1
+    fi
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -67,17 +73,35 @@ configure() { # dir, extra cmake args
     grep -E 'warning:|error:' "$dir/build.log" >&2 || true
 }
 
-configure build -DVKFLUID_WERROR=$werror
+# the SwiftShader ICD file of chromium-common, for the driver matrix (its path
+# is part of the configuration, so installing it later reconfigures)
+icd=""
+for d in /usr/lib/chromium /usr/lib64/chromium /usr/lib/x86_64-linux-gnu/chromium; do
+    if [ -f "$d/vk_swiftshader_icd.json" ]; then icd="$d/vk_swiftshader_icd.json" && break; fi
+done
+if [ "$mode" = test ] && [ -z "$icd" ]; then
+    echo "error: SwiftShader's vk_swiftshader_icd.json is missing: install chromium-common (apt-get install chromium-common)" >&2
+    exit 1
+fi
+if [ -n "$icd" ]; then
+    configure build -DVKFLUID_WERROR=$werror -DVF_SWIFTSHADER_ICD="$icd"
+else
+    configure build -DVKFLUID_WERROR=$werror
+fi
 
 if [ "$mode" = test ]; then
     export VKFLUID_VALIDATION=1
     status=0
-    ctest --test-dir build --output-on-failure -j 2 || status=$?
+    ctest --test-dir build --output-on-failure -j 2 -LE matrix || status=$?
+    echo "quickstart: the driver matrix: lavapipe 128-bit, SwiftShader, lavapipe with min-desktop limits (ctest -L matrix)" >&2
+    start=$(date +%s)
+    ctest --test-dir build --output-on-failure -j 2 -L matrix || status=$?
+    echo "quickstart: the driver matrix took $(($(date +%s) - start)) s" >&2
     if [ "${CI:-}" = true ] || [ "${VKFLUID_SANITIZE_TESTS:-0}" = 1 ]; then
         echo "quickstart: the test suite again under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
         configure build-asan -DVKFLUID_WERROR=$werror -DVKFLUID_SANITIZE=ON
         ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-            ctest --test-dir build-asan --output-on-failure -j 2 || status=$?
+            ctest --test-dir build-asan --output-on-failure -j 2 -LE matrix || status=$?
     fi
     exit $status
 fi
