@@ -1,6 +1,6 @@
 #version 450
-// One red-black Gauss-Seidel half-sweep (cells with (i + j + k) % 2 == color)
-// of A x = b, A x = sum_f w_f (x_nb - x) / h^2 over the six faces (weights:
+// One red-black SOR half-sweep (cells with (i + j + k) % 2 == color, omega
+// a.x; 1 = Gauss-Seidel) of A x = b, A x = sum_f w_f (x_nb - x) / h^2 over the six faces (weights:
 // pweight). Solid cells hold 0.
 #include "shared_grid3d.h"
 VF_PUSH(vf_grid3d_push)
@@ -33,5 +33,5 @@ void main()
         s += w;
     }
     if (s > 0.0)
-        x[k] = (acc - pc.h * pc.h * b[k]) / s;
+        x[k] = (1.0 - pc.a.x) * x[k] + pc.a.x * (acc - pc.h * pc.h * b[k]) / s;
 }

@@ -19,6 +19,12 @@
 #define VF_G3_WG_Y 4
 #define VF_G3_WG_Z 4
 
+/* The coarsest multigrid level (at most VF_G3_COARSE_MAX cells per axis) is
+ * solved by one workgroup of VF_G3_COARSE_WG threads in shared memory. */
+#define VF_G3_COARSE_WG 64
+#define VF_G3_COARSE_MAX 8
+#define VF_G3_COARSE_CELLS (VF_G3_COARSE_MAX * VF_G3_COARSE_MAX * VF_G3_COARSE_MAX)
+
 /* Sides of the box, 4 bits each in `sides`. */
 #define VF_G3_SIDE_XMIN 0
 #define VF_G3_SIDE_XMAX 1
@@ -49,7 +55,8 @@
  *   grid3d_advect_*  a.x = time step of the trace
  *   grid3d_diffuse   color = red (0) / black (1), a.x = nu dt / h^2
  *   grid3d_divergence a.x = scale (1/dt)
- *   grid3d_mg_smooth color = red / black
+ *   grid3d_mg_smooth color = red / black, a.x = SOR omega (1: Gauss-Seidel)
+ *   grid3d_mg_coarse mode = red-black sweeps, a.x = SOR omega
  *   grid3d_jacobi    a.x = weight omega
  *   grid3d_gradient  a.x = dt */
 VF_STRUCT_BEGIN(vf_grid3d_push)
@@ -123,7 +130,7 @@ VF_STATIC_ASSERT(sizeof(vf_grid3d_push) == 128, "vf_grid3d_push must match std43
 #define VF_G3_GRAD_P 1
 #define VF_G3_GRAD_MASK 2
 #define VF_G3_GRAD_BINDINGS 3
-/* grid3d_mg_smooth.comp, grid3d_mg_residual.comp */
+/* grid3d_mg_smooth.comp, grid3d_mg_coarse.comp, grid3d_mg_residual.comp */
 #define VF_G3_MG_X 0
 #define VF_G3_MG_B 1
 #define VF_G3_MG_MASK 2

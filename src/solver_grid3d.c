@@ -27,6 +27,7 @@ enum {
     PIPE_RESTRICT,
     PIPE_PROLONG,
     PIPE_JACOBI,
+    PIPE_COARSE,
     PIPE_COUNT
 };
 
@@ -49,6 +50,7 @@ static const struct {
     [PIPE_RESTRICT] = {"grid3d_mg_restrict.comp", VF_G3_RST_BINDINGS},
     [PIPE_PROLONG] = {"grid3d_mg_prolong.comp", VF_G3_PRO_BINDINGS},
     [PIPE_JACOBI] = {"grid3d_jacobi.comp", VF_G3_JAC_BINDINGS},
+    [PIPE_COARSE] = {"grid3d_mg_coarse.comp", VF_G3_MG_BINDINGS},
 };
 
 typedef struct g3_level {
@@ -65,6 +67,7 @@ struct vf_grid3d {
     float h, dt;
     uint32_t sides_packed;
     uint32_t levels, coarse_iters, diffuse_iters;
+    float coarse_omega;
     vf_pipeline *pipe[PIPE_COUNT];
     vf_buffer *vel[2], *velh, *scal[2], *scalh, *omega;
     g3_level lv[VF_GRID3D_MAX_LEVELS];
@@ -200,7 +203,7 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
             set_err(err, cap,
                     "n: %u x %u x %u cells do not coarsen below %u x %u x %u for multigrid: use sizes m * 2^k with "
                     "m <= %d (e.g. %u), or pressure=jacobi",
-                    d->nx, d->ny, d->nz, c[0], c[1], c[2], VF_GRID3D_COARSE_MAX, (d->nx + 15) / 16 * 16);
+                    d->nx, d->ny, d->nz, c[0], c[1], c[2], VF_GRID3D_COARSE_MAX, (d->nx + 7) / 8 * 8);
             return VF_ERR_INVALID_ARG;
         }
     }
@@ -411,7 +414,8 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
         m = g->lv[g->levels - 1].ny;
     if (g->lv[g->levels - 1].nz > m)
         m = g->lv[g->levels - 1].nz;
-    g->coarse_iters = d.coarse_iters ? d.coarse_iters : 4 * m;
+    g->coarse_iters = d.coarse_iters ? d.coarse_iters : 8 * m;
+    g->coarse_omega = (float)(2.0 / (1.0 + sin(3.14159265358979 / (2.0 * m))));
     if (d.viscosity > 0) {
         /* Gauss-Seidel on (I - a L): the Jacobi spectral radius is
          * rho = 6a / (1 + 6a) and a red-black sweep cuts the error by rho^2;
@@ -475,6 +479,13 @@ const vf_grid3d_desc *vf_grid3d_get_desc(const vf_grid3d *g)
 uint32_t vf_grid3d_levels(const vf_grid3d *g)
 {
     return g->levels;
+}
+
+uint32_t vf_grid3d_coarse_sweeps(const vf_grid3d *g, float *omega)
+{
+    if (omega)
+        *omega = g->coarse_omega;
+    return g->coarse_iters;
 }
 
 uint32_t vf_grid3d_diffuse_sweeps(const vf_grid3d *g)
@@ -637,6 +648,7 @@ static void mg_smooth(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l, uint32_t sw
 {
     g3_level *L = &g->lv[l];
     vf_grid3d_push pc = push_for(g, l);
+    pc.a[0] = 1.0f;
     vf_binding b[VF_G3_MG_BINDINGS] = {B(L->x), B(L->b), B(L->mask)};
     for (uint32_t s = 0; s < sweeps; s++)
         for (uint32_t color = 0; color < 2; color++) {
@@ -648,7 +660,13 @@ static void mg_smooth(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l, uint32_t sw
 static void mg_cycle(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l)
 {
     if (l + 1 == g->levels) {
-        mg_smooth(g, cmd, l, g->coarse_iters);
+        g3_level *L = &g->lv[l];
+        vf_grid3d_push pc = push_for(g, l);
+        pc.mode = g->coarse_iters;
+        pc.a[0] = g->coarse_omega;
+        vf_binding b[VF_G3_MG_BINDINGS] = {B(L->x), B(L->b), B(L->mask)};
+        vf_cmd_dispatch(cmd, g->pipe[PIPE_COARSE], b, &pc, 1, 1, 1);
+        vf_cmd_barrier_compute(cmd);
         return;
     }
     g3_level *L = &g->lv[l], *C = &g->lv[l + 1];

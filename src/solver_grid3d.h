@@ -31,8 +31,10 @@
  * levels halve every axis while all are even and >= 8 and one is above
  * VF_GRID3D_COARSE_TARGET; a coarse cell is solid when its 8 children are;
  * smoothing is red-black Gauss-Seidel V(pre, post), restriction the mean of 8
- * children, prolongation trilinear, the coarsest level (at most
- * VF_GRID3D_COARSE_MAX cells per side) gets many Gauss-Seidel sweeps. */
+ * children, prolongation trilinear; the coarsest level (at most
+ * VF_GRID3D_COARSE_MAX cells per side) is solved by red-black SOR sweeps in
+ * one workgroup (omega for the slowest mode of an m-cell side,
+ * 2 / (1 + sin(pi / 2m)), 8 m sweeps). */
 #ifndef VF_SOLVER_GRID3D_H
 #define VF_SOLVER_GRID3D_H
 
@@ -46,8 +48,8 @@
 
 #define VF_GRID3D_MIN_N 8
 #define VF_GRID3D_MAX_LEVELS 10
-#define VF_GRID3D_COARSE_TARGET 8
-#define VF_GRID3D_COARSE_MAX 16
+#define VF_GRID3D_COARSE_TARGET 4
+#define VF_GRID3D_COARSE_MAX VF_G3_COARSE_MAX
 #define VF_GRID3D_MAX_OBSTACLES 4
 
 typedef enum vf_grid3d_pressure {
@@ -89,7 +91,7 @@ typedef struct vf_grid3d_desc {
     vf_grid3d_pressure pressure;
     uint32_t pressure_iters;  /* V-cycles or Jacobi iterations per step; 0: 2 / 100 */
     uint32_t mg_pre, mg_post; /* 0: 2 */
-    uint32_t coarse_iters;    /* sweeps on the coarsest level; 0: 4 x its largest side */
+    uint32_t coarse_iters;    /* SOR sweeps on the coarsest level; 0: 8 x its largest side */
     vf_grid3d_advection advection;
     double vorticity;         /* confinement epsilon; 0: off */
     double alpha, beta;       /* buoyancy: alpha per unit temperature, beta per unit density */
@@ -163,6 +165,9 @@ const vf_grid3d_desc *vf_grid3d_get_desc(const vf_grid3d *g);
 
 /** Multigrid levels planned for the grid. */
 uint32_t vf_grid3d_levels(const vf_grid3d *g);
+
+/** SOR sweeps and omega (may be NULL) of the coarsest-level solve. */
+uint32_t vf_grid3d_coarse_sweeps(const vf_grid3d *g, float *omega);
 
 /** Red-black sweeps per diffusion pass (0 without viscosity). */
 uint32_t vf_grid3d_diffuse_sweeps(const vf_grid3d *g);

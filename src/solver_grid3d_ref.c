@@ -461,7 +461,7 @@ static void stencil(const vf_g3ref *g, const float *x, iv3 p, float *acc, float 
     }
 }
 
-void vf_g3ref_smooth(const vf_g3ref *g, float *x, const float *b, int color)
+void vf_g3ref_smooth(const vf_g3ref *g, float *x, const float *b, int color, float omega)
 {
     FOR_CELLS(g, p)
     {
@@ -475,7 +475,7 @@ void vf_g3ref_smooth(const vf_g3ref *g, float *x, const float *b, int color)
         float acc, s;
         stencil(g, x, p, &acc, &s);
         if (s > 0)
-            x[k] = (acc - g->h * g->h * b[k]) / s;
+            x[k] = (1.0f - omega) * x[k] + omega * (acc - g->h * g->h * b[k]) / s;
     }
 }
 

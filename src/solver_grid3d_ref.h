@@ -53,8 +53,9 @@ void vf_g3ref_boundary(const vf_g3ref *g, float *vel);
 void vf_g3ref_divergence(const vf_g3ref *g, const float *vel, float *out, float scale);
 /** grid3d_gradient: vel -= dt grad p (open faces, outflow sides). */
 void vf_g3ref_gradient(const vf_g3ref *g, float *vel, const float *p, float dt);
-/** grid3d_mg_smooth: one red-black half-sweep of A x = b. */
-void vf_g3ref_smooth(const vf_g3ref *g, float *x, const float *b, int color);
+/** grid3d_mg_smooth: one red-black SOR half-sweep of A x = b (omega 1:
+ * Gauss-Seidel); grid3d_mg_coarse is `sweeps` pairs of these. */
+void vf_g3ref_smooth(const vf_g3ref *g, float *x, const float *b, int color, float omega);
 /** grid3d_mg_residual: r = b - A x. */
 void vf_g3ref_residual(const vf_g3ref *g, const float *x, const float *b, float *r);
 /** grid3d_jacobi: one weighted Jacobi iteration. */

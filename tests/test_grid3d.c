@@ -79,24 +79,24 @@ typedef struct levels {
 } levels;
 
 /* The reference V-cycle, mirroring the solver's mg_cycle. */
-static void ref_cycle(levels *L, int l, const vf_grid3d_desc *d, uint32_t coarse)
+static void ref_cycle(levels *L, int l, const vf_grid3d_desc *d, uint32_t coarse, float omega)
 {
     if (l + 1 == L->count) {
         for (uint32_t s = 0; s < coarse; s++)
             for (int c = 0; c < 2; c++)
-                vf_g3ref_smooth(&L->lv[l], L->x[l], L->b[l], c);
+                vf_g3ref_smooth(&L->lv[l], L->x[l], L->b[l], c, omega);
         return;
     }
     for (uint32_t s = 0; s < d->mg_pre; s++)
         for (int c = 0; c < 2; c++)
-            vf_g3ref_smooth(&L->lv[l], L->x[l], L->b[l], c);
+            vf_g3ref_smooth(&L->lv[l], L->x[l], L->b[l], c, 1.0f);
     vf_g3ref_residual(&L->lv[l], L->x[l], L->b[l], L->r[l]);
     vf_g3ref_restrict(&L->lv[l + 1], L->r[l], L->b[l + 1], L->x[l + 1]);
-    ref_cycle(L, l + 1, d, coarse);
+    ref_cycle(L, l + 1, d, coarse, omega);
     vf_g3ref_prolong(&L->lv[l], L->x[l + 1], L->x[l]);
     for (uint32_t s = 0; s < d->mg_post; s++)
         for (int c = 0; c < 2; c++)
-            vf_g3ref_smooth(&L->lv[l], L->x[l], L->b[l], c);
+            vf_g3ref_smooth(&L->lv[l], L->x[l], L->b[l], c, 1.0f);
 }
 
 static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
@@ -234,13 +234,10 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
         }
         memcpy(L.x[0], p, nc * 4);
         memcpy(L.b[0], rhs, nc * 4);
-        uint32_t m = 0;
-        for (int a = 0; a < 3; a++) {
-            uint32_t s = (uint32_t)(a == 0 ? L.lv[L.count - 1].nx : a == 1 ? L.lv[L.count - 1].ny : L.lv[L.count - 1].nz);
-            m = s > m ? s : m;
-        }
+        float omega;
+        uint32_t coarse = vf_grid3d_coarse_sweeps(g, &omega);
         for (uint32_t it = 0; it < d->pressure_iters; it++)
-            ref_cycle(&L, 0, d, d->coarse_iters ? d->coarse_iters : 4 * m);
+            ref_cycle(&L, 0, d, coarse, omega);
         printf("  (%d levels, residual rms %.3g -> %.3g)\n", L.count, vf_g3ref_residual_rms(&r, p, rhs),
                vf_g3ref_residual_rms(&r, L.x[0], rhs));
         compare("multigrid V-cycles: pressure", g, VF_GRID3D_FIELD_P, L.x[0], 1e-4);
