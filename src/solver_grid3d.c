@@ -124,7 +124,7 @@ void vf_grid3d_fill_defaults(vf_grid3d_desc *d)
 static uint32_t plan_levels(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t c[3])
 {
     uint32_t n = 1;
-    while (n < VF_GRID3D_MAX_LEVELS && nx % 2 == 0 && ny % 2 == 0 && nz % 2 == 0 && nx >= 8 && ny >= 8 && nz >= 8 &&
+    while (n < VF_GRID3D_MAX_LEVELS && nx % 2 == 0 && ny % 2 == 0 && nz % 2 == 0 && nx >= 4 && ny >= 4 && nz >= 4 &&
            (nx > VF_GRID3D_COARSE_TARGET || ny > VF_GRID3D_COARSE_TARGET || nz > VF_GRID3D_COARSE_TARGET)) {
         nx /= 2;
         ny /= 2;
@@ -184,6 +184,18 @@ static void shape_extent(const vf_grid3d_obstacle *o, double e[3])
         e[o->axis % 3] = o->size[1];
 }
 
+/* The smallest size >= n that halves (while even and >= 4) to at most cmax. */
+static uint32_t next_mg_size(uint32_t n, uint32_t cmax)
+{
+    for (uint32_t m = n;; m++) {
+        uint32_t c = m;
+        while (c % 2 == 0 && c >= 4 && c > cmax)
+            c /= 2;
+        if (c <= cmax)
+            return m;
+    }
+}
+
 vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap)
 {
     if (d->nx < VF_GRID3D_MIN_N || d->ny < VF_GRID3D_MIN_N || d->nz < VF_GRID3D_MIN_N) {
@@ -202,8 +214,9 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
         if (c[0] > VF_GRID3D_COARSE_MAX || c[1] > VF_GRID3D_COARSE_MAX || c[2] > VF_GRID3D_COARSE_MAX) {
             set_err(err, cap,
                     "n: %u x %u x %u cells do not coarsen below %u x %u x %u for multigrid: use sizes m * 2^k with "
-                    "m <= %d (e.g. %u), or pressure=jacobi",
-                    d->nx, d->ny, d->nz, c[0], c[1], c[2], VF_GRID3D_COARSE_MAX, (d->nx + 7) / 8 * 8);
+                    "m <= %d on every axis (e.g. %u x %u x %u), or pressure=jacobi",
+                    d->nx, d->ny, d->nz, c[0], c[1], c[2], VF_GRID3D_COARSE_MAX, next_mg_size(d->nx, VF_GRID3D_COARSE_MAX),
+                    next_mg_size(d->ny, VF_GRID3D_COARSE_MAX), next_mg_size(d->nz, VF_GRID3D_COARSE_MAX));
             return VF_ERR_INVALID_ARG;
         }
     }

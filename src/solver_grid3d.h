@@ -28,7 +28,7 @@
  * The pressure operator A p = sum_f w_f (p_nb - p) / h^2 over the six faces
  * of a fluid cell has weight 1 towards a fluid cell, 0 towards a solid cell,
  * a wall or an inflow side, 2 towards an outflow side (p = 0 there). Coarse
- * levels halve every axis while all are even and >= 8 and one is above
+ * levels halve every axis while all are even and >= 4 and one is above
  * VF_GRID3D_COARSE_TARGET; a coarse cell is solid when its 8 children are;
  * smoothing is red-black Gauss-Seidel V(pre, post), restriction the mean of 8
  * children, prolongation trilinear; the coarsest level (at most
@@ -209,12 +209,12 @@ vf_result vf_grid3d_export(vf_grid3d *g, const char *dir, uint32_t index);
 
 /** The user-facing keys of the 3D grid scenes. */
 typedef struct vf_grid3d_scene_desc {
-    int n;                 /* cells along x (and z) */
-    int height;            /* cells along y; 0: n */
+    int n;                 /* cells across the width (the long axis gets 2 n) */
     double viscosity;
     double vorticity;
     double alpha, beta;    /* buoyancy */
     double inflow;         /* wind3d: inflow speed */
+    double re;             /* wind3d: inflow * obstacle side / viscosity */
     double source_density, source_temperature;
     double source_radius;  /* domain units (the domain is 1 wide) */
     int obstacle;          /* none|sphere|box|cylinder */
