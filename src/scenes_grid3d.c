@@ -156,6 +156,10 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         d->source[3] = (float)sd->source_radius;
         d->source_density = (float)sd->source_density;
         d->source_temperature = (float)sd->source_temperature;
+        if (scene == &vf_scene_grid3d_fire3d) {
+            d->emission = 0.6f; /* fire: temperature drawn as emission, thin soot */
+            d->extinction = 4.0f;
+        }
         speed = 1.0;
     }
     d->vel_scale = speed;

@@ -104,6 +104,9 @@ typedef struct vf_grid3d_desc {
     float source_density;     /* density per second inside the source */
     float source_temperature; /* temperature per second inside the source */
     float initial_temperature;/* initial temperature everywhere (fire: the ambient) */
+    /* render hints for the volume view (the solver ignores them) */
+    float extinction;         /* per unit density per m; 0: 10 */
+    float emission;           /* emission per unit temperature above ambient; 0: none (smoke) */
 } vf_grid3d_desc;
 
 typedef struct vf_grid3d vf_grid3d;
