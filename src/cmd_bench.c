@@ -23,13 +23,14 @@ typedef struct bench_family {
     const char *solver, *scene, *size_key;
     const char *keys[2]; /* the scene keys set to the size */
     uint64_t first, last; /* default sweep, doubling; last 0: until it no longer fits */
-    bool squared;         /* elements = size^2 */
+    bool squared;         /* elements = size^2 (grid3d: 2 size^3, its n x 2n x n cells) */
 } bench_family;
 
 static const bench_family families[] = {
     {"sph", "dam-break", "particles", {"particles", NULL}, 16384, 0, false},
     {"grid", "smoke", "n", {"n", NULL}, 128, 4096, true},
     {"height", "pool", "n", {"nx", "ny"}, 128, 4096, true},
+    {"grid3d", "smoke3d", "n", {"n", NULL}, 32, 256, false},
 };
 #define FAMILY_COUNT (sizeof families / sizeof families[0])
 
@@ -48,7 +49,7 @@ typedef struct bench_opts {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: vkfluid bench [--solver sph|grid|height|all | --scene FILE] [--sizes [SOLVER=]LIST]...\n"
+            "usage: vkfluid bench [--solver sph|grid|height|grid3d|all | --scene FILE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
             "                     [--model [DIR]]\n"
@@ -60,10 +61,12 @@ static void usage(FILE *f)
             "exponent (cost ~ size^k).\n"
             "\n"
             "default sweeps: sph (dam-break) particles 16384 doubling until it no longer\n"
-            "fits in device memory; grid (smoke) and height (pool) 128^2 doubling to 4096^2.\n"
+            "fits in device memory; grid (smoke) and height (pool) 128^2 doubling to 4096^2;\n"
+            "grid3d (smoke3d) n = 32 doubling to 256 (n x 2n x n cells).\n"
             "\n"
             "options:\n"
-            "  --solver S        sph, grid, height or all (default all)\n"
+            "  --solver S        sph, grid, height, grid3d or all (default all; all takes grid3d\n"
+            "                    only with --sizes grid3d=LIST)\n"
             "  --scene FILE      sweep the sizes of the scene in FILE (its solver only)\n"
             "  --sizes LIST      comma-separated sizes (particles, or cells per side) for the\n"
             "                    chosen solver; SOLVER=LIST sets one solver's sizes\n"
@@ -96,7 +99,7 @@ static int parse_sizes(bench_opts *o, const char *arg)
         char name[16];
         snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
         if ((fam = family_index(name)) < 0) {
-            vf_app_error("--sizes %s: unknown solver '%s': use sph, grid or height", arg, name);
+            vf_app_error("--sizes %s: unknown solver '%s': use sph, grid, height or grid3d", arg, name);
             return VF_EXIT_USAGE;
         }
         list = eq + 1;
@@ -430,6 +433,8 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
     samples sim = {0}, ren = {0};
     int rc = VF_EXIT_RUNTIME;
     z->elements = fam->squared ? z->size * z->size : z->size;
+    if (!strcmp(fam->solver, "grid3d"))
+        z->elements = 2 * z->size * z->size * z->size;
     for (int k = 0; k < 2 && fam->keys[k]; k++) {
         char set[96];
         snprintf(set, sizeof set, "%s=%llu", fam->keys[k], (unsigned long long)z->size);
@@ -626,7 +631,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         o->solver = o->file_scene.info->family;
     }
     if (o->solver && strcmp(o->solver, "all") && family_index(o->solver) < 0) {
-        vf_app_error("--solver %s: unknown solver: use sph, grid, height or all", o->solver);
+        vf_app_error("--solver %s: unknown solver: use sph, grid, height, grid3d or all", o->solver);
         return VF_EXIT_USAGE;
     }
     for (int i = 1; i < argc; i++) {
@@ -705,6 +710,8 @@ int vf_cmd_bench(int argc, char **argv)
     bool want[FAMILY_COUNT] = {false};
     for (size_t i = 0; i < FAMILY_COUNT; i++) {
         want[i] = !o.solver || !strcmp(o.solver, "all") || !strcmp(o.solver, families[i].solver);
+        if (!strcmp(families[i].solver, "grid3d")) /* long on a CPU device: only when named or given sizes */
+            want[i] = (o.solver && !strcmp(o.solver, "grid3d")) || o.sizes_given[i];
         if (want[i] && !vf_scene_find(families[i].scene)) {
             if (o.solver && strcmp(o.solver, "all")) {
                 vf_app_error("--solver %s: this build has no %s scene to benchmark", o.solver, families[i].scene);

@@ -6,6 +6,7 @@
 #include "render_grid.h"
 #include "render_sph.h"
 #include "render_surface.h"
+#include "render_volume.h"
 
 typedef struct vf_render_entry {
     const char *family;
@@ -18,6 +19,7 @@ static const vf_render_entry entries[] = {
     {"grid", VF_RENDER_GRID_MODES, vf_render_grid_create},
     {"height", "surface|height|pressure", vf_render_surface_create_for},
     {"sph", "ssf|particles|mesh", vf_render_sph_create_for},
+    {"grid3d", VF_RENDER_VOLUME_MODES, vf_render_volume_create_for},
     {NULL, NULL, NULL},
 };
 

@@ -5,6 +5,7 @@
 #include "scene_sph.h"
 #include "solver.h"
 #include "solver_grid.h"
+#include "solver_grid3d.h"
 #include "solver_height.h"
 
 const vf_scene_info *const vf_scenes[] = {
@@ -14,6 +15,9 @@ const vf_scene_info *const vf_scenes[] = {
     &vf_scene_grid_smoke,
     &vf_scene_grid_cavity,
     &vf_scene_grid_channel,
+    &vf_scene_grid3d_smoke3d,
+    &vf_scene_grid3d_fire3d,
+    &vf_scene_grid3d_wind3d,
     &vf_scene_dam_break,
     &vf_scene_double_dam,
     &vf_scene_drop,

@@ -26,6 +26,7 @@
 #include "gpu_swapchain.h"
 #include "overlay.h"
 #include "render_registry.h"
+#include "render_volume.h"
 
 #define SLOTS 2
 
@@ -110,7 +111,8 @@ static void usage(FILE *f)
             "\n"
             "keys: 1-9, 0 scene, R reset, Space pause, N single step, M view, H help,\n"
             "      Tab next parameter, Up/Down change it (applies with a reset),\n"
-            "      P or F12 screenshot, V start/stop recording frames, Esc quit\n"
+            "      P or F12 screenshot, V start/stop recording frames, Esc quit,\n"
+            "      [ and ] move the slice plane of the 3D grid's slice views\n"
             "mouse: left drag pushes fluid / particles or drops (height), right drag\n"
             "       pulls; in 3D scenes middle drag orbits, shift + middle drag pans\n"
             "       and the wheel zooms\n");
@@ -320,6 +322,10 @@ static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
     case GLFW_KEY_DOWN: adjust_param(v, 0.8); break;
     case GLFW_KEY_P:
     case GLFW_KEY_F12: v->want_shot = true; break;
+    case GLFW_KEY_LEFT_BRACKET:
+    case GLFW_KEY_RIGHT_BRACKET: /* the 3D grid's slice plane (other views ignore it) */
+        vf_render_volume_set_slice(v->renderer, vf_render_volume_slice(v->renderer) + (key == GLFW_KEY_LEFT_BRACKET ? -0.05f : 0.05f));
+        break;
     case GLFW_KEY_V:
         v->recording = !v->recording;
         snprintf(v->status, sizeof v->status, v->recording ? "recording to %.200s" : "recording stopped", v->shot_dir);
@@ -480,7 +486,7 @@ static void draw_overlay(viewer *v, uint32_t slot)
     }
     if (v->help) {
         const char *help = "1-9, 0 scenes   R reset   Space pause   N step   M view   H hide help\n"
-                           "Tab/Up/Down parameter   P/F12 screenshot   V record   Esc quit\n"
+                           "Tab/Up/Down parameter   P/F12 screenshot   V record   Esc quit   [ ] slice\n"
                            "left drag: push / inject / drop   right drag: pull\n"
                            "middle drag: orbit   shift+middle: pan   wheel: zoom";
         y += vf_overlay_text(v->overlay, 8, y, help, grey) + 8.0f;

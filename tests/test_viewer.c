@@ -18,6 +18,8 @@ static const char *small_set(const char *family)
 {
     if (!strcmp(family, "grid"))
         return "--set n=32";
+    if (!strcmp(family, "grid3d"))
+        return "--set n=8";
     if (!strcmp(family, "height"))
         return "--set nx=48 --set ny=48 --set boat_length=1 --set boat_width=0.4"; /* the boat fits a 2.4 m domain */
     if (!strcmp(family, "sph"))

@@ -1,0 +1,23 @@
+#version 450
+// Injects density and temperature at a constant rate per second in the fluid
+// cells whose centre lies inside the source sphere (in place).
+#include "shared_grid3d.h"
+VF_PUSH(vf_grid3d_push)
+layout(std430, binding = VF_G3_SRC_SCAL) buffer Scal { float scal[]; };
+layout(std430, binding = VF_G3_SRC_MASK) readonly buffer Mask { uint mask[]; };
+#define G3_HAS_MASK
+#include "grid3d_common.glsl"
+VF_G3_LOCAL
+
+void main()
+{
+    ivec3 p = ivec3(gl_GlobalInvocationID);
+    if (!in_cells(p) || solid(p))
+        return;
+    vec3 d = cell_pos(p) - pc.a.xyz;
+    if (dot(d, d) > pc.a.w * pc.a.w)
+        return;
+    int k = cidx(p);
+    scal[k] += pc.dt * pc.b.x;
+    scal[ncells() + k] += pc.dt * pc.b.y;
+}

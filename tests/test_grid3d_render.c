@@ -1,0 +1,130 @@
+/* The 3D grid's volume view: the light-transmittance volume computed on the
+ * GPU against its CPU reference (render_volume.c) on a plume with a sphere
+ * and a box (tolerance 1e-4 absolute: fp32 exponentials and trilinear
+ * sampling; transmittance is in [0, 1]); every slice view renders; and a
+ * golden capture of smoke3d compared with the same thresholds as the other
+ * golden captures (SSIM 0.95, PSNR 30 dB), which a plume without buoyancy
+ * fails. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "gpu_cmd.h"
+#include "render_registry.h"
+#include "render_volume.h"
+#include "solver_grid3d.h"
+#include "testlib.h"
+
+static char out[16384];
+
+static void test_light(vf_gpu *gpu)
+{
+    vf_test_section("light transmittance volume: GPU vs CPU");
+    vf_grid3d_desc d = {.nx = 16, .ny = 24, .nz = 16, .alpha = 4, .dt = 0.02, .source_on = true,
+                        .source = {0.5f, 0.2f, 0.5f, 0.12f}, .source_density = 6, .source_temperature = 3,
+                        .obstacles = {{.shape = VF_GRID3D_SHAPE_SPHERE, .centre = {0.5f, 0.9f, 0.5f}, .size = {0.15f}},
+                                      {.shape = VF_GRID3D_SHAPE_BOX, .centre = {0.2f, 0.5f, 0.7f}, .size = {0.1f, 0.1f, 0.1f}}}};
+    for (int s = 0; s < 6; s++)
+        d.sides[s] = VF_G3_BC_FREESLIP;
+    vf_grid3d *g = NULL;
+    char err[256] = "";
+    if (!CHECK_MSG(vf_grid3d_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+        return;
+    CHECK(vf_grid3d_run_steps(g, 10) == VF_OK);
+    vf_renderer *r = NULL;
+    vf_render_options opt = {.width = 64, .height = 48};
+    if (!CHECK_MSG(vf_render_create_for(gpu, vf_grid3d_solver(g), &opt, &r, err, sizeof err) == VF_OK, "%s", err)) {
+        vf_grid3d_destroy(&g);
+        return;
+    }
+    VkCommandBuffer cmd;
+    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
+    vf_cmd_barrier_compute(cmd);
+    vf_render_volume_record_light(r, cmd);
+    vf_cmd_barrier_compute_to_transfer(cmd);
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    size_t nc = 16 * 24 * 16;
+    float *scal = malloc(2 * nc * 4), *gpu_t = malloc(nc * 4), *cpu_t = malloc(nc * 4);
+    uint32_t *mask = malloc(nc * 4);
+    float dir[3], step, ext;
+    vf_buffer *lb = vf_render_volume_light(r, dir, &step, &ext);
+    CHECK(lb != NULL && vf_buffer_read(lb, 0, gpu_t, nc * 4) == VF_OK);
+    CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_SCALARS, scal) == VF_OK);
+    CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_MASK, mask) == VF_OK);
+    vf_render_volume_light_ref(16, 24, 16, 1.0f / 16, scal, mask, dir, step, ext, cpu_t);
+    double err_max = 0, tmin = 1, tmax = 0;
+    size_t shadowed = 0;
+    for (size_t k = 0; k < nc; k++) {
+        err_max = fmax(err_max, fabs((double)gpu_t[k] - cpu_t[k]));
+        tmin = fmin(tmin, cpu_t[k]);
+        tmax = fmax(tmax, cpu_t[k]);
+        shadowed += cpu_t[k] == 0.0f;
+    }
+    printf("  transmittance in [%.3g, %.3g], %zu cells in an obstacle's shadow; max |gpu - cpu| = %.3g (tol 1e-4)\n", tmin,
+           tmax, shadowed, err_max);
+    CHECK_LE(err_max, 1e-4);
+    CHECK(tmin < 0.5 && tmax > 0.99 && shadowed > 0); /* the test sees smoke, clear air and a shadow */
+    free(scal);
+    free(gpu_t);
+    free(cpu_t);
+    free(mask);
+    vf_renderer_destroy(&r);
+    vf_grid3d_destroy(&g);
+}
+
+static void test_views(void)
+{
+    vf_test_section("every view of the 3D grid renders");
+    const char *modes[] = {"volume", "density", "speed", "pressure", "vorticity"};
+    for (int m = 0; m < 5; m++) {
+        int rc = vf_test_run_capture(out, sizeof out,
+                                     "'%s' capture wind3d --set n=8 --frames 2 --size 64x48 --render %s --out '%s' --quiet 2>&1",
+                                     vf_t.vkfluid, modes[m], vf_test_path(modes[m]));
+        CHECK_MSG(rc == 0, "--render %s: exit %d: %s", modes[m], rc, out);
+    }
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture wind3d --set n=8 --frames 1 --render dye --out '%s' 2>&1",
+                                 vf_t.vkfluid, vf_test_path("bad"));
+    CHECK_EQ_INT(rc, 2);
+    CHECK_STR_CONTAINS(out, "volume|density|speed|pressure|vorticity");
+}
+
+#define SMOKE3D "smoke3d --set n=16 --frames 60 --every 20 --size 160x120"
+
+static void test_golden(void)
+{
+    vf_test_section("golden capture of smoke3d");
+    char golden[4096];
+    snprintf(golden, sizeof golden, "%s/tests/golden/capture_smoke3d", vf_t.source);
+    if (getenv("VKFLUID_UPDATE_GOLDEN")) {
+        vf_test_run("rm -rf '%s' && '%s' capture " SMOKE3D " --out '%s' --quiet && rm -f '%s/capture.json'", golden,
+                    vf_t.vkfluid, golden, golden);
+        printf("golden frames rewritten in %s\n", golden);
+    }
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture " SMOKE3D " --out '%s' --quiet", vf_t.vkfluid,
+                                 vf_test_path("g"));
+    CHECK_MSG(rc == 0, "capture: exit %d: %s", rc, out);
+    vf_test_run("rm -f '%s/capture.json'", vf_test_path("g"));
+    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s' '%s' --threshold ssim=0.95 --threshold psnr=30",
+                             vf_t.vkfluid, golden, vf_test_path("g"));
+    printf("%s", out);
+    CHECK_MSG(rc == 0, "the capture matches the golden frames (exit %d)", rc);
+    rc = vf_test_run_capture(out, sizeof out,
+                             "'%s' capture " SMOKE3D " --set buoyancy=0 --out '%s' --quiet && rm -f '%s/capture.json'",
+                             vf_t.vkfluid, vf_test_path("broken"), vf_test_path("broken"));
+    CHECK_MSG(rc == 0, "capture without buoyancy: exit %d: %s", rc, out);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s' '%s' --threshold ssim=0.95 --threshold psnr=30",
+                             vf_t.vkfluid, golden, vf_test_path("broken"));
+    printf("%s", out);
+    CHECK_MSG(rc == 1, "a plume without buoyancy fails the golden comparison (exit %d, want 1)", rc);
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    vf_gpu *gpu = vf_test_gpu();
+    test_light(gpu);
+    vf_test_gpu_done(&gpu);
+    test_views();
+    test_golden();
+    return vf_test_finish();
+}
