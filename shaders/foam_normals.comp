@@ -18,11 +18,11 @@ void main()
         return;
     vec3 xi = pos[i].xyz;
     ivec3 c = sph_cell3(xi), n = sph_grid();
-    int x0 = max(c.x - 1, 0), x1 = min(c.x + 1, n.x - 1);
+    int x0 = max(c.x - VF_SPH_CELL_DIV, 0), x1 = min(c.x + VF_SPH_CELL_DIV, n.x - 1);
     vec3 sum = vec3(0.0);
     float wsum = 0.0;
-    for (int z = max(c.z - 1, 0); z <= min(c.z + 1, n.z - 1); z++)
-        for (int y = max(c.y - 1, 0); y <= min(c.y + 1, n.y - 1); y++) {
+    for (int z = max(c.z - VF_SPH_CELL_DIV, 0); z <= min(c.z + VF_SPH_CELL_DIV, n.z - 1); z++)
+        for (int y = max(c.y - VF_SPH_CELL_DIV, 0); y <= min(c.y + VF_SPH_CELL_DIV, n.y - 1); y++) {
             uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
             for (uint j = start[row + uint(x0)]; j < start[row + uint(x1) + 1u]; j++) {
                 vec3 d = xi - pos[j].xyz;

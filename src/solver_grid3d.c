@@ -526,7 +526,7 @@ static void dispatch3(VkCommandBuffer cmd, const vf_pipeline *p, const vf_bindin
 {
     vf_cmd_dispatch(cmd, p, b, pc, (w + VF_G3_WG_X - 1) / VF_G3_WG_X, (h + VF_G3_WG_Y - 1) / VF_G3_WG_Y,
                     (d + VF_G3_WG_Z - 1) / VF_G3_WG_Z);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(p->gpu, cmd);
 }
 
 /* Dispatches over the cells (faces: one more per axis). */
@@ -679,7 +679,7 @@ static void mg_cycle(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l)
         pc.a[0] = g->coarse_omega;
         vf_binding b[VF_G3_MG_BINDINGS] = {B(L->x), B(L->b), B(L->mask)};
         vf_cmd_dispatch(cmd, g->pipe[PIPE_COARSE], b, &pc, 1, 1, 1);
-        vf_cmd_barrier_compute(cmd);
+        vf_cmd_barrier_compute_on(g->gpu, cmd);
         return;
     }
     g3_level *L = &g->lv[l], *C = &g->lv[l + 1];

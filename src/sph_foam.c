@@ -225,7 +225,7 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
     uint32_t sc = vf_profiler_begin_compute(prof, cmd, "foam");
     /* The fluid's last writes, and the previous frame's readers of these
      * buffers (draws, copies), come first. */
-    vf_cmd_barrier(cmd,
+    vf_cmd_barrier_on(f->gpu, cmd,
                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
                        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
@@ -234,15 +234,15 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
                        VK_ACCESS_2_UNIFORM_READ_BIT);
     vf_cmd_dispatch_1d(cmd, f->p[P_NORMALS], bind, p, f->fluid_cap);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(f->gpu, cmd);
     vf_cmd_dispatch_1d(cmd, f->p[P_POTENTIAL], bind, p, (uint64_t)f->fluid_cap + 1);
     vf_cmd_dispatch_1d(cmd, f->p[P_UPDATE], bind, p, (uint64_t)f->cap + 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(f->gpu, cmd);
     vf_result res = vf_scan_record(f->scan, cmd, f->keep, 0, (uint64_t)f->cap + 1);
-    vf_cmd_barrier_compute(cmd); /* the scans share their scratch */
+    vf_cmd_barrier_compute_on(f->gpu, cmd); /* the scans share their scratch */
     if (res == VF_OK)
         res = vf_scan_record(f->scan, cmd, f->gen, 0, (uint64_t)f->fluid_cap + 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(f->gpu, cmd);
     if (res != VF_OK) {
         vf_profiler_end_compute(prof, cmd, sc);
         vf_cmd_label_end(f->gpu, cmd);
@@ -250,9 +250,9 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
     }
     vf_cmd_dispatch_1d(cmd, f->p[P_COMPACT], bind, p, f->cap);
     vf_cmd_dispatch_1d(cmd, f->p[P_EMIT], bind, p, f->fluid_cap);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(f->gpu, cmd);
     vf_cmd_dispatch(cmd, f->p[P_FINISH], bind, p, 1, 1, 1);
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+    vf_cmd_barrier_on(f->gpu, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
                        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,

@@ -213,7 +213,7 @@ vf_result vf_mesh_record(vf_mesh *m, VkCommandBuffer cmd, vf_profiler *prof, vf_
     vf_mesh_push p = m->push;
     p.count = count;
     /* The previous build's readers (draws, transfers) are done first. */
-    vf_cmd_barrier(cmd,
+    vf_cmd_barrier_on(m->gpu, cmd,
                    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
                        VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT |
@@ -223,11 +223,11 @@ vf_result vf_mesh_record(vf_mesh *m, VkCommandBuffer cmd, vf_profiler *prof, vf_
     vf_sph_clear_push cp = {.count = (uint32_t)m->points};
     vf_binding bc = vf_bind_buffer(m->density);
     vf_cmd_dispatch_1d(cmd, m->p_clear, &bc, &cp, m->points);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(m->gpu, cmd);
     if (count > 0) {
         vf_binding bs[2] = {vf_bind_buffer(m->density), {.buffer = positions, .range = (VkDeviceSize)count * 16}};
         vf_cmd_dispatch_1d(cmd, m->p_splat, bs, &p, count);
-        vf_cmd_barrier_compute(cmd);
+        vf_cmd_barrier_compute_on(m->gpu, cmd);
     }
     vf_profiler_end_compute(prof, cmd, sc);
 
@@ -235,12 +235,12 @@ vf_result vf_mesh_record(vf_mesh *m, VkCommandBuffer cmd, vf_profiler *prof, vf_
     vf_binding b[5] = {vf_bind_buffer(m->density), vf_bind_buffer(m->table_buf), vf_bind_buffer(m->tris),
                        vf_bind_buffer(m->edges), vf_bind_buffer(m->indices)};
     vf_cmd_dispatch_1d(cmd, m->p_classify, b, &p, m->points);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(m->gpu, cmd);
     vf_result res = vf_scan_record(m->scan, cmd, m->tris, 0, m->cells + 1);
-    vf_cmd_barrier_compute(cmd); /* the scans share their scratch */
+    vf_cmd_barrier_compute_on(m->gpu, cmd); /* the scans share their scratch */
     if (res == VF_OK)
         res = vf_scan_record(m->scan, cmd, m->edges, 0, 3 * m->points + 1);
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(m->gpu, cmd);
     vf_profiler_end_compute(prof, cmd, sc);
     if (res != VF_OK) {
         vf_cmd_label_end(m->gpu, cmd);
@@ -253,7 +253,7 @@ vf_result vf_mesh_record(vf_mesh *m, VkCommandBuffer cmd, vf_profiler *prof, vf_
     vf_cmd_dispatch_1d(cmd, m->p_vertices, b, &p, m->points);
     b[4] = vf_bind_buffer(m->counts);
     vf_cmd_dispatch(cmd, m->p_finish, b, &p, 1, 1, 1);
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+    vf_cmd_barrier_on(m->gpu, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
                        VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT |
@@ -400,7 +400,7 @@ vf_result vf_mesh_export_sph(vf_gpu *gpu, vf_solver *solver, vf_mesh **cache, co
     VkCommandBuffer cmd;
     if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
         return res;
-    vf_cmd_barrier_compute(cmd);
+    vf_cmd_barrier_compute_on(gpu, cmd);
     if ((res = vf_mesh_record(*cache, cmd, NULL, v.positions, v.count_max)) != VF_OK) {
         vf_cmd_oneshot_abandon(gpu, cmd);
         return res;
