@@ -250,10 +250,17 @@ static void errno_error(const char *path, int err, const char *fix)
     vf_app_error("%s: %s: %s", path, msg, fix);
 }
 
+/* frame_DIGITS.png, as capture names them: a listed name is printed, so a
+ * name with other bytes (an escape sequence) is never taken */
 static bool is_frame_name(const char *name)
 {
     size_t len = strlen(name);
-    return len > 10 && !strncmp(name, "frame_", 6) && !strcmp(name + len - 4, ".png");
+    if (len <= 10 || strncmp(name, "frame_", 6) || strcmp(name + len - 4, ".png"))
+        return false;
+    for (size_t i = 6; i < len - 4; i++)
+        if (name[i] < '0' || name[i] > '9')
+            return false;
+    return true;
 }
 
 static int cmp_names(const void *x, const void *y)
