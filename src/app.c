@@ -171,7 +171,7 @@ void vf_app_catch_interrupts(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND; /* a second signal ends the program at once */
+    sa.sa_flags = SA_RESETHAND | SA_RESTART; /* a second signal ends the program at once */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }

@@ -320,6 +320,7 @@ int vf_cmd_capture(int argc, char **argv)
             }
             slot_used[slot] = true;
             slot_ends[slot] = false;
+            vf_progress_update(&progress, (uint64_t)fr, "a long frame in parts"); /* progress within long frames */
         }
         if (render) {
             vf_render_barrier_after_sim(cmd);

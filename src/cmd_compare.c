@@ -422,7 +422,7 @@ static int compare_pair(const compare_options *opt, const char *pa, const char *
             if (r != VF_OK) {
                 vf_app_error("%s: %s: %s", diff_path, detail.what[0] ? detail.what : vf_result_message(r),
                              detail.fix ? detail.fix : "check the --diff path");
-                rc = vf_app_exit_code(r);
+                rc = VF_EXIT_RUNTIME; /* an output that cannot be written: 3 in every command */
             }
         }
     }

@@ -211,13 +211,20 @@ static void full_disk(void)
     }
     /* fill it: the folders still fit, the files do not */
     vf_test_run_capture(out, sizeof out, "dd if=/dev/zero of='%s/fill' bs=4k 2>/dev/null; true", mnt);
-    for (int k = 0; k < 2; k++) {
-        int rc = k == 0 ? vf_test_run_capture(out, sizeof out, "'%s' run cavity --set grid.n=64 --steps 1 --export '%s/run' --quiet",
-                                              vf_t.vkfluid, mnt)
-                        : vf_test_run_capture(out, sizeof out,
-                                              "'%s' capture cavity --set grid.n=16 --frames 1 --size 512x512 --out '%s/cap' --quiet",
-                                              vf_t.vkfluid, mnt);
-        CHECK_MSG(rc == 3, "%s on a full disk: exit %d, want 3: %s", k ? "capture" : "run", rc, out);
+    const char *what[3] = {"run", "capture", "compare --diff"};
+    for (int k = 0; k < 3; k++) {
+        int rc = k == 0   ? vf_test_run_capture(out, sizeof out,
+                                                "'%s' run cavity --set grid.n=64 --steps 1 --export '%s/run' --quiet",
+                                                vf_t.vkfluid, mnt)
+                 : k == 1 ? vf_test_run_capture(out, sizeof out,
+                                                "'%s' capture cavity --set grid.n=16 --frames 1 --size 512x512 --out '%s/cap' "
+                                                "--quiet",
+                                                vf_t.vkfluid, mnt)
+                          : vf_test_run_capture(out, sizeof out,
+                                                "'%s' compare '%s/tests/hostile/all_black_mask.png' "
+                                                "'%s/tests/hostile/all_black_mask.png' --diff '%s/diff.png'",
+                                                vf_t.vkfluid, vf_t.source, vf_t.source, mnt);
+        CHECK_MSG(rc == 3, "%s on a full disk: exit %d, want 3: %s", what[k], rc, out);
         CHECK_MSG(lines(out) == 1, "one line: %s", out);
         CHECK_STR_CONTAINS(out, "no space left on device");
         CHECK_STR_CONTAINS(out, mnt);
