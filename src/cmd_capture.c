@@ -11,6 +11,7 @@
 #include "app_gpu.h"
 #include "capture.h"
 #include "cmd_common.h"
+#include "cmd_session.h"
 #include "cmd_report.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
@@ -20,6 +21,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: vkfluid capture SCENE [--set KEY=VALUE]... --frames N [--every K]\n"
+            "       vkfluid capture --replay FILE [--frames N] [--every K] ...\n"
             "                       [--size WxH] [--out DIR] [--video FILE.mp4] [--render MODE]\n"
             "                       [--check-every N] [--force] [--device INDEX|NAME] [--quiet]\n"
             "\n"
@@ -42,6 +44,10 @@ static void usage(FILE *f)
             "                    30); a failed check exits 1 as in vkfluid run\n"
             "  --force           replace what an earlier run wrote in the output folder\n"
             "                    (frames, capture.json, ...); other files stay\n"
+            "  --replay FILE     replay a session recorded with vkfluid view --record FILE:\n"
+            "                    its scene, and per frame its inputs (pointer, pauses,\n"
+            "                    steps, resets, parameters); --frames defaults to the\n"
+            "                    recorded frames (docs/replay.md)\n"
             "  --video FILE.mp4  also encode the frames to H.264 with ffmpeg\n"
             "  --render MODE     the view to render (depends on the solver; see --help of\n"
             "                    vkfluid run SCENE); default: a scene file's render.mode,\n"
@@ -74,7 +80,7 @@ static bool on_path(const char *prog)
 }
 
 typedef struct capture_opts {
-    const char *device, *out, *video, *mode;
+    const char *device, *out, *video, *mode, *replay;
     long long frames, every, check_every;
     unsigned width, height;
     bool force, quiet;
@@ -114,6 +120,9 @@ static int parse(capture_opts *o, vf_cmd_scene *sc, int argc, char **argv, bool 
                 return VF_EXIT_USAGE;
         } else if (!strcmp(a, "--render")) {
             if (!(o->mode = vf_app_option_value(argc, argv, &i)))
+                return VF_EXIT_USAGE;
+        } else if (!strcmp(a, "--replay")) {
+            if (!(o->replay = vf_app_option_value(argc, argv, &i)))
                 return VF_EXIT_USAGE;
         } else if (!strcmp(a, "--device")) {
             if (!(o->device = vf_app_option_value(argc, argv, &i)))
@@ -179,10 +188,53 @@ static int gpu_failure(vf_result res, long long frame, const char *what)
     return VF_EXIT_RUNTIME;
 }
 
+/* --replay: what a RESET or SCENE event recreates (cmd_session.h). */
+typedef struct replay_target {
+    vf_cmd_scene *sc;
+    vf_gpu *gpu;
+    vf_solver **solver;
+    vf_renderer **renderer;
+    const capture_opts *o;
+    bool switched; /* a SCENE event: the solver's default view from then on */
+} replay_target;
+
+static int replay_rebuild(void *user, bool new_scene)
+{
+    replay_target *t = user;
+    t->switched |= new_scene;
+    vkDeviceWaitIdle(t->gpu->device);
+    /* as in the viewer, a reset keeps the camera; a new scene is framed anew */
+    vf_camera cam;
+    bool keep_cam = !new_scene && *t->renderer && (*t->renderer)->vt->get_camera;
+    if (keep_cam)
+        (*t->renderer)->vt->get_camera(*t->renderer, &cam);
+    vf_renderer_destroy(t->renderer);
+    vf_solver_destroy(t->solver);
+    int rc = vf_cmd_scene_create(t->sc, t->gpu, t->solver);
+    if (rc)
+        return rc;
+    const char *mode = t->o->mode && !t->switched ? t->o->mode : NULL;
+    vf_render_options ro = {.width = t->o->width, .height = t->o->height, .format = VF_CAPTURE_FORMAT, .mode = mode};
+    char err[512] = {0};
+    vf_result res = vf_render_create_for(t->gpu, *t->solver, &ro, t->renderer, err, sizeof err);
+    if (res != VF_OK) {
+        vf_app_error("%s", err[0] ? err : vf_result_message(res));
+        return res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+    }
+    if (keep_cam && (*t->renderer)->vt->set_camera)
+        (*t->renderer)->vt->set_camera(*t->renderer, &cam);
+    else
+        vf_cmd_scene_apply_camera(t->sc->info, t->sc->desc, *t->renderer);
+    (*t->solver)->part_substeps = (*t->solver)->vt->submit_substeps;
+    return 0;
+}
+
 int vf_cmd_capture(int argc, char **argv)
 {
     vf_cmd_scene sc = {0};
     capture_opts o = {.every = 1, .check_every = 30, .width = 1280, .height = 720};
+    vf_record rec = {0};
+    vf_frame_inputs *replay_in = NULL; /* --replay: the current frame's inputs */
     bool help = false;
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "capture");
     if (rc >= 0)
@@ -194,6 +246,19 @@ int vf_cmd_capture(int argc, char **argv)
         goto end_scene;
     }
     rc = VF_EXIT_USAGE;
+    if (o.replay) {
+        if (sc.info) {
+            vf_app_error("--replay %s: the record names its scene: give either SCENE or --replay", o.replay);
+            goto end_scene;
+        }
+        vf_cmd_scene_end(&sc);
+        if ((rc = vf_session_load_record(o.replay, &rec)) != 0 ||
+            (rc = vf_session_header_scene(&rec.header, o.replay, &sc)) != 0)
+            goto end_scene;
+        if (!o.frames)
+            o.frames = rec.frame_count ? rec.frame_count : 1;
+        rc = VF_EXIT_USAGE;
+    }
     if (!sc.info) {
         vf_app_error("capture needs a scene: see vkfluid run --help for the scenes");
         goto end_scene;
@@ -292,8 +357,23 @@ int vf_cmd_capture(int argc, char **argv)
     uint32_t captured = 0;
     /* long frames in several submits (solver.h); the last part holds the render */
     solver->part_substeps = solver->vt->submit_substeps;
+    replay_target rt = {.sc = &sc, .gpu = gpu, .solver = &solver, .renderer = &renderer, .o = &o};
+    vf_session_sim sim = {.info = &sc.info, .desc = &sc.desc, .solver = &solver, .rebuild = replay_rebuild, .user = &rt};
+    replay_in = o.replay ? malloc(sizeof *replay_in) : NULL;
+    if (o.replay && !replay_in) {
+        vf_app_error("out of memory");
+        goto done_progress;
+    }
     for (long long fr = 0; fr < o.frames; fr++) {
         double t_frame = vf_app_now();
+        /* --replay: the recorded frame's inputs, through the viewer's own path */
+        bool step = true;
+        if (o.replay) {
+            const vf_frame_inputs *one = replay_in;
+            vf_record_frame(&rec, (uint32_t)fr, replay_in);
+            if ((rc = vf_session_apply(&sim, &one, 1, &step)) != 0)
+                goto done_progress;
+        }
         bool render = fr % o.every == 0;
         VkCommandBuffer cmd;
         uint32_t slot;
@@ -308,7 +388,7 @@ int vf_cmd_capture(int argc, char **argv)
             slot_used[slot] = false;
             vf_profiler_reset(prof, cmd, slot);
             vf_cmd_barrier_frame_start(cmd);
-            if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
+            if (step && (res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
                 rc = gpu_failure(res, fr, "simulation");
                 goto done_progress;
             }
@@ -338,7 +418,7 @@ int vf_cmd_capture(int argc, char **argv)
         }
         slot_used[slot] = true;
         slot_ends[slot] = true;
-        if (solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
+        if (step && solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
             rc = gpu_failure(res, fr, "simulation");
             goto done_progress;
         }
@@ -414,6 +494,7 @@ int vf_cmd_capture(int argc, char **argv)
 done_progress:
     vf_progress_end(&progress);
 done:
+    free(replay_in);
     if (video) {
         pclose(video);
         remove(video_tmp);
@@ -430,6 +511,7 @@ done:
             rc = close_rc;
     }
 end_scene:
+    vf_record_free(&rec);
     vf_cmd_scene_end(&sc);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include "app.h"
 #include "app_gpu.h"
 #include "cmd_common.h"
+#include "cmd_session.h"
 #include "cmd_report.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
@@ -22,6 +23,7 @@ static void usage(FILE *f)
             "                   [--export DIR] [--export-every SECONDS] [--check-every N]\n"
             "                   [--substeps-per-submit N] [--force] [--device INDEX|NAME]\n"
             "                   [--wall SECONDS] [--quiet]\n"
+            "                   [--replay FILE] [--serve [ADDR:]PORT | --join HOST:PORT]\n"
             "\n"
             "Simulates SCENE headless on the GPU. A step is one frame of the scene's fixed\n"
             "simulated time (key frame_dt); a solver may take several substeps per frame.\n"
@@ -50,6 +52,14 @@ static void usage(FILE *f)
             "                      (exports, summary.json); other files stay\n"
             "  --device D          the GPU to use (index or name substring)\n"
             "  --quiet             no progress line\n"
+            "  --replay FILE       the scene and per-frame inputs of a recorded session\n"
+            "                      (vkfluid view --record FILE); --steps defaults to its frames\n"
+            "  --serve [ADDR:]PORT wait for one peer (address default 127.0.0.1) and run\n"
+            "                      in lockstep with it: each frame's inputs are exchanged\n"
+            "                      before the frame is stepped, and the state is read back\n"
+            "                      and hashed every frame to check both agree; needs --steps\n"
+            "  --join HOST:PORT    join a serving peer (its scene, --set and --steps);\n"
+            "                      with --export, DIR/lockstep.txt lists the hashes\n"
             "\n"
             "On a gpu failure (device lost, out of memory) the error line names the frame,\n"
             "the submit and its passes, and what to try; the state of the last passed check\n"
@@ -192,6 +202,7 @@ int vf_cmd_run(int argc, char **argv)
     long long steps = -1, check_every = 0, part_substeps = -1;
     double sim_time = -1, export_every = -1, wall_limit = 0;
     bool force = false, quiet = false, help = false;
+    vf_session_run srun = {0};
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "run");
     if (rc >= 0)
         return rc;
@@ -255,6 +266,11 @@ int vf_cmd_run(int argc, char **argv)
                 vf_app_error("--substeps-per-submit %s: must be an integer in 0..1000000 (0: one submit per frame)", v);
                 goto usage_error;
             }
+        } else if (!strcmp(a, "--replay") || !strcmp(a, "--serve") || !strcmp(a, "--join")) {
+            const char *v = vf_app_option_value(argc, argv, &i);
+            if (!v)
+                goto usage_error;
+            *(a[2] == 'r' ? &srun.replay : a[2] == 's' ? &srun.serve : &srun.join) = v;
         } else if (!strcmp(a, "--force")) {
             force = true;
         } else if (!strcmp(a, "--quiet")) {
@@ -274,6 +290,12 @@ int vf_cmd_run(int argc, char **argv)
         vf_cmd_scene_end(&sc);
         return VF_EXIT_OK;
     }
+    /* a recorded or lockstep session: its scene, steps and peer (cmd_session.h) */
+    if (vf_session_run_active(&srun) && (rc = vf_session_run_prepare(&srun, &sc, argc, argv, &steps)) != 0) {
+        vf_session_run_end(&srun);
+        vf_cmd_scene_end(&sc);
+        return rc;
+    }
     if (!sc.info) {
         vf_app_error("run needs a scene: see vkfluid run --help for the scenes");
         goto usage_error;
@@ -287,6 +309,7 @@ int vf_cmd_run(int argc, char **argv)
         goto usage_error;
     }
     if ((rc = vf_cmd_scene_validate(&sc)) != 0) {
+        vf_session_run_end(&srun);
         vf_cmd_scene_end(&sc);
         return rc;
     }
@@ -299,6 +322,7 @@ int vf_cmd_run(int argc, char **argv)
     vf_pass_stats st = {0};
     rc = vf_app_gpu_open(device, false, NULL, 0, &gpu);
     if (rc) {
+        vf_session_run_end(&srun);
         vf_cmd_scene_end(&sc);
         return rc;
     }
@@ -350,6 +374,12 @@ int vf_cmd_run(int argc, char **argv)
     vf_progress progress;
     vf_progress_begin(&progress, sc.info->name, total, quiet);
     for (uint64_t fr = 0; fr < total; fr++) {
+        bool step = true; /* a session's inputs may pause the frame or replace the solver */
+        if (vf_session_run_active(&srun) && (rc = vf_session_run_frame(&srun, gpu, &solver, fr, &step)) != 0) {
+            vf_progress_end(&progress);
+            goto done;
+        }
+        fail.solver = solver;
         /* the frame in parts, each its own submit (solver.h) */
         solver->part_more = false;
         for (uint32_t part = 1;; part++) {
@@ -368,7 +398,7 @@ int vf_cmd_run(int argc, char **argv)
             slots[slot].used = false;
             vf_profiler_reset(prof, cmd, slot);
             vf_cmd_barrier_frame_start(cmd);
-            if ((res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
+            if (step && (res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
                 vf_progress_end(&progress);
                 rc = gpu_failure(&fail, res, "recording", fr + 1, part, -1);
                 goto done;
@@ -385,7 +415,7 @@ int vf_cmd_run(int argc, char **argv)
             snprintf(extra, sizeof extra, "frame %llu: submit %u", (unsigned long long)fr + 1, part);
             vf_progress_update(&progress, fr, extra);
         }
-        if (solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
+        if (step && solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
             vf_progress_end(&progress);
             rc = gpu_failure(&fail, res, "frame bookkeeping", fr + 1, 0, -1);
             goto done;
@@ -442,6 +472,8 @@ int vf_cmd_run(int argc, char **argv)
             slots[k].used = false;
     }
     vf_progress_end(&progress);
+    if ((rc = vf_session_run_finish(&srun, solver, export_dir)) != 0)
+        goto done;
     double wall = vf_app_now() - t0;
     if (interrupted) {
         res = export_dir ? write_summary(export_dir, &sc, solver, gpu, &st, wall, interrupted) : VF_OK;
@@ -479,9 +511,11 @@ done:
         if (rc == VF_EXIT_OK)
             rc = close_rc;
     }
+    vf_session_run_end(&srun);
     vf_cmd_scene_end(&sc);
     return rc;
 usage_error:
+    vf_session_run_end(&srun);
     vf_cmd_scene_end(&sc);
     return VF_EXIT_USAGE;
 }

@@ -19,6 +19,7 @@
 #include "camera.h"
 #include "capture.h"
 #include "cmd_common.h"
+#include "cmd_session.h"
 #include "scene_file.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
@@ -33,7 +34,7 @@ typedef struct viewer {
     const char *device, *shot_dir, *shot_path, *mode;
     unsigned width, height;
     bool vsync;
-    long long frame_limit, test_resize;
+    long long frame_limit, test_resize, test_script;
     /* window and gpu */
     GLFWwindow *win;
     vf_gpu *gpu;
@@ -55,7 +56,7 @@ typedef struct viewer {
     int mode_index;
     int selected_param;
     /* state */
-    bool paused, step_once, help, want_shot, recording;
+    bool paused, help, want_shot, recording;
     uint32_t record_index, shot_index;
     char shot_file[4200];
     long long frame;
@@ -69,6 +70,14 @@ typedef struct viewer {
     vf_camera cam;
     float yaw, pitch, dist;
     bool adopt_camera; /* take the next renderer's own framing (new scene) */
+    /* session (cmd_session.h): every input that changes the simulation is an
+     * event, applied through vf_session_apply, recorded and exchanged */
+    const char *record_path, *serve, *join;
+    vf_frame_inputs pending;   /* this frame's events so far */
+    vf_event_pointer last_ptr; /* the pointer state last sent */
+    vf_session_sim sim;
+    vf_session_recorder rec;
+    vf_lockstep ls;
 } viewer;
 
 static void usage(FILE *f)
@@ -77,6 +86,7 @@ static void usage(FILE *f)
             "usage: vkfluid view [SCENE] [--set KEY=VALUE]... [--size WxH] [--vsync on|off]\n"
             "                    [--frames N] [--render MODE] [--screenshot FILE.png]\n"
             "                    [--screenshot-dir DIR] [--device INDEX|NAME]\n"
+            "                    [--record FILE] [--serve [ADDR:]PORT | --join HOST:PORT]\n"
             "\n"
             "Opens a window and runs SCENE (default smoke) live.\n"
             "\n"
@@ -89,7 +99,14 @@ static void usage(FILE *f)
             "  --screenshot FILE.png with --frames: write the last frame to FILE.png\n"
             "  --screenshot-dir DIR  where P/F12 screenshots and V recordings go (default\n"
             "                        screenshots)\n"
+            "  --record FILE         write every input that changes the simulation, per\n"
+            "                        frame, to FILE (replay: vkfluid capture --replay FILE)\n"
+            "  --serve [ADDR:]PORT   wait for a second viewer (address default 127.0.0.1)\n"
+            "                        and run in lockstep with it: both step the same\n"
+            "                        inputs each frame (docs/replay.md)\n"
+            "  --join HOST:PORT      join a serving viewer (its scene, in lockstep)\n"
             "  --test-resize N       (tests) resize and minimise the window N times\n"
+            "  --test-script N       (tests) drive N frames of scripted mouse and keys\n"
             "\n"
             "keys: 1-9, 0 scene, R reset, Space pause, N single step, M view, H help,\n"
             "      Tab next parameter, Up/Down change it (applies with a reset),\n"
@@ -181,23 +198,28 @@ static int make_scene(viewer *v)
     return make_renderer(v);
 }
 
-static int switch_scene(viewer *v, const vf_scene_info *info)
+/* The session's rebuild (cmd_session.h): a reset, or a new scene (the
+ * SCENE event already loaded its info and desc). */
+static int rebuild_scene(void *user, bool new_scene)
 {
-    vf_scene_loaded loaded;
-    char err[1600];
-    if (vf_scene_load_builtin(info, &loaded, err, sizeof err) != VF_OK) {
-        vf_app_error("%s", err);
-        return VF_EXIT_RUNTIME;
+    viewer *v = user;
+    if (new_scene) {
+        v->file = NULL;
+        v->adopt_camera = true;
+        v->mode = NULL;
+        v->mode_index = 0;
+        v->selected_param = 0;
     }
-    free(v->desc);
-    v->desc = loaded.desc; /* taken over from loaded */
-    v->info = info;
-    v->file = NULL;
-    v->adopt_camera = true;
-    v->mode = NULL;
-    v->mode_index = 0;
-    v->selected_param = 0;
     return make_scene(v);
+}
+
+/* Queues an event for this frame (cmd_session.h). In lockstep a frame holds
+ * both peers' events, so each side may add at most half. */
+static void push_event(viewer *v, const vf_event *ev)
+{
+    uint32_t cap = v->ls.peer ? VF_SESSION_MAX_EVENTS / 2 : VF_SESSION_MAX_EVENTS;
+    if (v->pending.count >= cap || !vf_frame_add(&v->pending, ev))
+        snprintf(v->status, sizeof v->status, "too many inputs in one frame: one was dropped");
 }
 
 /* ---------------------------------------------------------------- camera */
@@ -219,7 +241,7 @@ static void adjust_param(viewer *v, double factor)
     if (!v->info->param_count)
         return;
     const vf_param_def *d = &v->info->params[v->selected_param % (int)v->info->param_count];
-    char cur[64], next[64], err[256];
+    char cur[64], next[64];
     vf_params_format(d, v->desc, cur, sizeof cur);
     if (d->type == VF_PARAM_DOUBLE) {
         double x = atof(cur) * factor;
@@ -243,11 +265,16 @@ static void adjust_param(viewer *v, double factor)
         for (const char *c = d->choices; *c; c++)
             n += *c == '|';
         idx = (idx + (factor > 1 ? 1 : n - 1)) % n;
-        *(int *)((char *)v->desc + d->offset) = idx;
-        return;
+        const char *c = d->choices;
+        for (int k = 0; k < idx && c; k++)
+            if ((c = strchr(c, '|')) != NULL)
+                c++;
+        snprintf(next, sizeof next, "%.*s", c ? (int)strcspn(c, "|") : 0, c ? c : "");
     }
-    if (vf_params_set_value(d, v->desc, next, err, sizeof err) != VF_OK)
-        snprintf(v->status, sizeof v->status, "%s", err);
+    /* a parameter change is a session event (applied before the next step) */
+    vf_event ev = {.type = VF_EVENT_SET};
+    snprintf(ev.text, sizeof ev.text, "%s=%s", d->key, next);
+    push_event(v, &ev);
 }
 
 static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
@@ -259,19 +286,23 @@ static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
         return;
     if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) {
         int idx = key == GLFW_KEY_0 ? 9 : key - GLFW_KEY_1; /* 1..9, then 0 for the tenth scene */
-        if (idx < scene_count() && switch_scene(v, vf_scenes[idx]) != 0)
-            snprintf(v->status, sizeof v->status, "scene %s failed (see the terminal)", vf_scenes[idx]->name);
+        if (idx < scene_count()) {
+            vf_event ev = {.type = VF_EVENT_SCENE};
+            snprintf(ev.text, sizeof ev.text, "%s", vf_scenes[idx]->name);
+            push_event(v, &ev);
+        }
         return;
     }
     switch (key) {
     case GLFW_KEY_ESCAPE:
     case GLFW_KEY_Q: glfwSetWindowShouldClose(win, GLFW_TRUE); break;
-    case GLFW_KEY_R:
-        if (make_scene(v) != 0)
-            snprintf(v->status, sizeof v->status, "reset failed (see the terminal)");
+    case GLFW_KEY_R: push_event(v, &(vf_event){.type = VF_EVENT_RESET}); break;
+    case GLFW_KEY_SPACE:
+        /* toggles what this frame will show: a pause already queued counts */
+        v->paused = !v->paused;
+        push_event(v, &(vf_event){.type = VF_EVENT_PAUSE, .on = v->paused});
         break;
-    case GLFW_KEY_SPACE: v->paused = !v->paused; break;
-    case GLFW_KEY_N: v->paused = true; v->step_once = true; break;
+    case GLFW_KEY_N: push_event(v, &(vf_event){.type = VF_EVENT_STEP}); break;
     case GLFW_KEY_H: v->help = !v->help; break;
     case GLFW_KEY_M:
         v->mode = NULL;
@@ -363,8 +394,55 @@ static void update_interaction(viewer *v, double dt)
         }
     }
     v->interaction = in;
-    if (v->solver && v->solver->vt->interact)
-        v->solver->vt->interact(v->solver, &in);
+    /* the pointer is a session event when it changed */
+    vf_event ev = {.type = VF_EVENT_POINTER};
+    ev.pointer = (vf_event_pointer){.active = in.active, .button = (uint8_t)in.button};
+    memcpy(ev.pointer.pos, in.pos, sizeof in.pos);
+    memcpy(ev.pointer.vel, in.vel, sizeof in.vel);
+    memcpy(ev.pointer.ray_origin, in.ray_origin, sizeof in.ray_origin);
+    memcpy(ev.pointer.ray_dir, in.ray_dir, sizeof in.ray_dir);
+    if (memcmp(&ev.pointer, &v->last_ptr, sizeof ev.pointer) && (in.active || v->last_ptr.active)) {
+        push_event(v, &ev);
+        v->last_ptr = ev.pointer;
+    }
+}
+
+/* One session frame (cmd_session.h): the pointer, the exchange with a
+ * lockstep peer (the state hash of the previous frame goes with it), the
+ * record file, then the inputs applied through the one shared path.
+ * *step: whether this frame advances the simulation. */
+static int session_frame(viewer *v, double dt, bool *step)
+{
+    int rc;
+    update_interaction(v, dt);
+    const vf_frame_inputs *ordered[2] = {&v->pending, NULL};
+    uint32_t n = 1;
+    vf_frame_inputs remote, merged = {0};
+    if (v->ls.peer) {
+        uint64_t hash = 0;
+        vkDeviceWaitIdle(v->gpu->device);
+        if (v->ls.frame > 0 && (rc = vf_session_state_hash(v->solver, &hash)) != 0)
+            return rc;
+        if ((rc = vf_lockstep_exchange(&v->ls, hash, &v->pending, &remote, ordered)) != 0)
+            return rc;
+        n = 2;
+        if (v->ls.peer_ended) {
+            fprintf(stderr, "the other viewer ended the session\n");
+            glfwSetWindowShouldClose(v->win, GLFW_TRUE);
+        }
+    }
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t i = 0; i < ordered[k]->count; i++)
+            vf_frame_add(&merged, &ordered[k]->ev[i]);
+    if ((rc = vf_session_record_frame(&v->rec, &merged)) != 0)
+        return rc;
+    v->sim.status[0] = 0;
+    rc = vf_session_apply(&v->sim, ordered, n, step);
+    v->pending.count = 0;
+    v->paused = v->sim.paused;
+    if (v->sim.status[0])
+        snprintf(v->status, sizeof v->status, "%s", v->sim.status);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- overlay */
@@ -459,10 +537,13 @@ static int draw_frame(viewer *v, double dt)
     }
     if (res != VF_OK)
         goto gpu_fail;
+    bool step;
+    int rc = session_frame(v, dt, &step);
+    if (rc != 0)
+        return rc; /* the acquired image is never presented: the viewer exits */
     vf_profiler_reset(v->prof, cmd, slot);
     vf_cmd_barrier_frame_start(cmd);
-    update_interaction(v, dt);
-    if (!v->paused || v->step_once) {
+    if (step) {
         uint32_t s = vf_profiler_begin(v->prof, cmd, "view.sim");
         res = v->solver->vt->record_frame(v->solver, cmd, v->prof);
         vf_profiler_end(v->prof, cmd, s);
@@ -501,9 +582,8 @@ static int draw_frame(viewer *v, double dt)
     if (res != VF_OK)
         goto gpu_fail;
     v->slot_used[slot] = true;
-    if ((!v->paused || v->step_once) && v->solver->vt->frame_done)
+    if (step && v->solver->vt->frame_done)
         v->solver->vt->frame_done(v->solver);
-    v->step_once = false;
     bool rebuild = false;
     if ((res = vf_swapchain_present(&v->sc, index, &rebuild)) != VF_OK)
         goto gpu_fail;
@@ -557,6 +637,34 @@ static void test_resize_step(viewer *v)
         glfwSetWindowSize(v->win, s[0], s[1]);
     }
     v->rebuild = true;
+}
+
+/* Scripted input for the tests (--test-script N): drags with both buttons,
+ * a pause, a single step, a parameter change and a reset, through the same
+ * callbacks as a real mouse and keyboard, in a 24-frame cycle. */
+static void test_script_step(viewer *v)
+{
+    if (v->frame >= v->test_script)
+        return;
+    int w = 0, h = 0, f = (int)(v->frame % 24);
+    glfwGetWindowSize(v->win, &w, &h);
+    if (f == 2 || f == 17) {
+        on_cursor(v->win, (f == 2 ? 0.3 : 0.7) * w, 0.5 * h);
+        on_mouse_button(v->win, f == 2 ? GLFW_MOUSE_BUTTON_LEFT : GLFW_MOUSE_BUTTON_RIGHT, GLFW_PRESS, 0);
+    } else if ((f > 2 && f < 9) || (f > 17 && f < 22)) {
+        int k = f < 9 ? f - 2 : f - 17;
+        on_cursor(v->win, ((f < 9 ? 0.3 : 0.7) + 0.04 * k) * w, (0.5 - 0.03 * k) * h);
+    } else if (f == 9 || f == 22) {
+        on_mouse_button(v->win, f == 9 ? GLFW_MOUSE_BUTTON_LEFT : GLFW_MOUSE_BUTTON_RIGHT, GLFW_RELEASE, 0);
+    } else if (f == 10 || f == 13) {
+        on_key(v->win, GLFW_KEY_SPACE, 0, GLFW_PRESS, 0);
+    } else if (f == 12) {
+        on_key(v->win, GLFW_KEY_N, 0, GLFW_PRESS, 0);
+    } else if (f == 14) {
+        on_key(v->win, GLFW_KEY_UP, 0, GLFW_PRESS, 0);
+    } else if (f == 15) {
+        on_key(v->win, GLFW_KEY_R, 0, GLFW_PRESS, 0);
+    }
 }
 
 static int run_viewer(viewer *v, vf_cmd_scene *sc)
@@ -621,13 +729,19 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
     sc->desc = NULL;
     if ((rc = make_scene(v)) != 0)
         return rc;
-    update_camera(v);
+    v->sim = (vf_session_sim){.info = &v->info, .desc = &v->desc, .solver = &v->solver, .rebuild = rebuild_scene, .user = v};
+    /* a renderer that framed its scene keeps its exact camera (as capture
+     * renders it) until the user orbits; the others get the orbit camera */
+    if (!v->renderer->vt->get_camera)
+        update_camera(v);
     double last = vf_app_now();
     v->last_fps_time = last;
     while (!glfwWindowShouldClose(v->win) && (v->frame_limit == 0 || v->frame < v->frame_limit)) {
         glfwPollEvents();
         if (v->test_resize)
             test_resize_step(v);
+        if (v->test_script)
+            test_script_step(v);
         int w = 0, h = 0;
         glfwGetFramebufferSize(v->win, &w, &h);
         if (w == 0 || h == 0) {
@@ -719,7 +833,11 @@ int main(int argc, char **argv)
                 goto usage_error;
             }
             v.vsync = !strcmp(val, "on");
-        } else if (!strcmp(a, "--frames") || !strcmp(a, "--test-resize")) {
+        } else if (!strcmp(a, "--record") || !strcmp(a, "--serve") || !strcmp(a, "--join")) {
+            if (!(val = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+            *(a[2] == 'r' ? &v.record_path : a[2] == 's' ? &v.serve : &v.join) = val;
+        } else if (!strcmp(a, "--frames") || !strcmp(a, "--test-resize") || !strcmp(a, "--test-script")) {
             long long n;
             if (!(val = vf_app_option_value(argc, argv, &i)))
                 goto usage_error;
@@ -727,7 +845,7 @@ int main(int argc, char **argv)
                 vf_app_error("%s %s: must be an integer in 1..1000000000", a, val);
                 goto usage_error;
             }
-            *(a[2] == 'f' ? &v.frame_limit : &v.test_resize) = n;
+            *(a[2] == 'f' ? &v.frame_limit : a[7] == 'r' ? &v.test_resize : &v.test_script) = n;
         } else if (!strcmp(a, "--render")) {
             if (!(v.mode = vf_app_option_value(argc, argv, &i)))
                 goto usage_error;
@@ -745,12 +863,37 @@ int main(int argc, char **argv)
             return vf_app_unknown_option("view", a);
         }
     }
-    if (v.shot_path && !v.frame_limit) {
+    if (v.shot_path && !v.frame_limit && !v.join) {
         vf_app_error("--screenshot needs --frames N (the screenshot is the last frame)");
         goto usage_error;
     }
     if (v.test_resize && !v.frame_limit)
         v.frame_limit = 2 * v.test_resize + 2;
+    if (v.serve && v.join) {
+        vf_app_error("--serve and --join: a viewer either serves or joins");
+        goto usage_error;
+    }
+    vf_session_header hdr;
+    if (v.join) {
+        /* the server's scene, --set and frame count */
+        if (sc.info) {
+            vf_app_error("--join %s: the serving viewer chooses the scene: drop %s", v.join, sc.info->name);
+            goto usage_error;
+        }
+        if ((rc = vf_lockstep_open(&v.ls, NULL, v.join, &hdr)) != 0 ||
+            (rc = vf_session_header_scene(&hdr, "--join", &sc)) != 0) {
+            vf_lockstep_close(&v.ls);
+            vf_cmd_scene_end(&sc);
+            return rc;
+        }
+        if (!v.frame_limit)
+            v.frame_limit = hdr.frames;
+        if (v.shot_path && !v.frame_limit) {
+            vf_app_error("--screenshot needs --frames N (the serving viewer gave no frame count)");
+            vf_net_close(&v.ls.peer);
+            goto usage_error;
+        }
+    }
     if (!sc.info) {
         const vf_scene_info *def = vf_scene_find("smoke");
         if (!def)
@@ -766,22 +909,58 @@ int main(int argc, char **argv)
         def->defaults(sc.desc);
     }
     if ((rc = vf_cmd_scene_validate(&sc)) != 0) {
+        vf_net_close(&v.ls.peer);
+        vf_cmd_scene_end(&sc);
+        return rc;
+    }
+    if (!v.join && (v.serve || v.record_path) &&
+        (rc = vf_session_header_from_args(&sc, argc, argv, v.serve ? "--serve" : "--record", (uint32_t)v.frame_limit,
+                                          &hdr)) != 0) {
+        vf_cmd_scene_end(&sc);
+        return rc;
+    }
+    char host[256];
+    int port;
+    if (v.serve && !vf_net_parse_address(v.serve, host, sizeof host, &port)) {
+        vf_app_error("--serve '%.60s' is not PORT or HOST:PORT (port 1..65535)", v.serve);
+        vf_cmd_scene_end(&sc);
+        return VF_EXIT_USAGE;
+    }
+    if (v.serve) {
+        fprintf(stderr, "waiting for a viewer to join (vkfluid view --join HOST:PORT; %s)\n", v.serve);
+        if ((rc = vf_lockstep_open(&v.ls, v.serve, NULL, &hdr)) != 0) {
+            vf_cmd_scene_end(&sc);
+            return rc;
+        }
+    }
+    if (v.record_path && (rc = vf_session_record_begin(&v.rec, v.record_path, &hdr)) != 0) {
+        vf_net_close(&v.ls.peer);
         vf_cmd_scene_end(&sc);
         return rc;
     }
     if (!glfwInit()) {
         vf_app_error("no display found (glfw could not connect): use vkfluid capture SCENE --frames N to render "
                      "frames headless");
+        vf_session_record_abort(&v.rec);
+        vf_net_close(&v.ls.peer);
         vf_cmd_scene_end(&sc);
         return VF_EXIT_USAGE;
     }
     if (!glfwVulkanSupported()) {
         vf_app_error("glfw finds no vulkan loader: install libvulkan1 and mesa-vulkan-drivers");
         glfwTerminate();
+        vf_session_record_abort(&v.rec);
+        vf_net_close(&v.ls.peer);
         vf_cmd_scene_end(&sc);
         return VF_EXIT_USAGE;
     }
     rc = run_viewer(&v, &sc);
+    if (rc == 0 && v.rec.open)
+        rc = vf_session_record_end(&v.rec);
+    vf_session_record_abort(&v.rec);
+    if (rc == 0 && v.ls.peer)
+        rc = vf_lockstep_close(&v.ls);
+    vf_net_close(&v.ls.peer);
     cleanup(&v, &rc);
     glfwTerminate();
     vf_cmd_scene_end(&sc);

@@ -20,6 +20,9 @@ foreach(src ${VF_TEST_SOURCES})
     TIMEOUT 400
     ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1")
 endforeach()
+# test_replay runs two viewer sessions, their replays and a 200-frame lockstep
+# pair of processes (each waiting on the other every frame): more time
+set_tests_properties(test_replay PROPERTIES TIMEOUT 900)
 
 # The fuzz target's bounded run (about 15 s): new inputs go to a scratch
 # corpus, the seeds in tests/fuzz_corpus stay untouched. A longer run: see the

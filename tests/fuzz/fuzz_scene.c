@@ -1,6 +1,7 @@
 /* libFuzzer target over the scene-file parser and parameter validation
  * (vf_scene_check_bytes: JSON scene files, or "set:" lines of --set
- * assignments) and the PNG reader (inputs starting "png:", the rest decoded
+ * assignments), the session parsers (vf_session_check_bytes: record files
+ * and streams of lockstep wire messages, docs/replay.md) and the PNG reader (inputs starting "png:", the rest decoded
  * as a PNG file). Besides ASan/UBSan findings it aborts when an error message
  * breaks the one-line rule, is empty or holds a byte a terminal would act on
  * (a control character: every byte from a file is made printable). No GPU. */
@@ -11,6 +12,7 @@
 
 #include "png_io.h"
 #include "scene_file.h"
+#include "session_events.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,6 +50,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vf_result r = vf_scene_check_bytes(data, size, err, sizeof err);
     if (r != VF_OK && !message_ok(err)) {
         fprintf(stderr, "fuzz_scene: bad error message for result %d: [%s]\n", (int)r, err);
+        abort();
+    }
+    err[0] = 0;
+    r = vf_session_check_bytes(data, size, err, sizeof err);
+    if (r != VF_OK && (!err[0] || strchr(err, '\n') || strchr(err, '\r'))) {
+        fprintf(stderr, "fuzz_scene: bad session error message for result %d: [%s]\n", (int)r, err);
         abort();
     }
     return 0;
