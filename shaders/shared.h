@@ -113,5 +113,7 @@ VF_STATIC_ASSERT(sizeof(vf_view_grid_push) == 48, "vf_view_grid_push must match 
 #include "shared_height.h"
 #include "shared_grid.h"
 #include "shared_sph.h"
+#include "shared_mesh.h"
+#include "shared_foam.h"
 
 #endif

@@ -15,6 +15,7 @@
 #include "gpu_profiler.h"
 #include "params.h"
 #include "solver.h"
+#include "sph_mesh.h"
 
 static void usage(FILE *f)
 {
@@ -38,6 +39,9 @@ static void usage(FILE *f)
             "  --export DIR        write fields (CSV + VTK) and DIR/summary.json\n"
             "  --export-every S    export every S simulated seconds, rounded up to whole\n"
             "                      frames (default: only the end)\n"
+            "  --export-mesh       with each export, the fluid's surface as a triangle mesh\n"
+            "                      (marching cubes on the GPU): DIR/surface_NNNN.ply,\n"
+            "                      binary PLY (sph scenes)\n"
             "  --check-every N     read back and check finiteness and invariants every N\n"
             "                      frames (default: only at the end)\n"
             "  --substeps-per-submit N\n"
@@ -201,7 +205,8 @@ int vf_cmd_run(int argc, char **argv)
     const char *device = NULL, *export_dir = NULL;
     long long steps = -1, check_every = 0, part_substeps = -1;
     double sim_time = -1, export_every = -1, wall_limit = 0;
-    bool force = false, quiet = false, help = false;
+    bool force = false, quiet = false, help = false, export_mesh = false;
+    vf_mesh *mesh = NULL;
     vf_session_run srun = {0};
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "run");
     if (rc >= 0)
@@ -273,6 +278,8 @@ int vf_cmd_run(int argc, char **argv)
             *(a[2] == 'r' ? &srun.replay : a[2] == 's' ? &srun.serve : &srun.join) = v;
         } else if (!strcmp(a, "--force")) {
             force = true;
+        } else if (!strcmp(a, "--export-mesh")) {
+            export_mesh = true;
         } else if (!strcmp(a, "--quiet")) {
             quiet = true;
         } else {
@@ -306,6 +313,11 @@ int vf_cmd_run(int argc, char **argv)
     }
     if (export_every > 0 && !export_dir) {
         vf_app_error("--export-every needs --export DIR");
+        goto usage_error;
+    }
+    if (export_mesh && (!export_dir || strcmp(sc.info->family, "sph"))) {
+        vf_app_error("--export-mesh: %s", !export_dir ? "needs --export DIR"
+                                                        : "only particle (sph) scenes have a surface mesh; drop the option");
         goto usage_error;
     }
     if ((rc = vf_cmd_scene_validate(&sc)) != 0) {
@@ -457,6 +469,22 @@ int vf_cmd_run(int argc, char **argv)
                 rc = VF_EXIT_RUNTIME; /* an output that cannot be written: 3 in every command */
                 goto done;
             }
+            if (export_mesh) {
+                char path[4096];
+                snprintf(path, sizeof path, "%s/surface_%04u.ply", export_dir, export_index - 1);
+                err[0] = 0;
+                res = vf_mesh_export_sph(gpu, solver, &mesh, path, err, sizeof err);
+                if (res != VF_OK) {
+                    vf_app_error("--export-mesh %s: %s", path, err[0] ? err : vf_result_message(res));
+                    /* an output that cannot be written: 3 in every command */
+                    rc = res == VF_ERR_IO || res == VF_ERR_NO_SPACE || vf_app_exit_code(res) != VF_EXIT_USAGE
+                             ? VF_EXIT_RUNTIME
+                             : VF_EXIT_USAGE;
+                    goto done;
+                }
+                if (err[0] && !quiet)
+                    fprintf(stderr, "--export-mesh %s: %s\n", path, err);
+            }
         }
         char extra[48];
         snprintf(extra, sizeof extra, "t = %.4g s", solver->time);
@@ -505,6 +533,7 @@ int vf_cmd_run(int argc, char **argv)
 done:
     vf_frames_destroy(&frames); /* first: waits for the submits that use the profiler's queries */
     vf_profiler_destroy(&prof);
+    vf_mesh_destroy(&mesh);
     vf_solver_destroy(&solver);
     {
         int close_rc = vf_app_gpu_close(&gpu);

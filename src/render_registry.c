@@ -17,7 +17,7 @@ typedef struct vf_render_entry {
 static const vf_render_entry entries[] = {
     {"grid", VF_RENDER_GRID_MODES, vf_render_grid_create},
     {"height", "surface|height|pressure", vf_render_surface_create_for},
-    {"sph", "ssf|particles", vf_render_sph_create_for},
+    {"sph", "ssf|particles|mesh", vf_render_sph_create_for},
     {NULL, NULL, NULL},
 };
 

@@ -6,17 +6,22 @@
 
 #include "render_ssf.h"
 #include "solver_sph.h"
+#include "sph_foam.h"
+#include "sph_mesh.h"
 
 typedef struct render_sph {
     vf_renderer base;
     vf_renderer *ssf; /* owned */
     vf_sph *sph;      /* not owned */
+    vf_solver *solver;/* not owned: its diffuse particles, if any, are drawn as foam */
+    vf_mesh *mesh;    /* owned; the surface mesh of --render mesh, else NULL */
 } render_sph;
 
 static void rs_destroy(vf_renderer *r)
 {
     render_sph *s = (render_sph *)r;
     vf_renderer_destroy(&s->ssf);
+    vf_mesh_destroy(&s->mesh);
     free(s);
 }
 
@@ -45,6 +50,17 @@ static vf_result rs_record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target
     vf_result res = vf_render_ssf_set_particles(s->ssf, &p);
     if (res != VF_OK)
         return res;
+    if (s->mesh && (res = vf_mesh_record(s->mesh, cmd, prof, p.positions, p.count)) != VF_OK)
+        return res;
+    vf_foam *foam = vf_sph_solver_foam(s->solver);
+    if (foam) {
+        vf_foam_view fv;
+        vf_foam_get_view(foam, &fv);
+        vf_ssf_foam sf = {.positions = fv.positions, .velocities = fv.velocities, .draw_args = fv.draw_args,
+                          .draw_offset = fv.draw_offset};
+        if ((res = vf_render_ssf_set_foam(s->ssf, &sf)) != VF_OK)
+            return res;
+    }
     return s->ssf->vt->record(s->ssf, cmd, target, prof);
 }
 
@@ -81,10 +97,11 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
         return VF_ERR_UNSUPPORTED;
     }
     vf_ssf_options o = {0};
+    bool mesh = opt->mode && !strcmp(opt->mode, "mesh");
     if (opt->mode && !strcmp(opt->mode, "particles"))
         o.mode = VF_SSF_MODE_PARTICLES;
-    else if (opt->mode && strcmp(opt->mode, "ssf")) {
-        snprintf(err, cap, "--render %s: not a view of the sph solver: use one of ssf|particles", opt->mode);
+    else if (opt->mode && !mesh && strcmp(opt->mode, "ssf")) {
+        snprintf(err, cap, "--render %s: not a view of the sph solver: use one of ssf|particles|mesh", opt->mode);
         return VF_ERR_UNSUPPORTED;
     }
     vf_sph_render_view v;
@@ -110,6 +127,27 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
         return res;
     }
     s->sph = sph;
+    s->solver = solver;
+    if (mesh) {
+        vf_mesh_desc md = {.spacing = v.spacing, .particles = vf_sph_capacity(sph)};
+        for (int a = 0; a < 3; a++) {
+            md.lo[a] = v.box_min[a];
+            md.hi[a] = v.box_max[a];
+        }
+        vf_mesh_buffers mb;
+        if ((res = vf_mesh_create(gpu, &md, &s->mesh, err, cap)) != VF_OK) {
+            rs_destroy(&s->base);
+            return res;
+        }
+        vf_mesh_get_buffers(s->mesh, &mb);
+        vf_ssf_surface surf = {.vertices = mb.vertices, .indices = mb.indices, .draw_args = mb.counts,
+                               .draw_offset = VF_MESH_DRAW_OFFSET};
+        if ((res = vf_render_ssf_set_surface(s->ssf, &surf)) != VF_OK) {
+            snprintf(err, cap, "the surface mesh renderer: %s", vf_result_message(res));
+            rs_destroy(&s->base);
+            return res;
+        }
+    }
     s->base.vt = &rs_vtable;
     s->base.gpu = gpu;
     s->base.format = s->ssf->format;

@@ -42,6 +42,10 @@ typedef struct ssf {
     uint32_t thick_w, thick_h;
     vf_pipeline *p_scene, *p_background, *p_depth, *p_thickness, *p_composite, *p_particles;
     vf_pipeline *p_smooth, *p_blur, *p_pack;
+    vf_ssf_surface surf;     /* a surface mesh drawn instead of the spheres (vertices NULL: none) */
+    vf_pipeline *p_mesh_depth, *p_mesh_thickness;
+    vf_ssf_foam foam;        /* diffuse particles drawn over the fluid (positions NULL: none) */
+    vf_pipeline *p_foam;
     vf_buffer *frame;
     vf_image *img[IMG_ALL];
     img_state st[IMG_ALL];
@@ -265,6 +269,9 @@ static void destroy_pipelines(ssf *s)
     vf_pipeline_destroy(&s->p_smooth);
     vf_pipeline_destroy(&s->p_blur);
     vf_pipeline_destroy(&s->p_pack);
+    vf_pipeline_destroy(&s->p_mesh_depth);
+    vf_pipeline_destroy(&s->p_mesh_thickness);
+    vf_pipeline_destroy(&s->p_foam);
 }
 
 static vf_result create_pipelines(ssf *s)
@@ -560,7 +567,11 @@ static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
         .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
     };
     begin_rendering(cmd, s->base.width, s->base.height, &c, &d);
-    if (have_particles(s)) {
+    if (s->surf.vertices) {
+        vf_binding b[3] = {bind_frame(s), vf_bind_buffer(s->surf.vertices), vf_bind_buffer(s->surf.indices)};
+        vf_cmd_bind(cmd, s->p_mesh_depth, b, NULL);
+        vkCmdDrawIndirect(cmd, s->surf.draw_args->buffer, s->surf.draw_offset, 1, 0);
+    } else if (have_particles(s)) {
         vf_binding b[2] = {bind_frame(s), bind_positions(s)};
         vf_cmd_bind(cmd, s->p_depth, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
@@ -583,7 +594,12 @@ static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     image_flush(s, cmd);
     VkRenderingAttachmentInfo c = color_att(s->img[VF_SSF_IMAGE_THICKNESS], VK_ATTACHMENT_LOAD_OP_CLEAR);
     begin_rendering(cmd, s->thick_w, s->thick_h, &c, NULL);
-    if (have_particles(s)) {
+    if (s->surf.vertices) {
+        vf_binding b[4] = {bind_frame(s), vf_bind_buffer(s->surf.vertices), vf_bind_buffer(s->surf.indices),
+                           bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
+        vf_cmd_bind(cmd, s->p_mesh_thickness, b, NULL);
+        vkCmdDrawIndirect(cmd, s->surf.draw_args->buffer, s->surf.draw_offset, 1, 0);
+    } else if (have_particles(s)) {
         vf_binding b[3] = {bind_frame(s), bind_positions(s),
                            bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
         vf_cmd_bind(cmd, s->p_thickness, b, NULL);
@@ -712,6 +728,12 @@ static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
                        bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, ls)};
     vf_cmd_bind(cmd, s->p_composite, b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
+    if (s->foam.positions) {
+        vf_binding fb[4] = {bind_frame(s), vf_bind_buffer(s->foam.positions), vf_bind_buffer(s->foam.velocities),
+                            bind_sampled(s, depth_img, ns)};
+        vf_cmd_bind(cmd, s->p_foam, fb, NULL);
+        vkCmdDrawIndirect(cmd, s->foam.draw_args->buffer, s->foam.draw_offset, 1, 0);
+    }
     vkCmdEndRendering(cmd);
     scope_end(s, prof, cmd, sc);
 }
@@ -902,6 +924,80 @@ vf_result vf_render_ssf_set_particles(vf_renderer *r, const vf_ssf_particles *p)
     if (res == VF_OK)
         ((ssf *)r)->parts = *p;
     return res;
+}
+
+vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
+{
+    if (!is_ssf(r))
+        return VF_ERR_INVALID_ARG;
+    ssf *s = (ssf *)r;
+    if (!surf || !surf->vertices) {
+        memset(&s->surf, 0, sizeof s->surf);
+        return VF_OK;
+    }
+    if (!surf->indices || !surf->draw_args || surf->draw_offset % 4 ||
+        surf->draw_offset + sizeof(VkDrawIndirectCommand) > surf->draw_args->size)
+        return VF_ERR_INVALID_ARG;
+    if (!s->p_mesh_depth) {
+        char n[2][64];
+        snprintf(n[0], sizeof n[0], "%s mesh depth", s->name);
+        snprintf(n[1], sizeof n[1], "%s mesh thickness", s->name);
+        vf_graphics_desc depth = {
+            .vertex_shader = "mesh_draw.vert", .fragment_shader = "mesh_depth.frag",
+            .binding_count = 3, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
+            .color_count = 1, .color_formats = {VK_FORMAT_R32_SFLOAT},
+            .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_LESS,
+            .name = n[0],
+        };
+        vf_graphics_desc thickness = {
+            .vertex_shader = "mesh_draw.vert", .fragment_shader = "mesh_thickness.frag",
+            .binding_count = 4,
+            .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_SAMPLED_IMAGE},
+            .color_count = 1, .color_formats = {VK_FORMAT_R16_SFLOAT}, .blend = {VF_BLEND_ADDITIVE},
+            .name = n[1],
+        };
+        vf_result res = vf_pipeline_graphics_create(r->gpu, &depth, &s->p_mesh_depth);
+        if (res == VF_OK)
+            res = vf_pipeline_graphics_create(r->gpu, &thickness, &s->p_mesh_thickness);
+        if (res != VF_OK) {
+            vf_pipeline_destroy(&s->p_mesh_depth);
+            return res;
+        }
+    }
+    s->surf = *surf;
+    return VF_OK;
+}
+
+vf_result vf_render_ssf_set_foam(vf_renderer *r, const vf_ssf_foam *foam)
+{
+    if (!is_ssf(r))
+        return VF_ERR_INVALID_ARG;
+    ssf *s = (ssf *)r;
+    if (!foam || !foam->positions) {
+        memset(&s->foam, 0, sizeof s->foam);
+        return VF_OK;
+    }
+    if (!foam->velocities || !foam->draw_args || foam->draw_offset % 4 ||
+        foam->draw_offset + sizeof(VkDrawIndirectCommand) > foam->draw_args->size)
+        return VF_ERR_INVALID_ARG;
+    if (!s->p_foam) {
+        char n[64];
+        snprintf(n, sizeof n, "%s foam", s->name);
+        vf_graphics_desc d = {
+            .vertex_shader = "foam_sprite.vert", .fragment_shader = "foam_sprite.frag",
+            .binding_count = 4,
+            .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_SAMPLED_IMAGE},
+            .color_count = 1, .color_formats = {s->base.format}, .blend = {VF_BLEND_ALPHA},
+            .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = false,
+            .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,
+            .name = n,
+        };
+        vf_result res = vf_pipeline_graphics_create(r->gpu, &d, &s->p_foam);
+        if (res != VF_OK)
+            return res;
+    }
+    s->foam = *foam;
+    return VF_OK;
 }
 
 void vf_render_ssf_set_options(vf_renderer *r, const vf_ssf_options *opt)

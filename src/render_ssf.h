@@ -113,6 +113,37 @@ vf_result vf_render_ssf_create(vf_gpu *gpu, const vf_render_ssf_desc *desc, vf_r
  * at the next record). p may not be NULL; its buffers are not owned. */
 vf_result vf_render_ssf_set_particles(vf_renderer *r, const vf_ssf_particles *p);
 
+/** A closed triangle mesh of the fluid's surface (sph_mesh.h), drawn by the
+ * depth and thickness passes instead of the spheres: vertices hold vec4
+ * position (w = 1) and vec4 normal per vertex, indices 3 uint32 per
+ * triangle, draw_args a VkDrawIndirectCommand (3 vertices per triangle) at
+ * draw_offset. The buffers are not owned; the caller makes their compute
+ * writes visible to vertex shaders and indirect draws before recording. */
+typedef struct vf_ssf_surface {
+    vf_buffer *vertices;
+    vf_buffer *indices;
+    vf_buffer *draw_args;
+    VkDeviceSize draw_offset;
+} vf_ssf_surface;
+
+/** Draws a surface mesh instead of the particles from the next record on
+ * (surf NULL or with no vertices: the particles again). The first call
+ * creates the mesh pipelines. */
+vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf);
+
+/** Diffuse particles (sph_foam.h) drawn as a foam layer over the composited
+ * fluid: positions (vec4 xyz, w lifetime left), velocities (vec4, w class)
+ * and a VkDrawIndirectCommand (6 vertices x count) at draw_offset. Not
+ * owned; the caller makes their compute writes visible before recording. */
+typedef struct vf_ssf_foam {
+    vf_buffer *positions, *velocities, *draw_args;
+    VkDeviceSize draw_offset;
+} vf_ssf_foam;
+
+/** Draws the foam layer from the next record on (foam NULL or without
+ * positions: none). The first call creates its pipeline. */
+vf_result vf_render_ssf_set_foam(vf_renderer *r, const vf_ssf_foam *foam);
+
 /** Replaces the options (zero = default, as in the desc); takes effect at
  * the next record. opt may be NULL (all defaults). A change of
  * thickness_half recreates the targets: the GPU must be done with them. */

@@ -3,6 +3,7 @@
  * cross-key validation and a create that lays out the particles on a cubic
  * lattice and hands them to solver_sph. Axes: x along the tank, y up, z across. */
 #include "scene_sph.h"
+#include "sph_foam.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -38,6 +39,10 @@ typedef struct vf_sph_scene_desc {
     double nozzle_radius, nozzle_speed, nozzle_height, capacity;
     bool sink;
     double sink_size;
+    /* spray, foam and bubbles */
+    bool foam;
+    double foam_capacity, foam_trapped_air, foam_wave_crest, foam_ta_min, foam_ta_max, foam_wc_min, foam_wc_max;
+    double foam_ke_min, foam_ke_max, foam_life_min, foam_life_max, foam_buoyancy, foam_drag;
     /* scene file: obstacles (boxes, spheres), fluid regions (replace the
      * preset's water), the fountain's emitter and sink */
     vf_scene_shapes shapes;
@@ -88,6 +93,28 @@ typedef struct vf_sph_scene_desc {
     {"box_sy", DBL, OFF(box_sy), 0, 0, 1e3, false, NULL, "m", "box obstacle size y"},                                  \
     {"box_sz", DBL, OFF(box_sz), 0, 0, 1e3, false, NULL, "m", "box obstacle size z"}
 
+/* Diffuse particles (sph_foam.h), on by default where `on` is 1. */
+#define FOAM_KEYS(on)                                                                                                  \
+    {"foam", VF_PARAM_BOOL, OFF(foam), on, 0, 0, false, NULL, "",                                                      \
+     "spray, foam and bubbles (Ihmsen et al. 2012): diffuse particles made where air is trapped and at wave crests, drawn as a foam layer"}, \
+    {"foam_capacity", DBL, OFF(foam_capacity), 65536, 1, 1e8, false, NULL, "1", "the most diffuse particles at once (more are dropped)"}, \
+    {"foam_trapped_air", DBL, OFF(foam_trapped_air), 200, 0, 1e6, true, NULL, "1/s",                                  \
+     "k_ta: diffuse particles a fluid particle makes per second at full trapped-air potential"},                        \
+    {"foam_wave_crest", DBL, OFF(foam_wave_crest), 200, 0, 1e6, true, NULL, "1/s",                                    \
+     "k_wc: the same at full wave-crest potential"},                                                                   \
+    {"foam_ta_min", DBL, OFF(foam_ta_min), 2, 0, 1e4, false, NULL, "m/s",                                             \
+     "trapped-air potential (sum over neighbours of the relative speed x (1 - v^_ij . x^_ij)(1 - r/h)) where making starts"},                        \
+    {"foam_ta_max", DBL, OFF(foam_ta_max), 10, 0, 1e4, true, NULL, "m/s", "trapped-air potential where it saturates"}, \
+    {"foam_wc_min", DBL, OFF(foam_wc_min), 1, 0, 1e4, false, NULL, "1",                                               \
+     "wave-crest potential (sum of (1 - n^_i . n^_j)(1 - r/h) at convex, outward-moving surface) where making starts"}, \
+    {"foam_wc_max", DBL, OFF(foam_wc_max), 6, 0, 1e4, true, NULL, "1", "wave-crest potential where it saturates"},     \
+    {"foam_ke_min", DBL, OFF(foam_ke_min), 0.5, 0, 1e6, false, NULL, "J/kg", "kinetic energy per unit mass below which nothing is made"}, \
+    {"foam_ke_max", DBL, OFF(foam_ke_max), 5, 0, 1e6, true, NULL, "J/kg", "kinetic energy per unit mass of full making"}, \
+    {"foam_life_min", DBL, OFF(foam_life_min), 1, 0, 1e4, true, NULL, "s", "shortest lifetime (foam ages; spray and bubbles do not)"}, \
+    {"foam_life_max", DBL, OFF(foam_life_max), 3, 0, 1e4, true, NULL, "s", "longest lifetime"},                       \
+    {"foam_buoyancy", DBL, OFF(foam_buoyancy), 2, 0, 1e3, true, NULL, "1", "bubbles: buoyancy k_b, in units of -gravity"}, \
+    {"foam_drag", DBL, OFF(foam_drag), 0.5, 0, 1, true, NULL, "1", "bubbles: share of the velocity difference to the fluid removed per frame"}
+
 #define DAM_KEYS                                                                                                       \
     {"a", DBL, OFF(a), 0.25, 0, 100, true, NULL, "m", "water column width along x (against the back wall x = 0)"},     \
     {"ratio", DBL, OFF(ratio), 2, 0, 100, true, NULL, "1", "column height over a"},                                    \
@@ -95,8 +122,8 @@ typedef struct vf_sph_scene_desc {
     {"tank_height", DBL, OFF(tank_height), 0, 0, 1e3, false, NULL, "m", "tank height; 0: 1.5 x the column"},            \
     {"depth", DBL, OFF(depth), 0, 0, 1e3, false, NULL, "m", "tank and column extent across (z); 0: a"}
 
-static const vf_param_def dam_keys[] = {SPH_COMMON_KEYS(0.01), DAM_KEYS};
-static const vf_param_def double_keys[] = {SPH_COMMON_KEYS(0.01), DAM_KEYS};
+static const vf_param_def dam_keys[] = {SPH_COMMON_KEYS(0.01), DAM_KEYS, FOAM_KEYS(1)};
+static const vf_param_def double_keys[] = {SPH_COMMON_KEYS(0.01), DAM_KEYS, FOAM_KEYS(1)};
 
 #define TANK_KEYS(x, y, z, pool)                                                                                       \
     {"tank_x", DBL, OFF(tank_x), x, 0, 1e3, true, NULL, "m", "tank length (x)"},                                       \
@@ -109,6 +136,7 @@ static const vf_param_def drop_keys[] = {
     TANK_KEYS(0.5, 0.6, 0.5, 0.12),
     {"drop_radius", DBL, OFF(drop_radius), 0.08, 0, 1e3, true, NULL, "m", "radius of the falling sphere of water"},
     {"drop_height", DBL, OFF(drop_height), 0.4, 0, 1e3, true, NULL, "m", "height of the sphere's centre"},
+    FOAM_KEYS(0),
 };
 
 static const vf_param_def fountain_keys[] = {
@@ -120,6 +148,7 @@ static const vf_param_def fountain_keys[] = {
     {"capacity", DBL, OFF(capacity), 60000, 1, 4e9, false, NULL, "1", "the most particles at once (the nozzle stops there; 32-bit indices)"},
     {"sink", VF_PARAM_BOOL, OFF(sink), 1, 0, 0, false, NULL, "", "a drain in the corner (x, z < sink_size, y < spacing) removes particles"},
     {"sink_size", DBL, OFF(sink_size), 0.08, 0, 1e3, true, NULL, "m", "drain size"},
+    FOAM_KEYS(0),
 };
 
 #define COUNT(t) (sizeof t / sizeof t[0])
@@ -318,6 +347,29 @@ static double estimated_count(const geometry *g, double s)
 static vf_result sph_validate(const void *p, char *err, size_t cap)
 {
     const vf_sph_scene_desc *d = p;
+    if (d->foam) {
+        const struct {
+            const char *lo_key, *hi_key;
+            double lo, hi;
+        } ranges[] = {{"foam_ta_min", "foam_ta_max", d->foam_ta_min, d->foam_ta_max},
+                      {"foam_wc_min", "foam_wc_max", d->foam_wc_min, d->foam_wc_max},
+                      {"foam_ke_min", "foam_ke_max", d->foam_ke_min, d->foam_ke_max}};
+        for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
+            if (!(ranges[k].hi > ranges[k].lo)) {
+                snprintf(err, cap, "%s: %g is not above %s = %g: make it larger", ranges[k].hi_key, ranges[k].hi,
+                         ranges[k].lo_key, ranges[k].lo);
+                return VF_ERR_INVALID_ARG;
+            }
+        if (d->foam_life_max < d->foam_life_min) {
+            snprintf(err, cap, "foam_life_max: %g s is below foam_life_min = %g s: make it at least that", d->foam_life_max,
+                     d->foam_life_min);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (d->foam_capacity != floor(d->foam_capacity)) {
+            snprintf(err, cap, "foam_capacity: %g is not a whole number of particles", d->foam_capacity);
+            return VF_ERR_INVALID_ARG;
+        }
+    }
     geometry g;
     scene_geometry(d, &g);
     double s = effective_spacing(d, &g);
@@ -553,7 +605,19 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
     free(pos);
     if (r != VF_OK)
         return spacing_error(d, s, r, err, cap);
-    return vf_sph_solver_wrap(sph, gpu, out);
+    if ((r = vf_sph_solver_wrap(sph, gpu, out)) != VF_OK || !d->foam)
+        return r;
+    vf_foam_desc fd = {.capacity = (uint32_t)d->foam_capacity, .trapped_air = d->foam_trapped_air,
+                       .wave_crest = d->foam_wave_crest, .ta_min = d->foam_ta_min, .ta_max = d->foam_ta_max,
+                       .wc_min = d->foam_wc_min, .wc_max = d->foam_wc_max, .ke_min = d->foam_ke_min,
+                       .ke_max = d->foam_ke_max, .life_min = d->foam_life_min, .life_max = d->foam_life_max,
+                       .buoyancy = d->foam_buoyancy, .drag = d->foam_drag};
+    vf_foam *foam = NULL;
+    if ((r = vf_foam_create(gpu, sph, &fd, &foam, err, cap)) == VF_OK)
+        r = vf_sph_solver_attach_foam(*out, foam);
+    if (r != VF_OK)
+        vf_solver_destroy(out);
+    return r;
 }
 
 const vf_scene_info vf_scene_dam_break = {

@@ -685,6 +685,13 @@ void vf_sph_get_render_view(const vf_sph *s, vf_sph_render_view *out)
     out->spacing = (float)s->desc.spacing;
 }
 
+void vf_sph_get_neighbor_view(const vf_sph *s, vf_sph_neighbor_view *out)
+{
+    *out = (vf_sph_neighbor_view){.params = s->params, .state = s->state, .positions = s->pos[s->cur],
+                                  .velocities = s->vel[s->cur], .ids = s->id[s->cur], .start = s->start,
+                                  .capacity = s->capacity};
+}
+
 uint32_t vf_sph_initial_count(const vf_sph *s)
 {
     return s->initial_count;

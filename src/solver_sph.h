@@ -140,6 +140,17 @@ typedef struct vf_sph_render_view {
 /** Fills out (owned by the solver, valid until the next step is recorded). */
 void vf_sph_get_render_view(const vf_sph *s, vf_sph_render_view *out);
 
+/** The buffers a pass over the fluid's neighbourhoods reads (valid until
+ * the next step is recorded): the parameter block (uniform vf_sph_params),
+ * the state (vf_sph_state), the particles in cell order and the cell starts
+ * of the last binning (cells + 1). */
+typedef struct vf_sph_neighbor_view {
+    vf_buffer *params, *state, *positions, *velocities, *ids, *start;
+    uint32_t capacity;
+} vf_sph_neighbor_view;
+/** Fills out (buffers owned by the solver). */
+void vf_sph_get_neighbor_view(const vf_sph *s, vf_sph_neighbor_view *out);
+
 /** Changes the interactive force from the next recorded step on. */
 void vf_sph_set_interaction(vf_sph *s, const double point[3], double radius, double strength);
 
@@ -171,6 +182,14 @@ void vf_sph_snapshot_free(vf_sph_snapshot *snap);
 /** Wraps an SPH solver as a vf_solver (takes ownership of sph, also on
  * failure). */
 vf_result vf_sph_solver_wrap(vf_sph *sph, vf_gpu *gpu, vf_solver **out);
+typedef struct vf_foam vf_foam;
+/** Gives an SPH vf_solver diffuse particles (sph_foam.h), recorded after the
+ * last substep of every frame, counted in the summary and the overlay line.
+ * Takes ownership of foam, also on failure (VF_ERR_INVALID_ARG when s is not
+ * an SPH solver); replaces an earlier one. */
+vf_result vf_sph_solver_attach_foam(vf_solver *s, vf_foam *foam);
+/** The diffuse particles of an SPH vf_solver, or NULL. */
+vf_foam *vf_sph_solver_foam(vf_solver *s);
 /** The SPH solver inside a vf_solver of family "sph" (NULL otherwise). */
 vf_sph *vf_sph_from_solver(vf_solver *s);
 

@@ -9,6 +9,7 @@
 #include "export_particles.h"
 #include "fileio.h"
 #include "solver_sph.h"
+#include "sph_foam.h"
 
 typedef struct sph_solver {
     vf_solver base;
@@ -21,6 +22,7 @@ typedef struct sph_solver {
     double good_time;
     uint64_t good_frame;
     bool have_good, failed;
+    vf_foam *foam;           /* spray, foam and bubbles (NULL: off) */
 } sph_solver;
 
 static const vf_solver_vtable sph_vtable;
@@ -33,6 +35,7 @@ vf_sph *vf_sph_from_solver(vf_solver *s)
 static void sph_destroy(vf_solver *base)
 {
     sph_solver *s = (sph_solver *)base;
+    vf_foam_destroy(&s->foam);
     vf_sph_destroy(&s->sph);
     vf_sph_snapshot_free(&s->good);
     free(s);
@@ -71,6 +74,8 @@ static vf_result sph_record_frame(vf_solver *base, VkCommandBuffer cmd, vf_profi
     }
     s->pending += steps;
     base->part_more = s->pending < s->frame_steps;
+    if (!base->part_more && s->foam)
+        return vf_foam_record(s->foam, cmd, prof, s->frame_steps * dt);
     return VF_OK;
 }
 
@@ -179,6 +184,14 @@ static void sph_write_summary(vf_solver *base, FILE *f, const char *indent)
     fprintf(f, "%s\"particles_emitted\": %u,\n", indent, have ? snap.state.emitted : 0);
     fprintf(f, "%s\"particles_removed\": %u,\n", indent, have ? snap.state.removed : 0);
     fprintf(f, "%s\"capacity\": %u,\n", indent, vf_sph_capacity(s->sph));
+    if (s->foam) {
+        vf_foam_host fh;
+        if (vf_foam_read(s->foam, &fh) == VF_OK)
+            fprintf(f, "%s\"diffuse\": {\"count\": %u, \"spray\": %u, \"foam\": %u, \"bubbles\": %u, \"generated\": %u, \"dropped\": %u},\n",
+                    indent, fh.state[VF_FOAM_STATE_COUNT], fh.state[VF_FOAM_STATE_SPRAY], fh.state[VF_FOAM_STATE_FOAM],
+                    fh.state[VF_FOAM_STATE_BUBBLE], fh.state[VF_FOAM_STATE_GENERATED], fh.state[VF_FOAM_STATE_DROPPED]);
+        vf_foam_host_free(&fh);
+    }
     fprintf(f, "%s\"spacing\": ", indent);
     vf_json_number(f, d->spacing);
     fprintf(f, ",\n%s\"smoothing_radius\": ", indent);
@@ -312,6 +325,29 @@ static void sph_describe(vf_solver *base, char *buf, size_t cap)
                  vf_sph_capacity(s->sph), 1e3 * vf_sph_dt(s->sph));
     else
         snprintf(buf, cap, "sph: %u particles, dt %.3g ms", v.count_max, 1e3 * vf_sph_dt(s->sph));
+    if (s->foam) {
+        uint32_t c[4];
+        vf_foam_counts_latest(s->foam, c);
+        size_t len = strlen(buf);
+        snprintf(buf + len, cap - len, "; diffuse %u (spray %u, foam %u, bubbles %u)", c[0], c[1], c[2], c[3]);
+    }
+}
+
+vf_result vf_sph_solver_attach_foam(vf_solver *base, vf_foam *foam)
+{
+    if (!vf_sph_from_solver(base)) {
+        vf_foam_destroy(&foam);
+        return VF_ERR_INVALID_ARG;
+    }
+    sph_solver *s = (sph_solver *)base;
+    vf_foam_destroy(&s->foam);
+    s->foam = foam;
+    return VF_OK;
+}
+
+vf_foam *vf_sph_solver_foam(vf_solver *base)
+{
+    return vf_sph_from_solver(base) ? ((sph_solver *)base)->foam : NULL;
 }
 
 /* Compulsory bytes per execution of a pass (reads + writes of whole

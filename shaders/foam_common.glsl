@@ -1,0 +1,62 @@
+// foam_common.glsl: what the foam_*.comp passes share (included after
+// shared.h): the SPH blocks (sph_common.glsl), every foam binding, the
+// radially symmetric weight of Ihmsen et al. 2012 and the random numbers.
+// Mirrored on the CPU by src/sph_foam_ref.c.
+#include "sph_common.glsl"
+
+layout(local_size_x = VF_FOAM_WG) in;
+VF_PUSH(vf_foam_push)
+
+layout(std430, binding = VF_FOAM_BIND_START) readonly buffer Start { uint start[]; };
+layout(std430, binding = VF_FOAM_BIND_POS) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = VF_FOAM_BIND_VEL) readonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = VF_FOAM_BIND_ID) readonly buffer Id { uint ids[]; };
+layout(std430, binding = VF_FOAM_BIND_NORMAL) buffer Normal { vec4 normal[]; };
+layout(std430, binding = VF_FOAM_BIND_POTENTIAL) buffer Potential { vec4 potential[]; };
+layout(std430, binding = VF_FOAM_BIND_GEN) buffer Gen { uint gen[]; };
+layout(std430, binding = VF_FOAM_BIND_STATE) buffer FoamState { uint fs[VF_FOAM_STATE_WORDS]; };
+layout(std430, binding = VF_FOAM_BIND_DPOS) buffer DPos { vec4 dpos[]; };
+layout(std430, binding = VF_FOAM_BIND_DVEL) buffer DVel { vec4 dvel[]; };
+layout(std430, binding = VF_FOAM_BIND_KEEP) buffer Keep { uint keep[]; };
+layout(std430, binding = VF_FOAM_BIND_DPOS_OUT) buffer DPosOut { vec4 dpos_out[]; };
+layout(std430, binding = VF_FOAM_BIND_DVEL_OUT) buffer DVelOut { vec4 dvel_out[]; };
+
+uint foam_index()
+{
+    return vf_group_linear() * VF_FOAM_WG + gl_LocalInvocationID.x;
+}
+
+// W~(r) = 1 - r/h inside the smoothing radius.
+float foam_weight(float r)
+{
+    return r < prm.h ? 1.0 - r * prm.inv_h : 0.0;
+}
+
+// phi(I) of the paper: 0 below lo, 1 above hi, linear between.
+float foam_clamp(float v, float lo, float hi)
+{
+    return (min(v, hi) - min(v, lo)) / (hi - lo);
+}
+
+uint foam_hash(uint x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+// A uniform number in [0, 1) from a particle id, the frame and a stream.
+float foam_random(uint id, uint stream)
+{
+    uint h = foam_hash(id * 0x9e3779b9u ^ foam_hash(pc.frame * 16u + stream));
+    return float(h >> 8) * (1.0 / 16777216.0);
+}
+
+vec3 foam_unit(vec3 v)
+{
+    float l = length(v);
+    return l > 1e-12 ? v / l : vec3(0.0);
+}
