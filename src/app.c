@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,4 +173,29 @@ void vf_progress_end(vf_progress *p)
     if (p->drawn && p->tty)
         fputc('\n', stderr);
     p->drawn = false;
+}
+
+/* The one signal flag: written only by the handler (async-signal-safe),
+ * read by the commands between frames. */
+static volatile sig_atomic_t interrupt_signal;
+
+static void on_interrupt(int sig)
+{
+    interrupt_signal = sig;
+}
+
+void vf_app_catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND | SA_RESTART; /* a second signal ends the program at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int vf_app_interrupted(void)
+{
+    return (int)interrupt_signal;
 }

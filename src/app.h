@@ -2,7 +2,10 @@
  * or decides exit codes; everything below returns vf_result.
  *
  * Exit codes: 0 success, 1 a check failed (compare thresholds, soak guard),
- * 2 bad input (usage, files, values), 3 a GPU or runtime failure. */
+ * 2 bad input (usage, files, values), 3 a GPU or runtime failure (writing an
+ * output file included: a full disk, in every command), 130 interrupted
+ * (SIGINT or SIGTERM; run and capture end their frame and write their report
+ * first). */
 #ifndef VF_APP_H
 #define VF_APP_H
 
@@ -12,7 +15,7 @@
 
 #include "vf_error.h"
 
-enum { VF_EXIT_OK = 0, VF_EXIT_FAIL = 1, VF_EXIT_USAGE = 2, VF_EXIT_RUNTIME = 3 };
+enum { VF_EXIT_OK = 0, VF_EXIT_FAIL = 1, VF_EXIT_USAGE = 2, VF_EXIT_RUNTIME = 3, VF_EXIT_INTERRUPTED = 130 };
 
 /** One sub-command: `vkfluid NAME ...`. argv[0] is the command name. */
 typedef struct vf_command {
@@ -48,6 +51,13 @@ const char *vf_app_option_value(int argc, char **argv, int *i);
 
 /** Prints "error: unknown option 'X' for 'vkfluid CMD': see vkfluid CMD --help". */
 int vf_app_unknown_option(const char *cmd, const char *opt);
+
+/** Catches SIGINT and SIGTERM: the handler only records the signal (read it
+ * with vf_app_interrupted); a second signal ends the program at once. */
+void vf_app_catch_interrupts(void);
+
+/** The signal caught since vf_app_catch_interrupts (SIGINT, SIGTERM), or 0. */
+int vf_app_interrupted(void);
 
 /** Monotonic wall-clock seconds. */
 double vf_app_now(void);

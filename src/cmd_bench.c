@@ -817,8 +817,10 @@ int vf_cmd_bench(int argc, char **argv)
     vf_bench_print_work(rep, stdout);
     if (model_count)
         vf_bench_print_model(rep, models, model_count, stdout);
-    if (vf_bench_write(rep, o.out) != VF_OK) {
-        vf_app_error("--out %s: cannot write the results", o.out);
+    vf_result written = vf_bench_write(rep, o.out);
+    if (written != VF_OK) {
+        vf_app_error("--out %s: cannot write the results: %s", o.out, vf_result_message(written));
+        rc = VF_EXIT_RUNTIME;
         goto done;
     }
     printf("wrote %s/bench.csv, bench.json, bench.svg and work.csv\n", o.out);
@@ -833,6 +835,7 @@ int vf_cmd_bench(int argc, char **argv)
             vf_file file;
             if (vf_file_begin(&file, path) != VF_OK) {
                 vf_app_error("--results: cannot write %s: run from the source folder", path);
+                rc = VF_EXIT_RUNTIME;
                 goto done;
             }
             if (k == 0)
@@ -841,8 +844,9 @@ int vf_cmd_bench(int argc, char **argv)
                 vf_bench_write_json(rep, file.f);
             else
                 vf_bench_write_svg(rep, file.f);
-            if (vf_file_commit(&file) != VF_OK) {
-                vf_app_error("--results: cannot write %s", path);
+            if ((written = vf_file_commit(&file)) != VF_OK) {
+                vf_app_error("--results: cannot write %s: %s", path, vf_result_message(written));
+                rc = VF_EXIT_RUNTIME;
                 goto done;
             }
         }

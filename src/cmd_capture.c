@@ -23,7 +23,7 @@ static void usage(FILE *f)
             "usage: vkfluid capture SCENE [--set KEY=VALUE]... --frames N [--every K]\n"
             "       vkfluid capture --replay FILE [--frames N] [--every K] ...\n"
             "                       [--size WxH] [--out DIR] [--video FILE.mp4] [--render MODE]\n"
-            "                       [--force] [--device INDEX|NAME] [--quiet]\n"
+            "                       [--check-every N] [--force] [--device INDEX|NAME] [--quiet]\n"
             "\n"
             "Simulates SCENE headless and renders every K-th frame offscreen with the\n"
             "same render code as the viewer. Frames advance by the scene's fixed simulated\n"
@@ -39,7 +39,11 @@ static void usage(FILE *f)
             "  --every K         render every K-th frame and the last one (default 1)\n"
             "  --size WxH        image size (default 1280x720)\n"
             "  --out DIR         output folder (default out/SCENE); must be new or empty\n"
-            "  --force           write into a non-empty output folder\n"
+            "  --check-every N   read back and check finiteness and invariants (particles\n"
+            "                    kept, no NaN) every N frames and after the last (default\n"
+            "                    30); a failed check exits 1 as in vkfluid run\n"
+            "  --force           replace what an earlier run wrote in the output folder\n"
+            "                    (frames, capture.json, ...); other files stay\n"
             "  --replay FILE     replay a session recorded with vkfluid view --record FILE:\n"
             "                    its scene, and per frame its inputs (pointer, pauses,\n"
             "                    steps, resets, parameters); --frames defaults to the\n"
@@ -77,7 +81,7 @@ static bool on_path(const char *prog)
 
 typedef struct capture_opts {
     const char *device, *out, *video, *mode, *replay;
-    long long frames, every;
+    long long frames, every, check_every;
     unsigned width, height;
     bool force, quiet;
 } capture_opts;
@@ -90,7 +94,7 @@ static int parse(capture_opts *o, vf_cmd_scene *sc, int argc, char **argv, bool 
             continue;
         if (vf_app_is_help(a)) {
             *help = true;
-        } else if (!strcmp(a, "--frames") || !strcmp(a, "--every")) {
+        } else if (!strcmp(a, "--frames") || !strcmp(a, "--every") || !strcmp(a, "--check-every")) {
             const char *v = vf_app_option_value(argc, argv, &i);
             long long n;
             if (!v)
@@ -99,7 +103,7 @@ static int parse(capture_opts *o, vf_cmd_scene *sc, int argc, char **argv, bool 
                 vf_app_error("%s %s: must be an integer in 1..10000000", a, v);
                 return VF_EXIT_USAGE;
             }
-            *(a[2] == 'f' ? &o->frames : &o->every) = n;
+            *(a[2] == 'f' ? &o->frames : a[2] == 'e' ? &o->every : &o->check_every) = n;
         } else if (!strcmp(a, "--size")) {
             const char *v = vf_app_option_value(argc, argv, &i);
             if (!v)
@@ -138,7 +142,7 @@ static int parse(capture_opts *o, vf_cmd_scene *sc, int argc, char **argv, bool 
 
 static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, const vf_solver *s, const vf_gpu *gpu,
                                     const capture_opts *o, const double *frame_ms, uint32_t captured,
-                                    const vf_pass_stats *st)
+                                    const vf_pass_stats *st, int interrupted)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/capture.json", dir);
@@ -153,6 +157,7 @@ static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, con
     vf_json_string(f, o->mode ? o->mode : "default");
     fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"frames\": %lld,\n  \"every\": %lld,\n", o->width, o->height,
             o->frames, o->every);
+    fprintf(f, "  \"interrupted\": %s,\n", interrupted ? "true" : "false");
     fprintf(f, "  \"simulated_time_per_frame\": ");
     vf_json_number(f, s->frame_dt);
     fprintf(f, ",\n  \"simulated_time\": ");
@@ -229,7 +234,7 @@ static int replay_rebuild(void *user, bool new_scene)
 int vf_cmd_capture(int argc, char **argv)
 {
     vf_cmd_scene sc = {0};
-    capture_opts o = {.every = 1, .width = 1280, .height = 720};
+    capture_opts o = {.every = 1, .check_every = 30, .width = 1280, .height = 720};
     vf_record rec = {0};
     vf_frame_inputs *replay_in = NULL; /* --replay: the current frame's inputs */
     bool help = false;
@@ -352,6 +357,8 @@ int vf_cmd_capture(int argc, char **argv)
         }
     }
 
+    int interrupted = 0;
+    vf_app_catch_interrupts();
     vf_progress progress;
     vf_progress_begin(&progress, "capture", (uint64_t)o.frames, o.quiet);
     bool slot_used[2] = {false, false}, slot_ends[2] = {false, false};
@@ -404,6 +411,7 @@ int vf_cmd_capture(int argc, char **argv)
             }
             slot_used[slot] = true;
             slot_ends[slot] = false;
+            vf_progress_update(&progress, (uint64_t)fr, "a long frame in parts"); /* progress within long frames */
         }
         if (render) {
             vf_render_barrier_after_sim(cmd);
@@ -444,6 +452,27 @@ int vf_cmd_capture(int argc, char **argv)
             }
             frame_ms[captured++] = (vf_app_now() - t_frame) * 1000.0;
         }
+        if (vf_app_interrupted()) {
+            interrupted = vf_app_interrupted();
+            o.frames = fr + 1; /* SIGINT, SIGTERM: this frame is the last */
+        }
+        /* the state checks, as in run: a blown-up or emptied scene must not
+         * capture black frames and exit 0 */
+        if (solver->vt->check && (fr + 1 == o.frames || (fr + 1) % o.check_every == 0)) {
+            for (uint32_t k = 0; k < 2; k++)
+                if ((res = vf_frames_wait(frames, k)) != VF_OK) {
+                    rc = gpu_failure(res, fr, "waiting for the gpu");
+                    goto done_progress;
+                }
+            char why[512];
+            if ((res = solver->vt->check(solver, why, sizeof why)) != VF_OK) {
+                vf_progress_end(&progress);
+                vf_app_error("scene %s: check failed at frame %lld (t = %.6g s): %s", sc.info->name, fr, solver->time,
+                             why);
+                rc = VF_EXIT_FAIL;
+                goto done;
+            }
+        }
         vf_progress_update(&progress, (uint64_t)fr + 1, NULL);
     }
     for (uint32_t k = 0; k < 2; k++)
@@ -459,8 +488,14 @@ int vf_cmd_capture(int argc, char **argv)
             goto done;
         }
     }
-    if ((res = write_capture_json(o.out, &sc, solver, gpu, &o, frame_ms, captured, &st)) != VF_OK) {
-        vf_app_error("--out %s: cannot write capture.json", o.out);
+    if ((res = write_capture_json(o.out, &sc, solver, gpu, &o, frame_ms, captured, &st, interrupted)) != VF_OK) {
+        vf_app_error("--out %s: cannot write %s/capture.json: %s", o.out, o.out, vf_result_message(res));
+        goto done;
+    }
+    if (interrupted) {
+        fprintf(stderr, "interrupted (%s) after frame %lld: %u frame%s and capture.json marked interrupted written to %s\n",
+                interrupted == SIGTERM ? "SIGTERM" : "SIGINT", o.frames - 1, captured, captured == 1 ? "" : "s", o.out);
+        rc = VF_EXIT_INTERRUPTED;
         goto done;
     }
     printf("wrote %u frame%s of %s (%ux%u) to %s%s%s\n", captured, captured == 1 ? "" : "s", sc.info->name, o.width,

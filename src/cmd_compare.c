@@ -250,10 +250,17 @@ static void errno_error(const char *path, int err, const char *fix)
     vf_app_error("%s: %s: %s", path, msg, fix);
 }
 
+/* frame_DIGITS.png, as capture names them: a listed name is printed, so a
+ * name with other bytes (an escape sequence) is never taken */
 static bool is_frame_name(const char *name)
 {
     size_t len = strlen(name);
-    return len > 10 && !strncmp(name, "frame_", 6) && !strcmp(name + len - 4, ".png");
+    if (len <= 10 || strncmp(name, "frame_", 6) || strcmp(name + len - 4, ".png"))
+        return false;
+    for (size_t i = 6; i < len - 4; i++)
+        if (name[i] < '0' || name[i] > '9')
+            return false;
+    return true;
 }
 
 static int cmp_names(const void *x, const void *y)
@@ -415,7 +422,7 @@ static int compare_pair(const compare_options *opt, const char *pa, const char *
             if (r != VF_OK) {
                 vf_app_error("%s: %s: %s", diff_path, detail.what[0] ? detail.what : vf_result_message(r),
                              detail.fix ? detail.fix : "check the --diff path");
-                rc = vf_app_exit_code(r);
+                rc = VF_EXIT_RUNTIME; /* an output that cannot be written: 3 in every command */
             }
         }
     }

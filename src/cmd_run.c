@@ -1,6 +1,7 @@
 /* vkfluid run: simulate a scene headless, optionally exporting fields and a
  * summary. Solver-agnostic: everything goes through solver.h. */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_profiler.h"
+#include "params.h"
 #include "solver.h"
 #include "sph_mesh.h"
 
@@ -35,7 +37,8 @@ static void usage(FILE *f)
             "  --steps N           run N frames\n"
             "  --time SECONDS      run until this much simulated time has passed\n"
             "  --export DIR        write fields (CSV + VTK) and DIR/summary.json\n"
-            "  --export-every S    export every S simulated seconds (default: only the end)\n"
+            "  --export-every S    export every S simulated seconds, rounded up to whole\n"
+            "                      frames (default: only the end)\n"
             "  --export-mesh       with each export, the fluid's surface as a triangle mesh\n"
             "                      (marching cubes on the GPU): DIR/surface_NNNN.ply,\n"
             "                      binary PLY (sph scenes)\n"
@@ -49,7 +52,8 @@ static void usage(FILE *f)
             "  --wall SECONDS      stop at the first frame after this much wall-clock\n"
             "                      time, then check and export as at the end (soak\n"
             "                      tests: --time 1e9 --wall 1800 --check-every 600)\n"
-            "  --force             write into a non-empty export folder\n"
+            "  --force             replace what an earlier run wrote in the export folder\n"
+            "                      (exports, summary.json); other files stay\n"
             "  --device D          the GPU to use (index or name substring)\n"
             "  --quiet             no progress line\n"
             "  --replay FILE       the scene and per-frame inputs of a recorded session\n"
@@ -64,16 +68,22 @@ static void usage(FILE *f)
             "On a gpu failure (device lost, out of memory) the error line names the frame,\n"
             "the submit and its passes, and what to try; the state of the last passed check\n"
             "(--check-every) goes to the export folder, or to out/SCENE-failure (a new\n"
-            "out/SCENE-failure-K when that one is not empty). Exit codes: 0 ok, 1 a check\n"
-            "failed, 2 bad input, 3 a gpu or runtime failure.\n"
+            "out/SCENE-failure-K when that one is not empty). SIGINT or SIGTERM ends the\n"
+            "current frame, writes summary.json marked interrupted and exits 130. Exit\n"
+            "codes: 0 ok, 1 a check failed, 2 bad input, 3 a gpu or runtime failure\n"
+            "(an export that cannot be written included), 130 interrupted.\n"
             "\n"
             "scenes:\n");
     for (size_t i = 0; vf_scenes[i]; i++)
         fprintf(f, "  %-12s %-7s %s\n", vf_scenes[i]->name, vf_scenes[i]->family, vf_scenes[i]->description);
 }
 
+/* The most frames one run may take (--time over frame_dt): far above any
+ * soak, far below where a frame count or the simulated time stops counting. */
+#define VF_RUN_MAX_FRAMES 1e15
+
 static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solver *s, const vf_gpu *gpu,
-                               const vf_pass_stats *st, double wall)
+                               const vf_pass_stats *st, double wall, int interrupted)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/summary.json", dir);
@@ -91,7 +101,7 @@ static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solve
     vf_json_number(f, s->frame_dt);
     fprintf(f, ",\n  \"wall_seconds\": ");
     vf_json_number(f, wall);
-    fprintf(f, ",\n");
+    fprintf(f, ",\n  \"interrupted\": %s,\n", interrupted ? "true" : "false");
     vf_report_device(f, gpu);
     fprintf(f, ",\n");
     vf_report_passes(f, "ms_per_frame", st);
@@ -344,16 +354,35 @@ int vf_cmd_run(int argc, char **argv)
         rc = VF_EXIT_RUNTIME;
         goto done;
     }
-    uint64_t total = steps > 0 ? (uint64_t)steps : (uint64_t)ceil(sim_time / solver->frame_dt - 1e-9);
-    if (total == 0)
-        total = 1;
-    double next_export = export_every > 0 ? export_every : INFINITY;
+    /* every count from user numbers is bounded here, before the first frame:
+     * --time over a tiny frame_dt (or a huge --time) must not overflow */
+    char dt_key[64];
+    snprintf(dt_key, sizeof dt_key, "%s%sframe_dt", vf_params_find(sc.info->params, sc.info->param_count, "frame_dt") ? sc.info->family : "",
+             vf_params_find(sc.info->params, sc.info->param_count, "frame_dt") ? "." : "");
+    double frames_wanted = steps > 0 ? (double)steps : ceil(sim_time / solver->frame_dt - 1e-9);
+    if (!(solver->frame_dt > 0) || !(frames_wanted <= VF_RUN_MAX_FRAMES)) {
+        vf_app_error("--time %g: %.3g frames of %s = %g s: at most %.0e frames per run: use a smaller --time or a larger "
+                     "%s (with --wall for soaks)",
+                     sim_time, frames_wanted, dt_key, solver->frame_dt, VF_RUN_MAX_FRAMES, dt_key);
+        rc = VF_EXIT_USAGE;
+        goto done;
+    }
+    uint64_t total = frames_wanted >= 1 ? (uint64_t)frames_wanted : 1;
+    /* the export schedule in whole frames (a time schedule stops advancing
+     * once an interval is below the precision of the simulated time) */
+    uint64_t export_frames = 0; /* 0: only at the end */
+    if (export_every > 0) {
+        double k = ceil(export_every / solver->frame_dt - 1e-9);
+        export_frames = k < 1 ? 1 : k < (double)total ? (uint64_t)k : 0;
+    }
     uint32_t export_index = 0;
     solver->part_substeps = part_substeps >= 0 ? (uint32_t)part_substeps : solver->vt->submit_substeps;
     run_fail fail = {.scene = sc.info->name, .export_dir = export_dir, .export_index = &export_index,
                      .solver = solver, .prof = prof, .split = solver->part_substeps > 0};
     slot_info slots[2] = {{0}};
     double t0 = vf_app_now();
+    int interrupted = 0;
+    vf_app_catch_interrupts();
     vf_progress progress;
     vf_progress_begin(&progress, sc.info->name, total, quiet);
     for (uint64_t fr = 0; fr < total; fr++) {
@@ -396,6 +425,9 @@ int vf_cmd_run(int argc, char **argv)
             slots[slot] = (slot_info){.used = true, .ends_frame = !solver->part_more, .frame = fr + 1, .part = part};
             if (!solver->part_more)
                 break;
+            char extra[64]; /* a long frame in parts shows progress too */
+            snprintf(extra, sizeof extra, "frame %llu: submit %u", (unsigned long long)fr + 1, part);
+            vf_progress_update(&progress, fr, extra);
         }
         if (step && solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
             vf_progress_end(&progress);
@@ -404,8 +436,12 @@ int vf_cmd_run(int argc, char **argv)
         }
         if (wall_limit > 0 && vf_app_now() - t0 >= wall_limit)
             total = fr + 1; /* --wall: this frame is the last */
+        if (vf_app_interrupted()) {
+            interrupted = vf_app_interrupted();
+            total = fr + 1; /* SIGINT, SIGTERM: this frame is the last */
+        }
         bool last = fr + 1 == total;
-        bool do_export = export_dir && (last || solver->time + 1e-9 >= next_export);
+        bool do_export = export_dir && (last || (export_frames && (fr + 1) % export_frames == 0));
         bool do_check = solver->vt->check && (last || (check_every > 0 && (fr + 1) % (uint64_t)check_every == 0));
         if (do_export || do_check) {
             for (uint32_t k = 0; k < 2; k++)
@@ -429,11 +465,10 @@ int vf_cmd_run(int argc, char **argv)
             goto done;
         }
         if (do_export) {
-            while (next_export <= solver->time + 1e-9)
-                next_export += export_every > 0 ? export_every : INFINITY;
             if ((res = solver->vt->export_frame(solver, export_dir, export_index++)) != VF_OK) {
-                vf_app_error("--export %s: writing frame %u failed: %s", export_dir, export_index - 1, vf_result_message(res));
-                rc = vf_app_exit_code(res) == VF_EXIT_USAGE ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+                vf_progress_end(&progress);
+                vf_app_error("--export %s: writing export %u failed: %s", export_dir, export_index - 1, vf_result_message(res));
+                rc = VF_EXIT_RUNTIME; /* an output that cannot be written: 3 in every command */
                 goto done;
             }
             if (export_mesh) {
@@ -443,7 +478,10 @@ int vf_cmd_run(int argc, char **argv)
                 res = vf_mesh_export_sph(gpu, solver, &mesh, path, err, sizeof err);
                 if (res != VF_OK) {
                     vf_app_error("--export-mesh %s: %s", path, err[0] ? err : vf_result_message(res));
-                    rc = vf_app_exit_code(res) == VF_EXIT_USAGE ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+                    /* an output that cannot be written: 3 in every command */
+                    rc = res == VF_ERR_IO || res == VF_ERR_NO_SPACE || vf_app_exit_code(res) != VF_EXIT_USAGE
+                             ? VF_EXIT_RUNTIME
+                             : VF_EXIT_USAGE;
                     goto done;
                 }
                 if (err[0] && !quiet)
@@ -467,13 +505,27 @@ int vf_cmd_run(int argc, char **argv)
     if ((rc = vf_session_run_finish(&srun, solver, export_dir)) != 0)
         goto done;
     double wall = vf_app_now() - t0;
+    if (interrupted) {
+        res = export_dir ? write_summary(export_dir, &sc, solver, gpu, &st, wall, interrupted) : VF_OK;
+        if (res != VF_OK)
+            vf_app_error("interrupted (%s) after frame %llu; writing %s/summary.json failed: %s",
+                         interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)solver->frames, export_dir,
+                         vf_result_message(res));
+        else
+            fprintf(stderr, "interrupted (%s) after frame %llu (t = %.6g s)%s%s%s\n",
+                    interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)solver->frames, solver->time,
+                    export_dir ? ": summary.json marked interrupted written to " : "", export_dir ? export_dir : "",
+                    export_dir ? "" : ": nothing written (no --export)");
+        rc = res != VF_OK ? VF_EXIT_RUNTIME : VF_EXIT_INTERRUPTED;
+        goto done;
+    }
     printf("%s: %llu frames, %llu steps, simulated %.6g s in %.2f s wall on %s\n", sc.info->name,
            (unsigned long long)solver->frames, (unsigned long long)solver->steps, solver->time, wall, gpu->info.name);
     for (uint32_t i = 0; i < st.pass_count; i++)
         printf("  %-20s %9.3f ms/frame\n", st.pass[i].name, vf_pass_stats_mean(&st, i));
     if (export_dir) {
-        if ((res = write_summary(export_dir, &sc, solver, gpu, &st, wall)) != VF_OK) {
-            vf_app_error("--export %s: cannot write summary.json", export_dir);
+        if ((res = write_summary(export_dir, &sc, solver, gpu, &st, wall, 0)) != VF_OK) {
+            vf_app_error("--export %s: cannot write %s/summary.json: %s", export_dir, export_dir, vf_result_message(res));
             rc = VF_EXIT_RUNTIME;
             goto done;
         }

@@ -1,5 +1,7 @@
 #include "export.h"
 
+#include <errno.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +17,7 @@ vf_result vf_export_csv_begin(vf_export_csv *csv, const char *path, const char *
     if (res != VF_OK)
         return res;
     if (fprintf(csv->file.f, "%s\n", header) < 0)
-        csv->status = VF_ERR_IO;
+        csv->status = vf_io_result(errno);
     return VF_OK;
 }
 
@@ -26,9 +28,9 @@ void vf_export_csv_row(vf_export_csv *csv, const double *values)
     FILE *f = csv->file.f;
     for (uint32_t i = 0; i < csv->columns; i++)
         if (fprintf(f, i ? ",%.9g" : "%.9g", values[i]) < 0)
-            csv->status = VF_ERR_IO;
+            csv->status = vf_io_result(errno);
     if (fputc('\n', f) == EOF)
-        csv->status = VF_ERR_IO;
+        csv->status = vf_io_result(errno);
 }
 
 vf_result vf_export_csv_commit(vf_export_csv *csv)

@@ -14,8 +14,9 @@ static uint32_t at(const vf_particles_view *v, uint32_t k)
 vf_result vf_export_particles_csv(const char *path, const vf_particles_view *v)
 {
     vf_file file;
-    if (vf_file_begin(&file, path) != VF_OK)
-        return VF_ERR_IO;
+    vf_result begun = vf_file_begin(&file, path);
+    if (begun != VF_OK)
+        return begun;
     FILE *f = file.f;
     fputs("x,y,z,vx,vy,vz,density,pressure\n", f);
     for (uint32_t k = 0; k < v->n; k++) {
@@ -26,11 +27,7 @@ vf_result vf_export_particles_csv(const char *path, const vf_particles_view *v)
         const float *d = v->dens ? v->dens[i] : zero;
         fprintf(f, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", p[0], p[1], p[2], u[0], u[1], u[2], d[0], d[1]);
     }
-    if (ferror(f)) {
-        vf_file_abort(&file);
-        return VF_ERR_IO;
-    }
-    return vf_file_commit(&file);
+    return vf_file_commit(&file); /* fails (and removes the temporary) after a write error */
 }
 
 /* Appended raw data: each block is a UInt64 byte count and the bytes. */
@@ -77,8 +74,9 @@ vf_result vf_export_particles_vtp(const char *path, const vf_particles_view *v)
     if (*(const uint8_t *)&probe != 1)
         return VF_ERR_IO; /* the raw blocks below are written little-endian */
     vf_file file;
-    if (vf_file_begin(&file, path) != VF_OK)
-        return VF_ERR_IO;
+    vf_result begun = vf_file_begin(&file, path);
+    if (begun != VF_OK)
+        return begun;
     FILE *f = file.f;
     uint64_t n = v->n, hdr = sizeof(uint64_t);
     uint64_t off = 0;
@@ -143,9 +141,5 @@ vf_result vf_export_particles_vtp(const char *path, const vf_particles_view *v)
     block_header(f, 4 * n);
     write_ints(f, v, 1);
     fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");
-    if (ferror(f)) {
-        vf_file_abort(&file);
-        return VF_ERR_IO;
-    }
-    return vf_file_commit(&file);
+    return vf_file_commit(&file); /* fails (and removes the temporary) after a write error */
 }

@@ -1,5 +1,7 @@
 #include "export_vti.h"
 
+#include <errno.h>
+
 #include <string.h>
 
 #include "fileio.h"
@@ -42,8 +44,9 @@ vf_result vf_vti_write(const char *path, const vf_vti_desc *d)
     for (uint32_t i = 0; i < d->field_count; i++) {
         uint64_t bytes = points * d->fields[i].components * 4;
         if (fwrite(&bytes, 8, 1, f) != 1 || fwrite(d->fields[i].data, 4, (size_t)(bytes / 4), f) != bytes / 4) {
+            int err = errno;
             vf_file_abort(&file);
-            return VF_ERR_IO;
+            return vf_io_result(err);
         }
     }
     fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");

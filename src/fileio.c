@@ -15,21 +15,54 @@ vf_result vf_file_begin(vf_file *file, const char *path)
     snprintf(file->path, sizeof file->path, "%s", path);
     snprintf(file->tmp, sizeof file->tmp, "%s.tmp.%ld", path, (long)getpid());
     file->f = fopen(file->tmp, "wb");
-    return file->f ? VF_OK : VF_ERR_IO;
+    if (!file->f) {
+        file->error = errno;
+        return vf_io_result(file->error);
+    }
+    return VF_OK;
+}
+
+vf_result vf_io_result(int err)
+{
+#ifdef EDQUOT
+    if (err == EDQUOT)
+        return VF_ERR_NO_SPACE;
+#endif
+    return err == ENOSPC ? VF_ERR_NO_SPACE : VF_ERR_IO;
 }
 
 vf_result vf_file_commit(vf_file *file)
 {
     if (!file->f)
         return VF_ERR_IO;
-    bool ok = fflush(file->f) == 0 && !ferror(file->f);
-    ok = ok && fsync(fileno(file->f)) == 0;
-    ok = fclose(file->f) == 0 && ok;
+    /* errno of the first failure: a write error sticks in ferror, and the
+     * flush, fsync or close that follows reports it again (ENOSPC) */
+    int err = 0, prior = errno;
+    bool had_error = ferror(file->f) != 0;
+    bool ok = fflush(file->f) == 0;
+    if (!ok)
+        err = errno;
+    else if (had_error || ferror(file->f)) {
+        ok = false;
+        err = prior;
+    }
+    if (ok && fsync(fileno(file->f)) != 0) {
+        ok = false;
+        err = errno;
+    }
+    if (fclose(file->f) != 0 && ok) {
+        ok = false;
+        err = errno;
+    }
     file->f = NULL;
-    ok = ok && rename(file->tmp, file->path) == 0;
+    if (ok && rename(file->tmp, file->path) != 0) {
+        ok = false;
+        err = errno;
+    }
     if (!ok) {
         remove(file->tmp);
-        return VF_ERR_IO;
+        file->error = err ? err : EIO;
+        return vf_io_result(file->error);
     }
     return VF_OK;
 }
@@ -62,6 +95,91 @@ static int mkdir_p(const char *dir)
     return 0;
 }
 
+/* True when s[0..n) is one of the words in list (NULL-terminated). */
+static bool word_in(const char *s, size_t n, const char *const *list)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (strlen(list[i]) == n && !strncmp(s, list[i], n))
+            return true;
+    return false;
+}
+
+bool vf_output_is_own_file(const char *name)
+{
+    static const char *const whole[] = {"summary.json", "capture.json", "bench.csv", "bench.json", "bench.svg", NULL};
+    static const char *const prefix[] = {"frame", "grid", "height", "particles", "shot", "mesh", "foam", "surface", NULL};
+    static const char *const ext[] = {"png", "csv", "vti", "vtp", "vtk", "json", "obj", "ply", NULL};
+    if (!name || !*name)
+        return false;
+    size_t len = strlen(name);
+    /* NAME.tmp.PID: the temporary of one of our files */
+    const char *tmp = strstr(name, ".tmp.");
+    if (tmp && tmp > name) {
+        const char *d = tmp + 5;
+        bool digits = *d != 0;
+        for (; *d; d++)
+            digits = digits && *d >= '0' && *d <= '9';
+        if (digits) {
+            char base[256];
+            size_t bl = (size_t)(tmp - name);
+            if (bl >= sizeof base)
+                return false;
+            memcpy(base, name, bl);
+            base[bl] = 0;
+            return vf_output_is_own_file(base);
+        }
+    }
+    if (word_in(name, len, whole))
+        return true;
+    /* PREFIX_DIGITS[_WORD].EXT */
+    const char *us = strchr(name, '_'), *dot = strrchr(name, '.');
+    if (!us || !dot || dot < us || !word_in(name, (size_t)(us - name), prefix) || !word_in(dot + 1, strlen(dot + 1), ext))
+        return false;
+    const char *p = us + 1;
+    if (!(*p >= '0' && *p <= '9'))
+        return false;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (*p == '_') {
+        p++;
+        if (p == dot)
+            return false;
+        for (; p < dot; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+                return false;
+    }
+    return p == dot;
+}
+
+/* Removes the files vkfluid wrote into dir (vf_output_is_own_file), nothing
+ * else; false with err set when one cannot be removed. */
+static bool remove_own_files(const char *dir, char *err, size_t cap)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, cap, "%s: cannot open the folder: %s", dir, strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!vf_output_is_own_file(e->d_name))
+            continue;
+        char path[4600];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue; /* only regular files: never a folder or what a link points to */
+        if (unlink(path) != 0 && errno != ENOENT) {
+            snprintf(err, cap, "%s: cannot remove the earlier run's %s: %s", dir, e->d_name, strerror(errno));
+            ok = false;
+            break;
+        }
+    }
+    closedir(d);
+    return ok;
+}
+
 vf_result vf_output_dir_prepare(const char *dir, bool force, char *err, size_t cap)
 {
     struct stat st;
@@ -89,6 +207,10 @@ vf_result vf_output_dir_prepare(const char *dir, bool force, char *err, size_t c
             snprintf(err, cap, "%s: the folder is not empty: choose a new folder or add --force to write into it", dir);
             return VF_ERR_IO;
         }
+        /* --force: what an earlier run wrote goes (a stale capture.json or
+         * frames never mix with this run's); other files stay */
+        if (!empty && !remove_own_files(dir, err, cap))
+            return VF_ERR_IO;
     } else if (mkdir_p(dir) != 0) {
         snprintf(err, cap, "%s: cannot create the folder: %s", dir, strerror(errno));
         return VF_ERR_IO;

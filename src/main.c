@@ -44,8 +44,9 @@ static void print_usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        print_usage(stderr);
-        return VF_EXIT_USAGE;
+        /* as git does: the usage on stdout (it was asked for, in a way), exit 1 */
+        print_usage(stdout);
+        return VF_EXIT_FAIL;
     }
     /* A global --device before the command is passed on to the command. */
     static char *args[512];

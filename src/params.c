@@ -157,6 +157,37 @@ vf_result vf_params_set_choice(const vf_param_def *d, void *desc, const char *ch
     return VF_OK;
 }
 
+bool vf_params_json_number(const char *s)
+{
+    const char *p = s;
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (*p >= '0' && *p <= '9')
+            p++;
+    else
+        return false;
+    if (*p == '.') {
+        p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return false;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return false;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == 0;
+}
+
 vf_result vf_params_set_value(const vf_param_def *d, void *desc, const char *value, char *err, size_t cap)
 {
     char allowed[160], shown[72];
@@ -194,8 +225,9 @@ vf_result vf_params_set_value(const vf_param_def *d, void *desc, const char *val
         char *end = NULL;
         errno = 0;
         double v = strtod(value, &end);
-        if (!end || *end || end == value) {
-            snprintf(err, cap, "%s=%s: not a number: must be %s", d->key, shown, allowed);
+        if (!end || *end || end == value || !vf_params_json_number(value)) {
+            snprintf(err, cap, "%s=%s: not a number as JSON writes one (digits, no leading zero, no hex or spaces): "
+                     "must be %s", d->key, shown, allowed);
             return VF_ERR_INVALID_ARG;
         }
         if (!isfinite(v) || errno == ERANGE) {

@@ -37,6 +37,10 @@ void vf_params_defaults(const vf_param_def *table, size_t count, void *desc);
 /** Finds a key in a table; NULL when absent. */
 const vf_param_def *vf_params_find(const vf_param_def *table, size_t count, const char *key);
 
+/** True when s is a whole number as JSON writes one: an optional minus, no
+ * plus sign, leading zero, hex, spaces, lone dot, inf or nan. s not NULL. */
+bool vf_params_json_number(const char *s);
+
 /** Parses value for def and stores it in desc. On failure returns
  * VF_ERR_INVALID_ARG and writes a one-line reason (what is allowed) to err. */
 vf_result vf_params_set_value(const vf_param_def *def, void *desc, const char *value, char *err, size_t cap);

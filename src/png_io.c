@@ -166,7 +166,7 @@ vf_result vf_png_write_ex(const char *path, const uint8_t *pixels, uint32_t w, u
         }
         if (!written) {
             set_errno_detail(detail, fix_dir, "cannot write the file", err);
-            res = VF_ERR_IO;
+            res = err == ENOSPC ? VF_ERR_NO_SPACE : VF_ERR_IO;
         } else if (rename(tmp, path) != 0) {
             set_errno_detail(detail, "give a file path whose folder exists and is writable", "cannot rename the temporary file into place", errno);
             res = VF_ERR_IO;
@@ -187,6 +187,89 @@ vf_result vf_png_write(const char *path, const uint8_t *rgba8, uint32_t w, uint3
 }
 
 /* ------------------------------------------------------------------ read */
+
+/* A chunk type for a message: its four bytes, each non-printable one as
+ * \xNN, so that bytes from the file never reach a terminal raw. */
+static void chunk_type_text(const uint8_t *t, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < 4 && n + 5 < cap; i++) {
+        if (t[i] >= 0x20 && t[i] < 0x7f && t[i] != '\'')
+            buf[n++] = (char)t[i];
+        else
+            n += (size_t)snprintf(buf + n, cap - n, "\\x%02x", t[i]);
+        buf[n] = 0;
+    }
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Walks the chunks after the signature: each one whole, IHDR first, an IDAT,
+ * an IEND at the end. Fills detail with the reason and returns false on the
+ * first problem. */
+static bool chunks_ok(const uint8_t *data, size_t len, vf_png_detail *detail)
+{
+    size_t pos = sizeof png_signature;
+    bool ihdr = false, idat = false;
+    for (uint32_t index = 0;; index++) {
+        if (pos == len) {
+            set_detail(detail, "write the file again", "corrupt png (the file ends before its IEND chunk: it was cut short)");
+            return false;
+        }
+        if (len - pos < 12) {
+            set_detail(detail, "write the file again", "corrupt png (a chunk header at byte %zu is cut short)", pos);
+            return false;
+        }
+        uint32_t n = be32(data + pos);
+        const uint8_t *type = data + pos + 4;
+        char tname[24];
+        chunk_type_text(type, tname, sizeof tname);
+        bool letters = true;
+        for (int i = 0; i < 4; i++)
+            letters = letters && ((type[i] >= 'A' && type[i] <= 'Z') || (type[i] >= 'a' && type[i] <= 'z'));
+        if (!letters) {
+            set_detail(detail, "write the file again", "corrupt png (chunk %u at byte %zu has the invalid type '%s')", index,
+                       pos, tname);
+            return false;
+        }
+        if (n > 0x7fffffffu || n > len - pos - 12) {
+            set_detail(detail, "write the file again", "corrupt png (chunk '%s' at byte %zu claims %u bytes, past the end of the file)",
+                       tname, pos, n);
+            return false;
+        }
+        if (index == 0 && memcmp(type, "IHDR", 4) != 0) {
+            set_detail(detail, "write the file again", "corrupt png (the first chunk is '%s', not IHDR)", tname);
+            return false;
+        }
+        ihdr = ihdr || !memcmp(type, "IHDR", 4);
+        idat = idat || !memcmp(type, "IDAT", 4);
+        pos += 12 + (size_t)n;
+        if (!memcmp(type, "IEND", 4)) {
+            if (!idat) {
+                set_detail(detail, "write the file again", "corrupt png (no IDAT chunk: the file holds no pixels)");
+                return false;
+            }
+            return ihdr;
+        }
+    }
+}
+
+/* stb's reason for a message: printable (its unknown-chunk reason holds the
+ * chunk's raw bytes), never empty. */
+static void stb_reason(char *buf, size_t cap, const char *fallback)
+{
+    const char *why = stbi_failure_reason();
+    if (!why || !*why)
+        why = fallback;
+    size_t n = 0;
+    for (; why[n] && n + 1 < cap; n++)
+        buf[n] = ((unsigned char)why[n] < 0x20 || (unsigned char)why[n] >= 0x7f) ? '?' : why[n];
+    buf[n] = 0;
+}
 
 /* Reads a whole regular file; fills detail and returns a result on failure. */
 static vf_result read_file(const char *path, uint8_t **data_out, size_t *len_out, vf_png_detail *detail)
@@ -268,35 +351,47 @@ vf_result vf_png_read_ex(const char *path, uint8_t **rgba8_out, uint32_t *w, uin
     vf_result res = read_file(path, &data, &len, detail);
     if (res != VF_OK)
         return res;
+    res = vf_png_decode(data, len, rgba8_out, w, h, detail);
+    free(data);
+    return res;
+}
 
+vf_result vf_png_decode(const uint8_t *data, size_t len, uint8_t **rgba8_out, uint32_t *w, uint32_t *h,
+                        vf_png_detail *detail)
+{
+    *rgba8_out = NULL;
+    if (len > VF_PNG_MAX_FILE_BYTES) {
+        set_detail(detail, "give a smaller png file", "file of %zu bytes is too large to read", len);
+        return VF_ERR_TOO_LARGE;
+    }
     if (len < sizeof png_signature || memcmp(data, png_signature, sizeof png_signature) != 0) {
-        free(data);
         set_detail(detail, "give a png file", "not a png file (no png signature)");
         return VF_ERR_PARSE;
     }
+    if (!chunks_ok(data, len, detail)) {
+        return VF_ERR_PARSE;
+    }
     int iw = 0, ih = 0, comp = 0;
+    char why[96];
     if (!stbi_info_from_memory(data, (int)len, &iw, &ih, &comp) || iw <= 0 || ih <= 0) {
-        const char *why = stbi_failure_reason();
-        free(data);
-        set_detail(detail, "write the file again", "corrupt png (%s)", why ? why : "unreadable header");
+        stb_reason(why, sizeof why, "unreadable header");
+        set_detail(detail, "write the file again", "corrupt png (%s)", why);
         return VF_ERR_PARSE;
     }
     if (!size_ok((uint32_t)iw, (uint32_t)ih)) {
-        free(data);
         set_detail(detail, "give a smaller png", "image of %dx%d exceeds the size limit (%u per side, %llu pixels)",
                    iw, ih, VF_PNG_MAX_SIDE, (unsigned long long)VF_PNG_MAX_PIXELS);
         return VF_ERR_TOO_LARGE;
     }
     int lw = 0, lh = 0;
     stbi_uc *pixels = stbi_load_from_memory(data, (int)len, &lw, &lh, &comp, 4);
-    free(data);
     if (!pixels) {
-        const char *why = stbi_failure_reason();
-        if (why && !strcmp(why, "outofmem")) {
+        stb_reason(why, sizeof why, "cannot decode the pixels");
+        if (!strcmp(why, "outofmem")) {
             set_detail(detail, "free some memory", "out of memory decoding a %dx%d png", iw, ih);
             return VF_ERR_NO_MEMORY;
         }
-        set_detail(detail, "write the file again", "corrupt png (%s)", why ? why : "cannot decode");
+        set_detail(detail, "write the file again", "corrupt png (%s)", why);
         return VF_ERR_PARSE;
     }
     if (lw != iw || lh != ih) { /* cannot happen with stb; be strict anyway */

@@ -53,4 +53,10 @@ vf_result vf_png_read(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32
 vf_result vf_png_read_ex(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h,
                          vf_png_detail *detail);
 
+/** Decodes a PNG held in memory (len bytes at data, owned by the caller) to
+ * RGBA8 like vf_png_read_ex: *rgba8_out is malloc'ed (free it); on failure
+ * detail (may be NULL) gets a printable one-line reason. */
+vf_result vf_png_decode(const uint8_t *data, size_t len, uint8_t **rgba8_out, uint32_t *w, uint32_t *h,
+                        vf_png_detail *detail);
+
 #endif

@@ -120,6 +120,39 @@ static int max_depth(const char *s, size_t size, int limit, size_t *where)
     return deepest;
 }
 
+/* What JSON refuses and cJSON lets through: a number with a leading zero
+ * (01, -007) and a \u0000 escape inside a string (which would silently cut
+ * the string). Returns the offset of the first one (*why says which), or
+ * size when there is none. */
+static size_t json_strict_check(const char *s, size_t size, const char **why)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < size; i++) {
+        char c = s[i];
+        if (in_string) {
+            if (c == '\\' && i + 1 < size) {
+                if (s[i + 1] == 'u' && i + 5 < size && !strncmp(s + i + 2, "0000", 4)) {
+                    *why = "\\u0000 (a NUL character) in a string: NUL is not allowed in scene files";
+                    return i;
+                }
+                i++;
+            } else if (c == '"') {
+                in_string = false;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if ((c == '-' || (c >= '0' && c <= '9')) &&
+                   (i == 0 || !strchr("0123456789.eE+-", s[i - 1]))) {
+            size_t p = i + (c == '-');
+            if (p + 1 < size && s[p] == '0' && s[p + 1] >= '0' && s[p + 1] <= '9') {
+                *why = "a number with a leading zero: JSON writes numbers without one (7, not 07)";
+                return i;
+            }
+        }
+    }
+    return size;
+}
+
 /* Distinct families of the registry, comma-separated. */
 static void family_list(char *buf, size_t cap)
 {
@@ -246,6 +279,13 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
         line_col(data, deep_at, &line, &col);
         return fail(VF_ERR_PARSE, err, cap, "%s: line %zu, column %zu: nested too deeply: at most %d levels of arrays and objects",
                     label, line, col, VF_SCENE_FILE_MAX_DEPTH);
+    }
+    const char *strict_why = NULL;
+    size_t strict_at = json_strict_check(data, size, &strict_why);
+    if (strict_at < size) {
+        size_t line, col;
+        line_col(data, strict_at, &line, &col);
+        return fail(VF_ERR_PARSE, err, cap, "%s: line %zu, column %zu: %s", label, line, col, strict_why);
     }
     /* cJSON wants the terminating NUL inside the length to reject trailing garbage. */
     char *text = malloc(size + 1);

@@ -540,7 +540,7 @@ static bool parse_number(const char *v, double *out)
 {
     char *end = NULL;
     double x = strtod(v, &end);
-    if (!v[0] || !end || *end || !isfinite(x))
+    if (!v[0] || !end || *end || !isfinite(x) || !vf_params_json_number(v))
         return false;
     *out = x;
     return true;

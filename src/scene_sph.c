@@ -466,6 +466,23 @@ static vf_result sph_validate(const void *p, char *err, size_t cap)
 
 /* ------------------------------------------------------------------ create */
 
+/* A size error of the solver names "particles"; when the count follows from
+ * spacing (the key the user set, particles unset), the line names spacing. */
+static vf_result spacing_error(const vf_sph_scene_desc *d, double s, vf_result r, char *err, size_t cap)
+{
+    if (d->particles <= 0 && err && !strncmp(err, "particles: ", 11)) {
+        char why[1024];
+        const char *rest = strstr(err, " particles do not fit");
+        if (rest)
+            snprintf(why, sizeof why, "%.*s particles, which do not fit%s", (int)(rest - err - 11), err + 11,
+                     rest + strlen(" particles do not fit"));
+        else
+            snprintf(why, sizeof why, "%s", err + 11);
+        snprintf(err, cap, "spacing: %g m gives %s: use a larger spacing", s, why);
+    }
+    return r;
+}
+
 static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, char *err, size_t cap)
 {
     const vf_sph_scene_desc *d = p;
@@ -565,7 +582,7 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
         want = (uint64_t)d->capacity;
     vf_result r = vf_sph_check_size(gpu, &sd, want, NULL, err, cap);
     if (r != VF_OK)
-        return r;
+        return spacing_error(d, s, r, err, cap);
     uint64_t n = lattice(d, &g, s, inside, NULL, 0);
     if (n == 0 && d->kind != SCENE_FOUNTAIN) {
         snprintf(err, cap, "spacing: %g m leaves no particle in the water", s);
@@ -575,7 +592,7 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
     if (capacity < n)
         capacity = n;
     if ((r = vf_sph_check_size(gpu, &sd, capacity, NULL, err, cap)) != VF_OK)
-        return r;
+        return spacing_error(d, s, r, err, cap);
     float(*pos)[4] = malloc(16 * (n ? n : 1));
     if (!pos)
         return VF_ERR_NO_MEMORY;
@@ -587,7 +604,7 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
     r = vf_sph_create(gpu, &sd, &sph, err, cap);
     free(pos);
     if (r != VF_OK)
-        return r;
+        return spacing_error(d, s, r, err, cap);
     if ((r = vf_sph_solver_wrap(sph, gpu, out)) != VF_OK || !d->foam)
         return r;
     vf_foam_desc fd = {.capacity = (uint32_t)d->foam_capacity, .trapped_air = d->foam_trapped_air,

@@ -169,6 +169,42 @@ static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, dou
             d->side_u[side] = d->side_v[side] = 0.0f;
         }
     }
+    /* refused up front: scenes the pressure projection cannot make
+     * divergence-free (their checks would pass on a wrong flow) */
+    bool outflow = false, inflow = false;
+    for (int side = 0; side < 4; side++) {
+        outflow = outflow || d->sides[side] == VF_GRID_BC_OUTFLOW;
+        inflow = inflow || (d->sides[side] == VF_GRID_BC_INFLOW && (side < 2 ? d->side_u[side] : d->side_v[side]) != 0.0f);
+    }
+    if (inflow && !outflow) {
+        snprintf(err, cap, "%s: fluid flows in but out through no side, so no flow can be divergence-free: make a side "
+                           "an outflow (\"outflows\": [{\"side\": \"right\"}]) or drop an inflow",
+                 sh->inflow_sides ? "inflows" : "outflows");
+        return VF_ERR_INVALID_ARG;
+    }
+    /* obstacles covering the whole domain leave no fluid to solve for */
+    uint32_t sn = d->nx < 256 ? d->nx : 256, sm = d->ny < 256 ? d->ny : 256;
+    double dom_h = width * d->ny / d->nx;
+    bool any_fluid = false;
+    for (uint32_t j = 0; j < sm && !any_fluid; j++)
+        for (uint32_t i = 0; i < sn && !any_fluid; i++) {
+            double x = (i + 0.5) * width / sn, y = (j + 0.5) * dom_h / sm;
+            bool solid = false;
+            for (uint32_t k = 0; k < slots && !solid; k++) {
+                const vf_grid_obstacle *o = &d->obstacles[k];
+                double dx = x - o->cx, dy = y - o->cy;
+                if (o->shape == VF_GRID_SHAPE_DISC)
+                    solid = dx * dx + dy * dy <= (double)o->radius * o->radius;
+                else if (o->shape == VF_GRID_SHAPE_BOX)
+                    solid = fabs(dx) <= o->radius && fabs(dy) <= o->radius;
+            }
+            any_fluid = !solid;
+        }
+    if (!any_fluid) {
+        snprintf(err, cap, "obstacles: they cover the whole %g x %g domain: leave room for the fluid (smaller or fewer "
+                           "obstacles)", width, dom_h);
+        return VF_ERR_INVALID_ARG;
+    }
     return VF_OK;
 }
 

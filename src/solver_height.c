@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
+#include "scene_file.h"
 #include "solver_height_ref.h"
 
 #define MAX_OBJECTS 4096
@@ -231,6 +232,10 @@ double vf_height_explicit_limit(const vf_height_desc *desc)
     return dmax > 0 ? desc->dx / sqrt(2.0 * desc->g * dmax) : 0.0;
 }
 
+/* The most substeps one frame may take, checked before any gpu work (a tiny
+ * dx would otherwise run a frame for minutes). */
+#define VF_HEIGHT_MAX_FRAME_SUBSTEPS 10000
+
 /* The substep a desc runs with. */
 static double pick_dt(const vf_height_desc *d, double limit)
 {
@@ -259,6 +264,26 @@ vf_result vf_height_validate(const vf_height_desc *d, char *err, size_t cap)
     if (sr != VF_OK)
         return sr;
     double dmax = max_rest_depth(d);
+    if (dmax <= 0 && d->shapes.obstacle_count) {
+        /* water without the obstacles: they are what covers it, so they are named */
+        vf_height_desc open = *d;
+        open.shapes.obstacle_count = 0;
+        if (max_rest_depth(&open) > 0) {
+            uint32_t k = 0;
+            while (k + 1 < d->shapes.obstacle_count && d->shapes.obstacles[k].kind != VF_SHAPE_MASK)
+                k++;
+            const vf_shape *o = &d->shapes.obstacles[k];
+            char file[48];
+            const char *base = strrchr(o->file, '/');
+            vf_scene_safe_text(base ? base + 1 : o->file, file, sizeof file);
+            snprintf(err, cap, "obstacles[%u]%s%s%s: the obstacles cover every wet cell, so no water is left: %s",
+                     k, o->kind == VF_SHAPE_MASK ? " (mask " : "", o->kind == VF_SHAPE_MASK ? file : "",
+                     o->kind == VF_SHAPE_MASK ? ")" : "",
+                     o->kind == VF_SHAPE_MASK ? "check that the mask is not solid everywhere (an all-black image)"
+                                               : "make them smaller or fewer");
+            return VF_ERR_INVALID_ARG;
+        }
+    }
     if (dmax <= 0) {
         snprintf(err, cap,
                  "surface=%g: the water depth (surface - bed) is zero or negative everywhere (bed=%g, bed_shape=%s): "
@@ -279,9 +304,16 @@ vf_result vf_height_validate(const vf_height_desc *d, char *err, size_t cap)
         return VF_ERR_INVALID_ARG;
     }
     double dt = pick_dt(d, limit);
-    if (d->frame_dt / dt > 100000) {
-        snprintf(err, cap, "dt=%g: more than 100000 substeps per frame (frame_dt=%g): raise dt or lower frame_dt", dt,
-                 d->frame_dt);
+    if (d->frame_dt / dt > VF_HEIGHT_MAX_FRAME_SUBSTEPS) {
+        if (d->dt > 0) /* the key the user set */
+            snprintf(err, cap, "dt=%g: more than %d substeps per frame (frame_dt=%g): raise dt or lower frame_dt", dt,
+                     VF_HEIGHT_MAX_FRAME_SUBSTEPS, d->frame_dt);
+        else
+            snprintf(err, cap,
+                     "dx=%g: a cell this small needs %.0f substeps per frame (stability limit %.3g s, frame_dt=%g): at "
+                     "most %d: use dx >= %.3g or a smaller frame_dt",
+                     d->dx, ceil(d->frame_dt / dt), limit, d->frame_dt, VF_HEIGHT_MAX_FRAME_SUBSTEPS,
+                     d->dx * (d->frame_dt / dt) / VF_HEIGHT_MAX_FRAME_SUBSTEPS);
         return VF_ERR_INVALID_ARG;
     }
     if (d->drop_radius < 0.5 * d->dx && d->rain > 0) {
@@ -741,7 +773,7 @@ vf_result vf_height_run_advect(vf_solver *s, const vf_height_advect_push *push)
 /* Substeps per submit (vt->submit_substeps): an explicit substep is one
  * pass over the grid, an ADI substep four; at 4096^2 a fast GPU takes a few
  * ms for the latter, so 16 keep a submit in the tens of ms. Frames may take
- * up to 100000 substeps (vf_height_validate). */
+ * up to VF_HEIGHT_MAX_FRAME_SUBSTEPS substeps (vf_height_validate). */
 #define HEIGHT_SUBMIT_SUBSTEPS 16
 
 static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)

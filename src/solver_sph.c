@@ -267,7 +267,7 @@ static double vlen(const double v[3])
  * 0.05 h^2 rho0 / mu (the viscosity kernel's Laplacian has a diagonal of
  * about 15 nu / h^2, so its largest eigenvalue is about 30 nu / h^2 and
  * explicit steps need dt < 2 / 30 h^2 / nu; 0.05 leaves a margin). */
-static double step_size(const vf_sph_desc *d)
+double vf_sph_step_size(const vf_sph_desc *d)
 {
     double h = d->h;
     double dt = d->cfl * h / (d->sound_speed + d->speed_ref);
@@ -523,6 +523,20 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
     uint32_t g[3];
     if ((r = vf_sph_check_size(gpu, desc, want, g, err, cap)) != VF_OK)
         return r;
+    {
+        /* substeps per frame, bounded before anything is allocated or
+         * recorded: a fast sound speed or a fine spacing with a long frame
+         * would otherwise run thousands of substeps per frame */
+        double dt = vf_sph_step_size(desc), n = ceil(desc->frame_dt / dt - 1e-9);
+        if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS)) {
+            set_err(err, cap,
+                    "frame_dt: %g s needs %.0f substeps of %.3g s (sound speed %g m/s, spacing %g m, cfl %g): at most %d "
+                    "per frame: use frame_dt in (0, %.3g], or a larger spacing (fewer particles) or a lower sound_speed",
+                    desc->frame_dt, n, dt, desc->sound_speed, desc->spacing, desc->cfl, VF_SPH_MAX_FRAME_SUBSTEPS,
+                    VF_SPH_MAX_FRAME_SUBSTEPS * dt);
+            return VF_ERR_INVALID_ARG;
+        }
+    }
     if (want == 0)
         want = 1;
     uint64_t cells = (uint64_t)g[0] * g[1] * g[2];
@@ -538,7 +552,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
     s->cells = (uint32_t)cells;
     s->initial_count = desc->count;
     fill_params(s, g[0], g[1], g[2]);
-    s->dt = step_size(desc);
+    s->dt = vf_sph_step_size(desc);
     vec4f(s->interact.interact, desc->interact, desc->interact[3]);
     s->interact.strength = (float)desc->interact_strength;
 

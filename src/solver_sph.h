@@ -35,6 +35,10 @@ typedef enum vf_sph_integrator {
     VF_SPH_SYMPLECTIC_EULER,   /* v += a dt, x += v dt */
 } vf_sph_integrator;
 
+/* The most substeps one frame may take (frame_dt / dt): scenes asking for
+ * more are refused before any gpu work (scene validation names frame_dt). */
+#define VF_SPH_MAX_FRAME_SUBSTEPS 2000
+
 /** Everything the solver needs. Lengths in metres, SI units throughout.
  * Zero means the stated default where one is given. */
 typedef struct vf_sph_desc {
@@ -84,6 +88,10 @@ typedef struct vf_sph vf_sph;
  * size, dispatch limits; VF_ERR_TOO_LARGE with a one-line reason in err that
  * says how many particles or cells fit), allocates every buffer, uploads the
  * particles and evaluates density and forces once. err may be NULL. */
+/** The substep size desc gives (CFL with the sound and flow speeds, the force
+ * and viscous limits); no GPU work. */
+double vf_sph_step_size(const vf_sph_desc *desc);
+
 vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char *err, size_t cap);
 /** Checks that a tank of desc's size and h, and `particles` particles, fit
  * on the device (buffer range, memory); VF_ERR_TOO_LARGE with a one-line

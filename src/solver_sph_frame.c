@@ -55,7 +55,7 @@ static vf_result sph_record_frame(vf_solver *base, VkCommandBuffer cmd, vf_profi
         /* the first (or only) part: how many substeps this frame takes */
         double budget = base->frame_dt + s->carry;
         double n = floor(budget / dt * (1.0 + 1e-12));
-        if (n > 1e6)
+        if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS))
             return VF_ERR_TOO_LARGE;
         s->frame_steps = (uint32_t)n;
         s->carry = fmax(0.0, budget - s->frame_steps * dt);

@@ -22,6 +22,7 @@
     X(VF_ERR_DEVICE_LOST, "the gpu device was lost (driver reset or crash)")           \
     X(VF_ERR_SHADER_NOT_FOUND, "no embedded shader of that name")                      \
     X(VF_ERR_IO, "file input or output failed")                                        \
+    X(VF_ERR_NO_SPACE, "no space left on device")                                      \
     X(VF_ERR_PARSE, "could not parse input")                                           \
     X(VF_ERR_NUMERIC, "the simulation produced a non-finite value")                    \
     X(VF_ERR_NO_DISPLAY, "no display found")                                          \

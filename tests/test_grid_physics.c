@@ -143,13 +143,13 @@ static void test_projection(vf_gpu *gpu)
     double work = (2.0 * (d->mg_pre + d->mg_post) + 2.0) / 0.75;
     printf("  equal work would be %.1f Jacobi iterations per V-cycle\n", work);
     CHECK(t_mg > 0 && t_jac > 0);
-    /* give Jacobi the larger of the equal-time and equal-work budgets (GPU
-     * timings on a shared CPU are noisy; the comparison must not hinge on them) */
+    /* Jacobi gets the equal-work budget: the equal-time one comes from GPU
+     * timings, which depend on the load of the machine, and a test never
+     * hinges on them (printed for reference) */
     uint32_t work_iters = (uint32_t)ceil(needed * work);
-    printf("  jacobi budget: %u iterations for equal gpu time, %u for equal work; using the larger\n", jac_iters,
+    printf("  jacobi budget: %u iterations for equal gpu time (not used), %u for equal work (used)\n", jac_iters,
            work_iters);
-    if (jac_iters < work_iters)
-        jac_iters = work_iters;
+    jac_iters = work_iters;
     vf_grid_stats jac;
     CHECK(solve(g, VF_GRID_PRESSURE_JACOBI, jac_iters, 0, &jac));
     CHECK(oneshot_passes(g, proj, 2) == VF_OK);

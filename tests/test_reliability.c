@@ -1,0 +1,273 @@
+/* Reliability of the command line against hostile but realistic input:
+ * - every count from user numbers bounded before any gpu work, with one line
+ *   naming the key (--time over frame_dt, sph substeps per frame, height
+ *   substeps from a tiny dx), and --export-every with an interval far below
+ *   frame_dt ends (it used to spin forever);
+ * - scenes that cannot be made divergence-free are refused up front;
+ * - capture checks the state as run does (exit 1 on a blown-up scene);
+ * - --force removes exactly what vkfluid wrote (a stale capture.json and 30
+ *   frames go, other files stay);
+ * - a full disk says "no space left on device" with the path, exit 3, and
+ *   leaves no temporary;
+ * - JSON and --set numbers as JSON writes them, \u0000 refused, bytes from
+ *   files printable in messages, a PNG without IEND says so;
+ * - SIGINT ends a run with exit 130, summary.json marked interrupted, one
+ *   line, no temporary file. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define VF_TESTLIB_NO_GPU
+#include "fileio.h"
+#include "testlib.h"
+
+static char out[65536];
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static bool has_control_bytes(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
+            return true;
+    return false;
+}
+
+/* vkfluid ARGS must exit 2 with one "error: " line holding each needle. */
+static void expect_error(const char *args, const char *n1, const char *n2)
+{
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' %s", vf_t.vkfluid, args);
+    CHECK_MSG(rc == 2, "vkfluid %s: exit %d, want 2: %s", args, rc, out);
+    CHECK_MSG(lines(out) == 1 && !strncmp(out, "error: ", 7), "vkfluid %s: one error line: %s", args, out);
+    CHECK_MSG(!has_control_bytes(out), "vkfluid %s: control bytes in the message", args);
+    if (n1)
+        CHECK_STR_CONTAINS(out, n1);
+    if (n2)
+        CHECK_STR_CONTAINS(out, n2);
+}
+
+static size_t count_files(const char *dir, const char *needle)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.' && strstr(e->d_name, needle) != NULL;
+    closedir(d);
+    return n;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (CHECK_MSG(f != NULL, "create %s", path)) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void bounds(void)
+{
+    vf_test_section("counts from user numbers are bounded before any gpu work");
+    expect_error("run cavity --set grid.n=16 --time 1e300 --quiet", "--time", "grid.frame_dt");
+    expect_error("run dam-break --set sph.frame_dt=1e-300 --time 1 --quiet", "sph.frame_dt", "at most");
+    /* a fast sound speed and a long frame: thousands of substeps per frame */
+    expect_error("run dam-break --set sph.sound_speed=10000 --set sph.frame_dt=1 --steps 1", "frame_dt", "at most 2000");
+    /* a tiny cell: the key the user set (dx), not the derived substep */
+    expect_error("run pool --set height.dx=1e-6 --steps 1", "dx=1e-06", "substeps per frame");
+    expect_error("run pool --set height.dt=1e-9 --steps 1", "dt=1e-09", "substeps per frame");
+    /* a particle count that follows from spacing names spacing */
+    expect_error("run dam-break --set sph.spacing=0.0005 --steps 1", "sph.spacing: 0.0005 m gives", "do not fit");
+
+    vf_test_section("--export-every far below frame_dt exports every frame and ends");
+    const char *dir = vf_test_path("every");
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "timeout 300 '%s' run cavity --set grid.n=16 --steps 3 --export-every 1e-300 --export '%s' "
+                                 "--quiet",
+                                 vf_t.vkfluid, dir);
+    CHECK_MSG(rc == 0, "exit %d (124: it hung): %s", rc, out);
+    CHECK_MSG(count_files(vf_test_path("every"), ".vti") == 3, "%zu exports, want 3",
+              count_files(vf_test_path("every"), ".vti"));
+}
+
+static void scene_files(void)
+{
+    vf_test_section("hostile scene files: the reason, the key, printable");
+    char args[8400];
+    const char *h = vf_t.source;
+    snprintf(args, sizeof args, "run '%s/tests/hostile/inflow_every_side.json' --steps 1", h);
+    expect_error(args, "inflows", "divergence-free");
+    snprintf(args, sizeof args, "run '%s/tests/hostile/obstacle_covers_domain.json' --steps 1", h);
+    expect_error(args, "obstacles", "cover the whole");
+    snprintf(args, sizeof args, "run '%s/tests/hostile/leading_zero.json' --steps 1", h);
+    expect_error(args, "leading zero", "column 53");
+    snprintf(args, sizeof args, "run '%s/tests/hostile/nul_escape.json' --steps 1", h);
+    expect_error(args, "\\u0000", "NUL");
+    snprintf(args, sizeof args, "run '%s/tests/hostile/mask_all_black.json' --steps 1", h);
+    expect_error(args, "obstacles[0] (mask", "all_black_mask.png");
+    CHECK_MSG(strstr(out, "surface") == NULL, "an all-black mask must not blame surface: %s", out);
+    snprintf(args, sizeof args, "run '%s/tests/hostile/mask_no_iend.json' --steps 1", h);
+    expect_error(args, "IEND", "no_iend.png");
+    snprintf(args, sizeof args, "run '%s/tests/hostile/mask_escape_chunk.json' --steps 1", h);
+    expect_error(args, "\\x1b[2J", "invalid type");
+    snprintf(args, sizeof args, "compare '%s/tests/hostile/escape_chunk.png' '%s/tests/hostile/no_iend.png'", h, h);
+    expect_error(args, "\\x1b[2J", NULL);
+    snprintf(args, sizeof args, "compare '%s/tests/hostile/all_black_mask.png' '%s/tests/hostile/no_iend.png'", h, h);
+    expect_error(args, "the file ends before its IEND chunk", NULL);
+
+    vf_test_section("--set numbers as JSON writes them");
+    expect_error("run cavity --set grid.n=0x10 --steps 1", "n=0x10", "not a number as JSON writes one");
+    expect_error("run cavity --set 'grid.n= 16' --steps 1", "n= 16", "not a number as JSON writes one");
+    expect_error("run cavity --set grid.n=016 --steps 1", "n=016", "not a number as JSON writes one");
+    expect_error("run cavity --set grid.lid=+1 --steps 1", "lid=+1", "not a number as JSON writes one");
+    expect_error("run cavity --set grid.lid=.5 --steps 1", "lid=.5", "not a number as JSON writes one");
+}
+
+static void capture_checks(void)
+{
+    vf_test_section("capture checks the state like run: a blown-up scene exits 1");
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "'%s' capture dam-break --set sph.spacing=0.04 --set sph.gravity=1000 --set sph.cfl=1 "
+                                 "--frames 6 --check-every 5 --size 32x32 --out '%s' --quiet",
+                                 vf_t.vkfluid, vf_test_path("blowup"));
+    CHECK_MSG(rc == 1, "capture of a blown-up scene: exit %d, want 1: %s", rc, out);
+    CHECK_STR_CONTAINS(out, "check failed at frame");
+    CHECK_MSG(access(vf_test_path("blowup/capture.json"), F_OK) != 0, "no capture.json for a failed capture");
+}
+
+static void force(void)
+{
+    vf_test_section("--force replaces what vkfluid wrote and nothing else");
+    char dir[4096], path[4200];
+    snprintf(dir, sizeof dir, "%s", vf_test_path("forced"));
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/capture.json", dir);
+    write_text(path, "{\"frames\": 3}\n");
+    for (int i = 0; i < 30; i++) {
+        snprintf(path, sizeof path, "%s/frame_%05d.png", dir, i);
+        write_text(path, "stale");
+    }
+    const char *keep[] = {"notes.txt", "frame_final.png", "frame_00001.png.bak", "summary.json.old", "my.tmp.x"};
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, keep[i]);
+        write_text(path, "mine");
+    }
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture cavity --set grid.n=16 --frames 2 --size 16x16 --out '%s' --quiet",
+                                 vf_t.vkfluid, dir);
+    CHECK_MSG(rc == 2, "without --force a non-empty folder is refused: exit %d: %s", rc, out);
+    rc = vf_test_run_capture(out, sizeof out,
+                             "'%s' capture cavity --set grid.n=16 --frames 2 --size 16x16 --out '%s' --force --quiet",
+                             vf_t.vkfluid, dir);
+    CHECK_MSG(rc == 0, "capture --force: exit %d: %s", rc, out);
+    CHECK_MSG(count_files(dir, "frame_0") == 3, "%zu frame_0* files, want the 2 new frames and frame_00001.png.bak",
+              count_files(dir, "frame_0"));
+    snprintf(path, sizeof path, "%s/frame_00002.png", dir);
+    CHECK_MSG(access(path, F_OK) != 0, "the stale frame_00002.png is gone");
+    snprintf(path, sizeof path, "%s/capture.json", dir);
+    char *json = vf_test_read_file(path, NULL);
+    if (CHECK(json != NULL)) {
+        CHECK_STR_CONTAINS(json, "\"frames\": 2");
+        free(json);
+    }
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, keep[i]);
+        CHECK_MSG(access(path, F_OK) == 0, "--force kept %s", keep[i]);
+    }
+    CHECK(vf_output_is_own_file("grid_0003.vti") && vf_output_is_own_file("particles_0000.vtp") &&
+          vf_output_is_own_file("summary.json.tmp.123") && vf_output_is_own_file("grid_0001_warp.png"));
+    CHECK(!vf_output_is_own_file("grid_.vti") && !vf_output_is_own_file("grid_1.exe") &&
+          !vf_output_is_own_file("summary.json.tmp.") && !vf_output_is_own_file("notes.txt"));
+}
+
+static void full_disk(void)
+{
+    vf_test_section("a full disk: 'no space left on device' with the path, exit 3, no temporary");
+    /* the library: a write that fails with ENOSPC (/dev/full) */
+    vf_file file;
+    CHECK(vf_file_begin(&file, vf_test_path("full.json")) == VF_OK);
+    if (file.f && CHECK(freopen("/dev/full", "wb", file.f) != NULL)) {
+        fputs("{}\n", file.f);
+        CHECK_EQ_INT(vf_file_commit(&file), VF_ERR_NO_SPACE);
+        CHECK_MSG(!strcmp(vf_result_message(VF_ERR_NO_SPACE), "no space left on device"), "%s",
+                  vf_result_message(VF_ERR_NO_SPACE));
+    }
+    CHECK_MSG(count_files(vf_t.scratch, ".tmp.") == 0, "no temporary left");
+    /* the command line, on a tiny tmpfs when this machine lets us mount one */
+    char mnt[4096];
+    snprintf(mnt, sizeof mnt, "%s", vf_test_path("tiny"));
+    mkdir(mnt, 0777);
+    if (vf_test_run_capture(out, sizeof out, "mount -t tmpfs -o size=64k tmpfs '%s'", mnt) != 0) {
+        printf("  (no tmpfs mount here: the command-line half is skipped: %s)\n", out);
+        return;
+    }
+    /* fill it: the folders still fit, the files do not */
+    vf_test_run_capture(out, sizeof out, "dd if=/dev/zero of='%s/fill' bs=4k 2>/dev/null; true", mnt);
+    const char *what[3] = {"run", "capture", "compare --diff"};
+    for (int k = 0; k < 3; k++) {
+        int rc = k == 0   ? vf_test_run_capture(out, sizeof out,
+                                                "'%s' run cavity --set grid.n=64 --steps 1 --export '%s/run' --quiet",
+                                                vf_t.vkfluid, mnt)
+                 : k == 1 ? vf_test_run_capture(out, sizeof out,
+                                                "'%s' capture cavity --set grid.n=16 --frames 1 --size 512x512 --out '%s/cap' "
+                                                "--quiet",
+                                                vf_t.vkfluid, mnt)
+                          : vf_test_run_capture(out, sizeof out,
+                                                "'%s' compare '%s/tests/hostile/all_black_mask.png' "
+                                                "'%s/tests/hostile/all_black_mask.png' --diff '%s/diff.png'",
+                                                vf_t.vkfluid, vf_t.source, vf_t.source, mnt);
+        CHECK_MSG(rc == 3, "%s on a full disk: exit %d, want 3: %s", what[k], rc, out);
+        CHECK_MSG(lines(out) == 1, "one line: %s", out);
+        CHECK_STR_CONTAINS(out, "no space left on device");
+        CHECK_STR_CONTAINS(out, mnt);
+    }
+    vf_test_run_capture(out, sizeof out, "find '%s' -name '*.tmp.*'", mnt);
+    CHECK_MSG(out[0] == 0, "temporaries left on the full disk: %s", out);
+    vf_test_run_capture(out, sizeof out, "umount '%s'", mnt);
+}
+
+static void interrupt(void)
+{
+    vf_test_section("SIGINT: the frame ends, summary.json marked interrupted, one line, exit 130");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", vf_test_path("sigint"));
+    /* the signal goes once the first export exists (the handler is in place
+     * by then), however slow the machine */
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "'%s' run cavity --set grid.n=16 --time 1e9 --export-every 0.1 --export '%s' --quiet 2>&1 "
+                                 "& pid=$!; i=0; while [ ! -e '%s/grid_0000.vti' ] && [ $i -lt 3000 ]; do sleep 0.1; "
+                                 "i=$((i+1)); done; kill -INT $pid; wait $pid; echo \"rc=$?\"",
+                                 vf_t.vkfluid, dir, dir);
+    CHECK_MSG(rc == 0, "shell: exit %d: %s", rc, out);
+    CHECK_STR_CONTAINS(out, "rc=130");
+    CHECK_STR_CONTAINS(out, "interrupted (SIGINT) after frame");
+    CHECK_MSG(lines(out) == 2, "one line, then rc: %s", out);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *json = vf_test_read_file(path, NULL);
+    if (CHECK_MSG(json != NULL, "%s written", path)) {
+        CHECK_STR_CONTAINS(json, "\"interrupted\": true");
+        free(json);
+    }
+    CHECK_MSG(count_files(dir, ".tmp.") == 0, "no temporary left in %s", dir);
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    bounds();
+    scene_files();
+    force();
+    full_disk();
+    capture_checks();
+    interrupt();
+    return vf_test_finish();
+}
