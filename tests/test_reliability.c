@@ -184,6 +184,8 @@ static void force(void)
     }
     CHECK(vf_output_is_own_file("grid_0003.vti") && vf_output_is_own_file("particles_0000.vtp") &&
           vf_output_is_own_file("summary.json.tmp.123") && vf_output_is_own_file("grid_0001_warp.png"));
+    CHECK(vf_output_is_own_file("grid3d_0002.vti") && vf_output_is_own_file("work.csv") && vf_output_is_own_file("lockstep.txt") &&
+          vf_output_is_own_file("surface_0004.ply"));
     CHECK(!vf_output_is_own_file("grid_.vti") && !vf_output_is_own_file("grid_1.exe") &&
           !vf_output_is_own_file("summary.json.tmp.") && !vf_output_is_own_file("notes.txt"));
 }
