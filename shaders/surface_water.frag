@@ -10,13 +10,13 @@
 layout(location = 0) in vec3 world;
 layout(location = 1) in vec3 normal;
 layout(location = 2) in vec2 dom;
-layout(location = 3) in float depth;
-layout(location = 4) in float wet;
-layout(location = 5) in float slope;
+layout(location = 3) in vec3 depth_wet_slope; // depth (m), wet fraction, |grad eta|
+
 layout(location = 0) out vec4 color;
 
 void main()
 {
+    float depth = depth_wet_slope.x, wet = depth_wet_slope.y, slope = depth_wet_slope.z;
     if (wet < 0.5 || depth < 1e-3)
         discard;
     float t = fr.eye.w;

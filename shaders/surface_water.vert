@@ -9,9 +9,11 @@
 layout(location = 0) out vec3 world;
 layout(location = 1) out vec3 normal;
 layout(location = 2) out vec2 dom;
-layout(location = 3) out float depth;  // water depth (m)
-layout(location = 4) out float wet;    // fraction of wet cells around the vertex
-layout(location = 5) out float slope;  // |grad eta| (true, not exaggerated)
+// depth: water depth (m); wet: fraction of wet cells around the vertex;
+// slope: |grad eta| (true, not exaggerated). They travel as one vec3: a sixth
+// output location corrupted lavapipe's heap with 128-bit vectors (Mesa 22.3).
+layout(location = 3) out vec3 depth_wet_slope;
+float depth, wet, slope;
 
 const ivec2 corner[6] = ivec2[](ivec2(0, 0), ivec2(1, 0), ivec2(1, 1), ivec2(0, 0), ivec2(1, 1), ivec2(0, 1));
 
@@ -49,4 +51,5 @@ void main()
     dom = p;
     world = to_world(p, h);
     gl_Position = view_proj() * vec4(world, 1.0);
+    depth_wet_slope = vec3(depth, wet, slope);
 }
