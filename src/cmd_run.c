@@ -55,7 +55,7 @@ static void usage(FILE *f)
             "  --force             replace what an earlier run wrote in the export folder\n"
             "                      (exports, summary.json); other files stay\n"
             "  --device D          the GPU to use (index or name substring)\n"
-            "  --quiet             no progress line\n"
+            "  --quiet             no progress line (and no estimate of slow frames)\n"
             "  --replay FILE       the scene and per-frame inputs of a recorded session\n"
             "                      (vkfluid view --record FILE); --steps defaults to its frames\n"
             "  --serve [ADDR:]PORT wait for one peer (address default 127.0.0.1) and run\n"
@@ -76,6 +76,12 @@ static void usage(FILE *f)
             "scenes:\n");
     for (size_t i = 0; vf_scenes[i]; i++)
         fprintf(f, "  %-12s %-7s %s\n", vf_scenes[i]->name, vf_scenes[i]->family, vf_scenes[i]->description);
+    fprintf(f, "\n");
+    vf_cmd_print_views(f);
+    fprintf(f, "\nBefore the first frame, run, capture, bench and view time its first substeps;\n"
+               "when a frame is estimated above %g s (environment VKFLUID_SLOW_FRAME_S\n"
+               "changes that) a warning gives the estimate and the key to change.\n",
+            VF_SLOW_FRAME_S);
 }
 
 /* The most frames one run may take (--time over frame_dt): far above any
@@ -386,16 +392,25 @@ int vf_cmd_run(int argc, char **argv)
     vf_progress progress;
     vf_progress_begin(&progress, sc.info->name, total, quiet);
     for (uint64_t fr = 0; fr < total; fr++) {
-        if (fr == 2 && !quiet) /* two frames in: pipelines built, the pace is known */
-            vf_cmd_slow_frame_hint(sc.info, (vf_app_now() - t0) / 2.0, total - 2);
         bool step = true; /* a session's inputs may pause the frame or replace the solver */
         if (vf_session_run_active(&srun) && (rc = vf_session_run_frame(&srun, gpu, &solver, fr, &step)) != 0) {
             vf_progress_end(&progress);
             goto done;
         }
         fail.solver = solver;
+        bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
+        if (fr == 0 && step && !quiet) {
+            vf_frame_estimate est;
+            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, total, &est)) != 0) {
+                vf_progress_end(&progress);
+                goto done;
+            }
+            step = !est.frame_complete;
+            resumed = step;
+        }
         /* the frame in parts, each its own submit (solver.h) */
-        solver->part_more = false;
+        if (!resumed)
+            solver->part_more = false;
         for (uint32_t part = 1;; part++) {
             VkCommandBuffer cmd;
             uint32_t slot = (frames->current + 1) % frames->count;

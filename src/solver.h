@@ -97,6 +97,7 @@ struct vf_solver {
     uint64_t frames;     /* frames so far */
     uint32_t part_substeps; /* set by the caller: substeps per recorded part, 0 = whole frames */
     bool part_more;      /* set by record_frame: the frame needs another part */
+    uint32_t frame_substeps; /* set by record_frame: the substeps of the frame being recorded */
 };
 
 /** A built-in scene: a family preset with its parameter table. */

@@ -52,6 +52,7 @@ typedef struct viewer {
     const vf_scene_info *info;
     void *desc;
     const char *file; /* the scene file (argv) while its scene is shown; NULL for built-in scenes */
+    vf_cmd_scene *cli; /* the command line's scene: its renderer keys (--set ssf.KEY=VALUE) */
     vf_solver *solver;
     vf_renderer *renderer;
     int mode_index;
@@ -64,6 +65,8 @@ typedef struct viewer {
     double fps, sim_ms, render_ms, last_fps_time;
     uint32_t fps_frames;
     char status[256];
+    bool need_estimate;   /* time the first substeps of the next frame (a new solver) */
+    char estimate[512];   /* the slow-frame estimate for the overlay, "" when fast */
     /* input */
     double mx, my;
     bool lmb, rmb, mmb;
@@ -115,7 +118,9 @@ static void usage(FILE *f)
             "      [ and ] move the slice plane of the 3D grid's slice views\n"
             "mouse: left drag pushes fluid / particles or drops (height), right drag\n"
             "       pulls; in 3D scenes middle drag orbits, shift + middle drag pans\n"
-            "       and the wheel zooms\n");
+            "       and the wheel zooms\n"
+            "\n");
+    vf_cmd_print_views(f);
 }
 
 static int scene_count(void)
@@ -162,6 +167,8 @@ static int make_renderer(viewer *v)
                             .height = v->sc.extent.height ? v->sc.extent.height : v->height,
                             .format = v->sc.format,
                             .mode = mode[0] ? mode : NULL};
+    if (v->cli)
+        vf_cmd_scene_render_settings(v->cli, &ro);
     vf_result res = vf_render_create_for(v->gpu, v->solver, &ro, &v->renderer, err, sizeof err);
     if (res != VF_OK) {
         vf_app_error("%s", err[0] ? err : vf_result_message(res));
@@ -197,6 +204,8 @@ static int make_scene(viewer *v)
     int rc = vf_cmd_scene_create(&sc, v->gpu, &v->solver);
     if (rc)
         return rc;
+    v->need_estimate = true;
+    v->estimate[0] = 0;
     return make_renderer(v);
 }
 
@@ -478,7 +487,9 @@ static void draw_overlay(viewer *v, uint32_t slot)
     }
     if (v->status[0])
         y += vf_overlay_text(v->overlay, 8, y, v->status, yellow) * 2.0f;
-    if (v->info && v->fps > 0 && v->fps < 1.0 / VF_SLOW_FRAME_S) {
+    if (v->estimate[0]) {
+        y += vf_overlay_text(v->overlay, 8, y, v->estimate, yellow) * 2.0f;
+    } else if (v->info && v->fps > 0 && v->fps < 1.0 / vf_cmd_slow_frame_s()) {
         const char *fam = v->info->family;
         snprintf(line, sizeof line, "slow: %.3g s a frame on this device: lower %s (Tab to select it, R applies)",
                  1.0 / v->fps, !strcmp(fam, "sph") ? "spacing (raise it: fewer particles)" : !strcmp(fam, "grid") ? "n" : "nx and ny");
@@ -563,6 +574,19 @@ static int draw_frame(viewer *v, double dt)
     int rc = session_frame(v, dt, &step);
     if (rc != 0)
         return rc; /* the acquired image is never presented: the viewer exits */
+    if (step && v->need_estimate) {
+        /* a new solver: its pace from the first substeps, before the frame
+         * (after this frame's inputs: the frame's results do not change) */
+        v->need_estimate = false;
+        vf_frame_estimate est;
+        if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, &est)) != VF_OK)
+            goto gpu_fail;
+        char line[1024];
+        if (vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, false, line, sizeof line))
+            vf_app_warn("%s", line);
+        vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, true, v->estimate, sizeof v->estimate);
+        step = !est.frame_complete;
+    }
     vf_profiler_reset(v->prof, cmd, slot);
     vf_cmd_barrier_frame_start(cmd);
     if (step) {
@@ -746,6 +770,7 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
     /* the scene: the one given on the command line (with its --set), or smoke */
     v->info = sc->info;
     v->file = sc->file;
+    v->cli = sc;
     v->adopt_camera = true;
     v->desc = sc->desc;
     sc->desc = NULL;
