@@ -463,8 +463,11 @@ bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver
     char sub1[32], sub[32];
     vf_cmd_duration_text(e->first_s, sub1, sizeof sub1);
     vf_cmd_duration_text(e->substep_s, sub, sizeof sub);
-    snprintf(measured, sizeof measured, "%s%s%u substep%s a frame, measured: %s the first, %s the next", what,
-             what[0] ? ", " : "", e->substeps, e->substeps == 1 ? "" : "s", sub1, sub);
+    if (e->substeps > 1)
+        snprintf(measured, sizeof measured, "%s%s%u substeps a frame, measured: %s the first, %s the next", what,
+                 what[0] ? ", " : "", e->substeps, sub1, sub);
+    else
+        snprintf(measured, sizeof measured, "%s%s1 substep a frame, measured: %s", what, what[0] ? ", " : "", sub1);
     if (frames > 1) {
         char t[32];
         vf_cmd_duration_text(e->frame_s * (double)frames, t, sizeof t);

@@ -34,8 +34,9 @@ typedef struct viewer {
     /* options */
     const char *device, *shot_dir, *shot_path, *mode;
     unsigned width, height;
-    bool vsync;
+    bool vsync, shot_overlay;
     long long frame_limit, test_resize, test_script;
+    const char *test_keys;
     /* window and gpu */
     GLFWwindow *win;
     vf_gpu *gpu;
@@ -111,8 +112,12 @@ static void usage(FILE *f)
             "  --join HOST:PORT      join a serving viewer (its scene, in lockstep)\n"
             "  --test-resize N       (tests) resize and minimise the window N times\n"
             "  --test-script N       (tests) drive N frames of scripted mouse and keys\n"
+            "  --test-keys KEYS      (tests) press these keys (letters, digits) at the\n"
+            "                        first frame, e.g. H\n"
+            "  --screenshot-overlay  (tests) the --screenshot includes the overlay\n"
             "\n"
-            "keys: 1-9, 0 scene, R reset, Space pause, N single step, M view, H help,\n"
+            "keys: 1-9, 0 scene, R reset, Space pause, N single step, M view, H help and\n"
+            "      the scene keys in the window,\n"
             "      Tab next parameter, Up/Down change it (applies with a reset),\n"
             "      P or F12 screenshot, V start/stop recording frames, Esc quit,\n"
             "      [ and ] move the slice plane of the 3D grid's slice views\n"
@@ -141,14 +146,28 @@ static void drop_scene(viewer *v)
     vf_solver_destroy(&v->solver);
 }
 
+/* The scene's own view (its file's render.mode, built-in scenes' too) as
+ * the index M starts cycling from; 0 (the family's first) without one. */
+static int scene_mode_index(const viewer *v)
+{
+    const char *want = vf_cmd_scene_render_mode(v->info, v->desc), *modes = vf_render_modes(v->info->family);
+    int k = 0;
+    for (const char *p = modes; want && p; k++) {
+        size_t n = strcspn(p, "|");
+        if (n == strlen(want) && !strncmp(p, want, n))
+            return k;
+        p = p[n] ? p + n + 1 : NULL;
+    }
+    return 0;
+}
+
 static int make_renderer(viewer *v)
 {
     char err[512] = {0};
     const char *modes = vf_render_modes(v->info->family);
     char mode[64] = {0};
-    const char *file_mode = v->file && v->mode_index == 0 ? vf_cmd_scene_render_mode(v->info, v->desc) : NULL;
-    if (v->mode || file_mode) {
-        snprintf(mode, sizeof mode, "%s", v->mode ? v->mode : file_mode);
+    if (v->mode) {
+        snprintf(mode, sizeof mode, "%s", v->mode);
     } else if (modes) {
         const char *p = modes;
         for (int i = 0; i < v->mode_index && p; i++) {
@@ -218,7 +237,7 @@ static int rebuild_scene(void *user, bool new_scene)
         v->file = NULL;
         v->adopt_camera = true;
         v->mode = NULL;
-        v->mode_index = 0;
+        v->mode_index = scene_mode_index(v);
         v->selected_param = 0;
     }
     return make_scene(v);
@@ -464,53 +483,58 @@ static int session_frame(viewer *v, double dt, bool *step)
 
 static void draw_overlay(viewer *v, uint32_t slot)
 {
-    static const uint8_t white[4] = {255, 255, 255, 255}, yellow[4] = {255, 220, 90, 255}, grey[4] = {200, 200, 200, 255};
+    static const uint8_t white[4] = {255, 255, 255, 255}, yellow[4] = {255, 220, 90, 255}, grey[4] = {210, 210, 210, 255},
+                         cyan[4] = {140, 220, 255, 255};
+    const float gap = 3.0f; /* between lines (font pixels; the overlay scales with the window) */
     vf_overlay_begin(v->overlay, slot);
     char line[512], what[128] = "";
     if (v->solver && v->solver->vt->describe)
         v->solver->vt->describe(v->solver, what, sizeof what);
+    what[strcspn(what, ";")] = 0; /* the size part */
     snprintf(line, sizeof line, "%.1f fps   sim %.2f ms   render %.2f ms   %s%s", v->fps, v->sim_ms, v->render_ms, what,
              v->paused ? "   [paused]" : "");
-    float y = 8;
-    y += vf_overlay_text(v->overlay, 8, y, line, white) * 2.0f;
+    float y = 6;
+    y += vf_overlay_text(v->overlay, 6, y, line, white) + gap;
     if (v->info) {
-        snprintf(line, sizeof line, "scene %s (%s)   t = %.3f s   %s", v->info->name, v->info->family,
-                 v->solver ? v->solver->time : 0.0, v->recording ? "[recording]" : "");
-        y += vf_overlay_text(v->overlay, 8, y, line, white) * 2.0f;
+        snprintf(line, sizeof line, "scene %s (%s)   t = %.3f s%s%s", v->info->name, v->info->family,
+                 v->solver ? v->solver->time : 0.0, v->recording ? "   [recording]" : "",
+                 v->help ? "" : "   H: keys and scenes");
+        y += vf_overlay_text(v->overlay, 6, y, line, white) + gap;
         if (v->info->param_count) {
             const vf_param_def *d = &v->info->params[v->selected_param % (int)v->info->param_count];
             char val[64];
             vf_params_format(d, v->desc, val, sizeof val);
             snprintf(line, sizeof line, "Tab/Up/Down: %s = %s %s (R applies)", d->key, val, d->unit ? d->unit : "");
-            y += vf_overlay_text(v->overlay, 8, y, line, yellow) * 2.0f;
+            y += vf_overlay_text(v->overlay, 6, y, line, yellow) + gap;
         }
     }
     if (v->status[0])
-        y += vf_overlay_text(v->overlay, 8, y, v->status, yellow) * 2.0f;
+        y += vf_overlay_text(v->overlay, 6, y, v->status, yellow) + gap;
     if (v->estimate[0]) {
-        y += vf_overlay_text(v->overlay, 8, y, v->estimate, yellow) * 2.0f;
+        y += vf_overlay_text(v->overlay, 6, y, v->estimate, yellow) + gap;
     } else if (v->info && v->fps > 0 && v->fps < 1.0 / vf_cmd_slow_frame_s()) {
         const char *fam = v->info->family;
         snprintf(line, sizeof line, "slow: %.3g s a frame on this device: lower %s (Tab to select it, R applies)",
                  1.0 / v->fps, !strcmp(fam, "sph") ? "spacing (raise it: fewer particles)" : !strcmp(fam, "grid") ? "n" : "nx and ny");
-        y += vf_overlay_text(v->overlay, 8, y, line, yellow) * 2.0f;
+        y += vf_overlay_text(v->overlay, 6, y, line, yellow) + gap;
     }
     if (v->help) {
-        const char *help = "1-9, 0 scenes   R reset   Space pause   N step   M view   H hide help\n"
+        const char *help = "R reset   Space pause   N step   M view   H hide help\n"
                            "Tab/Up/Down parameter   P/F12 screenshot   V record   Esc quit   [ ] slice\n"
                            "left drag: push / inject / drop   right drag: pull\n"
                            "middle drag: orbit   shift+middle: pan   wheel: zoom";
-        y += vf_overlay_text(v->overlay, 8, y, help, grey) + 8.0f;
-        /* which number key opens which scene */
-        char scenes[512] = "";
-        size_t used = 0;
+        y += vf_overlay_text(v->overlay, 6, y + gap, help, grey) + 3 * gap;
+        /* which number key opens which scene, five a line */
+        char scenes[512] = "scenes:";
+        size_t used = strlen(scenes);
         for (int i = 0; i < scene_count() && i < 10 && used + 1 < sizeof scenes; i++) {
-            int w = snprintf(scenes + used, sizeof scenes - used, "%s%d %s", i ? "   " : "", (i + 1) % 10, vf_scenes[i]->name);
+            int w = snprintf(scenes + used, sizeof scenes - used, "%s%d %-10s", i % 5 ? " " : i ? "\n        " : " ",
+                             (i + 1) % 10, vf_scenes[i]->name);
             if (w < 0)
                 break;
             used += (size_t)w;
         }
-        vf_overlay_text(v->overlay, 8, y, scenes, grey);
+        vf_overlay_text(v->overlay, 6, y, scenes, cyan);
     }
 }
 
@@ -550,6 +574,16 @@ static int rebuild_swapchain(viewer *v)
         vf_capture_destroy(&v->shot);
     }
     return 0;
+}
+
+/* Copies target into the screenshot readback and returns it to the colour
+ * attachment layout. */
+static void record_shot_copy(viewer *v, VkCommandBuffer cmd, vf_image *target)
+{
+    vf_capture_record_copy(v->shot, cmd, target);
+    vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0,
+                        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                        VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
 }
 
 static int draw_frame(viewer *v, double dt)
@@ -613,14 +647,13 @@ static int draw_frame(viewer *v, double dt)
         if (vf_capture_create(v->gpu, &cd, &v->shot) != VF_OK)
             shot = false;
     }
-    if (shot) {
-        vf_capture_record_copy(v->shot, cmd, target);
-        vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0,
-                            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                            VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
-    }
+    /* screenshots show the picture without the overlay (--screenshot-overlay: with it) */
+    if (shot && !v->shot_overlay)
+        record_shot_copy(v, cmd, target);
     draw_overlay(v, slot);
     vf_overlay_record(v->overlay, cmd, target);
+    if (shot && v->shot_overlay)
+        record_shot_copy(v, cmd, target);
     vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                         VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_NONE, 0);
     res = vf_frames_submit(v->frames, v->acquired[slot], VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
@@ -774,6 +807,7 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
     v->adopt_camera = true;
     v->desc = sc->desc;
     sc->desc = NULL;
+    v->mode_index = scene_mode_index(v);
     if ((rc = make_scene(v)) != 0)
         return rc;
     v->sim = (vf_session_sim){.info = &v->info, .desc = &v->desc, .solver = &v->solver, .rebuild = rebuild_scene, .user = v};
@@ -789,6 +823,9 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
             test_resize_step(v);
         if (v->test_script)
             test_script_step(v);
+        if (v->test_keys && v->frame == 0)
+            for (const char *k = v->test_keys; *k; k++)
+                on_key(v->win, *k, 0, GLFW_PRESS, 0); /* GLFW_KEY_A.. and GLFW_KEY_0.. are the ASCII codes */
         int w = 0, h = 0;
         glfwGetFramebufferSize(v->win, &w, &h);
         if (w == 0 || h == 0) {
@@ -845,7 +882,7 @@ static void cleanup(viewer *v, int *rc)
 
 int main(int argc, char **argv)
 {
-    viewer v = {.width = 1280, .height = 720, .vsync = true, .shot_dir = "screenshots", .help = true,
+    viewer v = {.width = 1280, .height = 720, .vsync = true, .shot_dir = "screenshots",
                 .dist = 2.5f, .pitch = 0.45f, .yaw = 0.6f};
     v.cam = (vf_camera){.target = {0.6f, 0.25f, 0.25f}, .up = {0, 1, 0}, .fov_y = 0.9f, .znear = 0.01f, .zfar = 100.0f};
     /* argv[1] may be "view" when started through `vkfluid view` */
@@ -899,6 +936,16 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--screenshot")) {
             if (!(v.shot_path = vf_app_option_value(argc, argv, &i)))
                 goto usage_error;
+        } else if (!strcmp(a, "--screenshot-overlay")) {
+            v.shot_overlay = true;
+        } else if (!strcmp(a, "--test-keys")) {
+            if (!(v.test_keys = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+            for (const char *k = v.test_keys; *k; k++)
+                if (!((*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9'))) {
+                    vf_app_error("--test-keys %s: only capital letters and digits (the keys' names)", v.test_keys);
+                    goto usage_error;
+                }
         } else if (!strcmp(a, "--screenshot-dir")) {
             if (!(v.shot_dir = vf_app_option_value(argc, argv, &i)))
                 goto usage_error;
