@@ -616,10 +616,21 @@ static int draw_frame(viewer *v, double dt)
         if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, &est)) != VF_OK)
             goto gpu_fail;
         char line[1024];
-        if (vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, false, line, sizeof line))
-            vf_app_warn("%s", line);
+        bool slow = vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, false, line, sizeof line);
         vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, true, v->estimate, sizeof v->estimate);
         step = !est.frame_complete;
+        /* a slow scene pauses before its first frame instead of freezing the
+         * window for it (not in lockstep or while recording: the pause would
+         * depend on this machine's pace, not on the inputs) */
+        bool pause = slow && step && !v->ls.peer && !v->rec.open;
+        if (slow)
+            vf_app_warn("%s%s", line, pause ? " (the viewer pauses: Space runs it)" : "");
+        if (pause) {
+            step = false; /* the frame stays in progress: Space or N goes on with it */
+            v->paused = true;
+            push_event(v, &(vf_event){.type = VF_EVENT_PAUSE, .on = true});
+            snprintf(v->status, sizeof v->status, "paused before a slow frame: Space runs, N steps one frame");
+        }
     }
     vf_profiler_reset(v->prof, cmd, slot);
     vf_cmd_barrier_frame_start(cmd);
