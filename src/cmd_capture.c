@@ -399,6 +399,7 @@ int vf_cmd_capture(int argc, char **argv)
                 goto done_progress;
             step = !est.frame_complete;
             resumed = step;
+            progress.unit_s = est.frame_s;
         }
         VkCommandBuffer cmd;
         uint32_t slot;

@@ -316,6 +316,9 @@ double vf_cmd_slow_frame_s(void)
     return VF_SLOW_FRAME_S;
 }
 
+/* The most substeps timed one by one before a frame. */
+#define VF_ESTIMATE_PARTS 8
+
 /* One part of one substep: recorded, submitted alone and waited for. */
 static vf_result timed_part(vf_frames *frames, vf_solver *s, double *secs)
 {
@@ -346,11 +349,16 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *ou
     uint32_t keep = s->part_substeps;
     s->part_substeps = 1;
     s->part_more = false;
-    double t[2] = {0, 0};
+    /* the first substep (with the frame's own start-up work), then more
+     * until they add up to half a second (at most VF_ESTIMATE_PARTS in all) */
+    double first = 0, next = 0, t = 0;
     uint32_t parts = 0;
-    while (parts < 2 && (res = timed_part(frames, s, &t[parts])) == VF_OK) {
-        parts++;
-        if (!s->part_more)
+    while ((res = timed_part(frames, s, &t)) == VF_OK) {
+        if (parts++ == 0)
+            first = t;
+        else
+            next += t;
+        if (!s->part_more || parts >= VF_ESTIMATE_PARTS || (parts >= 2 && next >= 0.5))
             break;
     }
     s->part_substeps = keep;
@@ -358,10 +366,11 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *ou
     if (res != VF_OK)
         return res;
     out->substeps = s->frame_substeps;
-    out->first_s = t[0];
-    out->substep_s = parts > 1 ? t[1] : t[0];
+    out->timed = parts;
+    out->first_s = first;
+    out->substep_s = parts > 1 ? next / (parts - 1) : first;
     out->measured = out->substeps > 0;
-    out->frame_s = out->substeps ? t[0] + (double)(out->substeps - 1) * out->substep_s : t[0];
+    out->frame_s = out->substeps ? first + (double)(out->substeps - 1) * out->substep_s : first;
     if (!s->part_more) {
         out->frame_complete = true;
         if (s->vt->frame_done && (res = s->vt->frame_done(s)) != VF_OK)
@@ -463,7 +472,10 @@ bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver
     char sub1[32], sub[32];
     vf_cmd_duration_text(e->first_s, sub1, sizeof sub1);
     vf_cmd_duration_text(e->substep_s, sub, sizeof sub);
-    if (e->substeps > 1)
+    if (e->substeps > 1 && e->timed > 2)
+        snprintf(measured, sizeof measured, "%s%s%u substeps a frame, measured: %s the first, %s each of the next %u",
+                 what, what[0] ? ", " : "", e->substeps, sub1, sub, e->timed - 1);
+    else if (e->substeps > 1)
         snprintf(measured, sizeof measured, "%s%s%u substeps a frame, measured: %s the first, %s the next", what,
                  what[0] ? ", " : "", e->substeps, sub1, sub);
     else

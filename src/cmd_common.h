@@ -86,17 +86,19 @@ typedef struct vf_frame_estimate {
     bool measured;        /* false: nothing was timed (no substeps) */
     bool frame_complete;  /* the timed parts were the whole frame: frame_done has run */
     double first_s;       /* wall seconds of the first substep (with the frame's own start-up work) */
-    double substep_s;     /* wall seconds of the second substep (the first when the frame has one) */
+    double substep_s;     /* mean wall seconds of the substeps after the first (the first when the frame has one) */
     double frame_s;       /* estimate: first_s + (substeps - 1) x substep_s */
     uint32_t substeps;    /* the frame's substeps */
+    uint32_t timed;       /* how many of them were timed */
 } vf_frame_estimate;
 
-/** Times the first two substeps of the solver's next frame on the device,
- * each recorded as its own part (solver.h: a frame in parts records exactly
+/** Times the first substeps of the solver's next frame on the device (two,
+ * or more up to 8 until those after the first add up to 0.5 s), each
+ * recorded as its own part (solver.h: a frame in parts records exactly
  * the commands of the one-part frame, so results are unchanged), submitted
  * alone and waited for, and estimates the whole frame from them and the
  * frame's substep count. The frame is left in progress (s->part_more) for
- * the caller's next record_frame to finish, unless the two parts were the
+ * the caller's next record_frame to finish, unless the timed parts were the
  * whole frame (out->frame_complete: frame_done has been called). No
  * profiler scopes. Returns a GPU failure's result. */
 vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *out);

@@ -407,6 +407,7 @@ int vf_cmd_run(int argc, char **argv)
             }
             step = !est.frame_complete;
             resumed = step;
+            progress.unit_s = est.frame_s;
         }
         /* the frame in parts, each its own submit (solver.h) */
         if (!resumed)

@@ -194,9 +194,9 @@ int main(int argc, char **argv)
 
     vf_test_section("the viewer estimates slow frames before the first (threshold forced to 0 s)");
     rc = vf_test_run_capture(out, sizeof out,
-                             "%s env VKFLUID_SLOW_FRAME_S=0 '%s' view cavity --set n=32 --size 160x120 --frames 3 --vsync off",
+                             "%s env VKFLUID_SLOW_FRAME_S=0 '%s' view dam-break --set particles=300 --size 160x120 --frames 3 --vsync off",
                              xvfb, vf_t.vkfluid);
-    CHECK_MSG(rc == 0 && strstr(out, "warning: estimate: scene cavity: ~") && strstr(out, " a frame on ") &&
+    CHECK_MSG(rc == 0 && strstr(out, "warning: estimate: scene dam-break: ~") && strstr(out, " a frame on ") &&
                   strstr(out, "the viewer pauses: Space runs it"),
               "view prints the estimate and pauses: exit %d: %s", rc, out);
     /* recording: the pause would depend on the machine's pace, so none */
