@@ -460,8 +460,11 @@ static bool suggest_size(const vf_scene_info *info, const void *desc, double fra
 }
 
 bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver *s, const vf_gpu *gpu,
-                          const vf_frame_estimate *e, uint64_t frames, bool viewer, char *buf, size_t cap)
+                          const vf_frame_estimate *e, uint64_t frames, bool viewer, char *buf, size_t cap,
+                          const char **key_out)
 {
+    if (key_out)
+        *key_out = NULL;
     if (!info || !e || !e->measured || !(e->frame_s > vf_cmd_slow_frame_s()))
         return false;
     char per[32], all[96] = "", what[128] = "", measured[320], fix[400] = "", sug[160];
@@ -488,9 +491,11 @@ bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver
     const char *why = NULL, *key = NULL;
     double target = fmax(0.5 * VF_SLOW_FRAME_S, 1e-3);
     if (e->frame_s > target && suggest_size(info, desc, e->frame_s, target, viewer ? " and " : " --set ", sug, sizeof sug, &why, &key)) {
+        if (key_out)
+            *key_out = key;
         if (viewer)
-            snprintf(fix, sizeof fix, "for ~%.2g s frames (%s) set %s: Tab selects %s, Up/Down change it, R applies",
-                     target, why, sug, key);
+            snprintf(fix, sizeof fix, "for ~%.2g s frames (%s) set %s (selected above: Up/Down change it, R applies)",
+                     target, why, sug);
         else
             snprintf(fix, sizeof fix, "; for ~%.2g s frames (%s) use --set %s (see vkfluid scenes %s)", target, why,
                      sug, info->name);
@@ -517,7 +522,7 @@ int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_gpu
         return VF_EXIT_RUNTIME;
     }
     char line[1024];
-    if (vf_cmd_estimate_text(info, desc, s, gpu, out, frames, false, line, sizeof line))
+    if (vf_cmd_estimate_text(info, desc, s, gpu, out, frames, false, line, sizeof line, NULL))
         vf_app_warn("%s", line);
     return 0;
 }

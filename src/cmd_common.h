@@ -108,9 +108,11 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *ou
  * device, what was measured, and the scene key to change with its suggested
  * value (spacing or particles, n, nx and ny); viewer: the wording for the
  * overlay (the viewer's keys instead of --set). Returns false and writes
- * nothing otherwise. desc: the scene's desc (its current key values). */
+ * nothing otherwise. desc: the scene's desc (its current key values).
+ * *key (key may be NULL) gets the suggested key's name, or NULL. */
 bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver *s, const vf_gpu *gpu,
-                          const vf_frame_estimate *e, uint64_t frames, bool viewer, char *buf, size_t cap);
+                          const vf_frame_estimate *e, uint64_t frames, bool viewer, char *buf, size_t cap,
+                          const char **key);
 
 /** Two significant digits of a duration: "12 s", "3.1 min", "5.2 h". */
 void vf_cmd_duration_text(double secs, char *buf, size_t cap);

@@ -616,8 +616,12 @@ static int draw_frame(viewer *v, double dt)
         if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, &est)) != VF_OK)
             goto gpu_fail;
         char line[1024];
-        bool slow = vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, false, line, sizeof line);
-        vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, true, v->estimate, sizeof v->estimate);
+        const char *key = NULL;
+        bool slow = vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, false, line, sizeof line, NULL);
+        vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, true, v->estimate, sizeof v->estimate, &key);
+        for (size_t k = 0; key && k < v->info->param_count; k++) /* the key to change, selected for Up/Down */
+            if (!strcmp(v->info->params[k].key, key))
+                v->selected_param = (int)k;
         step = !est.frame_complete;
         /* a slow scene pauses before its first frame instead of freezing the
          * window for it (not in lockstep or while recording: the pause would
