@@ -14,6 +14,7 @@
 #include "gpu_cmd.h"
 #include "gpu_profiler.h"
 #include "params.h"
+#include "render_registry.h"
 #include "solver.h"
 #include "sph_mesh.h"
 
@@ -297,6 +298,13 @@ int vf_cmd_run(int argc, char **argv)
         if (sc.info) {
             printf("scene %s (%s): %s\n\nkeys (--set KEY=VALUE):\n", sc.info->name, sc.info->family, sc.info->description);
             vf_params_print_help(sc.info->params, sc.info->param_count, sc.desc, stdout);
+            const char *views = vf_render_modes(sc.info->family), *own = vf_cmd_scene_render_mode(sc.info, sc.desc);
+            size_t rn = 0;
+            vf_render_params(sc.info->family, &rn);
+            if (views)
+                printf("\nviews (capture and view --render MODE): %s; default %.*s%s%s\n", views,
+                       own ? (int)strlen(own) : (int)strcspn(views, "|"), own ? own : views,
+                       rn ? "; renderer keys (--set): vkfluid scenes " : "", rn ? sc.info->name : "");
         } else {
             usage(stdout);
         }
