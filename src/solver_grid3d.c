@@ -871,7 +871,8 @@ vf_result vf_grid3d_export(vf_grid3d *g, const char *dir, uint32_t index)
         goto done;
     }
     vf_vti_desc vd = {.nx = g->nx, .ny = g->ny, .nz = g->nz, .origin = {0.5 * g->h, 0.5 * g->h, 0.5 * g->h},
-                      .spacing = {g->h, g->h, g->h}, .fields = fields, .field_count = 5};
+                      .spacing = {g->h, g->h, g->h}, .fields = fields, .field_count = 5,
+                      .compression = g->base.vti_compression};
     res = vf_vti_write(path, &vd);
 done:
     free(vel);

@@ -205,7 +205,8 @@ vf_result vf_grid3d_run_steps(vf_grid3d *g, uint32_t count);
 void vf_grid3d_set_push(vf_grid3d *g, const float centre[3], float radius, const float acc[3], bool inject);
 
 /** Writes DIR/grid3d_NNNN.vti (cell data as points: density, temperature,
- * velocity at cell centres, pressure, solid) atomically. Waits. */
+ * velocity at cell centres, pressure, solid) atomically, the arrays stored as
+ * the solver's vti_compression says (solver.h). Waits. */
 vf_result vf_grid3d_export(vf_grid3d *g, const char *dir, uint32_t index);
 
 /* ------------------------------------------------------------------ scenes */
