@@ -541,6 +541,7 @@ static void pass_source(vf_grid3d *g, VkCommandBuffer cmd)
         memcpy(pc.a, g->d.source, sizeof pc.a);
         pc.b[0] = g->d.source_density;
         pc.b[1] = g->d.source_temperature;
+        pc.mode = g->d.source_profile == VF_GRID3D_SOURCE_SMOOTH ? VF_G3_SOURCE_SMOOTH : VF_G3_SOURCE_UNIFORM;
         dispatch3(cmd, g->pipe[PIPE_SOURCE], b, &pc, CELLS(g));
     }
     if (g->push_inject && g->push_radius > 0) {
@@ -548,6 +549,7 @@ static void pass_source(vf_grid3d *g, VkCommandBuffer cmd)
         pc.a[3] = g->push_radius;
         pc.b[0] = g->d.source_density > 0 ? g->d.source_density : 1.0f;
         pc.b[1] = g->d.source_temperature;
+        pc.mode = VF_G3_SOURCE_UNIFORM;
         dispatch3(cmd, g->pipe[PIPE_SOURCE], b, &pc, CELLS(g));
     }
 }
