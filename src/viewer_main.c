@@ -904,7 +904,7 @@ int main(int argc, char **argv)
                 goto usage_error;
             for (const char *c = v.test_keys; *c; c++)
                 if (test_key_code(*c) < 0 || c - v.test_keys >= 10000) {
-                    vf_app_error("--test-keys %s: at most 10000 of [ ] a-z 0-9 space and '.'", v.test_keys);
+                    vf_app_error("--test-keys %s: use up to 10000 of the characters [ ] a-z 0-9, space and '.'", v.test_keys);
                     goto usage_error;
                 }
         } else if (!strcmp(a, "--render")) {
