@@ -118,8 +118,12 @@ VF_STRUCT_BEGIN(vf_height_disturb_push)
     VF_FLOAT user_y;
     VF_FLOAT user_amp;   /* crater depth (m); negative raises a bump */
     VF_UINT edge_cells;  /* divergence coupling: flow cells at the left and right ends left out (open ends) */
+    VF_FLOAT user_sigma; /* the pointer's crater radius (m) */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
 VF_STRUCT_END(vf_height_disturb_push)
-VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 80, "vf_height_disturb_push must match std430")
+VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 96, "vf_height_disturb_push must match std430")
 
 /* ---- volume: reduce the excess volume, then scale the depth of wet cells */
 #define VF_HEIGHT_VOL_BIND_ETA 0
