@@ -98,7 +98,7 @@ void main()
         }
         if (pc.user_amp != 0.0) {
             float rx = xc - pc.user_x, ry = yc - pc.user_y;
-            delta -= pc.user_amp * height_drop_shape(rx * rx + ry * ry, pc.drop_sigma);
+            delta -= pc.user_amp * height_drop_shape(rx * rx + ry * ry, pc.user_sigma);
         }
         if (pc.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
             delta -= pc.dt * pc.strength * pc.div_scale * sample_flow_div(i, j) / (1.0 + e * e);

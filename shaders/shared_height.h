@@ -118,8 +118,12 @@ VF_STRUCT_BEGIN(vf_height_disturb_push)
     VF_FLOAT user_y;
     VF_FLOAT user_amp;   /* crater depth (m); negative raises a bump */
     VF_UINT edge_cells;  /* divergence coupling: flow cells at the left and right ends left out (open ends) */
+    VF_FLOAT user_sigma; /* the pointer's crater radius (m) */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
 VF_STRUCT_END(vf_height_disturb_push)
-VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 80, "vf_height_disturb_push must match std430")
+VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 96, "vf_height_disturb_push must match std430")
 
 /* ---- volume: reduce the excess volume, then scale the depth of wet cells */
 #define VF_HEIGHT_VOL_BIND_ETA 0
@@ -245,6 +249,7 @@ VF_STATIC_ASSERT(sizeof(vf_height_advect_push) == 32, "vf_height_advect_push mus
 #define VF_SURFACE_BIND_DYE_R 6   /* the flow's dye (flow_nx x flow_ny floats each); any buffer when flow_nx is 0 */
 #define VF_SURFACE_BIND_DYE_G 7
 #define VF_SURFACE_BIND_DYE_B 8
+#define VF_SURFACE_BIND_CAUSTICS 9 /* floor caustics (render_caustics: uint per cell, VF_CAUSTICS_ONE = 1); any buffer when misc.z is 0 */
 
 #define VF_SURFACE_VIEW_3D 0u
 #define VF_SURFACE_VIEW_HEIGHT 1u
@@ -257,7 +262,7 @@ VF_STRUCT_BEGIN(vf_surface_frame)
     VF_VEC4(sun);              /* xyz towards the sun, w = intensity */
     VF_VEC4(grid);             /* dx (m), rest surface z (m), 2D colour scale (m), largest rest depth (m) */
     VF_VEC4(water);            /* absorption per metre (rgb), refraction index */
-    VF_VEC4(misc);             /* detail normal strength, rim height above rest (m), 0, 0 */
+    VF_VEC4(misc);             /* detail normal strength, rim height above rest (m), 1: floor caustics bound, 0 */
     VF_UINT nx;
     VF_UINT ny;
     VF_UINT mesh_x;            /* vertices of the drawn mesh along x and y */
@@ -272,5 +277,37 @@ VF_STRUCT_BEGIN(vf_surface_frame)
     VF_UINT pad0;
 VF_STRUCT_END(vf_surface_frame)
 VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 256, "vf_surface_frame must match std140")
+
+/* ---- caustics on the floor (render_caustics): light refracted through the
+ * height field's slopes, scattered as photons into a floor accumulator.
+ * Each wet cell sends sub x sub photons (one per sub-cell centre, each
+ * carrying 1 / sub^2 of the light falling on the cell); a photon travels the
+ * cell's depth along the refracted sun ray and lands at its displacement from
+ * where flat water would have sent it (so flat water gives 1 everywhere and
+ * the rim's shadow is left out), mirrored back into the domain at its edges,
+ * and adds its share bilinearly to the four cell centres around it in
+ * fixed point (VF_CAUSTICS_ONE per unit intensity: integer atomics, so the
+ * sum does not depend on order). Intensity = acc / VF_CAUSTICS_ONE: 1 under
+ * flat water, above 1 where waves focus the light. */
+#define VF_CAUSTICS_WG 64
+#define VF_CAUSTICS_ONE 65536u
+#define VF_CAUSTICS_MIN_DEPTH 1e-4
+#define VF_CAUSTICS_BIND_ETA 0
+#define VF_CAUSTICS_BIND_BED 1
+#define VF_CAUSTICS_BIND_FLAGS 2
+#define VF_CAUSTICS_BIND_ACC 3
+
+VF_STRUCT_BEGIN(vf_caustics_push)
+    VF_UINT nx;
+    VF_UINT ny;
+    VF_FLOAT dx;       /* cell size (m) */
+    VF_UINT sub;       /* photons per cell side, 1..VF_CAUSTICS_MAX_SUB */
+    VF_FLOAT light_x;  /* unit vector towards the sun, domain axes (x, y, z up) */
+    VF_FLOAT light_y;
+    VF_FLOAT light_z;
+    VF_FLOAT ior;      /* refraction index of the water */
+VF_STRUCT_END(vf_caustics_push)
+VF_STATIC_ASSERT(sizeof(vf_caustics_push) == 32, "vf_caustics_push must match std430")
+#define VF_CAUSTICS_MAX_SUB 4u
 
 #endif

@@ -16,6 +16,7 @@ layout(std430, binding = VF_SURFACE_BIND_PRES) readonly buffer Pres { float pres
 layout(std430, binding = VF_SURFACE_BIND_DYE_R) readonly buffer DyeR { float dye_r[]; };
 layout(std430, binding = VF_SURFACE_BIND_DYE_G) readonly buffer DyeG { float dye_g[]; };
 layout(std430, binding = VF_SURFACE_BIND_DYE_B) readonly buffer DyeB { float dye_b[]; };
+layout(std430, binding = VF_SURFACE_BIND_CAUSTICS) readonly buffer Caustics { uint caustics[]; };
 
 // How much steeper the water's shading draws the height field's slopes.
 #define VF_SURFACE_SLOPE_GAIN 4.0
@@ -96,6 +97,21 @@ vec3 floor_color(vec2 p, float b, bool solid)
     float lane = smoothstep(0.08, 0.04, abs(fract(p.y / 4.0 + 0.125) - 0.5) * 4.0);
     base = mix(base, vec3(0.15, 0.22, 0.45), lane * 0.8);
     return mix(vec3(0.45, 0.52, 0.58), base, tile);
+}
+
+// The sun's light on the floor at domain point p (m), relative to flat water:
+// bilinear over the caustics accumulator's cells (render_caustics.h); 1
+// without caustics.
+float caustic_light(vec2 p)
+{
+    if (fr.misc.z == 0.0)
+        return 1.0;
+    vec2 f = clamp(p / dom_dx() - 0.5, vec2(0.0), vec2(float(fr.nx - 1u), float(fr.ny - 1u)));
+    ivec2 i0 = ivec2(f);
+    vec2 t = f - vec2(i0);
+    float a = mix(float(caustics[cell_index(i0.x, i0.y)]), float(caustics[cell_index(i0.x + 1, i0.y)]), t.x);
+    float b = mix(float(caustics[cell_index(i0.x, i0.y + 1)]), float(caustics[cell_index(i0.x + 1, i0.y + 1)]), t.x);
+    return mix(a, b, t.y) / float(VF_CAUSTICS_ONE);
 }
 
 // 2D gradient noise (Perlin) in [-1, 1].

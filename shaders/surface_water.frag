@@ -1,7 +1,7 @@
 #version 450
 // Water shading: detail normals from animated Perlin turbulence, reflection
 // of the procedural sky (without the sun disc), refraction of the pool floor (the refracted ray meets
-// the bed one local depth down), Schlick Fresnel blend, Beer-Lambert light
+// the bed one local depth down; the floor lit by the caustics pass), Schlick Fresnel blend, Beer-Lambert light
 // attenuation with the path length in the water, sun specular highlight
 // filtered against speckle (band-limited detail, Toksvig, specular AA).
 #include "shared.h"
@@ -47,9 +47,10 @@ void main()
     vec3 hit = world + tr * path_w;
     vec2 hit_dom = hit.xz / s;
     float hit_bed = -depth + sample_eta(hit_dom);
-    vec3 floor_c = floor_color(hit_dom, hit_bed, false) * (0.45 + 0.65 * max(normalize(fr.sun.xyz).y, 0.0));
-    // caustic-like shimmer on the floor from the same turbulence
-    floor_c *= 0.85 + 0.3 * smoothstep(0.6, 1.2, turbulence(hit_dom * 2.0, 1.3 * t));
+    // the floor: sky light plus the sun's light, focused and spread by the
+    // surface's waves (caustics)
+    float sun_y = max(normalize(fr.sun.xyz).y, 0.0);
+    vec3 floor_c = floor_color(hit_dom, hit_bed, false) * (0.2 + 0.95 * sun_y * caustic_light(hit_dom));
     float path_m = depth / down + depth; // down to the floor and the light's way down
     vec3 att = exp(-fr.water.rgb * path_m);
     vec3 deep = vec3(0.02, 0.12, 0.16);

@@ -8,11 +8,12 @@
 #include "camera.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
+#include "render_caustics.h"
 #include "shared.h"
 #include "solver_height.h"
 
 #define DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
-#define BINDINGS 9
+#define BINDINGS 10
 
 typedef struct vf_surface_renderer {
     vf_renderer base;
@@ -23,6 +24,7 @@ typedef struct vf_surface_renderer {
     vf_buffer *ubo;
     vf_image *depth;
     vf_pipeline *sky, *bed, *water, *objects, *top;
+    vf_caustics *caustics; /* floor caustics (3D view; NULL when off) */
 } vf_surface_renderer;
 
 /* ------------------------------------------------------------------ matrices (camera.h; column-major) */
@@ -90,6 +92,7 @@ static void surface_destroy(vf_renderer *base)
     vf_pipeline_destroy(&r->water);
     vf_pipeline_destroy(&r->objects);
     vf_pipeline_destroy(&r->top);
+    vf_caustics_destroy(&r->caustics);
     vf_image_destroy(&r->depth);
     vf_buffer_destroy(&r->ubo);
     free(r);
@@ -163,6 +166,7 @@ static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_sur
     f->water[3] = 1.333f;
     f->misc[0] = r->detail;
     f->misc[1] = fmaxf(0.12f * st->max_depth, 2.0f * st->dx);
+    f->misc[2] = r->caustics ? 1.0f : 0.0f;
     f->nx = st->nx;
     f->ny = st->ny;
     uint32_t m = r->mesh_max;
@@ -226,6 +230,14 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
                    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                    VK_ACCESS_2_UNIFORM_READ_BIT);
     bool three_d = r->view == VF_SURFACE_VIEW_3D;
+    if (three_d && r->caustics) {
+        /* the sun's light through this frame's surface onto the floor */
+        uint32_t id = scope_begin(prof, cmd, "surface_caustics");
+        float light[3] = {f.sun[0], f.sun[2], f.sun[1]}; /* world (x, y up, z) to domain (x, y, z up) */
+        vf_caustics_push cp = vf_caustics_params(r->caustics, st.dx, light, f.water[3]);
+        vf_caustics_record(r->caustics, cmd, &cp, st.eta, st.bed, st.flags);
+        scope_end(prof, cmd, id);
+    }
     if (three_d) {
         r->depth->layout = VK_IMAGE_LAYOUT_UNDEFINED;
         vf_image_transition(cmd, r->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
@@ -264,6 +276,8 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
         /* the flow's dye, or any buffer (flow_nx = 0 keeps the shaders off it) */
         vf_bind_buffer(st.dye[0] ? st.dye[0] : st.pres), vf_bind_buffer(st.dye[1] ? st.dye[1] : st.pres),
         vf_bind_buffer(st.dye[2] ? st.dye[2] : st.pres),
+        /* the floor caustics, or any buffer (misc.z = 0 keeps the shaders off it) */
+        vf_bind_buffer(r->caustics ? vf_caustics_buffer(r->caustics) : st.pres),
     };
     vkCmdBeginRendering(cmd, &ri);
     VkViewport vp = {0, 0, (float)base->width, (float)base->height, 0, 1};
@@ -300,7 +314,9 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
     }
     vkCmdEndRendering(cmd);
     /* the next simulation frame overwrites what was read here */
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+    vf_cmd_barrier(cmd,
+                   VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     target->layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
@@ -326,7 +342,7 @@ static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const cha
         .binding_count = BINDINGS,
         .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
                      VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
-                     VF_BIND_STORAGE_BUFFER},
+                     VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
         .color_count = 1,
         .color_formats = {r->base.format},
         .depth_format = r->view == VF_SURFACE_VIEW_3D ? DEPTH_FORMAT : VK_FORMAT_UNDEFINED,
@@ -369,6 +385,12 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
             (res = make_graphics(r, "surface_bed.vert", "surface_bed.frag", 1, &r->bed)) == VF_OK &&
             (res = make_graphics(r, "surface_water.vert", "surface_water.frag", 1, &r->water)) == VF_OK)
             res = make_graphics(r, "surface_objects.vert", "surface_objects.frag", 1, &r->objects);
+        if (res == VF_OK && desc->caustics >= 0) {
+            vf_height_state st;
+            vf_height_get_state(desc->solver, &st);
+            vf_caustics_desc cd = {.nx = st.nx, .ny = st.ny};
+            res = vf_caustics_create(gpu, &cd, &r->caustics);
+        }
     } else if (res == VF_OK) {
         res = make_graphics(r, "surface_fullscreen.vert", "surface_top.frag", 0, &r->top);
     }

@@ -7,7 +7,8 @@
  *             animated Perlin-turbulence detail normals (Klein et al. 2003
  *             section 6), reflection of the sky, refraction of the floor,
  *             Schlick Fresnel, Beer-Lambert attenuation with depth, sun
- *             specular; floating objects (leaves, ducks, the boat) as boxes.
+ *             specular, caustics on the floor (the sun's light refracted
+ *             through the surface's slopes, render_caustics.h); floating objects (leaves, ducks, the boat) as boxes.
  *   height    2D top-down: eta, yellow above rest, white at rest, blue below
  *             (Chen & Lobo's figures).
  *   pressure  2D top-down: the flow's pressure height p/(rho g), same colours.
@@ -28,6 +29,7 @@ typedef struct vf_render_surface_desc {
     uint32_t mesh_max;    /* most quads per side of the water mesh; 0 = 256 */
     float color_scale;    /* 2D views: |value| (m) shown at full colour; 0 = the solver's display scale */
     float detail;         /* strength of the detail normals; 0 = 1, negative = none */
+    int caustics;         /* 3D view: caustics on the floor (render_caustics.h); 0 = on, negative = off */
 } vf_render_surface_desc;
 
 /** Creates the renderer. VF_ERR_INVALID_ARG when desc->solver is not a

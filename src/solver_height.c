@@ -113,6 +113,11 @@ static void boat_defaults(void *p)
     d->boat = true;
     d->boat_length = 2.0; /* a hull a tenth of the channel: it and its wake read at a glance */
     d->boat_width = 0.7;
+    /* shallow-water waves do not disperse: a boat slower than sqrt(g d)
+     * (2.4 m/s here) leaves only a smooth dip that travels with it; faster,
+     * its wake is a wedge of half-angle asin(sqrt(g d) / U). At three times
+     * sqrt(g d) that is Kelvin's 19.47 degrees, the wedge of a boat in deep water */
+    d->wake_speed = 7.3;
     d->leaves = 12;
 }
 
@@ -536,6 +541,11 @@ vf_height_disturb_push vf_height_disturb_params(const vf_solver *s, uint64_t ste
         .drop_base = (uint32_t)h->drops,
         .flags = (is_adi(h) ? VF_HEIGHT_DISTURB_PREV : 0u) | (h->flow.pressure ? VF_HEIGHT_DISTURB_TRACK_P : 0u),
         .drop_sigma = (float)h->d.drop_radius,
+        /* the pointer's drop: a hand in the water rather than a raindrop, at
+         * least 4 cells wide, so its rings are waves the grid carries (a
+         * 2-cell crater's energy sits at wavelengths of 2 to 4 cells, which
+         * the 5-point stencil slows and smears into a faint speckle) */
+        .user_sigma = (float)fmax(h->d.drop_radius, 4.0 * h->dx),
         .drop_amp = (float)h->d.drop_amplitude,
         .coupling = (uint32_t)h->d.coupling,
         .strength = (float)h->d.strength,

@@ -282,7 +282,7 @@ void vf_height_ref_disturb(const vf_height_disturb_push *p, float *eta, float *p
                 }
                 if (p->user_amp != 0.0f) {
                     float rx = xc - p->user_x, ry = yc - p->user_y;
-                    delta -= p->user_amp * vf_height_drop_shape(rx * rx + ry * ry, p->drop_sigma);
+                    delta -= p->user_amp * vf_height_drop_shape(rx * rx + ry * ry, p->user_sigma);
                 }
                 if (p->coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
                     delta -= p->dt * p->strength * p->div_scale * sample_div_smooth(p, flow_div, i, j) / (1.0f + e * e);

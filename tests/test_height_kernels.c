@@ -2,11 +2,16 @@
  * (src/solver_height_ref.c) on small odd-sized grids with dry cells, an
  * obstacle, a boat hull and absorbing edges; the Thomas solve against the
  * tridiagonal system itself; drop volume neutrality; coupling signs; the
- * advection of the surface state by a cell-centred and a MAC flow. */
+ * advection of the surface state by a cell-centred and a MAC flow; the floor
+ * caustics pass (render_caustics) against its CPU reference, and the
+ * reference against the exact refraction of a sinusoidal surface. */
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "gpu_cmd.h"
+#include "render_caustics.h"
 #include "solver_height.h"
 #include "solver_height_ref.h"
 #include "testlib.h"
@@ -680,6 +685,184 @@ static void test_advect(vf_gpu *gpu, int integrator)
     free_host(&h);
 }
 
+/* ------------------------------------------------------------------ floor caustics */
+
+#define CAUSTICS_PI 3.14159265358979323846
+
+/* A cosine surface eta = A cos(k (x - xc)) over a flat bed at depth D, lit
+ * from straight above: a photon leaving x lands at
+ * X(x) = x + (D + eta) tan(theta - theta'), theta the slope angle, theta' its
+ * refraction (Snell), so the floor's intensity at X(x) is 1 / X'(x) (area
+ * ratio), evaluated here in double with a central difference. Under the
+ * crest (x = xc) the light focuses: 1 / (1 - D (1 - 1/n) A k^2) to first order. */
+static double exact_x(double x, double a, double k, double xc, double depth, double ior)
+{
+    double slope = -a * k * sin(k * (x - xc)), th = atan(slope), thr = asin(sin(th) / ior);
+    return x + (depth + a * cos(k * (x - xc))) * tan(th - thr);
+}
+
+static void cosine_field(uint32_t nx, uint32_t ny, float dx, double a, double k, double xc, double depth, float *eta,
+                         float *bed, uint32_t *flags)
+{
+    for (uint32_t j = 0; j < ny; j++)
+        for (uint32_t i = 0; i < nx; i++) {
+            double x = (i + 0.5) * dx;
+            eta[j * nx + i] = (float)(a * cos(k * (x - xc)));
+            bed[j * nx + i] = (float)-depth;
+            flags[j * nx + i] = 0;
+        }
+}
+
+static void test_caustics_reference(void)
+{
+    vf_test_section("caustics: CPU reference against the exact refraction of a cosine surface");
+    enum { NX = 128, NY = 6 };
+    static float eta[NX * NY], bed[NX * NY];
+    static uint32_t flags[NX * NY], acc[NX * NY];
+    const float dx = 0.01f;
+    const double depth = 0.5, ior = 1.333, lambda = 32 * dx, k = 2 * CAUSTICS_PI / lambda, xc = 48.5 * dx;
+    const double focus = 0.3; /* D (1 - 1/n) A k^2 */
+    const double a = focus / (depth * (1 - 1 / ior) * k * k);
+    cosine_field(NX, NY, dx, a, k, xc, depth, eta, bed, flags);
+    /* four photons per cell side, as the renderer: with two, the photons
+     * spread apart under a trough (0.65 dx) alias against the cell-wide
+     * splat by about 8 % */
+    vf_caustics_push p = {.nx = NX, .ny = NY, .dx = dx, .sub = 4, .light_x = 0, .light_y = 0, .light_z = 1,
+                          .ior = (float)ior};
+    vf_caustics_reference(&p, eta, bed, flags, acc);
+    /* the light is conserved: every photon lands somewhere in the domain */
+    double total = 0;
+    for (uint32_t c = 0; c < NX * NY; c++)
+        total += acc[c];
+    double mean = total / (NX * NY) / VF_CAUSTICS_ONE;
+    printf("mean intensity %.6f (1 within 1e-4: the light is conserved)\n", mean);
+    CHECK(fabs(mean - 1.0) < 1e-4);
+    /* crest (cell 48) and trough (cell 64) against the exact area ratio */
+    const double h = 1e-6;
+    double i_crest = 2 * h / (exact_x(xc + h, a, k, xc, depth, ior) - exact_x(xc - h, a, k, xc, depth, ior));
+    double xt = xc + lambda / 2;
+    double i_trough = 2 * h / (exact_x(xt + h, a, k, xc, depth, ior) - exact_x(xt - h, a, k, xc, depth, ior));
+    double r_crest = (double)acc[2 * NX + 48] / VF_CAUSTICS_ONE, r_trough = (double)acc[2 * NX + 64] / VF_CAUSTICS_ONE;
+    printf("under the crest: %.4f (exact %.4f, first order %.4f); under the trough: %.4f (exact %.4f)\n", r_crest,
+           i_crest, 1 / (1 - focus), r_trough, i_trough);
+    /* within 3 %: the cell-wide bilinear splat and the one-cell central
+     * difference of the slope smooth a 32-cell wave by about 1 % */
+    CHECK(r_crest > 1.3 && fabs(r_crest - i_crest) < 0.03 * i_crest);
+    CHECK(r_trough < 0.85 && fabs(r_trough - i_trough) < 0.03 * i_trough);
+    /* the mean over whole waves away from the edges is 1 too */
+    double s = 0;
+    for (uint32_t i = 32; i < 96; i++)
+        s += acc[2 * NX + i];
+    printf("mean over two waves %.4f (1 within 1 %%)\n", s / 64 / VF_CAUSTICS_ONE);
+    CHECK(fabs(s / 64 / VF_CAUSTICS_ONE - 1.0) < 0.01);
+    /* flat water: exactly 1 everywhere, also lit obliquely */
+    for (uint32_t c = 0; c < NX * NY; c++)
+        eta[c] = 0;
+    p.light_x = 0.4f;
+    p.light_y = -0.3f;
+    p.light_z = sqrtf(1 - 0.25f);
+    vf_caustics_reference(&p, eta, bed, flags, acc);
+    uint32_t off = 0;
+    for (uint32_t c = 0; c < NX * NY; c++)
+        off += acc[c] != VF_CAUSTICS_ONE;
+    printf("flat water: %u cells not exactly 1\n", off);
+    CHECK(off == 0);
+}
+
+/* Runs the GPU pass on a field and compares with the reference: every cell
+ * within VF_CAUSTICS_TOL of the reference's intensity (float rounding of the
+ * photon positions moves a photon's bilinear shares by a few fixed-point
+ * units; a cell collects at most a few dozen photons). */
+#define VF_CAUSTICS_TOL 2e-3
+static void caustics_compare(vf_gpu *gpu, const char *label, const vf_caustics_push *p, const float *eta,
+                             const float *bed, const uint32_t *flags)
+{
+    const size_t n = (size_t)p->nx * p->ny;
+    uint32_t *ref = calloc(n, 4), *got = calloc(n, 4);
+    vf_buffer *be = NULL, *bb = NULL, *bf = NULL;
+    vf_caustics *c = NULL;
+    vf_buffer_desc bd = {.size = n * 4, .name = "caustics test field"};
+    vf_caustics_desc cd = {.nx = p->nx, .ny = p->ny, .sub = p->sub};
+    VkCommandBuffer cmd;
+    if (!CHECK(ref && got) || !CHECK(vf_buffer_create(gpu, &bd, &be) == VF_OK) ||
+        !CHECK(vf_buffer_create(gpu, &bd, &bb) == VF_OK) || !CHECK(vf_buffer_create(gpu, &bd, &bf) == VF_OK) ||
+        !CHECK(vf_caustics_create(gpu, &cd, &c) == VF_OK))
+        goto done;
+    CHECK(vf_buffer_write(be, 0, eta, n * 4) == VF_OK);
+    CHECK(vf_buffer_write(bb, 0, bed, n * 4) == VF_OK);
+    CHECK(vf_buffer_write(bf, 0, flags, n * 4) == VF_OK);
+    /* twice in one command buffer: the second clears what the first left */
+    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+        goto done;
+    vf_caustics_record(c, cmd, p, be, bb, bf);
+    vf_caustics_record(c, cmd, p, be, bb, bf);
+    if (!CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK))
+        goto done;
+    CHECK(vf_buffer_read(vf_caustics_buffer(c), 0, got, n * 4) == VF_OK);
+    vf_caustics_reference(p, eta, bed, flags, ref);
+    double worst = 0, sg = 0, sr = 0, peak = 0;
+    for (size_t i = 0; i < n; i++) {
+        worst = fmax(worst, fabs((double)got[i] - (double)ref[i]) / VF_CAUSTICS_ONE);
+        sg += got[i];
+        sr += ref[i];
+        peak = fmax(peak, (double)ref[i] / VF_CAUSTICS_ONE);
+    }
+    printf("%-34s sub %u: max |gpu - cpu| %.2e (tol %.0e), brightest %.3f, light gpu %.6f cpu %.6f\n", label, p->sub,
+           worst, VF_CAUSTICS_TOL, peak, sg / (double)n / VF_CAUSTICS_ONE, sr / (double)n / VF_CAUSTICS_ONE);
+    CHECK(worst <= VF_CAUSTICS_TOL);
+    CHECK(fabs(sg - sr) / fmax(sr, 1.0) < 1e-5);
+done:
+    vf_caustics_destroy(&c);
+    vf_buffer_destroy(&be);
+    vf_buffer_destroy(&bb);
+    vf_buffer_destroy(&bf);
+    free(ref);
+    free(got);
+}
+
+static void test_caustics_gpu(vf_gpu *gpu)
+{
+    vf_test_section("caustics: GPU pass against the CPU reference");
+    /* the cosine, lit from straight above and as the renderer's sun */
+    enum { NX = 128, NY = 6 };
+    static float eta[NX * NY], bed[NX * NY];
+    static uint32_t flags[NX * NY];
+    const double k = 2 * CAUSTICS_PI / 0.32;
+    cosine_field(NX, NY, 0.01f, 0.3 / (0.5 * (1 - 1 / 1.333) * k * k), k, 0.485, 0.5, eta, bed, flags);
+    vf_caustics_push p = {.nx = NX, .ny = NY, .dx = 0.01f, .sub = 4, .light_z = 1, .ior = 1.333f};
+    caustics_compare(gpu, "cosine, sun overhead", &p, eta, bed, flags);
+    p.light_x = -0.35f / 1.0f;
+    p.light_y = -0.76f;
+    p.light_z = 0.55f;
+    float l = sqrtf(p.light_x * p.light_x + p.light_y * p.light_y + p.light_z * p.light_z);
+    p.light_x /= l;
+    p.light_y /= l;
+    p.light_z /= l;
+    caustics_compare(gpu, "cosine, oblique sun", &p, eta, bed, flags);
+    /* an odd-sized pool of random bumps with a beach (dry cells), an obstacle
+     * and focusing strong enough to fold the light */
+    enum { MX = 45, MY = 37 };
+    static float e2[MX * MY], b2[MX * MY];
+    static uint32_t f2[MX * MY];
+    for (uint32_t j = 0; j < MY; j++)
+        for (uint32_t i = 0; i < MX; i++) {
+            uint32_t c = j * MX + i;
+            b2[c] = i > 34 ? -0.4f + 0.06f * (float)(i - 34) : -0.4f;
+            e2[c] = 0.004f * (frand() - 0.5f) + 0.003f * sinf(0.7f * (float)i) * cosf(0.5f * (float)j);
+            if (e2[c] < b2[c])
+                e2[c] = b2[c];
+            f2[c] = (i - 12) * (i - 12) + (j - 20) * (j - 20) < 9 ? VF_HEIGHT_SOLID : 0;
+        }
+    vf_caustics_push q = p;
+    q.nx = MX;
+    q.ny = MY;
+    q.dx = 0.02f;
+    for (uint32_t sub = 1; sub <= VF_CAUSTICS_MAX_SUB; sub++) {
+        q.sub = sub;
+        caustics_compare(gpu, "random pool with a beach", &q, e2, b2, f2);
+    }
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -695,6 +878,8 @@ int main(int argc, char **argv)
     test_flow_solver(gpu);
     test_advect(gpu, 0);
     test_advect(gpu, 1);
+    test_caustics_reference();
+    test_caustics_gpu(gpu);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }

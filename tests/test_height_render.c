@@ -4,8 +4,11 @@
  * view of a known field shows yellow above rest, white at rest and blue
  * below; the river's dye shows on the water (and nothing like it without
  * dye); a click in the 3D view lands where the surface is drawn under the
- * pointer (pick rays against the projection); `vkfluid capture` runs the renderer for the pool and the boat. The
+ * pointer (pick rays against the projection); the pool's floor shows
+ * caustics (and calm water is drawn the same with or without them); a
+ * pointer drop leaves a visible ripple in the 3D view; `vkfluid capture` runs the renderer for the pool and the boat. The
  * PNGs are left in the scratch folder to look at. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,6 +276,253 @@ done:
     vf_solver_destroy(&s);
 }
 
+/* Luminance (0..255) of pixel i of an RGBA8 image. */
+static double luma_at(const uint8_t *px, uint32_t i)
+{
+    return 0.2126 * px[4 * i] + 0.7152 * px[4 * i + 1] + 0.0722 * px[4 * i + 2];
+}
+
+/* Mean and standard deviation of the luminance difference a - b over the
+ * central half (width and height) of two w x h images; *most = the largest
+ * |difference| anywhere. */
+static void diff_stats(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h, double *mean_abs, double *sd,
+                       double *most)
+{
+    double s = 0, s2 = 0, sa = 0, n = 0;
+    *most = 0;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            double d = luma_at(a, y * w + x) - luma_at(b, y * w + x);
+            *most = fmax(*most, fabs(d));
+            if (y < h / 4 || y >= h - h / 4 || x < w / 4 || x >= w - w / 4)
+                continue;
+            s += d;
+            s2 += d * d;
+            sa += fabs(d);
+            n++;
+        }
+    *mean_abs = sa / n;
+    *sd = sqrt(fmax(s2 / n - (s / n) * (s / n), 0.0));
+}
+
+/* The pool scene's defaults (vkfluid capture pool), or calm water. */
+static vf_solver *make_scene_pool(vf_gpu *gpu, bool calm)
+{
+    vf_height_desc d;
+    vf_height_scene_pool.defaults(&d);
+    if (calm) {
+        d.rain = 0;
+        d.leaves = d.ducks = 0;
+    }
+    vf_solver *s = NULL;
+    char err[256] = "";
+    CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err);
+    return s;
+}
+
+/* Caustics on the pool floor: the pool scene at frame 60 drawn with and
+ * without them differs in a pattern (bright focused rings, darker spread
+ * light), and calm water is drawn the same either way (flat water spreads
+ * the light evenly: intensity exactly 1). */
+static void test_caustics_view(vf_gpu *gpu)
+{
+    vf_test_section("3D view: caustics on the pool floor");
+    const uint32_t w = 240, h = 135;
+    vf_capture_desc cd = {.width = w, .height = h};
+    vf_capture *cap = NULL;
+    uint8_t *on = malloc((size_t)w * h * 4);
+    if (!CHECK(on) || !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
+        goto done;
+    for (int calm = 0; calm < 2; calm++) {
+        vf_solver *s = make_scene_pool(gpu, calm);
+        vf_renderer *r_on = NULL, *r_off = NULL;
+        vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_3D};
+        vf_render_surface_desc rd_off = rd;
+        rd_off.caustics = -1;
+        if (s && CHECK(vf_render_surface_create(gpu, &rd, &r_on) == VF_OK) &&
+            CHECK(vf_render_surface_create(gpu, &rd_off, &r_off) == VF_OK)) {
+            const uint8_t *px = draw(gpu, s, r_on, cap, 60);
+            if (px) {
+                memcpy(on, px, (size_t)w * h * 4);
+                CHECK(vf_capture_write_png(cap, vf_test_path(calm ? "caustics_calm.png" : "caustics_pool.png")) ==
+                      VF_OK);
+            }
+            const uint8_t *off = px ? draw(gpu, s, r_off, cap, 0) : NULL;
+            if (off) {
+                double mean_abs, sd, most;
+                diff_stats(on, off, w, h, &mean_abs, &sd, &most);
+                printf("%s: with - without caustics: mean |difference| %.2f levels, sd %.2f, largest %.0f\n",
+                       calm ? "calm water" : "pool, frame 60", mean_abs, sd, most);
+                if (calm)
+                    CHECK(most <= 1.0); /* flat water: the same picture */
+                else
+                    CHECK(mean_abs > 2.0 && sd > 3.0); /* a pattern on the floor */
+            }
+        }
+        vf_renderer_destroy(&r_on);
+        vf_renderer_destroy(&r_off);
+        vf_solver_destroy(&s);
+    }
+done:
+    vf_capture_destroy(&cap);
+    free(on);
+}
+
+/* The viewer's pointer drop shows in the 3D view: calm water with and
+ * without a drop at the image centre (through the pick ray and the solver's
+ * interaction, as the viewer does) differs visibly around the drop half a
+ * second later (its first ring has then spread 1.7 m, inside the centre). */
+static void test_pointer_ripple(vf_gpu *gpu)
+{
+    vf_test_section("3D view: a pointer drop leaves a visible ripple");
+    const uint32_t w = 240, h = 135;
+    vf_capture_desc cd = {.width = w, .height = h};
+    vf_capture *cap = NULL;
+    uint8_t *calm = malloc((size_t)w * h * 4);
+    vf_solver *s0 = make_scene_pool(gpu, true), *s1 = make_scene_pool(gpu, true);
+    vf_renderer *r0 = NULL, *r1 = NULL;
+    vf_render_surface_desc rd = {.solver = s0, .width = w, .height = h, .view = VF_SURFACE_VIEW_3D};
+    if (!CHECK(calm) || !s0 || !s1 || !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK) ||
+        !CHECK(vf_render_surface_create(gpu, &rd, &r0) == VF_OK))
+        goto done;
+    rd.solver = s1;
+    if (!CHECK(vf_render_surface_create(gpu, &rd, &r1) == VF_OK))
+        goto done;
+    vf_camera cam;
+    r1->vt->get_camera(r1, &cam);
+    float o[3], d[3];
+    vf_interaction in = {.active = true, .button = 0};
+    vf_camera_pick_ray(&cam, (float)w / (float)h, 0.0f, 0.0f, o, d);
+    if (!CHECK(r1->vt->pick(r1, o, d, in.pos)))
+        goto done;
+    s1->vt->interact(s1, &in);
+    const uint8_t *px = draw(gpu, s1, r1, cap, 1);
+    in.active = false;
+    s1->vt->interact(s1, &in);
+    px = px ? draw(gpu, s1, r1, cap, 29) : NULL;
+    if (!px)
+        goto done;
+    CHECK(vf_capture_write_png(cap, vf_test_path("ripple.png")) == VF_OK);
+    memcpy(calm, px, (size_t)w * h * 4);
+    px = draw(gpu, s0, r0, cap, 30);
+    if (!px)
+        goto done;
+    double mean_abs, sd, most;
+    diff_stats(calm, px, w, h, &mean_abs, &sd, &most);
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < w * h; i++)
+        changed += fabs(luma_at(calm, i) - luma_at(px, i)) > 16.0;
+    printf("drop at domain (%.2f, %.2f), 0.5 s later: mean |difference| %.2f levels over the centre, sd %.2f, %.1f %% "
+           "of the pixels changed by > 16 levels\n",
+           in.pos[0], in.pos[1], mean_abs, sd, 100.0 * changed / (w * h));
+    CHECK(mean_abs > 2.0 && changed > w * h / 50);
+done:
+    vf_renderer_destroy(&r0);
+    vf_renderer_destroy(&r1);
+    vf_solver_destroy(&s0);
+    vf_solver_destroy(&s1);
+    vf_capture_destroy(&cap);
+    free(calm);
+}
+
+/* The boat's wake (the boat scene's defaults, frame 90): the height field
+ * behind the boat is a wedge of half-angle asin(sqrt(g d) / U) (shallow-water
+ * waves do not disperse, so the wake is the boat's Mach cone; 19.4 degrees at
+ * the scene's U = 7.3 m/s in 0.6 m of water), and in the 3D view the water
+ * behind the boat differs clearly from the calm water ahead of it. */
+static void test_boat_wake(vf_gpu *gpu)
+{
+    vf_test_section("the boat's wake: its angle, and the 3D view behind the boat");
+    const uint32_t w = 240, h = 135;
+    const int frames = 90;
+    vf_height_desc d;
+    vf_height_scene_boat.defaults(&d);
+    vf_solver *s = NULL;
+    vf_renderer *r = NULL;
+    vf_capture *cap = NULL;
+    float *eta = NULL;
+    char err[256] = "";
+    vf_capture_desc cd = {.width = w, .height = h};
+    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+        goto done;
+    vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_3D};
+    if (!CHECK(vf_render_surface_create(gpu, &rd, &r) == VF_OK) || !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
+        goto done;
+    const uint8_t *px = draw(gpu, s, r, cap, frames);
+    if (!px)
+        goto done;
+    CHECK(vf_capture_write_png(cap, vf_test_path("boat_wake.png")) == VF_OK);
+    vf_height_state st;
+    vf_height_get_state(s, &st);
+    const double t = frames * d.frame_dt, xb = d.boat_length + d.wake_speed * t, yb = d.boat_y * d.ny * d.dx;
+    const double c = sqrt(d.g * (d.surface - d.bed)), mach = asin(c / d.wake_speed);
+    /* the wedge: on each column 1.5 to 4.5 m behind the boat, where the
+     * surface stands highest on the far side of the lane; its offset grows
+     * by tan(angle) per metre behind (a least-squares line) */
+    eta = malloc((size_t)st.nx * st.ny * sizeof *eta);
+    if (!CHECK(eta) || !CHECK(vf_buffer_read(st.eta, 0, eta, (size_t)st.nx * st.ny * sizeof *eta) == VF_OK))
+        goto done;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+    for (uint32_t i = 0; i < st.nx; i++) {
+        double x = (i + 0.5) * d.dx, behind = xb - x;
+        if (behind < 1.5 || behind > 4.5)
+            continue;
+        double best = -1e30, off = 0;
+        for (uint32_t j = 0; j < st.ny; j++) {
+            double y = (j + 0.5) * d.dx;
+            if (y > yb + 0.3 && y < yb + 0.5 * d.channel_width * d.ny * d.dx && eta[j * st.nx + i] > best) {
+                best = eta[j * st.nx + i];
+                off = y - yb;
+            }
+        }
+        sx += behind;
+        sy += off;
+        sxx += behind * behind;
+        sxy += behind * off;
+        n++;
+    }
+    double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx), angle = atan(slope) * 180.0 / 3.14159265358979;
+    printf("boat at x = %.2f m, U = %.2g m/s, sqrt(g d) = %.3f m/s: wake half-angle %.1f degrees (asin(sqrt(g d)/U) = "
+           "%.1f; Kelvin's deep-water wedge 19.47)\n",
+           xb, d.wake_speed, c, angle, mach * 180.0 / 3.14159265358979);
+    CHECK(fabs(angle - mach * 180.0 / 3.14159265358979) < 3.0); /* degrees: the crest is a few cells wide */
+    /* the picture: luminance spread over the water 2 to 6 m behind the boat
+     * and 2 to 6 m ahead of it, across the lane's middle 3 m (pixels mapped
+     * to the water through the renderer's pick rays) */
+    vf_camera cam;
+    r->vt->get_camera(r, &cam);
+    double acc[2][3] = {{0}};
+    const double lx = d.nx * d.dx, ly = d.ny * d.dx;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            float o[3], dir[3], pos[2];
+            vf_camera_pick_ray(&cam, (float)w / (float)h, 2.0f * ((float)x + 0.5f) / (float)w - 1.0f,
+                               2.0f * ((float)y + 0.5f) / (float)h - 1.0f, o, dir);
+            if (!r->vt->pick(r, o, dir, pos))
+                continue;
+            double dxb = pos[0] * lx - xb, dyb = pos[1] * ly - yb;
+            if (fabs(dyb) > 1.5 || fabs(dxb) < 2.0 || fabs(dxb) > 6.0)
+                continue;
+            double l = luma_at(px, y * w + x);
+            int k = dxb < 0; /* 1: behind */
+            acc[k][0] += 1;
+            acc[k][1] += l;
+            acc[k][2] += l * l;
+        }
+    double sd[2];
+    for (int k = 0; k < 2; k++)
+        sd[k] = acc[k][0] > 0 ? sqrt(fmax(acc[k][2] / acc[k][0] - pow(acc[k][1] / acc[k][0], 2), 0.0)) : 0.0;
+    printf("3D view: luminance sd behind the boat %.2f levels (%.0f pixels), ahead %.2f (%.0f pixels): ratio %.2f\n",
+           sd[1], acc[1][0], sd[0], acc[0][0], sd[1] / fmax(sd[0], 1e-9));
+    CHECK(acc[0][0] > 100 && acc[1][0] > 100);
+    CHECK(sd[1] > 2.0 * sd[0]);
+done:
+    free(eta);
+    vf_capture_destroy(&cap);
+    vf_renderer_destroy(&r);
+    vf_solver_destroy(&s);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -280,6 +530,9 @@ int main(int argc, char **argv)
     test_surface_view(gpu);
     test_top_view(gpu);
     test_pick(gpu);
+    test_caustics_view(gpu);
+    test_pointer_ripple(gpu);
+    test_boat_wake(gpu);
     vf_test_gpu_done(&gpu);
     test_capture_cli();
     test_dye();
