@@ -1,6 +1,7 @@
 #version 450
 // Injects density and temperature at a constant rate per second in the fluid
-// cells whose centre lies inside the source sphere (in place).
+// cells whose centre lies inside the source sphere (in place): uniformly, or
+// with the smooth profile of shared_grid3d.h (VF_G3_SOURCE_SMOOTH).
 #include "shared_grid3d.h"
 VF_PUSH(vf_grid3d_push)
 layout(std430, binding = VF_G3_SRC_SCAL) buffer Scal { float scal[]; };
@@ -17,7 +18,12 @@ void main()
     vec3 d = cell_pos(p) - pc.a.xyz;
     if (dot(d, d) > pc.a.w * pc.a.w)
         return;
+    float w = 1.0;
+    if (pc.mode == VF_G3_SOURCE_SMOOTH) {
+        float q = 1.0 - dot(d, d) / (pc.a.w * pc.a.w);
+        w = float(VF_G3_SMOOTH_PEAK) * q * q;
+    }
     int k = cidx(p);
-    scal[k] += pc.dt * pc.b.x;
-    scal[ncells() + k] += pc.dt * pc.b.y;
+    scal[k] += pc.dt * pc.b.x * w;
+    scal[ncells() + k] += pc.dt * pc.b.y * w;
 }

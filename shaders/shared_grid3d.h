@@ -39,6 +39,15 @@
 #define VF_G3_BC_OUTFLOW 3  /* pressure 0 on the side, normal velocity zero-gradient */
 
 /* Cell types in the mask. */
+/* Source profiles (grid3d_source, mode): UNIFORM adds the rates in every
+ * cell whose centre lies inside the sphere; SMOOTH adds them weighted by
+ * VF_G3_SMOOTH_PEAK (1 - d^2/r^2)^2, which injects the same amount per second
+ * as the uniform sphere of radius r in the continuum (the integral of the
+ * weight over the ball is its volume) with no jump at the edge. */
+#define VF_G3_SOURCE_UNIFORM 0u
+#define VF_G3_SOURCE_SMOOTH 1u
+#define VF_G3_SMOOTH_PEAK 4.375 /* 35/8 = (4/3) / (4 * 8/105) */
+
 #define VF_G3_CELL_FLUID 0u
 #define VF_G3_CELL_SOLID 1u
 
@@ -48,7 +57,8 @@
  *   inflow0/1       inflow speed along the inward normal of each side
  *                   (xmin, xmax, ymin, ymax | zmin, zmax, -, -)
  * Pass parameters:
- *   grid3d_source    a = (cx, cy, cz, radius), b = (density rate, temperature rate, -, -)
+ *   grid3d_source    a = (cx, cy, cz, radius), b = (density rate, temperature rate, -, -),
+ *                    mode = VF_G3_SOURCE_UNIFORM or VF_G3_SOURCE_SMOOTH
  *   grid3d_buoyancy  a = (alpha, beta, ambient temperature, -): v += dt (alpha (T - amb) - beta rho);
  *                    b = (cx, cy, cz, radius), c = (fx, fy, fz, -): a Gaussian push (acceleration)
  *   grid3d_confine   a.x = epsilon

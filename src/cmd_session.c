@@ -393,7 +393,11 @@ int vf_session_state_hash(vf_solver *s, uint64_t *out)
         return VF_EXIT_RUNTIME;
     }
     int rc = 0;
+    /* the raw form: the hash must not depend on a peer's --export-compress */
+    vf_vti_compression keep = s->vti_compression;
+    s->vti_compression = VF_VTI_RAW;
     vf_result res = s->vt->export_frame(s, dir, 0);
+    s->vti_compression = keep;
     char *names[64];
     int count = 0;
     DIR *d = opendir(dir);

@@ -1,13 +1,26 @@
 /* export_vti: a small generic writer of VTK XML ImageData (.vti) files:
  * point data arrays of float32 on a regular nx x ny x nz lattice, stored as
- * appended raw binary (little-endian, UInt64 block headers), written whole or
- * not at all (fileio.h). ParaView and VTK read it directly. */
+ * appended raw binary (little-endian, UInt64 headers), uncompressed or
+ * zlib-compressed in VTK's block format (vtkZLibDataCompressor), written
+ * whole or not at all (fileio.h). ParaView and VTK read both directly. */
 #ifndef VF_EXPORT_VTI_H
 #define VF_EXPORT_VTI_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "vf_error.h"
+
+/** How the arrays are stored. A zeroed value is raw. */
+typedef enum vf_vti_compression {
+    VF_VTI_RAW = 0, /* [UInt64 byte count][floats] per array */
+    VF_VTI_ZLIB,    /* VTK's compressed blocks: [nblocks][block size][last
+                     * block size or 0][compressed size per block] (UInt64),
+                     * then the zlib streams of the blocks */
+} vf_vti_compression;
+
+/** Uncompressed bytes per block of a zlib export (VTK's default size). */
+#define VF_VTI_BLOCK_BYTES 32768u
 
 /** One point-data array: components floats per point, x fastest. */
 typedef struct vf_vti_field {
@@ -22,11 +35,17 @@ typedef struct vf_vti_desc {
     double spacing[3];    /* distance between points per axis */
     const vf_vti_field *fields;
     uint32_t field_count;
+    vf_vti_compression compression; /* 0: raw */
 } vf_vti_desc;
 
 /** Writes desc to path atomically. VF_ERR_INVALID_ARG for empty sizes, a
- * NULL array or a bad component count; VF_ERR_IO when writing fails (nothing
- * is left at path then). */
+ * NULL array, a bad component count or an unknown compression;
+ * VF_ERR_NO_MEMORY when the compression buffers cannot be allocated;
+ * VF_ERR_IO when writing fails (nothing is left at path then). */
 vf_result vf_vti_write(const char *path, const vf_vti_desc *desc);
+
+/** Parses an export compression name ("none" or "zlib") into *out; false
+ * for anything else (the caller names the option and the allowed values). */
+bool vf_vti_compression_parse(const char *name, vf_vti_compression *out);
 
 #endif

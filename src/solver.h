@@ -23,6 +23,7 @@
 
 #include <stdio.h>
 
+#include "export_vti.h"
 #include "gpu_context.h"
 #include "gpu_profiler.h"
 #include "params.h"
@@ -55,7 +56,8 @@ typedef struct vf_solver_vtable {
      * Must not wait on the GPU. May be NULL. */
     vf_result (*frame_done)(vf_solver *s);
     /** Writes the state for frame number index into dir (CSV + VTK), whole or
-     * not at all. Reads back from the GPU. */
+     * not at all; .vti arrays stored as s->vti_compression says. Reads back
+     * from the GPU. */
     vf_result (*export_frame)(vf_solver *s, const char *dir, uint32_t index);
     /** Writes family-specific JSON members (no braces) for summary.json, e.g.
      * "final_divergence_l2": 1e-7, each line prefixed by indent, comma-separated
@@ -97,6 +99,7 @@ struct vf_solver {
     uint64_t frames;     /* frames so far */
     uint32_t part_substeps; /* set by the caller: substeps per recorded part, 0 = whole frames */
     bool part_more;      /* set by record_frame: the frame needs another part */
+    vf_vti_compression vti_compression; /* set by the caller: how export_frame stores .vti arrays (0: raw) */
 };
 
 /** A built-in scene: a family preset with its parameter table. */

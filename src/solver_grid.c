@@ -1423,7 +1423,8 @@ static vf_result write_fields(vf_grid *g, const char *dir, uint32_t index, const
         {"velocity", 3, vel}, {"pressure", 1, p}, {"dye", 3, dye}, {"solid", 1, solid}, {"texcoords", 3, st3},
     };
     vf_vti_desc vd = {.nx = g->nx, .ny = g->ny, .nz = 1, .origin = {0.5 * g->h, 0.5 * g->h, 0},
-                      .spacing = {g->h, g->h, g->h}, .fields = arrays, .field_count = st3 ? 5 : 4};
+                      .spacing = {g->h, g->h, g->h}, .fields = arrays, .field_count = st3 ? 5 : 4,
+                      .compression = g->base.vti_compression};
     res = vf_vti_write(path, &vd);
 done:
     free(dye);

@@ -541,6 +541,7 @@ static void pass_source(vf_grid3d *g, VkCommandBuffer cmd)
         memcpy(pc.a, g->d.source, sizeof pc.a);
         pc.b[0] = g->d.source_density;
         pc.b[1] = g->d.source_temperature;
+        pc.mode = g->d.source_profile == VF_GRID3D_SOURCE_SMOOTH ? VF_G3_SOURCE_SMOOTH : VF_G3_SOURCE_UNIFORM;
         dispatch3(cmd, g->pipe[PIPE_SOURCE], b, &pc, CELLS(g));
     }
     if (g->push_inject && g->push_radius > 0) {
@@ -548,6 +549,7 @@ static void pass_source(vf_grid3d *g, VkCommandBuffer cmd)
         pc.a[3] = g->push_radius;
         pc.b[0] = g->d.source_density > 0 ? g->d.source_density : 1.0f;
         pc.b[1] = g->d.source_temperature;
+        pc.mode = VF_G3_SOURCE_UNIFORM;
         dispatch3(cmd, g->pipe[PIPE_SOURCE], b, &pc, CELLS(g));
     }
 }
@@ -871,7 +873,8 @@ vf_result vf_grid3d_export(vf_grid3d *g, const char *dir, uint32_t index)
         goto done;
     }
     vf_vti_desc vd = {.nx = g->nx, .ny = g->ny, .nz = g->nz, .origin = {0.5 * g->h, 0.5 * g->h, 0.5 * g->h},
-                      .spacing = {g->h, g->h, g->h}, .fields = fields, .field_count = 5};
+                      .spacing = {g->h, g->h, g->h}, .fields = fields, .field_count = 5,
+                      .compression = g->base.vti_compression};
     res = vf_vti_write(path, &vd);
 done:
     free(vel);

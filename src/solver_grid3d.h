@@ -62,6 +62,12 @@ typedef enum vf_grid3d_advection {
     VF_GRID3D_ADVECT_MACCORMACK = 1,
 } vf_grid3d_advection;
 
+/** How the source sphere injects (shared_grid3d.h has the weight). */
+typedef enum vf_grid3d_source_profile {
+    VF_GRID3D_SOURCE_UNIFORM = 0, /* the rates in every cell whose centre is inside */
+    VF_GRID3D_SOURCE_SMOOTH = 1,  /* the rates times 35/8 (1 - d^2/r^2)^2: no jump at the edge */
+} vf_grid3d_source_profile;
+
 typedef enum vf_grid3d_shape {
     VF_GRID3D_SHAPE_NONE = 0,
     VF_GRID3D_SHAPE_BOX = 1,      /* half-extents size[0..2] */
@@ -101,6 +107,7 @@ typedef struct vf_grid3d_desc {
     vf_grid3d_obstacle obstacles[VF_GRID3D_MAX_OBSTACLES];
     bool source_on;
     float source[4];          /* sphere: centre x, y, z, radius */
+    vf_grid3d_source_profile source_profile;
     float source_density;     /* density per second inside the source */
     float source_temperature; /* temperature per second inside the source */
     float initial_temperature;/* initial temperature everywhere (fire: the ambient) */
@@ -205,7 +212,8 @@ vf_result vf_grid3d_run_steps(vf_grid3d *g, uint32_t count);
 void vf_grid3d_set_push(vf_grid3d *g, const float centre[3], float radius, const float acc[3], bool inject);
 
 /** Writes DIR/grid3d_NNNN.vti (cell data as points: density, temperature,
- * velocity at cell centres, pressure, solid) atomically. Waits. */
+ * velocity at cell centres, pressure, solid) atomically, the arrays stored as
+ * the solver's vti_compression says (solver.h). Waits. */
 vf_result vf_grid3d_export(vf_grid3d *g, const char *dir, uint32_t index);
 
 /* ------------------------------------------------------------------ scenes */
@@ -220,6 +228,7 @@ typedef struct vf_grid3d_scene_desc {
     double re;             /* wind3d: inflow * obstacle side / viscosity */
     double source_density, source_temperature;
     double source_radius;  /* domain units (the domain is 1 wide) */
+    int source_profile;    /* uniform|smooth */
     int obstacle;          /* none|sphere|box|cylinder */
     double obstacle_size;  /* radius or half side */
     double obstacle_x, obstacle_y, obstacle_z;

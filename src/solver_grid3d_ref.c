@@ -192,7 +192,8 @@ static void trace(const vf_g3ref *g, const float *vel, const float x[3], float d
                 for (int ii_ = 0; ii_ < (g)->nx + (c == 0); ii_++) \
                     for (iv3 p = mk(ii_, jj_, kk_), *once_ = &p; once_; once_ = NULL)
 
-void vf_g3ref_source(const vf_g3ref *g, float *scal, const float s[4], float rate_density, float rate_temp)
+void vf_g3ref_source(const vf_g3ref *g, float *scal, const float s[4], float rate_density, float rate_temp,
+                     uint32_t profile)
 {
     size_t nc = vf_g3ref_cells(g);
     FOR_CELLS(g, p)
@@ -206,8 +207,13 @@ void vf_g3ref_source(const vf_g3ref *g, float *scal, const float s[4], float rat
         }
         if (d2 > s[3] * s[3])
             continue;
-        scal[ci(g, p)] += g->dt * rate_density;
-        scal[nc + ci(g, p)] += g->dt * rate_temp;
+        float w = 1.0f;
+        if (profile == VF_G3_SOURCE_SMOOTH) {
+            float q = 1.0f - d2 / (s[3] * s[3]);
+            w = (float)VF_G3_SMOOTH_PEAK * q * q;
+        }
+        scal[ci(g, p)] += g->dt * rate_density * w;
+        scal[nc + ci(g, p)] += g->dt * rate_temp * w;
     }
 }
 

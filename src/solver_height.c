@@ -1088,7 +1088,8 @@ static vf_result write_eta(vf_height *h, const char *dir, uint32_t index, const 
     snprintf(path, sizeof path, "%s/height_%04u.vti", dir, index);
     vf_vti_field fields[4] = {{"h", 1, hs}, {"bed", 1, bs}, {"depth", 1, depth}, {"eta", 1, eta}};
     vf_vti_desc vd = {.nx = h->nx, .ny = h->ny, .nz = 1, .origin = {0.5 * h->d.dx, 0.5 * h->d.dx, 0},
-                      .spacing = {h->d.dx, h->d.dx, h->d.dx}, .fields = fields, .field_count = 4};
+                      .spacing = {h->d.dx, h->d.dx, h->d.dx}, .fields = fields, .field_count = 4,
+                      .compression = h->base.vti_compression};
     res = vf_vti_write(path, &vd);
 done:
     free(hs);
@@ -1104,8 +1105,10 @@ static vf_result height_export(vf_solver *s, const char *dir, uint32_t index)
     vf_result res = eta ? vf_height_download(s, eta, NULL) : VF_ERR_NO_MEMORY;
     if (res == VF_OK)
         res = write_eta(h, dir, index, eta);
-    if (res == VF_OK && h->flow_src.solver && h->flow_src.solver->vt->export_frame)
+    if (res == VF_OK && h->flow_src.solver && h->flow_src.solver->vt->export_frame) {
+        h->flow_src.solver->vti_compression = s->vti_compression;
         res = h->flow_src.solver->vt->export_frame(h->flow_src.solver, dir, index);
+    }
     free(eta);
     return res;
 }
@@ -1123,6 +1126,7 @@ static vf_result height_export_last_good(vf_solver *s, const char *dir, uint32_t
     uint64_t flow_frame;
     double flow_time;
     if (res == VF_OK && h->flow_src.solver && h->flow_src.solver->vt->export_last_good) {
+        h->flow_src.solver->vti_compression = s->vti_compression;
         res = h->flow_src.solver->vt->export_last_good(h->flow_src.solver, dir, index, &flow_frame, &flow_time);
         if (res == VF_ERR_UNSUPPORTED)
             res = VF_OK; /* the surface alone */

@@ -32,7 +32,7 @@
 
 typedef struct viewer {
     /* options */
-    const char *device, *shot_dir, *shot_path, *mode;
+    const char *device, *shot_dir, *shot_path, *mode, *test_keys;
     unsigned width, height;
     bool vsync;
     long long frame_limit, test_resize, test_script;
@@ -108,6 +108,8 @@ static void usage(FILE *f)
             "  --join HOST:PORT      join a serving viewer (its scene, in lockstep)\n"
             "  --test-resize N       (tests) resize and minimise the window N times\n"
             "  --test-script N       (tests) drive N frames of scripted mouse and keys\n"
+            "  --test-keys KEYS      (tests) press the key of KEYS[i] at frame i: [ ] a-z\n"
+            "                        0-9 and space; '.' presses nothing\n"
             "\n"
             "keys: 1-9, 0 scene, R reset, Space pause, N single step, M view, H help,\n"
             "      Tab next parameter, Up/Down change it (applies with a reset),\n"
@@ -689,6 +691,33 @@ static void test_script_step(viewer *v)
     }
 }
 
+/* The key of a --test-keys character; 0 for '.' (none), -1 when not allowed. */
+static int test_key_code(char c)
+{
+    if (c == '.')
+        return 0;
+    if (c == '[' || c == ']')
+        return c == '[' ? GLFW_KEY_LEFT_BRACKET : GLFW_KEY_RIGHT_BRACKET;
+    if (c == ' ')
+        return GLFW_KEY_SPACE;
+    if (c >= 'a' && c <= 'z')
+        return GLFW_KEY_A + (c - 'a');
+    if (c >= '0' && c <= '9')
+        return GLFW_KEY_0 + (c - '0');
+    return -1;
+}
+
+/* Scripted keys for the tests (--test-keys KEYS): the key of KEYS[frame] is
+ * pressed at that frame, through the same callback as the keyboard. */
+static void test_keys_step(viewer *v)
+{
+    if (v->frame >= (long long)strlen(v->test_keys))
+        return;
+    int key = test_key_code(v->test_keys[v->frame]);
+    if (key > 0)
+        on_key(v->win, key, 0, GLFW_PRESS, 0);
+}
+
 static int run_viewer(viewer *v, vf_cmd_scene *sc)
 {
     int rc;
@@ -764,6 +793,8 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
             test_resize_step(v);
         if (v->test_script)
             test_script_step(v);
+        if (v->test_keys)
+            test_keys_step(v);
         int w = 0, h = 0;
         glfwGetFramebufferSize(v->win, &w, &h);
         if (w == 0 || h == 0) {
@@ -868,6 +899,14 @@ int main(int argc, char **argv)
                 goto usage_error;
             }
             *(a[2] == 'f' ? &v.frame_limit : a[7] == 'r' ? &v.test_resize : &v.test_script) = n;
+        } else if (!strcmp(a, "--test-keys")) {
+            if (!(v.test_keys = vf_app_option_value(argc, argv, &i)))
+                goto usage_error;
+            for (const char *c = v.test_keys; *c; c++)
+                if (test_key_code(*c) < 0 || c - v.test_keys >= 10000) {
+                    vf_app_error("--test-keys %s: use up to 10000 of the characters [ ] a-z 0-9, space and '.'", v.test_keys);
+                    goto usage_error;
+                }
         } else if (!strcmp(a, "--render")) {
             if (!(v.mode = vf_app_option_value(argc, argv, &i)))
                 goto usage_error;

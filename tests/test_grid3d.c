@@ -2,7 +2,7 @@
  * (solver_grid3d_ref.c) on the same random inputs, for two set-ups (an
  * inflow/outflow box with a sphere, a box and a cylinder, no-slip and
  * free-slip sides, MacCormack, vorticity, viscosity; a closed free-slip box,
- * semi-Lagrangian, Jacobi), 16^3 cells, validation and synchronization
+ * semi-Lagrangian, Jacobi, the smooth source profile), 16^3 cells, validation and synchronization
  * validation on.
  *
  * Tolerances (max |gpu - cpu| relative to max(1, max |cpu|)): 1e-5 for local
@@ -141,7 +141,8 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     UPLOAD();
     CHECK(run_pass(g, VF_GRID3D_PASS_SOURCE));
     memcpy(rs, scal, 2 * nc * 4);
-    vf_g3ref_source(&r, rs, d->source, d->source_density, d->source_temperature);
+    vf_g3ref_source(&r, rs, d->source, d->source_density, d->source_temperature,
+                    d->source_profile == VF_GRID3D_SOURCE_SMOOTH ? VF_G3_SOURCE_SMOOTH : VF_G3_SOURCE_UNIFORM);
     compare("source: scalars", g, VF_GRID3D_FIELD_SCALARS, rs, 1e-5);
 
     /* buoyancy with a push */
@@ -306,8 +307,9 @@ int main(int argc, char **argv)
         .sides = {VF_G3_BC_FREESLIP, VF_G3_BC_FREESLIP, VF_G3_BC_FREESLIP, VF_G3_BC_FREESLIP, VF_G3_BC_FREESLIP,
                   VF_G3_BC_FREESLIP},
         .source_on = true, .source = {0.5f, 0.1f, 0.5f, 0.15f}, .source_density = 1.0f, .source_temperature = 1.0f,
+        .source_profile = VF_GRID3D_SOURCE_SMOOTH,
     };
-    run_setup(gpu, "closed free-slip box, semi-Lagrangian, Jacobi", &b);
+    run_setup(gpu, "closed free-slip box, semi-Lagrangian, Jacobi, smooth source", &b);
 
     vf_test_gpu_done(&gpu);
     return vf_test_finish();

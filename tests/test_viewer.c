@@ -1,7 +1,12 @@
 /* The realtime viewer under Xvfb (lavapipe): every built-in scene for a few
  * frames with validation, a screenshot through the viewer's own path against
- * the headless capture of the same frame, scripted resize/minimise cycles, and
- * the no-display error. */
+ * the headless capture of the same frame, scripted resize/minimise cycles,
+ * the no-display error, and the 3D grid's interaction: in a still smoke3d box
+ * (no source, so without input every frame is the same) a scripted left drag
+ * must inject density along the view ray (volume view) and push the fluid
+ * (speed slice, the density's weight off), each change lying under the drag;
+ * and ] and [ must move the slice plane (the picture changes, differently for
+ * each key). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +17,52 @@
 #include "testlib.h"
 
 static char out[65536];
+
+/* Mean |a - b| over RGB (0..255) inside the window fraction [x0, x1) x [y0, y1)
+ * (in), and outside it (*outside). */
+static double mean_diff(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h, double x0, double x1, double y0,
+                        double y1, double *outside)
+{
+    double sin = 0, sout = 0;
+    size_t nin = 0, nout = 0;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            size_t k = ((size_t)y * w + x) * 4;
+            double d = (abs(a[k] - b[k]) + abs(a[k + 1] - b[k + 1]) + abs(a[k + 2] - b[k + 2])) / 3.0;
+            bool inside = x >= x0 * w && x < x1 * w && y >= y0 * h && y < y1 * h;
+            *(inside ? &sin : &sout) += d;
+            *(inside ? &nin : &nout) += 1;
+        }
+    *outside = nout ? sout / (double)nout : 0;
+    return nin ? sin / (double)nin : 0;
+}
+
+/* Runs the viewer on a still smoke3d box with extra options, screenshot to name. */
+static bool view3d(const char *xvfb, const char *extra, const char *name)
+{
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "VKFLUID_VALIDATION=1 %s '%s' view smoke3d --set n=16 --set source_density=0 "
+                                 "--set source_temperature=0 --size 160x120 --frames 12 --vsync off %s --screenshot '%s'",
+                                 xvfb, vf_t.vkfluid, extra, vf_test_path(name));
+    CHECK_MSG(strstr(out, "validation:") == NULL, "view smoke3d %s printed validation messages: %s", extra, out);
+    return CHECK_MSG(rc == 0, "view smoke3d %s: exit %d: %s", extra, rc, out);
+}
+
+/* Compares two screenshots of the same size: the mean difference inside the
+ * window and outside it. */
+static bool shot_diff(const char *na, const char *nb, double x0, double x1, double y0, double y1, double *in,
+                      double *outside)
+{
+    uint8_t *a = NULL, *b = NULL;
+    uint32_t aw = 0, ah = 0, bw = 0, bh = 0;
+    bool ok = CHECK(vf_png_read(vf_test_path(na), &a, &aw, &ah) == VF_OK) &&
+              CHECK(vf_png_read(vf_test_path(nb), &b, &bw, &bh) == VF_OK) && CHECK(aw == bw && ah == bh);
+    if (ok)
+        *in = mean_diff(a, b, aw, ah, x0, x1, y0, y1, outside);
+    free(a);
+    free(b);
+    return ok;
+}
 
 /* Small sizes per family so 30 frames stay quick on lavapipe. */
 static const char *small_set(const char *family)
@@ -77,6 +128,33 @@ int main(int argc, char **argv)
     }
     free(a);
     free(b);
+
+    vf_test_section("3D grid: a left drag injects and pushes along the view ray; [ and ] move the slice plane");
+    /* --test-script 10: a left press at (0.3, 0.5) of the window, dragged to
+     * (0.54, 0.32) over frames 2..9, then released; the window below holds
+     * that path */
+    const double x0 = 0.25, x1 = 0.62, y0 = 0.25, y1 = 0.58;
+    double din = 0, dout = 0;
+    if (view3d(xvfb, "", "still.png") && view3d(xvfb, "--test-script 10", "inject.png") &&
+        shot_diff("still.png", "inject.png", x0, x1, y0, y1, &din, &dout)) {
+        printf("inject (volume view): mean change %.2f under the drag, %.3f elsewhere\n", din, dout);
+        CHECK_MSG(din > 2.0 && din > 10 * dout, "injected density shows under the drag: %.2f there, %.3f elsewhere", din, dout);
+    }
+    if (view3d(xvfb, "--set weight=0 --render speed", "speed.png") &&
+        view3d(xvfb, "--set weight=0 --render speed --test-script 10", "push.png") &&
+        shot_diff("speed.png", "push.png", x0, x1, y0, y1, &din, &dout)) {
+        printf("push (speed slice, no weight): mean change %.2f under the drag, %.2f elsewhere\n", din, dout);
+        CHECK_MSG(din > 5.0 && din > 1.5 * dout, "the pushed flow shows under the drag: %.2f there, %.2f elsewhere", din, dout);
+    }
+    if (view3d(xvfb, "--render density", "slice.png") && view3d(xvfb, "--render density --test-keys ']]]]'", "slice_up.png") &&
+        view3d(xvfb, "--render density --test-keys '[[[['", "slice_down.png")) {
+        double up = 0, down = 0, both = 0, rest;
+        shot_diff("slice.png", "slice_up.png", 0, 1, 0, 1, &up, &rest);
+        shot_diff("slice.png", "slice_down.png", 0, 1, 0, 1, &down, &rest);
+        shot_diff("slice_up.png", "slice_down.png", 0, 1, 0, 1, &both, &rest);
+        printf("slice plane moved: mean change %.2f with ]]]], %.2f with [[[[, %.2f between them\n", up, down, both);
+        CHECK_MSG(up > 1.0 && down > 1.0 && both > 1.0, "] and [ move the slice plane: %.2f, %.2f, %.2f", up, down, both);
+    }
 
     vf_test_section("50 scripted resize and minimise cycles");
     rc = vf_test_run_capture(out, sizeof out, "VKFLUID_VALIDATION=1 %s '%s' view smoke --set n=32 --size 200x150 --test-resize 50 --vsync off",
