@@ -28,6 +28,9 @@ int wrapi(int i, int n)
     return r < 0 ? r + n : r;
 }
 
+// A shader that walks several levels defines VF_GRID_LEVEL_DIMS and its own
+// NX() and NY() (the level being worked on) before including this file.
+#ifndef VF_GRID_LEVEL_DIMS
 int NX()
 {
     return int(pc.nx);
@@ -37,6 +40,7 @@ int NY()
 {
     return int(pc.ny);
 }
+#endif
 
 int uidx(int i, int j)
 {

@@ -26,6 +26,25 @@
  * face-weight arrays are then not read. */
 #define VF_GRID_SPEC_OPEN 0
 
+/* The multigrid tail (grid_mg_tail.comp): the levels from the tail level down
+ * to the coarsest, V-cycled by ONE workgroup in shared memory (restriction,
+ * smoothing, the coarse SOR solve and the prolongation separated by
+ * workgroup barriers), so those levels cost one dispatch per V-cycle. The
+ * host picks the tail level from the device's maxComputeSharedMemorySize and
+ * sets these specialization constants:
+ *   VF_GRID_SPEC_TAIL_FLOATS  floats of the shared array (the tail level's x,
+ *                             and x and b of every coarser level); the
+ *                             default is the Vulkan minimum, 16 KiB
+ *   VF_GRID_SPEC_TAIL_WG      invocations of the workgroup (<= the device's
+ *                             maxComputeWorkGroupInvocations and size[0])
+ * At most VF_GRID_TAIL_MAX_LEVELS levels (one face-weight binding pair each). */
+#define VF_GRID_SPEC_TAIL_FLOATS 1
+#define VF_GRID_SPEC_TAIL_WG 2
+#define VF_GRID_TAIL_DEFAULT_FLOATS 4096
+#define VF_GRID_TAIL_DEFAULT_WG 128
+#define VF_GRID_TAIL_MAX_WG 256
+#define VF_GRID_TAIL_MAX_LEVELS 4
+
 /* Sides of the box (index into side_u / side_v, 4 bits each in `sides`). */
 #define VF_GRID_SIDE_LEFT 0
 #define VF_GRID_SIDE_RIGHT 1
@@ -237,6 +256,16 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_RR_B_C 4
 #define VF_GRID_RR_X_C 5
 #define VF_GRID_RR_BINDINGS 6
+/* grid_mg_tail.comp (push constants: the tail level's nx, ny, h and sides;
+ * color = levels in the tail, mode = pre sweeps | post sweeps << 16,
+ * count = coarse SOR sweeps, a.x = SOR omega). WX0 + q / WY0 + q are the
+ * face weights of the tail's level q (bound by their first element when the
+ * open variant runs, or when q is past the tail's levels). */
+#define VF_GRID_TAIL_X 0
+#define VF_GRID_TAIL_B 1
+#define VF_GRID_TAIL_WX0 2
+#define VF_GRID_TAIL_WY0 (VF_GRID_TAIL_WX0 + VF_GRID_TAIL_MAX_LEVELS)
+#define VF_GRID_TAIL_BINDINGS (VF_GRID_TAIL_WY0 + VF_GRID_TAIL_MAX_LEVELS)
 /* grid_mg_prolong.comp: fine x += interpolated coarse x */
 #define VF_GRID_PRO_X_C 0
 #define VF_GRID_PRO_WX_C 1

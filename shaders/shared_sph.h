@@ -81,6 +81,9 @@
 #define VF_SPH_INTEGRATE_BIND_VEL 3 /* vec4 velocities (read/write) */
 #define VF_SPH_INTEGRATE_BIND_ACC 4 /* vec4 accelerations (read) */
 #define VF_SPH_INTEGRATE_BIND_DENS 5 /* vec2 (density, pressure) (read): copied into pos.w and vel.w */
+#define VF_SPH_INTEGRATE_BIND_CELL 6  /* with bin = 1: as sph_bin's cell, slot and counts (the */
+#define VF_SPH_INTEGRATE_BIND_SLOT 7  /* new position binned in the same pass; counts cleared */
+#define VF_SPH_INTEGRATE_BIND_START 8 /* before it); with bin = 0 not accessed */
 
 #define VF_SPH_EMIT_BIND_START 2   /* sph_emit: uint cell starts of the last binning */
 #define VF_SPH_EMIT_BIND_POS 3     /* vec4 positions (read, append) */
@@ -188,7 +191,7 @@ VF_STATIC_ASSERT(sizeof(vf_sph_forces_push) == 32, "vf_sph_forces_push must matc
 VF_STRUCT_BEGIN(vf_sph_integrate_push)
     VF_FLOAT dt;   /* time step, s */
     VF_UINT mode;  /* VF_SPH_INTEGRATE_* */
-    VF_UINT pad0;
+    VF_UINT bin;   /* 1: also bin the new position (as sph_bin) */
     VF_UINT pad1;
 VF_STRUCT_END(vf_sph_integrate_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_integrate_push) == 16, "vf_sph_integrate_push must match std430")

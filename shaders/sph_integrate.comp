@@ -3,7 +3,9 @@
 // Euler, or the two halves of kick-drift-kick leapfrog. Copies the pressure
 // to pos.w and the density to vel.w (the layout renderers read). Also keeps the
 // largest speed seen (workgroup maximum, one atomicMax per workgroup) for the
-// guards: the step size itself never needs a readback.
+// guards: the step size itself never needs a readback. With pc.bin = 1 it
+// also bins the new position exactly as sph_bin does (the leapfrog drift:
+// one pass instead of two; the counts must be cleared before).
 #define SPH_STATE_ACCESS
 #include "shared.h"
 #include "sph_common.glsl"
@@ -13,6 +15,9 @@ layout(std430, binding = VF_SPH_INTEGRATE_BIND_POS) buffer Pos { vec4 pos[]; };
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_VEL) buffer Vel { vec4 vel[]; };
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_ACC) readonly buffer Acc { vec4 acc[]; };
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_DENS) readonly buffer Dens { vec2 dens[]; };
+layout(std430, binding = VF_SPH_INTEGRATE_BIND_CELL) writeonly buffer Cell { uint cell[]; };
+layout(std430, binding = VF_SPH_INTEGRATE_BIND_SLOT) writeonly buffer Slot { uint slot[]; };
+layout(std430, binding = VF_SPH_INTEGRATE_BIND_START) buffer Counts { uint counts[]; };
 VF_PUSH(vf_sph_integrate_push)
 
 shared uint s_max[VF_SPH_WG];
@@ -38,6 +43,16 @@ void main()
         pos[i] = vec4(x, rp.y);
         vel[i] = vec4(v, rp.x);
         speed_bits = floatBitsToUint(length(v)); // NaN sorts above +inf as uint
+        if (pc.bin != 0u) {
+            uint c;
+            if (prm.sink_enabled != 0u && all(greaterThanEqual(x, prm.sink_lo.xyz)) &&
+                all(lessThanEqual(x, prm.sink_hi.xyz)))
+                c = prm.cells;
+            else
+                c = sph_cell_index(sph_cell3(x));
+            cell[i] = c;
+            slot[i] = atomicAdd(counts[c], 1u);
+        }
     }
     s_max[lid] = speed_bits;
     barrier();

@@ -56,6 +56,7 @@ enum {
     OP_TYPE_STRUCT = 30,
     OP_TYPE_POINTER = 32,
     OP_CONSTANT = 43,
+    OP_SPEC_CONSTANT = 50,
     OP_VARIABLE = 59,
     OP_EXECUTION_MODE_ID = 331,
     MODE_LOCAL_SIZE = 17,
@@ -133,6 +134,7 @@ bool vf_limits_reflect(const uint32_t *code, size_t bytes, uint32_t size[3], uin
                 pointee[ID(1)] = ID(3);
             break;
         case OP_CONSTANT:
+        case OP_SPEC_CONSTANT: /* its default: what the shader needs unless the host sets it */
             if (wc >= 4)
                 value[ID(2)] = w[3];
             break;

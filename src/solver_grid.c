@@ -57,6 +57,9 @@ enum {
     PIPE_JACOBI_OPEN,
     PIPE_RESTRICT_RES,
     PIPE_RESTRICT_RES_OPEN,
+    /* the levels from the tail level down, one workgroup (grid_mg_tail) */
+    PIPE_TAIL,
+    PIPE_TAIL_OPEN,
     PIPE_COUNT
 };
 
@@ -98,6 +101,8 @@ static const pipe_info pipe_table[PIPE_COUNT] = {
     [PIPE_JACOBI_OPEN] = {"grid_jacobi.comp", VF_GRID_JAC_BINDINGS, true},
     [PIPE_RESTRICT_RES] = {"grid_mg_restrict_res.comp", VF_GRID_RR_BINDINGS},
     [PIPE_RESTRICT_RES_OPEN] = {"grid_mg_restrict_res.comp", VF_GRID_RR_BINDINGS, true},
+    [PIPE_TAIL] = {"grid_mg_tail.comp", VF_GRID_TAIL_BINDINGS},
+    [PIPE_TAIL_OPEN] = {"grid_mg_tail.comp", VF_GRID_TAIL_BINDINGS, true},
 };
 
 typedef struct grid_level {
@@ -114,6 +119,9 @@ struct vf_grid {
     float h, dt;
     uint32_t sides_packed;
     uint32_t levels;
+    uint32_t tail;        /* first level V-cycled by grid_mg_tail; levels when none */
+    uint32_t tail_floats; /* its shared array (VF_GRID_SPEC_TAIL_FLOATS) */
+    uint32_t tail_wg;     /* its workgroup size (VF_GRID_SPEC_TAIL_WG) */
     uint32_t coarse_iters;
     float coarse_omega;
     uint32_t diffuse_iters;
@@ -200,6 +208,44 @@ static uint32_t plan_levels(const vf_grid_desc *d, uint32_t *cnx, uint32_t *cny)
     if (cny)
         *cny = ny;
     return n;
+}
+
+/* Floats of grid_mg_tail's shared array when level t is the tail level: x of
+ * level t, x and b of every coarser level. */
+static uint64_t tail_floats(const vf_grid *g, uint32_t t)
+{
+    uint64_t n = (uint64_t)g->lv[t].nx * g->lv[t].ny;
+    for (uint32_t l = t + 1; l < g->levels; l++)
+        n += 2 * (uint64_t)g->lv[l].nx * g->lv[l].ny;
+    return n;
+}
+
+/* Picks the tail level (the finest level whose V-cycle down to the coarsest
+ * fits one workgroup's shared memory, from the device's limits) and the
+ * tail kernel's workgroup size. g->tail = g->levels: no tail (one level, or
+ * not even two levels fit). */
+static void plan_tail(vf_grid *g)
+{
+    const VkPhysicalDeviceLimits *lim = &g->gpu->props.limits;
+    uint64_t cap = lim->maxComputeSharedMemorySize / 4;
+    uint32_t wg = VF_GRID_TAIL_MAX_WG;
+    if (wg > lim->maxComputeWorkGroupInvocations)
+        wg = lim->maxComputeWorkGroupInvocations;
+    if (wg > lim->maxComputeWorkGroupSize[0])
+        wg = lim->maxComputeWorkGroupSize[0];
+    g->tail = g->levels;
+    g->tail_floats = VF_GRID_TAIL_DEFAULT_FLOATS;
+    g->tail_wg = wg ? wg : 1;
+    for (uint32_t t = 0; t + 1 < g->levels; t++) {
+        uint64_t need = tail_floats(g, t);
+        if (g->levels - t <= VF_GRID_TAIL_MAX_LEVELS && need <= cap) {
+            g->tail = t;
+            g->tail_floats = (uint32_t)need;
+            return;
+        }
+    }
+    if (g->tail_floats > cap)
+        g->tail_floats = (uint32_t)cap;
 }
 
 static uint64_t align256(uint64_t b)
@@ -415,6 +461,12 @@ static vf_result create_pipelines(vf_grid *g)
             .spec_count = pipe_table[i].open ? 1 : 0,
             .spec = {[VF_GRID_SPEC_OPEN] = 1},
         };
+        if (i == PIPE_TAIL || i == PIPE_TAIL_OPEN) {
+            cd.spec_count = 3;
+            cd.spec[VF_GRID_SPEC_OPEN] = pipe_table[i].open ? 1 : 0;
+            cd.spec[VF_GRID_SPEC_TAIL_FLOATS] = g->tail_floats;
+            cd.spec[VF_GRID_SPEC_TAIL_WG] = g->tail_wg;
+        }
         for (uint32_t b = 0; b < pipe_table[i].bindings; b++)
             cd.bindings[b] = VF_BIND_STORAGE_BUFFER;
         vf_result res = vf_pipeline_compute_create(g->gpu, &cd, &g->pipe[i]);
@@ -533,6 +585,7 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
         g->lv[l].ny = d.ny >> l;
         g->lv[l].h = g->h * (float)(1u << l);
     }
+    plan_tail(g);
     uint32_t m = cnx > cny ? cnx : cny;
     g->coarse_iters = d.coarse_iters ? d.coarse_iters : (2 * m > 8 ? 2 * m : 8);
     g->coarse_omega = (float)(2.0 / (1.0 + sin(M_PI / (m + 1))));
@@ -619,6 +672,11 @@ uint32_t vf_grid_diffuse_sweeps(const vf_grid *g, float *omega)
 uint32_t vf_grid_levels(const vf_grid *g)
 {
     return g->levels;
+}
+
+uint32_t vf_grid_tail_level(const vf_grid *g)
+{
+    return g->tail;
 }
 
 double vf_grid_time(const vf_grid *g)
@@ -979,9 +1037,33 @@ static void mg_residual(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
     dispatch2d(cmd, op_pipe(g, PIPE_RESIDUAL, PIPE_RESIDUAL_OPEN), b, &pc, L->nx, L->ny);
 }
 
+/* One V-cycle of the levels from the tail level down, in one dispatch. */
+static void mg_tail(vf_grid *g, VkCommandBuffer cmd)
+{
+    uint32_t t = g->tail, n = g->levels - t;
+    grid_level *L = &g->lv[t];
+    vf_grid_push pc = push_for(g, t);
+    pc.color = n;
+    pc.mode = g->d.mg_pre | (g->d.mg_post << 16);
+    pc.count = g->coarse_iters;
+    pc.a[0] = g->coarse_omega;
+    vf_binding b[VF_GRID_TAIL_BINDINGS] = {B(L->x), B(L->b)};
+    for (uint32_t q = 0; q < VF_GRID_TAIL_MAX_LEVELS; q++) {
+        grid_level *Q = q < n ? &g->lv[t + q] : L;
+        b[VF_GRID_TAIL_WX0 + q] = q < n ? weight_binding(g, Q->wx) : (vf_binding){.buffer = L->wx, .range = 4};
+        b[VF_GRID_TAIL_WY0 + q] = q < n ? weight_binding(g, Q->wy) : (vf_binding){.buffer = L->wy, .range = 4};
+    }
+    vf_cmd_dispatch(cmd, op_pipe(g, PIPE_TAIL, PIPE_TAIL_OPEN), b, &pc, 1, 1, 1);
+    vf_cmd_barrier_compute_on(g->gpu, cmd);
+}
+
 static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
 {
     grid_level *L = &g->lv[l];
+    if (l == g->tail) {
+        mg_tail(g, cmd);
+        return;
+    }
     if (l + 1 == g->levels) {
         vf_grid_push pc = push_for(g, l);
         pc.count = g->coarse_iters;

@@ -202,6 +202,12 @@ uint32_t vf_grid_diffuse_sweeps(const vf_grid *g, float *omega);
 /** Number of multigrid levels (1 when Jacobi or too small to coarsen). */
 uint32_t vf_grid_levels(const vf_grid *g);
 
+/** The first multigrid level that one workgroup V-cycles in shared memory
+ * (grid_mg_tail.comp: that level and every coarser one cost one dispatch per
+ * V-cycle), chosen from the device's maxComputeSharedMemorySize; equal to
+ * vf_grid_levels(g) when no level is solved that way. */
+uint32_t vf_grid_tail_level(const vf_grid *g);
+
 /** Device memory bytes the solver would allocate for desc (after defaults). */
 uint64_t vf_grid_memory_bytes(const vf_grid_desc *desc);
 

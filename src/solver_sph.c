@@ -79,7 +79,7 @@ static vf_result create_pipelines(vf_sph *s)
     static const vf_binding_type args_t[] = {U, S, S, S};
     static const vf_binding_type density_t[] = {U, S, S, S, S};
     static const vf_binding_type forces_t[] = {U, S, S, S, S, S, S};
-    static const vf_binding_type integrate_t[] = {U, S, S, S, S, S};
+    static const vf_binding_type integrate_t[] = {U, S, S, S, S, S, S, S, S};
     static const vf_binding_type emit_t[] = {U, S, S, S, S, S, S, S};
 #define N(a) (uint32_t)(sizeof a / sizeof a[0])
     if ((r = make_pipeline(g, "sph_clear.comp", N(clear_t), clear_t, sizeof(vf_sph_clear_push), VF_SPH_WG, &s->p_clear)) ||
@@ -353,18 +353,28 @@ static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
     barrier(s, cmd);
 }
 
-vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
+static void record_clear(vf_sph *s, VkCommandBuffer cmd)
 {
-    int a = s->cur, o = 1 - s->cur;
-    uint32_t sc = scope_begin(prof, cmd, "bin");
     vf_sph_clear_push cp = {.count = s->cells + 1};
     vf_binding cb[] = {B(s->start)};
     vf_cmd_dispatch_1d(cmd, s->p_clear, cb, &cp, (uint64_t)s->cells + 1);
     barrier(s, cmd);
-    vf_binding bb[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->cell), B(s->slot), B(s->start)};
-    dispatch_particles(s, cmd, s->p_bin, bb, NULL);
-    barrier(s, cmd);
-    scope_end(prof, cmd, sc);
+}
+
+/* The binning; binned: the counts, cells and slots were already made by the
+ * leapfrog drift (sph_integrate with bin = 1). */
+static vf_result record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, bool binned)
+{
+    int a = s->cur, o = 1 - s->cur;
+    uint32_t sc;
+    if (!binned) {
+        sc = scope_begin(prof, cmd, "bin");
+        record_clear(s, cmd);
+        vf_binding bb[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->cell), B(s->slot), B(s->start)};
+        dispatch_particles(s, cmd, s->p_bin, bb, NULL);
+        barrier(s, cmd);
+        scope_end(prof, cmd, sc);
+    }
 
     sc = scope_begin(prof, cmd, "scan");
     vf_result r = vf_scan_record(s->scan, cmd, s->start, 0, (uint64_t)s->cells + 1);
@@ -391,6 +401,11 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     return VF_OK;
 }
 
+vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    return record_binning(s, cmd, prof, false);
+}
+
 vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     int a = s->cur;
@@ -408,12 +423,24 @@ vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
     return VF_OK;
 }
 
-static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t mode, double dt)
+/* bin: the pass also bins the new positions (the counts cleared first). */
+static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t mode, double dt, bool bin)
 {
     int a = s->cur;
     uint32_t sc = scope_begin(prof, cmd, "integrate");
-    vf_binding ib[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->vel[a]), B(s->acc), B(s->dens)};
-    vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode};
+    if (bin)
+        record_clear(s, cmd);
+    /* without binning the bin buffers are bound by their first word only */
+    vf_binding ib[] = {B(s->params),
+                       B(s->state),
+                       B(s->pos[a]),
+                       B(s->vel[a]),
+                       B(s->acc),
+                       B(s->dens),
+                       bin ? B(s->cell) : (vf_binding){.buffer = s->cell, .range = 4},
+                       bin ? B(s->slot) : (vf_binding){.buffer = s->slot, .range = 4},
+                       bin ? B(s->start) : (vf_binding){.buffer = s->start, .range = 4}};
+    vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u};
     dispatch_particles(s, cmd, s->p_integrate, ib, &pc);
     barrier(s, cmd);
     scope_end(prof, cmd, sc);
@@ -437,20 +464,26 @@ vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
         return VF_ERR_INVALID_ARG;
     bool leapfrog = s->desc.integrator == VF_SPH_LEAPFROG;
     vf_cmd_label_begin(s->gpu, cmd, "sph step");
-    if (leapfrog)
-        record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_DRIFT, dt);
+    bool emit = false;
     if (s->desc.emitter) {
         s->emit_timer += dt;
         if (s->emit_timer >= s->emit_interval) {
             s->emit_timer -= s->emit_interval;
-            record_emit(s, cmd, prof);
+            emit = true;
         }
     }
-    vf_result r = vf_sph_record_binning(s, cmd, prof);
+    /* the drift bins the particles it moves, unless an emission adds some
+     * after it */
+    bool binned = leapfrog && !emit;
+    if (leapfrog)
+        record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_DRIFT, dt, binned);
+    if (emit)
+        record_emit(s, cmd, prof);
+    vf_result r = record_binning(s, cmd, prof, binned);
     if (r == VF_OK)
         r = vf_sph_record_evaluate(s, cmd, prof);
     if (r == VF_OK)
-        record_integrate(s, cmd, prof, leapfrog ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt);
+        record_integrate(s, cmd, prof, leapfrog ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt, false);
     vf_cmd_label_end(s->gpu, cmd);
     return r;
 }

@@ -112,26 +112,45 @@ static void test_jacobi(vf_gpu *gpu, bool obstacle)
     vf_grid_destroy(&g);
 }
 
-/* One V-cycle over L levels: per level above the coarsest (pre + post)
+/* One V-cycle over L levels: per level above the tail level (pre + post)
  * sweeps of two colours, one residual-and-restriction pass and a
- * prolongation; one dispatch on the coarsest. */
-static void test_vcycle(vf_gpu *gpu)
+ * prolongation; one dispatch (grid_mg_tail.comp, one workgroup) for the tail
+ * level and every coarser one. The tail level is the finest whose V-cycle
+ * fits the device's shared memory: x of that level plus x and b of each
+ * coarser one, 4 bytes a cell. */
+static void count_vcycle(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t want_levels, uint32_t want_tail)
 {
-    vf_grid_desc d = {.nx = 64, .ny = 32, .width = 2.0, .dt = 0.02, .pressure = VF_GRID_PRESSURE_MULTIGRID, .mg_pre = 2,
+    vf_grid_desc d = {.nx = nx, .ny = ny, .width = 2.0, .dt = 0.02, .pressure = VF_GRID_PRESSURE_MULTIGRID, .mg_pre = 2,
                       .mg_post = 1};
     vf_grid *g = NULL;
     char err[256] = "";
     if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
         return;
     vf_gpu_counters c;
-    uint32_t levels = vf_grid_levels(g);
-    uint64_t want = (uint64_t)(levels - 1) * (2 * (d.mg_pre + d.mg_post) + 2) + 1;
-    if (CHECK(levels >= 2) && count_pressure(gpu, g, VF_GRID_PRESSURE_MULTIGRID, 1, &c)) {
-        printf("  V-cycle over %u levels: dispatches %llu (want %llu), barriers %llu\n", levels,
-               (unsigned long long)c.dispatches, (unsigned long long)want, (unsigned long long)c.barriers);
+    uint32_t levels = vf_grid_levels(g), tail = vf_grid_tail_level(g);
+    uint64_t want = (uint64_t)want_tail * (2 * (d.mg_pre + d.mg_post) + 2) + 1;
+    CHECK_EQ_INT(levels, want_levels);
+    CHECK_EQ_INT(tail, want_tail);
+    if (count_pressure(gpu, g, VF_GRID_PRESSURE_MULTIGRID, 1, &c)) {
+        printf("  V-cycle over %u levels of %u x %u, tail from level %u: dispatches %llu (want %llu), barriers %llu\n",
+               levels, nx, ny, tail, (unsigned long long)c.dispatches, (unsigned long long)want,
+               (unsigned long long)c.barriers);
         CHECK(c.dispatches == want && c.barriers == want);
+        const vf_kernel_count *k = vf_gpu_counters_kernel(&c, "grid_mg_tail.comp open");
+        CHECK_MSG(k && k->dispatches == 1, "the open tail kernel ran once");
     }
     vf_grid_destroy(&g);
+}
+
+static void test_vcycle(vf_gpu *gpu)
+{
+    uint32_t shared = gpu->props.limits.maxComputeSharedMemorySize;
+    /* 64 x 32, 32 x 16, 16 x 8: 2048 + 2 (512 + 128) floats = 13 312 bytes,
+     * within the 16 KiB every Vulkan device has: the whole cycle is one pass */
+    count_vcycle(gpu, 64, 32, 3, 0);
+    /* 256 x 128 down to 16 x 8: from level 1, 8192 + 2 (2048 + 512 + 128)
+     * floats = 54 272 bytes; from level 2, 13 312 bytes */
+    count_vcycle(gpu, 256, 128, 5, shared >= 54272 ? 1 : 2);
 }
 
 static void test_grid(vf_gpu *gpu)

@@ -292,6 +292,13 @@ static void test_limits(vf_gpu *gpu)
         CHECK_EQ_INT(size[1] * size[2], 1);
         CHECK_EQ_U64(shared, VF_SCAN_WG * sizeof(uint32_t));
     }
+    /* a workgroup size and a shared array sized by specialization constants
+     * count at their defaults (the host sets them within the device's limits) */
+    b = vf_shader_find("grid_mg_tail.comp");
+    if (CHECK(b != NULL) && CHECK(vf_limits_reflect(b->code, b->size, size, &shared))) {
+        CHECK_EQ_INT(size[0], VF_GRID_TAIL_DEFAULT_WG);
+        CHECK_EQ_U64(shared, VF_GRID_TAIL_DEFAULT_FLOATS * sizeof(float));
+    }
     char why[160] = "";
     VkPhysicalDeviceLimits l = gpu->props.limits;
     CHECK_MSG(vf_limits_check_shaders(&l, why, sizeof why), "this device runs every shader: %s", why);

@@ -327,8 +327,8 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     }
     vf_grid_ref_vcycle(&mg);
     compare("multigrid V-cycle: p", g, VF_GRID_FIELD_P, px, 1e-4);
-    printf("  (%u levels, coarsest %u x %u, %u SOR sweeps)\n", levels, mg.level[levels - 1].nx, mg.level[levels - 1].ny,
-           mg.coarse_iters);
+    printf("  (%u levels, coarsest %u x %u, %u SOR sweeps, one workgroup from level %u)\n", levels,
+           mg.level[levels - 1].nx, mg.level[levels - 1].ny, mg.coarse_iters, vf_grid_tail_level(g));
     /* Jacobi: 4 iterations */
     CHECK(upload(g, &st));
     {
@@ -433,6 +433,62 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     vf_grid_destroy(&g);
 }
 
+/* Two V-cycles on a domain without solid cells (the open-domain pressure
+ * kernels, the face weights never read) against the CPU V-cycle, random rhs,
+ * warm start = random p. */
+static void test_vcycle_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
+{
+    vf_test_section(name);
+    d->pressure = VF_GRID_PRESSURE_MULTIGRID;
+    vf_grid *g = NULL;
+    char err[256] = "";
+    if (!CHECK_MSG(vf_grid_create(gpu, d, &g, err, sizeof err) == VF_OK, "create %s: %s", name, err))
+        return;
+    const vf_grid_desc *gd = vf_grid_get_desc(g);
+    vf_grid_ref r = {.nx = gd->nx, .ny = gd->ny, .h = (float)(gd->width / gd->nx), .dt = (float)gd->dt};
+    for (int s = 0; s < 4; s++)
+        r.sides[s] = gd->sides[s];
+    state st;
+    state_init(&st, r.nx, r.ny, r.h);
+    size_t nc = st.nc;
+    uint32_t *mask = calloc(nc, 4);
+    float *wx = malloc(st.nu * 4), *wy = malloc(st.nv * 4), *px = malloc(nc * 4), *rres = malloc(nc * 4);
+    vf_grid_ref_weights(&r, mask, wx, wy);
+    uint32_t levels = vf_grid_levels(g);
+    vf_grid_ref_mg mg;
+    CHECK(vf_grid_ref_mg_init(&mg, &r, levels, gd->mg_pre, gd->mg_post, 0, 0));
+    vf_grid_ref cl = vf_grid_ref_level(&r, levels - 1);
+    uint32_t mm = cl.nx > cl.ny ? cl.nx : cl.ny;
+    mg.coarse_iters = 2 * mm > 8 ? 2 * mm : 8;
+    mg.coarse_omega = (float)(2.0 / (1.0 + sin(M_PI / (mm + 1))));
+    memcpy(px, st.p, nc * 4);
+    mg.x[0] = px;
+    mg.b[0] = st.rhs;
+    mg.res[0] = rres;
+    mg.wx[0] = wx;
+    mg.wy[0] = wy;
+    vf_grid_ref_mg_weights(&mg);
+    CHECK(upload(g, &st));
+    VkCommandBuffer cmd;
+    if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
+        vf_cmd_barrier_transfer_to_compute(cmd);
+        vf_grid_record_pressure_iterations(g, cmd, VF_GRID_PRESSURE_MULTIGRID, 2);
+        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    }
+    vf_grid_ref_vcycle(&mg);
+    vf_grid_ref_vcycle(&mg);
+    compare("2 V-cycles, no solids: p", g, VF_GRID_FIELD_P, px, 1e-4);
+    printf("  (%u levels, one workgroup from level %u)\n", levels, vf_grid_tail_level(g));
+    vf_grid_ref_mg_free(&mg);
+    free(mask);
+    free(wx);
+    free(wy);
+    free(px);
+    free(rres);
+    state_free(&st);
+    vf_grid_destroy(&g);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -471,6 +527,28 @@ int main(int argc, char **argv)
     c.source = (vf_grid_source){.on = true, .cx = 0.05f, .cy = 0.95f, .radius = 0.1f, .fx = 3.0f, .fy = -2.0f,
                                 .r = 1.0f};
     test_setup(gpu, "periodic box + disc (32x32)", &c);
+
+    /* D: closed box with painted solid cells, 160 x 128: five levels, the
+     * coarser ones V-cycled by one workgroup, the finer ones by the
+     * per-level passes */
+    vf_grid_desc e = {.nx = 160, .ny = 128, .width = 1.25, .dt = 0.01, .viscosity = 0.002, .diffuse_iters = 3,
+                      .vorticity = 0.4};
+    e.side_u[VF_GRID_SIDE_TOP] = 0.5f;
+    e.source = (vf_grid_source){.on = true, .cx = 0.6f, .cy = 0.3f, .radius = 0.1f, .fx = 2.0f, .fy = 4.0f, .g = 1.0f};
+    test_setup(gpu, "walls + lid + painted cells (160x128)", &e);
+
+    /* the V-cycle of domains without solid cells (the open-domain kernels):
+     * walls with levels above the one-workgroup tail; periodic; outflow */
+    vf_grid_desc o1 = {.nx = 160, .ny = 128, .width = 1.25, .dt = 0.01};
+    test_vcycle_open(gpu, "open V-cycle: walls (160x128)", &o1);
+    vf_grid_desc o2 = {.nx = 128, .ny = 64, .dt = 0.01};
+    for (int s = 0; s < 4; s++)
+        o2.sides[s] = VF_GRID_BC_PERIODIC;
+    test_vcycle_open(gpu, "open V-cycle: periodic (128x64)", &o2);
+    vf_grid_desc o3 = {.nx = 96, .ny = 64, .dt = 0.01};
+    o3.sides[VF_GRID_SIDE_LEFT] = VF_GRID_BC_INFLOW;
+    o3.sides[VF_GRID_SIDE_RIGHT] = VF_GRID_BC_OUTFLOW;
+    test_vcycle_open(gpu, "open V-cycle: inflow/outflow (96x64)", &o3);
 
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
