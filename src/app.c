@@ -156,7 +156,10 @@ void vf_progress_update(vf_progress *p, uint64_t done, const char *extra)
         return;
     p->last = now;
     double rate = (double)done / (now - p->t0);
-    double left = rate > 0 ? (double)(p->total - (done < p->total ? done : p->total)) / rate : 0.0;
+    uint64_t todo = p->total - (done < p->total ? done : p->total);
+    double left = rate > 0 ? (double)todo / rate : (double)todo * p->unit_s - (now - p->t0);
+    if (left < 0)
+        left = 0;
     char bar[21];
     int fill = (int)(20.0 * (double)done / (double)p->total);
     for (int i = 0; i < 20; i++)

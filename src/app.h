@@ -69,6 +69,7 @@ typedef struct vf_progress {
     const char *label;
     uint64_t total;
     double t0, last;
+    double unit_s; /* estimated seconds per unit, for the time left before the first unit is done; 0: none */
     bool tty, quiet, drawn;
 } vf_progress;
 

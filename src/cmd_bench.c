@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "bench_model.h"
 #include "capture.h"
+#include "cmd_common.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_counters.h"
@@ -470,6 +471,26 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
     double fps[64], rfps[64];
     uint32_t cap_n = o->frames * o->repeat + 4;
     sim.cap = ren.cap = cap_n;
+    if (!o->quiet) {
+        /* the pace before the size runs: the first warm-up frame's first substeps */
+        vf_frame_estimate est;
+        if ((res = vf_cmd_estimate_frame(c->gpu, solver, &est)) != VF_OK)
+            goto gpu_fail;
+        uint64_t n = o->warmup + (uint64_t)o->frames * o->repeat;
+        if (est.measured && est.frame_s > vf_cmd_slow_frame_s()) {
+            char per[32], all[32], what[128] = "";
+            if (solver->vt->describe)
+                solver->vt->describe(solver, what, sizeof what);
+            vf_cmd_duration_text(est.frame_s, per, sizeof per);
+            vf_cmd_duration_text(est.frame_s * (double)n, all, sizeof all);
+            if (c->progress->drawn && c->progress->tty)
+                fputc('\n', stderr);
+            vf_app_warn("estimate: bench %s at %s %llu (%s): ~%s a frame on %s (%u substeps, measured), its %llu "
+                        "simulated frames take ~%s: smaller --sizes or fewer --frames and --repeat run faster",
+                        fam->solver, fam->size_key, (unsigned long long)z->size, what, per, c->gpu->info.name,
+                        est.substeps, (unsigned long long)n, all);
+        }
+    }
     if (run_frames(c, solver, NULL, NULL, o->warmup, NULL, &res) < 0)
         goto gpu_fail;
     steps0 = solver->steps;

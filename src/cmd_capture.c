@@ -49,12 +49,13 @@ static void usage(FILE *f)
             "                    steps, resets, parameters); --frames defaults to the\n"
             "                    recorded frames (docs/replay.md)\n"
             "  --video FILE.mp4  also encode the frames to H.264 with ffmpeg\n"
-            "  --render MODE     the view to render (depends on the solver; see --help of\n"
-            "                    vkfluid run SCENE); default: a scene file's render.mode,\n"
-            "                    else the solver's first view; a scene file's camera\n"
-            "                    places 3D views\n"
+            "  --render MODE     the view to render (the solver's views are listed below);\n"
+            "                    default: a scene file's render.mode, else the solver's\n"
+            "                    first view; a scene file's camera places 3D views\n"
             "  --device D        the GPU to use (index or name substring)\n"
-            "  --quiet           no progress bar\n");
+            "  --quiet           no progress bar (and no estimate of slow frames)\n"
+            "\n");
+    vf_cmd_print_views(f);
 }
 
 /* True when an executable named prog is on PATH. */
@@ -155,6 +156,12 @@ static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, con
     vf_report_scene(f, sc);
     fprintf(f, ",\n  \"render\": ");
     vf_json_string(f, o->mode ? o->mode : "default");
+    fprintf(f, ",\n  \"renderer_keys\": [");
+    for (uint32_t k = 0; k < sc->render_setting_count; k++) {
+        fprintf(f, "%s", k ? ", " : "");
+        vf_json_string(f, sc->render_settings[k]);
+    }
+    fprintf(f, "]");
     fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"frames\": %lld,\n  \"every\": %lld,\n", o->width, o->height,
             o->frames, o->every);
     fprintf(f, "  \"interrupted\": %s,\n", interrupted ? "true" : "false");
@@ -217,6 +224,7 @@ static int replay_rebuild(void *user, bool new_scene)
         return rc;
     const char *mode = t->o->mode && !t->switched ? t->o->mode : NULL;
     vf_render_options ro = {.width = t->o->width, .height = t->o->height, .format = VF_CAPTURE_FORMAT, .mode = mode};
+    vf_cmd_scene_render_settings(t->sc, &ro);
     char err[512] = {0};
     vf_result res = vf_render_create_for(t->gpu, *t->solver, &ro, t->renderer, err, sizeof err);
     if (res != VF_OK) {
@@ -319,6 +327,7 @@ int vf_cmd_capture(int argc, char **argv)
         o.mode = first_view;
     }
     vf_render_options ro = {.width = o.width, .height = o.height, .format = VF_CAPTURE_FORMAT, .mode = o.mode};
+    vf_cmd_scene_render_settings(&sc, &ro);
     err[0] = 0;
     if ((res = vf_render_create_for(gpu, solver, &ro, &renderer, err, sizeof err)) != VF_OK) {
         vf_app_error("%s", err[0] ? err : vf_result_message(res));
@@ -372,11 +381,8 @@ int vf_cmd_capture(int argc, char **argv)
         vf_app_error("out of memory");
         goto done_progress;
     }
-    double t_loop = vf_app_now();
     for (long long fr = 0; fr < o.frames; fr++) {
         double t_frame = vf_app_now();
-        if (fr == 2 && !o.quiet) /* two frames in: pipelines built, the pace is known */
-            vf_cmd_slow_frame_hint(sc.info, (t_frame - t_loop) / 2.0, (uint64_t)(o.frames - 2));
         /* --replay: the recorded frame's inputs, through the viewer's own path */
         bool step = true;
         if (o.replay) {
@@ -386,9 +392,19 @@ int vf_cmd_capture(int argc, char **argv)
                 goto done_progress;
         }
         bool render = fr % o.every == 0 || fr == o.frames - 1; /* the last frame is always written */
+        bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
+        if (fr == 0 && step && !o.quiet) {
+            vf_frame_estimate est;
+            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, (uint64_t)o.frames, &est)) != 0)
+                goto done_progress;
+            step = !est.frame_complete;
+            resumed = step;
+            progress.unit_s = est.frame_s;
+        }
         VkCommandBuffer cmd;
         uint32_t slot;
-        solver->part_more = false;
+        if (!resumed)
+            solver->part_more = false;
         for (;;) {
             if ((res = vf_frames_begin(frames, &cmd, &slot)) != VF_OK) {
                 rc = gpu_failure(res, fr, "waiting for the gpu");

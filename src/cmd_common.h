@@ -5,8 +5,13 @@
 
 #include <stdbool.h>
 
+#include "gpu_context.h"
 #include "render.h"
+#include "render_registry.h"
 #include "solver.h"
+
+/** The longest renderer key assignment --set takes ("ssf.KEY=VALUE"). */
+#define VF_CMD_SETTING_MAX 96
 
 typedef struct vf_cmd_scene {
     const vf_scene_info *info; /* NULL when no scene was given; for a file, the preset it starts from */
@@ -15,7 +20,25 @@ typedef struct vf_cmd_scene {
     char description[256];     /* the file's description, or the preset's */
     bool *consumed;            /* argv indices taken by the scene and --set */
     int argc;
+    /* --set keys of the scene's renderer ("ssf.radius=0.02"), checked */
+    char render_settings[VF_RENDER_MAX_SETTINGS][VF_CMD_SETTING_MAX];
+    const char *render_setting_ptr[VF_RENDER_MAX_SETTINGS];
+    uint32_t render_setting_count;
 } vf_cmd_scene;
+
+/** Prints, for help texts, every solver family's views (--render MODE;
+ * the first is the default), the built-in scenes whose file chooses another
+ * view, and the renderer keys (--set), all from the render registry. */
+void vf_cmd_print_views(FILE *f);
+
+/** Applies one --set assignment to the scene: a renderer key (checked, kept
+ * for the renderer; the view key, ssf.view, sets render.mode), a shape,
+ * camera or render field, or a solver key. Returns VF_OK or
+ * VF_ERR_INVALID_ARG with a one-line reason (no file label) in err. */
+vf_result vf_cmd_scene_set(vf_cmd_scene *sc, const char *assignment, char *err, size_t cap);
+
+/** Fills opt->settings with the scene's renderer keys (pointers into sc). */
+void vf_cmd_scene_render_settings(vf_cmd_scene *sc, vf_render_options *opt);
 
 /** Takes argv[1] as the scene when it does not start with '-' (a built-in
  * name, or a scene file when it ends in .json or holds a '/'), or
@@ -51,13 +74,53 @@ void vf_cmd_scene_apply_camera(const vf_scene_info *info, void *desc, vf_rendere
 /** Frees what vf_cmd_scene_begin allocated; safe on a zeroed struct. */
 void vf_cmd_scene_end(vf_cmd_scene *sc);
 
-/** Frames slower than this (s) get vf_cmd_slow_frame_hint's warning. */
+/** Frames estimated slower than this (s) get a warning before they run;
+ * VKFLUID_SLOW_FRAME_S (a number of seconds, 0 = always) overrides it. */
 #define VF_SLOW_FRAME_S 2.0
 
-/** When frame_s (measured wall seconds per frame) exceeds VF_SLOW_FRAME_S,
- * warns once on stderr: the time per frame, the estimated time for the
- * frames_left, and which key (spacing, n, nx/ny) to lower for faster frames.
- * Prints nothing otherwise. */
-void vf_cmd_slow_frame_hint(const vf_scene_info *info, double frame_s, uint64_t frames_left);
+/** The threshold above: VF_SLOW_FRAME_S, or VKFLUID_SLOW_FRAME_S when set. */
+double vf_cmd_slow_frame_s(void);
+
+/** A frame's pace, measured before the frame runs. */
+typedef struct vf_frame_estimate {
+    bool measured;        /* false: nothing was timed (no substeps) */
+    bool frame_complete;  /* the timed parts were the whole frame: frame_done has run */
+    double first_s;       /* wall seconds of the first substep (with the frame's own start-up work) */
+    double substep_s;     /* mean wall seconds of the substeps after the first (the first when the frame has one) */
+    double frame_s;       /* estimate: first_s + (substeps - 1) x substep_s */
+    uint32_t substeps;    /* the frame's substeps */
+    uint32_t timed;       /* how many of them were timed */
+} vf_frame_estimate;
+
+/** Times the first substeps of the solver's next frame on the device (two,
+ * or more up to 8 until those after the first add up to 0.5 s), each
+ * recorded as its own part (solver.h: a frame in parts records exactly
+ * the commands of the one-part frame, so results are unchanged), submitted
+ * alone and waited for, and estimates the whole frame from them and the
+ * frame's substep count. The frame is left in progress (s->part_more) for
+ * the caller's next record_frame to finish, unless the timed parts were the
+ * whole frame (out->frame_complete: frame_done has been called). No
+ * profiler scopes. Returns a GPU failure's result. */
+vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *out);
+
+/** When e's frame estimate exceeds vf_cmd_slow_frame_s(), writes one line to
+ * buf: the estimate per frame (and for `frames` frames when > 0) on the
+ * device, what was measured, and the scene key to change with its suggested
+ * value (spacing or particles, n, nx and ny); viewer: the wording for the
+ * overlay (the viewer's keys instead of --set). Returns false and writes
+ * nothing otherwise. desc: the scene's desc (its current key values).
+ * *key (key may be NULL) gets the suggested key's name, or NULL. */
+bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver *s, const vf_gpu *gpu,
+                          const vf_frame_estimate *e, uint64_t frames, bool viewer, char *buf, size_t cap,
+                          const char **key);
+
+/** Two significant digits of a duration: "12 s", "3.1 min", "5.2 h". */
+void vf_cmd_duration_text(double secs, char *buf, size_t cap);
+
+/** vf_cmd_estimate_frame then, when slow, the estimate line on stderr as a
+ * warning ("warning: estimate: ..."); frames: how many frames the command
+ * runs. Returns 0, or 3 after printing a GPU failure. */
+int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_gpu *gpu, vf_solver *s, uint64_t frames,
+                             vf_frame_estimate *out);
 
 #endif

@@ -14,6 +14,7 @@
 #include "gpu_cmd.h"
 #include "gpu_profiler.h"
 #include "params.h"
+#include "render_registry.h"
 #include "solver.h"
 #include "sph_mesh.h"
 
@@ -61,7 +62,7 @@ static void usage(FILE *f)
             "  --force             replace what an earlier run wrote in the export folder\n"
             "                      (exports, summary.json); other files stay\n"
             "  --device D          the GPU to use (index or name substring)\n"
-            "  --quiet             no progress line\n"
+            "  --quiet             no progress line (and no estimate of slow frames)\n"
             "  --replay FILE       the scene and per-frame inputs of a recorded session\n"
             "                      (vkfluid view --record FILE); --steps defaults to its frames\n"
             "  --serve [ADDR:]PORT wait for one peer (address default 127.0.0.1) and run\n"
@@ -82,6 +83,12 @@ static void usage(FILE *f)
             "scenes:\n");
     for (size_t i = 0; vf_scenes[i]; i++)
         fprintf(f, "  %-12s %-7s %s\n", vf_scenes[i]->name, vf_scenes[i]->family, vf_scenes[i]->description);
+    fprintf(f, "\n");
+    vf_cmd_print_views(f);
+    fprintf(f, "\nBefore the first frame, run, capture, bench and view time its first substeps;\n"
+               "when a frame is estimated above %g s (environment VKFLUID_SLOW_FRAME_S\n"
+               "changes that) a warning gives the estimate and the key to change.\n",
+            VF_SLOW_FRAME_S);
 }
 
 /* The most frames one run may take (--time over frame_dt): far above any
@@ -306,6 +313,13 @@ int vf_cmd_run(int argc, char **argv)
         if (sc.info) {
             printf("scene %s (%s): %s\n\nkeys (--set KEY=VALUE):\n", sc.info->name, sc.info->family, sc.info->description);
             vf_params_print_help(sc.info->params, sc.info->param_count, sc.desc, stdout);
+            const char *views = vf_render_modes(sc.info->family), *own = vf_cmd_scene_render_mode(sc.info, sc.desc);
+            size_t rn = 0;
+            vf_render_params(sc.info->family, &rn);
+            if (views)
+                printf("\nviews (capture and view --render MODE): %s; default %.*s%s%s\n", views,
+                       own ? (int)strlen(own) : (int)strcspn(views, "|"), own ? own : views,
+                       rn ? "; renderer keys (--set): vkfluid scenes " : "", rn ? sc.info->name : "");
         } else {
             usage(stdout);
         }
@@ -407,16 +421,26 @@ int vf_cmd_run(int argc, char **argv)
     vf_progress progress;
     vf_progress_begin(&progress, sc.info->name, total, quiet);
     for (uint64_t fr = 0; fr < total; fr++) {
-        if (fr == 2 && !quiet) /* two frames in: pipelines built, the pace is known */
-            vf_cmd_slow_frame_hint(sc.info, (vf_app_now() - t0) / 2.0, total - 2);
         bool step = true; /* a session's inputs may pause the frame or replace the solver */
         if (vf_session_run_active(&srun) && (rc = vf_session_run_frame(&srun, gpu, &solver, fr, &step)) != 0) {
             vf_progress_end(&progress);
             goto done;
         }
         fail.solver = solver;
+        bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
+        if (fr == 0 && step && !quiet) {
+            vf_frame_estimate est;
+            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, total, &est)) != 0) {
+                vf_progress_end(&progress);
+                goto done;
+            }
+            step = !est.frame_complete;
+            resumed = step;
+            progress.unit_s = est.frame_s;
+        }
         /* the frame in parts, each its own submit (solver.h) */
-        solver->part_more = false;
+        if (!resumed)
+            solver->part_more = false;
         for (uint32_t part = 1;; part++) {
             VkCommandBuffer cmd;
             uint32_t slot = (frames->current + 1) % frames->count;

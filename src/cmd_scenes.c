@@ -6,7 +6,6 @@
 #include "app.h"
 #include "fileio.h"
 #include "render_registry.h"
-#include "render_ssf.h"
 #include "scene_file.h"
 #include "scene_shapes.h"
 #include "suggest.h"
@@ -65,8 +64,8 @@ static int print_one(const vf_scene_info *info)
     char first[32] = "";
     if (views)
         snprintf(first, sizeof first, "%.*s", (int)strcspn(views, "|"), views);
-    printf("views (--render MODE; in the viewer, M cycles them): %s; default %s\n", views ? views : "none",
-           sh && sh->render_mode[0] ? sh->render_mode : first);
+    const char *def_view = sh && sh->render_mode[0] ? sh->render_mode : first;
+    printf("views (--render MODE; in the viewer, M cycles them): %s; default %s\n", views ? views : "none", def_view);
     printf("keys (--set KEY=VALUE):\n");
     for (size_t i = 0; i < info->param_count; i++) {
         const vf_param_def *d = &info->params[i];
@@ -75,10 +74,17 @@ static int print_one(const vf_scene_info *info)
         printf("  %-22s %-12s %-7s %s\n", d->key, v, d->unit && d->unit[0] && strcmp(d->unit, "1") ? d->unit : "",
                d->help ? d->help : "");
     }
-    if (!strcmp(info->family, "sph")) {
-        printf("renderer settings (their defaults; the ssf view reads them, --set does not reach them yet):\n");
-        for (size_t i = 0; i < vf_ssf_param_count; i++) {
-            const vf_param_def *d = &vf_ssf_params[i];
+    size_t rn = 0;
+    const vf_param_def *rt = vf_render_params(info->family, &rn);
+    const char *view_key = vf_render_view_key(info->family);
+    if (rn) {
+        printf("renderer keys (--set KEY=VALUE; the table's defaults, 0 = derived as described):\n");
+        for (size_t i = 0; i < rn; i++) {
+            const vf_param_def *d = &rt[i];
+            if (view_key && !strcmp(d->key, view_key)) {
+                printf("  %-22s %-12s %-7s %s\n", d->key, def_view, "", "the view: same as --render MODE");
+                continue;
+            }
             char v[64];
             if (d->type == VF_PARAM_DOUBLE)
                 vf_format_double(d->def, v, sizeof v);

@@ -38,7 +38,9 @@ static void print_usage(FILE *f)
             "\n"
             "environment:\n"
             "  VKFLUID_VALIDATION=1 enable the Khronos validation layer with synchronization\n"
-            "                       validation (any message is reported on stderr)\n");
+            "                       validation (any message is reported on stderr)\n"
+            "  VKFLUID_SLOW_FRAME_S=S  warn before the first frame when a frame is estimated\n"
+            "                       above S seconds (default 2; run, capture, bench, view)\n");
 }
 
 int main(int argc, char **argv)

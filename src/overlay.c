@@ -100,7 +100,7 @@ static void write_panel(vf_overlay *ov)
     float xs[4] = {ov->x0 - pad, ov->x1 + pad, ov->x1 + pad, ov->x0 - pad};
     float ys[4] = {ov->y0 - pad, ov->y0 - pad, ov->y1 + pad, ov->y1 + pad};
     for (int i = 0; i < 4; i++)
-        v[i] = (font_vertex){xs[i], ys[i], 0.0f, {0, 0, 0, 190}}; /* dark enough for white text on any view */
+        v[i] = (font_vertex){xs[i], ys[i], 0.0f, {0, 0, 0, 225}}; /* white text on it keeps a contrast of about 6:1 over a white view (sRGB blending) */
 }
 
 float vf_overlay_text(vf_overlay *ov, float x, float y, const char *text, const uint8_t rgba[4])
@@ -130,6 +130,9 @@ void vf_overlay_record(vf_overlay *ov, VkCommandBuffer cmd, vf_image *target)
     vf_binding b = vf_bind_buffer(ov->verts[ov->slot]);
     /* scaled with the window: 1x up to 540 rows, 2x at 720, 3x at 1080 */
     float zoom = target->height >= 540 ? floorf((float)target->height / 360.0f + 0.5f) : 1.0f;
+    float fit = floorf((float)target->width / (ov->x1 + 12.0f)); /* the widest line stays in the window */
+    if (fit >= 1.0f && fit < zoom)
+        zoom = fit;
     /* A dark shadow one pixel down-right, then the text in its colours. */
     vf_overlay_push pc = {.screen = {2.0f * zoom / (float)target->width, 2.0f * zoom / (float)target->height, 1.0f, 1.0f},
                           .shade = {0.0f, 0.0f, 0.0f, 1.0f}};

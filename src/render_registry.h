@@ -11,7 +11,14 @@ typedef struct vf_render_options {
     uint32_t width, height;
     VkFormat format;
     const char *mode; /* a family's view: "dye", "pressure", "ssf", "particles", ...; NULL = default */
+    /* renderer keys, "ssf.radius=0.02" (checked by vf_render_setting_check);
+     * keys of another family's renderer are skipped. May be NULL. */
+    const char *const *settings;
+    uint32_t setting_count;
 } vf_render_options;
+
+/** The most renderer keys one command takes (--set ssf.KEY=VALUE). */
+#define VF_RENDER_MAX_SETTINGS 32
 
 /** Creates the renderer for a solver's family. Returns VF_ERR_UNSUPPORTED
  * with a one-line reason in err when the family has no renderer or the mode
@@ -19,7 +26,33 @@ typedef struct vf_render_options {
 vf_result vf_render_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
                                char *err, size_t cap);
 
-/** Lists the render modes of a family ("dye|pressure|velocity"), or NULL. */
+/** Lists the render modes of a family ("dye|pressure|velocity"), or NULL.
+ * The first one is the family's default view. */
 const char *vf_render_modes(const char *family);
+
+/** The i-th family that has a renderer ("grid", "height", ...), NULL past
+ * the last: with vf_render_modes, the list for help texts. */
+const char *vf_render_family(size_t i);
+
+/** The key table of a family's renderer (keys "ssf.*") and its size in
+ * *count; NULL (and 0) when its renderer takes no keys. */
+const vf_param_def *vf_render_params(const char *family, size_t *count);
+
+/** The key that names the view in a family's renderer table ("ssf.view"),
+ * set through the view (--render, render.mode) instead; NULL if none. */
+const char *vf_render_view_key(const char *family);
+
+/** Checks a renderer key assignment "ssf.radius=0.02" for a scene of
+ * `family`: VF_OK when it is a key of the family's renderer with a valid
+ * value; VF_ERR_UNSUPPORTED when the key has no renderer prefix (not a
+ * renderer key: the scene's keys decide); VF_ERR_INVALID_ARG with a one-line
+ * reason in err (the key and the allowed values, or which solvers' renderer
+ * takes it) otherwise. */
+vf_result vf_render_setting_check(const char *family, const char *assignment, char *err, size_t cap);
+
+/** Applies opt's settings that belong to table (keys with its prefix) to a
+ * renderer's options struct. For renderers' create functions. */
+vf_result vf_render_settings_apply(const vf_render_options *opt, const vf_param_def *table, size_t count, void *options,
+                                   char *err, size_t cap);
 
 #endif

@@ -99,6 +99,7 @@ struct vf_solver {
     uint64_t frames;     /* frames so far */
     uint32_t part_substeps; /* set by the caller: substeps per recorded part, 0 = whole frames */
     bool part_more;      /* set by record_frame: the frame needs another part */
+    uint32_t frame_substeps; /* set by record_frame: the substeps of the frame being recorded */
     vf_vti_compression vti_compression; /* set by the caller: how export_frame stores .vti arrays (0: raw) */
 };
 

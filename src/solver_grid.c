@@ -1532,6 +1532,7 @@ static vf_result grid_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profile
             scope_end(g, prof, cmd, scope);
         }
     }
+    s->frame_substeps = g->d.substeps;
     uint32_t left = g->d.substeps - g->part_done;
     uint32_t n = s->part_substeps && s->part_substeps < left ? s->part_substeps : left;
     for (uint32_t k = 0; k < n; k++) {

@@ -902,6 +902,7 @@ static vf_result g3_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler 
         if (g->rec_frames == 0)
             vf_cmd_barrier_transfer_to_compute(cmd);
     }
+    s->frame_substeps = g->d.substeps;
     uint32_t left = g->d.substeps - g->part_done;
     uint32_t n = s->part_substeps && s->part_substeps < left ? s->part_substeps : left;
     for (uint32_t k = 0; k < n; k++)

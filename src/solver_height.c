@@ -815,6 +815,7 @@ static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profi
             h->carry = 0;
         h->frame_steps = n;
         h->part_done = 0;
+        s->frame_substeps = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
     }
     uint64_t left = h->frame_steps - h->part_done;
     uint64_t n = s->part_substeps && s->part_substeps < left ? s->part_substeps : left;

@@ -58,6 +58,7 @@ static vf_result sph_record_frame(vf_solver *base, VkCommandBuffer cmd, vf_profi
         if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS))
             return VF_ERR_TOO_LARGE;
         s->frame_steps = (uint32_t)n;
+        base->frame_substeps = s->frame_steps;
         s->carry = fmax(0.0, budget - s->frame_steps * dt);
         s->pending = 0;
         if (base->frames == 0 || s->frame_steps < s->frame_steps_min)

@@ -34,7 +34,7 @@ typedef struct viewer {
     /* options */
     const char *device, *shot_dir, *shot_path, *mode, *test_keys;
     unsigned width, height;
-    bool vsync;
+    bool vsync, shot_overlay;
     long long frame_limit, test_resize, test_script;
     /* window and gpu */
     GLFWwindow *win;
@@ -52,6 +52,7 @@ typedef struct viewer {
     const vf_scene_info *info;
     void *desc;
     const char *file; /* the scene file (argv) while its scene is shown; NULL for built-in scenes */
+    vf_cmd_scene *cli; /* the command line's scene: its renderer keys (--set ssf.KEY=VALUE) */
     vf_solver *solver;
     vf_renderer *renderer;
     int mode_index;
@@ -64,6 +65,8 @@ typedef struct viewer {
     double fps, sim_ms, render_ms, last_fps_time;
     uint32_t fps_frames;
     char status[256];
+    bool need_estimate;   /* time the first substeps of the next frame (a new solver) */
+    char estimate[512];   /* the slow-frame estimate for the overlay, "" when fast */
     /* input */
     double mx, my;
     bool lmb, rmb, mmb;
@@ -110,14 +113,18 @@ static void usage(FILE *f)
             "  --test-script N       (tests) drive N frames of scripted mouse and keys\n"
             "  --test-keys KEYS      (tests) press the key of KEYS[i] at frame i: [ ] a-z\n"
             "                        0-9 and space; '.' presses nothing\n"
+            "  --screenshot-overlay  (tests) the --screenshot includes the overlay\n"
             "\n"
-            "keys: 1-9, 0 scene, R reset, Space pause, N single step, M view, H help,\n"
+            "keys: 1-9, 0 scene, R reset, Space pause, N single step, M view, H help and\n"
+            "      the scene keys in the window,\n"
             "      Tab next parameter, Up/Down change it (applies with a reset),\n"
             "      P or F12 screenshot, V start/stop recording frames, Esc quit,\n"
             "      [ and ] move the slice plane of the 3D grid's slice views\n"
             "mouse: left drag pushes fluid / particles or drops (height), right drag\n"
             "       pulls; in 3D scenes middle drag orbits, shift + middle drag pans\n"
-            "       and the wheel zooms\n");
+            "       and the wheel zooms\n"
+            "\n");
+    vf_cmd_print_views(f);
 }
 
 static int scene_count(void)
@@ -138,14 +145,28 @@ static void drop_scene(viewer *v)
     vf_solver_destroy(&v->solver);
 }
 
+/* The scene's own view (its file's render.mode, built-in scenes' too) as
+ * the index M starts cycling from; 0 (the family's first) without one. */
+static int scene_mode_index(const viewer *v)
+{
+    const char *want = vf_cmd_scene_render_mode(v->info, v->desc), *modes = vf_render_modes(v->info->family);
+    int k = 0;
+    for (const char *p = modes; want && p; k++) {
+        size_t n = strcspn(p, "|");
+        if (n == strlen(want) && !strncmp(p, want, n))
+            return k;
+        p = p[n] ? p + n + 1 : NULL;
+    }
+    return 0;
+}
+
 static int make_renderer(viewer *v)
 {
     char err[512] = {0};
     const char *modes = vf_render_modes(v->info->family);
     char mode[64] = {0};
-    const char *file_mode = v->file && v->mode_index == 0 ? vf_cmd_scene_render_mode(v->info, v->desc) : NULL;
-    if (v->mode || file_mode) {
-        snprintf(mode, sizeof mode, "%s", v->mode ? v->mode : file_mode);
+    if (v->mode) {
+        snprintf(mode, sizeof mode, "%s", v->mode);
     } else if (modes) {
         const char *p = modes;
         for (int i = 0; i < v->mode_index && p; i++) {
@@ -164,6 +185,8 @@ static int make_renderer(viewer *v)
                             .height = v->sc.extent.height ? v->sc.extent.height : v->height,
                             .format = v->sc.format,
                             .mode = mode[0] ? mode : NULL};
+    if (v->cli)
+        vf_cmd_scene_render_settings(v->cli, &ro);
     vf_result res = vf_render_create_for(v->gpu, v->solver, &ro, &v->renderer, err, sizeof err);
     if (res != VF_OK) {
         vf_app_error("%s", err[0] ? err : vf_result_message(res));
@@ -199,6 +222,8 @@ static int make_scene(viewer *v)
     int rc = vf_cmd_scene_create(&sc, v->gpu, &v->solver);
     if (rc)
         return rc;
+    v->need_estimate = true;
+    v->estimate[0] = 0;
     return make_renderer(v);
 }
 
@@ -211,7 +236,7 @@ static int rebuild_scene(void *user, bool new_scene)
         v->file = NULL;
         v->adopt_camera = true;
         v->mode = NULL;
-        v->mode_index = 0;
+        v->mode_index = scene_mode_index(v);
         v->selected_param = 0;
     }
     return make_scene(v);
@@ -457,51 +482,58 @@ static int session_frame(viewer *v, double dt, bool *step)
 
 static void draw_overlay(viewer *v, uint32_t slot)
 {
-    static const uint8_t white[4] = {255, 255, 255, 255}, yellow[4] = {255, 220, 90, 255}, grey[4] = {200, 200, 200, 255};
+    static const uint8_t white[4] = {255, 255, 255, 255}, yellow[4] = {255, 220, 90, 255}, grey[4] = {210, 210, 210, 255},
+                         cyan[4] = {140, 220, 255, 255};
+    const float gap = 3.0f; /* between lines (font pixels; the overlay scales with the window) */
     vf_overlay_begin(v->overlay, slot);
     char line[512], what[128] = "";
     if (v->solver && v->solver->vt->describe)
         v->solver->vt->describe(v->solver, what, sizeof what);
+    what[strcspn(what, ";")] = 0; /* the size part */
     snprintf(line, sizeof line, "%.1f fps   sim %.2f ms   render %.2f ms   %s%s", v->fps, v->sim_ms, v->render_ms, what,
              v->paused ? "   [paused]" : "");
-    float y = 8;
-    y += vf_overlay_text(v->overlay, 8, y, line, white) * 2.0f;
+    float y = 6;
+    y += vf_overlay_text(v->overlay, 6, y, line, white) + gap;
     if (v->info) {
-        snprintf(line, sizeof line, "scene %s (%s)   t = %.3f s   %s", v->info->name, v->info->family,
-                 v->solver ? v->solver->time : 0.0, v->recording ? "[recording]" : "");
-        y += vf_overlay_text(v->overlay, 8, y, line, white) * 2.0f;
+        snprintf(line, sizeof line, "scene %s (%s)   t = %.3f s%s%s", v->info->name, v->info->family,
+                 v->solver ? v->solver->time : 0.0, v->recording ? "   [recording]" : "",
+                 v->help ? "" : "   H: keys and scenes");
+        y += vf_overlay_text(v->overlay, 6, y, line, white) + gap;
         if (v->info->param_count) {
             const vf_param_def *d = &v->info->params[v->selected_param % (int)v->info->param_count];
             char val[64];
             vf_params_format(d, v->desc, val, sizeof val);
             snprintf(line, sizeof line, "Tab/Up/Down: %s = %s %s (R applies)", d->key, val, d->unit ? d->unit : "");
-            y += vf_overlay_text(v->overlay, 8, y, line, yellow) * 2.0f;
+            y += vf_overlay_text(v->overlay, 6, y, line, yellow) + gap;
         }
     }
     if (v->status[0])
-        y += vf_overlay_text(v->overlay, 8, y, v->status, yellow) * 2.0f;
-    if (v->info && v->fps > 0 && v->fps < 1.0 / VF_SLOW_FRAME_S) {
+        y += vf_overlay_text(v->overlay, 6, y, v->status, yellow) + gap;
+    if (v->estimate[0]) {
+        y += vf_overlay_text(v->overlay, 6, y, v->estimate, yellow) + gap;
+    } else if (v->info && v->fps > 0 && v->fps < 1.0 / vf_cmd_slow_frame_s()) {
         const char *fam = v->info->family;
         snprintf(line, sizeof line, "slow: %.3g s a frame on this device: lower %s (Tab to select it, R applies)",
                  1.0 / v->fps, !strcmp(fam, "sph") ? "spacing (raise it: fewer particles)" : !strcmp(fam, "grid") ? "n" : "nx and ny");
-        y += vf_overlay_text(v->overlay, 8, y, line, yellow) * 2.0f;
+        y += vf_overlay_text(v->overlay, 6, y, line, yellow) + gap;
     }
     if (v->help) {
-        const char *help = "1-9, 0 scenes   R reset   Space pause   N step   M view   H hide help\n"
+        const char *help = "R reset   Space pause   N step   M view   H hide help\n"
                            "Tab/Up/Down parameter   P/F12 screenshot   V record   Esc quit   [ ] slice\n"
                            "left drag: push / inject / drop   right drag: pull\n"
                            "middle drag: orbit   shift+middle: pan   wheel: zoom";
-        y += vf_overlay_text(v->overlay, 8, y, help, grey) + 8.0f;
-        /* which number key opens which scene */
-        char scenes[512] = "";
-        size_t used = 0;
+        y += vf_overlay_text(v->overlay, 6, y + gap, help, grey) + 3 * gap;
+        /* which number key opens which scene, five a line */
+        char scenes[512] = "scenes:";
+        size_t used = strlen(scenes);
         for (int i = 0; i < scene_count() && i < 10 && used + 1 < sizeof scenes; i++) {
-            int w = snprintf(scenes + used, sizeof scenes - used, "%s%d %s", i ? "   " : "", (i + 1) % 10, vf_scenes[i]->name);
+            int w = snprintf(scenes + used, sizeof scenes - used, "%s%d %-10s", i % 5 ? " " : i ? "\n        " : " ",
+                             (i + 1) % 10, vf_scenes[i]->name);
             if (w < 0)
                 break;
             used += (size_t)w;
         }
-        vf_overlay_text(v->overlay, 8, y, scenes, grey);
+        vf_overlay_text(v->overlay, 6, y, scenes, cyan);
     }
 }
 
@@ -543,6 +575,16 @@ static int rebuild_swapchain(viewer *v)
     return 0;
 }
 
+/* Copies target into the screenshot readback and returns it to the colour
+ * attachment layout. */
+static void record_shot_copy(viewer *v, VkCommandBuffer cmd, vf_image *target)
+{
+    vf_capture_record_copy(v->shot, cmd, target);
+    vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0,
+                        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                        VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+}
+
 static int draw_frame(viewer *v, double dt)
 {
     VkCommandBuffer cmd;
@@ -565,6 +607,34 @@ static int draw_frame(viewer *v, double dt)
     int rc = session_frame(v, dt, &step);
     if (rc != 0)
         return rc; /* the acquired image is never presented: the viewer exits */
+    if (step && v->need_estimate) {
+        /* a new solver: its pace from the first substeps, before the frame
+         * (after this frame's inputs: the frame's results do not change) */
+        v->need_estimate = false;
+        vf_frame_estimate est;
+        if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, &est)) != VF_OK)
+            goto gpu_fail;
+        char line[1024];
+        const char *key = NULL;
+        bool slow = vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, false, line, sizeof line, NULL);
+        vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, true, v->estimate, sizeof v->estimate, &key);
+        for (size_t k = 0; key && k < v->info->param_count; k++) /* the key to change, selected for Up/Down */
+            if (!strcmp(v->info->params[k].key, key))
+                v->selected_param = (int)k;
+        step = !est.frame_complete;
+        /* a slow scene pauses before its first frame instead of freezing the
+         * window for it (not in lockstep or while recording: the pause would
+         * depend on this machine's pace, not on the inputs) */
+        bool pause = slow && step && !v->ls.peer && !v->rec.open;
+        if (slow)
+            vf_app_warn("%s%s", line, pause ? " (the viewer pauses: Space runs it)" : "");
+        if (pause) {
+            step = false; /* the frame stays in progress: Space or N goes on with it */
+            v->paused = true;
+            push_event(v, &(vf_event){.type = VF_EVENT_PAUSE, .on = true});
+            snprintf(v->status, sizeof v->status, "paused before a slow frame: Space runs, N steps one frame");
+        }
+    }
     vf_profiler_reset(v->prof, cmd, slot);
     vf_cmd_barrier_frame_start(cmd);
     if (step) {
@@ -591,14 +661,13 @@ static int draw_frame(viewer *v, double dt)
         if (vf_capture_create(v->gpu, &cd, &v->shot) != VF_OK)
             shot = false;
     }
-    if (shot) {
-        vf_capture_record_copy(v->shot, cmd, target);
-        vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0,
-                            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                            VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
-    }
+    /* screenshots show the picture without the overlay (--screenshot-overlay: with it) */
+    if (shot && !v->shot_overlay)
+        record_shot_copy(v, cmd, target);
     draw_overlay(v, slot);
     vf_overlay_record(v->overlay, cmd, target);
+    if (shot && v->shot_overlay)
+        record_shot_copy(v, cmd, target);
     vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                         VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_NONE, 0);
     res = vf_frames_submit(v->frames, v->acquired[slot], VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
@@ -775,9 +844,11 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
     /* the scene: the one given on the command line (with its --set), or smoke */
     v->info = sc->info;
     v->file = sc->file;
+    v->cli = sc;
     v->adopt_camera = true;
     v->desc = sc->desc;
     sc->desc = NULL;
+    v->mode_index = scene_mode_index(v);
     if ((rc = make_scene(v)) != 0)
         return rc;
     v->sim = (vf_session_sim){.info = &v->info, .desc = &v->desc, .solver = &v->solver, .rebuild = rebuild_scene, .user = v};
@@ -851,7 +922,7 @@ static void cleanup(viewer *v, int *rc)
 
 int main(int argc, char **argv)
 {
-    viewer v = {.width = 1280, .height = 720, .vsync = true, .shot_dir = "screenshots", .help = true,
+    viewer v = {.width = 1280, .height = 720, .vsync = true, .shot_dir = "screenshots",
                 .dist = 2.5f, .pitch = 0.45f, .yaw = 0.6f};
     v.cam = (vf_camera){.target = {0.6f, 0.25f, 0.25f}, .up = {0, 1, 0}, .fov_y = 0.9f, .znear = 0.01f, .zfar = 100.0f};
     /* argv[1] may be "view" when started through `vkfluid view` */
@@ -913,6 +984,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--screenshot")) {
             if (!(v.shot_path = vf_app_option_value(argc, argv, &i)))
                 goto usage_error;
+        } else if (!strcmp(a, "--screenshot-overlay")) {
+            v.shot_overlay = true;
         } else if (!strcmp(a, "--screenshot-dir")) {
             if (!(v.shot_dir = vf_app_option_value(argc, argv, &i)))
                 goto usage_error;

@@ -6,7 +6,10 @@
  * must inject density along the view ray (volume view) and push the fluid
  * (speed slice, the density's weight off), each change lying under the drag;
  * and ] and [ must move the slice plane (the picture changes, differently for
- * each key). */
+ * each key); the overlay's contrast over a light view and its scene list on
+ * H, and the estimate of slow frames (the viewer pauses before one, except
+ * while recording). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +81,80 @@ static const char *small_set(const char *family)
     return "";
 }
 
+/* sRGB 8-bit to linear relative luminance. */
+static double luminance(const uint8_t *p)
+{
+    double c[3];
+    for (int k = 0; k < 3; k++) {
+        double v = p[k] / 255.0;
+        c[k] = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+    }
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The overlay: where `with` differs from `without` (same frame, no overlay).
+ * Gives its bounding box and, inside it, the contrast ratio (WCAG:
+ * (L1 + 0.05) / (L2 + 0.05)) between the text (99.5th percentile of
+ * luminance) and the panel (median), and the view's median there without
+ * the overlay. False when the images cannot be read or show no overlay. */
+typedef struct overlay_box {
+    uint32_t x0, y0, x1, y1, w, h;
+    double contrast, panel, view;
+} overlay_box;
+
+static bool overlay_region(const char *with, const char *without, overlay_box *o)
+{
+    uint8_t *a = NULL, *b = NULL;
+    uint32_t aw = 0, ah = 0, bw = 0, bh = 0;
+    bool ok = false;
+    memset(o, 0, sizeof *o);
+    if (vf_png_read(with, &a, &aw, &ah) != VF_OK || vf_png_read(without, &b, &bw, &bh) != VF_OK || aw != bw || ah != bh)
+        goto done;
+    o->w = aw;
+    o->h = ah;
+    o->x0 = aw;
+    o->y0 = ah;
+    for (uint32_t y = 0; y < ah; y++)
+        for (uint32_t x = 0; x < aw; x++) {
+            const uint8_t *p = a + ((size_t)y * aw + x) * 4, *q = b + ((size_t)y * aw + x) * 4;
+            if (abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]) > 12) {
+                o->x0 = x < o->x0 ? x : o->x0;
+                o->y0 = y < o->y0 ? y : o->y0;
+                o->x1 = x + 1 > o->x1 ? x + 1 : o->x1;
+                o->y1 = y + 1 > o->y1 ? y + 1 : o->y1;
+            }
+        }
+    if (o->x1 <= o->x0 || o->y1 <= o->y0)
+        goto done;
+    size_t n = (size_t)(o->x1 - o->x0) * (o->y1 - o->y0), k = 0;
+    double *la = malloc(n * sizeof *la), *lb = malloc(n * sizeof *lb);
+    if (la && lb) {
+        for (uint32_t y = o->y0; y < o->y1; y++)
+            for (uint32_t x = o->x0; x < o->x1; x++, k++) {
+                la[k] = luminance(a + ((size_t)y * aw + x) * 4);
+                lb[k] = luminance(b + ((size_t)y * aw + x) * 4);
+            }
+        qsort(la, n, sizeof *la, cmp_double);
+        qsort(lb, n, sizeof *lb, cmp_double);
+        o->panel = la[n / 2];
+        o->view = lb[n / 2];
+        o->contrast = (la[(size_t)(0.995 * (double)(n - 1))] + 0.05) / (o->panel + 0.05);
+        ok = true;
+    }
+    free(la);
+    free(lb);
+done:
+    free(a);
+    free(b);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -85,7 +162,8 @@ int main(int argc, char **argv)
         CHECK_MSG(false, "xvfb-run is missing: install xvfb and xauth (tools/quickstart.sh does)");
         return vf_test_finish();
     }
-    const char *xvfb = "xvfb-run -a -s '-screen 0 1024x768x24'";
+    /* VKFLUID_SLOW_FRAME_S=1e9: a loaded machine never pauses these runs before a slow frame */
+    const char *xvfb = "VKFLUID_SLOW_FRAME_S=1e9 xvfb-run -a -s '-screen 0 1024x768x24'";
 
     vf_test_section("no display");
     int rc = vf_test_run_capture(out, sizeof out, "env -u DISPLAY -u WAYLAND_DISPLAY '%s' view", vf_t.vkfluid);
@@ -128,6 +206,58 @@ int main(int argc, char **argv)
     }
     free(a);
     free(b);
+
+    vf_test_section("the overlay over a light view: a dark panel, text in contrast, scaled, the scene list on H");
+    {
+        /* the pool's 3D view is light; the threshold keeps the timing lines away */
+        const char *common = "%s '%s' view pool --set nx=48 --set ny=48 --size 1280x720 --frames 2 "
+                             "--vsync off --screenshot '%s' %s";
+        char cmd[1024];
+        const char *plain = vf_test_path("ov_plain.png"), *over = vf_test_path("ov_text.png"), *help = vf_test_path("ov_help.png");
+        snprintf(cmd, sizeof cmd, common, xvfb, vf_t.vkfluid, plain, "");
+        rc = vf_test_run_capture(out, sizeof out, "%s", cmd);
+        CHECK_MSG(rc == 0, "view pool: exit %d: %s", rc, out);
+        snprintf(cmd, sizeof cmd, common, xvfb, vf_t.vkfluid, over, "--screenshot-overlay");
+        rc = vf_test_run_capture(out, sizeof out, "%s", cmd);
+        CHECK_MSG(rc == 0, "view pool --screenshot-overlay: exit %d: %s", rc, out);
+        snprintf(cmd, sizeof cmd, common, xvfb, vf_t.vkfluid, help, "--screenshot-overlay --test-keys h");
+        rc = vf_test_run_capture(out, sizeof out, "%s", cmd);
+        CHECK_MSG(rc == 0, "view pool --test-keys h: exit %d: %s", rc, out);
+        overlay_box o, oh;
+        if (CHECK_MSG(overlay_region(over, plain, &o), "the overlay shows in the screenshot")) {
+            printf("overlay %ux%u at (%u, %u): panel luminance %.3f over a view of %.3f, text contrast %.1f:1\n",
+                   o.x1 - o.x0, o.y1 - o.y0, o.x0, o.y0, o.panel, o.view, o.contrast);
+            CHECK_MSG(o.x0 < 16 && o.y0 < 16, "the overlay sits in the top left corner");
+            CHECK_MSG(o.view > 0.15, "the view under the overlay is light (luminance %.3f)", o.view);
+            CHECK_MSG(o.panel < 0.5 * o.view, "the panel darkens the view: %.3f over %.3f", o.panel, o.view);
+            CHECK_MSG(o.contrast >= 4.5, "text against the panel: contrast %.1f:1, want at least 4.5:1", o.contrast);
+            /* scaled to the window: 3 lines of 12 px font at 2x are taller than 60 px at 720 rows */
+            CHECK_MSG(o.y1 - o.y0 >= 60, "the overlay is scaled with a 720-row window: %u rows", o.y1 - o.y0);
+        }
+        if (CHECK_MSG(overlay_region(help, plain, &oh), "the overlay with H shows")) {
+            printf("overlay with H: %ux%u, contrast %.1f:1\n", oh.x1 - oh.x0, oh.y1 - oh.y0, oh.contrast);
+            /* the keys and the scene list: at least 6 lines more */
+            CHECK_MSG(oh.y1 - oh.y0 >= o.y1 - o.y0 + 6 * 24, "H adds the keys and the scene list: %u rows against %u",
+                      oh.y1 - oh.y0, o.y1 - o.y0);
+            CHECK_MSG(oh.contrast >= 4.5, "help text contrast %.1f:1", oh.contrast);
+        }
+    }
+
+    vf_test_section("the viewer estimates slow frames before the first (threshold forced to 0 s)");
+    rc = vf_test_run_capture(out, sizeof out,
+                             "%s env VKFLUID_SLOW_FRAME_S=0 '%s' view dam-break --set particles=300 --size 160x120 --frames 3 --vsync off",
+                             xvfb, vf_t.vkfluid);
+    CHECK_MSG(rc == 0 && strstr(out, "warning: estimate: scene dam-break: ~") && strstr(out, " a frame on ") &&
+                  strstr(out, "the viewer pauses: Space runs it"),
+              "view prints the estimate and pauses: exit %d: %s", rc, out);
+    /* recording: the pause would depend on the machine's pace, so none */
+    rc = vf_test_run_capture(out, sizeof out,
+                             "%s env VKFLUID_SLOW_FRAME_S=0 '%s' view smoke --set n=32 --size 160x120 --frames 3 --vsync off "
+                             "--record '%s'",
+                             xvfb, vf_t.vkfluid, vf_test_path("est.rec"));
+    CHECK_MSG(rc == 0 && strstr(out, "warning: estimate: scene smoke: ~") && !strstr(out, "pauses"),
+              "view --record prints the estimate, does not pause: exit %d: %s", rc, out);
+
 
     vf_test_section("3D grid: a left drag injects and pushes along the view ray; [ and ] move the slice plane");
     /* --test-script 10: a left press at (0.3, 0.5) of the window, dragged to
