@@ -155,7 +155,7 @@ static int print_markdown(void)
             }
             n++;
         }
-        printf("#### %s keys: scene%s", first->family, n > 1 ? "s" : "");
+        printf("### %s keys: scene%s", first->family, n > 1 ? "s" : "");
         for (size_t k = 0; k < n; k++)
             printf("%s %s", k ? "," : "", group[k]->name);
         printf("\n\n| key | meaning | unit | allowed | default |");
