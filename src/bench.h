@@ -80,7 +80,7 @@ void vf_bench_fit(vf_bench_solver *s);
  * (the work accounting), each atomically. */
 vf_result vf_bench_write(const vf_bench_report *r, const char *dir);
 
-/** Writes the JSON document (schema "vkfluid-bench/1", see README). */
+/** Writes the JSON document (schema "vkfluid-bench/1", see docs/benchmarks.md). */
 void vf_bench_write_json(const vf_bench_report *r, FILE *f);
 /** Writes the CSV: one row per size and pass. */
 void vf_bench_write_csv(const vf_bench_report *r, FILE *f);

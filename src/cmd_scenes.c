@@ -1,5 +1,5 @@
 /* vkfluid scenes: lists the built-in scenes (text, JSON), prints the key
- * tables for the README (--markdown) and a scene's file (--export). */
+ * tables for docs/scenes.md (--markdown) and a scene's file (--export). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +20,7 @@ static void usage(FILE *f)
                "\n"
                "  --json           the scenes as JSON: name, solver, description and every key's value\n"
                "  --markdown       the key tables of every solver (meaning, unit, range, default,\n"
-               "                   each preset's value), as in the README\n"
+               "                   each preset's value), as in docs/scenes.md\n"
                "  --export NAME    print scene NAME as a scene file, to start your own from\n"
                "  NAME             one scene: its views (--render MODE) and default view, its\n"
                "                   keys (--set) with values, and its renderer's settings\n");
@@ -161,7 +161,7 @@ static int print_markdown(void)
             }
             n++;
         }
-        printf("#### %s keys: scene%s", first->family, n > 1 ? "s" : "");
+        printf("### %s keys: scene%s", first->family, n > 1 ? "s" : "");
         for (size_t k = 0; k < n; k++)
             printf("%s %s", k ? "," : "", group[k]->name);
         printf("\n\n| key | meaning | unit | allowed | default |");

@@ -2,7 +2,7 @@
  *
  * A solver describes its keys once (name, type, default, range, unit, help,
  * offset into its desc struct); the CLI's --set key=value, scene files and the
- * README's key tables all go through the same table. */
+ * key tables of docs/scenes.md all go through the same table. */
 #ifndef VF_PARAMS_H
 #define VF_PARAMS_H
 

@@ -1,6 +1,6 @@
 /* vkfluid bench: a tiny sweep of every solver this build has (two sizes
  * each, --frames 3) writes the three files; the JSON follows the documented
- * schema (vkfluid-bench/1, README); the SVG is well-formed XML with one
+ * schema (vkfluid-bench/1, docs/benchmarks.md); the SVG is well-formed XML with one
  * polyline per mode and panel; bad input exits 2 with one line. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>

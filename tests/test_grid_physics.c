@@ -7,8 +7,8 @@
  *    lambda_h) per step (to 1e-4);
  *  - the lid-driven cavity at re = 100 against Ghia, Ghia & Shin (1982) on the
  *    vertical centreline (n = 32 here to fit the suite's time; it meets the
- *    0.03 bound the issue sets for n = 128; the n = 128 run is documented in
- *    the README);
+ *    0.03 bound at n = 128; the n = 128 run is documented in
+ *    docs/architecture.md);
  *  - obstacles: no flow through solid cells, no dye inside them, for static
  *    and moving obstacles;
  *  - the CLI: bad input exits 2 with one line naming the key and range and

@@ -1,7 +1,7 @@
 /* Scene files: every built-in scene is its scenes/NAME.json (embedded and on
  * disk give exactly the preset's desc), files round-trip, errors are one line
  * naming the file and key path, hostile inputs (tests/hostile) exit 2 before
- * any GPU work, a user file runs, --set takes SOLVER.KEY, the README's key
+ * any GPU work, a user file runs, --set takes SOLVER.KEY, docs/scenes.md's key
  * tables match `vkfluid scenes --markdown`, and outputs are never mixed. */
 #define _GNU_SOURCE /* open_memstream is POSIX 2008 too; keep glibc happy */
 #include <cjson/cJSON.h>
@@ -347,26 +347,26 @@ static void listing_and_readme(void)
         CHECK_EQ_INT(cJSON_GetArraySize(root), count);
     cJSON_Delete(root);
 
-    vf_test_section("the README's key tables are the output of vkfluid scenes --markdown");
+    vf_test_section("docs/scenes.md's key tables are the output of vkfluid scenes --markdown");
     rc = vf_test_run_capture(out, sizeof out, "'%s' scenes --markdown", vf_t.vkfluid);
     CHECK_EQ_INT(rc, 0);
     char path[4096];
-    snprintf(path, sizeof path, "%s/README.md", vf_t.source);
+    snprintf(path, sizeof path, "%s/docs/scenes.md", vf_t.source);
     char *readme = vf_test_read_file(path, NULL);
     if (!CHECK(readme != NULL))
         return;
     const char *begin_mark = "<!-- vkfluid scenes --markdown: begin -->\n", *end_mark = "<!-- vkfluid scenes --markdown: end -->";
     char *begin = strstr(readme, begin_mark), *end = begin ? strstr(begin, end_mark) : NULL;
-    if (CHECK_MSG(begin && end, "README.md has the markers %s and %s", begin_mark, end_mark)) {
+    if (CHECK_MSG(begin && end, "docs/scenes.md has the markers %s and %s", begin_mark, end_mark)) {
         begin += strlen(begin_mark);
         *end = 0;
         bool same = !strcmp(begin, out);
-        CHECK_MSG(same, "README.md's key tables differ from `vkfluid scenes --markdown`: paste its output between the markers");
+        CHECK_MSG(same, "docs/scenes.md's key tables differ from `vkfluid scenes --markdown`: paste its output between the markers");
         if (!same) {
             size_t k = 0;
             while (begin[k] && begin[k] == out[k])
                 k++;
-            printf("first difference at byte %zu: README '%.60s' vs command '%.60s'\n", k, begin + k, out + k);
+            printf("first difference at byte %zu: docs/scenes.md '%.60s' vs command '%.60s'\n", k, begin + k, out + k);
         }
     }
     free(readme);
