@@ -9,6 +9,7 @@
 #include "solver.h"
 #define VF_TESTLIB_NO_GPU
 #include "testlib.h"
+#include "scenes.h"
 
 static char out[1 << 16];
 

@@ -11,9 +11,10 @@
 
 #include "png_io.h"
 #include "render_registry.h"
-#include "suggest.h"
+#include "text.h"
 #define VF_TESTLIB_NO_GPU
 #include "testlib.h"
+#include "scenes.h"
 
 static char out[65536];
 

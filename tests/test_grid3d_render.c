@@ -14,6 +14,7 @@
 #include "render_volume.h"
 #include "solver_grid3d.h"
 #include "testlib.h"
+#include "render_volume_ref.h"
 
 static char out[16384];
 

@@ -22,6 +22,7 @@
 #include "gpu_profiler.h"
 #include "solver_grid.h"
 #include "testlib.h"
+#include "scenes.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -1,5 +1,5 @@
 /* Height-field water: every GPU kernel against its CPU reference
- * (src/solver_height_ref.c) on small odd-sized grids with dry cells, an
+ * (tests/ref/solver_height_ref.c) on small odd-sized grids with dry cells, an
  * obstacle, a boat hull and absorbing edges; the Thomas solve against the
  * tridiagonal system itself; drop volume neutrality; coupling signs; the
  * advection of the surface state by a cell-centred and a MAC flow; the floor

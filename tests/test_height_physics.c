@@ -29,6 +29,7 @@
 #include "solver_height.h"
 #include "solver_height_ref.h"
 #include "testlib.h"
+#include "scenes.h"
 
 #define PI 3.14159265358979323846
 

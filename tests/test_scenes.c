@@ -14,6 +14,7 @@
 #define VF_TESTLIB_NO_GPU
 #include "scene_file.h"
 #include "testlib.h"
+#include "scenes.h"
 
 static char out[1 << 20];
 

@@ -11,6 +11,7 @@
 #include "solver_sph.h"
 #include "sph_foam.h"
 #include "testlib.h"
+#include "sph_foam_ref.h"
 
 static uint32_t rng(uint64_t *s)
 {

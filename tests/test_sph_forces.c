@@ -1,5 +1,5 @@
 /* SPH density and forces on the GPU against the CPU brute-force O(N^2)
- * reference (src/solver_sph_ref.c), for a random configuration: a jittered
+ * reference (tests/ref/solver_sph_ref.c), for a random configuration: a jittered
  * lattice (+-40% of the spacing) with random velocities, with surface
  * tension, damping and the interactive force on, for both equations of state.
  * Tolerance: 1e-4 relative, per particle, with the scale of each quantity

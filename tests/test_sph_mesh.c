@@ -8,6 +8,7 @@
 #include "gpu_cmd.h"
 #include "sph_mesh.h"
 #include "testlib.h"
+#include "sph_mesh_ref.h"
 
 static uint32_t rng(uint64_t *s)
 {

@@ -23,6 +23,7 @@
 #include "solver.h"
 #include "solver_sph.h"
 #include "testlib.h"
+#include "scenes.h"
 
 static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *sets, int nsets)
 {

@@ -16,6 +16,7 @@
 #include "png_io.h"
 #include "render_ssf.h"
 #include "testlib.h"
+#include "render_ssf_ref.h"
 
 #define W 128
 #define H 96

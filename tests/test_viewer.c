@@ -18,6 +18,7 @@
 #include "solver.h"
 #define VF_TESTLIB_NO_GPU
 #include "testlib.h"
+#include "scenes.h"
 
 static char out[65536];
 

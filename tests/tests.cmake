@@ -4,8 +4,14 @@
 # GPU tests run with validation (and synchronization validation) forced on and
 # exit 77 (reported as skipped) only when no Vulkan device exists at all.
 file(GLOB VF_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.c)
+# tests/ref: the CPU reference of every kernel, a layer above the solvers and
+# renderers it mirrors; the tests see every layer.
+file(GLOB VF_REF_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/ref/*.c)
+add_library(vf_ref STATIC ${VF_REF_SOURCES})
+target_include_directories(vf_ref PUBLIC ${CMAKE_SOURCE_DIR}/tests/ref)
+target_link_libraries(vf_ref PUBLIC vf_render ${VF_SIM_FAMILIES})
 add_library(vf_testlib STATIC ${CMAKE_SOURCE_DIR}/tests/testlib.c)
-target_link_libraries(vf_testlib PUBLIC vf_core)
+target_link_libraries(vf_testlib PUBLIC vf_app vf_ref)
 target_include_directories(vf_testlib PUBLIC ${CMAKE_SOURCE_DIR}/tests)
 foreach(src ${VF_TEST_SOURCES})
   get_filename_component(name ${src} NAME_WE)

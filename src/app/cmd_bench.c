@@ -1,0 +1,869 @@
+/* vkfluid bench: sweeps particle counts and grid sizes, timing every pass on
+ * the GPU and whole frames on the wall clock, with and without rendering. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app.h"
+#include "app_gpu.h"
+#include "bench.h"
+#include "bench_model.h"
+#include "capture.h"
+#include "cmd_common.h"
+#include "fileio.h"
+#include "gpu_cmd.h"
+#include "gpu_counters.h"
+#include "render_registry.h"
+#include "scene_file.h"
+#include "solver.h"
+#include "solver_grid.h"
+#include "scenes.h"
+#include "options.h"
+
+typedef struct bench_family {
+    const char *solver, *scene, *size_key;
+    const char *keys[2]; /* the scene keys set to the size */
+    uint64_t first, last; /* default sweep, doubling; last 0: until it no longer fits */
+    bool squared;         /* elements = size^2 (grid3d: 2 size^3, its n x 2n x n cells) */
+} bench_family;
+
+static const bench_family families[] = {
+    {"sph", "dam-break", "particles", {"particles", NULL}, 16384, 0, false},
+    {"grid", "smoke", "n", {"n", NULL}, 128, 4096, true},
+    {"height", "pool", "n", {"nx", "ny"}, 128, 4096, true},
+    {"grid3d", "smoke3d", "n", {"n", NULL}, 32, 256, false},
+};
+#define FAMILY_COUNT (sizeof families / sizeof families[0])
+
+typedef struct bench_opts {
+    const char *device, *out, *solver, *scene_file;
+    const char *model_dir; /* --model [DIR]: print the roofline predictions; NULL: off */
+    vf_scene_loaded file_scene; /* --scene FILE, loaded and validated by parse (owned) */
+    uint64_t sizes[FAMILY_COUNT][VF_BENCH_MAX_SIZES];
+    uint32_t size_count[FAMILY_COUNT];
+    bool sizes_given[FAMILY_COUNT];
+    uint32_t frames, warmup, repeat;
+    unsigned rw, rh;
+    bool force, quiet, results;
+} bench_opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vkfluid bench [--solver sph|grid|height|grid3d|all | --scene FILE] [--sizes [SOLVER=]LIST]...\n"
+            "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
+            "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
+            "                     [--model [DIR]]\n"
+            "\n"
+            "For each size: warm-up frames, then R repeats of N timed frames. Reports GPU\n"
+            "milliseconds per pass (timestamps), simulation-only frames and steps per\n"
+            "second, frames per second with rendering, effective bandwidth per pass\n"
+            "against the device's measured copy bandwidth, and the fitted scaling\n"
+            "exponent (cost ~ size^k).\n"
+            "\n"
+            "default sweeps: sph (dam-break) particles 16384 doubling until it no longer\n"
+            "fits in device memory; grid (smoke) and height (pool) 128^2 doubling to 4096^2;\n"
+            "grid3d (smoke3d) n = 32 doubling to 256 (n x 2n x n cells).\n"
+            "\n"
+            "options:\n"
+            "  --solver S        sph, grid, height, grid3d or all (default all; all takes grid3d\n"
+            "                    only with --sizes grid3d=LIST)\n"
+            "  --scene FILE      sweep the sizes of the scene in FILE (its solver only)\n"
+            "  --sizes LIST      comma-separated sizes (particles, or cells per side) for the\n"
+            "                    chosen solver; SOLVER=LIST sets one solver's sizes\n"
+            "  --render WxH|none render each frame offscreen at WxH too (default 1280x720)\n"
+            "  --frames N        timed frames per repeat (default 30)\n"
+            "  --warmup N        untimed frames first (default 5)\n"
+            "  --repeat R        repeats (default 3); medians and spread over them\n"
+            "  --out DIR         writes DIR/bench.csv, bench.json, bench.svg, work.csv (default out/bench)\n"
+            "  --results         also keep them as bench/results/<device>-<date>.{csv,json,svg}\n"
+            "  --force           write into a non-empty --out folder\n"
+            "  --model [DIR]     also print the roofline model's PREDICTIONS for the device\n"
+            "                    files in DIR (default bench/models): time per dispatch =\n"
+            "                    max(bytes / bandwidth, latency) over the counted work\n");
+}
+
+static int family_index(const char *name)
+{
+    for (size_t i = 0; i < FAMILY_COUNT; i++)
+        if (!strcmp(families[i].solver, name))
+            return (int)i;
+    return -1;
+}
+
+static int parse_sizes(bench_opts *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    const char *list = arg;
+    int fam = -1;
+    if (eq) {
+        char name[16];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+        if ((fam = family_index(name)) < 0) {
+            vf_app_error("--sizes %s: unknown solver '%s': use sph, grid, height or grid3d", arg, name);
+            return VF_EXIT_USAGE;
+        }
+        list = eq + 1;
+    } else if (o->solver && strcmp(o->solver, "all")) {
+        fam = family_index(o->solver);
+    }
+    if (fam < 0) {
+        vf_app_error("--sizes %s: say which solver: --solver NAME --sizes LIST or --sizes NAME=LIST", arg);
+        return VF_EXIT_USAGE;
+    }
+    o->size_count[fam] = 0;
+    o->sizes_given[fam] = true;
+    const char *p = list;
+    while (*p) {
+        char *end;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (end == p || v == 0 || v > 1000000000000ull || (*end && *end != ',') || isspace((unsigned char)*p) || *p == '-') {
+            vf_app_error("--sizes %s: must be a comma-separated list of positive integers", arg);
+            return VF_EXIT_USAGE;
+        }
+        if (o->size_count[fam] >= VF_BENCH_MAX_SIZES) {
+            vf_app_error("--sizes %s: at most %d sizes", arg, VF_BENCH_MAX_SIZES);
+            return VF_EXIT_USAGE;
+        }
+        o->sizes[fam][o->size_count[fam]++] = v;
+        p = *end ? end + 1 : end;
+    }
+    if (!o->size_count[fam]) {
+        vf_app_error("--sizes %s: the list is empty", arg);
+        return VF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Measured device-local copy bandwidth (bytes read + written per second):
+ * 256 MiB buffers (less on small devices), copied back and forth 8 times,
+ * each copy timed on its own; the best copy counts (the first one, cold,
+ * is left out). */
+#define COPY_REPEATS 8
+static double measure_copy_bandwidth(vf_gpu *gpu)
+{
+    VkDeviceSize size = 256ull << 20;
+    if (size > gpu->info.device_local_bytes / 16)
+        size = gpu->info.device_local_bytes / 16 / 4 * 4;
+    vf_buffer *a = NULL, *b = NULL;
+    vf_profiler *prof = NULL;
+    double gbps = 0.0;
+    vf_buffer_desc bd = {.size = size, .name = "bench copy a"};
+    if (vf_buffer_create(gpu, &bd, &a) != VF_OK)
+        goto done;
+    bd.name = "bench copy b";
+    vf_profiler_desc pd = {.slots = 1, .max_scopes = COPY_REPEATS};
+    if (vf_buffer_create(gpu, &bd, &b) != VF_OK || vf_profiler_create(gpu, &pd, &prof) != VF_OK)
+        goto done;
+    VkCommandBuffer cmd;
+    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
+        goto done;
+    vf_profiler_reset(prof, cmd, 0);
+    vkCmdFillBuffer(cmd, a->buffer, 0, VK_WHOLE_SIZE, 1);
+    VkBufferCopy region = {0, 0, size};
+    static const char *const names[COPY_REPEATS] = {"copy 0", "copy 1", "copy 2", "copy 3",
+                                                    "copy 4", "copy 5", "copy 6", "copy 7"};
+    for (int i = 0; i < COPY_REPEATS; i++) {
+        vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT,
+                       VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+        uint32_t s = vf_profiler_begin(prof, cmd, names[i]);
+        if (i % 2)
+            vkCmdCopyBuffer(cmd, b->buffer, a->buffer, 1, &region);
+        else
+            vkCmdCopyBuffer(cmd, a->buffer, b->buffer, 1, &region);
+        vf_profiler_end(prof, cmd, s);
+    }
+    if (vf_cmd_oneshot_submit(gpu, cmd) != VF_OK)
+        goto done;
+    vf_pass_time t[COPY_REPEATS];
+    uint32_t n = 0;
+    if (vf_profiler_collect(prof, 0, t, COPY_REPEATS, &n) == VF_OK) {
+        double best = INFINITY;
+        for (uint32_t i = 0; i < n; i++)
+            if (strcmp(t[i].name, "copy 0") && t[i].ms > 0 && t[i].ms < best)
+                best = t[i].ms;
+        if (isfinite(best))
+            gbps = 2.0 * (double)size / (best * 1e-3) / 1e9;
+    }
+done:
+    vf_profiler_destroy(&prof);
+    vf_buffer_destroy(&a);
+    vf_buffer_destroy(&b);
+    return gbps;
+}
+
+/* Per-pass samples over the timed frames of one size. */
+typedef struct samples {
+    char name[VF_BENCH_MAX_PASSES][32];
+    double *v[VF_BENCH_MAX_PASSES];
+    uint64_t bytes[VF_BENCH_MAX_PASSES];
+    bool render[VF_BENCH_MAX_PASSES];
+    uint32_t count, n, cap;
+} samples;
+
+static void samples_free(samples *s)
+{
+    for (uint32_t i = 0; i < s->count; i++)
+        free(s->v[i]);
+    memset(s, 0, sizeof *s);
+}
+
+static void samples_add(samples *s, const vf_pass_time *t, uint32_t n, vf_solver *solver, bool render_mode)
+{
+    if (s->n >= s->cap)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+        while (k < s->count && strcmp(s->name[k], t[i].name))
+            k++;
+        if (k == s->count) {
+            if (k >= VF_BENCH_MAX_PASSES || !(s->v[k] = calloc(s->cap, sizeof(double))))
+                continue;
+            snprintf(s->name[k], sizeof s->name[k], "%s", t[i].name);
+            s->render[k] = render_mode;
+            s->bytes[k] = solver->vt->pass_bytes ? solver->vt->pass_bytes(solver, t[i].name) * t[i].count : 0;
+            for (uint32_t j = 0; j < s->n; j++)
+                s->v[k][j] = NAN; /* absent in earlier frames */
+            s->count++;
+        }
+        s->v[k][s->n] = t[i].ms;
+    }
+    for (uint32_t k = 0; k < s->count; k++) {
+        bool seen = false;
+        for (uint32_t i = 0; i < n && !seen; i++)
+            seen = !strcmp(s->name[k], t[i].name);
+        if (!seen)
+            s->v[k][s->n] = NAN;
+    }
+    s->n++;
+}
+
+static void stats_of(const samples *s, uint32_t k, double *median, double *lo, double *hi)
+{
+    double *tmp = calloc(s->n + 1, sizeof *tmp);
+    uint32_t m = 0;
+    *lo = INFINITY;
+    *hi = 0;
+    *median = 0;
+    if (!tmp)
+        return;
+    for (uint32_t j = 0; j < s->n; j++)
+        if (!isnan(s->v[k][j])) {
+            tmp[m++] = s->v[k][j];
+            *lo = fmin(*lo, s->v[k][j]);
+            *hi = fmax(*hi, s->v[k][j]);
+        }
+    *median = vf_bench_median(tmp, m);
+    if (!m)
+        *lo = 0;
+    free(tmp);
+}
+
+typedef struct run_ctx {
+    vf_gpu *gpu;
+    vf_frames *frames;
+    vf_profiler *prof;
+    vf_progress *progress;
+    uint64_t *done;
+} run_ctx;
+
+/* Runs `count` frames; with render, draws each into target. Collects pass
+ * times into smp when not NULL. Returns wall seconds (< 0 on failure). */
+static double run_frames(run_ctx *c, vf_solver *solver, vf_renderer *renderer, vf_image *target, uint32_t count,
+                         samples *smp, vf_result *res)
+{
+    bool used[2] = {false, false};
+    double t0 = vf_app_now();
+    for (uint32_t f = 0; f < count; f++) {
+        VkCommandBuffer cmd;
+        uint32_t slot;
+        if ((*res = vf_frames_begin(c->frames, &cmd, &slot)) != VF_OK)
+            return -1;
+        if (used[slot] && smp) {
+            vf_pass_time t[VF_BENCH_MAX_PASSES];
+            uint32_t n = 0;
+            if (vf_profiler_collect(c->prof, slot, t, VF_BENCH_MAX_PASSES, &n) == VF_OK)
+                samples_add(smp, t, n, solver, renderer != NULL);
+        }
+        vf_profiler_reset(c->prof, cmd, slot);
+        vf_cmd_barrier_frame_start(cmd);
+        uint32_t s = vf_profiler_begin_compute(c->prof, cmd, "bench.sim");
+        if ((*res = solver->vt->record_frame(solver, cmd, c->prof)) != VF_OK)
+            return -1;
+        vf_profiler_end_compute(c->prof, cmd, s);
+        if (renderer) {
+            vf_render_barrier_after_sim(cmd);
+            vf_render_prepare_target(cmd, target);
+            s = vf_profiler_begin_compute(c->prof, cmd, "bench.render");
+            if ((*res = renderer->vt->record(renderer, cmd, target, c->prof)) != VF_OK)
+                return -1;
+            vf_profiler_end_compute(c->prof, cmd, s);
+        }
+        if ((*res = vf_frames_submit(c->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK)
+            return -1;
+        used[slot] = true;
+        if (solver->vt->frame_done && (*res = solver->vt->frame_done(solver)) != VF_OK)
+            return -1;
+        vf_progress_update(c->progress, ++*c->done, NULL);
+    }
+    for (uint32_t k = 0; k < 2; k++) {
+        if ((*res = vf_frames_wait(c->frames, k)) != VF_OK)
+            return -1;
+        if (used[k] && smp) {
+            vf_pass_time t[VF_BENCH_MAX_PASSES];
+            uint32_t n = 0;
+            if (vf_profiler_collect(c->prof, k, t, VF_BENCH_MAX_PASSES, &n) == VF_OK)
+                samples_add(smp, t, n, solver, renderer != NULL);
+        }
+    }
+    *res = VF_OK;
+    return vf_app_now() - t0;
+}
+
+/* Work accounting: runs `count` more frames with the context's work counters
+ * attached while the solver (and the renderer, into counters of its own)
+ * records, without the profiler (its scopes are not the solver's work) and
+ * without the frame's own first barrier and the render target's transition
+ * (the harness's, not the solver's). Fills z->work. */
+static vf_result count_work(run_ctx *c, vf_solver *solver, vf_renderer *renderer, vf_image *target, uint32_t count,
+                            const bench_opts *o, vf_bench_size *z)
+{
+    vf_gpu_counters *sim = calloc(1, sizeof *sim), *ren = calloc(1, sizeof *ren);
+    vf_result res = sim && ren ? VF_OK : VF_ERR_NO_MEMORY;
+    uint64_t steps0 = solver->steps;
+    for (uint32_t f = 0; f < count && res == VF_OK; f++) {
+        VkCommandBuffer cmd;
+        uint32_t slot;
+        if ((res = vf_frames_begin(c->frames, &cmd, &slot)) != VF_OK)
+            break;
+        vf_cmd_barrier_frame_start(cmd);
+        vf_gpu_counters_attach(c->gpu, sim);
+        res = solver->vt->record_frame(solver, cmd, NULL);
+        vf_gpu_counters_attach(c->gpu, NULL);
+        if (res == VF_OK && renderer) {
+            vf_render_barrier_after_sim(cmd);
+            vf_render_prepare_target(cmd, target);
+            vf_gpu_counters_attach(c->gpu, ren);
+            res = renderer->vt->record(renderer, cmd, target, NULL);
+            vf_gpu_counters_attach(c->gpu, NULL);
+        }
+        if (res != VF_OK)
+            break;
+        vf_gpu_counters_attach(c->gpu, sim);
+        res = vf_frames_submit(c->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
+        vf_gpu_counters_attach(c->gpu, NULL);
+        if (res == VF_OK && solver->vt->frame_done)
+            res = solver->vt->frame_done(solver);
+    }
+    for (uint32_t k = 0; k < 2 && res == VF_OK; k++)
+        res = vf_frames_wait(c->frames, k);
+    if (res == VF_OK) {
+        double state = solver->vt->state_bytes ? (double)solver->vt->state_bytes(solver) : 0.0;
+        vf_bench_work_from_counters(&z->work, sim, count, (double)(solver->steps - steps0), state);
+        if (renderer)
+            vf_bench_work_render_from_counters(&z->work, ren, count, o->rw, o->rh,
+                                               0.5 * state + 4.0 * (double)o->rw * o->rh);
+    }
+    free(sim);
+    free(ren);
+    return res;
+}
+
+/* Grid only: Jacobi against multigrid on the scene's current right-hand
+ * side, both from a zero pressure, each timed on the GPU: how many decimal
+ * digits of residual each buys per millisecond. */
+static void measure_pressure(vf_gpu *gpu, vf_profiler *prof, vf_solver *solver, vf_bench_size *z)
+{
+    vf_grid *g = vf_grid_from_solver(solver);
+    if (!g)
+        return;
+    uint32_t w, h;
+    vf_grid_field_size(g, VF_GRID_FIELD_P, &w, &h);
+    float *zero = calloc((size_t)w * h, sizeof *zero);
+    if (!zero)
+        return;
+    static const vf_grid_pressure methods[2] = {VF_GRID_PRESSURE_MULTIGRID, VF_GRID_PRESSURE_JACOBI};
+    const uint32_t iters[2] = {4, 200};
+    bool ok = true;
+    for (int m = 0; m < 2 && ok; m++) {
+        VkCommandBuffer cmd;
+        vf_grid_stats st;
+        vf_pass_time t[4];
+        uint32_t n = 0;
+        ok = vf_grid_write(g, VF_GRID_FIELD_P, zero) == VF_OK && vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK;
+        if (!ok)
+            break;
+        vf_profiler_reset(prof, cmd, 0);
+        vf_cmd_barrier_frame_start(cmd);
+        uint32_t s = vf_profiler_begin(prof, cmd, "bench.pressure");
+        ok = vf_grid_record_pressure(g, cmd, NULL, methods[m], iters[m], 0) == VF_OK;
+        vf_profiler_end(prof, cmd, s);
+        ok = vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && ok;
+        ok = ok && vf_profiler_collect(prof, 0, t, 4, &n) == VF_OK && n == 1 && vf_grid_read_stats(g, &st) == VF_OK;
+        if (!ok || !(st.res_before > 0))
+            break;
+        z->pressure_iters[m] = iters[m];
+        z->pressure_ms[m] = t[0].ms;
+        z->pressure_reduction[m] = st.res_after / st.res_before;
+        z->pressure_digits_per_ms[m] =
+            t[0].ms > 0 && st.res_after > 0 ? -log10(z->pressure_reduction[m]) / t[0].ms : 0.0;
+        z->has_pressure = m == 1;
+    }
+    free(zero);
+}
+
+/* Measures one size; returns an exit code (0 also when it does not fit). */
+static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, const vf_scene_info *scene,
+                      const void *base, vf_bench_size *z, bool explicit_size)
+{
+    char err[1600] = {0};
+    vf_scene_loaded loaded; /* the preset, from its embedded scenes/NAME.json, or a copy of base */
+    if (base) {
+        loaded.desc = malloc(scene->desc_size);
+        if (!loaded.desc)
+            return VF_EXIT_RUNTIME;
+        memcpy(loaded.desc, base, scene->desc_size);
+    } else if (vf_scene_load_builtin(scene, &loaded, err, sizeof err) != VF_OK) {
+        vf_app_error("%s", err);
+        return VF_EXIT_RUNTIME;
+    }
+    void *desc = loaded.desc; /* owned from here */
+    vf_solver *solver = NULL;
+    vf_renderer *renderer = NULL;
+    vf_capture *cap = NULL;
+    samples sim = {0}, ren = {0};
+    int rc = VF_EXIT_RUNTIME;
+    z->elements = fam->squared ? z->size * z->size : z->size;
+    if (!strcmp(fam->solver, "grid3d"))
+        z->elements = 2 * z->size * z->size * z->size;
+    for (int k = 0; k < 2 && fam->keys[k]; k++) {
+        char set[96];
+        snprintf(set, sizeof set, "%s=%llu", fam->keys[k], (unsigned long long)z->size);
+        if (vf_params_set(scene->params, scene->param_count, desc, set, err, sizeof err) != VF_OK) {
+            snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
+            goto no_fit;
+        }
+    }
+    if (scene->validate && scene->validate(desc, err, sizeof err) != VF_OK) {
+        snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
+        goto no_fit;
+    }
+    vf_result res = scene->create(c->gpu, desc, &solver, err, sizeof err);
+    if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY || res == VF_ERR_INVALID_ARG) {
+        snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err[0] ? err : vf_result_message(res));
+        goto no_fit;
+    }
+    if (res != VF_OK) {
+        vf_app_error("bench %s at %llu: %s", fam->solver, (unsigned long long)z->size, err[0] ? err : vf_result_message(res));
+        goto done;
+    }
+    if (o->rw) {
+        vf_render_options ro = {.width = o->rw, .height = o->rh, .format = VF_CAPTURE_FORMAT};
+        vf_capture_desc cd = {.width = o->rw, .height = o->rh};
+        if (vf_render_create_for(c->gpu, solver, &ro, &renderer, err, sizeof err) != VF_OK)
+            renderer = NULL; /* a solver without a renderer is timed without one */
+        else if ((res = vf_capture_create(c->gpu, &cd, &cap)) != VF_OK) {
+            vf_app_error("bench: cannot create the %ux%u render target: %s", o->rw, o->rh, vf_result_message(res));
+            goto done;
+        }
+    }
+    uint64_t steps0;
+    double fps[64], rfps[64];
+    uint32_t cap_n = o->frames * o->repeat + 4;
+    sim.cap = ren.cap = cap_n;
+    if (!o->quiet) {
+        /* the pace before the size runs: the first warm-up frame's first substeps */
+        vf_frame_estimate est;
+        if ((res = vf_cmd_estimate_frame(c->gpu, solver, &est)) != VF_OK)
+            goto gpu_fail;
+        uint64_t n = o->warmup + (uint64_t)o->frames * o->repeat;
+        if (est.measured && est.frame_s > vf_cmd_slow_frame_s()) {
+            char per[32], all[32], what[128] = "";
+            if (solver->vt->describe)
+                solver->vt->describe(solver, what, sizeof what);
+            vf_cmd_duration_text(est.frame_s, per, sizeof per);
+            vf_cmd_duration_text(est.frame_s * (double)n, all, sizeof all);
+            if (c->progress->drawn && c->progress->tty)
+                fputc('\n', stderr);
+            vf_app_warn("estimate: bench %s at %s %llu (%s): ~%s a frame on %s (%u substeps, measured), its %llu "
+                        "simulated frames take ~%s: smaller --sizes or fewer --frames and --repeat run faster",
+                        fam->solver, fam->size_key, (unsigned long long)z->size, what, per, c->gpu->info.name,
+                        est.substeps, (unsigned long long)n, all);
+        }
+    }
+    if (run_frames(c, solver, NULL, NULL, o->warmup, NULL, &res) < 0)
+        goto gpu_fail;
+    steps0 = solver->steps;
+    uint64_t frames0 = solver->frames;
+    double wall_total = 0;
+    for (uint32_t r = 0; r < o->repeat; r++) {
+        double wall = run_frames(c, solver, NULL, NULL, o->frames, &sim, &res);
+        if (wall < 0)
+            goto gpu_fail;
+        fps[r] = (double)o->frames / wall;
+        wall_total += wall;
+    }
+    z->substeps = solver->frames > frames0 ? (double)(solver->steps - steps0) / (double)(solver->frames - frames0) : 1.0;
+    z->steps_per_second = wall_total > 0 ? (double)(solver->steps - steps0) / wall_total : 0.0;
+    if (z->steps_per_second == 0 && wall_total > 0)
+        z->steps_per_second = (double)o->frames * o->repeat / wall_total;
+    z->sim_fps_median = vf_bench_median(fps, o->repeat);
+    double lo = INFINITY, hi = 0;
+    for (uint32_t r = 0; r < o->repeat; r++) {
+        lo = fmin(lo, fps[r]);
+        hi = fmax(hi, fps[r]);
+    }
+    z->sim_fps_spread = z->sim_fps_median > 0 ? (hi - lo) / z->sim_fps_median : 0;
+    if (renderer) {
+        if (run_frames(c, solver, renderer, vf_capture_target(cap), o->warmup > 2 ? 2 : o->warmup, NULL, &res) < 0)
+            goto gpu_fail;
+        for (uint32_t r = 0; r < o->repeat; r++) {
+            double wall = run_frames(c, solver, renderer, vf_capture_target(cap), o->frames, &ren, &res);
+            if (wall < 0)
+                goto gpu_fail;
+            rfps[r] = (double)o->frames / wall;
+        }
+        z->rendered = true;
+        z->render_fps_median = vf_bench_median(rfps, o->repeat);
+        lo = INFINITY;
+        hi = 0;
+        for (uint32_t r = 0; r < o->repeat; r++) {
+            lo = fmin(lo, rfps[r]);
+            hi = fmax(hi, rfps[r]);
+        }
+        z->render_fps_spread = z->render_fps_median > 0 ? (hi - lo) / z->render_fps_median : 0;
+    }
+    /* per-pass statistics: the simulation's passes from the simulation-only
+     * frames, the render passes from the rendered frames */
+    z->pass_count = 0;
+    for (uint32_t k = 0; k < sim.count && z->pass_count < VF_BENCH_MAX_PASSES; k++) {
+        double med, mn, mx;
+        stats_of(&sim, k, &med, &mn, &mx);
+        if (!strcmp(sim.name[k], "bench.sim")) {
+            z->sim_gpu_ms_median = med;
+            z->sim_gpu_ms_min = mn;
+            z->sim_gpu_ms_max = mx;
+            continue;
+        }
+        vf_bench_pass *p = &z->pass[z->pass_count++];
+        snprintf(p->name, sizeof p->name, "%s", sim.name[k]);
+        p->ms_median = med;
+        p->ms_min = mn;
+        p->ms_max = mx;
+        p->bytes = (double)sim.bytes[k];
+        p->gbps = med > 0 && p->bytes > 0 ? p->bytes / (med * 1e-3) / 1e9 : 0;
+    }
+    for (uint32_t k = 0; k < ren.count && z->pass_count < VF_BENCH_MAX_PASSES; k++) {
+        bool in_sim = false;
+        for (uint32_t j = 0; j < sim.count && !in_sim; j++)
+            in_sim = !strcmp(sim.name[j], ren.name[k]);
+        if (in_sim || !strcmp(ren.name[k], "bench.sim"))
+            continue;
+        double med, mn, mx;
+        stats_of(&ren, k, &med, &mn, &mx);
+        if (!strcmp(ren.name[k], "bench.render")) {
+            z->render_gpu_ms_median = med;
+            continue;
+        }
+        vf_bench_pass *p = &z->pass[z->pass_count++];
+        snprintf(p->name, sizeof p->name, "%s", ren.name[k]);
+        p->ms_median = med;
+        p->ms_min = mn;
+        p->ms_max = mx;
+        p->render = true;
+    }
+    if ((res = count_work(c, solver, renderer, renderer ? vf_capture_target(cap) : NULL, o->frames < 2 ? o->frames : 2,
+                          o, z)) != VF_OK)
+        goto gpu_fail;
+    measure_pressure(c->gpu, c->prof, solver, z);
+    z->fits = true;
+    rc = 0;
+    goto done;
+no_fit:
+    z->fits = false;
+    if (explicit_size) {
+        vf_app_error("--sizes: %s %llu does not fit: %s", fam->solver, (unsigned long long)z->size, z->why);
+        rc = VF_EXIT_USAGE;
+    } else {
+        rc = 0;
+    }
+    goto done;
+gpu_fail:
+    if (res == VF_ERR_DEVICE_LOST)
+        vf_app_error("bench %s at %llu: the gpu device was lost: try smaller sizes or fewer frames", fam->solver,
+                     (unsigned long long)z->size);
+    else
+        vf_app_error("bench %s at %llu: %s", fam->solver, (unsigned long long)z->size, vf_result_message(res));
+done:
+    samples_free(&sim);
+    samples_free(&ren);
+    if (c->gpu)
+        vkDeviceWaitIdle(c->gpu->device);
+    vf_capture_destroy(&cap);
+    vf_renderer_destroy(&renderer);
+    vf_solver_destroy(&solver);
+    free(desc);
+    return rc;
+}
+
+static void slug(const char *in, char *out, size_t cap)
+{
+    size_t n = 0;
+    bool dash = false;
+    for (const char *p = in; *p && n + 1 < cap; p++) {
+        if (isalnum((unsigned char)*p)) {
+            out[n++] = (char)tolower((unsigned char)*p);
+            dash = false;
+        } else if (!dash && n) {
+            out[n++] = '-';
+            dash = true;
+        }
+    }
+    while (n && out[n - 1] == '-')
+        n--;
+    out[n] = 0;
+}
+
+static int opt_sizes(const char *name, const char *v, void *ctx)
+{
+    (void)name;
+    return parse_sizes(ctx, v);
+}
+
+static int opt_render(const char *name, const char *v, void *ctx)
+{
+    bench_opts *o = ctx;
+    if (!strcmp(v, "none"))
+        o->rw = o->rh = 0;
+    else if (!vf_app_parse_size(v, 16384, &o->rw, &o->rh)) {
+        vf_app_error("%s %s: must be WxH (e.g. 1920x1080) or none", name, v);
+        return VF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int parse(bench_opts *o, int argc, char **argv, bool *help)
+{
+    /* --solver first: --sizes LIST depends on it */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--solver"))
+            o->solver = argv[i + 1];
+    /* --scene FILE: its solver's sweep, the file as the base of every size */
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--scene") || o->scene_file)
+            continue;
+        o->scene_file = argv[i + 1];
+        char ferr[1600];
+        vf_result fres = vf_scene_load_file(o->scene_file, &o->file_scene, ferr, sizeof ferr);
+        if (fres == VF_OK &&
+            (fres = vf_scene_validate(o->file_scene.info, o->file_scene.desc, o->scene_file, ferr, sizeof ferr)) != VF_OK)
+            vf_scene_loaded_free(&o->file_scene);
+        if (fres != VF_OK) {
+            vf_app_error("%s", ferr);
+            return fres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
+        }
+        if (o->solver && strcmp(o->solver, o->file_scene.info->family)) {
+            vf_app_error("--solver %s: the scene file %s is a %s scene: leave out --solver", o->solver, o->scene_file,
+                         o->file_scene.info->family);
+            return VF_EXIT_USAGE;
+        }
+        o->solver = o->file_scene.info->family;
+    }
+    if (o->solver && strcmp(o->solver, "all") && family_index(o->solver) < 0) {
+        vf_app_error("--solver %s: unknown solver: use sph, grid, height, grid3d or all", o->solver);
+        return VF_EXIT_USAGE;
+    }
+    const char *solver_seen = NULL, *scene_seen = NULL; /* taken above */
+    const vf_opt opts[] = {
+        {.name = "--solver", .type = VF_OPT_TEXT, .out = &solver_seen},
+        {.name = "--scene", .type = VF_OPT_TEXT, .out = &scene_seen},
+        {.name = "--sizes", .type = VF_OPT_CALL, .out = o, .parse = opt_sizes},
+        {.name = "--render", .type = VF_OPT_CALL, .out = o, .parse = opt_render},
+        {.name = "--frames", .type = VF_OPT_U32, .out = &o->frames, .min = 1, .max = 100000},
+        {.name = "--warmup", .type = VF_OPT_U32, .out = &o->warmup, .min = 0, .max = 100000},
+        {.name = "--repeat", .type = VF_OPT_U32, .out = &o->repeat, .min = 1, .max = 64},
+        {.name = "--out", .type = VF_OPT_TEXT, .out = &o->out},
+        {.name = "--device", .type = VF_OPT_TEXT, .out = &o->device},
+        {.name = "--model", .type = VF_OPT_OPTIONAL, .out = &o->model_dir, .dflt = "bench/models"},
+        {.name = "--force", .type = VF_OPT_FLAG, .out = &o->force},
+        {.name = "--results", .type = VF_OPT_FLAG, .out = &o->results},
+        {.name = "--quiet", .type = VF_OPT_FLAG, .out = &o->quiet},
+    };
+    return vf_opt_parse("bench", argc, argv, VF_OPT_TABLE(opts), help, NULL);
+}
+
+int vf_cmd_bench(int argc, char **argv)
+{
+    bench_opts o = {.frames = 30, .warmup = 5, .repeat = 3, .rw = 1280, .rh = 720, .out = "out/bench"};
+    bool help = false;
+    int rc = parse(&o, argc, argv, &help);
+    vf_scene_loaded file_scene = o.file_scene; /* owned here */
+    if (rc) {
+        vf_scene_loaded_free(&file_scene);
+        return rc;
+    }
+    if (help) {
+        usage(stdout);
+        vf_scene_loaded_free(&file_scene);
+        return VF_EXIT_OK;
+    }
+    bool want[FAMILY_COUNT] = {false};
+    for (size_t i = 0; i < FAMILY_COUNT; i++) {
+        want[i] = !o.solver || !strcmp(o.solver, "all") || !strcmp(o.solver, families[i].solver);
+        if (!strcmp(families[i].solver, "grid3d")) /* long on a CPU device: only when named or given sizes */
+            want[i] = (o.solver && !strcmp(o.solver, "grid3d")) || o.sizes_given[i];
+        if (want[i] && !vf_scene_find(families[i].scene)) {
+            if (o.solver && strcmp(o.solver, "all")) {
+                vf_app_error("--solver %s: this build has no %s scene to benchmark", o.solver, families[i].scene);
+                vf_scene_loaded_free(&file_scene);
+                return VF_EXIT_USAGE;
+            }
+            want[i] = false;
+        }
+    }
+    char err[1024];
+    vf_bench_model models[VF_BENCH_MAX_MODELS];
+    uint32_t model_count = 0;
+    if (o.model_dir) {
+        vf_result mres = vf_bench_models_load(o.model_dir, models, VF_BENCH_MAX_MODELS, &model_count, err, sizeof err);
+        if (mres != VF_OK) {
+            vf_app_error("--model %s", err);
+            vf_scene_loaded_free(&file_scene);
+            return mres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
+        }
+    }
+    if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
+        vf_app_error("--out %s", err);
+        vf_scene_loaded_free(&file_scene);
+        return VF_EXIT_USAGE;
+    }
+    vf_bench_report *rep = calloc(1, sizeof *rep);
+    if (!rep) {
+        vf_scene_loaded_free(&file_scene);
+        return VF_EXIT_RUNTIME;
+    }
+    vf_gpu *gpu = NULL;
+    vf_frames *frames = NULL;
+    vf_profiler *prof = NULL;
+    if ((rc = vf_app_gpu_open(o.device, false, NULL, 0, &gpu)) != 0)
+        goto done;
+    rc = VF_EXIT_RUNTIME;
+    vf_frames_desc fd = {.count = 2, .name = "bench frames"};
+    vf_profiler_desc pd = {.slots = 2, .max_scopes = 2048};
+    if (vf_frames_create(gpu, &fd, &frames) != VF_OK || vf_profiler_create(gpu, &pd, &prof) != VF_OK) {
+        vf_app_error("bench set-up failed");
+        goto done;
+    }
+    rep->device = gpu->info;
+    rep->frames = o.frames;
+    rep->warmup = o.warmup;
+    rep->repeat = o.repeat;
+    rep->render_width = o.rw;
+    rep->render_height = o.rh;
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(rep->date, sizeof rep->date, "%Y-%m-%d", &tmv);
+    rep->peak_copy_gbps = measure_copy_bandwidth(gpu);
+
+    /* the work, for the progress bar */
+    uint64_t total = 0, done_frames = 0;
+    uint64_t per_size = o.warmup + (uint64_t)o.frames * o.repeat + (o.rw ? (o.warmup > 2 ? 2 : o.warmup) + (uint64_t)o.frames * o.repeat : 0);
+    for (size_t i = 0; i < FAMILY_COUNT; i++) {
+        if (!want[i])
+            continue;
+        if (!o.size_count[i]) {
+            /* last 0: double until a size no longer fits (the sweep stops there) */
+            uint64_t last = families[i].last ? families[i].last : families[i].first << (VF_BENCH_MAX_SIZES - 1);
+            for (uint64_t s = families[i].first; s <= last && o.size_count[i] < VF_BENCH_MAX_SIZES; s *= 2)
+                o.sizes[i][o.size_count[i]++] = s;
+        }
+        total += per_size * o.size_count[i];
+    }
+    vf_progress progress;
+    vf_progress_begin(&progress, "bench", total, o.quiet);
+    run_ctx ctx = {.gpu = gpu, .frames = frames, .prof = prof, .progress = &progress, .done = &done_frames};
+    for (size_t i = 0; i < FAMILY_COUNT; i++) {
+        if (!want[i])
+            continue;
+        const bench_family *fam = &families[i];
+        const vf_scene_info *scene = file_scene.info ? file_scene.info : vf_scene_find(fam->scene);
+        vf_bench_solver *s = &rep->solver[rep->solver_count++];
+        snprintf(s->solver, sizeof s->solver, "%s", fam->solver);
+        if (o.scene_file) { /* the file's name, e.g. "my.json" */
+            const char *slash = strrchr(o.scene_file, '/');
+            snprintf(s->scene, sizeof s->scene, "%s", slash ? slash + 1 : o.scene_file);
+        } else {
+            snprintf(s->scene, sizeof s->scene, "%s", fam->scene);
+        }
+        snprintf(s->size_key, sizeof s->size_key, "%s", fam->size_key);
+        bool explicit_sizes = o.sizes_given[i];
+        for (uint32_t k = 0; k < o.size_count[i]; k++) {
+            vf_bench_size *z = &s->sizes[s->size_count++];
+            z->size = o.sizes[i][k];
+            if ((rc = bench_size(&ctx, &o, fam, scene, file_scene.desc, z, explicit_sizes)) != 0) {
+                vf_progress_end(&progress);
+                goto done;
+            }
+            if (!z->fits) {
+                done_frames += per_size * (o.size_count[i] - k);
+                break; /* the default sweep ends at the first size that does not fit */
+            }
+        }
+        vf_bench_fit(s);
+    }
+    vf_progress_end(&progress);
+    vf_bench_print(rep, stdout);
+    vf_bench_print_work(rep, stdout);
+    if (model_count)
+        vf_bench_print_model(rep, models, model_count, stdout);
+    vf_result written = vf_bench_write(rep, o.out);
+    if (written != VF_OK) {
+        vf_app_error("--out %s: cannot write the results: %s", o.out, vf_result_message(written));
+        rc = VF_EXIT_RUNTIME;
+        goto done;
+    }
+    printf("wrote %s/bench.csv, bench.json, bench.svg and work.csv\n", o.out);
+    if (o.results) {
+        char dev[128], base[512];
+        slug(rep->device.name, dev, sizeof dev);
+        snprintf(base, sizeof base, "bench/results/%s-%s", dev, rep->date);
+        const char *ext[3] = {"csv", "json", "svg"};
+        for (int k = 0; k < 3; k++) {
+            char path[600];
+            snprintf(path, sizeof path, "%s.%s", base, ext[k]);
+            vf_file file;
+            if (vf_file_begin(&file, path) != VF_OK) {
+                vf_app_error("--results: cannot write %s: run from the source folder", path);
+                rc = VF_EXIT_RUNTIME;
+                goto done;
+            }
+            if (k == 0)
+                vf_bench_write_csv(rep, file.f);
+            else if (k == 1)
+                vf_bench_write_json(rep, file.f);
+            else
+                vf_bench_write_svg(rep, file.f);
+            if ((written = vf_file_commit(&file)) != VF_OK) {
+                vf_app_error("--results: cannot write %s: %s", path, vf_result_message(written));
+                rc = VF_EXIT_RUNTIME;
+                goto done;
+            }
+        }
+        printf("kept as %s.{csv,json,svg}\n", base);
+    }
+    rc = VF_EXIT_OK;
+done:
+    vf_profiler_destroy(&prof);
+    vf_frames_destroy(&frames);
+    {
+        int close_rc = vf_app_gpu_close(&gpu);
+        if (rc == VF_EXIT_OK)
+            rc = close_rc;
+    }
+    free(rep);
+    vf_scene_loaded_free(&file_scene);
+    return rc;
+}

@@ -1,0 +1,68 @@
+/* vkfluid devices: list every Vulkan device. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "app.h"
+#include "gpu_context.h"
+#include "options.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vkfluid devices [--json]\n"
+               "\n"
+               "Lists every Vulkan device with its index (for --device), type, driver,\n"
+               "Vulkan version, device-local memory and subgroup size. The device vkfluid\n"
+               "picks by default (discrete, then integrated, then CPU) is marked with '*'.\n"
+               "\n"
+               "options:\n"
+               "  --json   print the list as JSON\n");
+}
+
+int vf_cmd_devices(int argc, char **argv)
+{
+    bool json = false;
+    bool help = false;
+    const vf_opt opts[] = {{.name = "--json", .type = VF_OPT_FLAG, .out = &json}};
+    int prc = vf_opt_parse("devices", argc, argv, VF_OPT_TABLE(opts), &help, NULL);
+    if (prc)
+        return prc;
+    if (help) {
+        usage(stdout);
+        return VF_EXIT_OK;
+    }
+    vf_device_info devs[VF_MAX_DEVICES];
+    uint32_t n = 0;
+    vf_result res = vf_gpu_enumerate(devs, VF_MAX_DEVICES, &n);
+    if (res != VF_OK) {
+        vf_app_error("%s", vf_result_message(res));
+        return vf_app_exit_code(res);
+    }
+    uint32_t pick = UINT32_MAX;
+    vf_gpu_pick_default(devs, n, &pick);
+    if (json)
+        printf("[\n");
+    for (uint32_t i = 0; i < n; i++) {
+        const vf_device_info *d = &devs[i];
+        char api[32];
+        snprintf(api, sizeof api, "%u.%u.%u", VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
+                 VK_API_VERSION_PATCH(d->api_version));
+        double gib = (double)d->device_local_bytes / (1024.0 * 1024.0 * 1024.0);
+        if (json) {
+            printf("  {\"index\": %u, \"name\": \"%s\", \"type\": \"%s\", \"driver\": \"%s\", \"driver_info\": \"%s\", "
+                   "\"vulkan\": \"%s\", \"memory_bytes\": %" PRIu64 ", \"subgroup_size\": %u, \"usable\": %s, \"default\": %s}%s\n",
+                   i, d->name, vf_device_type_name(d->type), d->driver_name, d->driver_info, api, d->device_local_bytes,
+                   d->subgroup_size, d->usable ? "true" : "false", i == pick ? "true" : "false", i + 1 < n ? "," : "");
+        } else {
+            printf("%c %u: %s\n", i == pick ? '*' : ' ', i, d->name);
+            printf("     type %s, driver %s (%s), vulkan %s\n", vf_device_type_name(d->type), d->driver_name, d->driver_info, api);
+            printf("     memory %.1f GiB, subgroup size %u, max storage buffer %.0f MiB, timestamps %s\n", gib,
+                   d->subgroup_size, (double)d->max_storage_buffer_range / (1024.0 * 1024.0), d->timestamps ? "yes" : "no");
+            printf("     descriptors: %s\n", d->push_descriptor ? "pushed (VK_KHR_push_descriptor)" : "descriptor sets (no VK_KHR_push_descriptor)");
+            if (!d->usable)
+                printf("     not usable: %s\n", d->unusable_why);
+        }
+    }
+    if (json)
+        printf("]\n");
+    return VF_EXIT_OK;
+}

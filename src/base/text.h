@@ -1,0 +1,30 @@
+/* text: "did you mean" for a mistyped word among known ones, the shortest
+ * decimal text of a double that reads back exactly, and user text made safe
+ * for a one-line message. */
+#ifndef VF_TEXT_H
+#define VF_TEXT_H
+
+#include <stddef.h>
+
+/** The candidate closest to word by edit distance (insertions, deletions,
+ * substitutions, adjacent swaps; case-insensitive), when it is near enough
+ * to be a typo: at most 1 edit for words up to 4 characters, 2 up to 8, else
+ * 3; or when word is a prefix of exactly one candidate. NULL otherwise. cands
+ * holds n strings (NULL entries skipped); the result points into it. */
+const char *vf_suggest(const char *word, const char *const *cands, size_t n);
+
+/** vf_suggest over a list in one string separated by any of seps (e.g.
+ * "dye|pressure" with "|", or "a, b, c" with ", "): writes the closest item
+ * to out (cap bytes) and returns out, or returns NULL (out untouched). */
+const char *vf_suggest_in_list(const char *word, const char *list, const char *seps, char *out, size_t cap);
+
+/** Writes the shortest "%.Ng" text of v (N = 1..17) that strtod reads back
+ * as exactly v (0.025, not 0.025000000000000001) into buf. */
+void vf_format_double(double v, char *buf, size_t cap);
+
+/** Copies at most max bytes of s into buf (cap bytes) for a one-line
+ * message: control bytes, DEL and quotes become '?', a cut never ends inside
+ * a UTF-8 sequence and is marked with "..."; s may be NULL (empty text). */
+void vf_text_safe(const char *s, char *buf, size_t cap, size_t max);
+
+#endif

@@ -1,0 +1,72 @@
+#include "render.h"
+
+#include "gpu_cmd.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+void vf_renderer_destroy(vf_renderer **r)
+{
+    if (!r || !*r)
+        return;
+    (*r)->vt->destroy(*r);
+    *r = NULL;
+}
+
+void vf_render_barrier_after_sim(VkCommandBuffer cmd)
+{
+    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_2_SHADER_READ_BIT);
+}
+
+void vf_render_prepare_target(VkCommandBuffer cmd, vf_image *target)
+{
+    target->layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT);
+}
+
+void vf_render_begin_color(VkCommandBuffer cmd, const vf_image *target, VkAttachmentLoadOp load)
+{
+    VkRenderingAttachmentInfo ca = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = target->view,
+        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = load,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{0, 0}, {target->width, target->height}},
+        .layerCount = 1,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ca,
+    };
+    vkCmdBeginRendering(cmd, &ri);
+    VkViewport vp = {0, 0, (float)target->width, (float)target->height, 0, 1};
+    VkRect2D sc = {{0, 0}, {target->width, target->height}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+}
+
+vf_result vf_render_settings_apply(const vf_render_options *opt, const vf_param_def *table, size_t count, void *options,
+                                   char *err, size_t cap)
+{
+    for (uint32_t i = 0; opt && i < opt->setting_count; i++) {
+        const char *a = opt->settings[i];
+        size_t kl = strcspn(a, "=");
+        bool ours = false;
+        for (size_t k = 0; k < count && !ours; k++)
+            ours = strlen(table[k].key) == kl && !strncmp(table[k].key, a, kl);
+        if (!ours)
+            continue; /* another renderer's key (the viewer switched scenes) */
+        vf_result r = vf_params_set(table, count, options, a, err, cap);
+        if (r != VF_OK)
+            return r;
+    }
+    return VF_OK;
+}

@@ -1,0 +1,16 @@
+/* render_sph: the sph family's renderer: render_ssf (screen-space fluid or
+ * the particles view) fed with the SPH solver's current particle buffers. */
+#ifndef VF_RENDER_SPH_H
+#define VF_RENDER_SPH_H
+
+#include "render.h"
+#include "solver.h"
+
+/** Creates the renderer for an sph solver: opt->mode "ssf" (default) or
+ * "particles". Each record() points the screen-space renderer at the buffers
+ * the solver's last step wrote (they swap every step). VF_ERR_UNSUPPORTED
+ * with a one-line reason in err for another mode or solver family. */
+vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
+                                   char *err, size_t cap);
+
+#endif

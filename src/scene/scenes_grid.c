@@ -1,0 +1,403 @@
+/* scenes_grid: the built-in grid scenes (smoke, cavity, channel), their key
+ * tables, and the mapping from keys to the solver's desc. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenes_grid.h"
+
+#define MAX_SUBSTEPS 80 /* x ~12 profiler scopes per step stays under run's 1024 */
+
+#define K(field) offsetof(vf_grid_scene_desc, field)
+#define COMMON_KEYS(def_n, def_adv, def_cfl)                                                                           \
+    {"n", VF_PARAM_INT, K(n), def_n, VF_GRID_MIN_N, 65536, false, NULL, "cells", "cells per side"},                    \
+    {"pressure", VF_PARAM_ENUM, K(pressure), 0, 0, 0, false, "multigrid|jacobi", "", "pressure solver"},               \
+    {"pressure_iters", VF_PARAM_INT, K(pressure_iters), 0, 0, 100000, false, NULL, "",                                 \
+     "V-cycles (multigrid) or iterations (jacobi) per step; 0: 4 / 200"},                                              \
+    {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, "semi-lagrangian|maccormack", "",                        \
+     "advection scheme"},                                                                                              \
+    {"cfl", VF_PARAM_DOUBLE, K(cfl), def_cfl, 0, 20, true, NULL, "", "substep = cfl * h / speed"},                    \
+    {"frame_dt", VF_PARAM_DOUBLE, K(frame_dt), 0, 0, 100, false, NULL, "s",                                            \
+     "simulated time per frame; 0: automatic (at most 16 substeps)"},                                                  \
+    {"diffuse_iters", VF_PARAM_INT, K(diffuse_iters), 0, 0, 100000, false, NULL, "",                                  \
+     "red-black SOR sweeps of the viscosity solve; 0: error / 1e6"},                                              \
+    {"report_every", VF_PARAM_INT, K(report_every), 0, 0, 1000000000, false, NULL, "frames",                           \
+     "read the solver residuals back every N frames (0: only for the summary)"}
+
+static const vf_param_def cavity_keys[] = {
+    COMMON_KEYS(128, 1, 0.5),
+    {"re", VF_PARAM_DOUBLE, K(re), 100, 0, 1e7, true, NULL, "", "Reynolds number lid * 1 / viscosity"},
+    {"lid", VF_PARAM_DOUBLE, K(lid), 1, -1000, 1000, false, NULL, "m/s", "speed of the lid at y = 1"},
+};
+
+static const vf_param_def smoke_keys[] = {
+    COMMON_KEYS(256, 1, 2),
+    {"viscosity", VF_PARAM_DOUBLE, K(viscosity), 0, 0, 1e6, false, NULL, "m^2/s", "kinematic viscosity"},
+    {"vorticity", VF_PARAM_DOUBLE, K(vorticity), 0.4, 0, 100, false, NULL, "", "vorticity confinement (0 = off)"},
+    {"buoyancy", VF_PARAM_DOUBLE, K(buoyancy), 2, -1000, 1000, false, NULL, "m/s^2", "upward acceleration per unit dye"},
+    {"force", VF_PARAM_DOUBLE, K(force), 30, -1e5, 1e5, false, NULL, "m/s^2", "source acceleration (upward)"},
+    {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0.05, 0, 1, false, NULL, "", "colour blending per step"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), 0, 0, 0, false, "none|disc|moving", "", "obstacle in the box"},
+    {"walls", VF_PARAM_ENUM, K(walls), 1, 0, 0, false, "noslip|freeslip", "", "box walls"},
+    {"periodic", VF_PARAM_BOOL, K(periodic), 0, 0, 1, false, NULL, "", "periodic left and right sides"},
+    {"texcoords", VF_PARAM_BOOL, K(texcoords), 1, 0, 1, false, NULL, "", "advect texture coordinates (warped image)"},
+};
+
+static const vf_param_def channel_keys[] = {
+    COMMON_KEYS(64, 1, 1),
+    {"re", VF_PARAM_DOUBLE, K(re), 150, 0, 1e7, true, NULL, "", "Reynolds number inflow * diameter / viscosity"},
+    {"inflow", VF_PARAM_DOUBLE, K(inflow), 1, 0, 1000, true, NULL, "m/s", "inflow speed"},
+    {"length", VF_PARAM_DOUBLE, K(length), 4, 1, 64, false, NULL, "", "channel length / height"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), 0, 0, 0, false, "cylinder|square", "", "pillar shape"},
+    {"walls", VF_PARAM_ENUM, K(walls), 1, 0, 0, false, "noslip|freeslip", "", "top and bottom walls"},
+    {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0, 0, 1, false, NULL, "", "colour blending per step"},
+    {"texcoords", VF_PARAM_BOOL, K(texcoords), 0, 0, 1, false, NULL, "", "advect texture coordinates (warped image)"},
+};
+#undef K
+
+#define COUNT(t) (sizeof(t) / sizeof((t)[0]))
+
+static void cavity_defaults(void *d)
+{
+    memset(d, 0, sizeof(vf_grid_scene_desc));
+    vf_params_defaults(cavity_keys, COUNT(cavity_keys), d);
+    /* no dye in a cavity: the default view is the velocity with arrows */
+    snprintf(((vf_grid_scene_desc *)d)->shapes.render_mode, sizeof ((vf_grid_scene_desc *)d)->shapes.render_mode, "%s",
+             "velocity");
+}
+
+static void smoke_defaults(void *d)
+{
+    memset(d, 0, sizeof(vf_grid_scene_desc));
+    vf_params_defaults(smoke_keys, COUNT(smoke_keys), d);
+}
+
+static void channel_defaults(void *d)
+{
+    memset(d, 0, sizeof(vf_grid_scene_desc));
+    vf_params_defaults(channel_keys, COUNT(channel_keys), d);
+}
+
+/* Substeps and dt: dt_max = cfl h / speed; frame_dt 0 = nominal, capped at 16 substeps. */
+static vf_result timing(const vf_grid_scene_desc *sd, double h, double speed, double nominal, vf_grid_desc *d, char *err,
+                        size_t cap)
+{
+    double dt_max = sd->cfl * h / (speed > 0 ? speed : 1.0);
+    double frame = sd->frame_dt > 0 ? sd->frame_dt : nominal;
+    double steps = ceil(frame / dt_max - 1e-9);
+    if (steps < 1)
+        steps = 1;
+    if (sd->frame_dt <= 0 && steps > 16) {
+        steps = 16;
+        frame = 16 * dt_max;
+    }
+    if (steps > MAX_SUBSTEPS) {
+        snprintf(err, cap, "frame_dt=%g: needs %.0f substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
+                 sd->frame_dt, steps, dt_max, sd->cfl, sd->n, MAX_SUBSTEPS, MAX_SUBSTEPS * dt_max);
+        return VF_ERR_INVALID_ARG;
+    }
+    d->substeps = (uint32_t)steps;
+    d->dt = frame / steps;
+    return VF_OK;
+}
+
+static void common_desc(const vf_grid_scene_desc *sd, vf_grid_desc *d)
+{
+    d->pressure = sd->pressure == 1 ? VF_GRID_PRESSURE_JACOBI : VF_GRID_PRESSURE_MULTIGRID;
+    d->pressure_iters = (uint32_t)sd->pressure_iters;
+    d->advection = sd->advect == 1 ? VF_GRID_ADVECT_MACCORMACK : VF_GRID_ADVECT_SEMI_LAGRANGIAN;
+    d->diffuse_iters = (uint32_t)sd->diffuse_iters;
+    d->cfl = sd->cfl;
+}
+
+/* A scene file's shapes on a grid desc: obstacles into the free obstacle
+ * slots (discs for cylinders and spheres, squares for square boxes),
+ * inflow and outflow sides (vel_scale raised to the fastest inflow); the
+ * dye regions are painted by create. */
+static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, double *inflow_scale, char *err, size_t cap)
+{
+    *inflow_scale = 0;
+    const vf_scene_shapes *sh = &sd->shapes;
+    const uint32_t slots = sizeof d->obstacles / sizeof d->obstacles[0];
+    uint32_t used = 0;
+    while (used < slots && d->obstacles[used].shape != VF_GRID_SHAPE_NONE)
+        used++;
+    double width = d->width > 0 ? d->width : 1.0;
+    vf_shapes_caps caps = {.family = "grid",
+                           .dims = 2,
+                           .hi = {width, width * d->ny / d->nx, 0},
+                           .max_obstacles = slots - used,
+                           .obstacle_cylinder = true,
+                           .max_fluid = VF_SHAPES_MAX_FLUID,
+                           .sides = true};
+    vf_result r = vf_shapes_check(sh, &caps, err, cap);
+    if (r != VF_OK)
+        return r;
+    for (uint32_t k = 0; k < sh->obstacle_count; k++) {
+        const vf_shape *o = &sh->obstacles[k];
+        if (o->kind == VF_SHAPE_BOX && fabs(o->size[0] - o->size[1]) > 1e-9 * o->size[0]) {
+            snprintf(err, cap, "obstacles[%u].size: the grid solver's boxes are squares: give equal sx and sy", k);
+            return VF_ERR_INVALID_ARG;
+        }
+        d->obstacles[used++] = (vf_grid_obstacle){
+            .shape = o->kind == VF_SHAPE_BOX ? VF_GRID_SHAPE_BOX : VF_GRID_SHAPE_DISC,
+            .cx = (float)o->center[0],
+            .cy = (float)o->center[1],
+            .radius = (float)(o->kind == VF_SHAPE_BOX ? 0.5 * o->size[0] : o->radius),
+        };
+    }
+    static const char *const names[] = {"left", "right", "bottom", "top"};
+    for (int side = 0; side < 4; side++) {
+        uint32_t bit = 1u << side;
+        if (!((sh->inflow_sides | sh->outflow_sides) & bit))
+            continue;
+        if (d->sides[side] == VF_GRID_BC_PERIODIC) {
+            snprintf(err, cap, "%s: the %s side is periodic in this scene: set periodic=false first",
+                     (sh->inflow_sides & bit) ? "inflows" : "outflows", names[side]);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (sh->inflow_sides & bit) {
+            double v = sh->inflow_speed[side], sign = (side == 0 || side == 2) ? 1.0 : -1.0;
+            d->sides[side] = VF_GRID_BC_INFLOW;
+            d->side_u[side] = side < 2 ? (float)(sign * v) : 0.0f;
+            d->side_v[side] = side < 2 ? 0.0f : (float)(sign * v);
+            *inflow_scale = fmax(*inflow_scale, 1.5 * v);
+        } else {
+            d->sides[side] = VF_GRID_BC_OUTFLOW;
+            d->side_u[side] = d->side_v[side] = 0.0f;
+        }
+    }
+    /* refused up front: scenes the pressure projection cannot make
+     * divergence-free (their checks would pass on a wrong flow) */
+    bool outflow = false, inflow = false;
+    for (int side = 0; side < 4; side++) {
+        outflow = outflow || d->sides[side] == VF_GRID_BC_OUTFLOW;
+        inflow = inflow || (d->sides[side] == VF_GRID_BC_INFLOW && (side < 2 ? d->side_u[side] : d->side_v[side]) != 0.0f);
+    }
+    if (inflow && !outflow) {
+        snprintf(err, cap, "%s: fluid flows in but out through no side, so no flow can be divergence-free: make a side "
+                           "an outflow (\"outflows\": [{\"side\": \"right\"}]) or drop an inflow",
+                 sh->inflow_sides ? "inflows" : "outflows");
+        return VF_ERR_INVALID_ARG;
+    }
+    /* obstacles covering the whole domain leave no fluid to solve for */
+    uint32_t sn = d->nx < 256 ? d->nx : 256, sm = d->ny < 256 ? d->ny : 256;
+    double dom_h = width * d->ny / d->nx;
+    bool any_fluid = false;
+    for (uint32_t j = 0; j < sm && !any_fluid; j++)
+        for (uint32_t i = 0; i < sn && !any_fluid; i++) {
+            double x = (i + 0.5) * width / sn, y = (j + 0.5) * dom_h / sm;
+            bool solid = false;
+            for (uint32_t k = 0; k < slots && !solid; k++) {
+                const vf_grid_obstacle *o = &d->obstacles[k];
+                double dx = x - o->cx, dy = y - o->cy;
+                if (o->shape == VF_GRID_SHAPE_DISC)
+                    solid = dx * dx + dy * dy <= (double)o->radius * o->radius;
+                else if (o->shape == VF_GRID_SHAPE_BOX)
+                    solid = fabs(dx) <= o->radius && fabs(dy) <= o->radius;
+            }
+            any_fluid = !solid;
+        }
+    if (!any_fluid) {
+        snprintf(err, cap, "obstacles: they cover the whole %g x %g domain: leave room for the fluid (smaller or fewer "
+                           "obstacles)", width, dom_h);
+        return VF_ERR_INVALID_ARG;
+    }
+    return VF_OK;
+}
+
+/* Paints the scene file's fluid regions as dye, a colour per region. */
+static vf_result paint_regions(vf_grid *g, const vf_grid_scene_desc *sd, const vf_grid_desc *d)
+{
+    const vf_scene_shapes *sh = &sd->shapes;
+    if (!sh->fluid_count)
+        return VF_OK;
+    static const float palette[][3] = {{1.0f, 0.3f, 0.1f}, {0.1f, 0.5f, 1.0f}, {0.2f, 0.9f, 0.3f}, {1.0f, 0.85f, 0.1f}};
+    size_t n = (size_t)d->nx * d->ny;
+    float *c = malloc(3 * n * sizeof(float));
+    if (!c)
+        return VF_ERR_NO_MEMORY;
+    vf_result r = VF_OK;
+    for (int ch = 0; ch < 3; ch++)
+        if ((r = vf_grid_read(g, (vf_grid_field)(VF_GRID_FIELD_R + ch), c + ch * n)) != VF_OK)
+            goto done;
+    double h = (d->width > 0 ? d->width : 1.0) / d->nx;
+    for (uint32_t j = 0; j < d->ny; j++)
+        for (uint32_t i = 0; i < d->nx; i++) {
+            double p[3] = {(i + 0.5) * h, (j + 0.5) * h, 0};
+            for (uint32_t k = 0; k < sh->fluid_count; k++)
+                if (vf_shape_contains(&sh->fluid[k], 2, p, NULL, NULL, NULL)) {
+                    for (int ch = 0; ch < 3; ch++)
+                        c[ch * n + (size_t)j * d->nx + i] = palette[k % 4][ch];
+                    break;
+                }
+        }
+    for (int ch = 0; ch < 3 && r == VF_OK; ch++)
+        r = vf_grid_write(g, (vf_grid_field)(VF_GRID_FIELD_R + ch), c + ch * n);
+done:
+    free(c);
+    return r;
+}
+
+vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *d, char *err,
+                                size_t cap)
+{
+    memset(d, 0, sizeof *d);
+    common_desc(sd, d);
+    vf_result res;
+    double nominal = 0.05, speed_used = 1.0;
+    if (scene == &vf_scene_grid_cavity) {
+        d->nx = d->ny = (uint32_t)sd->n;
+        d->width = 1.0;
+        for (int s = 0; s < 4; s++)
+            d->sides[s] = VF_GRID_BC_NOSLIP;
+        d->side_u[VF_GRID_SIDE_TOP] = (float)sd->lid;
+        d->viscosity = fabs(sd->lid) * 1.0 / sd->re;
+        double speed = fabs(sd->lid) > 0 ? fabs(sd->lid) : 1.0;
+        d->vel_scale = speed;
+        if (d->viscosity == 0)
+            d->viscosity = 1.0 / sd->re; /* a still lid: keep the viscosity of a unit lid */
+        nominal = 0.1;
+        speed_used = speed;
+        res = timing(sd, 1.0 / sd->n, speed, nominal, d, err, cap);
+    } else if (scene == &vf_scene_grid_smoke) {
+        d->nx = d->ny = (uint32_t)sd->n;
+        d->width = 1.0;
+        uint32_t wall = sd->walls == 0 ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
+        for (int s = 0; s < 4; s++)
+            d->sides[s] = wall;
+        if (sd->periodic)
+            d->sides[VF_GRID_SIDE_LEFT] = d->sides[VF_GRID_SIDE_RIGHT] = VF_GRID_BC_PERIODIC;
+        d->viscosity = sd->viscosity;
+        d->vorticity = sd->vorticity;
+        d->buoyancy = sd->buoyancy;
+        d->dye_mix = sd->dye_mix;
+        d->texcoords = sd->texcoords;
+        d->source = (vf_grid_source){.on = true, .hue_rate = 0.15f, .cx = 0.5f, .cy = 0.12f, .radius = 0.035f,
+                                     .ax = 0.25f, .ay = 0.04f, .wx = 0.2f, .wy = 0.37f, .fx = 0.0f,
+                                     .fy = (float)sd->force, .r = 8.0f, .g = 8.0f, .b = 8.0f};
+        if (sd->obstacle == 1)
+            d->obstacles[0] = (vf_grid_obstacle){.shape = VF_GRID_SHAPE_DISC, .cx = 0.5f, .cy = 0.55f, .radius = 0.08f};
+        else if (sd->obstacle == 2)
+            d->mover = (vf_grid_mover){.shape = VF_GRID_SHAPE_DISC, .cx = 0.5f, .cy = 0.55f, .radius = 0.07f,
+                                       .amp = 0.25f, .freq = 0.1f, .dx = 1.0f, .dy = 0.0f};
+        nominal = 1.0 / 30.0;
+        res = timing(sd, 1.0 / sd->n, 1.0, nominal, d, err, cap);
+    } else if (scene == &vf_scene_grid_channel) {
+        d->ny = (uint32_t)sd->n;
+        d->nx = (uint32_t)lround(sd->length * sd->n);
+        d->nx += d->nx & 1;
+        d->width = (double)d->nx / d->ny; /* height 1 */
+        uint32_t wall = sd->walls == 0 ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
+        d->sides[VF_GRID_SIDE_LEFT] = VF_GRID_BC_INFLOW;
+        d->sides[VF_GRID_SIDE_RIGHT] = VF_GRID_BC_OUTFLOW;
+        d->sides[VF_GRID_SIDE_BOTTOM] = d->sides[VF_GRID_SIDE_TOP] = wall;
+        d->side_u[VF_GRID_SIDE_LEFT] = (float)sd->inflow;
+        double diameter = 0.2;
+        d->viscosity = sd->inflow * diameter / sd->re;
+        d->dye_mix = sd->dye_mix;
+        d->texcoords = sd->texcoords;
+        d->inflow_stripes = 16;
+        d->obstacles[0] = (vf_grid_obstacle){.shape = sd->obstacle == 1 ? VF_GRID_SHAPE_BOX : VF_GRID_SHAPE_DISC,
+                                             .cx = 1.0f, .cy = 0.52f, .radius = (float)(diameter / 2)};
+        d->vel_scale = 1.5 * sd->inflow;
+        nominal = 0.05;
+        speed_used = d->vel_scale;
+        res = timing(sd, 1.0 / sd->n, d->vel_scale, nominal, d, err, cap);
+    } else {
+        snprintf(err, cap, "not a grid scene");
+        return VF_ERR_INVALID_ARG;
+    }
+    if (res != VF_OK)
+        return res;
+    double inflow_scale;
+    if ((res = apply_shapes(sd, d, &inflow_scale, err, cap)) != VF_OK)
+        return res;
+    if (inflow_scale > speed_used) {
+        /* a scene file's inflow is faster than the preset's flow: substeps for it */
+        d->vel_scale = inflow_scale;
+        if ((res = timing(sd, 1.0 / sd->n, inflow_scale, nominal, d, err, cap)) != VF_OK)
+            return res;
+    }
+    return vf_grid_validate_desc(d, err, cap);
+}
+
+static vf_result validate_any(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
+{
+    vf_grid_desc d;
+    return vf_grid_scene_to_desc(scene, desc, &d, err, cap);
+}
+
+static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+                            size_t cap)
+{
+    *out = NULL;
+    vf_grid_desc d;
+    vf_result res = vf_grid_scene_to_desc(scene, desc, &d, err, cap);
+    if (res != VF_OK)
+        return res;
+    vf_grid *g = NULL;
+    if ((res = vf_grid_create(gpu, &d, &g, err, cap)) != VF_OK)
+        return res;
+    vf_grid_set_report_every(g, (uint32_t)((const vf_grid_scene_desc *)desc)->report_every);
+    if ((res = paint_regions(g, desc, &d)) != VF_OK) {
+        vf_grid_destroy(&g);
+        return res;
+    }
+    *out = vf_grid_solver(g);
+    return VF_OK;
+}
+
+#define SCENE_FUNCS(name)                                                                                              \
+    static vf_result name##_validate(const void *desc, char *err, size_t cap)                                          \
+    {                                                                                                                  \
+        return validate_any(&vf_scene_grid_##name, desc, err, cap);                                                    \
+    }                                                                                                                  \
+    static vf_result name##_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)              \
+    {                                                                                                                  \
+        return create_any(&vf_scene_grid_##name, gpu, desc, out, err, cap);                                            \
+    }
+SCENE_FUNCS(cavity)
+SCENE_FUNCS(smoke)
+SCENE_FUNCS(channel)
+
+const vf_scene_info vf_scene_grid_smoke = {
+    .name = "smoke",
+    .family = "grid",
+    .description = "dye and velocity from a moving source, buoyancy, vorticity confinement, warped image",
+    .params = smoke_keys,
+    .param_count = COUNT(smoke_keys),
+    .desc_size = sizeof(vf_grid_scene_desc),
+    .shapes_offset = offsetof(vf_grid_scene_desc, shapes),
+    .defaults = smoke_defaults,
+    .validate = smoke_validate,
+    .create = smoke_create,
+};
+
+const vf_scene_info vf_scene_grid_cavity = {
+    .name = "cavity",
+    .family = "grid",
+    .description = "lid-driven cavity on the unit square (Ghia, Ghia & Shin 1982)",
+    .params = cavity_keys,
+    .param_count = COUNT(cavity_keys),
+    .desc_size = sizeof(vf_grid_scene_desc),
+    .shapes_offset = offsetof(vf_grid_scene_desc, shapes),
+    .defaults = cavity_defaults,
+    .validate = cavity_validate,
+    .create = cavity_create,
+};
+
+const vf_scene_info vf_scene_grid_channel = {
+    .name = "channel",
+    .family = "grid",
+    .description = "channel with inflow, outflow and a pillar: a vortex street at high re",
+    .params = channel_keys,
+    .param_count = COUNT(channel_keys),
+    .desc_size = sizeof(vf_grid_scene_desc),
+    .shapes_offset = offsetof(vf_grid_scene_desc, shapes),
+    .defaults = channel_defaults,
+    .validate = channel_validate,
+    .create = channel_create,
+};

@@ -1,0 +1,280 @@
+/* scenes_grid3d: the built-in 3D grid scenes (smoke3d, fire3d, wind3d), their
+ * key tables, and the mapping from keys to the solver's desc. The domain is 1
+ * wide (x, z); smoke3d and fire3d are 2 tall (y), wind3d is 2 long (x). */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scenes_grid3d.h"
+
+#define MAX_SUBSTEPS 16
+
+#define K(field) offsetof(vf_grid3d_scene_desc, field)
+#define COMMON_KEYS(def_n, def_adv, def_cfl)                                                                           \
+    {"n", VF_PARAM_INT, K(n), def_n, VF_GRID3D_MIN_N, 4096, false, NULL, "cells",                                     \
+     "cells across the domain's width (the long axis gets 2 n); multigrid needs n = m 2^k with m <= 4"},             \
+    {"pressure", VF_PARAM_ENUM, K(pressure), 0, 0, 0, false, "multigrid|jacobi", "", "pressure solver"},               \
+    {"pressure_iters", VF_PARAM_INT, K(pressure_iters), 0, 0, 10000, false, NULL, "",                                  \
+     "V-cycles (multigrid) or iterations (jacobi) per step; 0: 2 / 100"},                                              \
+    {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, "semi-lagrangian|maccormack", "", "advection scheme"},  \
+    {"cfl", VF_PARAM_DOUBLE, K(cfl), def_cfl, 0, 20, true, NULL, "", "substep = cfl * h / speed"},                    \
+    {"frame_dt", VF_PARAM_DOUBLE, K(frame_dt), 0, 0, 10, false, NULL, "s",                                             \
+     "simulated time per frame; 0: 1/30 s (at most 16 substeps)"},                                                     \
+    {"vorticity", VF_PARAM_DOUBLE, K(vorticity), 0.3, 0, 100, false, NULL, "", "vorticity confinement (0 = off)"},    \
+    {"walls", VF_PARAM_ENUM, K(walls), 1, 0, 0, false, "noslip|freeslip", "", "box walls"},                          \
+    {"obstacle_z", VF_PARAM_DOUBLE, K(obstacle_z), 0.5, -100, 100, false, NULL, "m", "obstacle centre z"}
+
+#define PLUME_KEYS                                                                                                     \
+    {"viscosity", VF_PARAM_DOUBLE, K(viscosity), 0, 0, 1e6, false, NULL, "m^2/s", "kinematic viscosity"},             \
+    {"buoyancy", VF_PARAM_DOUBLE, K(alpha), 4, -1000, 1000, false, NULL, "m/s^2", "upward acceleration per unit temperature"}, \
+    {"weight", VF_PARAM_DOUBLE, K(beta), 0.5, -1000, 1000, false, NULL, "m/s^2", "downward acceleration per unit density"}, \
+    {"source_radius", VF_PARAM_DOUBLE, K(source_radius), 0.1, 0, 0.5, true, NULL, "m", "radius of the source sphere at (0.5, 0.15, 0.5)"}, \
+    {"source_profile", VF_PARAM_ENUM, K(source_profile), 0, 0, 0, false, "uniform|smooth", "",                        \
+     "how the source injects: uniform in the cells inside the sphere, or smooth, weighted 35/8 (1 - d^2/r^2)^2 "        \
+     "(the same amount, no edge: far better conserved, docs/grid3d.md)"},                                               \
+    {"obstacle_x", VF_PARAM_DOUBLE, K(obstacle_x), 0.5, -100, 100, false, NULL, "m", "obstacle centre x"},             \
+    {"obstacle_y", VF_PARAM_DOUBLE, K(obstacle_y), 0.9, -100, 100, false, NULL, "m", "obstacle centre y (up)"}
+
+static const vf_param_def smoke3d_keys[] = {
+    COMMON_KEYS(64, 1, 1),
+    PLUME_KEYS,
+    {"source_density", VF_PARAM_DOUBLE, K(source_density), 4, 0, 1e6, false, NULL, "1/s", "density injected per second"},
+    {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 2, -1e6, 1e6, false, NULL, "1/s",
+     "temperature injected per second"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), 1, 0, 0, false, "none|sphere|box|cylinder", "", "obstacle in the plume"},
+    {"obstacle_size", VF_PARAM_DOUBLE, K(obstacle_size), 0.15, 0, 10, true, NULL, "m", "obstacle radius or half side"},
+};
+
+static const vf_param_def fire3d_keys[] = {
+    COMMON_KEYS(64, 1, 1),
+    PLUME_KEYS,
+    {"source_density", VF_PARAM_DOUBLE, K(source_density), 1, 0, 1e6, false, NULL, "1/s", "soot injected per second"},
+    {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 12, -1e6, 1e6, false, NULL, "1/s",
+     "temperature injected per second (shown as emission)"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), 0, 0, 0, false, "none|sphere|box|cylinder", "", "obstacle above the fire"},
+    {"obstacle_size", VF_PARAM_DOUBLE, K(obstacle_size), 0.15, 0, 10, true, NULL, "m", "obstacle radius or half side"},
+};
+
+static const vf_param_def wind3d_keys[] = {
+    COMMON_KEYS(32, 1, 1),
+    {"obstacle_x", VF_PARAM_DOUBLE, K(obstacle_x), 0.5, -100, 100, false, NULL, "m", "obstacle centre x (along the flow)"},
+    {"obstacle_y", VF_PARAM_DOUBLE, K(obstacle_y), 0.5, -100, 100, false, NULL, "m", "obstacle centre y (up)"},
+    {"re", VF_PARAM_DOUBLE, K(re), 200, 0, 1e7, true, NULL, "", "Reynolds number inflow * cube side / viscosity"},
+    {"inflow", VF_PARAM_DOUBLE, K(inflow), 1, 0, 1000, true, NULL, "m/s", "inflow speed at x = 0"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), 2, 0, 0, false, "none|sphere|box|cylinder", "", "obstacle in the stream"},
+    {"obstacle_size", VF_PARAM_DOUBLE, K(obstacle_size), 0.1, 0, 10, true, NULL, "m", "obstacle radius or half side"},
+    {"source_density", VF_PARAM_DOUBLE, K(source_density), 3, 0, 1e6, false, NULL, "1/s",
+     "smoke injected per second upstream of the obstacle"},
+};
+#undef K
+
+#define COUNT(t) (sizeof(t) / sizeof((t)[0]))
+
+static void smoke3d_defaults(void *d)
+{
+    memset(d, 0, sizeof(vf_grid3d_scene_desc));
+    vf_params_defaults(smoke3d_keys, COUNT(smoke3d_keys), d);
+}
+
+static void fire3d_defaults(void *d)
+{
+    memset(d, 0, sizeof(vf_grid3d_scene_desc));
+    vf_params_defaults(fire3d_keys, COUNT(fire3d_keys), d);
+}
+
+static void wind3d_defaults(void *d)
+{
+    memset(d, 0, sizeof(vf_grid3d_scene_desc));
+    vf_params_defaults(wind3d_keys, COUNT(wind3d_keys), d);
+}
+
+static vf_grid3d_shape shape_of(int k)
+{
+    return k == 1 ? VF_GRID3D_SHAPE_SPHERE : k == 2 ? VF_GRID3D_SHAPE_BOX : k == 3 ? VF_GRID3D_SHAPE_CYLINDER
+                                                                               : VF_GRID3D_SHAPE_NONE;
+}
+
+static const char *const obstacle_keys[3] = {"obstacle_x", "obstacle_y", "obstacle_z"};
+
+/* Builds the solver desc; one line naming the key for what the solver cannot run. */
+static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene_desc *sd, vf_grid3d_desc *d, char *err,
+                               size_t cap)
+{
+    memset(d, 0, sizeof *d);
+    bool wind = scene == &vf_scene_grid3d_wind3d;
+    uint32_t n = (uint32_t)sd->n;
+    if (sd->pressure == 0) {
+        /* multigrid: n and 2 n must halve to at most VF_GRID3D_COARSE_MAX */
+        uint32_t c = n;
+        while (c % 2 == 0 && c >= 4 && 2 * c > VF_GRID3D_COARSE_MAX)
+            c /= 2;
+        if (2 * c > VF_GRID3D_COARSE_MAX) {
+            uint32_t m = n;
+            for (;; m++) {
+                uint32_t q = m;
+                while (q % 2 == 0 && q >= 4 && 2 * q > VF_GRID3D_COARSE_MAX)
+                    q /= 2;
+                if (2 * q <= VF_GRID3D_COARSE_MAX)
+                    break;
+            }
+            snprintf(err, cap, "n=%d: multigrid needs n = m * 2^k with m <= %d (e.g. n=%u), or pressure=jacobi", sd->n,
+                     VF_GRID3D_COARSE_MAX / 2, m);
+            return VF_ERR_INVALID_ARG;
+        }
+    }
+    d->nx = wind ? 2 * n : n;
+    d->ny = wind ? n : 2 * n;
+    d->nz = n;
+    d->width = wind ? 2.0 : 1.0;
+    d->pressure = sd->pressure == 1 ? VF_GRID3D_PRESSURE_JACOBI : VF_GRID3D_PRESSURE_MULTIGRID;
+    d->pressure_iters = (uint32_t)sd->pressure_iters;
+    d->advection = sd->advect == 1 ? VF_GRID3D_ADVECT_MACCORMACK : VF_GRID3D_ADVECT_SEMI_LAGRANGIAN;
+    d->vorticity = sd->vorticity;
+    uint32_t wall = sd->walls == 0 ? VF_G3_BC_NOSLIP : VF_G3_BC_FREESLIP;
+    for (int s = 0; s < 6; s++)
+        d->sides[s] = wall;
+    double speed;
+    if (wind) {
+        d->sides[VF_G3_SIDE_XMIN] = VF_G3_BC_INFLOW;
+        d->sides[VF_G3_SIDE_XMAX] = VF_G3_BC_OUTFLOW;
+        d->inflow[VF_G3_SIDE_XMIN] = (float)sd->inflow;
+        d->viscosity = sd->inflow * 2 * sd->obstacle_size / sd->re;
+        d->source_on = sd->source_density > 0;
+        d->source[0] = 0.15f;
+        d->source[1] = (float)sd->obstacle_y;
+        d->source[2] = (float)sd->obstacle_z;
+        d->source[3] = 0.06f;
+        d->source_density = (float)sd->source_density;
+        speed = 1.5 * sd->inflow;
+    } else {
+        d->sides[VF_G3_SIDE_YMAX] = VF_G3_BC_OUTFLOW; /* smoke leaves through the top */
+        d->viscosity = sd->viscosity;
+        d->alpha = sd->alpha;
+        d->beta = sd->beta;
+        d->source_on = true;
+        d->source[0] = 0.5f;
+        d->source[1] = 0.15f;
+        d->source[2] = 0.5f;
+        d->source[3] = (float)sd->source_radius;
+        d->source_profile = sd->source_profile == 1 ? VF_GRID3D_SOURCE_SMOOTH : VF_GRID3D_SOURCE_UNIFORM;
+        d->source_density = (float)sd->source_density;
+        d->source_temperature = (float)sd->source_temperature;
+        if (scene == &vf_scene_grid3d_fire3d) {
+            d->emission = 0.6f; /* fire: temperature drawn as emission, thin soot */
+            d->extinction = 4.0f;
+        }
+        speed = 1.0;
+    }
+    d->vel_scale = speed;
+    if (sd->obstacle) {
+        vf_grid3d_obstacle *o = &d->obstacles[0];
+        o->shape = shape_of(sd->obstacle);
+        o->centre[0] = (float)sd->obstacle_x;
+        o->centre[1] = (float)sd->obstacle_y;
+        o->centre[2] = (float)sd->obstacle_z;
+        o->size[0] = o->size[1] = o->size[2] = (float)sd->obstacle_size;
+        o->axis = 2;
+        double ext[3] = {d->width, d->width * d->ny / d->nx, d->width * d->nz / d->nx};
+        const double pos[3] = {sd->obstacle_x, sd->obstacle_y, sd->obstacle_z};
+        for (int a = 0; a < 3; a++) {
+            double c = pos[a];
+            if (c - sd->obstacle_size < 0 || c + sd->obstacle_size > ext[a]) {
+                snprintf(err, cap,
+                         "%s=%g: the obstacle (size %g) reaches outside the domain [0, %g]: keep %s within [%g, %g]",
+                         obstacle_keys[a], c, sd->obstacle_size, ext[a], obstacle_keys[a], sd->obstacle_size,
+                         ext[a] - sd->obstacle_size);
+                return VF_ERR_INVALID_ARG;
+            }
+        }
+    }
+    /* substeps: at most cfl h / speed each; frame_dt 0 = 1/30 s capped at 16 substeps */
+    double h = d->width / d->nx, dt_max = sd->cfl * h / speed;
+    double frame = sd->frame_dt > 0 ? sd->frame_dt : 1.0 / 30.0;
+    double steps = ceil(frame / dt_max - 1e-9);
+    if (steps < 1)
+        steps = 1;
+    if (sd->frame_dt <= 0 && steps > MAX_SUBSTEPS) {
+        steps = MAX_SUBSTEPS;
+        frame = MAX_SUBSTEPS * dt_max;
+    }
+    if (steps > MAX_SUBSTEPS) {
+        snprintf(err, cap, "frame_dt=%g: needs %.0f substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
+                 sd->frame_dt, steps, dt_max, sd->cfl, sd->n, MAX_SUBSTEPS, MAX_SUBSTEPS * dt_max);
+        return VF_ERR_INVALID_ARG;
+    }
+    d->substeps = (uint32_t)steps;
+    d->dt = frame / steps;
+    vf_grid3d_fill_defaults(d);
+    return vf_grid3d_validate_desc(d, err, cap);
+}
+
+static vf_result validate_any(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
+{
+    vf_grid3d_desc d;
+    return scene_to_desc(scene, desc, &d, err, cap);
+}
+
+static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+                            size_t cap)
+{
+    *out = NULL;
+    vf_grid3d_desc d;
+    vf_result res = scene_to_desc(scene, desc, &d, err, cap);
+    if (res != VF_OK)
+        return res;
+    vf_grid3d *g = NULL;
+    if ((res = vf_grid3d_create(gpu, &d, &g, err, cap)) != VF_OK)
+        return res;
+    *out = vf_grid3d_solver(g);
+    return VF_OK;
+}
+
+#define SCENE_FUNCS(name)                                                                                              \
+    static vf_result name##_validate(const void *desc, char *err, size_t cap)                                          \
+    {                                                                                                                  \
+        return validate_any(&vf_scene_grid3d_##name, desc, err, cap);                                                  \
+    }                                                                                                                  \
+    static vf_result name##_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)              \
+    {                                                                                                                  \
+        return create_any(&vf_scene_grid3d_##name, gpu, desc, out, err, cap);                                          \
+    }
+SCENE_FUNCS(smoke3d)
+SCENE_FUNCS(fire3d)
+SCENE_FUNCS(wind3d)
+
+const vf_scene_info vf_scene_grid3d_smoke3d = {
+    .name = "smoke3d",
+    .family = "grid3d",
+    .description = "3D grid: a hot smoke plume rising past a sphere, leaving through the top",
+    .params = smoke3d_keys,
+    .param_count = COUNT(smoke3d_keys),
+    .desc_size = sizeof(vf_grid3d_scene_desc),
+    .defaults = smoke3d_defaults,
+    .validate = smoke3d_validate,
+    .create = smoke3d_create,
+};
+
+const vf_scene_info vf_scene_grid3d_fire3d = {
+    .name = "fire3d",
+    .family = "grid3d",
+    .description = "3D grid: a burning source, temperature-driven buoyancy drawn as emission",
+    .params = fire3d_keys,
+    .param_count = COUNT(fire3d_keys),
+    .desc_size = sizeof(vf_grid3d_scene_desc),
+    .defaults = fire3d_defaults,
+    .validate = fire3d_validate,
+    .create = fire3d_create,
+};
+
+const vf_scene_info vf_scene_grid3d_wind3d = {
+    .name = "wind3d",
+    .family = "grid3d",
+    .description = "3D grid: flow past a cube at moderate re, inflow at x = 0, outflow at x = 2, smoke upstream",
+    .params = wind3d_keys,
+    .param_count = COUNT(wind3d_keys),
+    .desc_size = sizeof(vf_grid3d_scene_desc),
+    .defaults = wind3d_defaults,
+    .validate = wind3d_validate,
+    .create = wind3d_create,
+};

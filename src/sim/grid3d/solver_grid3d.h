@@ -1,0 +1,229 @@
+/* solver_grid3d: the 3D Eulerian grid solver (Stam's Stable Fluids in three
+ * dimensions) on Vulkan compute, for smoke and fire, with a multigrid
+ * pressure projection.
+ *
+ * Discretisation: a staggered (MAC) grid of nx x ny x nz cubic cells of size
+ * h, fp32 (layout: shaders/shared_grid3d.h). Velocity components live on the
+ * faces normal to their axis, pressure, density and temperature at cell
+ * centres; y is up. The staggered grid is the one the 2D family uses: the
+ * divergence and the pressure gradient are compact two-point differences, so
+ * the projection leaves a divergence at round-off and has no checkerboard
+ * null space (a collocated grid needs a wide stencil or an interpolation that
+ * is only approximately divergence-free).
+ *
+ * One substep (each pass its own shader and profiler scope):
+ *   grid3d_source     density and temperature injected in the source sphere
+ *   grid3d_buoyancy   v += dt (alpha (T - ambient) - beta rho) (+ the viewer's push)
+ *   grid3d_vorticity  omega, then grid3d_confine (strength 0 = off)
+ *   grid3d_advect     semi-Lagrangian RK2 + trilinear, or MacCormack with the
+ *                     min/max limiter (a second dispatch)
+ *   grid3d_diffuse    implicit viscosity, red-black Gauss-Seidel sweeps
+ *   grid3d_boundary   walls, solids, inflow, outflow
+ *   grid3d_divergence b = div(u) / dt
+ *   grid3d_pressure   A p = b: multigrid V-cycles (default) or Jacobi,
+ *                     warm-started from the previous pressure
+ *   grid3d_gradient   u -= dt grad p
+ *   grid3d_scalars    density and temperature advected with the new velocity
+ *
+ * The pressure operator A p = sum_f w_f (p_nb - p) / h^2 over the six faces
+ * of a fluid cell has weight 1 towards a fluid cell, 0 towards a solid cell,
+ * a wall or an inflow side, 2 towards an outflow side (p = 0 there). Coarse
+ * levels halve every axis while all are even and >= 4 and one is above
+ * VF_GRID3D_COARSE_TARGET; a coarse cell is solid when its 8 children are;
+ * smoothing is red-black Gauss-Seidel V(pre, post), restriction the mean of 8
+ * children, prolongation trilinear; the coarsest level (at most
+ * VF_GRID3D_COARSE_MAX cells per side) is solved by red-black SOR sweeps in
+ * one workgroup (omega for the slowest mode of an m-cell side,
+ * 2 / (1 + sin(pi / 2m)), 8 m sweeps). */
+#ifndef VF_SOLVER_GRID3D_H
+#define VF_SOLVER_GRID3D_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpu_buffer.h"
+#include "gpu_profiler.h"
+#include "shared_grid3d.h"
+#include "solver.h"
+
+#define VF_GRID3D_MIN_N 8
+#define VF_GRID3D_MAX_LEVELS 10
+#define VF_GRID3D_COARSE_TARGET 4
+#define VF_GRID3D_COARSE_MAX VF_G3_COARSE_MAX
+#define VF_GRID3D_MAX_OBSTACLES 4
+
+typedef enum vf_grid3d_pressure {
+    VF_GRID3D_PRESSURE_MULTIGRID = 0,
+    VF_GRID3D_PRESSURE_JACOBI = 1,
+} vf_grid3d_pressure;
+
+typedef enum vf_grid3d_advection {
+    VF_GRID3D_ADVECT_SEMI_LAGRANGIAN = 0,
+    VF_GRID3D_ADVECT_MACCORMACK = 1,
+} vf_grid3d_advection;
+
+/** How the source sphere injects (shared_grid3d.h has the weight). */
+typedef enum vf_grid3d_source_profile {
+    VF_GRID3D_SOURCE_UNIFORM = 0, /* the rates in every cell whose centre is inside */
+    VF_GRID3D_SOURCE_SMOOTH = 1,  /* the rates times 35/8 (1 - d^2/r^2)^2: no jump at the edge */
+} vf_grid3d_source_profile;
+
+typedef enum vf_grid3d_shape {
+    VF_GRID3D_SHAPE_NONE = 0,
+    VF_GRID3D_SHAPE_BOX = 1,      /* half-extents size[0..2] */
+    VF_GRID3D_SHAPE_SPHERE = 2,   /* radius size[0] */
+    VF_GRID3D_SHAPE_CYLINDER = 3, /* radius size[0], half-length size[1], along `axis` */
+} vf_grid3d_shape;
+
+/** A static solid obstacle; cells whose centre lies inside are solid. */
+typedef struct vf_grid3d_obstacle {
+    vf_grid3d_shape shape;
+    float centre[3];
+    float size[3];
+    uint32_t axis; /* cylinder: 0 x, 1 y, 2 z */
+} vf_grid3d_obstacle;
+
+/** Solver configuration. A zeroed desc means: 32^3 cells of a unit cube,
+ * no-slip walls, inviscid, no sources, multigrid with 2 V(2,2) cycles per
+ * step, dt from cfl 1 and vel_scale 1, semi-Lagrangian, one substep per frame. */
+typedef struct vf_grid3d_desc {
+    uint32_t nx, ny, nz;      /* cells; 0: 32 (ny, nz: nx) */
+    double width;             /* domain extent along x; h = width / nx; 0: 1 */
+    double dt;                /* substep; 0: cfl h / vel_scale */
+    double cfl, vel_scale;    /* 0: 1 */
+    uint32_t substeps;        /* per frame; 0: 1 */
+    double viscosity;         /* kinematic; 0: no diffusion pass */
+    uint32_t diffuse_iters;   /* red-black sweeps; 0: automatic */
+    vf_grid3d_pressure pressure;
+    uint32_t pressure_iters;  /* V-cycles or Jacobi iterations per step; 0: 2 / 100 */
+    uint32_t mg_pre, mg_post; /* 0: 2 */
+    uint32_t coarse_iters;    /* SOR sweeps on the coarsest level; 0: 8 x its largest side */
+    vf_grid3d_advection advection;
+    double vorticity;         /* confinement epsilon; 0: off */
+    double alpha, beta;       /* buoyancy: alpha per unit temperature, beta per unit density */
+    double ambient;           /* ambient temperature */
+    uint32_t sides[6];        /* VF_G3_BC_* for xmin, xmax, ymin, ymax, zmin, zmax */
+    float inflow[6];          /* inflow speed of an inflow side (inward) */
+    vf_grid3d_obstacle obstacles[VF_GRID3D_MAX_OBSTACLES];
+    bool source_on;
+    float source[4];          /* sphere: centre x, y, z, radius */
+    vf_grid3d_source_profile source_profile;
+    float source_density;     /* density per second inside the source */
+    float source_temperature; /* temperature per second inside the source */
+    float initial_temperature;/* initial temperature everywhere (fire: the ambient) */
+    /* render hints for the volume view (the solver ignores them) */
+    float extinction;         /* per unit density per m; 0: 10 */
+    float emission;           /* emission per unit temperature above ambient; 0: none (smoke) */
+} vf_grid3d_desc;
+
+typedef struct vf_grid3d vf_grid3d;
+
+/** Fields a test, exporter or renderer reads or writes. */
+typedef enum vf_grid3d_field {
+    VF_GRID3D_FIELD_VEL = 0, /* u, v, w faces one after another */
+    VF_GRID3D_FIELD_SCALARS, /* density (nc), temperature (nc) */
+    VF_GRID3D_FIELD_P,
+    VF_GRID3D_FIELD_RHS,
+    VF_GRID3D_FIELD_RESIDUAL,
+    VF_GRID3D_FIELD_MASK,    /* uint32 per cell */
+    VF_GRID3D_FIELD_OMEGA,   /* 4 floats per cell (vorticity on only) */
+    VF_GRID3D_FIELD_COUNT
+} vf_grid3d_field;
+
+typedef enum vf_grid3d_pass {
+    VF_GRID3D_PASS_SOURCE = 0,
+    VF_GRID3D_PASS_BUOYANCY,
+    VF_GRID3D_PASS_VORTICITY,
+    VF_GRID3D_PASS_ADVECT_VELOCITY,
+    VF_GRID3D_PASS_DIFFUSE,
+    VF_GRID3D_PASS_BOUNDARY,
+    VF_GRID3D_PASS_DIVERGENCE,
+    VF_GRID3D_PASS_PRESSURE,
+    VF_GRID3D_PASS_GRADIENT,
+    VF_GRID3D_PASS_ADVECT_SCALARS,
+    VF_GRID3D_PASS_COUNT
+} vf_grid3d_pass;
+
+/** Fills the defaults of a zeroed desc in place (see vf_grid3d_desc). */
+void vf_grid3d_fill_defaults(vf_grid3d_desc *d);
+
+/** Checks a desc with defaults filled (no GPU): sizes, multigrid
+ * divisibility, obstacles inside the domain, side types. One line naming the
+ * key in err. */
+vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap);
+
+/** Device bytes the solver would allocate for desc (defaults filled). */
+uint64_t vf_grid3d_memory_bytes(const vf_grid3d_desc *d);
+
+/** Creates the solver: checks desc against the device's limits, allocates
+ * every buffer, builds the pipelines, uploads the obstacle masks and sets the
+ * state to rest. desc may be NULL (defaults). err (may be NULL) gets one line
+ * for VF_ERR_INVALID_ARG and VF_ERR_TOO_LARGE. The caller owns *out. */
+vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **out, char *err, size_t cap);
+
+/** Destroys the solver (the GPU must be idle); accepts NULL and *g == NULL. */
+void vf_grid3d_destroy(vf_grid3d **g);
+
+/** The vf_solver view of g (owned by g). */
+vf_solver *vf_grid3d_solver(vf_grid3d *g);
+
+/** The 3D grid solver behind a vf_solver; NULL for other families. */
+vf_grid3d *vf_grid3d_from_solver(vf_solver *s);
+
+/** The desc in use (defaults filled). */
+const vf_grid3d_desc *vf_grid3d_get_desc(const vf_grid3d *g);
+
+/** Multigrid levels planned for the grid. */
+uint32_t vf_grid3d_levels(const vf_grid3d *g);
+
+/** SOR sweeps and omega (may be NULL) of the coarsest-level solve. */
+uint32_t vf_grid3d_coarse_sweeps(const vf_grid3d *g, float *omega);
+
+/** Red-black sweeps per diffusion pass (0 without viscosity). */
+uint32_t vf_grid3d_diffuse_sweeps(const vf_grid3d *g);
+
+/** Values (floats or uint32) of a field. */
+uint64_t vf_grid3d_field_count(const vf_grid3d *g, vf_grid3d_field f);
+
+/** The GPU buffer holding a field now (ping-pong fields move: look it up
+ * after recording). NULL for a field the solver was created without. */
+vf_buffer *vf_grid3d_buffer(vf_grid3d *g, vf_grid3d_field f);
+
+/** Reads / writes a whole field (waits). */
+vf_result vf_grid3d_read(vf_grid3d *g, vf_grid3d_field f, void *dst);
+vf_result vf_grid3d_write(vf_grid3d *g, vf_grid3d_field f, const void *src);
+
+/** Records one pass (tests and the benchmark record them singly); prof may be NULL. */
+vf_result vf_grid3d_record_pass(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pass pass, vf_profiler *prof);
+
+/** Records one substep (every pass in order); prof may be NULL. */
+vf_result vf_grid3d_record_step(vf_grid3d *g, VkCommandBuffer cmd, vf_profiler *prof);
+
+/** Records `iters` V-cycles (multigrid) or Jacobi iterations on the current
+ * right-hand side into the pressure. */
+void vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pressure method, uint32_t iters);
+
+/** Runs count substeps in one submit and waits (tests, tools). */
+vf_result vf_grid3d_run_steps(vf_grid3d *g, uint32_t count);
+
+/** Sets the viewer's push/inject for the next recorded substeps: a Gaussian
+ * acceleration acc at centre (radius r; r <= 0: none) and, when inject,
+ * density and temperature there at the source rates. */
+void vf_grid3d_set_push(vf_grid3d *g, const float centre[3], float radius, const float acc[3], bool inject);
+
+/** Writes DIR/grid3d_NNNN.vti (cell data as points: density, temperature,
+ * velocity at cell centres, pressure, solid) atomically, the arrays stored as
+ * the solver's vti_compression says (solver.h). Waits. */
+vf_result vf_grid3d_export(vf_grid3d *g, const char *dir, uint32_t index);
+
+/** Index of the MAC face (c, i, j, k) (c: 0 u, 1 v, 2 w) in a velocity array
+ * of an nx x ny x nz grid: the u faces ((nx+1) ny nz), then v, then w, each
+ * x fastest. The layout of VF_GRID3D_FIELD_VEL. */
+size_t vf_grid3d_face_index(uint32_t nx, uint32_t ny, uint32_t nz, int c, int i, int j, int k);
+
+/** Coarsens a cell mask (VF_G3_CELL_*) of nx x ny x nz cells by 2 per axis
+ * into coarse (nx/2 ny/2 nz/2 values, caller-owned): a coarse cell is fluid
+ * when any of its 8 children is. The multigrid levels' masks. */
+void vf_grid3d_coarsen_mask(uint32_t nx, uint32_t ny, uint32_t nz, const uint32_t *fine, uint32_t *coarse);
+
+#endif
