@@ -3,10 +3,10 @@
 #include <string.h>
 
 #include "scene_sph.h"
+#include "scenes_height.h"
 #include "solver.h"
 #include "solver_grid.h"
 #include "solver_grid3d.h"
-#include "solver_height.h"
 
 const vf_scene_info *const vf_scenes[] = {
     &vf_height_scene_pool,
