@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "gpu_cmd.h"
+#include "scenes_height.h"
 #include "solver.h"
 #include "solver_height.h"
 #include "solver_height_ref.h"
@@ -588,7 +589,9 @@ static vf_solver *river_tweaked(vf_gpu *gpu, int coupling, int frames, int flow_
     const vf_scene_info *sc = vf_scene_find("river");
     if (!CHECK_MSG(sc != NULL, "the river scene is registered"))
         return NULL;
-    sc->defaults(d);
+    vf_height_scene_desc sd;
+    sc->defaults(&sd);
+    *d = sd.solver;
     d->nx = 128;
     d->ny = 32;
     d->dx = 0.0625;
@@ -602,9 +605,10 @@ static vf_solver *river_tweaked(vf_gpu *gpu, int coupling, int frames, int flow_
     d->coupling = coupling;
     char err[256] = "";
     vf_solver *s = NULL;
-    vf_result r = sc->validate(d, err, sizeof err);
+    sd.solver = *d;
+    vf_result r = sc->validate(&sd, err, sizeof err);
     if (r == VF_OK)
-        r = sc->create(gpu, d, &s, err, sizeof err);
+        r = sc->create(gpu, &sd, &s, err, sizeof err);
     if (!CHECK_MSG(r == VF_OK, "river: %s (%s)", vf_result_message(r), err))
         return NULL;
     river_frames(gpu, s, frames);

@@ -17,6 +17,7 @@
 #include "gpu_cmd.h"
 #include "png_io.h"
 #include "render_surface.h"
+#include "scenes_height.h"
 #include "solver_height.h"
 #include "testlib.h"
 
@@ -308,8 +309,9 @@ static void diff_stats(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t 
 /* The pool scene's defaults (vkfluid capture pool), or calm water. */
 static vf_solver *make_scene_pool(vf_gpu *gpu, bool calm)
 {
-    vf_height_desc d;
-    vf_height_scene_pool.defaults(&d);
+    vf_height_scene_desc sd;
+    vf_height_scene_pool.defaults(&sd);
+    vf_height_desc d = sd.solver;
     if (calm) {
         d.rain = 0;
         d.leaves = d.ducks = 0;
@@ -435,8 +437,9 @@ static void test_boat_wake(vf_gpu *gpu)
     vf_test_section("the boat's wake: its angle, and the 3D view behind the boat");
     const uint32_t w = 240, h = 135;
     const int frames = 90;
-    vf_height_desc d;
-    vf_height_scene_boat.defaults(&d);
+    vf_height_scene_desc scene;
+    vf_height_scene_boat.defaults(&scene);
+    vf_height_desc d = scene.solver;
     vf_solver *s = NULL;
     vf_renderer *r = NULL;
     vf_capture *cap = NULL;

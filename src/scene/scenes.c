@@ -6,7 +6,7 @@
 #include "scenes.h"
 #include "scenes_grid.h"
 #include "scenes_grid3d.h"
-#include "solver_height.h"
+#include "scenes_height.h"
 
 const vf_scene_info *const vf_scenes[] = {
     &vf_height_scene_pool,

@@ -15,13 +15,14 @@
 #include <string.h>
 
 #include "gpu_cmd.h"
+#include "scenes_height.h"
 #include "solver_grid.h"
-#include "solver_height.h"
 
 static void river_defaults(void *p)
 {
-    vf_height_desc *d = p;
-    vf_height_desc_defaults(d);
+    vf_height_scene_desc *sd = p;
+    vf_height_scene_defaults(sd);
+    vf_height_desc *d = &sd->solver;
     d->nx = 256;
     d->ny = 64;
     d->dx = 0.03125; /* an 8 m x 2 m reach */
@@ -47,8 +48,9 @@ static void river_defaults(void *p)
 /* The grid channel under a height desc: inflow at x = 0, outflow at x = Lx,
  * free-slip banks, the same pillar, time step from the grid's CFL limit
  * dividing frame_dt evenly. */
-static vf_result flow_desc(const vf_height_desc *d, vf_grid_desc *g, char *err, size_t cap)
+static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, char *err, size_t cap)
 {
+    const vf_height_desc *d = &sd->solver;
     memset(g, 0, sizeof *g);
     const double lx = d->nx * d->dx, ly = d->ny * d->dx;
     g->ny = (uint32_t)d->flow_cells;
@@ -68,8 +70,8 @@ static vf_result flow_desc(const vf_height_desc *d, vf_grid_desc *g, char *err, 
     /* a scene file's obstacles stand in the flow too: the flow grid takes
      * discs (cylinders, spheres) and squares */
     const size_t slots = sizeof g->obstacles / sizeof g->obstacles[0];
-    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++) {
-        const vf_shape *o = &d->shapes.obstacles[k];
+    for (uint32_t k = 0; k < sd->shapes.obstacle_count; k++) {
+        const vf_shape *o = &sd->shapes.obstacles[k];
         bool square = o->kind == VF_SHAPE_BOX && fabs(o->size[0] - o->size[1]) <= 1e-9 * o->size[0];
         if (slot >= slots || !(o->kind == VF_SHAPE_SPHERE || o->kind == VF_SHAPE_CYLINDER || square)) {
             snprintf(err, cap,
@@ -154,8 +156,8 @@ static vf_result project_start(vf_grid *g)
 
 static vf_result river_validate(const void *desc, char *err, size_t cap)
 {
-    const vf_height_desc *d = desc;
-    vf_result res = vf_height_validate(d, err, cap);
+    const vf_height_scene_desc *d = desc;
+    vf_result res = vf_height_scene_validate(d, err, cap);
     if (res != VF_OK)
         return res;
     vf_grid_desc g;
@@ -164,15 +166,16 @@ static vf_result river_validate(const void *desc, char *err, size_t cap)
 
 static vf_result river_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
 {
-    const vf_height_desc *d = desc;
+    const vf_height_scene_desc *sd = desc;
+    const vf_height_desc *d = &sd->solver;
     *out = NULL;
     vf_grid_desc gd;
-    vf_result res = flow_desc(d, &gd, err, cap);
+    vf_result res = flow_desc(sd, &gd, err, cap);
     if (res != VF_OK)
         return res;
     vf_solver *s = NULL;
     vf_grid *g = NULL;
-    if ((res = vf_height_create(gpu, d, &s, err, cap)) != VF_OK)
+    if ((res = vf_height_scene_create(gpu, sd, &s, err, cap)) != VF_OK)
         return res;
     if ((res = vf_grid_create(gpu, &gd, &g, err, cap)) != VF_OK)
         goto fail;
@@ -215,8 +218,8 @@ const vf_scene_info vf_height_scene_river = {
     .description = "a river reach: the grid channel flow past a pillar under a height field (coupling=divergence), leaves drifting",
     .params = vf_height_params,
     .param_count = VF_HEIGHT_PARAM_COUNT,
-    .desc_size = sizeof(vf_height_desc),
-    .shapes_offset = offsetof(vf_height_desc, shapes),
+    .desc_size = sizeof(vf_height_scene_desc),
+    .shapes_offset = offsetof(vf_height_scene_desc, shapes),
     .defaults = river_defaults,
     .validate = river_validate,
     .create = river_create,

@@ -285,21 +285,7 @@ void vf_height_ref_disturb(const vf_height_disturb_push *p, float *eta, float *p
 double vf_height_ref_excess(uint32_t nx, uint32_t ny, const float *eta, const float *bed, const uint32_t *flags,
                             uint32_t *wet, double *depth)
 {
-    double e = 0.0, dsum = 0.0;
-    uint32_t w = 0;
-    for (size_t idx = 0; idx < (size_t)nx * ny; idx++) {
-        if (flags[idx] & VF_HEIGHT_SOLID)
-            continue;
-        double d = (double)eta[idx] - (double)bed[idx];
-        e += fmax(d, 0.0) - fmax(-(double)bed[idx], 0.0);
-        dsum += fmax(d, 0.0);
-        w += eta[idx] - bed[idx] > 0.0f;
-    }
-    if (wet)
-        *wet = w;
-    if (depth)
-        *depth = dsum;
-    return e;
+    return vf_height_excess(nx, ny, eta, bed, flags, wet, depth);
 }
 
 void vf_height_ref_volume_apply(uint32_t nx, uint32_t ny, uint32_t flags_push, float scale, float *eta, float *prev,

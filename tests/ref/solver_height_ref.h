@@ -9,6 +9,9 @@
 
 #include "shared.h"
 
+/* The hash (vf_height_hash, vf_height_hash01) and the excess volume
+ * (vf_height_excess) the solver computes on the host too are in
+ * solver_height.h; the references use those. */
 /** Depth a face carries (height_face_depth). */
 float vf_height_face_depth(float e0, float b0, uint32_t f0, float e1, float b1, uint32_t f1);
 /** Hull depression at (x, y) (height_hull). */
@@ -37,7 +40,7 @@ void vf_height_ref_disturb(const vf_height_disturb_push *p, float *eta, float *p
                            const uint32_t *flags, float *pres, const float *flow_p, const float *flow_div);
 /** height_volume_reduce + final in double: returns the excess volume / dx^2;
  * wet cells and the summed depth of wet cells go to *wet and *depth (each may
- * be NULL). */
+ * be NULL). The solver's own host sum, vf_height_excess. */
 double vf_height_ref_excess(uint32_t nx, uint32_t ny, const float *eta, const float *bed, const uint32_t *flags,
                             uint32_t *wet, double *depth);
 /** height_volume_apply: wet cells change their depth by the fraction scale. */

@@ -10,8 +10,6 @@
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
-#include "text.h"
-#include "solver_height_ref.h"
 
 #define MAX_OBJECTS 4096
 #define VF_PI 3.14159265358979323846
@@ -19,21 +17,6 @@
 /* ------------------------------------------------------------------ params */
 
 #define D(field) offsetof(vf_height_desc, field)
-uint32_t vf_height_hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
-float vf_height_hash01(uint32_t seed, uint32_t k)
-{
-    return (float)(vf_height_hash(seed ^ vf_height_hash(k)) >> 8) * (1.0f / 16777216.0f);
-}
-
 const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT] = {
     {"nx", VF_PARAM_INT, D(nx), 192, 16, 8192, false, NULL, "cells", "grid cells along x"},
     {"ny", VF_PARAM_INT, D(ny), 192, 16, 8192, false, NULL, "cells", "grid cells along y"},
@@ -106,34 +89,41 @@ void vf_height_desc_defaults(vf_height_desc *desc)
     vf_params_defaults(vf_height_params, vf_height_param_count, desc);
 }
 
-static void pool_defaults(void *p)
+/* ------------------------------------------------------------------ host arithmetic */
+
+uint32_t vf_height_hash(uint32_t x)
 {
-    vf_height_desc *d = p;
-    vf_height_desc_defaults(d);
-    d->rain = 6;
-    d->leaves = 6;
-    d->ducks = 2;
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
 }
 
-static void boat_defaults(void *p)
+float vf_height_hash01(uint32_t seed, uint32_t k)
 {
-    vf_height_desc *d = p;
-    vf_height_desc_defaults(d);
-    d->nx = 384;
-    d->ny = 128;
-    d->dx = 0.05;
-    d->surface = 0.6;
-    d->bed_shape = VF_HEIGHT_BED_CHANNEL;
-    d->edges = VF_HEIGHT_EDGES_OPEN_ENDS;
-    d->boat = true;
-    d->boat_length = 2.0; /* a hull a tenth of the channel: it and its wake read at a glance */
-    d->boat_width = 0.7;
-    /* shallow-water waves do not disperse: a boat slower than sqrt(g d)
-     * (2.4 m/s here) leaves only a smooth dip that travels with it; faster,
-     * its wake is a wedge of half-angle asin(sqrt(g d) / U). At three times
-     * sqrt(g d) that is Kelvin's 19.47 degrees, the wedge of a boat in deep water */
-    d->wake_speed = 7.3;
-    d->leaves = 12;
+    return (float)(vf_height_hash(seed ^ vf_height_hash(k)) >> 8) * (1.0f / 16777216.0f);
+}
+
+double vf_height_excess(uint32_t nx, uint32_t ny, const float *eta, const float *bed, const uint32_t *flags,
+                        uint32_t *wet, double *depth)
+{
+    double e = 0.0, dsum = 0.0;
+    uint32_t w = 0;
+    for (size_t idx = 0; idx < (size_t)nx * ny; idx++) {
+        if (flags[idx] & VF_HEIGHT_SOLID)
+            continue;
+        double d = (double)eta[idx] - (double)bed[idx];
+        e += fmax(d, 0.0) - fmax(-(double)bed[idx], 0.0);
+        dsum += fmax(d, 0.0);
+        w += eta[idx] - bed[idx] > 0.0f;
+    }
+    if (wet)
+        *wet = w;
+    if (depth)
+        *depth = dsum;
+    return e;
 }
 
 /* ------------------------------------------------------------------ terrain */
@@ -170,44 +160,11 @@ static double bed_at(const vf_height_desc *d, double x, double y, bool *solid)
     return b;
 }
 
-/* The scene file's obstacle masks, loaded for one pass over the cells. */
-typedef struct shape_masks {
-    vf_shape_mask m[VF_SHAPES_MAX_OBSTACLES];
-} shape_masks;
-
-static void masks_load(const vf_height_desc *d, shape_masks *sm)
+/* A level cell's start surface relative to the rest level, or NAN where the
+ * rest level applies. */
+static double cell_level(const vf_height_desc *d, size_t idx)
 {
-    memset(sm, 0, sizeof *sm);
-    char why[8];
-    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++)
-        if (d->shapes.obstacles[k].kind == VF_SHAPE_MASK)
-            (void)vf_shape_mask_load(&d->shapes.obstacles[k], &sm->m[k], why, sizeof why); /* checked by validate */
-}
-
-static void masks_free(shape_masks *sm)
-{
-    for (uint32_t k = 0; k < VF_SHAPES_MAX_OBSTACLES; k++)
-        vf_shape_mask_free(&sm->m[k]);
-}
-
-static bool shape_solid(const vf_height_desc *d, const shape_masks *sm, double x, double y)
-{
-    const double p[3] = {x, y, 0}, lo[3] = {0, 0, 0}, hi[3] = {d->nx * d->dx, d->ny * d->dx, 0};
-    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++)
-        if (vf_shape_contains(&d->shapes.obstacles[k], 2, p, &sm->m[k], lo, hi))
-            return true;
-    return false;
-}
-
-/* The scene file's fluid level at (x, y) relative to the rest level, or NAN
- * outside every fluid region. */
-static double shape_level(const vf_height_desc *d, double x, double y)
-{
-    const double p[3] = {x, y, 0};
-    for (uint32_t k = 0; k < d->shapes.fluid_count; k++)
-        if (vf_shape_contains(&d->shapes.fluid[k], 2, p, NULL, NULL, NULL))
-            return d->shapes.fluid[k].level - d->surface;
-    return NAN;
+    return d->level ? d->level[idx] - d->surface : NAN;
 }
 
 /* Bed relative to the rest level and flags of every cell; solid cells get a
@@ -217,16 +174,14 @@ static double build_terrain(const vf_height_desc *d, float *bed, uint32_t *flags
 {
     double dmax = 0.0;
     const double top = 0.5 * fmax(fabs(d->surface - d->bed), 2 * d->dx);
-    shape_masks sm;
-    masks_load(d, &sm);
     for (int j = 0; j < d->ny; j++)
         for (int i = 0; i < d->nx; i++) {
             bool solid;
             const double x = (i + 0.5) * d->dx, y = (j + 0.5) * d->dx;
             double b = bed_at(d, x, y, &solid) - d->surface;
-            solid = solid || shape_solid(d, &sm, x, y);
             size_t idx = (size_t)j * d->nx + i;
-            double level = shape_level(d, x, y), depth = (isnan(level) ? 0.0 : fmax(level, 0.0)) - b;
+            solid = solid || (d->solid && d->solid[idx]);
+            double level = cell_level(d, idx), depth = (isnan(level) ? 0.0 : fmax(level, 0.0)) - b;
             if (solid) {
                 b = fmax(b, 0.0) + top;
             } else if (depth > dmax) {
@@ -237,18 +192,17 @@ static double build_terrain(const vf_height_desc *d, float *bed, uint32_t *flags
             if (flags)
                 flags[idx] = solid ? VF_HEIGHT_SOLID : 0u;
         }
-    masks_free(&sm);
     return dmax;
 }
 
-static double max_rest_depth(const vf_height_desc *d)
+double vf_height_max_depth(const vf_height_desc *desc)
 {
-    return build_terrain(d, NULL, NULL);
+    return build_terrain(desc, NULL, NULL);
 }
 
 double vf_height_explicit_limit(const vf_height_desc *desc)
 {
-    double dmax = max_rest_depth(desc);
+    double dmax = vf_height_max_depth(desc);
     return dmax > 0 ? desc->dx / sqrt(2.0 * desc->g * dmax) : 0.0;
 }
 
@@ -272,38 +226,7 @@ vf_result vf_height_validate(const vf_height_desc *d, char *err, size_t cap)
         snprintf(err, cap, "g=%g: gravity must be positive", d->g);
         return VF_ERR_INVALID_ARG;
     }
-    vf_shapes_caps caps = {.family = "height",
-                           .dims = 2,
-                           .hi = {d->nx * d->dx, d->ny * d->dx, 0},
-                           .max_obstacles = VF_SHAPES_MAX_OBSTACLES,
-                           .obstacle_mask = true,
-                           .obstacle_cylinder = true,
-                           .max_fluid = VF_SHAPES_MAX_FLUID,
-                           .fluid_level = true};
-    vf_result sr = vf_shapes_check(&d->shapes, &caps, err, cap);
-    if (sr != VF_OK)
-        return sr;
-    double dmax = max_rest_depth(d);
-    if (dmax <= 0 && d->shapes.obstacle_count) {
-        /* water without the obstacles: they are what covers it, so they are named */
-        vf_height_desc open = *d;
-        open.shapes.obstacle_count = 0;
-        if (max_rest_depth(&open) > 0) {
-            uint32_t k = 0;
-            while (k + 1 < d->shapes.obstacle_count && d->shapes.obstacles[k].kind != VF_SHAPE_MASK)
-                k++;
-            const vf_shape *o = &d->shapes.obstacles[k];
-            char file[48];
-            const char *base = strrchr(o->file, '/');
-            vf_text_safe(base ? base + 1 : o->file, file, sizeof file, 40);
-            snprintf(err, cap, "obstacles[%u]%s%s%s: the obstacles cover every wet cell, so no water is left: %s",
-                     k, o->kind == VF_SHAPE_MASK ? " (mask " : "", o->kind == VF_SHAPE_MASK ? file : "",
-                     o->kind == VF_SHAPE_MASK ? ")" : "",
-                     o->kind == VF_SHAPE_MASK ? "check that the mask is not solid everywhere (an all-black image)"
-                                               : "make them smaller or fewer");
-            return VF_ERR_INVALID_ARG;
-        }
-    }
+    double dmax = vf_height_max_depth(d);
     if (dmax <= 0) {
         snprintf(err, cap,
                  "surface=%g: the water depth (surface - bed) is zero or negative everywhere (bed=%g, bed_shape=%s): "
@@ -356,11 +279,6 @@ vf_result vf_height_validate(const vf_height_desc *d, char *err, size_t cap)
         return VF_ERR_INVALID_ARG;
     }
     return VF_OK;
-}
-
-static vf_result scene_validate(const void *desc, char *err, size_t cap)
-{
-    return vf_height_validate(desc, err, cap);
 }
 
 /* ------------------------------------------------------------------ solver */
@@ -1347,9 +1265,9 @@ static void initial_eta(const vf_height *h, float *eta)
                 double rx = x - d->init_x * lx, ry = y - d->init_y * ly;
                 e = d->init_amplitude * exp(-(rx * rx + ry * ry) / (d->init_width * d->init_width));
             }
-            double level = shape_level(d, x, y);
+            double level = cell_level(d, idx);
             if (!isnan(level))
-                e = level; /* a scene file's fluid region: its surface, dry below the bed */
+                e = level; /* a level cell (a scene file's fluid region): its surface, dry below the bed */
             float b = h->bed_host[idx];
             eta[idx] = (h->flags_host[idx] & VF_HEIGHT_SOLID) ? b : fmaxf((float)e, b);
         }
@@ -1435,7 +1353,9 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     initial_eta(h, eta);
     initial_objects(h, eta, objs);
     h->volume0 = volume_of(h, eta);
-    h->excess0 = vf_height_ref_excess(h->nx, h->ny, eta, h->bed_host, h->flags_host, NULL, NULL);
+    h->excess0 = vf_height_excess(h->nx, h->ny, eta, h->bed_host, h->flags_host, NULL, NULL);
+    h->d.solid = NULL; /* the caller's cells: create keeps no pointer to them */
+    h->d.level = NULL;
 
     const VkDeviceSize bytes = n * sizeof(float);
     const int slots = desc->integrator == VF_HEIGHT_INT_ADI ? 3 : 2;
@@ -1497,34 +1417,3 @@ fail:
     height_destroy(&h->base);
     return res;
 }
-
-static vf_result scene_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
-{
-    return vf_height_create(gpu, desc, out, err, cap);
-}
-
-const vf_scene_info vf_height_scene_pool = {
-    .name = "pool",
-    .family = "height",
-    .description = "height-field water in a square pool: random drops, floating leaves and ducks",
-    .params = vf_height_params,
-    .param_count = VF_HEIGHT_PARAM_COUNT,
-    .desc_size = sizeof(vf_height_desc),
-    .shapes_offset = offsetof(vf_height_desc, shapes),
-    .defaults = pool_defaults,
-    .validate = scene_validate,
-    .create = scene_create,
-};
-
-const vf_scene_info vf_height_scene_boat = {
-    .name = "boat",
-    .family = "height",
-    .description = "a boat crossing a channel at wake_speed, leaving a wake (waves leave at the open ends)",
-    .params = vf_height_params,
-    .param_count = VF_HEIGHT_PARAM_COUNT,
-    .desc_size = sizeof(vf_height_desc),
-    .shapes_offset = offsetof(vf_height_desc, shapes),
-    .defaults = boat_defaults,
-    .validate = scene_validate,
-    .create = scene_create,
-};

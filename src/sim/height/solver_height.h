@@ -29,7 +29,7 @@
  * eta^(n-1)) is also carried along the flow velocity once per frame
  * (semi-Lagrangian, height_advect), so disturbances drift with the current.
  *
- * Scenes: pool, boat, river (see vf_height_scene_*; river in scenes_river.c). */
+ * Scenes: pool, boat (scenes_height.c), river (scenes_river.c). */
 #ifndef VF_SOLVER_HEIGHT_H
 #define VF_SOLVER_HEIGHT_H
 
@@ -37,7 +37,6 @@
 
 #include "gpu_buffer.h"
 #include "shared.h"
-#include "scene_shapes.h"
 #include "solver.h"
 
 enum { VF_HEIGHT_INT_EXPLICIT = 0, VF_HEIGHT_INT_ADI = 1 };
@@ -90,8 +89,12 @@ typedef struct vf_height_desc {
     bool dye;               /* river: dye stripes enter with the flow, drift with it and are drawn on the water */
     double strength;        /* divergence coupling s (m s): a flow step adds -s delta / (1 + eta^2) */
     double rho;             /* density for the pressure coupling (kg/m^3) */
-    vf_scene_shapes shapes; /* scene file: obstacles (solid cells: box, cylinder, sphere, png mask) and fluid
-                             * regions (the surface starts at their level) */
+    /* Cells given by the caller (e.g. a scene file's shapes, rasterised), nx*ny each, row-major (cell (i, j) at
+     * j * nx + i). Owned by the caller and read only while vf_height_validate, vf_height_max_depth,
+     * vf_height_explicit_limit or vf_height_create runs (create keeps no pointer to them). */
+    const uint8_t *solid;   /* nonzero: an obstacle cell (besides the pillar); NULL: none */
+    const double *level;    /* the water surface elevation a cell starts at (m, like surface; init does not apply
+                             * there, dry below the bed), NAN where the rest level and init apply; NULL: none */
 } vf_height_desc;
 
 /** The parameter table of the height family (shared by its scenes). */
@@ -99,17 +102,17 @@ typedef struct vf_height_desc {
 extern const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT];
 extern const size_t vf_height_param_count;
 
-/** The built-in height scenes (rows for the registry in scenes.c). */
-extern const vf_scene_info vf_height_scene_pool;
-extern const vf_scene_info vf_height_scene_boat;
-extern const vf_scene_info vf_height_scene_river; /* scenes_river.c: needs the grid solver */
-
-/** Fills desc with the table defaults (the pool preset). */
+/** Fills desc with the table defaults (the pool preset; no solid or level cells). */
 void vf_height_desc_defaults(vf_height_desc *desc);
 
 /** Cross-key checks: some water somewhere (surface above the bed), the
  * explicit stability limit, sizes. One-line reason in err (cap bytes). */
 vf_result vf_height_validate(const vf_height_desc *desc, char *err, size_t cap);
+
+/** The largest water depth of a desc at the start (m): the rest level, or
+ * a level cell's, over the bed of every cell that is not solid; 0 or less
+ * when there is no water. */
+double vf_height_max_depth(const vf_height_desc *desc);
 
 /** The explicit stability limit dx / (sqrt(2 g d_max)) of a desc (s), d_max
  * the largest rest depth; 0 when there is no water. */
@@ -183,7 +186,21 @@ typedef struct vf_height_flow_source {
  * solver is already attached, the frame times differ or bind gives bad buffers. */
 vf_result vf_height_attach_flow_solver(vf_solver *s, const vf_height_flow_source *src);
 
-/* ---- for tests and the benchmark: single steps and the CPU references */
+/* ---- host arithmetic the solver shares with its CPU references */
+
+/** lowbias32 integer hash (height_common.glsl: vf_hash). */
+uint32_t vf_height_hash(uint32_t x);
+/** Uniform in [0, 1) from seed and counter (vf_hash01): rain drops and
+ * object placement. */
+float vf_height_hash01(uint32_t seed, uint32_t k);
+/** The excess water volume / dx^2 of a state over host arrays of nx*ny cells
+ * (what height_volume_reduce + final sum, here in double): the depth of every
+ * wet cell that is not solid, less the rest depth of its bed. The wet cells
+ * and their summed depth go to *wet and *depth (each may be NULL). */
+double vf_height_excess(uint32_t nx, uint32_t ny, const float *eta, const float *bed, const uint32_t *flags,
+                        uint32_t *wet, double *depth);
+
+/* ---- for tests and the benchmark: single steps */
 
 /** The push constants the next substep (at simulated time t) would use. */
 vf_height_step_push vf_height_step_params(const vf_solver *s, double t);
@@ -224,9 +241,5 @@ vf_height_objects_push vf_height_objects_params(const vf_solver *s);
  * (before the correction) goes to *out when not NULL. */
 vf_result vf_height_run_volume_fix(vf_solver *s, vf_height_volume_result *out);
 
-/** lowbias32 integer hash (height_common.glsl: vf_hash). */
-uint32_t vf_height_hash(uint32_t x);
-/** Uniform in [0, 1) from seed and counter (vf_hash01). */
-float vf_height_hash01(uint32_t seed, uint32_t k);
 
 #endif
