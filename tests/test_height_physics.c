@@ -262,14 +262,14 @@ static void test_rain_volume(vf_gpu *gpu, int integrator, bool fix)
         if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
             break;
         for (int k = 0; k < batch; k++) {
-            s->vt->record_frame(s, cmd, NULL);
-            s->vt->frame_done(s);
+            vf_solver_record_frame(s, cmd, NULL);
+            vf_solver_frame_done(s);
         }
         CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
     }
     CHECK(vf_height_volume(s, &v1) == VF_OK);
     char msg[256] = "";
-    vf_result chk = s->vt->check(s, msg, sizeof msg);
+    vf_result chk = vf_solver_check(s, msg, sizeof msg);
     double drift = (v1 - v0) / v0;
     printf("  %s, volume_fix=%s: %llu steps, %.0f s simulated, volume %.9g -> %.9g m^3, drift %.3g relative\n",
            integrator ? "adi" : "explicit", fix ? "on" : "off", (unsigned long long)s->steps, s->time, v0, v1, drift);
@@ -395,8 +395,8 @@ static void test_pressure_coupling(vf_gpu *gpu)
     VkCommandBuffer cmd;
     CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
     for (int f = 0; f < 30; f++) {
-        s->vt->record_frame(s, cmd, NULL);
-        s->vt->frame_done(s);
+        vf_solver_record_frame(s, cmd, NULL);
+        vf_solver_frame_done(s);
     }
     CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
     size_t n = (size_t)d.nx * d.ny;
@@ -491,8 +491,8 @@ static void test_boat(vf_gpu *gpu)
     VkCommandBuffer cmd;
     CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
     for (int f = 0; f < 240; f++) {
-        s->vt->record_frame(s, cmd, NULL);
-        s->vt->frame_done(s);
+        vf_solver_record_frame(s, cmd, NULL);
+        vf_solver_frame_done(s);
     }
     CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
     CHECK(vf_height_volume(s, &v1) == VF_OK);
@@ -540,8 +540,8 @@ static void test_objects_follow_flow(vf_gpu *gpu)
     VkCommandBuffer cmd;
     CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
     for (int f = 0; f < frames; f++) {
-        s->vt->record_frame(s, cmd, NULL);
-        s->vt->frame_done(s);
+        vf_solver_record_frame(s, cmd, NULL);
+        vf_solver_frame_done(s);
     }
     CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
     CHECK(vf_height_read_objects(s, b) == VF_OK);
@@ -575,9 +575,9 @@ static void river_frames(vf_gpu *gpu, vf_solver *s, int frames)
         VkCommandBuffer cmd;
         if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
             return;
-        CHECK(s->vt->record_frame(s, cmd, NULL) == VF_OK);
+        CHECK(vf_solver_record_frame(s, cmd, NULL) == VF_OK);
         CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-        CHECK(s->vt->frame_done(s) == VF_OK);
+        CHECK(vf_solver_frame_done(s) == VF_OK);
     }
 }
 
@@ -927,8 +927,8 @@ static void test_advect_bump(vf_gpu *gpu)
         VkCommandBuffer cmd;
         if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
             for (int f = 0; f < frames; f++) {
-                s->vt->record_frame(s, cmd, NULL);
-                s->vt->frame_done(s);
+                vf_solver_record_frame(s, cmd, NULL);
+                vf_solver_frame_done(s);
             }
             CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
         }

@@ -43,8 +43,8 @@ static const uint8_t *draw(vf_gpu *gpu, vf_solver *s, vf_renderer *r, vf_capture
     if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
         return NULL;
     for (int f = 0; f < frames; f++) {
-        s->vt->record_frame(s, cmd, NULL);
-        s->vt->frame_done(s);
+        vf_solver_record_frame(s, cmd, NULL);
+        vf_solver_frame_done(s);
     }
     vf_render_barrier_after_sim(cmd);
     vf_image *target = vf_capture_target(cap);

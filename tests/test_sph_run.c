@@ -113,7 +113,7 @@ static void dam_break_2000(vf_gpu *gpu)
     CHECK_LE(ke_max, released);
     CHECK_LE(e_max, e0 + 0.05 * released);
     char msg[512] = "";
-    CHECK_MSG(solver->vt->check(solver, msg, sizeof msg) == VF_OK, "guards: %s", msg);
+    CHECK_MSG(vf_solver_check(solver, msg, sizeof msg) == VF_OK, "guards: %s", msg);
     vf_solver_destroy(&solver);
 }
 
@@ -189,7 +189,7 @@ static void fountain(vf_gpu *gpu)
         vf_sph_snapshot_free(&snap);
     }
     char msg[512] = "";
-    CHECK_MSG(solver->vt->check(solver, msg, sizeof msg) == VF_OK, "guards: %s", msg);
+    CHECK_MSG(vf_solver_check(solver, msg, sizeof msg) == VF_OK, "guards: %s", msg);
     vf_solver_destroy(&solver);
 }
 

@@ -290,7 +290,7 @@ static double run_frames(run_ctx *c, vf_solver *solver, vf_renderer *renderer, v
         vf_profiler_reset(c->prof, cmd, slot);
         vf_cmd_barrier_frame_start(cmd);
         uint32_t s = vf_profiler_begin_compute(c->prof, cmd, "bench.sim");
-        if ((*res = solver->vt->record_frame(solver, cmd, c->prof)) != VF_OK)
+        if ((*res = vf_solver_record_frame(solver, cmd, c->prof)) != VF_OK)
             return -1;
         vf_profiler_end_compute(c->prof, cmd, s);
         if (renderer) {
@@ -304,7 +304,7 @@ static double run_frames(run_ctx *c, vf_solver *solver, vf_renderer *renderer, v
         if ((*res = vf_frames_submit(c->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK)
             return -1;
         used[slot] = true;
-        if (solver->vt->frame_done && (*res = solver->vt->frame_done(solver)) != VF_OK)
+        if ((*res = vf_solver_frame_done(solver)) != VF_OK)
             return -1;
         vf_progress_update(c->progress, ++*c->done, NULL);
     }
@@ -340,7 +340,7 @@ static vf_result count_work(run_ctx *c, vf_solver *solver, vf_renderer *renderer
             break;
         vf_cmd_barrier_frame_start(cmd);
         vf_gpu_counters_attach(c->gpu, sim);
-        res = solver->vt->record_frame(solver, cmd, NULL);
+        res = vf_solver_record_frame(solver, cmd, NULL);
         vf_gpu_counters_attach(c->gpu, NULL);
         if (res == VF_OK && renderer) {
             vf_render_barrier_after_sim(cmd);
@@ -354,8 +354,8 @@ static vf_result count_work(run_ctx *c, vf_solver *solver, vf_renderer *renderer
         vf_gpu_counters_attach(c->gpu, sim);
         res = vf_frames_submit(c->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
         vf_gpu_counters_attach(c->gpu, NULL);
-        if (res == VF_OK && solver->vt->frame_done)
-            res = solver->vt->frame_done(solver);
+        if (res == VF_OK)
+            res = vf_solver_frame_done(solver);
     }
     for (uint32_t k = 0; k < 2 && res == VF_OK; k++)
         res = vf_frames_wait(c->frames, k);

@@ -392,7 +392,7 @@ int vf_cmd_capture(int argc, char **argv)
             slot_used[slot] = false;
             vf_profiler_reset(prof, cmd, slot);
             vf_cmd_barrier_frame_start(cmd);
-            if (step && (res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
+            if (step && (res = vf_solver_record_frame(solver, cmd, prof)) != VF_OK) {
                 rc = gpu_failure(res, fr, "simulation");
                 goto done_progress;
             }
@@ -422,7 +422,7 @@ int vf_cmd_capture(int argc, char **argv)
         }
         slot_used[slot] = true;
         slot_ends[slot] = true;
-        if (step && solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
+        if (step && (res = vf_solver_frame_done(solver)) != VF_OK) {
             rc = gpu_failure(res, fr, "simulation");
             goto done_progress;
         }
@@ -458,7 +458,7 @@ int vf_cmd_capture(int argc, char **argv)
                     goto done_progress;
                 }
             char why[512];
-            if ((res = solver->vt->check(solver, why, sizeof why)) != VF_OK) {
+            if ((res = vf_solver_check(solver, why, sizeof why)) != VF_OK) {
                 vf_progress_end(&progress);
                 vf_app_error("scene %s: check failed at frame %lld (t = %.6g s): %s", sc.info->name, fr, solver->time,
                              why);

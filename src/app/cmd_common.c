@@ -329,7 +329,7 @@ static vf_result timed_part(vf_frames *frames, vf_solver *s, double *secs)
     if (res != VF_OK)
         return res;
     vf_cmd_barrier_frame_start(cmd);
-    if ((res = s->vt->record_frame(s, cmd, NULL)) != VF_OK)
+    if ((res = vf_solver_record_frame(s, cmd, NULL)) != VF_OK)
         return res;
     double t0 = vf_app_now();
     if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK ||
@@ -374,7 +374,7 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *ou
     out->frame_s = out->substeps ? first + (double)(out->substeps - 1) * out->substep_s : first;
     if (!s->part_more) {
         out->frame_complete = true;
-        if (s->vt->frame_done && (res = s->vt->frame_done(s)) != VF_OK)
+        if ((res = vf_solver_frame_done(s)) != VF_OK)
             return res;
     }
     return VF_OK;

@@ -186,7 +186,7 @@ static int gpu_failure(const run_fail *f, vf_result res, const char *what, uint6
         const char *dir = failure_dir(f->scene, f->export_dir, buf, sizeof buf);
         vf_result w = VF_ERR_IO;
         if (dir) {
-            w = f->solver->vt->export_last_good(f->solver, dir, *f->export_index, &good_frame, &good_time);
+            w = vf_solver_export_last_good(f->solver, dir, *f->export_index, &good_frame, &good_time);
             if (w == VF_OK)
                 (*f->export_index)++;
         }
@@ -406,7 +406,7 @@ int vf_cmd_run(int argc, char **argv)
             slots[slot].used = false;
             vf_profiler_reset(prof, cmd, slot);
             vf_cmd_barrier_frame_start(cmd);
-            if (step && (res = solver->vt->record_frame(solver, cmd, prof)) != VF_OK) {
+            if (step && (res = vf_solver_record_frame(solver, cmd, prof)) != VF_OK) {
                 vf_progress_end(&progress);
                 rc = gpu_failure(&fail, res, "recording", fr + 1, part, -1);
                 goto done;
@@ -423,7 +423,7 @@ int vf_cmd_run(int argc, char **argv)
             snprintf(extra, sizeof extra, "frame %llu: submit %u", (unsigned long long)fr + 1, part);
             vf_progress_update(&progress, fr, extra);
         }
-        if (step && solver->vt->frame_done && (res = solver->vt->frame_done(solver)) != VF_OK) {
+        if (step && (res = vf_solver_frame_done(solver)) != VF_OK) {
             vf_progress_end(&progress);
             rc = gpu_failure(&fail, res, "frame bookkeeping", fr + 1, 0, -1);
             goto done;
@@ -445,7 +445,7 @@ int vf_cmd_run(int argc, char **argv)
                     goto done;
                 }
         }
-        if (do_check && (res = solver->vt->check(solver, err, sizeof err)) != VF_OK) {
+        if (do_check && (res = vf_solver_check(solver, err, sizeof err)) != VF_OK) {
             vf_progress_end(&progress);
             /* the state the solver kept (its last good one) goes to the export
              * folder, or to a new out/SCENE-failure when there is none */

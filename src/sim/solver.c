@@ -1,5 +1,62 @@
-/* solver: what every solver family shares through its vtable. */
+/* solver: the frame driver every solver family shares, and what else goes
+ * through the vtable. */
 #include "solver.h"
+
+vf_result vf_solver_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    if (s->vt->part_begin)
+        s->vt->part_begin(s, cmd);
+    if (!s->part_more) {
+        /* the first (or only) part: the family's work before the substeps and their count */
+        uint32_t n = 0;
+        vf_result res = s->vt->frame_begin(s, cmd, prof, &n);
+        if (res != VF_OK)
+            return res;
+        s->frame_substeps = n;
+        s->part_done = 0;
+    }
+    uint32_t left = s->frame_substeps - s->part_done;
+    uint32_t n = s->part_substeps && s->part_substeps < left ? s->part_substeps : left;
+    for (uint32_t k = 0; k < n; k++) {
+        vf_result res = s->vt->record_substep(s, cmd, prof, s->part_done + k);
+        if (res != VF_OK)
+            return res;
+    }
+    s->part_done += n;
+    s->part_more = s->part_done < s->frame_substeps;
+    if (!s->part_more && s->vt->frame_end)
+        return s->vt->frame_end(s, cmd, prof);
+    return VF_OK;
+}
+
+vf_result vf_solver_frame_done(vf_solver *s)
+{
+    s->frames++;
+    s->steps += s->frame_substeps;
+    return s->vt->frame_done ? s->vt->frame_done(s) : VF_OK;
+}
+
+vf_result vf_solver_check(vf_solver *s, char *msg, size_t cap)
+{
+    if (!s->vt->check)
+        return VF_OK;
+    vf_result res = s->vt->check(s, msg, cap);
+    if (res == VF_OK) {
+        s->have_good = true;
+        s->good_frame = s->frames;
+        s->good_time = s->time;
+    }
+    return res;
+}
+
+vf_result vf_solver_export_last_good(vf_solver *s, const char *dir, uint32_t index, uint64_t *frame, double *time)
+{
+    if (!s->vt->export_last_good || !s->have_good)
+        return VF_ERR_UNSUPPORTED;
+    *frame = s->good_frame;
+    *time = s->good_time;
+    return s->vt->export_last_good(s, dir, index);
+}
 
 void vf_solver_destroy(vf_solver **s)
 {

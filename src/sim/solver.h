@@ -1,23 +1,33 @@
 /* solver: the one interface through which commands (run, capture, bench,
- * view) drive every solver family (grid, height, sph).
+ * view) drive every solver family (grid, grid3d, height, sph), and the frame
+ * driver written once for all of them.
  *
  * A scene is a named preset of a family with parameters (params.h). Creating
  * a scene's solver allocates all its GPU buffers; per frame the command records
- * solver->vt->record_frame() into its command buffer (the solver substeps to
- * advance exactly frame_dt of simulated time), submits, and only when asked
- * reads anything back (export, guards).
+ * vf_solver_record_frame() into its command buffer (the solver substeps to
+ * advance exactly frame_dt of simulated time), submits, calls
+ * vf_solver_frame_done(), and only when asked reads anything back (export,
+ * vf_solver_check).
+ *
+ * The driver owns the frame: it asks the family for the frame's substep count
+ * and its work before the substeps (vt->frame_begin), records the substeps
+ * one by one (vt->record_substep), then the work after them (vt->frame_end);
+ * it counts frames and substeps, and notes the frame and time of the last
+ * state that passed vf_solver_check (the family keeps the data itself, for
+ * vt->export_last_good).
  *
  * Frames in parts: a long frame (many substeps) may be recorded into several
  * command buffers, each submitted on its own, so no single submit runs for
  * long (a GPU watchdog resets the device after ~2 s on some systems). The
  * caller sets s->part_substeps (at most that many substeps per part; 0, the
- * default, records the whole frame in one call) and calls record_frame again,
- * with a new command buffer after submitting the previous one, for as long as
- * it sets s->part_more; frame_done follows the last part only. The parts
- * record exactly the commands of the one-part frame, so results are
- * bit-identical. vt->submit_substeps is the family's recommended limit
- * (`vkfluid run --substeps-per-submit` overrides it). Callers that submit
- * once per frame (viewer, bench) leave part_substeps at 0. */
+ * default, records the whole frame in one call) and calls
+ * vf_solver_record_frame again, with a new command buffer after submitting
+ * the previous one, for as long as it sets s->part_more;
+ * vf_solver_frame_done follows the last part only. The parts record exactly
+ * the commands of the one-part frame, so results are bit-identical.
+ * vt->submit_substeps is the family's recommended limit (`vkfluid run
+ * --substeps-per-submit` overrides it). Callers that submit once per frame
+ * (viewer, bench) leave part_substeps at 0. */
 #ifndef VF_SOLVER_H
 #define VF_SOLVER_H
 
@@ -44,16 +54,23 @@ typedef struct vf_solver_vtable {
     const char *family; /* "grid", "height", "sph" */
     /** Frees everything; the GPU must be idle. */
     void (*destroy)(vf_solver *s);
-    /** Records one frame: enough substeps to advance s->frame_dt of simulated
-     * time, each pass wrapped in vf_profiler_begin/end when prof is not NULL.
-     * With s->part_substeps > 0 it records at most that many substeps (one
-     * part) and sets s->part_more when the frame needs another call (see the
-     * top of this file); otherwise it clears s->part_more. Must not wait on
-     * the GPU or read back. */
-    vf_result (*record_frame)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof);
-    /** Called right after the frame's command buffer was submitted (it may
-     * still run): host bookkeeping such as time, frames and step counters.
-     * Must not wait on the GPU. May be NULL. */
+    /** The first part of a frame: records the work before the substeps
+     * (sources, the flow under a surface, ...) and sets *substeps to the
+     * frame's substep count (what advances s->frame_dt of simulated time).
+     * Must not wait on the GPU or read back. */
+    vf_result (*frame_begin)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t *substeps);
+    /** Records substep index (0 .. substeps - 1) of the frame; each pass
+     * wrapped in profiler scopes when prof is not NULL. */
+    vf_result (*record_substep)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t index);
+    /** Records the work after the frame's last substep. May be NULL. */
+    vf_result (*frame_end)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof);
+    /** Records what every part starts with (before frame_begin in the first
+     * part), e.g. a barrier after the previous submit's writes. May be NULL. */
+    void (*part_begin)(vf_solver *s, VkCommandBuffer cmd);
+    /** Called by vf_solver_frame_done after the driver counted the frame and
+     * its substeps (the frame's command buffers were submitted and may still
+     * run): the family's host bookkeeping, such as simulated time. Must not
+     * wait on the GPU. May be NULL. */
     vf_result (*frame_done)(vf_solver *s);
     /** Writes the state for frame number index into dir (CSV + VTK), whole or
      * not at all; .vti arrays stored as s->vti_compression says. Reads back
@@ -64,11 +81,12 @@ typedef struct vf_solver_vtable {
      * with no trailing comma. May be NULL. */
     void (*write_summary)(vf_solver *s, FILE *f, const char *indent);
     /** Guards: reads back and checks finiteness and invariants (particle
-     * count, volume). On failure returns VF_ERR_NUMERIC and a one-line reason in
-     * msg. May be NULL. */
+     * count, volume); when they hold, keeps a host copy of the state for
+     * export_last_good. On failure returns VF_ERR_NUMERIC and a one-line
+     * reason in msg. Called through vf_solver_check. May be NULL. */
     vf_result (*check)(vf_solver *s, char *msg, size_t cap);
     /** Applies a pointer interaction for the next recorded frame (no GPU
-     * work here: the state is used by record_frame). May be NULL. */
+     * work here: the state is used by the next recorded frame). May be NULL. */
     void (*interact)(vf_solver *s, const vf_interaction *in);
     /** One short line for overlays: "grid 256x256", "65536 particles". May be NULL. */
     void (*describe)(vf_solver *s, char *buf, size_t cap);
@@ -79,12 +97,10 @@ typedef struct vf_solver_vtable {
     /** Bytes of the state a substep advances (what it must read and write at
      * least once), for the benchmark's work accounting. May be NULL. */
     uint64_t (*state_bytes)(vf_solver *s);
-    /** Writes the last good state (the host copy kept when check last passed,
-     * or the initial state where the family keeps one) into dir like
-     * export_frame, without touching the GPU (it may be lost). Sets *frame and
-     * *time to the frame count and simulated time of that state. Returns
-     * VF_ERR_UNSUPPORTED when no good state is kept. May be NULL. */
-    vf_result (*export_last_good)(vf_solver *s, const char *dir, uint32_t index, uint64_t *frame, double *time);
+    /** Writes the state kept by the last passed check into dir like
+     * export_frame, without touching the GPU (it may be lost). Called through
+     * vf_solver_export_last_good. May be NULL (no state is kept). */
+    vf_result (*export_last_good)(vf_solver *s, const char *dir, uint32_t index);
     /** Recommended substeps per submit for this family (see the top of this
      * file); 0: no limit (a frame is one submit). */
     uint32_t submit_substeps;
@@ -94,12 +110,16 @@ struct vf_solver {
     const vf_solver_vtable *vt;
     vf_gpu *gpu;
     double frame_dt;     /* simulated seconds per frame */
-    double time;         /* simulated seconds so far (updated by frame_done) */
+    double time;         /* simulated seconds so far (updated by vt->frame_done) */
     uint64_t steps;      /* substeps so far */
     uint64_t frames;     /* frames so far */
     uint32_t part_substeps; /* set by the caller: substeps per recorded part, 0 = whole frames */
-    bool part_more;      /* set by record_frame: the frame needs another part */
-    uint32_t frame_substeps; /* set by record_frame: the substeps of the frame being recorded */
+    bool part_more;      /* set by vf_solver_record_frame: the frame needs another part */
+    uint32_t frame_substeps; /* the substeps of the frame being recorded (vt->frame_begin) */
+    uint32_t part_done;  /* the driver's: substeps of the frame recorded so far */
+    bool have_good;      /* the driver's: a check has passed ... */
+    uint64_t good_frame; /* ... at this frame count */
+    double good_time;    /* ... and simulated time */
     vf_vti_compression vti_compression; /* set by the caller: how export_frame stores .vti arrays (0: raw) */
 };
 
@@ -120,6 +140,27 @@ typedef struct vf_scene_info {
      * one-line reason for VF_ERR_TOO_LARGE and similar. */
     vf_result (*create)(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap);
 } vf_scene_info;
+
+/** Records the frame, or its next part when s->part_substeps > 0 (see the
+ * top of this file): vt->part_begin, then in the first part vt->frame_begin,
+ * the substeps, and after the last substep vt->frame_end. Sets s->part_more
+ * when the frame needs another call. Never waits on the GPU. */
+vf_result vf_solver_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof);
+
+/** After the submit of the frame's last part: counts the frame and its
+ * substeps, then vt->frame_done. */
+vf_result vf_solver_frame_done(vf_solver *s);
+
+/** Runs the family's guards (vt->check; VF_OK when it has none); when they
+ * pass, the state is the last good one (its frame and time noted here).
+ * msg gets a one-line reason on failure. */
+vf_result vf_solver_check(vf_solver *s, char *msg, size_t cap);
+
+/** Writes the last good state (see vf_solver_check) into dir like an export
+ * of frame number index, and sets *frame and *time to its frame count and
+ * simulated time. VF_ERR_UNSUPPORTED when no check has passed or the family
+ * keeps no state. */
+vf_result vf_solver_export_last_good(vf_solver *s, const char *dir, uint32_t index, uint64_t *frame, double *time);
 
 /** Destroys a solver through its vtable; accepts NULL and *s == NULL. */
 void vf_solver_destroy(vf_solver **s);

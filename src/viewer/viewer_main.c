@@ -641,7 +641,7 @@ static int draw_frame(viewer *v, double dt)
     vf_cmd_barrier_frame_start(cmd);
     if (step) {
         uint32_t s = vf_profiler_begin(v->prof, cmd, "view.sim");
-        res = v->solver->vt->record_frame(v->solver, cmd, v->prof);
+        res = vf_solver_record_frame(v->solver, cmd, v->prof);
         vf_profiler_end(v->prof, cmd, s);
         if (res != VF_OK)
             goto gpu_fail;
@@ -677,8 +677,8 @@ static int draw_frame(viewer *v, double dt)
     if (res != VF_OK)
         goto gpu_fail;
     v->slot_used[slot] = true;
-    if (step && v->solver->vt->frame_done)
-        v->solver->vt->frame_done(v->solver);
+    if (step)
+        vf_solver_frame_done(v->solver);
     bool rebuild = false;
     if ((res = vf_swapchain_present(&v->sc, index, &rebuild)) != VF_OK)
         goto gpu_fail;

@@ -136,12 +136,9 @@ struct vf_grid {
     uint32_t cu, cd, ct; /* current index of velocity, dye, texcoord pairs */
     uint64_t rec_steps;  /* substeps recorded (sets the time of sources and movers) */
     uint64_t rec_frames, done_frames;
-    uint32_t part_done;  /* substeps recorded of the frame being recorded (frames in parts) */
     /* the fields at the last passed check (export_last_good) */
     float *good_u, *good_v, *good_p, *good_dye; /* dye: r, g, b planes */
     uint32_t *good_mask;
-    uint64_t good_frame;
-    double good_time;
     bool have_good;
     bool obstacles_dirty;
     bool solids;           /* a solid cell may exist (obstacles, mover, painted or written mask) */
@@ -1515,38 +1512,35 @@ static void grid_destroy(vf_solver *s)
  * a submit in the tens of ms. Frames take at most 16 substeps (scenes_grid.c). */
 #define GRID_SUBMIT_SUBSTEPS 4
 
-static vf_result grid_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
+static vf_result grid_frame_begin(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t *substeps)
 {
     vf_grid *g = (vf_grid *)s;
-    if (!s->part_more) {
-        /* the first (or only) part of the frame */
-        g->part_done = 0;
-        if (g->rec_frames == 0)
-            vf_cmd_barrier_transfer_to_compute(cmd);
-        if (g->pointer.active && g->pointer.button == 1) {
-            /* the viewer's right button paints walls */
-            double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h, size = w > hgt ? w : hgt;
-            uint32_t scope = scope_begin(g, prof, cmd, "grid_obstacles");
-            record_paint(g, cmd, g->pointer.pos[0] * (float)w, g->pointer.pos[1] * (float)hgt, (float)(0.02 * size),
-                         true, 0.0f, 0.0f);
-            scope_end(g, prof, cmd, scope);
-        }
+    if (g->rec_frames == 0)
+        vf_cmd_barrier_transfer_to_compute(cmd);
+    if (g->pointer.active && g->pointer.button == 1) {
+        /* the viewer's right button paints walls */
+        double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h, size = w > hgt ? w : hgt;
+        uint32_t scope = scope_begin(g, prof, cmd, "grid_obstacles");
+        record_paint(g, cmd, g->pointer.pos[0] * (float)w, g->pointer.pos[1] * (float)hgt, (float)(0.02 * size),
+                     true, 0.0f, 0.0f);
+        scope_end(g, prof, cmd, scope);
     }
-    s->frame_substeps = g->d.substeps;
-    uint32_t left = g->d.substeps - g->part_done;
-    uint32_t n = s->part_substeps && s->part_substeps < left ? s->part_substeps : left;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t step = g->part_done + k;
-        vf_result res = vf_grid_record_step(g, cmd, prof, step + 1 == g->d.substeps);
-        if (res != VF_OK)
-            return res;
-    }
-    g->part_done += n;
-    s->part_more = g->part_done < g->d.substeps;
-    if (!s->part_more) {
-        record_stats_copy(g, cmd, g->rec_frames);
-        g->rec_frames++;
-    }
+    *substeps = g->d.substeps;
+    return VF_OK;
+}
+
+static vf_result grid_record_substep(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t index)
+{
+    vf_grid *g = (vf_grid *)s;
+    return vf_grid_record_step(g, cmd, prof, index + 1 == g->d.substeps);
+}
+
+static vf_result grid_frame_end(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    (void)prof;
+    vf_grid *g = (vf_grid *)s;
+    record_stats_copy(g, cmd, g->rec_frames);
+    g->rec_frames++;
     return VF_OK;
 }
 
@@ -1564,9 +1558,7 @@ static void note_stats(vf_grid *g, const vf_grid_stats *st)
 static vf_result grid_frame_done(vf_solver *s)
 {
     vf_grid *g = (vf_grid *)s;
-    s->frames++;
-    s->steps += g->d.substeps;
-    s->time = (double)s->steps * g->dt;
+    s->time = (double)s->steps * g->dt; /* the driver counted the frame's substeps */
     uint64_t frame = g->done_frames++;
     if (g->report_every && (frame + 1) % g->report_every == 0 && frame >= VF_MAX_FRAMES) {
         frame -= VF_MAX_FRAMES; /* certainly completed (see STATS_RING) */
@@ -1667,8 +1659,6 @@ static vf_result grid_check(vf_solver *s, char *msg, size_t cap)
         g->good_p = p;
         g->good_dye = dye;
         g->good_mask = mask;
-        g->good_frame = s->frames;
-        g->good_time = s->time;
         g->have_good = true;
         return VF_OK;
     }
@@ -1681,13 +1671,11 @@ done:
     return res;
 }
 
-static vf_result grid_export_last_good(vf_solver *s, const char *dir, uint32_t index, uint64_t *frame, double *time)
+static vf_result grid_export_last_good(vf_solver *s, const char *dir, uint32_t index)
 {
     vf_grid *g = (vf_grid *)s;
     if (!g->have_good)
         return VF_ERR_UNSUPPORTED;
-    *frame = g->good_frame;
-    *time = g->good_time;
     return write_fields(g, dir, index, g->good_u, g->good_v, g->good_p, g->good_dye, g->good_mask, NULL);
 }
 
@@ -1770,7 +1758,9 @@ static uint64_t grid_state_bytes(vf_solver *s)
 static const vf_solver_vtable grid_vtable = {
     .family = "grid",
     .destroy = grid_destroy,
-    .record_frame = grid_record_frame,
+    .frame_begin = grid_frame_begin,
+    .record_substep = grid_record_substep,
+    .frame_end = grid_frame_end,
     .frame_done = grid_frame_done,
     .export_frame = grid_export_frame,
     .write_summary = grid_write_summary,

@@ -96,7 +96,6 @@ struct vf_grid3d {
     g3_level lv[VF_GRID3D_MAX_LEVELS];
     uint32_t cu, cs;   /* current velocity and scalar buffers */
     uint64_t rec_steps, rec_frames;
-    uint32_t part_done;
     /* the viewer's push for the next substeps */
     float push_centre[3], push_radius, push_acc[3];
     bool push_inject;
@@ -918,32 +917,35 @@ static void g3_destroy(vf_solver *s)
     vf_grid3d_destroy(&g);
 }
 
-static vf_result g3_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
+static vf_result g3_frame_begin(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t *substeps)
 {
+    (void)prof;
     vf_grid3d *g = (vf_grid3d *)s;
-    if (!s->part_more) {
-        g->part_done = 0;
-        if (g->rec_frames == 0)
-            vf_cmd_barrier_transfer_to_compute(cmd);
-    }
-    s->frame_substeps = g->d.substeps;
-    uint32_t left = g->d.substeps - g->part_done;
-    uint32_t n = s->part_substeps && s->part_substeps < left ? s->part_substeps : left;
-    for (uint32_t k = 0; k < n; k++)
-        vf_grid3d_record_step(g, cmd, prof);
-    g->part_done += n;
-    s->part_more = g->part_done < g->d.substeps;
-    if (!s->part_more)
-        g->rec_frames++;
+    if (g->rec_frames == 0)
+        vf_cmd_barrier_transfer_to_compute(cmd);
+    *substeps = g->d.substeps;
+    return VF_OK;
+}
+
+static vf_result g3_record_substep(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t index)
+{
+    (void)index;
+    vf_grid3d_record_step((vf_grid3d *)s, cmd, prof);
+    return VF_OK;
+}
+
+static vf_result g3_frame_end(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    (void)cmd;
+    (void)prof;
+    ((vf_grid3d *)s)->rec_frames++;
     return VF_OK;
 }
 
 static vf_result g3_frame_done(vf_solver *s)
 {
     vf_grid3d *g = (vf_grid3d *)s;
-    s->frames++;
-    s->steps += g->d.substeps;
-    s->time = (double)s->steps * g->dt;
+    s->time = (double)s->steps * g->dt; /* the driver counted the frame's substeps */
     return VF_OK;
 }
 
@@ -1090,7 +1092,9 @@ static uint64_t g3_pass_bytes(vf_solver *s, const char *pass)
 static const vf_solver_vtable grid3d_vtable = {
     .family = "grid3d",
     .destroy = g3_destroy,
-    .record_frame = g3_record_frame,
+    .frame_begin = g3_frame_begin,
+    .record_substep = g3_record_substep,
+    .frame_end = g3_frame_end,
     .frame_done = g3_frame_done,
     .export_frame = g3_export_frame,
     .write_summary = g3_write_summary,

@@ -293,11 +293,7 @@ typedef struct vf_height {
     uint64_t drops;        /* drops started so far */
     uint32_t cur;          /* index of eta^n in eta[] */
     uint32_t partials;
-    uint32_t pending_steps;
-    uint64_t frame_steps, part_done; /* substeps of the frame being recorded, and recorded so far (parts) */
     float *good_eta;       /* eta at the last passed check (export_last_good) */
-    uint64_t good_frame;
-    double good_time;
     vf_buffer *eta[3];     /* explicit: 2 ping-pong; adi: n+1, n, n-1 rotating */
     vf_buffer *vel;        /* explicit: velocity of height */
     vf_buffer *mid, *scratch; /* adi: row-sweep result, Thomas c' */
@@ -719,59 +715,62 @@ vf_result vf_height_run_advect(vf_solver *s, const vf_height_advect_push *push)
  * up to VF_HEIGHT_MAX_FRAME_SUBSTEPS substeps (vf_height_validate). */
 #define HEIGHT_SUBMIT_SUBSTEPS 16
 
-static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
+static void height_part_begin(vf_solver *s, VkCommandBuffer cmd)
+{
+    /* the previous frame's or part's (or an upload's) writes -> this one */
+    vf_cmd_barrier_compute_on(s->gpu, cmd);
+}
+
+static vf_result height_frame_begin(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t *substeps)
 {
     vf_height *h = (vf_height *)s;
-    /* the previous frame's or part's (or an upload's) writes -> this one */
-    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
-    if (!s->part_more) {
-        /* the first (or only) part: the flow, advection, the substep count */
-        if (h->flow_src.solver) {
-            /* the flow under the surface first (its whole frame); then its current buffers */
-            vf_result res = h->flow_src.solver->vt->record_frame(h->flow_src.solver, cmd, prof);
-            if (res != VF_OK)
-                return res;
-            vf_cmd_barrier_compute_on(h->base.gpu, cmd);
-            vf_height_flow f = {0};
-            h->flow_src.bind(h->flow_src.solver, &f);
-            if ((res = vf_height_set_flow(s, &f)) != VF_OK)
-                return res;
-        }
-        if (h->p_advect && h->flow.velocity) {
-            vf_height_advect_push ap = vf_height_advect_params(s);
-            record_advect(h, cmd, prof, &ap);
-        }
-        double avail = h->d.frame_dt + h->carry;
-        uint64_t n = (uint64_t)floor(avail / h->dt + 1e-6);
-        h->carry = avail - (double)n * h->dt;
-        if (h->carry < 0)
-            h->carry = 0;
-        h->frame_steps = n;
-        h->part_done = 0;
-        s->frame_substeps = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    /* the flow, advection, the substep count */
+    if (h->flow_src.solver) {
+        /* the flow under the surface first (its whole frame); then its current buffers */
+        vf_result res = vf_solver_record_frame(h->flow_src.solver, cmd, prof);
+        if (res != VF_OK)
+            return res;
+        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+        vf_height_flow f = {0};
+        h->flow_src.bind(h->flow_src.solver, &f);
+        if ((res = vf_height_set_flow(s, &f)) != VF_OK)
+            return res;
     }
-    uint64_t left = h->frame_steps - h->part_done;
-    uint64_t n = s->part_substeps && s->part_substeps < left ? s->part_substeps : left;
-    for (uint64_t k = 0; k < n; k++) {
-        vf_height_step_push sp = vf_height_step_params(s, h->sim_time);
-        vf_height_disturb_push dp = vf_height_disturb_params(s, h->step);
-        if (h->part_done + k == 0 && h->pointer.active && h->sim_time - h->pointer_last >= 0.1) {
-            /* one drop (left button) or bump (right) every 0.1 s while held */
-            dp.user_x = h->pointer.pos[0] * (float)(h->nx * h->d.dx);
-            dp.user_y = h->pointer.pos[1] * (float)(h->ny * h->d.dx);
-            dp.user_amp = (float)(h->pointer.button == 1 ? -h->d.drop_amplitude : h->d.drop_amplitude) * 2.0f;
-            h->pointer_last = h->sim_time;
-        }
-        record_substep(h, cmd, prof, &sp, &dp);
-        h->drops += dp.drop_count;
-        h->step++;
-        h->sim_time += h->dt;
+    if (h->p_advect && h->flow.velocity) {
+        vf_height_advect_push ap = vf_height_advect_params(s);
+        record_advect(h, cmd, prof, &ap);
     }
-    h->part_done += n;
-    h->pending_steps += (uint32_t)n;
-    s->part_more = h->part_done < h->frame_steps;
-    if (s->part_more)
-        return VF_OK;
+    double avail = h->d.frame_dt + h->carry;
+    uint64_t n = (uint64_t)floor(avail / h->dt + 1e-6);
+    h->carry = avail - (double)n * h->dt;
+    if (h->carry < 0)
+        h->carry = 0;
+    *substeps = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n; /* at most VF_HEIGHT_MAX_FRAME_SUBSTEPS (validate) */
+    return VF_OK;
+}
+
+static vf_result height_record_substep(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t index)
+{
+    vf_height *h = (vf_height *)s;
+    vf_height_step_push sp = vf_height_step_params(s, h->sim_time);
+    vf_height_disturb_push dp = vf_height_disturb_params(s, h->step);
+    if (index == 0 && h->pointer.active && h->sim_time - h->pointer_last >= 0.1) {
+        /* one drop (left button) or bump (right) every 0.1 s while held */
+        dp.user_x = h->pointer.pos[0] * (float)(h->nx * h->d.dx);
+        dp.user_y = h->pointer.pos[1] * (float)(h->ny * h->d.dx);
+        dp.user_amp = (float)(h->pointer.button == 1 ? -h->d.drop_amplitude : h->d.drop_amplitude) * 2.0f;
+        h->pointer_last = h->sim_time;
+    }
+    record_substep(h, cmd, prof, &sp, &dp);
+    h->drops += dp.drop_count;
+    h->step++;
+    h->sim_time += h->dt;
+    return VF_OK;
+}
+
+static vf_result height_frame_end(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    vf_height *h = (vf_height *)s;
     if (h->object_count) {
         vf_height_objects_push op = vf_height_objects_params(s);
         record_objects(h, cmd, prof, &op);
@@ -784,15 +783,12 @@ static vf_result height_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profi
 static vf_result height_frame_done(vf_solver *s)
 {
     vf_height *h = (vf_height *)s;
-    if (h->flow_src.solver && h->flow_src.solver->vt->frame_done) {
-        vf_result res = h->flow_src.solver->vt->frame_done(h->flow_src.solver);
+    if (h->flow_src.solver) {
+        vf_result res = vf_solver_frame_done(h->flow_src.solver);
         if (res != VF_OK)
             return res;
     }
     s->time += h->d.frame_dt;
-    s->frames++;
-    s->steps += h->pending_steps;
-    h->pending_steps = 0;
     return VF_OK;
 }
 
@@ -1059,19 +1055,17 @@ static vf_result height_export(vf_solver *s, const char *dir, uint32_t index)
 
 /* The surface (and the flow under it, where the scene has one) of the last
  * passed check, from host copies. */
-static vf_result height_export_last_good(vf_solver *s, const char *dir, uint32_t index, uint64_t *frame, double *time)
+static vf_result height_export_last_good(vf_solver *s, const char *dir, uint32_t index)
 {
     vf_height *h = (vf_height *)s;
     if (!h->good_eta)
         return VF_ERR_UNSUPPORTED;
-    *frame = h->good_frame;
-    *time = h->good_time;
     vf_result res = write_eta(h, dir, index, h->good_eta);
     uint64_t flow_frame;
     double flow_time;
-    if (res == VF_OK && h->flow_src.solver && h->flow_src.solver->vt->export_last_good) {
+    if (res == VF_OK && h->flow_src.solver) {
         h->flow_src.solver->vti_compression = s->vti_compression;
-        res = h->flow_src.solver->vt->export_last_good(h->flow_src.solver, dir, index, &flow_frame, &flow_time);
+        res = vf_solver_export_last_good(h->flow_src.solver, dir, index, &flow_frame, &flow_time);
         if (res == VF_ERR_UNSUPPORTED)
             res = VF_OK; /* the surface alone */
     }
@@ -1147,8 +1141,7 @@ static vf_result height_check(vf_solver *s, char *msg, size_t cap)
             return VF_ERR_NUMERIC;
         }
     double vol = volume_of(h, eta), drift = fabs(vol - h->volume0) / h->volume0;
-    if (h->flow_src.solver && h->flow_src.solver->vt->check &&
-        (res = h->flow_src.solver->vt->check(h->flow_src.solver, msg, cap)) != VF_OK) {
+    if (h->flow_src.solver && (res = vf_solver_check(h->flow_src.solver, msg, cap)) != VF_OK) {
         free(eta);
         return res;
     }
@@ -1160,8 +1153,6 @@ static vf_result height_check(vf_solver *s, char *msg, size_t cap)
     /* passed: the last good state (export_last_good) */
     free(h->good_eta);
     h->good_eta = eta;
-    h->good_frame = s->frames;
-    h->good_time = s->time;
     return VF_OK;
 }
 
@@ -1220,7 +1211,10 @@ static uint64_t height_state_bytes(vf_solver *s)
 static const vf_solver_vtable height_vt = {
     .family = "height",
     .destroy = height_destroy,
-    .record_frame = height_record_frame,
+    .part_begin = height_part_begin,
+    .frame_begin = height_frame_begin,
+    .record_substep = height_record_substep,
+    .frame_end = height_frame_end,
     .frame_done = height_frame_done,
     .export_frame = height_export,
     .write_summary = height_write_summary,

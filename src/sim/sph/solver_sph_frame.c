@@ -15,12 +15,8 @@ typedef struct sph_solver {
     vf_solver base;
     vf_sph *sph;
     double carry;            /* simulated time owed to the next frame */
-    uint32_t pending;        /* substeps recorded in the frame not yet done */
-    uint32_t frame_steps;    /* substeps of the frame being recorded (set by its first part) */
     uint32_t frame_steps_min, frame_steps_max;
     vf_sph_snapshot good;    /* the state of the last passed check (or t = 0) */
-    double good_time;
-    uint64_t good_frame;
     bool have_good, failed;
     vf_foam *foam;           /* spray, foam and bubbles (NULL: off) */
 } sph_solver;
@@ -47,46 +43,44 @@ static void sph_destroy(vf_solver *base)
  * while a frame of the default dam-break (about 50 substeps) is 7 submits. */
 #define SPH_SUBMIT_SUBSTEPS 8
 
-static vf_result sph_record_frame(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof)
+static vf_result sph_frame_begin(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof, uint32_t *substeps)
 {
+    (void)cmd;
+    (void)prof;
     sph_solver *s = (sph_solver *)base;
     double dt = vf_sph_dt(s->sph);
-    if (!base->part_more) {
-        /* the first (or only) part: how many substeps this frame takes */
-        double budget = base->frame_dt + s->carry;
-        double n = floor(budget / dt * (1.0 + 1e-12));
-        if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS))
-            return VF_ERR_TOO_LARGE;
-        s->frame_steps = (uint32_t)n;
-        base->frame_substeps = s->frame_steps;
-        s->carry = fmax(0.0, budget - s->frame_steps * dt);
-        s->pending = 0;
-        if (base->frames == 0 || s->frame_steps < s->frame_steps_min)
-            s->frame_steps_min = s->frame_steps;
-        if (s->frame_steps > s->frame_steps_max)
-            s->frame_steps_max = s->frame_steps;
-    }
-    uint32_t left = s->frame_steps - s->pending;
-    uint32_t steps = base->part_substeps && base->part_substeps < left ? base->part_substeps : left;
-    for (uint32_t k = 0; k < steps; k++) {
-        vf_result r = vf_sph_record_step(s->sph, cmd, prof, dt);
-        if (r != VF_OK)
-            return r;
-    }
-    s->pending += steps;
-    base->part_more = s->pending < s->frame_steps;
-    if (!base->part_more && s->foam)
-        return vf_foam_record(s->foam, cmd, prof, s->frame_steps * dt);
+    /* how many substeps this frame takes */
+    double budget = base->frame_dt + s->carry;
+    double n = floor(budget / dt * (1.0 + 1e-12));
+    if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS))
+        return VF_ERR_TOO_LARGE;
+    uint32_t steps = (uint32_t)n;
+    s->carry = fmax(0.0, budget - steps * dt);
+    if (base->frames == 0 || steps < s->frame_steps_min)
+        s->frame_steps_min = steps;
+    if (steps > s->frame_steps_max)
+        s->frame_steps_max = steps;
+    *substeps = steps;
     return VF_OK;
+}
+
+static vf_result sph_record_substep(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof, uint32_t index)
+{
+    (void)index;
+    sph_solver *s = (sph_solver *)base;
+    return vf_sph_record_step(s->sph, cmd, prof, vf_sph_dt(s->sph));
+}
+
+static vf_result sph_frame_end(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    sph_solver *s = (sph_solver *)base;
+    return s->foam ? vf_foam_record(s->foam, cmd, prof, base->frame_substeps * vf_sph_dt(s->sph)) : VF_OK;
 }
 
 static vf_result sph_frame_done(vf_solver *base)
 {
     sph_solver *s = (sph_solver *)base;
-    base->steps += s->pending;
-    base->time += s->pending * vf_sph_dt(s->sph);
-    base->frames++;
-    s->pending = 0;
+    base->time += base->frame_substeps * vf_sph_dt(s->sph);
     return VF_OK;
 }
 
@@ -154,13 +148,11 @@ static vf_result sph_export_frame(vf_solver *base, const char *dir, uint32_t ind
     return r;
 }
 
-static vf_result sph_export_last_good(vf_solver *base, const char *dir, uint32_t index, uint64_t *frame, double *time)
+static vf_result sph_export_last_good(vf_solver *base, const char *dir, uint32_t index)
 {
     sph_solver *s = (sph_solver *)base;
     if (!s->have_good)
         return VF_ERR_UNSUPPORTED;
-    *frame = s->good_frame;
-    *time = s->good_time;
     return export_snapshot(&s->good, dir, index);
 }
 
@@ -265,15 +257,13 @@ static vf_result sph_check(vf_solver *base, char *msg, size_t cap)
         vf_sph_snapshot_free(&snap);
         if (s->have_good)
             snprintf(msg, cap, "%s (an export writes the last good state, frame %llu, t = %.6g s)", why,
-                     (unsigned long long)s->good_frame, s->good_time);
+                     (unsigned long long)base->good_frame, base->good_time);
         else
             snprintf(msg, cap, "%s", why);
         goto fail;
     }
     vf_sph_snapshot_free(&s->good);
     s->good = snap;
-    s->good_time = base->time;
-    s->good_frame = base->frames;
     s->have_good = true;
     return VF_OK;
 fail:
@@ -391,7 +381,9 @@ static uint64_t sph_state_bytes(vf_solver *base)
 static const vf_solver_vtable sph_vtable = {
     .family = "sph",
     .destroy = sph_destroy,
-    .record_frame = sph_record_frame,
+    .frame_begin = sph_frame_begin,
+    .record_substep = sph_record_substep,
+    .frame_end = sph_frame_end,
     .frame_done = sph_frame_done,
     .export_frame = sph_export_frame,
     .write_summary = sph_write_summary,
@@ -418,7 +410,7 @@ vf_result vf_sph_solver_wrap(vf_sph *sph, vf_gpu *gpu, vf_solver **out)
     s->sph = sph;
     /* The initial state is the first "last good" one. */
     if (vf_sph_read(sph, false, &s->good) == VF_OK)
-        s->have_good = true;
+        s->have_good = s->base.have_good = true; /* the start is a good state: frame 0, t = 0 */
     *out = &s->base;
     return VF_OK;
 }
