@@ -600,13 +600,13 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
     sd.count = (uint32_t)n;
     sd.pos = (const float (*)[4])pos;
     sd.capacity = capacity;
-    vf_sph *sph = NULL;
-    r = vf_sph_create(gpu, &sd, &sph, err, cap);
+    r = vf_solver_create(gpu, &vf_sph_family, &sd, out, err, cap);
     free(pos);
     if (r != VF_OK)
         return spacing_error(d, s, r, err, cap);
-    if ((r = vf_sph_solver_wrap(sph, gpu, out)) != VF_OK || !d->foam)
-        return r;
+    if (!d->foam)
+        return VF_OK;
+    vf_sph *sph = vf_sph_from_solver(*out);
     vf_foam_desc fd = {.capacity = (uint32_t)d->foam_capacity, .trapped_air = d->foam_trapped_air,
                        .wave_crest = d->foam_wave_crest, .ta_min = d->foam_ta_min, .ta_max = d->foam_ta_max,
                        .wc_min = d->foam_wc_min, .wc_max = d->foam_wc_max, .ke_min = d->foam_ke_min,

@@ -338,15 +338,16 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
     vf_result res = vf_grid_scene_to_desc(scene, desc, &d, err, cap);
     if (res != VF_OK)
         return res;
-    vf_grid *g = NULL;
-    if ((res = vf_grid_create(gpu, &d, &g, err, cap)) != VF_OK)
+    vf_solver *s = NULL;
+    if ((res = vf_solver_create(gpu, &vf_grid_family, &d, &s, err, cap)) != VF_OK)
         return res;
+    vf_grid *g = vf_grid_from_solver(s);
     vf_grid_set_report_every(g, (uint32_t)((const vf_grid_scene_desc *)desc)->report_every);
     if ((res = paint_regions(g, desc, &d)) != VF_OK) {
-        vf_grid_destroy(&g);
+        vf_solver_destroy(&s);
         return res;
     }
-    *out = vf_grid_solver(g);
+    *out = s;
     return VF_OK;
 }
 

@@ -223,11 +223,7 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
     vf_result res = scene_to_desc(scene, desc, &d, err, cap);
     if (res != VF_OK)
         return res;
-    vf_grid3d *g = NULL;
-    if ((res = vf_grid3d_create(gpu, &d, &g, err, cap)) != VF_OK)
-        return res;
-    *out = vf_grid3d_solver(g);
-    return VF_OK;
+    return vf_solver_create(gpu, &vf_grid3d_family, &d, out, err, cap);
 }
 
 #define SCENE_FUNCS(name)                                                                                              \

@@ -191,7 +191,7 @@ vf_result vf_height_scene_create(vf_gpu *gpu, const vf_height_scene_desc *desc, 
         return res;
     res = check_cover(desc, &d, err, cap);
     if (res == VF_OK)
-        res = vf_height_create(gpu, &d, out, err, cap); /* validates the rest */
+        res = vf_solver_create(gpu, &vf_height_family, &d, out, err, cap); /* validates the rest */
     cells_free(&c);
     return res;
 }

@@ -58,6 +58,15 @@ vf_result vf_solver_export_last_good(vf_solver *s, const char *dir, uint32_t ind
     return s->vt->export_last_good(s, dir, index);
 }
 
+vf_result vf_solver_create(vf_gpu *gpu, const vf_solver_family *family, const void *desc, vf_solver **out, char *err,
+                           size_t cap)
+{
+    *out = NULL;
+    if (err && cap)
+        err[0] = 0;
+    return family->create(gpu, desc, out, err, cap);
+}
+
 void vf_solver_destroy(vf_solver **s)
 {
     if (!s || !*s)

@@ -123,6 +123,22 @@ struct vf_solver {
     vf_vti_compression vti_compression; /* set by the caller: how export_frame stores .vti arrays (0: raw) */
 };
 
+/** A solver family: every family is created through vf_solver_create with
+ * its own desc type (vf_grid_desc, vf_grid3d_desc, vf_height_desc,
+ * vf_sph_desc). */
+typedef struct vf_solver_family {
+    const char *name; /* "grid", "grid3d", "height", "sph" */
+    vf_result (*create)(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap);
+} vf_solver_family;
+
+/** Creates a solver of family from desc (the family's desc type; a zeroed
+ * desc means the family's defaults where it has them). On success *out owns
+ * every GPU buffer (destroy with vf_solver_destroy); err gets a one-line
+ * reason for VF_ERR_INVALID_ARG and VF_ERR_TOO_LARGE (may be NULL when cap
+ * is 0). */
+vf_result vf_solver_create(vf_gpu *gpu, const vf_solver_family *family, const void *desc, vf_solver **out, char *err,
+                           size_t cap);
+
 /** A built-in scene: a family preset with its parameter table. */
 typedef struct vf_scene_info {
     const char *name;        /* "smoke", "cavity", "dam-break", ... */

@@ -654,6 +654,16 @@ vf_solver *vf_grid_solver(vf_grid *g)
     return g ? &g->base : NULL;
 }
 
+static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
+{
+    vf_grid *g = NULL;
+    vf_result res = vf_grid_create(gpu, desc, &g, err, cap);
+    *out = vf_grid_solver(g);
+    return res;
+}
+
+const vf_solver_family vf_grid_family = {.name = "grid", .create = family_create};
+
 const vf_grid_desc *vf_grid_get_desc(const vf_grid *g)
 {
     return &g->d;

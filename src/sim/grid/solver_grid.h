@@ -192,6 +192,9 @@ void vf_grid_destroy(vf_grid **g);
 /** The solver as a vf_solver (the vtable view run/bench use); owned by g. */
 vf_solver *vf_grid_solver(vf_grid *g);
 
+/** The grid family for vf_solver_create (desc: a vf_grid_desc). */
+extern const vf_solver_family vf_grid_family;
+
 /** The desc after defaults were filled in. */
 const vf_grid_desc *vf_grid_get_desc(const vf_grid *g);
 

@@ -501,6 +501,16 @@ vf_solver *vf_grid3d_solver(vf_grid3d *g)
     return g ? &g->base : NULL;
 }
 
+static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
+{
+    vf_grid3d *g = NULL;
+    vf_result res = vf_grid3d_create(gpu, desc, &g, err, cap);
+    *out = vf_grid3d_solver(g);
+    return res;
+}
+
+const vf_solver_family vf_grid3d_family = {.name = "grid3d", .create = family_create};
+
 vf_grid3d *vf_grid3d_from_solver(vf_solver *s)
 {
     return s && s->vt == &grid3d_vtable ? (vf_grid3d *)s : NULL;

@@ -167,6 +167,9 @@ void vf_grid3d_destroy(vf_grid3d **g);
 /** The vf_solver view of g (owned by g). */
 vf_solver *vf_grid3d_solver(vf_grid3d *g);
 
+/** The 3D grid family for vf_solver_create (desc: a vf_grid3d_desc). */
+extern const vf_solver_family vf_grid3d_family;
+
 /** The 3D grid solver behind a vf_solver; NULL for other families. */
 vf_grid3d *vf_grid3d_from_solver(vf_solver *s);
 

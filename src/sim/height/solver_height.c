@@ -12,6 +12,39 @@
 #include "gpu_pipeline.h"
 
 #define MAX_OBJECTS 4096
+
+/* ------------------------------------------------------------------ passes */
+
+/* The pass enum, binding counts and pipeline table, from height_passes.def. */
+enum {
+#define PASS(id, name, shader, push, local, bindings, bytes) HP_##id,
+#include "height_passes.def"
+#undef PASS
+    HP_COUNT
+};
+
+#define BIND(slot, type) +1
+enum {
+#define PASS(id, name, shader, push, local, bindings, bytes) HP_##id##_BINDINGS = 0 bindings,
+#include "height_passes.def"
+#undef PASS
+};
+#undef BIND
+
+typedef struct height_pass {
+    const char *name, *shader;
+    uint32_t push_size, local_x, binding_count;
+    vf_binding_type types[VF_MAX_BINDINGS];
+} height_pass;
+
+#define BIND(slot, type) [slot] = VF_BIND_##type,
+static const height_pass passes[HP_COUNT] = {
+#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+    [HP_##id] = {name, shader, sizeof(push), local, HP_##id##_BINDINGS, {bindings}},
+#include "height_passes.def"
+#undef PASS
+};
+#undef BIND
 #define VF_PI 3.14159265358979323846
 
 /* ------------------------------------------------------------------ params */
@@ -298,8 +331,7 @@ typedef struct vf_height {
     vf_buffer *vel;        /* explicit: velocity of height */
     vf_buffer *mid, *scratch; /* adi: row-sweep result, Thomas c' */
     vf_buffer *bed, *flags, *pres, *objects, *partial, *result, *dummy;
-    vf_pipeline *p_explicit, *p_rhs, *p_sweep_x, *p_sweep_y, *p_disturb, *p_reduce, *p_final, *p_apply, *p_objects;
-    vf_pipeline *p_advect;                 /* advect only */
+    vf_pipeline *pipe[HP_COUNT];           /* HP_ADVECT only with advect */
     vf_buffer *adv_eta, *adv_second;       /* advect only: the pass's outputs, swapped in */
     float *bed_host;
     uint32_t *flags_host;
@@ -369,16 +401,8 @@ static void height_destroy(vf_solver *s)
     vf_height *h = (vf_height *)s;
     free(h->good_eta);
     vf_solver_destroy(&h->flow_src.solver);
-    vf_pipeline_destroy(&h->p_explicit);
-    vf_pipeline_destroy(&h->p_rhs);
-    vf_pipeline_destroy(&h->p_sweep_x);
-    vf_pipeline_destroy(&h->p_sweep_y);
-    vf_pipeline_destroy(&h->p_disturb);
-    vf_pipeline_destroy(&h->p_reduce);
-    vf_pipeline_destroy(&h->p_final);
-    vf_pipeline_destroy(&h->p_apply);
-    vf_pipeline_destroy(&h->p_objects);
-    vf_pipeline_destroy(&h->p_advect);
+    for (int i = 0; i < HP_COUNT; i++)
+        vf_pipeline_destroy(&h->pipe[i]);
     vf_buffer_destroy(&h->adv_eta);
     vf_buffer_destroy(&h->adv_second);
     for (int i = 0; i < 3; i++)
@@ -501,15 +525,20 @@ double vf_height_dt(const vf_solver *s)
     return ((const vf_height *)s)->dt;
 }
 
-static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
+/* One pass: its profiler scope (named in height_passes.def), the dispatch
+ * of gx x gy groups (threads_1d > 0: that many threads in 1D instead), and
+ * the barrier after it. */
+static void run_pass(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, int pass, const vf_binding *b,
+                     const void *push, uint32_t gx, uint32_t gy, uint64_t threads_1d)
 {
-    return prof ? vf_profiler_begin_compute(prof, cmd, name) : UINT32_MAX;
-}
-
-static void scope_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t id)
-{
+    uint32_t id = prof ? vf_profiler_begin_compute(prof, cmd, passes[pass].name) : UINT32_MAX;
+    if (threads_1d)
+        vf_cmd_dispatch_1d(cmd, h->pipe[pass], b, push, threads_1d);
+    else
+        vf_cmd_dispatch(cmd, h->pipe[pass], b, push, gx, gy, 1);
     if (prof)
         vf_profiler_end_compute(prof, cmd, id);
+    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
 }
 
 static vf_binding bb(vf_buffer *b)
@@ -520,6 +549,18 @@ static vf_binding bb(vf_buffer *b)
 static uint32_t groups(uint32_t n, uint32_t wg)
 {
     return (n + wg - 1) / wg;
+}
+
+/* The bindings of an ADI sweep: rhs in, solution out. */
+static void sweep_bindings(vf_height *h, vf_buffer *eta, vf_buffer *in, vf_buffer *out,
+                           vf_binding b[HP_ADI_X_BINDINGS])
+{
+    b[VF_HEIGHT_SWEEP_BIND_ETA] = bb(eta);
+    b[VF_HEIGHT_SWEEP_BIND_IN] = bb(in);
+    b[VF_HEIGHT_SWEEP_BIND_OUT] = bb(out);
+    b[VF_HEIGHT_SWEEP_BIND_SCRATCH] = bb(h->scratch);
+    b[VF_HEIGHT_SWEEP_BIND_BED] = bb(h->bed);
+    b[VF_HEIGHT_SWEEP_BIND_FLAGS] = bb(h->flags);
 }
 
 /* One substep: disturbances (when any), then the integrator. */
@@ -538,31 +579,29 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
      * coupling are the same either way, a substep later. */
     if (!is_adi(h)) {
         vf_buffer *out = h->eta[next_index(h)];
-        vf_binding b[6] = {bb(eta), bb(out), bb(h->vel), bb(h->bed), bb(h->flags), bb(h->pres)};
-        uint32_t id = scope_begin(prof, cmd, "height_explicit");
-        vf_cmd_dispatch(cmd, h->p_explicit, b, sp, gx, gy, 1);
-        scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+        vf_binding b[HP_EXPLICIT_BINDINGS] = {
+            [VF_HEIGHT_EXPL_BIND_ETA] = bb(eta),        [VF_HEIGHT_EXPL_BIND_ETA_OUT] = bb(out),
+            [VF_HEIGHT_EXPL_BIND_VEL] = bb(h->vel),     [VF_HEIGHT_EXPL_BIND_BED] = bb(h->bed),
+            [VF_HEIGHT_EXPL_BIND_FLAGS] = bb(h->flags), [VF_HEIGHT_EXPL_BIND_PRES] = bb(h->pres),
+        };
+        run_pass(h, cmd, prof, HP_EXPLICIT, b, sp, gx, gy, 0);
     } else {
         vf_buffer *prev = h->eta[prev_index(h)], *next = h->eta[next_index(h)];
-        vf_binding rb[6] = {bb(eta), bb(prev), bb(next), bb(h->bed), bb(h->flags), bb(h->pres)};
-        uint32_t id = scope_begin(prof, cmd, "height_adi_rhs");
-        vf_cmd_dispatch(cmd, h->p_rhs, rb, sp, gx, gy, 1);
-        scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+        vf_binding rb[HP_ADI_RHS_BINDINGS] = {
+            [VF_HEIGHT_RHS_BIND_ETA] = bb(eta),        [VF_HEIGHT_RHS_BIND_PREV] = bb(prev),
+            [VF_HEIGHT_RHS_BIND_OUT] = bb(next),       [VF_HEIGHT_RHS_BIND_BED] = bb(h->bed),
+            [VF_HEIGHT_RHS_BIND_FLAGS] = bb(h->flags), [VF_HEIGHT_RHS_BIND_PRES] = bb(h->pres),
+        };
+        run_pass(h, cmd, prof, HP_ADI_RHS, rb, sp, gx, gy, 0);
         vf_height_step_push q = *sp;
         q.axis = 0;
-        vf_binding xb[6] = {bb(eta), bb(next), bb(h->mid), bb(h->scratch), bb(h->bed), bb(h->flags)};
-        id = scope_begin(prof, cmd, "height_adi_x");
-        vf_cmd_dispatch(cmd, h->p_sweep_x, xb, &q, groups(h->ny, VF_HEIGHT_SWEEP_WG), 1, 1);
-        scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+        vf_binding xb[HP_ADI_X_BINDINGS];
+        sweep_bindings(h, eta, next, h->mid, xb);
+        run_pass(h, cmd, prof, HP_ADI_X, xb, &q, groups(h->ny, VF_HEIGHT_SWEEP_WG), 1, 0);
         q.axis = 1;
-        vf_binding yb[6] = {bb(eta), bb(h->mid), bb(next), bb(h->scratch), bb(h->bed), bb(h->flags)};
-        id = scope_begin(prof, cmd, "height_adi_y");
-        vf_cmd_dispatch(cmd, h->p_sweep_y, yb, &q, groups(h->nx, VF_HEIGHT_SWEEP_WG), 1, 1);
-        scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+        vf_binding yb[HP_ADI_Y_BINDINGS];
+        sweep_bindings(h, eta, h->mid, next, yb);
+        run_pass(h, cmd, prof, HP_ADI_Y, yb, &q, groups(h->nx, VF_HEIGHT_SWEEP_WG), 1, 0);
     }
     h->cur = next_index(h);
     eta = h->eta[h->cur];
@@ -575,12 +614,16 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
             q.flags &= ~VF_HEIGHT_DISTURB_TRACK_P;
         if (!h->flow.divergence && q.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
             q.flow_nx = q.flow_ny = 1; /* reads the zero dummy */
-        vf_binding b[7] = {bb(eta), bb(is_adi(h) ? h->eta[prev_index(h)] : eta), bb(h->bed), bb(h->flags),
-                           bb(h->pres), bb(flow_p), bb(flow_div)};
-        uint32_t id = scope_begin(prof, cmd, "height_disturb");
-        vf_cmd_dispatch(cmd, h->p_disturb, b, &q, gx, gy, 1);
-        scope_end(prof, cmd, id);
-        vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+        vf_binding b[HP_DISTURB_BINDINGS] = {
+            [VF_HEIGHT_DIST_BIND_ETA] = bb(eta),
+            [VF_HEIGHT_DIST_BIND_PREV] = bb(is_adi(h) ? h->eta[prev_index(h)] : eta),
+            [VF_HEIGHT_DIST_BIND_BED] = bb(h->bed),
+            [VF_HEIGHT_DIST_BIND_FLAGS] = bb(h->flags),
+            [VF_HEIGHT_DIST_BIND_PRES] = bb(h->pres),
+            [VF_HEIGHT_DIST_BIND_FLOW_P] = bb(flow_p),
+            [VF_HEIGHT_DIST_BIND_FLOW_DIV] = bb(flow_div),
+        };
+        run_pass(h, cmd, prof, HP_DISTURB, b, &q, gx, gy, 0);
     }
 }
 
@@ -617,13 +660,15 @@ vf_height_objects_push vf_height_objects_params(const vf_solver *s)
 
 static void record_objects(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_objects_push *p)
 {
-    vf_binding b[6] = {bb(h->eta[h->cur]), bb(h->bed), bb(h->flags), bb(h->objects),
-                       bb(h->flow.velocity ? h->flow.velocity : h->dummy),
-                       bb(h->flow.velocity_v ? h->flow.velocity_v : h->dummy)};
-    uint32_t id = scope_begin(prof, cmd, "height_objects");
-    vf_cmd_dispatch(cmd, h->p_objects, b, p, groups(h->object_count, VF_HEIGHT_OBJECTS_WG), 1, 1);
-    scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+    vf_binding b[HP_OBJECTS_BINDINGS] = {
+        [VF_HEIGHT_OBJ_BIND_ETA] = bb(h->eta[h->cur]),
+        [VF_HEIGHT_OBJ_BIND_BED] = bb(h->bed),
+        [VF_HEIGHT_OBJ_BIND_FLAGS] = bb(h->flags),
+        [VF_HEIGHT_OBJ_BIND_OBJECTS] = bb(h->objects),
+        [VF_HEIGHT_OBJ_BIND_FLOW_VEL] = bb(h->flow.velocity ? h->flow.velocity : h->dummy),
+        [VF_HEIGHT_OBJ_BIND_FLOW_V] = bb(h->flow.velocity_v ? h->flow.velocity_v : h->dummy),
+    };
+    run_pass(h, cmd, prof, HP_OBJECTS, b, p, groups(h->object_count, VF_HEIGHT_OBJECTS_WG), 1, 0);
 }
 
 static void record_volume_fix(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof)
@@ -636,21 +681,26 @@ static void record_volume_fix(vf_height *h, VkCommandBuffer cmd, vf_profiler *pr
         .flags = is_adi(h) ? VF_HEIGHT_DISTURB_PREV : 0u,
     };
     vf_buffer *eta = h->eta[h->cur];
-    vf_binding rb[4] = {bb(eta), bb(h->bed), bb(h->flags), bb(h->partial)};
-    uint32_t id = scope_begin(prof, cmd, "height_volume_reduce");
-    vf_cmd_dispatch_1d(cmd, h->p_reduce, rb, &p, (uint64_t)h->partials * VF_HEIGHT_REDUCE_WG);
-    scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
-    vf_binding fb[2] = {bb(h->partial), bb(h->result)};
-    id = scope_begin(prof, cmd, "height_volume_final");
-    vf_cmd_dispatch(cmd, h->p_final, fb, &p, 1, 1, 1);
-    scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
-    vf_binding ab[5] = {bb(eta), bb(h->bed), bb(h->flags), bb(h->result), bb(is_adi(h) ? h->eta[prev_index(h)] : eta)};
-    id = scope_begin(prof, cmd, "height_volume_apply");
-    vf_cmd_dispatch_1d(cmd, h->p_apply, ab, &p, cells(h));
-    scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+    vf_binding rb[HP_VOLUME_REDUCE_BINDINGS] = {
+        [VF_HEIGHT_VOL_BIND_ETA] = bb(eta),
+        [VF_HEIGHT_VOL_BIND_BED] = bb(h->bed),
+        [VF_HEIGHT_VOL_BIND_FLAGS] = bb(h->flags),
+        [VF_HEIGHT_VOL_BIND_PARTIAL] = bb(h->partial),
+    };
+    run_pass(h, cmd, prof, HP_VOLUME_REDUCE, rb, &p, 0, 0, (uint64_t)h->partials * VF_HEIGHT_REDUCE_WG);
+    vf_binding fb[HP_VOLUME_FINAL_BINDINGS] = {
+        [VF_HEIGHT_FINAL_BIND_PARTIAL] = bb(h->partial),
+        [VF_HEIGHT_FINAL_BIND_RESULT] = bb(h->result),
+    };
+    run_pass(h, cmd, prof, HP_VOLUME_FINAL, fb, &p, 1, 1, 0);
+    vf_binding ab[HP_VOLUME_APPLY_BINDINGS] = {
+        [VF_HEIGHT_VOL_BIND_ETA] = bb(eta),
+        [VF_HEIGHT_VOL_BIND_BED] = bb(h->bed),
+        [VF_HEIGHT_VOL_BIND_FLAGS] = bb(h->flags),
+        [VF_HEIGHT_APPLY_BIND_RESULT] = bb(h->result),
+        [VF_HEIGHT_APPLY_BIND_PREV] = bb(is_adi(h) ? h->eta[prev_index(h)] : eta),
+    };
+    run_pass(h, cmd, prof, HP_VOLUME_APPLY, ab, &p, 0, 0, cells(h));
 }
 
 vf_height_advect_push vf_height_advect_params(const vf_solver *s)
@@ -680,13 +730,17 @@ static vf_buffer **second_slot(vf_height *h)
 static void record_advect(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_advect_push *p)
 {
     vf_buffer **second = second_slot(h), *tmp;
-    vf_binding b[VF_HEIGHT_ADV_BINDINGS] = {bb(h->eta[h->cur]), bb(*second), bb(h->adv_eta), bb(h->adv_second),
-                                            bb(h->bed), bb(h->flags), bb(h->flow.velocity),
-                                            bb(h->flow.velocity_v ? h->flow.velocity_v : h->dummy)};
-    uint32_t id = scope_begin(prof, cmd, "height_advect");
-    vf_cmd_dispatch(cmd, h->p_advect, b, p, groups(h->nx, VF_WG_2D_X), groups(h->ny, VF_WG_2D_Y), 1);
-    scope_end(prof, cmd, id);
-    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+    vf_binding b[HP_ADVECT_BINDINGS] = {
+        [VF_HEIGHT_ADV_BIND_ETA] = bb(h->eta[h->cur]),
+        [VF_HEIGHT_ADV_BIND_SECOND] = bb(*second),
+        [VF_HEIGHT_ADV_BIND_ETA_OUT] = bb(h->adv_eta),
+        [VF_HEIGHT_ADV_BIND_SECOND_OUT] = bb(h->adv_second),
+        [VF_HEIGHT_ADV_BIND_BED] = bb(h->bed),
+        [VF_HEIGHT_ADV_BIND_FLAGS] = bb(h->flags),
+        [VF_HEIGHT_ADV_BIND_FLOW_VEL] = bb(h->flow.velocity),
+        [VF_HEIGHT_ADV_BIND_FLOW_V] = bb(h->flow.velocity_v ? h->flow.velocity_v : h->dummy),
+    };
+    run_pass(h, cmd, prof, HP_ADVECT, b, p, groups(h->nx, VF_WG_2D_X), groups(h->ny, VF_WG_2D_Y), 0);
     tmp = h->eta[h->cur];
     h->eta[h->cur] = h->adv_eta;
     h->adv_eta = tmp;
@@ -698,7 +752,7 @@ static void record_advect(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, 
 vf_result vf_height_run_advect(vf_solver *s, const vf_height_advect_push *push)
 {
     vf_height *h = (vf_height *)s;
-    if (!h->p_advect || !h->flow.velocity)
+    if (!h->pipe[HP_ADVECT] || !h->flow.velocity)
         return VF_ERR_INVALID_ARG;
     VkCommandBuffer cmd;
     vf_result res = vf_cmd_oneshot_begin(h->base.gpu, &cmd);
@@ -736,7 +790,7 @@ static vf_result height_frame_begin(vf_solver *s, VkCommandBuffer cmd, vf_profil
         if ((res = vf_height_set_flow(s, &f)) != VF_OK)
             return res;
     }
-    if (h->p_advect && h->flow.velocity) {
+    if (h->pipe[HP_ADVECT] && h->flow.velocity) {
         vf_height_advect_push ap = vf_height_advect_params(s);
         record_advect(h, cmd, prof, &ap);
     }
@@ -954,10 +1008,11 @@ vf_result vf_height_run_sweep(vf_solver *s, const vf_height_step_push *push, con
         res = upload(in, rhs, bytes);
     VkCommandBuffer cmd;
     if (res == VF_OK && (res = vf_cmd_oneshot_begin(h->base.gpu, &cmd)) == VF_OK) {
-        vf_binding b[6] = {bb(h->eta[h->cur]), bb(in), bb(res_buf), bb(h->scratch), bb(h->bed), bb(h->flags)};
+        vf_binding b[HP_ADI_X_BINDINGS];
+        sweep_bindings(h, h->eta[h->cur], in, res_buf, b);
         uint32_t lines = push->axis == 0 ? h->ny : h->nx;
-        vf_cmd_dispatch(cmd, push->axis == 0 ? h->p_sweep_x : h->p_sweep_y, b, push, groups(lines, VF_HEIGHT_SWEEP_WG), 1,
-                        1);
+        vf_cmd_dispatch(cmd, h->pipe[push->axis == 0 ? HP_ADI_X : HP_ADI_Y], b, push, groups(lines, VF_HEIGHT_SWEEP_WG),
+                        1, 1);
         res = vf_cmd_oneshot_submit(h->base.gpu, cmd);
     }
     if (res == VF_OK)
@@ -1176,28 +1231,15 @@ static void height_describe(vf_solver *s, char *buf, size_t cap)
 static uint64_t height_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_height *h = (vf_height *)s;
-    const uint64_t n = cells(h), f = 4 * n;
-    const bool pres = h->d.coupling == VF_HEIGHT_COUPLE_PRESSURE, track = h->flow.pressure != NULL;
-    const uint64_t flow = (uint64_t)h->flow.nx * h->flow.ny * 4;
-    if (!strcmp(pass, "height_explicit"))
-        return 6 * f + (pres ? f : 0); /* eta, bed, flags, vel (+pres) in; eta', vel out */
-    if (!strcmp(pass, "height_adi_rhs"))
-        return 5 * f + (pres ? f : 0); /* eta, prev, bed, flags (+pres) in; rhs out */
-    if (!strcmp(pass, "height_adi_x") || !strcmp(pass, "height_adi_y"))
-        return 7 * f; /* eta, bed, flags, rhs in; x out; c' written and read */
-    if (!strcmp(pass, "height_disturb"))
-        return 4 * f + (is_adi(h) ? 2 * f : 0) + (track ? 2 * f + flow : 0) +
-               (h->d.coupling == VF_HEIGHT_COUPLE_DIVERGENCE ? flow : 0);
-    if (!strcmp(pass, "height_volume_reduce"))
-        return 3 * f + (uint64_t)h->partials * sizeof(vf_height_partial);
-    if (!strcmp(pass, "height_volume_final"))
-        return (uint64_t)h->partials * sizeof(vf_height_partial) + 2 * sizeof(vf_height_volume_result);
-    if (!strcmp(pass, "height_volume_apply"))
-        return 4 * f + (is_adi(h) ? 2 * f : 0);
-    if (!strcmp(pass, "height_advect"))
-        return 6 * f + 2 * flow; /* eta, second, bed, flags, flow u and v in; eta, second out */
-    if (!strcmp(pass, "height_objects"))
-        return 2 * (uint64_t)h->object_count * sizeof(vf_height_object);
+    const uint64_t f = 4 * cells(h), flow = (uint64_t)h->flow.nx * h->flow.ny * 4;
+    const uint64_t partials = h->partials, objects = h->object_count;
+    const bool pres = h->d.coupling == VF_HEIGHT_COUPLE_PRESSURE, track = h->flow.pressure != NULL, adi = is_adi(h);
+    const bool divergence = h->d.coupling == VF_HEIGHT_COUPLE_DIVERGENCE;
+#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+    if (!strcmp(pass, name))                                                                                          \
+        return (bytes);
+#include "height_passes.def"
+#undef PASS
     return 0;
 }
 
@@ -1235,12 +1277,13 @@ static vf_result make_buffer(vf_height *h, VkDeviceSize size, const char *name, 
     return vf_buffer_create(h->base.gpu, &d, out);
 }
 
-static vf_result make_pipeline(vf_height *h, const char *shader, uint32_t nb, uint32_t push, uint32_t local,
-                               vf_pipeline **out)
+static vf_result make_pipeline(vf_height *h, const height_pass *pass, vf_pipeline **out)
 {
-    vf_compute_desc d = {.shader = shader, .binding_count = nb, .push_size = push, .local_size_x = local};
-    for (uint32_t i = 0; i < nb; i++)
-        d.bindings[i] = VF_BIND_STORAGE_BUFFER;
+    vf_compute_desc d = {.shader = pass->shader,
+                         .binding_count = pass->binding_count,
+                         .push_size = pass->push_size,
+                         .local_size_x = pass->local_x};
+    memcpy(d.bindings, pass->types, sizeof pass->types);
     return vf_pipeline_compute_create(h->base.gpu, &d, out);
 }
 
@@ -1374,18 +1417,10 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     if (res != VF_OK)
         goto fail;
 
-    if ((res = make_pipeline(h, "height_explicit.comp", 6, sizeof(vf_height_step_push), 0, &h->p_explicit)) != VF_OK ||
-        (res = make_pipeline(h, "height_adi_rhs.comp", 6, sizeof(vf_height_step_push), 0, &h->p_rhs)) != VF_OK ||
-        (res = make_pipeline(h, "height_adi_x.comp", 6, sizeof(vf_height_step_push), VF_HEIGHT_SWEEP_WG, &h->p_sweep_x)) != VF_OK ||
-        (res = make_pipeline(h, "height_adi_y.comp", 6, sizeof(vf_height_step_push), VF_HEIGHT_SWEEP_WG, &h->p_sweep_y)) != VF_OK ||
-        (res = make_pipeline(h, "height_disturb.comp", 7, sizeof(vf_height_disturb_push), 0, &h->p_disturb)) != VF_OK ||
-        (res = make_pipeline(h, "height_volume_reduce.comp", 4, sizeof(vf_height_volume_push), VF_HEIGHT_REDUCE_WG, &h->p_reduce)) != VF_OK ||
-        (res = make_pipeline(h, "height_volume_final.comp", 2, sizeof(vf_height_volume_push), VF_HEIGHT_REDUCE_WG, &h->p_final)) != VF_OK ||
-        (res = make_pipeline(h, "height_volume_apply.comp", 5, sizeof(vf_height_volume_push), VF_WG_1D, &h->p_apply)) != VF_OK ||
-        (res = make_pipeline(h, "height_objects.comp", 6, sizeof(vf_height_objects_push), VF_HEIGHT_OBJECTS_WG, &h->p_objects)) != VF_OK)
-        goto fail;
-    if (desc->advect && (res = make_pipeline(h, "height_advect.comp", VF_HEIGHT_ADV_BINDINGS, sizeof(vf_height_advect_push),
-                                             0, &h->p_advect)) != VF_OK)
+    for (int i = 0; i < HP_COUNT && res == VF_OK; i++)
+        if (i != HP_ADVECT || desc->advect)
+            res = make_pipeline(h, &passes[i], &h->pipe[i]);
+    if (res != VF_OK)
         goto fail;
 
     for (int i = 0; i < slots && res == VF_OK; i++)
@@ -1411,3 +1446,10 @@ fail:
     height_destroy(&h->base);
     return res;
 }
+
+static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
+{
+    return vf_height_create(gpu, desc, out, err, cap);
+}
+
+const vf_solver_family vf_height_family = {.name = "height", .create = family_create};

@@ -123,6 +123,9 @@ double vf_height_explicit_limit(const vf_height_desc *desc);
  * VF_ERR_INVALID_ARG and VF_ERR_TOO_LARGE (may be NULL when cap is 0). */
 vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **out, char *err, size_t cap);
 
+/** The height family for vf_solver_create (desc: a vf_height_desc). */
+extern const vf_solver_family vf_height_family;
+
 /** What renderers and tests read: the solver's live buffers (owned by the
  * solver; eta changes with every step, so query it when recording). */
 typedef struct vf_height_state {

@@ -182,6 +182,10 @@ void vf_sph_snapshot_free(vf_sph_snapshot *snap);
 /** Wraps an SPH solver as a vf_solver (takes ownership of sph, also on
  * failure). */
 vf_result vf_sph_solver_wrap(vf_sph *sph, vf_gpu *gpu, vf_solver **out);
+
+/** The SPH family for vf_solver_create (desc: a vf_sph_desc): vf_sph_create
+ * behind the solver interface. */
+extern const vf_solver_family vf_sph_family;
 typedef struct vf_foam vf_foam;
 /** Gives an SPH vf_solver diffuse particles (sph_foam.h), recorded after the
  * last substep of every frame, counted in the summary and the overlay line.
