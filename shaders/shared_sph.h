@@ -62,6 +62,19 @@
 #define VF_SPH_SCATTER_BIND_VEL_OUT 9 /* vec4 (write) */
 #define VF_SPH_SCATTER_BIND_ID_OUT 10 /* uint (write) */
 
+/* The cell starts: sph_bin (and sph_integrate with bin = 1) count into a
+ * counts array that is zero between binnings; sph_scan_sums adds up blocks of
+ * VF_SPH_SCAN_BLOCK counts, sph_scan writes the exclusive prefix sum of the
+ * counts to the starts (each workgroup adds the sums of the blocks before its
+ * own) and sets the counts back to zero for the next binning: two passes
+ * instead of a clear and a three-pass scan. */
+#define VF_SPH_SCAN_WG 256
+#define VF_SPH_SCAN_PER_THREAD 16
+#define VF_SPH_SCAN_BLOCK (VF_SPH_SCAN_WG * VF_SPH_SCAN_PER_THREAD)
+#define VF_SPH_SCAN_BIND_COUNTS 0 /* uint per-cell counts (read; sph_scan: set to zero) */
+#define VF_SPH_SCAN_BIND_SUMS 1   /* uint block sums (sph_scan_sums: write; sph_scan: read) */
+#define VF_SPH_SCAN_BIND_START 2  /* sph_scan: uint exclusive cell starts (write) */
+
 #define VF_SPH_ARGS_BIND_START 2    /* sph_args: uint cell starts (read, compact mode) */
 #define VF_SPH_ARGS_BIND_DISPATCH 3 /* uvec4[2]: VkDispatchIndirectCommand of the per-particle passes,
                                        then VkDrawIndirectCommand (6 vertices x count instances) (write) */
@@ -168,6 +181,14 @@ VF_STRUCT_BEGIN(vf_sph_clear_push)
     VF_UINT pad2;
 VF_STRUCT_END(vf_sph_clear_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_clear_push) == 16, "vf_sph_clear_push must match std430")
+
+VF_STRUCT_BEGIN(vf_sph_scan_push)
+    VF_UINT count; /* counts to scan (cells + 1) */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_sph_scan_push)
+VF_STATIC_ASSERT(sizeof(vf_sph_scan_push) == 16, "vf_sph_scan_push must match std430")
 
 VF_STRUCT_BEGIN(vf_sph_args_push)
     VF_UINT mode; /* VF_SPH_ARGS_* */

@@ -163,6 +163,7 @@ typedef struct vf_sph_snapshot {
     float (*acc)[4];   /* only in a full read */
     uint32_t *id;
     uint32_t *start;   /* cells + 1 cell starts of the last binning (only in a full read) */
+    uint32_t *counts;  /* cells + 1 per-cell counts, zero between binnings (only in a full read) */
     uint32_t cells;
     vf_sph_state state;
 } vf_sph_snapshot;
