@@ -29,6 +29,7 @@
 #define VF_SPH_INTEGRATE_EULER 0 /* symplectic Euler: v += a dt, x += v dt */
 #define VF_SPH_INTEGRATE_DRIFT 1 /* leapfrog, start of a step: v += a dt/2, x += v dt */
 #define VF_SPH_INTEGRATE_KICK 2  /* leapfrog, end of a step: v += a dt/2 */
+#define VF_SPH_INTEGRATE_KICK_DRIFT 3 /* the previous step's closing kick (v += a kick_dt/2), then the drift */
 
 /* sph_args.comp modes. */
 #define VF_SPH_ARGS_INIT 0    /* recompute the dispatch size from count */
@@ -213,7 +214,7 @@ VF_STRUCT_BEGIN(vf_sph_integrate_push)
     VF_FLOAT dt;   /* time step, s */
     VF_UINT mode;  /* VF_SPH_INTEGRATE_* */
     VF_UINT bin;   /* 1: also bin the new position (as sph_bin) */
-    VF_UINT pad1;
+    VF_FLOAT kick_dt; /* VF_SPH_INTEGRATE_KICK_DRIFT: the previous step's size, s */
 VF_STRUCT_END(vf_sph_integrate_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_integrate_push) == 16, "vf_sph_integrate_push must match std430")
 

@@ -33,6 +33,7 @@ struct vf_sph {
 
     vf_sph_forces_push interact;
     double emit_interval, emit_timer;
+    double kick_pending; /* > 0: the last step's closing half kick (of this step size) is not recorded yet */
 };
 
 static void set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -438,7 +439,8 @@ vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
 }
 
 /* bin: the pass also bins the new positions (the counts cleared first). */
-static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t mode, double dt, bool bin)
+static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t mode, double dt, bool bin,
+                             double kick_dt)
 {
     int a = s->cur;
     uint32_t sc = scope_begin(prof, cmd, "integrate");
@@ -452,7 +454,7 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
                        bin ? B(s->cell) : (vf_binding){.buffer = s->cell, .range = 4},
                        bin ? B(s->slot) : (vf_binding){.buffer = s->slot, .range = 4},
                        bin ? B(s->counts) : (vf_binding){.buffer = s->counts, .range = 4}};
-    vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u};
+    vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u, .kick_dt = (float)kick_dt};
     dispatch_particles(s, cmd, s->p_integrate, ib, &pc);
     barrier(s, cmd);
     scope_end(prof, cmd, sc);
@@ -472,6 +474,11 @@ static void record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 
 vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt)
 {
+    return vf_sph_record_substep(s, cmd, prof, dt, true);
+}
+
+vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt, bool finish)
+{
     if (!s || !(dt > 0))
         return VF_ERR_INVALID_ARG;
     bool leapfrog = s->desc.integrator == VF_SPH_LEAPFROG;
@@ -487,15 +494,27 @@ vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     /* the drift bins the particles it moves, unless an emission adds some
      * after it */
     bool binned = leapfrog && !emit;
-    if (leapfrog)
-        record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_DRIFT, dt, binned);
+    if (leapfrog) {
+        /* the previous step's closing kick, when it was left to this drift */
+        bool kick = s->kick_pending > 0;
+        record_integrate(s, cmd, prof, kick ? VF_SPH_INTEGRATE_KICK_DRIFT : VF_SPH_INTEGRATE_DRIFT, dt, binned,
+                         s->kick_pending);
+        s->kick_pending = 0;
+    } else if (s->kick_pending > 0) {
+        record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_KICK, s->kick_pending, false, 0);
+        s->kick_pending = 0;
+    }
     if (emit)
         record_emit(s, cmd, prof);
     vf_result r = record_binning(s, cmd, prof, binned);
     if (r == VF_OK)
         r = vf_sph_record_evaluate(s, cmd, prof);
-    if (r == VF_OK)
-        record_integrate(s, cmd, prof, leapfrog ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt, false);
+    if (r == VF_OK) {
+        if (leapfrog && !finish)
+            s->kick_pending = dt;
+        else
+            record_integrate(s, cmd, prof, leapfrog ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt, false, 0);
+    }
     vf_cmd_label_end(s->gpu, cmd);
     return r;
 }

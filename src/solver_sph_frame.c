@@ -69,7 +69,9 @@ static vf_result sph_record_frame(vf_solver *base, VkCommandBuffer cmd, vf_profi
     uint32_t left = s->frame_steps - s->pending;
     uint32_t steps = base->part_substeps && base->part_substeps < left ? base->part_substeps : left;
     for (uint32_t k = 0; k < steps; k++) {
-        vf_result r = vf_sph_record_step(s->sph, cmd, prof, dt);
+        /* the closing kick of every substep but the frame's last one is
+         * recorded with the next substep's drift */
+        vf_result r = vf_sph_record_substep(s->sph, cmd, prof, dt, s->pending + k + 1 == s->frame_steps);
         if (r != VF_OK)
             return r;
     }
