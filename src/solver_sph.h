@@ -4,11 +4,13 @@
  * Particles live in structure-of-arrays buffers (vec4 positions, vec4
  * velocities, uint persistent ids, vec2 density+pressure, vec4
  * accelerations). Every step re-bins them into a uniform grid of cell size h:
- * per-particle cell and atomic slot (bin), exclusive scan of the cell counts
- * (scan, gpu_scan), ids per cell (sort) and a scatter that moves the particle
+ * per-particle cell and atomic slot (bin, done by the leapfrog drift), exclusive
+ * scan of the cell counts in two passes that also clear the counts for the
+ * next binning (scan), ids per cell (sort) and a scatter that moves the particle
  * data itself into cell order, ordered by id inside each cell so results do
  * not depend on atomic races (scatter). Density and forces then loop over the
- * 27 neighbouring cells, nine contiguous x-rows, with no neighbour lists.
+ * rows of cells within h (cells of h / VF_SPH_CELL_DIV), each row's cells
+ * within h one contiguous range, with no neighbour lists.
  *
  * The step size comes from the parameters (CFL with the speed of sound, which
  * dominates in weakly compressible SPH, plus force and viscosity limits), so
