@@ -18,6 +18,8 @@ void main()
 {
     uint block = vf_group_linear();
     uint lid = gl_LocalInvocationID.x;
+    if (block > (pc.count - 1u) / VF_SPH_SCAN_BLOCK)
+        return; // a workgroup past the end of a dispatch split over y (whole workgroup)
 
     // the offset: sums of blocks [0, block)
     uint before = 0u;

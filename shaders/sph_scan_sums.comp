@@ -14,6 +14,8 @@ void main()
 {
     uint block = vf_group_linear();
     uint lid = gl_LocalInvocationID.x;
+    if (block > (pc.count - 1u) / VF_SPH_SCAN_BLOCK)
+        return; // a workgroup past the end of a dispatch split over y (whole workgroup)
     uint base = block * VF_SPH_SCAN_BLOCK + lid * VF_SPH_SCAN_PER_THREAD;
     uint sum = 0u;
     for (uint k = 0u; k < VF_SPH_SCAN_PER_THREAD; k++) {
