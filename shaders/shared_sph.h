@@ -29,6 +29,7 @@
 #define VF_SPH_INTEGRATE_EULER 0 /* symplectic Euler: v += a dt, x += v dt */
 #define VF_SPH_INTEGRATE_DRIFT 1 /* leapfrog, start of a step: v += a dt/2, x += v dt */
 #define VF_SPH_INTEGRATE_KICK 2  /* leapfrog, end of a step: v += a dt/2 */
+#define VF_SPH_INTEGRATE_KICK_DRIFT 3 /* the previous step's closing kick (v += a kick_dt/2), then the drift */
 
 /* sph_args.comp modes. */
 #define VF_SPH_ARGS_INIT 0    /* recompute the dispatch size from count */
@@ -61,6 +62,19 @@
 #define VF_SPH_SCATTER_BIND_POS_OUT 8 /* vec4 in cell order (write) */
 #define VF_SPH_SCATTER_BIND_VEL_OUT 9 /* vec4 (write) */
 #define VF_SPH_SCATTER_BIND_ID_OUT 10 /* uint (write) */
+
+/* The cell starts: sph_bin (and sph_integrate with bin = 1) count into a
+ * counts array that is zero between binnings; sph_scan_sums adds up blocks of
+ * VF_SPH_SCAN_BLOCK counts, sph_scan writes the exclusive prefix sum of the
+ * counts to the starts (each workgroup adds the sums of the blocks before its
+ * own) and sets the counts back to zero for the next binning: two passes
+ * instead of a clear and a three-pass scan. */
+#define VF_SPH_SCAN_WG 256
+#define VF_SPH_SCAN_PER_THREAD 16
+#define VF_SPH_SCAN_BLOCK (VF_SPH_SCAN_WG * VF_SPH_SCAN_PER_THREAD)
+#define VF_SPH_SCAN_BIND_COUNTS 0 /* uint per-cell counts (read; sph_scan: set to zero) */
+#define VF_SPH_SCAN_BIND_SUMS 1   /* uint block sums (sph_scan_sums: write; sph_scan: read) */
+#define VF_SPH_SCAN_BIND_START 2  /* sph_scan: uint exclusive cell starts (write) */
 
 #define VF_SPH_ARGS_BIND_START 2    /* sph_args: uint cell starts (read, compact mode) */
 #define VF_SPH_ARGS_BIND_DISPATCH 3 /* uvec4[2]: VkDispatchIndirectCommand of the per-particle passes,
@@ -169,6 +183,14 @@ VF_STRUCT_BEGIN(vf_sph_clear_push)
 VF_STRUCT_END(vf_sph_clear_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_clear_push) == 16, "vf_sph_clear_push must match std430")
 
+VF_STRUCT_BEGIN(vf_sph_scan_push)
+    VF_UINT count; /* counts to scan (cells + 1) */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_sph_scan_push)
+VF_STATIC_ASSERT(sizeof(vf_sph_scan_push) == 16, "vf_sph_scan_push must match std430")
+
 VF_STRUCT_BEGIN(vf_sph_args_push)
     VF_UINT mode; /* VF_SPH_ARGS_* */
     VF_UINT pad0;
@@ -192,7 +214,7 @@ VF_STRUCT_BEGIN(vf_sph_integrate_push)
     VF_FLOAT dt;   /* time step, s */
     VF_UINT mode;  /* VF_SPH_INTEGRATE_* */
     VF_UINT bin;   /* 1: also bin the new position (as sph_bin) */
-    VF_UINT pad1;
+    VF_FLOAT kick_dt; /* VF_SPH_INTEGRATE_KICK_DRIFT: the previous step's size, s */
 VF_STRUCT_END(vf_sph_integrate_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_integrate_push) == 16, "vf_sph_integrate_push must match std430")
 

@@ -4,7 +4,8 @@
  * Cases: random particles clustered in part of a large tank (many empty
  * cells), every particle in one cell, one particle, particles on cell faces,
  * and a sink that removes particles (compaction). Also checks that binning
- * twice gives the same order (determinism of the atomic slots). */
+ * twice gives the same order (determinism of the atomic slots), and that the
+ * per-cell counts are zero again after the scan. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,11 @@ static void check_binning(vf_sph *s, uint32_t n, const float (*in_pos)[4], const
             empty++;
     }
     CHECK_MSG(bad_start == 0, "%s: %u of %u cell starts differ from the CPU", what, bad_start, prm->cells + 1);
+    /* the scan sets the per-cell counts back to zero for the next binning */
+    uint32_t nonzero = 0;
+    for (uint32_t c = 0; c <= prm->cells; c++)
+        nonzero += snap.counts[c] != 0;
+    CHECK_MSG(nonzero == 0, "%s: %u cell counts not zero after the scan", what, nonzero);
     printf("%s: %u particles, %u live, %u cells (%u empty): %s\n", what, n, live, prm->cells, empty,
            dup || decreasing || wrong_order || bad_start ? "MISMATCH" : "ok");
     free(seen);

@@ -186,3 +186,43 @@ vec3 sph_mirror_plane(vec3 x, vec3 n, float c)
 {
     return x - (2.0 * (dot(n, x) - c)) * n;
 }
+
+// The neighbour rows: the density and force loops visit the rows (y, z) of
+// cells within VF_SPH_CELL_DIV of a particle's cell, and of each row only the
+// cells that can hold a particle closer than h. sph_rows_at gives the
+// particle's position in cell units, clamped to the grid as sph_cell3 clamps
+// (clamping never brings two points closer, so a neighbour's clamped
+// coordinate lies in its cell and within h of this one). sph_row_range gives
+// the x-range [x0, x1] of cells of row (y, z) within h (with a margin of
+// 0.1 % for rounding), inside [c.x - VF_SPH_CELL_DIV, c.x + VF_SPH_CELL_DIV];
+// false when the whole row is farther than h. Only candidates farther than h
+// are skipped, so the neighbours and the order of their sums are the same as
+// over the whole rows.
+vec3 sph_rows_at(vec3 x)
+{
+    precise vec3 f = (x - prm.lo.xyz) * prm.inv_cell;
+    vec3 n = vec3(sph_grid());
+    for (int k = 0; k < 3; k++)
+        f[k] = f[k] >= 0.0 ? min(f[k], n[k]) : 0.0; // NaN to 0 as in sph_cell3
+    return f;
+}
+
+float sph_row_gap(float f, int cell)
+{
+    return max(0.0, max(float(cell) - f, f - float(cell + 1)));
+}
+
+bool sph_row_range(vec3 f, ivec3 c, int y, int z, out int x0, out int x1)
+{
+    float hc = prm.h * prm.inv_cell;
+    float gy = sph_row_gap(f.y, y), gz = sph_row_gap(f.z, z);
+    float rem = hc * hc * 1.001 - gy * gy - gz * gz;
+    x0 = max(c.x - VF_SPH_CELL_DIV, 0);
+    x1 = min(c.x + VF_SPH_CELL_DIV, int(prm.grid_x) - 1);
+    if (!(rem > 0.0))
+        return false;
+    float rx = sqrt(rem);
+    x0 = max(x0, int(floor(f.x - rx)));
+    x1 = min(x1, int(floor(f.x + rx)));
+    return x0 <= x1;
+}

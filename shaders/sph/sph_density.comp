@@ -19,13 +19,16 @@ void main()
     vec3 xi = pos[i].xyz;
     ivec3 c = sph_cell3(xi);
     ivec3 n = sph_grid();
-    int x0 = max(c.x - VF_SPH_CELL_DIV, 0), x1 = min(c.x + VF_SPH_CELL_DIV, n.x - 1);
+    vec3 f = sph_rows_at(xi);
     float h2 = prm.h2, inv_h2 = prm.inv_h * prm.inv_h;
     sph_mirrors m = sph_mirrors_at(xi);
     bool mirrored = m.axes != 0u || m.obstacle;
     float sum = 0.0;
     for (int z = max(c.z - VF_SPH_CELL_DIV, 0); z <= min(c.z + VF_SPH_CELL_DIV, n.z - 1); z++) {
         for (int y = max(c.y - VF_SPH_CELL_DIV, 0); y <= min(c.y + VF_SPH_CELL_DIV, n.y - 1); y++) {
+            int x0, x1;
+            if (!sph_row_range(f, c, y, z, x0, x1))
+                continue;
             uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
             uint b = start[row + uint(x0)], e = start[row + uint(x1) + 1u];
             for (uint j = b; j < e; j++) {

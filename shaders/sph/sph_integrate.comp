@@ -1,6 +1,8 @@
 #version 450
 // Time integration with collision against walls and obstacles: symplectic
-// Euler, or the two halves of kick-drift-kick leapfrog. Copies the pressure
+// Euler, or the two halves of kick-drift-kick leapfrog (or both halves at
+// once: the closing kick of the previous step and the drift of this one, the
+// same operations in the same order as the two passes). Copies the pressure
 // to pos.w and the density to vel.w (the layout renderers read). Also keeps the
 // largest speed seen (workgroup maximum, one atomicMax per workgroup) for the
 // guards: the step size itself never needs a readback. With pc.bin = 1 it
@@ -34,6 +36,12 @@ void main()
         vec3 x = pos[i].xyz;
         if (pc.mode == VF_SPH_INTEGRATE_KICK) {
             v += (0.5 * pc.dt) * a;
+        } else if (pc.mode == VF_SPH_INTEGRATE_KICK_DRIFT) {
+            v += (0.5 * pc.kick_dt) * a;
+            speed_bits = floatBitsToUint(length(v)); // the speed at the end of the previous step
+            v += (0.5 * pc.dt) * a;
+            x += pc.dt * v;
+            sph_collide(x, v);
         } else {
             v += (pc.mode == VF_SPH_INTEGRATE_DRIFT ? 0.5 * pc.dt : pc.dt) * a;
             x += pc.dt * v;
@@ -42,7 +50,7 @@ void main()
         // w carries the pressure and the density for renderers (render_ssf)
         pos[i] = vec4(x, rp.y);
         vel[i] = vec4(v, rp.x);
-        speed_bits = floatBitsToUint(length(v)); // NaN sorts above +inf as uint
+        speed_bits = max(speed_bits, floatBitsToUint(length(v))); // NaN sorts above +inf as uint
         if (pc.bin != 0u) {
             uint c;
             if (prm.sink_enabled != 0u && all(greaterThanEqual(x, prm.sink_lo.xyz)) &&

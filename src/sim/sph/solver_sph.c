@@ -12,7 +12,6 @@
 #include "gpu_cmd.h"
 #include "gpu_counters.h"
 #include "gpu_pipeline.h"
-#include "gpu_scan.h"
 
 /* Bytes of GPU memory per particle of capacity: pos and vel (vec4, double
  * buffered), ids (double buffered), cell, slot, key, (density, pressure),
@@ -27,13 +26,14 @@ struct vf_sph {
     uint32_t capacity, cells, initial_count;
     int cur; /* which of the double buffers holds the current particles */
 
-    vf_buffer *params, *state, *dispatch, *start, *cell, *slot, *keys, *dens, *acc, *pattern;
+    vf_buffer *params, *state, *dispatch, *start, *counts, *sums, *cell, *slot, *keys, *dens, *acc, *pattern;
     vf_buffer *pos[2], *vel[2], *id[2];
-    vf_pipeline *p_clear, *p_bin, *p_sort, *p_scatter, *p_args, *p_density, *p_forces, *p_integrate, *p_emit;
-    vf_scan *scan;
+    vf_pipeline *p_scan_sums, *p_scan, *p_bin, *p_sort, *p_scatter, *p_args, *p_density, *p_forces, *p_integrate,
+        *p_emit;
 
     vf_sph_forces_push interact;
     double emit_interval, emit_timer;
+    double kick_pending; /* > 0: the last step's closing half kick (of this step size) is not recorded yet */
 };
 
 static void set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -72,7 +72,8 @@ static vf_result create_pipelines(vf_sph *s)
 {
     vf_gpu *g = s->gpu;
     vf_result r;
-    static const vf_binding_type clear_t[] = {S};
+    static const vf_binding_type scan_sums_t[] = {S, S};
+    static const vf_binding_type scan_t[] = {S, S, S};
     static const vf_binding_type bin_t[] = {U, S, S, S, S, S};
     static const vf_binding_type sort_t[] = {U, S, S, S, S, S, S};
     static const vf_binding_type scatter_t[] = {U, S, S, S, S, S, S, S, S, S, S};
@@ -82,7 +83,10 @@ static vf_result create_pipelines(vf_sph *s)
     static const vf_binding_type integrate_t[] = {U, S, S, S, S, S, S, S, S};
     static const vf_binding_type emit_t[] = {U, S, S, S, S, S, S, S};
 #define N(a) (uint32_t)(sizeof a / sizeof a[0])
-    if ((r = make_pipeline(g, "sph_clear.comp", N(clear_t), clear_t, sizeof(vf_sph_clear_push), VF_SPH_WG, &s->p_clear)) ||
+    if ((r = make_pipeline(g, "sph_scan_sums.comp", N(scan_sums_t), scan_sums_t, sizeof(vf_sph_scan_push),
+                           VF_SPH_SCAN_WG, &s->p_scan_sums)) ||
+        (r = make_pipeline(g, "sph_scan.comp", N(scan_t), scan_t, sizeof(vf_sph_scan_push), VF_SPH_SCAN_WG,
+                           &s->p_scan)) ||
         (r = make_pipeline(g, "sph_bin.comp", N(bin_t), bin_t, 0, VF_SPH_WG, &s->p_bin)) ||
         (r = make_pipeline(g, "sph_sort.comp", N(sort_t), sort_t, 0, VF_SPH_WG, &s->p_sort)) ||
         (r = make_pipeline(g, "sph_scatter.comp", N(scatter_t), scatter_t, 0, VF_SPH_WG, &s->p_scatter)) ||
@@ -113,6 +117,12 @@ static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags 
     return vf_buffer_create(gpu, &bd, out);
 }
 
+/* Blocks of counts the two-pass scan of the cell starts works on. */
+static VkDeviceSize scan_blocks(const vf_sph *s)
+{
+    return ((VkDeviceSize)s->cells + 1 + VF_SPH_SCAN_BLOCK - 1) / VF_SPH_SCAN_BLOCK;
+}
+
 static vf_result create_buffers(vf_sph *s)
 {
     vf_gpu *g = s->gpu;
@@ -126,6 +136,8 @@ static vf_result create_buffers(vf_sph *s)
                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                          "sph dispatch args", &s->dispatch)) ||
         (r = make_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, "sph cell starts", &s->start)) ||
+        (r = make_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, "sph cell counts", &s->counts)) ||
+        (r = make_buffer(g, 4 * scan_blocks(s), 0, "sph cell count block sums", &s->sums)) ||
         (r = make_buffer(g, 4 * n, 0, "sph cell", &s->cell)) || (r = make_buffer(g, 4 * n, 0, "sph slot", &s->slot)) ||
         (r = make_buffer(g, 4 * n, 0, "sph keys", &s->keys)) || (r = make_buffer(g, 8 * n, 0, "sph density", &s->dens)) ||
         (r = make_buffer(g, 16 * n, 0, "sph acceleration", &s->acc)) ||
@@ -353,35 +365,38 @@ static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
     barrier(s, cmd);
 }
 
-static void record_clear(vf_sph *s, VkCommandBuffer cmd)
+/* The cell starts from the counts (two passes), which also sets the counts
+ * back to zero for the next binning. */
+static void record_scan(vf_sph *s, VkCommandBuffer cmd)
 {
-    vf_sph_clear_push cp = {.count = s->cells + 1};
-    vf_binding cb[] = {B(s->start)};
-    vf_cmd_dispatch_1d(cmd, s->p_clear, cb, &cp, (uint64_t)s->cells + 1);
+    vf_sph_scan_push pc = {.count = s->cells + 1};
+    uint64_t items = (uint64_t)scan_blocks(s) * VF_SPH_SCAN_WG;
+    vf_binding sb[] = {B(s->counts), B(s->sums)};
+    vf_cmd_dispatch_1d(cmd, s->p_scan_sums, sb, &pc, items);
+    barrier(s, cmd);
+    vf_binding xb[] = {B(s->counts), B(s->sums), B(s->start)};
+    vf_cmd_dispatch_1d(cmd, s->p_scan, xb, &pc, items);
     barrier(s, cmd);
 }
 
 /* The binning; binned: the counts, cells and slots were already made by the
- * leapfrog drift (sph_integrate with bin = 1). */
+ * leapfrog drift (sph_integrate with bin = 1). The counts are zero before a
+ * binning (zero at creation, set back to zero by every scan). */
 static vf_result record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, bool binned)
 {
     int a = s->cur, o = 1 - s->cur;
     uint32_t sc;
     if (!binned) {
         sc = scope_begin(prof, cmd, "bin");
-        record_clear(s, cmd);
-        vf_binding bb[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->cell), B(s->slot), B(s->start)};
+        vf_binding bb[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->cell), B(s->slot), B(s->counts)};
         dispatch_particles(s, cmd, s->p_bin, bb, NULL);
         barrier(s, cmd);
         scope_end(prof, cmd, sc);
     }
 
     sc = scope_begin(prof, cmd, "scan");
-    vf_result r = vf_scan_record(s->scan, cmd, s->start, 0, (uint64_t)s->cells + 1);
-    barrier(s, cmd);
+    record_scan(s, cmd);
     scope_end(prof, cmd, sc);
-    if (r != VF_OK)
-        return r;
 
     sc = scope_begin(prof, cmd, "sort");
     vf_binding sb[] = {B(s->params), B(s->state), B(s->id[a]), B(s->cell), B(s->slot), B(s->start), B(s->keys)};
@@ -424,12 +439,11 @@ vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
 }
 
 /* bin: the pass also bins the new positions (the counts cleared first). */
-static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t mode, double dt, bool bin)
+static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t mode, double dt, bool bin,
+                             double kick_dt)
 {
     int a = s->cur;
     uint32_t sc = scope_begin(prof, cmd, "integrate");
-    if (bin)
-        record_clear(s, cmd);
     /* without binning the bin buffers are bound by their first word only */
     vf_binding ib[] = {B(s->params),
                        B(s->state),
@@ -439,8 +453,8 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
                        B(s->dens),
                        bin ? B(s->cell) : (vf_binding){.buffer = s->cell, .range = 4},
                        bin ? B(s->slot) : (vf_binding){.buffer = s->slot, .range = 4},
-                       bin ? B(s->start) : (vf_binding){.buffer = s->start, .range = 4}};
-    vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u};
+                       bin ? B(s->counts) : (vf_binding){.buffer = s->counts, .range = 4}};
+    vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u, .kick_dt = (float)kick_dt};
     dispatch_particles(s, cmd, s->p_integrate, ib, &pc);
     barrier(s, cmd);
     scope_end(prof, cmd, sc);
@@ -460,6 +474,11 @@ static void record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 
 vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt)
 {
+    return vf_sph_record_substep(s, cmd, prof, dt, true);
+}
+
+vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt, bool finish)
+{
     if (!s || !(dt > 0))
         return VF_ERR_INVALID_ARG;
     bool leapfrog = s->desc.integrator == VF_SPH_LEAPFROG;
@@ -475,15 +494,27 @@ vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     /* the drift bins the particles it moves, unless an emission adds some
      * after it */
     bool binned = leapfrog && !emit;
-    if (leapfrog)
-        record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_DRIFT, dt, binned);
+    if (leapfrog) {
+        /* the previous step's closing kick, when it was left to this drift */
+        bool kick = s->kick_pending > 0;
+        record_integrate(s, cmd, prof, kick ? VF_SPH_INTEGRATE_KICK_DRIFT : VF_SPH_INTEGRATE_DRIFT, dt, binned,
+                         s->kick_pending);
+        s->kick_pending = 0;
+    } else if (s->kick_pending > 0) {
+        record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_KICK, s->kick_pending, false, 0);
+        s->kick_pending = 0;
+    }
     if (emit)
         record_emit(s, cmd, prof);
     vf_result r = record_binning(s, cmd, prof, binned);
     if (r == VF_OK)
         r = vf_sph_record_evaluate(s, cmd, prof);
-    if (r == VF_OK)
-        record_integrate(s, cmd, prof, leapfrog ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt, false);
+    if (r == VF_OK) {
+        if (leapfrog && !finish)
+            s->kick_pending = dt;
+        else
+            record_integrate(s, cmd, prof, leapfrog ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt, false, 0);
+    }
     vf_cmd_label_end(s->gpu, cmd);
     return r;
 }
@@ -513,7 +544,8 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
      * what the user asked for): every per-particle buffer is bound whole
      * (vec4: 16 bytes a particle) and all of them must fit in device memory. */
     uint64_t heap = gpu->info.device_local_bytes;
-    uint64_t fixed = 4 * (cells + 1) * 2 + (1u << 20); /* starts, scan scratch, small buffers */
+    uint64_t fixed = 4 * (cells + 1) * 2 + 4 * ((cells + 1) / VF_SPH_SCAN_BLOCK + 1) +
+                     (1u << 20); /* starts, counts, block sums, small buffers */
     uint64_t by_heap = heap > fixed ? (uint64_t)((double)(heap - fixed) * 0.9) / SPH_BYTES_PER_PARTICLE : 0;
     uint64_t by_range = range / 16;
     uint64_t max_particles = by_heap < by_range ? by_heap : by_range;
@@ -608,9 +640,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
         s->emit_timer = s->emit_interval; /* the first layer goes out with the first step */
     }
 
-    vf_scan_desc scd = {.max_count = cells + 1};
-    if ((r = create_buffers(s)) != VF_OK || (r = create_pipelines(s)) != VF_OK ||
-        (r = vf_scan_create(gpu, &scd, &s->scan)) != VF_OK) {
+    if ((r = create_buffers(s)) != VF_OK || (r = create_pipelines(s)) != VF_OK) {
         if (r == VF_ERR_TOO_LARGE || r == VF_ERR_OUT_OF_DEVICE_MEMORY)
             set_err(err, cap, "particles: %u particles and %u cells do not fit in the memory of %s", s->capacity,
                     s->cells, gpu->info.name);
@@ -626,7 +656,8 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
     if ((r = vf_buffer_fill(s->pos[0], 0, VK_WHOLE_SIZE, VF_SPH_HIDDEN_BITS)) ||
         (r = vf_buffer_fill(s->pos[1], 0, VK_WHOLE_SIZE, VF_SPH_HIDDEN_BITS)) ||
         (r = vf_buffer_fill(s->acc, 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->dens, 0, VK_WHOLE_SIZE, 0)) ||
-        (r = vf_buffer_fill(s->vel[0], 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->start, 0, VK_WHOLE_SIZE, 0)))
+        (r = vf_buffer_fill(s->vel[0], 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->start, 0, VK_WHOLE_SIZE, 0)) ||
+        (r = vf_buffer_fill(s->counts, 0, VK_WHOLE_SIZE, 0)))
         goto fail;
     if (desc->count) {
         uint32_t *ids = malloc(4ull * desc->count);
@@ -671,13 +702,13 @@ void vf_sph_destroy(vf_sph **ps)
     if (!ps || !*ps)
         return;
     vf_sph *s = *ps;
-    vf_pipeline *pl[] = {s->p_clear, s->p_bin,   s->p_sort,      s->p_scatter, s->p_args,
-                         s->p_density, s->p_forces, s->p_integrate, s->p_emit};
+    vf_pipeline *pl[] = {s->p_scan_sums, s->p_scan,   s->p_bin,       s->p_sort, s->p_scatter,
+                         s->p_args,      s->p_density, s->p_forces, s->p_integrate, s->p_emit};
     for (size_t i = 0; i < sizeof pl / sizeof pl[0]; i++)
         vf_pipeline_destroy(&pl[i]);
-    vf_scan_destroy(&s->scan);
-    vf_buffer *bufs[] = {s->params, s->state, s->dispatch, s->start, s->cell, s->slot, s->keys, s->dens, s->acc,
-                         s->pattern, s->pos[0], s->pos[1], s->vel[0], s->vel[1], s->id[0], s->id[1]};
+    vf_buffer *bufs[] = {s->params, s->state,  s->dispatch, s->start,  s->counts, s->sums,   s->cell,
+                         s->slot,   s->keys,   s->dens,     s->acc,    s->pattern, s->pos[0], s->pos[1],
+                         s->vel[0], s->vel[1], s->id[0],    s->id[1]};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         vf_buffer_destroy(&bufs[i]);
     free(s);
@@ -777,6 +808,7 @@ void vf_sph_snapshot_free(vf_sph_snapshot *snap)
     free(snap->acc);
     free(snap->id);
     free(snap->start);
+    free(snap->counts);
     memset(snap, 0, sizeof *snap);
 }
 
@@ -799,8 +831,9 @@ vf_result vf_sph_read(vf_sph *s, bool full, vf_sph_snapshot *out)
     if (full) {
         out->acc = malloc(16 * m);
         out->start = malloc(4 * ((size_t)s->cells + 1));
+        out->counts = malloc(4 * ((size_t)s->cells + 1));
     }
-    if (!out->pos || !out->vel || !out->dens || !out->id || (full && (!out->acc || !out->start))) {
+    if (!out->pos || !out->vel || !out->dens || !out->id || (full && (!out->acc || !out->start || !out->counts))) {
         vf_sph_snapshot_free(out);
         return VF_ERR_NO_MEMORY;
     }
@@ -811,7 +844,8 @@ vf_result vf_sph_read(vf_sph *s, bool full, vf_sph_snapshot *out)
         vf_sph_snapshot_free(out);
         return r;
     }
-    if (full && (r = vf_buffer_read(s->start, 0, out->start, 4ull * (s->cells + 1)))) {
+    if (full && ((r = vf_buffer_read(s->start, 0, out->start, 4ull * (s->cells + 1))) ||
+                 (r = vf_buffer_read(s->counts, 0, out->counts, 4ull * (s->cells + 1))))) {
         vf_sph_snapshot_free(out);
         return r;
     }

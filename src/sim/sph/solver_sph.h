@@ -4,11 +4,13 @@
  * Particles live in structure-of-arrays buffers (vec4 positions, vec4
  * velocities, uint persistent ids, vec2 density+pressure, vec4
  * accelerations). Every step re-bins them into a uniform grid of cell size h:
- * per-particle cell and atomic slot (bin), exclusive scan of the cell counts
- * (scan, gpu_scan), ids per cell (sort) and a scatter that moves the particle
+ * per-particle cell and atomic slot (bin, done by the leapfrog drift), exclusive
+ * scan of the cell counts in two passes that also clear the counts for the
+ * next binning (scan), ids per cell (sort) and a scatter that moves the particle
  * data itself into cell order, ordered by id inside each cell so results do
  * not depend on atomic races (scatter). Density and forces then loop over the
- * 27 neighbouring cells, nine contiguous x-rows, with no neighbour lists.
+ * rows of cells within h (cells of h / VF_SPH_CELL_DIV), each row's cells
+ * within h one contiguous range, with no neighbour lists.
  *
  * The step size comes from the parameters (CFL with the speed of sound, which
  * dominates in weakly compressible SPH, plus force and viscosity limits), so
@@ -112,6 +114,11 @@ uint32_t vf_sph_capacity(const vf_sph *s);
 /** Records one substep of dt (bin, scan, sort, scatter, density, forces,
  * integrate; emit when due). prof may be NULL. No readback. */
 vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt);
+/** As vf_sph_record_step; with finish = false (leapfrog only) the step's
+ * closing half kick is left to the next substep's drift, which records both
+ * in one pass. Until a substep with finish = true is recorded the velocities
+ * on the GPU are half a kick behind: read, render or export only after one. */
+vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt, bool finish);
 /** Records only the binning and reorder of the current particles (tests). */
 vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof);
 /** Records density and forces for the current order (tests; after binning). */
@@ -163,6 +170,7 @@ typedef struct vf_sph_snapshot {
     float (*acc)[4];   /* only in a full read */
     uint32_t *id;
     uint32_t *start;   /* cells + 1 cell starts of the last binning (only in a full read) */
+    uint32_t *counts;  /* cells + 1 per-cell counts, zero between binnings (only in a full read) */
     uint32_t cells;
     vf_sph_state state;
 } vf_sph_snapshot;

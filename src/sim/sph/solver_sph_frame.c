@@ -66,9 +66,10 @@ static vf_result sph_frame_begin(vf_solver *base, VkCommandBuffer cmd, vf_profil
 
 static vf_result sph_record_substep(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof, uint32_t index)
 {
-    (void)index;
     sph_solver *s = (sph_solver *)base;
-    return vf_sph_record_step(s->sph, cmd, prof, vf_sph_dt(s->sph));
+    /* the closing kick of every substep but the frame's last one is recorded
+     * with the next substep's drift */
+    return vf_sph_record_substep(s->sph, cmd, prof, vf_sph_dt(s->sph), index + 1 == base->frame_substeps);
 }
 
 static vf_result sph_frame_end(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof)
@@ -352,9 +353,9 @@ static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
     vf_sph_grid(s->sph, g);
     uint64_t n = v.count_max, cells = (uint64_t)g[0] * g[1] * g[2] + 1;
     if (!strcmp(pass, "bin"))
-        return 4 * cells + n * (16 + 4 + 4 + 4);      /* clear; pos, cell, slot, count atomic */
+        return n * (16 + 4 + 4 + 4);                  /* pos, cell, slot, count atomic */
     if (!strcmp(pass, "scan"))
-        return 4 * cells * 3;                         /* read + write, block sums, add */
+        return 4 * cells * 4;                         /* counts read twice and cleared, starts written */
     if (!strcmp(pass, "sort"))
         return n * (4 + 4 + 4 + 4 + 4);               /* id, cell, slot, start, key */
     if (!strcmp(pass, "scatter"))
