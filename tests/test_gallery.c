@@ -44,7 +44,7 @@
  * median row along its length: twice what the fluid region as a whole must
  * show (GALLERY_MIN_CONTRAST), since a line a few pixels wide has far less
  * area to be seen by. (Beer-Lambert over the jet's 5.5 cm path at the
- * default fluid colour darkens the floor behind it by about 29 levels.) */
+ * default fluid colour darkens the floor behind it by about 28 levels.) */
 #define GALLERY_MIN_JET (2.0 * GALLERY_MIN_CONTRAST)
 #define GALLERY_JET_HALF_PX 3 /* the column's pixels: within this of the projected axis */
 
