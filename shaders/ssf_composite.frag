@@ -98,9 +98,10 @@ void main()
     float d = texelFetch(fluid_depth, p, 0).r;
     if (d <= 0.0)
         discard;
-    // a fluid pixel with fewer than three fluid neighbours (of 8) is a lone
-    // splat edge or a stray particle's sliver: its normal is undefined, it
-    // would shade as a single dark or white pixel, so the scene shows instead
+    // a fluid pixel with fewer than two fluid neighbours (of 8) is a lone
+    // splat or the tip of a stray particle's sliver: its normal is undefined,
+    // it would shade as a single dark or white pixel, so the scene shows
+    // instead (with two, it may be part of a jet one pixel wide: kept)
     int near = 0;
     for (int k = 0; k < 9; k++)
         if (k != 4)
