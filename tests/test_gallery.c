@@ -14,13 +14,21 @@
  *    GALLERY_MIN_PSNR dB and SSIM >= GALLERY_MIN_SSIM (same device class:
  *    captures are deterministic; VKFLUID_UPDATE_GOLDEN=1 rewrites them).
  *
+ * The fountain's frame must also show its jet: the rising column of water,
+ * found by projecting the nozzle's axis (scene keys and the default camera of
+ * the tank) into the image, must change the picture against the same view
+ * without the jet (frame 0) by at least GALLERY_MIN_JET levels in the median
+ * row along the column (see check_jet).
+ *
  * VKFLUID_GALLERY_FILES="a.png b.png ..." instead judges the given PNGs with
  * the first two criteria only (each must pass), e.g. an older build's frames.
+ * VKFLUID_GALLERY_SCENE=NAME captures and judges that scene alone.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "camera.h"
 #include "compare.h"
 #include "png_io.h"
 #define VF_TESTLIB_NO_GPU
@@ -31,6 +39,14 @@
 #define GALLERY_MAX_ISOLATED 0.0005 /* share of such pixels: 0.05 % */
 #define GALLERY_MIN_PSNR 30.0
 #define GALLERY_MIN_SSIM 0.95
+/* The fountain's jet, one particle column (2 to 4 pixels wide at this size),
+ * must change the picture where it is by at least this many levels in the
+ * median row along its length: twice what the fluid region as a whole must
+ * show (GALLERY_MIN_CONTRAST), since a line a few pixels wide has far less
+ * area to be seen by. (Beer-Lambert over the jet's 5.5 cm path at the
+ * default fluid colour darkens the floor behind it by about 28 levels.) */
+#define GALLERY_MIN_JET (2.0 * GALLERY_MIN_CONTRAST)
+#define GALLERY_JET_HALF_PX 3 /* the column's pixels: within this of the projected axis */
 
 static char out[65536];
 
@@ -38,19 +54,20 @@ typedef struct gallery_scene {
     const char *name;
     int frames;       /* the frame judged */
     const char *sets; /* extra arguments */
+    bool jet;         /* judge the fountain's jet too (check_jet) */
 } gallery_scene;
 
 static const gallery_scene scenes[] = {
-    {"smoke", 30, "--set n=128"},
-    {"cavity", 4, ""},
-    {"channel", 40, ""},
-    {"pool", 60, ""},
-    {"boat", 90, ""},
-    {"river", 60, ""},
-    {"dam-break", 12, "--set spacing=0.025"},
-    {"double-dam", 12, "--set spacing=0.025"},
-    {"drop", 12, "--set spacing=0.025"},
-    {"fountain", 24, "--set spacing=0.025"},
+    {"smoke", 30, "--set n=128", false},
+    {"cavity", 4, "", false},
+    {"channel", 40, "", false},
+    {"pool", 60, "", false},
+    {"boat", 90, "", false},
+    {"river", 60, "", false},
+    {"dam-break", 12, "--set spacing=0.025", false},
+    {"double-dam", 12, "--set spacing=0.025", false},
+    {"drop", 12, "--set spacing=0.025", false},
+    {"fountain", 24, "--set spacing=0.025", true},
 };
 
 typedef struct gallery_metrics {
@@ -144,6 +161,97 @@ static void judge_files(const char *list)
     free(copy);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The value of a scene key in `vkfluid scenes NAME` output ("  key  value ...");
+ * NAN when absent. */
+static double scene_key(const char *text, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\n  %s ", key);
+    const char *p = strstr(text, pat);
+    return p ? strtod(p + strlen(pat), NULL) : NAN;
+}
+
+/* Projects a world point with the default camera of the box into a w x h
+ * image: pixel coordinates (x right, y down); false when behind the eye. */
+static bool project(const vf_camera *cam, uint32_t w, uint32_t h, const float p[3], double *px, double *py)
+{
+    vf_mat4 view, proj;
+    vf_camera_matrices(cam, (float)w / (float)h, &view, &proj);
+    float v[4], c[4];
+    vf_mat4_transform(&view, p, 1.0f, v);
+    vf_mat4_transform(&proj, v, 1.0f, c);
+    if (c[3] <= 0.0f)
+        return false;
+    *px = (c[0] / c[3] * 0.5 + 0.5) * w;
+    *py = (c[1] / c[3] * 0.5 + 0.5) * h;
+    return true;
+}
+
+/* The jet's contrast: the fountain's tank and nozzle from the scene's keys,
+ * the default camera of the tank (what capture shows), and the nozzle's axis
+ * over the upper half of the jet's rise v^2 / 2g projected into the frame
+ * (from this camera the lower half is seen in front of the pool; the water
+ * reaches the top v / g = 0.26 s after the start, frame 16). In each image
+ * row of that stretch, the largest luminance change against frame 0 (the
+ * same view before the nozzle starts) within GALLERY_JET_HALF_PX of the
+ * axis; their median (a stray pixel does not make a jet) must reach
+ * GALLERY_MIN_JET. */
+static void check_jet(const gallery_scene *g, const char *dir, const uint8_t *px, uint32_t w, uint32_t h)
+{
+    char text[16384], path[600];
+    int rc = vf_test_run_capture(text, sizeof text, "'%s' scenes %s", vf_t.vkfluid, g->name);
+    if (!CHECK_MSG(rc == 0, "scenes %s: exit %d", g->name, rc))
+        return;
+    double tx = scene_key(text, "tank_x"), ty = scene_key(text, "tank_y"), tz = scene_key(text, "tank_z");
+    double nh = scene_key(text, "nozzle_height"), nv = scene_key(text, "nozzle_speed");
+    double grav = scene_key(text, "gravity");
+    if (!CHECK_MSG(isfinite(tx + ty + tz + nh + nv + grav) && grav > 0, "the fountain's keys in `scenes %s`", g->name))
+        return;
+    snprintf(path, sizeof path, "%s/frame_%05d.png", dir, 0);
+    uint8_t *bg = NULL;
+    uint32_t bw = 0, bh = 0;
+    if (!CHECK_MSG(vf_png_read(path, &bg, &bw, &bh) == VF_OK && bw == w && bh == h, "read %s", path)) {
+        free(bg);
+        return;
+    }
+    float lo[3] = {0, 0, 0}, hi[3] = {(float)tx, (float)ty, (float)tz};
+    vf_camera cam = vf_camera_for_box(lo, hi, (float)w / (float)h);
+    double rise = nv * nv / (2.0 * grav);
+    float a[3] = {(float)(0.5 * tx), (float)(nh + 0.5 * rise), (float)(0.5 * tz)};
+    float b[3] = {a[0], (float)(nh + rise), a[2]};
+    double ax, ay, bx, by;
+    if (!CHECK_MSG(project(&cam, w, h, a, &ax, &ay) && project(&cam, w, h, b, &bx, &by) && ay > by + 4,
+                   "the jet's axis projects into the frame")) {
+        free(bg);
+        return;
+    }
+    double best_of_row[64];
+    int rows = 0;
+    for (int y = (int)ceil(by); y <= (int)floor(ay) && rows < 64; y++) {
+        double x = bx + (ax - bx) * (y - by) / (ay - by), best = 0;
+        for (int dx = -GALLERY_JET_HALF_PX; dx <= GALLERY_JET_HALF_PX; dx++) {
+            int xi = (int)lround(x) + dx;
+            if (xi < 0 || xi >= (int)w || y < 0 || y >= (int)h)
+                continue;
+            size_t o = 4 * ((size_t)y * w + (size_t)xi);
+            best = fmax(best, fabs(luma(px + o) - luma(bg + o)));
+        }
+        best_of_row[rows++] = best;
+    }
+    qsort(best_of_row, (size_t)rows, sizeof best_of_row[0], cmp_double);
+    double jet = rows ? 0.5 * (best_of_row[(rows - 1) / 2] + best_of_row[rows / 2]) : 0;
+    printf("%-40s jet contrast %6.2f levels (median of rows %d..%d) at x %.1f..%.1f (min %.0f) %s\n", g->name, jet, (int)ceil(by), (int)ceil(by) + rows - 1, bx, ax,
+           GALLERY_MIN_JET, jet >= GALLERY_MIN_JET ? "ok" : "FAIL");
+    CHECK_MSG(jet >= GALLERY_MIN_JET, "%s: the jet stands out: %.2f >= %.0f levels", g->name, jet, GALLERY_MIN_JET);
+    free(bg);
+}
+
 static void test_scene(const gallery_scene *g, bool update)
 {
     char section[128];
@@ -162,6 +270,8 @@ static void test_scene(const gallery_scene *g, bool update)
     if (!CHECK_MSG(vf_png_read(frame, &px, &w, &h) == VF_OK, "read %s", frame))
         return;
     judge(g->name, px, w, h);
+    if (g->jet)
+        check_jet(g, dir, px, w, h);
     if (update) {
         CHECK(vf_png_write(golden, px, w, h) == VF_OK);
         printf("wrote %s\n", golden);
@@ -189,7 +299,13 @@ int main(int argc, char **argv)
     }
     const char *upd = getenv("VKFLUID_UPDATE_GOLDEN");
     bool update = upd && upd[0] == '1';
+    const char *only = getenv("VKFLUID_GALLERY_SCENE");
+    int judged = 0;
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
-        test_scene(&scenes[i], update);
+        if (!only || !only[0] || !strcmp(only, scenes[i].name)) {
+            test_scene(&scenes[i], update);
+            judged++;
+        }
+    CHECK_MSG(judged > 0, "VKFLUID_GALLERY_SCENE=%s: not a gallery scene", only ? only : "");
     return vf_test_finish();
 }

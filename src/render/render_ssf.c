@@ -60,7 +60,8 @@ typedef struct ssf {
 const vf_param_def vf_ssf_params[] = {
     {"ssf.view", VF_PARAM_ENUM, OPT(mode), 0, 0, 0, false, "ssf|particles", "1",
      "what to draw: the fluid surface or the particles as coloured spheres"},
-    {"ssf.radius", VF_PARAM_DOUBLE, OPT(radius), 0.01, 0, 10, true, NULL, "m", "particle sphere radius"},
+    {"ssf.radius", VF_PARAM_DOUBLE, OPT(radius), 0, 0, 10, true, NULL, "m",
+     "particle sphere radius; 0 = 0.6 x the particle spacing (the particle's volume)"},
     {"ssf.filter", VF_PARAM_ENUM, OPT(filter), 0, 0, 0, false, "bilateral|narrow-range", "1",
      "depth smoothing filter (narrow-range: Truong and Yuksel 2018)"},
     {"ssf.iterations", VF_PARAM_INT, OPT(iterations), 3, 1, 16, false, NULL, "1",

@@ -15,7 +15,8 @@
  *                       scene's depth but not against each other
  *   ssf_smooth          separable bilateral (or narrow-range) depth filter,
  *                       radius ~ 1/depth capped, N iterations (compute)
- *   ssf_thickness_blur  separable Gaussian on the thickness (compute)
+ *   ssf_thickness_blur  separable Gaussian on the thickness over the fluid's
+ *                       pixels only (compute)
  *   ssf_composite       the scene as backdrop, then the fluid: normals from
  *                       the smoothed depth, Schlick Fresnel between reflected
  *                       environment and refracted background, Beer-Lambert

@@ -91,17 +91,22 @@ void vf_ssf_blur_pass_ref(const vf_ssf_blur_push *p, const float *src, float *ds
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             float sum = src[(size_t)y * w + x], wsum = 1.0f;
+            if (sum <= 0.0f)
+                sum = wsum = 0.0f;
             for (int i = 1; i <= p->radius_px; i++) {
                 float wt = expf(-(float)(i * i) * inv2s2);
                 for (int sgn = -1; sgn <= 1; sgn += 2) {
                     int qx = x + p->dir_x * i * sgn, qy = y + p->dir_y * i * sgn;
                     if (qx < 0 || qy < 0 || qx >= w || qy >= h)
                         continue;
-                    sum += wt * src[(size_t)qy * w + qx];
+                    float t = src[(size_t)qy * w + qx];
+                    if (t <= 0.0f)
+                        continue;
+                    sum += wt * t;
                     wsum += wt;
                 }
             }
-            dst[(size_t)y * w + x] = sum / wsum;
+            dst[(size_t)y * w + x] = wsum > 0.0f ? sum / wsum : 0.0f;
         }
 }
 
