@@ -1,5 +1,7 @@
 #include "gpu_profiler.h"
 
+#include "gpu_cmd.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,4 +227,23 @@ void vf_profiler_slot_passes(const vf_profiler *p, uint32_t slot, char *buf, siz
 double vf_pass_stats_mean(const vf_pass_stats *st, uint32_t i)
 {
     return st->frames && i < st->pass_count ? st->pass[i].ms / (double)st->frames : 0.0;
+}
+
+uint32_t vf_scope_begin(const vf_gpu *gpu, vf_profiler *prof, VkCommandBuffer cmd, const char *name, bool compute)
+{
+    vf_cmd_label_begin(gpu, cmd, name);
+    if (!prof)
+        return UINT32_MAX;
+    return compute ? vf_profiler_begin_compute(prof, cmd, name) : vf_profiler_begin(prof, cmd, name);
+}
+
+void vf_scope_end(const vf_gpu *gpu, vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope, bool compute)
+{
+    if (prof) {
+        if (compute)
+            vf_profiler_end_compute(prof, cmd, scope);
+        else
+            vf_profiler_end(prof, cmd, scope);
+    }
+    vf_cmd_label_end(gpu, cmd);
 }

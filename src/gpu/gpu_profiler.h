@@ -89,4 +89,12 @@ void vf_profiler_slot_passes(const vf_profiler *prof, uint32_t slot, char *buf, 
 /** Mean milliseconds per frame of pass i. */
 double vf_pass_stats_mean(const vf_pass_stats *st, uint32_t i);
 
+/** A named pass for profiles and debuggers: a debug label (where the device
+ * has debug utils) and, when prof is not NULL, its timestamps. compute: the
+ * pass is outside a render pass instance (vf_profiler_begin_compute), else
+ * inside one (vf_profiler_begin). Returns the scope for vf_scope_end. */
+uint32_t vf_scope_begin(const vf_gpu *gpu, vf_profiler *prof, VkCommandBuffer cmd, const char *name, bool compute);
+/** Ends a scope of vf_scope_begin (the same gpu, prof and compute). */
+void vf_scope_end(const vf_gpu *gpu, vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope, bool compute);
+
 #endif

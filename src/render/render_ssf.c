@@ -460,19 +460,6 @@ static void begin_rendering(VkCommandBuffer cmd, uint32_t w, uint32_t h, const V
     set_viewport(cmd, w, h);
 }
 
-static uint32_t scope_begin(const ssf *s, vf_profiler *prof, VkCommandBuffer cmd, const char *name)
-{
-    vf_cmd_label_begin(s->base.gpu, cmd, name);
-    return prof ? vf_profiler_begin(prof, cmd, name) : UINT32_MAX;
-}
-
-static void scope_end(const ssf *s, vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope)
-{
-    if (prof)
-        vf_profiler_end(prof, cmd, scope);
-    vf_cmd_label_end(s->base.gpu, cmd);
-}
-
 static vf_binding bind_frame(ssf *s)
 {
     return vf_bind_buffer(s->frame);
@@ -514,7 +501,7 @@ static void pass_frame_constants(ssf *s, VkCommandBuffer cmd)
 
 static void pass_scene(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
-    uint32_t sc = scope_begin(s, prof, cmd, "ssf_scene");
+    uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_scene", false);
     image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
     image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
@@ -536,12 +523,12 @@ static void pass_scene(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vf_count_draw(s->base.gpu);
     vkCmdEndRendering(cmd);
-    scope_end(s, prof, cmd, sc);
+    vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
 
 static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
-    uint32_t sc = scope_begin(s, prof, cmd, "ssf_depth");
+    uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_depth", false);
     /* The spheres' depth buffer starts as a copy of the scene's, so spheres
      * behind the floor or the tank edges leave no depth. */
     image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
@@ -582,12 +569,12 @@ static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
         vf_count_draw(s->base.gpu);
     }
     vkCmdEndRendering(cmd);
-    scope_end(s, prof, cmd, sc);
+    vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
 
 static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
-    uint32_t sc = scope_begin(s, prof, cmd, "ssf_thickness");
+    uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_thickness", false);
     /* Read-only from here on: sampled here, the composite's depth test later. */
     image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
               VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
@@ -612,7 +599,7 @@ static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
         vf_count_draw(s->base.gpu);
     }
     vkCmdEndRendering(cmd);
-    scope_end(s, prof, cmd, sc);
+    vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
 
 static void smooth_push(const ssf *s, vf_ssf_smooth_push *p)
@@ -641,7 +628,7 @@ static int pass_smooth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     if (s->opt.smooth_off)
         return VF_SSF_IMAGE_DEPTH;
-    uint32_t sc = scope_begin(s, prof, cmd, "ssf_smooth");
+    uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_smooth", false);
     const VkPipelineStageFlags2 cs = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     const VkAccessFlags2 rw = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
     image_use(s, VF_SSF_IMAGE_DEPTH, VK_IMAGE_LAYOUT_GENERAL, cs, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
@@ -666,7 +653,7 @@ static int pass_smooth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
             vf_cmd_barrier_compute_on(s->base.gpu, cmd);
         src = VF_SSF_IMAGE_DEPTH_SMOOTH;
     }
-    scope_end(s, prof, cmd, sc);
+    vf_scope_end(s->base.gpu, prof, cmd, sc, false);
     return VF_SSF_IMAGE_DEPTH_SMOOTH;
 }
 
@@ -679,7 +666,7 @@ static void blur_push(const ssf *s, vf_ssf_blur_push *p)
 
 static void pass_thickness_blur(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
-    uint32_t sc = scope_begin(s, prof, cmd, "ssf_thickness_blur");
+    uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_thickness_blur", false);
     const VkPipelineStageFlags2 cs = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     image_use(s, IMG_THICK_TMP, VK_IMAGE_LAYOUT_GENERAL, cs,
@@ -698,7 +685,7 @@ static void pass_thickness_blur(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     p.dir_x = 0;
     p.dir_y = 1;
     vf_cmd_dispatch(cmd, s->p_blur, by, &p, gx, gy, 1);
-    scope_end(s, prof, cmd, sc);
+    vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
 
 static void draw_background(ssf *s, VkCommandBuffer cmd)
@@ -711,7 +698,7 @@ static void draw_background(ssf *s, VkCommandBuffer cmd)
 
 static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_image *target, int depth_img)
 {
-    uint32_t sc = scope_begin(s, prof, cmd, "ssf_composite");
+    uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_composite", false);
     const VkPipelineStageFlags2 fs = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
     image_use(s, depth_img, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     image_use(s, VF_SSF_IMAGE_THICKNESS_BLUR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
@@ -744,12 +731,12 @@ static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
         vf_count_draw(s->base.gpu);
     }
     vkCmdEndRendering(cmd);
-    scope_end(s, prof, cmd, sc);
+    vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
 
 static void pass_particles(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_image *target)
 {
-    uint32_t sc = scope_begin(s, prof, cmd, "ssf_particles");
+    uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_particles", false);
     image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
               VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
@@ -777,7 +764,7 @@ static void pass_particles(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
         vf_count_draw(s->base.gpu);
     }
     vkCmdEndRendering(cmd);
-    scope_end(s, prof, cmd, sc);
+    vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
 
 /* ---------------------------------------------------------------- vtable */

@@ -185,17 +185,6 @@ static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_sur
     f->dye_opacity = dye ? 0.75f : 0.0f;
 }
 
-static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
-{
-    return prof ? vf_profiler_begin(prof, cmd, name) : UINT32_MAX;
-}
-
-static void scope_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t id)
-{
-    if (prof)
-        vf_profiler_end(prof, cmd, id);
-}
-
 /* The 3D view draws the domain's metres (x, y) at world (x s, eta s, y s) with
  * s = 1 / (max(nx, ny) dx) (surface_common.glsl's to_world): the ray meets the
  * water at rest (eta = 0, world y = 0). */
@@ -232,11 +221,11 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
     bool three_d = r->view == VF_SURFACE_VIEW_3D;
     if (three_d && r->caustics) {
         /* the sun's light through this frame's surface onto the floor */
-        uint32_t id = scope_begin(prof, cmd, "surface_caustics");
+        uint32_t id = vf_scope_begin(base->gpu, prof, cmd, "surface_caustics", false);
         float light[3] = {f.sun[0], f.sun[2], f.sun[1]}; /* world (x, y up, z) to domain (x, y, z up) */
         vf_caustics_push cp = vf_caustics_params(r->caustics, st.dx, light, f.water[3]);
         vf_caustics_record(r->caustics, cmd, &cp, st.eta, st.bed, st.flags);
-        scope_end(prof, cmd, id);
+        vf_scope_end(base->gpu, prof, cmd, id, false);
     }
     if (three_d) {
         r->depth->layout = VK_IMAGE_LAYOUT_UNDEFINED;
@@ -289,28 +278,28 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
          * sky last, at the far plane where nothing was drawn */
         uint32_t id;
         if (st.object_count) {
-            id = scope_begin(prof, cmd, "surface_objects");
+            id = vf_scope_begin(base->gpu, prof, cmd, "surface_objects", false);
             vf_cmd_bind(cmd, r->objects, b, NULL);
             vkCmdDraw(cmd, st.object_count * 72, 1, 0, 0);
-            scope_end(prof, cmd, id);
+            vf_scope_end(base->gpu, prof, cmd, id, false);
         }
-        id = scope_begin(prof, cmd, "surface_water");
+        id = vf_scope_begin(base->gpu, prof, cmd, "surface_water", false);
         vf_cmd_bind(cmd, r->water, b, NULL);
         vkCmdDraw(cmd, (f.mesh_x - 1) * (f.mesh_y - 1) * 6, 1, 0, 0);
-        scope_end(prof, cmd, id);
-        id = scope_begin(prof, cmd, "surface_bed");
+        vf_scope_end(base->gpu, prof, cmd, id, false);
+        id = vf_scope_begin(base->gpu, prof, cmd, "surface_bed", false);
         vf_cmd_bind(cmd, r->bed, b, NULL);
         vkCmdDraw(cmd, (f.mesh_x + 5) * (f.mesh_y + 5) * 6, 1, 0, 0);
-        scope_end(prof, cmd, id);
-        id = scope_begin(prof, cmd, "surface_sky");
+        vf_scope_end(base->gpu, prof, cmd, id, false);
+        id = vf_scope_begin(base->gpu, prof, cmd, "surface_sky", false);
         vf_cmd_bind(cmd, r->sky, b, NULL);
         vkCmdDraw(cmd, 3, 1, 0, 0);
-        scope_end(prof, cmd, id);
+        vf_scope_end(base->gpu, prof, cmd, id, false);
     } else {
-        uint32_t id = scope_begin(prof, cmd, "surface_topdown");
+        uint32_t id = vf_scope_begin(base->gpu, prof, cmd, "surface_topdown", false);
         vf_cmd_bind(cmd, r->top, b, NULL);
         vkCmdDraw(cmd, 3, 1, 0, 0);
-        scope_end(prof, cmd, id);
+        vf_scope_end(base->gpu, prof, cmd, id, false);
     }
     vkCmdEndRendering(cmd);
     /* the next simulation frame overwrites what was read here */

@@ -346,17 +346,6 @@ static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, const vf_pipeline
         vf_count_dispatch(s->gpu, p->name, vf_pipeline_bound_bytes(p, b), true);
 }
 
-static uint32_t scope_begin(vf_profiler *prof, VkCommandBuffer cmd, const char *name)
-{
-    return prof ? vf_profiler_begin_compute(prof, cmd, name) : UINT32_MAX;
-}
-
-static void scope_end(vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope)
-{
-    if (prof)
-        vf_profiler_end_compute(prof, cmd, scope);
-}
-
 static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
 {
     vf_binding b[] = {B(s->params), B(s->state), B(s->start), B(s->dispatch)};
@@ -387,31 +376,31 @@ static vf_result record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     int a = s->cur, o = 1 - s->cur;
     uint32_t sc;
     if (!binned) {
-        sc = scope_begin(prof, cmd, "bin");
+        sc = vf_scope_begin(s->gpu, prof, cmd, "bin", true);
         vf_binding bb[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->cell), B(s->slot), B(s->counts)};
         dispatch_particles(s, cmd, s->p_bin, bb, NULL);
         barrier(s, cmd);
-        scope_end(prof, cmd, sc);
+        vf_scope_end(s->gpu, prof, cmd, sc, true);
     }
 
-    sc = scope_begin(prof, cmd, "scan");
+    sc = vf_scope_begin(s->gpu, prof, cmd, "scan", true);
     record_scan(s, cmd);
-    scope_end(prof, cmd, sc);
+    vf_scope_end(s->gpu, prof, cmd, sc, true);
 
-    sc = scope_begin(prof, cmd, "sort");
+    sc = vf_scope_begin(s->gpu, prof, cmd, "sort", true);
     vf_binding sb[] = {B(s->params), B(s->state), B(s->id[a]), B(s->cell), B(s->slot), B(s->start), B(s->keys)};
     dispatch_particles(s, cmd, s->p_sort, sb, NULL);
     barrier(s, cmd);
-    scope_end(prof, cmd, sc);
+    vf_scope_end(s->gpu, prof, cmd, sc, true);
 
-    sc = scope_begin(prof, cmd, "scatter");
+    sc = vf_scope_begin(s->gpu, prof, cmd, "scatter", true);
     vf_binding xb[] = {B(s->params), B(s->state), B(s->cell),   B(s->start),  B(s->keys), B(s->pos[a]),
                        B(s->vel[a]), B(s->id[a]), B(s->pos[o]), B(s->vel[o]), B(s->id[o])};
     dispatch_particles(s, cmd, s->p_scatter, xb, NULL);
     barrier(s, cmd);
     if (s->desc.sink)
         record_args(s, cmd, VF_SPH_ARGS_COMPACT);
-    scope_end(prof, cmd, sc);
+    vf_scope_end(s->gpu, prof, cmd, sc, true);
     s->cur = o;
     return VF_OK;
 }
@@ -424,17 +413,17 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
 vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     int a = s->cur;
-    uint32_t sc = scope_begin(prof, cmd, "density");
+    uint32_t sc = vf_scope_begin(s->gpu, prof, cmd, "density", true);
     vf_binding db[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->dens)};
     dispatch_particles(s, cmd, s->p_density, db, NULL);
     barrier(s, cmd);
-    scope_end(prof, cmd, sc);
+    vf_scope_end(s->gpu, prof, cmd, sc, true);
 
-    sc = scope_begin(prof, cmd, "forces");
+    sc = vf_scope_begin(s->gpu, prof, cmd, "forces", true);
     vf_binding fb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->vel[a]), B(s->dens), B(s->acc)};
     dispatch_particles(s, cmd, s->p_forces, fb, &s->interact);
     barrier(s, cmd);
-    scope_end(prof, cmd, sc);
+    vf_scope_end(s->gpu, prof, cmd, sc, true);
     return VF_OK;
 }
 
@@ -443,7 +432,7 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
                              double kick_dt)
 {
     int a = s->cur;
-    uint32_t sc = scope_begin(prof, cmd, "integrate");
+    uint32_t sc = vf_scope_begin(s->gpu, prof, cmd, "integrate", true);
     /* without binning the bin buffers are bound by their first word only */
     vf_binding ib[] = {B(s->params),
                        B(s->state),
@@ -457,19 +446,19 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u, .kick_dt = (float)kick_dt};
     dispatch_particles(s, cmd, s->p_integrate, ib, &pc);
     barrier(s, cmd);
-    scope_end(prof, cmd, sc);
+    vf_scope_end(s->gpu, prof, cmd, sc, true);
 }
 
 static void record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     int a = s->cur;
-    uint32_t sc = scope_begin(prof, cmd, "emit");
+    uint32_t sc = vf_scope_begin(s->gpu, prof, cmd, "emit", true);
     vf_binding eb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]),
                        B(s->vel[a]), B(s->id[a]),  B(s->acc),   B(s->pattern)};
     vf_cmd_dispatch(cmd, s->p_emit, eb, NULL, 1, 1, 1);
     barrier(s, cmd);
     record_args(s, cmd, VF_SPH_ARGS_EMIT);
-    scope_end(prof, cmd, sc);
+    vf_scope_end(s->gpu, prof, cmd, sc, true);
 }
 
 vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt)
