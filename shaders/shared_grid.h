@@ -45,6 +45,19 @@
 #define VF_GRID_TAIL_MAX_WG 256
 #define VF_GRID_TAIL_MAX_LEVELS 4
 
+/* grid_jacobi.comp: several Jacobi iterations per dispatch. Each invocation
+ * keeps VF_GRID_JT_CELLS x VF_GRID_JT_CELLS cells in registers; the
+ * workgroup is square, its side the specialization constants
+ * VF_GRID_SPEC_JT_WX / _WY (the host picks the largest side up to
+ * VF_GRID_JT_MAX_WG that the device's invocation, workgroup-size and shared
+ * memory limits allow; shared memory: 2 (side x VF_GRID_JT_CELLS)^2 floats).
+ * The default fits the Vulkan minimum limits. */
+#define VF_GRID_JT_CELLS 4
+#define VF_GRID_JT_DEFAULT_WG 8
+#define VF_GRID_JT_MAX_WG 16
+#define VF_GRID_SPEC_JT_WX 1
+#define VF_GRID_SPEC_JT_WY 2
+
 /* Sides of the box (index into side_u / side_v, 4 bits each in `sides`). */
 #define VF_GRID_SIDE_LEFT 0
 #define VF_GRID_SIDE_RIGHT 1
@@ -240,7 +253,8 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_MG_R 4 /* residual only */
 #define VF_GRID_MG_BINDINGS 4
 #define VF_GRID_MG_RES_BINDINGS 5
-/* grid_jacobi.comp */
+/* grid_jacobi.comp: count = iterations k in this dispatch; each workgroup
+ * writes a tile of (R - 2k)^2 cells, R = VF_GRID_JT_CELLS x its side */
 #define VF_GRID_JAC_X_IN 0
 #define VF_GRID_JAC_B 1
 #define VF_GRID_JAC_WX 2

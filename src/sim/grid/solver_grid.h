@@ -232,6 +232,11 @@ vf_result vf_grid_record_pass(vf_grid *g, VkCommandBuffer cmd, vf_grid_pass pass
 vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *prof, vf_grid_pressure method,
                                   uint32_t iters, uint32_t trace);
 
+/** Dispatches that `iters` Jacobi iterations take (iters rounded up to
+ * even): several iterations run per dispatch (grid_jacobi.comp), the count
+ * of dispatches even so that the result ends in the pressure buffer. */
+uint32_t vf_grid_jacobi_dispatches(const vf_grid *g, uint32_t iters);
+
 /** Records only the V-cycles / Jacobi iterations (no norms): for timing. */
 vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf_grid_pressure method, uint32_t iters);
 
