@@ -741,19 +741,6 @@ static void dispatch2d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_bindi
     vf_cmd_barrier_compute_on(p->gpu, cmd);
 }
 
-static uint32_t scope_begin(vf_grid *g, vf_profiler *prof, VkCommandBuffer cmd, const char *name)
-{
-    vf_cmd_label_begin(g->gpu, cmd, name);
-    return prof ? vf_profiler_begin_compute(prof, cmd, name) : UINT32_MAX;
-}
-
-static void scope_end(vf_grid *g, vf_profiler *prof, VkCommandBuffer cmd, uint32_t scope)
-{
-    if (prof)
-        vf_profiler_end_compute(prof, cmd, scope);
-    vf_cmd_label_end(g->gpu, cmd);
-}
-
 #define B(buf) vf_bind_buffer(buf)
 
 /* The pressure-operator pipeline: the open-domain variant while no solid
@@ -1252,7 +1239,7 @@ vf_result vf_grid_record_pass(vf_grid *g, VkCommandBuffer cmd, vf_grid_pass pass
     };
     if ((unsigned)pass >= VF_GRID_PASS_COUNT)
         return VF_ERR_INVALID_ARG;
-    uint32_t scope = scope_begin(g, prof, cmd, names[pass]);
+    uint32_t scope = vf_scope_begin(g->gpu, prof, cmd, names[pass], true);
     switch (pass) {
     case VF_GRID_PASS_OBSTACLES: pass_obstacles(g, cmd); break;
     case VF_GRID_PASS_SPLAT: pass_splat(g, cmd); break;
@@ -1271,7 +1258,7 @@ vf_result vf_grid_record_pass(vf_grid *g, VkCommandBuffer cmd, vf_grid_pass pass
     case VF_GRID_PASS_DYE_MIX: pass_dye_mix(g, cmd); break;
     default: break;
     }
-    scope_end(g, prof, cmd, scope);
+    vf_scope_end(g->gpu, prof, cmd, scope, true);
     return VF_OK;
 }
 
@@ -1595,10 +1582,10 @@ static vf_result grid_frame_begin(vf_solver *s, VkCommandBuffer cmd, vf_profiler
     if (g->pointer.active && g->pointer.button == 1) {
         /* the viewer's right button paints walls */
         double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h, size = w > hgt ? w : hgt;
-        uint32_t scope = scope_begin(g, prof, cmd, "grid_obstacles");
+        uint32_t scope = vf_scope_begin(g->gpu, prof, cmd, "grid_obstacles", true);
         record_paint(g, cmd, g->pointer.pos[0] * (float)w, g->pointer.pos[1] * (float)hgt, (float)(0.02 * size),
                      true, 0.0f, 0.0f);
-        scope_end(g, prof, cmd, scope);
+        vf_scope_end(g->gpu, prof, cmd, scope, true);
     }
     *substeps = g->d.substeps;
     return VF_OK;
