@@ -679,6 +679,104 @@ static void test_advect(vf_gpu *gpu, int integrator)
     free_host(&h);
 }
 
+/* The desc's cell arrays: solid cells become VF_HEIGHT_SOLID with their
+ * bed above the water and eta on it; a level cell starts at its surface
+ * (init does not apply there), dry on its bed when the level is below it,
+ * solid when both are given; the other cells keep the cosine start. The
+ * largest start depth counts the level cells. The arrays are freed right
+ * after create (create keeps no pointer to them). */
+static void test_cells(vf_gpu *gpu)
+{
+    vf_test_section("obstacle and level cells given as arrays");
+    vf_height_desc d = base_desc(VF_HEIGHT_INT_EXPLICIT);
+    d.bed_shape = VF_HEIGHT_BED_FLAT;
+    d.pillar = d.boat = false;
+    d.leaves = d.ducks = 0;
+    d.init = VF_HEIGHT_INIT_COSINE;
+    d.init_amplitude = 0.05;
+    const size_t n = (size_t)d.nx * d.ny;
+    uint8_t *solid = calloc(n, 1);
+    double *level = malloc(n * sizeof(double));
+    double *start = malloc(n * sizeof(double));
+    float *eta = malloc(n * sizeof(float));
+    if (!CHECK(solid && level && start && eta))
+        goto done;
+    for (int j = 0; j < d.ny; j++)
+        for (int i = 0; i < d.nx; i++) {
+            size_t idx = (size_t)j * d.nx + i;
+            solid[idx] = i >= 2 && i < 5 && j >= 3 && j < 7;
+            level[idx] = NAN;
+            if (i >= 20 && i < 26 && j >= 10 && j < 15)
+                level[idx] = d.surface + 0.25; /* raised water */
+            else if (i >= 30 && i < 33 && j >= 20 && j < 24)
+                level[idx] = d.bed - 0.5; /* below the bed: dry */
+            else if (i == 3 && j == 4)
+                level[idx] = d.surface + 0.1; /* solid wins */
+            const double x = (i + 0.5) * d.dx, lx = d.nx * d.dx; /* as the solver computes them */
+            start[idx] = isnan(level[idx]) ? d.init_amplitude * cos(3.14159265358979323846 * x / lx)
+                                           : level[idx] - d.surface;
+        }
+    vf_height_desc plain = d;
+    d.solid = solid;
+    d.level = level;
+    CHECK_MSG(fabs(vf_height_max_depth(&plain) - (d.surface - d.bed)) < 1e-12, "max depth %g without cells",
+              vf_height_max_depth(&plain));
+    CHECK_MSG(fabs(vf_height_max_depth(&d) - (d.surface + 0.25 - d.bed)) < 1e-12, "max depth %g with level cells",
+              vf_height_max_depth(&d));
+    vf_solver *s = NULL;
+    char err[256] = "";
+    vf_result r = vf_height_create(gpu, &d, &s, err, sizeof err);
+    free(level);
+    level = NULL;
+    uint8_t *given = solid; /* kept for the comparison, not by the solver */
+    solid = NULL;
+    if (!CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err)) {
+        free(given);
+        goto done;
+    }
+    host h;
+    read_static(s, &h);
+    CHECK(vf_height_download(s, eta, NULL) == VF_OK);
+    size_t bad_flags = 0, bad_eta = 0, solids = 0, raised = 0, dry = 0;
+    for (size_t idx = 0; idx < n; idx++) {
+        bool is_solid = (h.flags[idx] & VF_HEIGHT_SOLID) != 0;
+        bad_flags += is_solid != (given[idx] != 0);
+        float want = is_solid ? h.bed[idx] : fmaxf((float)start[idx], h.bed[idx]);
+        bad_eta += eta[idx] != want;
+        solids += is_solid;
+        raised += !is_solid && eta[idx] > 0.2f;
+        dry += !is_solid && eta[idx] == h.bed[idx];
+        if (is_solid)
+            bad_eta += !(h.bed[idx] > 0.0f); /* drawn as a column above the water */
+    }
+    printf("  %zu solid, %zu raised, %zu dry cells, %zu with a flag or eta off\n", solids, raised, dry,
+           bad_flags + bad_eta);
+    CHECK_EQ_INT((int)solids, 12);
+    CHECK_EQ_INT((int)raised, 30);
+    CHECK_EQ_INT((int)dry, 12);
+    CHECK_EQ_INT((int)bad_flags, 0);
+    CHECK_EQ_INT((int)bad_eta, 0);
+    free(given);
+    free_host(&h);
+    vf_solver_destroy(&s);
+
+    /* every cell solid: no water left, the solver's own message */
+    uint8_t *all = malloc(n);
+    if (CHECK(all != NULL)) {
+        memset(all, 1, n);
+        plain.solid = all;
+        err[0] = 0;
+        CHECK(vf_height_validate(&plain, err, sizeof err) == VF_ERR_INVALID_ARG);
+        CHECK_STR_CONTAINS(err, "zero or negative everywhere");
+        free(all);
+    }
+done:
+    free(solid);
+    free(level);
+    free(start);
+    free(eta);
+}
+
 /* ------------------------------------------------------------------ floor caustics */
 
 #define CAUSTICS_PI 3.14159265358979323846
@@ -872,6 +970,7 @@ int main(int argc, char **argv)
     test_flow_solver(gpu);
     test_advect(gpu, 0);
     test_advect(gpu, 1);
+    test_cells(gpu);
     test_caustics_reference();
     test_caustics_gpu(gpu);
     vf_test_gpu_done(&gpu);
