@@ -81,6 +81,28 @@ static void state_init(state *st, uint32_t nx, uint32_t ny, float h)
     (void)h;
 }
 
+/* The CPU multigrid of the GPU's hierarchy: its levels, smoothing counts and
+ * coarse SOR settings (the same formula as create), started from st's
+ * pressure (copied into px) with st's rhs and the face weights wx, wy. */
+static bool mg_ref_setup(vf_grid_ref_mg *mg, const vf_grid_ref *r, const vf_grid_desc *gd, uint32_t levels,
+                         const state *st, float *wx, float *wy, float *px, float *rres)
+{
+    if (!vf_grid_ref_mg_init(mg, r, levels, gd->mg_pre, gd->mg_post, 0, 0))
+        return false;
+    vf_grid_ref cl = vf_grid_ref_level(r, levels - 1);
+    uint32_t mm = cl.nx > cl.ny ? cl.nx : cl.ny;
+    mg->coarse_iters = gd->coarse_iters ? gd->coarse_iters : (2 * mm > 8 ? 2 * mm : 8);
+    mg->coarse_omega = (float)(2.0 / (1.0 + sin(M_PI / (mm + 1))));
+    memcpy(px, st->p, st->nc * 4);
+    mg->x[0] = px;
+    mg->b[0] = st->rhs;
+    mg->res[0] = rres;
+    mg->wx[0] = wx;
+    mg->wy[0] = wy;
+    vf_grid_ref_mg_weights(mg);
+    return true;
+}
+
 static void state_free(state *st)
 {
     free(st->u);
@@ -331,22 +353,8 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     /* multigrid V-cycle and Jacobi on the random rhs, warm start = random p */
     vf_grid_ref_mg mg;
     uint32_t levels = vf_grid_levels(g);
-    CHECK(vf_grid_ref_mg_init(&mg, &r, levels, gd->mg_pre, gd->mg_post, 0, 0));
-    {
-        /* the GPU's coarse settings: the same formula as create */
-        vf_grid_ref cl = vf_grid_ref_level(&r, levels - 1);
-        uint32_t mm = cl.nx > cl.ny ? cl.nx : cl.ny;
-        mg.coarse_iters = gd->coarse_iters ? gd->coarse_iters : (2 * mm > 8 ? 2 * mm : 8);
-        mg.coarse_omega = (float)(2.0 / (1.0 + sin(M_PI / (mm + 1))));
-    }
     float *px = malloc(nc * 4), *rres = malloc(nc * 4);
-    memcpy(px, st.p, nc * 4);
-    mg.x[0] = px;
-    mg.b[0] = st.rhs;
-    mg.res[0] = rres;
-    mg.wx[0] = wx;
-    mg.wy[0] = wy;
-    vf_grid_ref_mg_weights(&mg);
+    CHECK(mg_ref_setup(&mg, &r, gd, levels, &st, wx, wy, px, rres));
     CHECK(upload(g, &st));
     {
         VkCommandBuffer cmd;
@@ -475,18 +483,7 @@ static void test_vcycle_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     vf_grid_ref_weights(&r, mask, wx, wy);
     uint32_t levels = vf_grid_levels(g);
     vf_grid_ref_mg mg;
-    CHECK(vf_grid_ref_mg_init(&mg, &r, levels, gd->mg_pre, gd->mg_post, 0, 0));
-    vf_grid_ref cl = vf_grid_ref_level(&r, levels - 1);
-    uint32_t mm = cl.nx > cl.ny ? cl.nx : cl.ny;
-    mg.coarse_iters = 2 * mm > 8 ? 2 * mm : 8;
-    mg.coarse_omega = (float)(2.0 / (1.0 + sin(M_PI / (mm + 1))));
-    memcpy(px, st.p, nc * 4);
-    mg.x[0] = px;
-    mg.b[0] = st.rhs;
-    mg.res[0] = rres;
-    mg.wx[0] = wx;
-    mg.wy[0] = wy;
-    vf_grid_ref_mg_weights(&mg);
+    CHECK(mg_ref_setup(&mg, &r, gd, levels, &st, wx, wy, px, rres));
     CHECK(upload(g, &st));
     VkCommandBuffer cmd;
     if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
