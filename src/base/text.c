@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +109,14 @@ void vf_text_safe(const char *s, char *buf, size_t cap, size_t max)
     buf[n] = 0;
     if (s && s[n] && n + 3 < cap)
         strcat(buf, "...");
+}
+
+void vf_set_err(char *err, size_t cap, const char *fmt, ...)
+{
+    if (!err || !cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
 }

@@ -1,6 +1,6 @@
 /* text: "did you mean" for a mistyped word among known ones, the shortest
  * decimal text of a double that reads back exactly, and user text made safe
- * for a one-line message. */
+ * for a one-line message, and the one-line error messages of create calls. */
 #ifndef VF_TEXT_H
 #define VF_TEXT_H
 
@@ -26,5 +26,9 @@ void vf_format_double(double v, char *buf, size_t cap);
  * message: control bytes, DEL and quotes become '?', a cut never ends inside
  * a UTF-8 sequence and is marked with "..."; s may be NULL (empty text). */
 void vf_text_safe(const char *s, char *buf, size_t cap, size_t max);
+
+/** Formats a one-line error message into err (cap bytes) with printf's
+ * rules; does nothing when err is NULL or cap is 0. */
+void vf_set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

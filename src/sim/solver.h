@@ -131,6 +131,19 @@ typedef struct vf_solver_family {
     vf_result (*create)(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap);
 } vf_solver_family;
 
+/** Defines vf_<fam>_family for a family whose typed create is
+ * vf_<fam>_create(gpu, desc, type **out, err, cap) and whose vf_solver is
+ * vf_<fam>_solver(type *). */
+#define VF_SOLVER_FAMILY_TYPED(fam, type)                                                                              \
+    static vf_result fam##_family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)        \
+    {                                                                                                                  \
+        type *x = NULL;                                                                                                \
+        vf_result res = vf_##fam##_create(gpu, desc, &x, err, cap);                                                    \
+        *out = vf_##fam##_solver(x);                                                                                   \
+        return res;                                                                                                    \
+    }                                                                                                                  \
+    const vf_solver_family vf_##fam##_family = {.name = #fam, .create = fam##_family_create};
+
 /** Creates a solver of family from desc (the family's desc type; a zeroed
  * desc means the family's defaults where it has them). On success *out owns
  * every GPU buffer (destroy with vf_solver_destroy); err gets a one-line

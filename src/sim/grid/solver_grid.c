@@ -12,6 +12,7 @@
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
 #include "png_io.h"
+#include "text.h"
 
 /* Readback ring of per-frame stats copies. frame_done(k) may run right after
  * frame k was submitted; frame k - VF_MAX_FRAMES has certainly completed then
@@ -303,21 +304,10 @@ static void fmt_bytes(uint64_t b, char *buf, size_t cap)
         snprintf(buf, cap, "%.0f MiB", (double)b / (double)(1ull << 20));
 }
 
-static void set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t cap, const char *fmt, ...)
-{
-    if (!err || !cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-}
-
 vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
 {
     if (d->nx < VF_GRID_MIN_N || d->ny < VF_GRID_MIN_N) {
-        set_err(err, cap, "n: %u x %u cells: must be at least %d per side", d->nx, d->ny, VF_GRID_MIN_N);
+        vf_set_err(err, cap, "n: %u x %u cells: must be at least %d per side", d->nx, d->ny, VF_GRID_MIN_N);
         return VF_ERR_INVALID_ARG;
     }
     uint64_t field = (uint64_t)(d->nx + 1) * (d->ny + 1) * 4;
@@ -325,24 +315,24 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
         char nb[32], fb[32];
         fmt_bytes(vf_grid_memory_bytes(d), nb, sizeof nb);
         fmt_bytes(field, fb, sizeof fb);
-        set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; vulkan binds at most 4 GiB per buffer: use a smaller n",
+        vf_set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; vulkan binds at most 4 GiB per buffer: use a smaller n",
                 d->nx, d->ny, nb, fb);
         return VF_ERR_TOO_LARGE;
     }
     for (int s = 0; s < 4; s++)
         if (d->sides[s] > VF_GRID_BC_PERIODIC) {
-            set_err(err, cap, "sides: unknown boundary type %u", d->sides[s]);
+            vf_set_err(err, cap, "sides: unknown boundary type %u", d->sides[s]);
             return VF_ERR_INVALID_ARG;
         }
     for (int a = 0; a < 2; a++) {
         bool p0 = d->sides[2 * a] == VF_GRID_BC_PERIODIC, p1 = d->sides[2 * a + 1] == VF_GRID_BC_PERIODIC;
         if (p0 != p1) {
-            set_err(err, cap, "periodic: the %s sides must both be periodic", a ? "bottom and top" : "left and right");
+            vf_set_err(err, cap, "periodic: the %s sides must both be periodic", a ? "bottom and top" : "left and right");
             return VF_ERR_INVALID_ARG;
         }
         uint32_t n = a ? d->ny : d->nx;
         if (p0 && n % 2) {
-            set_err(err, cap, "n: %u: periodic sides need an even number of cells (red-black ordering)", n);
+            vf_set_err(err, cap, "n: %u: periodic sides need an even number of cells (red-black ordering)", n);
             return VF_ERR_INVALID_ARG;
         }
     }
@@ -350,7 +340,7 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
         uint32_t cnx, cny;
         plan_levels(d, &cnx, &cny);
         if (cnx > VF_GRID_COARSE_MAX || cny > VF_GRID_COARSE_MAX) {
-            set_err(err, cap,
+            vf_set_err(err, cap,
                     "n: %u x %u cells do not coarsen below %u x %u for multigrid: use n = m * 2^k with m <= %d "
                     "(e.g. %u), or pressure=jacobi",
                     d->nx, d->ny, cnx, cny, VF_GRID_COARSE_MAX, (d->nx + 63) / 64 * 64);
@@ -358,11 +348,11 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
         }
     }
     if (d->dye_mix < 0 || d->dye_mix > 1) {
-        set_err(err, cap, "dye_mix: %g: must be in [0, 1]", d->dye_mix);
+        vf_set_err(err, cap, "dye_mix: %g: must be in [0, 1]", d->dye_mix);
         return VF_ERR_INVALID_ARG;
     }
     if (d->viscosity < 0) {
-        set_err(err, cap, "viscosity: %g: must be >= 0", d->viscosity);
+        vf_set_err(err, cap, "viscosity: %g: must be >= 0", d->viscosity);
         return VF_ERR_INVALID_ARG;
     }
     return VF_OK;
@@ -582,7 +572,7 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
         fmt_bytes(have, hb, sizeof hb);
         fmt_bytes(field, fb, sizeof fb);
         fmt_bytes(gpu->info.max_storage_buffer_range, rb, sizeof rb);
-        set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; %s has %s and binds at most %s (maxStorageBufferRange): use a smaller n",
+        vf_set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; %s has %s and binds at most %s (maxStorageBufferRange): use a smaller n",
                 d.nx, d.ny, nb, fb, gpu->info.name, hb, rb);
         return VF_ERR_TOO_LARGE;
     }
@@ -635,7 +625,7 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
         if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY) {
             char nb[32];
             fmt_bytes(need, nb, sizeof nb);
-            set_err(err, cap, "n: %u x %u cells need %s of device memory: %s cannot allocate it: use a smaller n", d.nx,
+            vf_set_err(err, cap, "n: %u x %u cells need %s of device memory: %s cannot allocate it: use a smaller n", d.nx,
                     d.ny, nb, gpu->info.name);
             res = VF_ERR_TOO_LARGE;
         }
@@ -679,15 +669,7 @@ vf_solver *vf_grid_solver(vf_grid *g)
     return g ? &g->base : NULL;
 }
 
-static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
-{
-    vf_grid *g = NULL;
-    vf_result res = vf_grid_create(gpu, desc, &g, err, cap);
-    *out = vf_grid_solver(g);
-    return res;
-}
-
-const vf_solver_family vf_grid_family = {.name = "grid", .create = family_create};
+VF_SOLVER_FAMILY_TYPED(grid, vf_grid)
 
 const vf_grid_desc *vf_grid_get_desc(const vf_grid *g)
 {
@@ -1699,7 +1681,7 @@ static vf_result grid_check(vf_solver *s, char *msg, size_t cap)
         size_t n = field_count(g, fields[f]);
         for (size_t k = 0; k < n; k++)
             if (!isfinite(dst[f][k])) {
-                set_err(msg, cap, "%s is not finite at index %zu (of %zu)", names[f], k, n);
+                vf_set_err(msg, cap, "%s is not finite at index %zu (of %zu)", names[f], k, n);
                 res = VF_ERR_NUMERIC;
                 break;
             }
@@ -1709,7 +1691,7 @@ static vf_result grid_check(vf_solver *s, char *msg, size_t cap)
         if ((res = vf_grid_read_stats(g, &st)) == VF_OK) {
             note_stats(g, &st);
             if (!isfinite(st.res_after) || !isfinite(st.div_after)) {
-                set_err(msg, cap, "the pressure residual is not finite");
+                vf_set_err(msg, cap, "the pressure residual is not finite");
                 res = VF_ERR_NUMERIC;
             }
         }

@@ -9,6 +9,7 @@
 #include "export_vti.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
+#include "text.h"
 
 enum {
     PIPE_SOURCE,
@@ -102,17 +103,6 @@ struct vf_grid3d {
 };
 
 #define B(buf) vf_bind_buffer(buf)
-
-static void set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t cap, const char *fmt, ...)
-{
-    if (!err || !cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------------ sizes */
 
@@ -221,12 +211,12 @@ static uint32_t next_mg_size(uint32_t n, uint32_t cmax)
 vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap)
 {
     if (d->nx < VF_GRID3D_MIN_N || d->ny < VF_GRID3D_MIN_N || d->nz < VF_GRID3D_MIN_N) {
-        set_err(err, cap, "n: %u x %u x %u cells: must be at least %d per axis", d->nx, d->ny, d->nz, VF_GRID3D_MIN_N);
+        vf_set_err(err, cap, "n: %u x %u x %u cells: must be at least %d per axis", d->nx, d->ny, d->nz, VF_GRID3D_MIN_N);
         return VF_ERR_INVALID_ARG;
     }
     uint64_t bytes = faces_of(d->nx, d->ny, d->nz) * 4;
     if (bytes > UINT32_MAX) {
-        set_err(err, cap, "n: %u x %u x %u cells need a %.1f GiB velocity buffer; vulkan binds at most 4 GiB: use a smaller n",
+        vf_set_err(err, cap, "n: %u x %u x %u cells need a %.1f GiB velocity buffer; vulkan binds at most 4 GiB: use a smaller n",
                 d->nx, d->ny, d->nz, (double)bytes / (1u << 30));
         return VF_ERR_TOO_LARGE;
     }
@@ -234,7 +224,7 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
         uint32_t c[3];
         plan_levels(d->nx, d->ny, d->nz, c);
         if (c[0] > VF_GRID3D_COARSE_MAX || c[1] > VF_GRID3D_COARSE_MAX || c[2] > VF_GRID3D_COARSE_MAX) {
-            set_err(err, cap,
+            vf_set_err(err, cap,
                     "n: %u x %u x %u cells do not coarsen below %u x %u x %u for multigrid: use sizes m * 2^k with "
                     "m <= %d on every axis (e.g. %u x %u x %u), or pressure=jacobi",
                     d->nx, d->ny, d->nz, c[0], c[1], c[2], VF_GRID3D_COARSE_MAX, next_mg_size(d->nx, VF_GRID3D_COARSE_MAX),
@@ -245,14 +235,14 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
     bool outflow = false, inflow = false;
     for (int s = 0; s < 6; s++) {
         if (d->sides[s] > VF_G3_BC_OUTFLOW) {
-            set_err(err, cap, "sides: unknown boundary type %u", d->sides[s]);
+            vf_set_err(err, cap, "sides: unknown boundary type %u", d->sides[s]);
             return VF_ERR_INVALID_ARG;
         }
         outflow |= d->sides[s] == VF_G3_BC_OUTFLOW;
         inflow |= d->sides[s] == VF_G3_BC_INFLOW;
     }
     if (inflow && !outflow) {
-        set_err(err, cap, "sides: an inflow side needs an outflow side (a closed box cannot take in fluid)");
+        vf_set_err(err, cap, "sides: an inflow side needs an outflow side (a closed box cannot take in fluid)");
         return VF_ERR_INVALID_ARG;
     }
     double h = d->width / d->nx, ext[3] = {d->nx * h, d->ny * h, d->nz * h};
@@ -264,7 +254,7 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
         shape_extent(o, e);
         for (int a = 0; a < 3; a++) {
             if (!(e[a] > 0) || !(o->centre[a] - e[a] >= 0) || !(o->centre[a] + e[a] <= ext[a])) {
-                set_err(err, cap, "obstacle %d: %s extent [%g, %g] lies outside the domain [0, %g]: move or shrink it", k,
+                vf_set_err(err, cap, "obstacle %d: %s extent [%g, %g] lies outside the domain [0, %g]: move or shrink it", k,
                         a == 0 ? "x" : a == 1 ? "y" : "z", o->centre[a] - e[a], o->centre[a] + e[a], ext[a]);
                 return VF_ERR_INVALID_ARG;
             }
@@ -273,22 +263,22 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
     if (d->source_on) {
         for (int a = 0; a < 3; a++)
             if (!(d->source[a] >= 0 && d->source[a] <= ext[a]) || !(d->source[3] > 0)) {
-                set_err(err, cap, "source: centre (%g, %g, %g) radius %g must lie inside the domain with radius > 0",
+                vf_set_err(err, cap, "source: centre (%g, %g, %g) radius %g must lie inside the domain with radius > 0",
                         d->source[0], d->source[1], d->source[2], d->source[3]);
                 return VF_ERR_INVALID_ARG;
             }
     }
     if (d->viscosity < 0 || !isfinite(d->viscosity)) {
-        set_err(err, cap, "viscosity: %g: must be >= 0", d->viscosity);
+        vf_set_err(err, cap, "viscosity: %g: must be >= 0", d->viscosity);
         return VF_ERR_INVALID_ARG;
     }
     if (d->vorticity < 0 || !isfinite(d->vorticity)) {
-        set_err(err, cap, "vorticity: %g: must be >= 0", d->vorticity);
+        vf_set_err(err, cap, "vorticity: %g: must be >= 0", d->vorticity);
         return VF_ERR_INVALID_ARG;
     }
     if (d->pressure_iters > 10000 || d->substeps > 64 || d->diffuse_iters > 10000 || d->coarse_iters > 10000 ||
         d->mg_pre > 64 || d->mg_post > 64) {
-        set_err(err, cap, "pressure_iters/substeps: too many iterations per step (at most 10000 iterations, 64 substeps)");
+        vf_set_err(err, cap, "pressure_iters/substeps: too many iterations per step (at most 10000 iterations, 64 substeps)");
         return VF_ERR_INVALID_ARG;
     }
     return VF_OK;
@@ -415,7 +405,7 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     uint64_t need = vf_grid3d_memory_bytes(&d), field = faces_of(d.nx, d.ny, d.nz) * 4;
     uint64_t have = gpu->info.device_local_bytes;
     if (field > gpu->info.max_storage_buffer_range || (have && need > have / 10 * 9)) {
-        set_err(err, cap,
+        vf_set_err(err, cap,
                 "n: %u x %u x %u cells need %.0f MiB of device memory in buffers of up to %.0f MiB; %s has %.0f MiB and "
                 "binds at most %.0f MiB: use a smaller n",
                 d.nx, d.ny, d.nz, (double)need / (1 << 20), (double)field / (1 << 20), gpu->info.name,
@@ -465,7 +455,7 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     g->base.frame_dt = d.dt * d.substeps;
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
         if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY) {
-            set_err(err, cap, "n: %u x %u x %u cells need %.0f MiB of device memory: %s cannot allocate it: use a smaller n",
+            vf_set_err(err, cap, "n: %u x %u x %u cells need %.0f MiB of device memory: %s cannot allocate it: use a smaller n",
                     d.nx, d.ny, d.nz, (double)need / (1 << 20), gpu->info.name);
             res = VF_ERR_TOO_LARGE;
         }
@@ -501,15 +491,7 @@ vf_solver *vf_grid3d_solver(vf_grid3d *g)
     return g ? &g->base : NULL;
 }
 
-static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
-{
-    vf_grid3d *g = NULL;
-    vf_result res = vf_grid3d_create(gpu, desc, &g, err, cap);
-    *out = vf_grid3d_solver(g);
-    return res;
-}
-
-const vf_solver_family vf_grid3d_family = {.name = "grid3d", .create = family_create};
+VF_SOLVER_FAMILY_TYPED(grid3d, vf_grid3d)
 
 vf_grid3d *vf_grid3d_from_solver(vf_solver *s)
 {
@@ -1028,7 +1010,7 @@ static vf_result g3_check(vf_solver *s, char *msg, size_t cap)
         res = vf_grid3d_read(g, fields[f], buf);
         for (uint64_t k = 0; k < n && res == VF_OK; k++)
             if (!isfinite(buf[k])) {
-                set_err(msg, cap, "%s is not finite at index %llu (of %llu)", names[f], (unsigned long long)k,
+                vf_set_err(msg, cap, "%s is not finite at index %llu (of %llu)", names[f], (unsigned long long)k,
                         (unsigned long long)n);
                 res = VF_ERR_NUMERIC;
             }

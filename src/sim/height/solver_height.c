@@ -15,36 +15,10 @@
 
 /* ------------------------------------------------------------------ passes */
 
-/* The pass enum, binding counts and pipeline table, from height_passes.def. */
-enum {
-#define PASS(id, name, shader, push, local, bindings, bytes) HP_##id,
-#include "height_passes.def"
-#undef PASS
-    HP_COUNT
-};
-
-#define BIND(slot, type) +1
-enum {
-#define PASS(id, name, shader, push, local, bindings, bytes) HP_##id##_BINDINGS = 0 bindings,
-#include "height_passes.def"
-#undef PASS
-};
-#undef BIND
-
-typedef struct height_pass {
-    const char *name, *shader;
-    uint32_t push_size, local_x, binding_count;
-    vf_binding_type types[VF_MAX_BINDINGS];
-} height_pass;
-
-#define BIND(slot, type) [slot] = VF_BIND_##type,
-static const height_pass passes[HP_COUNT] = {
-#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
-    [HP_##id] = {name, shader, sizeof(push), local, HP_##id##_BINDINGS, {bindings}},
-#include "height_passes.def"
-#undef PASS
-};
-#undef BIND
+/* The pass enum (HP_*), binding counts and table HP_passes, from height_passes.def. */
+#define VF_PASS_FILE "height_passes.def"
+#define VF_PASS_PREFIX HP
+#include "sim_pass_table.h"
 #define VF_PI 3.14159265358979323846
 
 /* ------------------------------------------------------------------ params */
@@ -531,14 +505,10 @@ double vf_height_dt(const vf_solver *s)
 static void run_pass(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, int pass, const vf_binding *b,
                      const void *push, uint32_t gx, uint32_t gy, uint64_t threads_1d)
 {
-    uint32_t id = prof ? vf_profiler_begin_compute(prof, cmd, passes[pass].name) : UINT32_MAX;
     if (threads_1d)
-        vf_cmd_dispatch_1d(cmd, h->pipe[pass], b, push, threads_1d);
+        vf_sim_pass_record_1d(h->base.gpu, cmd, prof, &HP_passes[pass], h->pipe[pass], b, push, threads_1d);
     else
-        vf_cmd_dispatch(cmd, h->pipe[pass], b, push, gx, gy, 1);
-    if (prof)
-        vf_profiler_end_compute(prof, cmd, id);
-    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
+        vf_sim_pass_record(h->base.gpu, cmd, prof, &HP_passes[pass], h->pipe[pass], b, push, gx, gy, 1);
 }
 
 static vf_binding bb(vf_buffer *b)
@@ -1277,16 +1247,6 @@ static vf_result make_buffer(vf_height *h, VkDeviceSize size, const char *name, 
     return vf_buffer_create(h->base.gpu, &d, out);
 }
 
-static vf_result make_pipeline(vf_height *h, const height_pass *pass, vf_pipeline **out)
-{
-    vf_compute_desc d = {.shader = pass->shader,
-                         .binding_count = pass->binding_count,
-                         .push_size = pass->push_size,
-                         .local_size_x = pass->local_x};
-    memcpy(d.bindings, pass->types, sizeof pass->types);
-    return vf_pipeline_compute_create(h->base.gpu, &d, out);
-}
-
 /* Initial eta of every cell (dry and solid cells sit on their bed). */
 static void initial_eta(const vf_height *h, float *eta)
 {
@@ -1419,7 +1379,7 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
 
     for (int i = 0; i < HP_COUNT && res == VF_OK; i++)
         if (i != HP_ADVECT || desc->advect)
-            res = make_pipeline(h, &passes[i], &h->pipe[i]);
+            res = vf_sim_pass_pipeline(h->base.gpu, &HP_passes[i], NULL, 0, NULL, &h->pipe[i]);
     if (res != VF_OK)
         goto fail;
 

@@ -12,6 +12,7 @@
 #include "gpu_cmd.h"
 #include "gpu_counters.h"
 #include "gpu_pipeline.h"
+#include "text.h"
 
 /* Bytes of GPU memory per particle of capacity: pos and vel (vec4, double
  * buffered), ids (double buffered), cell, slot, key, (density, pressure),
@@ -35,17 +36,6 @@ struct vf_sph {
     double emit_interval, emit_timer;
     double kick_pending; /* > 0: the last step's closing half kick (of this step size) is not recorded yet */
 };
-
-static void set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t cap, const char *fmt, ...)
-{
-    if (!err || !cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-}
 
 static void vec4f(float out[4], const double in[3], double w)
 {
@@ -295,28 +285,28 @@ static vf_result check_desc(const vf_sph_desc *d, char *err, size_t cap)
 {
     for (int k = 0; k < 3; k++)
         if (!(d->hi[k] > d->lo[k])) {
-            set_err(err, cap, "tank: the domain must have a positive size along every axis");
+            vf_set_err(err, cap, "tank: the domain must have a positive size along every axis");
             return VF_ERR_INVALID_ARG;
         }
     if (!(d->spacing > 0) || !(d->h > 0) || !(d->sound_speed > 0) || !(d->rho0 > 0) || !(d->cfl > 0) ||
         !(d->frame_dt > 0)) {
-        set_err(err, cap, "sph: spacing, h, sound_speed, rho0, cfl and frame_dt must be positive");
+        vf_set_err(err, cap, "sph: spacing, h, sound_speed, rho0, cfl and frame_dt must be positive");
         return VF_ERR_INVALID_ARG;
     }
     if (d->sphere_count > VF_SPH_MAX_SPHERES || d->box_count > VF_SPH_MAX_BOXES) {
-        set_err(err, cap, "sph: at most %d sphere and %d box obstacles", VF_SPH_MAX_SPHERES, VF_SPH_MAX_BOXES);
+        vf_set_err(err, cap, "sph: at most %d sphere and %d box obstacles", VF_SPH_MAX_SPHERES, VF_SPH_MAX_BOXES);
         return VF_ERR_INVALID_ARG;
     }
     if (d->restitution < 0 || d->restitution > 1) {
-        set_err(err, cap, "restitution: must be in [0, 1]");
+        vf_set_err(err, cap, "restitution: must be in [0, 1]");
         return VF_ERR_INVALID_ARG;
     }
     if (d->count && !d->pos) {
-        set_err(err, cap, "sph: particle positions missing");
+        vf_set_err(err, cap, "sph: particle positions missing");
         return VF_ERR_INVALID_ARG;
     }
     if (d->emitter && !(vlen(d->emit_velocity) > 0 && d->emit_radius >= 0)) {
-        set_err(err, cap, "emitter: needs a positive speed");
+        vf_set_err(err, cap, "emitter: needs a positive speed");
         return VF_ERR_INVALID_ARG;
     }
     return VF_OK;
@@ -541,7 +531,7 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
     if (max_particles > (uint64_t)UINT32_MAX - VF_SPH_WG)
         max_particles = (uint64_t)UINT32_MAX - VF_SPH_WG;
     if (particles > max_particles) {
-        set_err(err, cap,
+        vf_set_err(err, cap,
                 "particles: %llu particles do not fit on %s: at most %llu fit (%d bytes each; %llu MiB device memory, "
                 "%llu MiB storage buffer range, maxStorageBufferRange)",
                 (unsigned long long)particles, gpu->info.name, (unsigned long long)max_particles, SPH_BYTES_PER_PARTICLE,
@@ -549,7 +539,7 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
         return VF_ERR_TOO_LARGE;
     }
     if (!cells_fit) {
-        set_err(err, cap,
+        vf_set_err(err, cap,
                 "spacing: the tank needs %.3g cells of size h / %d = %.4g m (%llu x %llu x %llu) but at most %llu fit "
                 "on %s: use a larger spacing or a smaller tank",
                 cells_d, VF_SPH_CELL_DIV, desc->h / VF_SPH_CELL_DIV, (unsigned long long)g[0], (unsigned long long)g[1], (unsigned long long)g[2],
@@ -583,7 +573,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
          * would otherwise run thousands of substeps per frame */
         double dt = vf_sph_step_size(desc), n = ceil(desc->frame_dt / dt - 1e-9);
         if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS)) {
-            set_err(err, cap,
+            vf_set_err(err, cap,
                     "frame_dt: %g s needs %.0f substeps of %.3g s (sound speed %g m/s, spacing %g m, cfl %g): at most %d "
                     "per frame: use frame_dt in (0, %.3g], or a larger spacing (fewer particles) or a lower sound_speed",
                     desc->frame_dt, n, dt, desc->sound_speed, desc->spacing, desc->cfl, VF_SPH_MAX_FRAME_SUBSTEPS,
@@ -614,7 +604,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
     if (desc->emitter) {
         uint32_t n = nozzle_pattern(desc, NULL, 0);
         if (n == 0 || n > VF_SPH_EMIT_MAX) {
-            set_err(err, cap, "emitter: the nozzle has %u points at this spacing; it must have 1 to %d", n,
+            vf_set_err(err, cap, "emitter: the nozzle has %u points at this spacing; it must have 1 to %d", n,
                     VF_SPH_EMIT_MAX);
             free(s);
             return VF_ERR_INVALID_ARG;
@@ -631,7 +621,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
 
     if ((r = create_buffers(s)) != VF_OK || (r = create_pipelines(s)) != VF_OK) {
         if (r == VF_ERR_TOO_LARGE || r == VF_ERR_OUT_OF_DEVICE_MEMORY)
-            set_err(err, cap, "particles: %u particles and %u cells do not fit in the memory of %s", s->capacity,
+            vf_set_err(err, cap, "particles: %u particles and %u cells do not fit in the memory of %s", s->capacity,
                     s->cells, gpu->info.name);
         goto fail;
     }

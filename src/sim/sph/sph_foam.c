@@ -9,6 +9,7 @@
 #include "gpu_pipeline.h"
 #include "gpu_scan.h"
 #include "solver_sph.h"
+#include "text.h"
 
 enum { P_NORMALS, P_POTENTIAL, P_UPDATE, P_COMPACT, P_EMIT, P_FINISH, P_COUNT };
 
@@ -25,12 +26,6 @@ struct vf_foam {
     vf_buffer *normal, *potential, *gen, *state, *keep, *latest;
     vf_buffer *dpos[2], *dvel[2];
 };
-
-static void set_err(char *err, size_t cap, const char *msg)
-{
-    if (err && cap)
-        snprintf(err, cap, "%s", msg);
-}
 
 static double or_default(double v, double def)
 {
@@ -92,7 +87,7 @@ vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_
     vf_result res = VF_ERR_INVALID_ARG;
     if (!(d->ta_max > d->ta_min) || !(d->wc_max > d->wc_min) || !(d->ke_max > d->ke_min) ||
         !(d->life_max >= d->life_min) || !(d->bubble_min >= d->spray_max)) {
-        set_err(err, cap, "foam: every range needs max > min (foam_*_max over foam_*_min)");
+        vf_set_err(err, cap, "foam: every range needs max > min (foam_*_max over foam_*_min)");
         goto fail;
     }
     f->fluid_cap = vf_sph_capacity(sph);
@@ -167,7 +162,7 @@ vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_
     return VF_OK;
 fail:
     if (res == VF_ERR_OUT_OF_DEVICE_MEMORY)
-        set_err(err, cap, "foam_capacity: the diffuse particles do not fit in device memory: use fewer");
+        vf_set_err(err, cap, "foam_capacity: the diffuse particles do not fit in device memory: use fewer");
     vf_foam_destroy(&f);
     return res;
 }

@@ -10,6 +10,7 @@
 #include "gpu_pipeline.h"
 #include "gpu_scan.h"
 #include "solver_sph.h"
+#include "text.h"
 
 struct vf_mesh {
     vf_gpu *gpu;
@@ -22,12 +23,6 @@ struct vf_mesh {
     vf_buffer *density, *table_buf, *tris, *edges, *indices, *vertices, *counts;
 };
 
-static void set_err(char *err, size_t cap, const char *msg)
-{
-    if (err && cap)
-        snprintf(err, cap, "%s", msg);
-}
-
 /* Bytes rounded up to the 256-byte scan alignment. */
 static uint64_t words_aligned(uint64_t words)
 {
@@ -37,16 +32,16 @@ static uint64_t words_aligned(uint64_t words)
 static vf_result check_desc(const vf_mesh_desc *d, char *err, size_t cap)
 {
     if (!d || !(d->spacing > 0.0) || !isfinite(d->spacing) || d->particles == 0) {
-        set_err(err, cap, "mesh: spacing must be > 0 and particles > 0");
+        vf_set_err(err, cap, "mesh: spacing must be > 0 and particles > 0");
         return VF_ERR_INVALID_ARG;
     }
     for (int a = 0; a < 3; a++)
         if (!isfinite(d->lo[a]) || !isfinite(d->hi[a]) || !(d->hi[a] > d->lo[a])) {
-            set_err(err, cap, "mesh: the tank's corners must be finite with hi > lo");
+            vf_set_err(err, cap, "mesh: the tank's corners must be finite with hi > lo");
             return VF_ERR_INVALID_ARG;
         }
     if (d->cell < 0.0 || d->radius < 0.0 || !isfinite(d->cell) || !isfinite(d->radius) || d->iso < 0.0 || d->iso >= 1.0) {
-        set_err(err, cap, "mesh: cell and radius must be >= 0 and the iso level in [0, 1)");
+        vf_set_err(err, cap, "mesh: cell and radius must be >= 0 and the iso level in [0, 1)");
         return VF_ERR_INVALID_ARG;
     }
     return VF_OK;
@@ -116,7 +111,7 @@ vf_result vf_mesh_create(vf_gpu *gpu, const vf_mesh_desc *desc, vf_mesh **out, c
         return VF_ERR_TOO_LARGE;
     }
     if ((res = vf_mesh_table_build(m->table)) != VF_OK) {
-        set_err(err, cap, "mesh: the marching-cubes table could not be built");
+        vf_set_err(err, cap, "mesh: the marching-cubes table could not be built");
         free(m);
         return res;
     }
@@ -176,7 +171,7 @@ vf_result vf_mesh_create(vf_gpu *gpu, const vf_mesh_desc *desc, vf_mesh **out, c
     return VF_OK;
 fail:
     if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY)
-        set_err(err, cap, "mesh: the grid and mesh buffers do not fit in device memory: use a larger mesh cell");
+        vf_set_err(err, cap, "mesh: the grid and mesh buffers do not fit in device memory: use a larger mesh cell");
     vf_mesh_destroy(&m);
     return res;
 }
@@ -382,7 +377,7 @@ vf_result vf_mesh_export_sph(vf_gpu *gpu, vf_solver *solver, vf_mesh **cache, co
 {
     vf_sph *sph = vf_sph_from_solver(solver);
     if (!sph) {
-        set_err(err, cap, "only particle (sph) scenes have a surface mesh");
+        vf_set_err(err, cap, "only particle (sph) scenes have a surface mesh");
         return VF_ERR_UNSUPPORTED;
     }
     vf_sph_render_view v;
