@@ -18,14 +18,10 @@ static int little_endian(void)
 
 bool vf_vti_compression_parse(const char *name, vf_vti_compression *out)
 {
-    if (!name)
+    int k = name ? vf_choice_index(VF_CHOICES(VF_VTI_COMPRESSION_LIST), name) : -1;
+    if (k < 0)
         return false;
-    if (!strcmp(name, "none"))
-        *out = VF_VTI_RAW;
-    else if (!strcmp(name, "zlib"))
-        *out = VF_VTI_ZLIB;
-    else
-        return false;
+    *out = (vf_vti_compression)k;
     return true;
 }
 

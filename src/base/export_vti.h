@@ -9,15 +9,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "params.h"
 #include "vf_error.h"
 
-/** How the arrays are stored. A zeroed value is raw. */
-typedef enum vf_vti_compression {
-    VF_VTI_RAW = 0, /* [UInt64 byte count][floats] per array */
-    VF_VTI_ZLIB,    /* VTK's compressed blocks: [nblocks][block size][last
-                     * block size or 0][compressed size per block] (UInt64),
-                     * then the zlib streams of the blocks */
-} vf_vti_compression;
+/** How the arrays are stored, by the name of `--export-compress`. A zeroed
+ * value is raw ("none"): [UInt64 byte count][floats] per array. "zlib":
+ * VTK's compressed blocks: [nblocks][block size][last block size or 0]
+ * [compressed size per block] (UInt64), then the zlib streams of the blocks. */
+#define VF_VTI_COMPRESSION_LIST(X) X(VF_VTI_RAW, "none") X(VF_VTI_ZLIB, "zlib")
+typedef enum vf_vti_compression { VF_VTI_COMPRESSION_LIST(VF_CHOICE_ENUM) } vf_vti_compression;
 
 /** Uncompressed bytes per block of a zlib export (VTK's default size). */
 #define VF_VTI_BLOCK_BYTES 32768u
@@ -44,7 +44,7 @@ typedef struct vf_vti_desc {
  * VF_ERR_IO when writing fails (nothing is left at path then). */
 vf_result vf_vti_write(const char *path, const vf_vti_desc *desc);
 
-/** Parses an export compression name ("none" or "zlib") into *out; false
+/** Parses an export compression name (VF_VTI_COMPRESSION_LIST) into *out; false
  * for anything else (the caller names the option and the allowed values). */
 bool vf_vti_compression_parse(const char *name, vf_vti_compression *out);
 

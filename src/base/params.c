@@ -40,7 +40,7 @@ const vf_param_def *vf_params_find(const vf_param_def *table, size_t count, cons
 }
 
 /* Finds choice `value` in "a|b|c"; returns its index or -1. */
-static int choice_index(const char *choices, const char *value)
+int vf_choice_index(const char *choices, const char *value)
 {
     int idx = 0;
     size_t vl = strlen(value);
@@ -133,7 +133,7 @@ vf_result vf_params_set_choice(const vf_param_def *d, void *desc, const char *ch
 {
     char allowed[160];
     range_text(d, allowed, sizeof allowed);
-    int idx = d->type == VF_PARAM_ENUM ? choice_index(d->choices, choice) : -1;
+    int idx = d->type == VF_PARAM_ENUM ? vf_choice_index(d->choices, choice) : -1;
     if (idx < 0) {
         if (d->type != VF_PARAM_ENUM)
             snprintf(err, cap, "a string is not allowed: must be %s", allowed);
@@ -187,7 +187,7 @@ vf_result vf_params_set_value(const vf_param_def *d, void *desc, const char *val
     }
     switch (d->type) {
     case VF_PARAM_ENUM: {
-        int idx = choice_index(d->choices, value);
+        int idx = vf_choice_index(d->choices, value);
         if (idx < 0) {
             snprintf(err, cap, "%s=%s: unknown value: must be %s", d->key, shown, allowed);
             return VF_ERR_INVALID_ARG;

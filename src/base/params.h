@@ -12,6 +12,31 @@
 
 #include "vf_error.h"
 
+/* A choice list declared once: an X-macro with X(ENUM_NAME, "text") for each
+ * choice, in the order of the enum's values 0, 1, 2, ... It gives both the
+ * enum and the parameter's choices string:
+ *
+ *   #define VF_GRID_PRESSURE_LIST(X) X(VF_GRID_PRESSURE_MULTIGRID, "multigrid") X(VF_GRID_PRESSURE_JACOBI, "jacobi")
+ *   typedef enum vf_grid_pressure { VF_GRID_PRESSURE_LIST(VF_CHOICE_ENUM) } vf_grid_pressure;
+ *   {"pressure", VF_PARAM_ENUM, ..., VF_GRID_PRESSURE_MULTIGRID, ..., VF_CHOICES(VF_GRID_PRESSURE_LIST), ...}
+ *
+ * so a parameter stores the enum value itself. */
+#define VF_CHOICE_ENUM(id, text) id,
+#define VF_CHOICE_TEXT(id, text) "|" text
+#define VF_CHOICE_COUNT(id, text) +1
+/** "a|b|c" from a choice list (a constant expression). */
+#define VF_CHOICES(list) (&(list(VF_CHOICE_TEXT))[1])
+/* A list whose ids are constants defined elsewhere (a shader header's
+ * #defines) instead of a new enum: VF_CHOICES_CHECK(list), at file scope,
+ * asserts at compile time that each constant equals its place in the list. */
+#define VF_CHOICE_PLACE(id, text) id##_PLACE_,
+#define VF_CHOICE_AT_PLACE(id, text) _Static_assert((id) == id##_PLACE_, #id " is not its place in its choice list");
+/** The text of each choice at its id, for a table: {list(VF_CHOICE_NAME)}. */
+#define VF_CHOICE_NAME(id, text) [id] = text,
+#define VF_CHOICES_CHECK(list)                                                                                         \
+    enum { list(VF_CHOICE_PLACE) };                                                                                    \
+    list(VF_CHOICE_AT_PLACE)
+
 typedef enum vf_param_type {
     VF_PARAM_DOUBLE = 0, /* stored as double */
     VF_PARAM_INT,        /* stored as int64_t-free `int` (32-bit) */
@@ -30,6 +55,10 @@ typedef struct vf_param_def {
     const char *unit;    /* "m", "s", "1", ... */
     const char *help;    /* one line */
 } vf_param_def;
+
+/** The place of value in choices ("a|b|c"; may be NULL), or -1 when it is
+ * not one of them. */
+int vf_choice_index(const char *choices, const char *value);
 
 /** Sets every parameter of the table in desc to its default. */
 void vf_params_defaults(const vf_param_def *table, size_t count, void *desc);

@@ -58,11 +58,11 @@ typedef struct ssf {
 
 #define OPT(field) offsetof(vf_ssf_options, field)
 const vf_param_def vf_ssf_params[] = {
-    {"ssf.view", VF_PARAM_ENUM, OPT(mode), 0, 0, 0, false, "ssf|particles", "1",
+    {"ssf.view", VF_PARAM_ENUM, OPT(mode), VF_SSF_MODE_SSF, 0, 0, false, VF_CHOICES(VF_SSF_VIEW_LIST), "1",
      "what to draw: the fluid surface or the particles as coloured spheres"},
     {"ssf.radius", VF_PARAM_DOUBLE, OPT(radius), 0, 0, 10, true, NULL, "m",
      "particle sphere radius; 0 = 0.6 x the particle spacing (the particle's volume)"},
-    {"ssf.filter", VF_PARAM_ENUM, OPT(filter), 0, 0, 0, false, "bilateral|narrow-range", "1",
+    {"ssf.filter", VF_PARAM_ENUM, OPT(filter), VF_SSF_FILTER_BILATERAL, 0, 0, false, VF_CHOICES(VF_SSF_FILTER_LIST), "1",
      "depth smoothing filter (narrow-range: Truong and Yuksel 2018)"},
     {"ssf.iterations", VF_PARAM_INT, OPT(iterations), 3, 1, 16, false, NULL, "1",
      "depth smoothing iterations (each an x and a y pass)"},
@@ -90,13 +90,13 @@ const vf_param_def vf_ssf_params[] = {
      "thickness at which the fluid colour is reached (Beer-Lambert)"},
     {"ssf.refraction", VF_PARAM_DOUBLE, OPT(refraction), 0.1, 0, 10, false, NULL, "m/m",
      "background shift along the normal per metre of thickness"},
-    {"ssf.color_by", VF_PARAM_ENUM, OPT(color_by), 0, 0, 0, false, "speed|density|pressure", "1",
+    {"ssf.color_by", VF_PARAM_ENUM, OPT(color_by), VF_SSF_COLOR_SPEED, 0, 0, false, VF_CHOICES(VF_SSF_COLOR_LIST), "1",
      "particles view colouring: |velocity|, density (attributes) or pressure (position w)"},
     {"ssf.color_min", VF_PARAM_DOUBLE, OPT(color_min), 0, -1e30, 1e30, false, NULL, "1",
      "particles view: value at the blue end of the ramp; min = max: by color_by (0, 950, 0)"},
     {"ssf.color_max", VF_PARAM_DOUBLE, OPT(color_max), 0, -1e30, 1e30, false, NULL, "1",
      "particles view: value at the red end of the ramp; min = max: by color_by (2 m/s, 1050 kg/m3, 9810 Pa)"},
-    {"ssf.debug", VF_PARAM_ENUM, OPT(debug_view), 0, 0, 0, false, "none|normals|thickness|depth", "1",
+    {"ssf.debug", VF_PARAM_ENUM, OPT(debug_view), VF_SSF_DEBUG_NONE, 0, 0, false, VF_CHOICES(VF_SSF_DEBUG_LIST), "1",
      "show an input of the composite instead of the shaded fluid"},
 };
 const size_t vf_ssf_param_count = sizeof vf_ssf_params / sizeof vf_ssf_params[0];

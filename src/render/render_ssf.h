@@ -32,10 +32,20 @@
 #include "render.h"
 #include "shared.h"
 
-typedef enum vf_ssf_mode {
-    VF_SSF_MODE_SSF = 0,       /* the fluid surface */
-    VF_SSF_MODE_PARTICLES = 1, /* the particles as coloured spheres */
-} vf_ssf_mode;
+/* The choice keys of the renderer (params.h choice lists). The view: ssf,
+ * the fluid surface; particles, the particles as coloured spheres. The
+ * filter, colour and debug values are the shader's (shared_ssf.h). */
+#define VF_SSF_VIEW_LIST(X) X(VF_SSF_MODE_SSF, "ssf") X(VF_SSF_MODE_PARTICLES, "particles")
+#define VF_SSF_FILTER_LIST(X) X(VF_SSF_FILTER_BILATERAL, "bilateral") X(VF_SSF_FILTER_NARROW_RANGE, "narrow-range")
+#define VF_SSF_COLOR_LIST(X)                                                                                           \
+    X(VF_SSF_COLOR_SPEED, "speed") X(VF_SSF_COLOR_DENSITY, "density") X(VF_SSF_COLOR_PRESSURE, "pressure")
+#define VF_SSF_DEBUG_LIST(X)                                                                                           \
+    X(VF_SSF_DEBUG_NONE, "none") X(VF_SSF_DEBUG_NORMALS, "normals") X(VF_SSF_DEBUG_THICKNESS, "thickness")             \
+    X(VF_SSF_DEBUG_DEPTH, "depth")
+typedef enum vf_ssf_mode { VF_SSF_VIEW_LIST(VF_CHOICE_ENUM) } vf_ssf_mode;
+VF_CHOICES_CHECK(VF_SSF_FILTER_LIST)
+VF_CHOICES_CHECK(VF_SSF_COLOR_LIST)
+VF_CHOICES_CHECK(VF_SSF_DEBUG_LIST)
 
 /** Where the particles are: a storage buffer of vec4 positions (xyz metres,
  * w a free scalar: shown as "pressure" by the particles view), and optionally

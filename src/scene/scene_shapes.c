@@ -14,7 +14,35 @@
 
 static const char *const list_keys[] = {"obstacles", "fluid", "emitters", "sinks", "inflows", "outflows", "camera", "render"};
 static const char *const side_names[] = {"left", "right", "bottom", "top"};
-static const char *const kind_names[] = {"box", "sphere", "cylinder", "mask"};
+static const char *const kind_names[] = {VF_SHAPE_KIND_LIST(VF_CHOICE_NAME)};
+#define KIND_CHOICES VF_CHOICES(VF_SHAPE_KIND_LIST)
+
+/* The shape lists of a scene file, each with its array, count and limit. */
+typedef struct shape_list {
+    const char *name;
+    size_t items, count; /* offsets in vf_scene_shapes */
+    uint32_t max;
+} shape_list;
+#define LIST(name, items, count, max) {name, offsetof(vf_scene_shapes, items), offsetof(vf_scene_shapes, count), max}
+static const shape_list shape_lists[] = {
+    LIST("obstacles", obstacles, obstacle_count, VF_SHAPES_MAX_OBSTACLES),
+    LIST("fluid", fluid, fluid_count, VF_SHAPES_MAX_FLUID),
+    LIST("emitters", emitters, emitter_count, VF_SHAPES_MAX_EMITTERS),
+    LIST("sinks", sinks, sink_count, VF_SHAPES_MAX_SINKS),
+};
+#undef LIST
+
+/* The list named name in sh (its items and count), or NULL. */
+static const shape_list *find_list(const char *name, vf_scene_shapes *sh, vf_shape **items, uint32_t **count)
+{
+    for (size_t i = 0; i < sizeof shape_lists / sizeof shape_lists[0]; i++)
+        if (!strcmp(shape_lists[i].name, name)) {
+            *items = (vf_shape *)((char *)sh + shape_lists[i].items);
+            *count = (uint32_t *)((char *)sh + shape_lists[i].count);
+            return &shape_lists[i];
+        }
+    return NULL;
+}
 
 bool vf_shapes_is_key(const char *key)
 {
@@ -122,14 +150,11 @@ static vf_result parse_shape(const cJSON *o, const char *list, int i, const char
     s->level = NAN;
     const cJSON *shape = cJSON_GetObjectItemCaseSensitive(o, "shape");
     if (!cJSON_IsString(shape))
-        return fail(err, cap, "%s.shape: %s: must be one of box|sphere|cylinder|mask", path,
-                    shape ? "not a string" : "missing");
-    int kind = -1;
-    for (int k = 0; k < 4; k++)
-        if (!strcmp(shape->valuestring, kind_names[k]))
-            kind = k;
+        return fail(err, cap, "%s.shape: %s: must be one of %s", path, shape ? "not a string" : "missing",
+                    KIND_CHOICES);
+    int kind = vf_choice_index(KIND_CHOICES, shape->valuestring);
     if (kind < 0)
-        return fail(err, cap, "%s.shape: unknown shape: must be one of box|sphere|cylinder|mask", path);
+        return fail(err, cap, "%s.shape: unknown shape: must be one of %s", path, KIND_CHOICES);
     s->kind = (vf_shape_kind)kind;
     bool have_center = false, have_size = false, have_radius = false, have_file = false;
     for (const cJSON *it = o->child; it; it = it->next) {
@@ -285,17 +310,11 @@ vf_result vf_shapes_parse(vf_scene_shapes *sh, const char *key, const void *json
         return VF_OK;
     }
     vf_shape *list;
-    uint32_t *count, max;
-    if (!strcmp(key, "obstacles"))
-        list = sh->obstacles, count = &sh->obstacle_count, max = VF_SHAPES_MAX_OBSTACLES;
-    else if (!strcmp(key, "fluid"))
-        list = sh->fluid, count = &sh->fluid_count, max = VF_SHAPES_MAX_FLUID;
-    else if (!strcmp(key, "emitters"))
-        list = sh->emitters, count = &sh->emitter_count, max = VF_SHAPES_MAX_EMITTERS;
-    else if (!strcmp(key, "sinks"))
-        list = sh->sinks, count = &sh->sink_count, max = VF_SHAPES_MAX_SINKS;
-    else
+    uint32_t *count;
+    const shape_list *sl = find_list(key, sh, &list, &count);
+    if (!sl)
         return fail(err, cap, "%s: unknown key: the shape keys are %s", key, vf_shapes_key_list());
+    const uint32_t max = sl->max;
     if (!cJSON_IsArray(v))
         return fail(err, cap, "%s: %s is not allowed: must be an array of shapes [{\"shape\": \"box\", ...}]", key,
                     json_type(v));
@@ -620,17 +639,10 @@ vf_result vf_shapes_set(vf_scene_shapes *sh, const char *assignment, char *err, 
         return fail(err, cap, "%s: the scene has %u inflows", key, n);
     }
     vf_shape *items;
-    uint32_t count;
-    if (!strcmp(list, "obstacles"))
-        items = sh->obstacles, count = sh->obstacle_count;
-    else if (!strcmp(list, "fluid"))
-        items = sh->fluid, count = sh->fluid_count;
-    else if (!strcmp(list, "emitters"))
-        items = sh->emitters, count = sh->emitter_count;
-    else if (!strcmp(list, "sinks"))
-        items = sh->sinks, count = sh->sink_count;
-    else
+    uint32_t *pcount;
+    if (!find_list(list, sh, &items, &pcount))
         return fail(err, cap, "%s: unknown list: the shape lists are obstacles, fluid, emitters, sinks and inflows", key);
+    const uint32_t count = *pcount;
     if (i < 0 || (uint32_t)i >= count)
         return fail(err, cap, "%s: the scene has %u %s: add the shape in the scene file first", key, count, list);
     vf_shape *sp = &items[i];

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "params.h"
 #include "vf_error.h"
 
 #define VF_SHAPES_MAX_OBSTACLES 8
@@ -23,12 +24,11 @@
 #define VF_SHAPES_MAX_SINKS 1
 #define VF_SHAPES_PATH_MAX 512
 
-typedef enum vf_shape_kind {
-    VF_SHAPE_BOX = 0,
-    VF_SHAPE_SPHERE,
-    VF_SHAPE_CYLINDER,
-    VF_SHAPE_MASK, /* a PNG stretched over the whole domain: dark pixels are inside */
-} vf_shape_kind;
+/** A shape's "shape" (a mask is a PNG stretched over the whole domain: dark
+ * pixels are inside). */
+#define VF_SHAPE_KIND_LIST(X)                                                                                          \
+    X(VF_SHAPE_BOX, "box") X(VF_SHAPE_SPHERE, "sphere") X(VF_SHAPE_CYLINDER, "cylinder") X(VF_SHAPE_MASK, "mask")
+typedef enum vf_shape_kind { VF_SHAPE_KIND_LIST(VF_CHOICE_ENUM) } vf_shape_kind;
 
 /** One shape of a list. */
 typedef struct vf_shape {

@@ -59,7 +59,7 @@ typedef struct vf_sph_scene_desc {
     {"smoothing", DBL, OFF(smoothing), 2.41, 1.2, 4, false, NULL, "1",                                               \
      "smoothing radius h (= 2 neighbour-grid cells) over the spacing; 2.41: lattice sum of W_poly6 = 1 within 2e-4, ~58 neighbours"},              \
     {"rho0", DBL, OFF(rho0), 1000, 0, 1e5, true, NULL, "kg/m^3", "rest density"},                                      \
-    {"eos", VF_PARAM_ENUM, OFF(eos), 0, 0, 0, false, "tait|linear", "", "equation of state: tait p = B((rho/rho0)^7 - 1) or linear p = k (rho - rho0)"}, \
+    {"eos", VF_PARAM_ENUM, OFF(eos), VF_SPH_TAIT, 0, 0, false, VF_CHOICES(VF_SPH_EOS_LIST), "", "equation of state: tait p = B((rho/rho0)^7 - 1) or linear p = k (rho - rho0)"}, \
     {"sound_speed", DBL, OFF(sound_speed), 0, 0, 1e4, false, NULL, "m/s",                                              \
      "speed of sound c (B = rho0 c^2 / 7); 0: 10 x the largest expected speed"},                                      \
     {"stiffness", DBL, OFF(stiffness), 0, 0, 1e9, false, NULL, "m^2/s^2", "linear eos k; 0: c^2"},                     \
@@ -72,7 +72,7 @@ typedef struct vf_sph_scene_desc {
     {"gravity", DBL, OFF(gravity), 9.81, 0, 1e3, false, NULL, "m/s^2", "gravity, pointing down (-y)"},                 \
     {"restitution", DBL, OFF(restitution), 0.2, 0, 1, false, NULL, "1", "normal velocity kept at walls and obstacles"}, \
     {"damping", DBL, OFF(damping), 0, 0, 1e4, false, NULL, "1/s", "velocity damping (for settling)"},                  \
-    {"integrator", VF_PARAM_ENUM, OFF(integrator), 0, 0, 0, false, "leapfrog|euler", "",                               \
+    {"integrator", VF_PARAM_ENUM, OFF(integrator), VF_SPH_LEAPFROG, 0, 0, false, VF_CHOICES(VF_SPH_INTEGRATOR_LIST), "", \
      "kick-drift-kick leapfrog or symplectic euler"},                                                                  \
     {"cfl", DBL, OFF(cfl), 0.25, 0, 1, true, NULL, "1", "step size dt = cfl h / (c + largest expected speed)"},        \
     {"frame_dt", DBL, OFF(frame_dt), 1.0 / 60.0, 0, 10, true, NULL, "s", "simulated time per frame"},                   \
@@ -496,7 +496,7 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
     sd.spacing = s;
     sd.h = d->smoothing * s;
     sd.rho0 = d->rho0;
-    sd.eos = d->eos == 1 ? VF_SPH_LINEAR : VF_SPH_TAIT;
+    sd.eos = (vf_sph_eos)d->eos;
     sd.speed_ref = g.speed_ref;
     sd.sound_speed = d->sound_speed > 0 ? d->sound_speed : 10 * g.speed_ref;
     sd.stiffness = d->stiffness;
@@ -506,7 +506,7 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
     sd.gravity[1] = -d->gravity;
     sd.restitution = d->restitution;
     sd.damping = d->damping;
-    sd.integrator = d->integrator == 1 ? VF_SPH_SYMPLECTIC_EULER : VF_SPH_LEAPFROG;
+    sd.integrator = (vf_sph_integrator)d->integrator;
     sd.cfl = d->cfl;
     sd.frame_dt = d->frame_dt;
     sd.interact[0] = d->push_x;

@@ -10,13 +10,22 @@
 
 #define MAX_SUBSTEPS 80 /* x ~12 profiler scopes per step stays under run's 1024 */
 
+/* the scenes' own choice keys (params.h choice lists) */
+#define WALLS_LIST(X) VF_WALLS_LIST(X, VF_GRID)
+#define SMOKE_OBSTACLE_LIST(X) X(SMOKE_OBSTACLE_NONE, "none") X(SMOKE_OBSTACLE_DISC, "disc") X(SMOKE_OBSTACLE_MOVING, "moving")
+#define CHANNEL_PILLAR_LIST(X) X(CHANNEL_PILLAR_CYLINDER, "cylinder") X(CHANNEL_PILLAR_SQUARE, "square")
+enum { WALLS_LIST(VF_CHOICE_ENUM) };
+enum { SMOKE_OBSTACLE_LIST(VF_CHOICE_ENUM) };
+enum { CHANNEL_PILLAR_LIST(VF_CHOICE_ENUM) };
+
 #define K(field) offsetof(vf_grid_scene_desc, field)
 #define COMMON_KEYS(def_n, def_adv, def_cfl)                                                                           \
     {"n", VF_PARAM_INT, K(n), def_n, VF_GRID_MIN_N, 65536, false, NULL, "cells", "cells per side"},                    \
-    {"pressure", VF_PARAM_ENUM, K(pressure), 0, 0, 0, false, "multigrid|jacobi", "", "pressure solver"},               \
+    {"pressure", VF_PARAM_ENUM, K(pressure), VF_GRID_PRESSURE_MULTIGRID, 0, 0, false,                                \
+     VF_CHOICES(VF_GRID_PRESSURE_LIST), "", "pressure solver"},                                                        \
     {"pressure_iters", VF_PARAM_INT, K(pressure_iters), 0, 0, 100000, false, NULL, "",                                 \
      "V-cycles (multigrid) or iterations (jacobi) per step; 0: 4 / 200"},                                              \
-    {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, "semi-lagrangian|maccormack", "",                        \
+    {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, VF_CHOICES(VF_GRID_ADVECTION_LIST), "",                \
      "advection scheme"},                                                                                              \
     {"cfl", VF_PARAM_DOUBLE, K(cfl), def_cfl, 0, 20, true, NULL, "", "substep = cfl * h / speed"},                    \
     {"frame_dt", VF_PARAM_DOUBLE, K(frame_dt), 0, 0, 100, false, NULL, "s",                                            \
@@ -27,31 +36,34 @@
      "read the solver residuals back every N frames (0: only for the summary)"}
 
 static const vf_param_def cavity_keys[] = {
-    COMMON_KEYS(128, 1, 0.5),
+    COMMON_KEYS(128, VF_GRID_ADVECT_MACCORMACK, 0.5),
     {"re", VF_PARAM_DOUBLE, K(re), 100, 0, 1e7, true, NULL, "", "Reynolds number lid * 1 / viscosity"},
     {"lid", VF_PARAM_DOUBLE, K(lid), 1, -1000, 1000, false, NULL, "m/s", "speed of the lid at y = 1"},
 };
 
 static const vf_param_def smoke_keys[] = {
-    COMMON_KEYS(256, 1, 2),
+    COMMON_KEYS(256, VF_GRID_ADVECT_MACCORMACK, 2),
     {"viscosity", VF_PARAM_DOUBLE, K(viscosity), 0, 0, 1e6, false, NULL, "m^2/s", "kinematic viscosity"},
     {"vorticity", VF_PARAM_DOUBLE, K(vorticity), 0.4, 0, 100, false, NULL, "", "vorticity confinement (0 = off)"},
     {"buoyancy", VF_PARAM_DOUBLE, K(buoyancy), 2, -1000, 1000, false, NULL, "m/s^2", "upward acceleration per unit dye"},
     {"force", VF_PARAM_DOUBLE, K(force), 30, -1e5, 1e5, false, NULL, "m/s^2", "source acceleration (upward)"},
     {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0.05, 0, 1, false, NULL, "", "colour blending per step"},
-    {"obstacle", VF_PARAM_ENUM, K(obstacle), 0, 0, 0, false, "none|disc|moving", "", "obstacle in the box"},
-    {"walls", VF_PARAM_ENUM, K(walls), 1, 0, 0, false, "noslip|freeslip", "", "box walls"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), SMOKE_OBSTACLE_NONE, 0, 0, false, VF_CHOICES(SMOKE_OBSTACLE_LIST), "",
+     "obstacle in the box"},
+    {"walls", VF_PARAM_ENUM, K(walls), VF_GRID_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "", "box walls"},
     {"periodic", VF_PARAM_BOOL, K(periodic), 0, 0, 1, false, NULL, "", "periodic left and right sides"},
     {"texcoords", VF_PARAM_BOOL, K(texcoords), 1, 0, 1, false, NULL, "", "advect texture coordinates (warped image)"},
 };
 
 static const vf_param_def channel_keys[] = {
-    COMMON_KEYS(64, 1, 1),
+    COMMON_KEYS(64, VF_GRID_ADVECT_MACCORMACK, 1),
     {"re", VF_PARAM_DOUBLE, K(re), 150, 0, 1e7, true, NULL, "", "Reynolds number inflow * diameter / viscosity"},
     {"inflow", VF_PARAM_DOUBLE, K(inflow), 1, 0, 1000, true, NULL, "m/s", "inflow speed"},
     {"length", VF_PARAM_DOUBLE, K(length), 4, 1, 64, false, NULL, "", "channel length / height"},
-    {"obstacle", VF_PARAM_ENUM, K(obstacle), 0, 0, 0, false, "cylinder|square", "", "pillar shape"},
-    {"walls", VF_PARAM_ENUM, K(walls), 1, 0, 0, false, "noslip|freeslip", "", "top and bottom walls"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), CHANNEL_PILLAR_CYLINDER, 0, 0, false, VF_CHOICES(CHANNEL_PILLAR_LIST), "",
+     "pillar shape"},
+    {"walls", VF_PARAM_ENUM, K(walls), VF_GRID_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "",
+     "top and bottom walls"},
     {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0, 0, 1, false, NULL, "", "colour blending per step"},
     {"texcoords", VF_PARAM_BOOL, K(texcoords), 0, 0, 1, false, NULL, "", "advect texture coordinates (warped image)"},
 };
@@ -105,9 +117,9 @@ static vf_result timing(const vf_grid_scene_desc *sd, double h, double speed, do
 
 static void common_desc(const vf_grid_scene_desc *sd, vf_grid_desc *d)
 {
-    d->pressure = sd->pressure == 1 ? VF_GRID_PRESSURE_JACOBI : VF_GRID_PRESSURE_MULTIGRID;
+    d->pressure = (vf_grid_pressure)sd->pressure;
     d->pressure_iters = (uint32_t)sd->pressure_iters;
-    d->advection = sd->advect == 1 ? VF_GRID_ADVECT_MACCORMACK : VF_GRID_ADVECT_SEMI_LAGRANGIAN;
+    d->advection = (vf_grid_advection)sd->advect;
     d->diffuse_iters = (uint32_t)sd->diffuse_iters;
     d->cfl = sd->cfl;
 }
@@ -265,7 +277,7 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
     } else if (scene == &vf_scene_grid_smoke) {
         d->nx = d->ny = (uint32_t)sd->n;
         d->width = 1.0;
-        uint32_t wall = sd->walls == 0 ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
+        uint32_t wall = sd->walls == VF_GRID_WALLS_NOSLIP ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
         for (int s = 0; s < 4; s++)
             d->sides[s] = wall;
         if (sd->periodic)
@@ -278,9 +290,9 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         d->source = (vf_grid_source){.on = true, .hue_rate = 0.15f, .cx = 0.5f, .cy = 0.12f, .radius = 0.035f,
                                      .ax = 0.25f, .ay = 0.04f, .wx = 0.2f, .wy = 0.37f, .fx = 0.0f,
                                      .fy = (float)sd->force, .r = 8.0f, .g = 8.0f, .b = 8.0f};
-        if (sd->obstacle == 1)
+        if (sd->obstacle == SMOKE_OBSTACLE_DISC)
             d->obstacles[0] = (vf_grid_obstacle){.shape = VF_GRID_SHAPE_DISC, .cx = 0.5f, .cy = 0.55f, .radius = 0.08f};
-        else if (sd->obstacle == 2)
+        else if (sd->obstacle == SMOKE_OBSTACLE_MOVING)
             d->mover = (vf_grid_mover){.shape = VF_GRID_SHAPE_DISC, .cx = 0.5f, .cy = 0.55f, .radius = 0.07f,
                                        .amp = 0.25f, .freq = 0.1f, .dx = 1.0f, .dy = 0.0f};
         nominal = 1.0 / 30.0;
@@ -290,7 +302,7 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         d->nx = (uint32_t)lround(sd->length * sd->n);
         d->nx += d->nx & 1;
         d->width = (double)d->nx / d->ny; /* height 1 */
-        uint32_t wall = sd->walls == 0 ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
+        uint32_t wall = sd->walls == VF_GRID_WALLS_NOSLIP ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
         d->sides[VF_GRID_SIDE_LEFT] = VF_GRID_BC_INFLOW;
         d->sides[VF_GRID_SIDE_RIGHT] = VF_GRID_BC_OUTFLOW;
         d->sides[VF_GRID_SIDE_BOTTOM] = d->sides[VF_GRID_SIDE_TOP] = wall;
@@ -300,7 +312,7 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         d->dye_mix = sd->dye_mix;
         d->texcoords = sd->texcoords;
         d->inflow_stripes = 16;
-        d->obstacles[0] = (vf_grid_obstacle){.shape = sd->obstacle == 1 ? VF_GRID_SHAPE_BOX : VF_GRID_SHAPE_DISC,
+        d->obstacles[0] = (vf_grid_obstacle){.shape = sd->obstacle == CHANNEL_PILLAR_SQUARE ? VF_GRID_SHAPE_BOX : VF_GRID_SHAPE_DISC,
                                              .cx = 1.0f, .cy = 0.52f, .radius = (float)(diameter / 2)};
         d->vel_scale = 1.5 * sd->inflow;
         nominal = 0.05;

@@ -10,19 +10,27 @@
 
 #define MAX_SUBSTEPS 16
 
+/* the scenes' own choice keys (params.h choice lists) */
+#define WALLS_LIST(X) VF_WALLS_LIST(X, VF_GRID3D)
+#define OBSTACLE_LIST(X) X(OBSTACLE_NONE, "none") X(OBSTACLE_SPHERE, "sphere") X(OBSTACLE_BOX, "box") X(OBSTACLE_CYLINDER, "cylinder")
+enum { WALLS_LIST(VF_CHOICE_ENUM) };
+enum { OBSTACLE_LIST(VF_CHOICE_ENUM) };
+
 #define K(field) offsetof(vf_grid3d_scene_desc, field)
 #define COMMON_KEYS(def_n, def_adv, def_cfl)                                                                           \
     {"n", VF_PARAM_INT, K(n), def_n, VF_GRID3D_MIN_N, 4096, false, NULL, "cells",                                     \
      "cells across the domain's width (the long axis gets 2 n); multigrid needs n = m 2^k with m <= 4"},             \
-    {"pressure", VF_PARAM_ENUM, K(pressure), 0, 0, 0, false, "multigrid|jacobi", "", "pressure solver"},               \
+    {"pressure", VF_PARAM_ENUM, K(pressure), VF_GRID3D_PRESSURE_MULTIGRID, 0, 0, false,                              \
+     VF_CHOICES(VF_GRID3D_PRESSURE_LIST), "", "pressure solver"},                                                      \
     {"pressure_iters", VF_PARAM_INT, K(pressure_iters), 0, 0, 10000, false, NULL, "",                                  \
      "V-cycles (multigrid) or iterations (jacobi) per step; 0: 2 / 100"},                                              \
-    {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, "semi-lagrangian|maccormack", "", "advection scheme"},  \
+    {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, VF_CHOICES(VF_GRID3D_ADVECTION_LIST), "",              \
+     "advection scheme"},                                                                                              \
     {"cfl", VF_PARAM_DOUBLE, K(cfl), def_cfl, 0, 20, true, NULL, "", "substep = cfl * h / speed"},                    \
     {"frame_dt", VF_PARAM_DOUBLE, K(frame_dt), 0, 0, 10, false, NULL, "s",                                             \
      "simulated time per frame; 0: 1/30 s (at most 16 substeps)"},                                                     \
     {"vorticity", VF_PARAM_DOUBLE, K(vorticity), 0.3, 0, 100, false, NULL, "", "vorticity confinement (0 = off)"},    \
-    {"walls", VF_PARAM_ENUM, K(walls), 1, 0, 0, false, "noslip|freeslip", "", "box walls"},                          \
+    {"walls", VF_PARAM_ENUM, K(walls), VF_GRID3D_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "", "box walls"}, \
     {"obstacle_z", VF_PARAM_DOUBLE, K(obstacle_z), 0.5, -100, 100, false, NULL, "m", "obstacle centre z"}
 
 #define PLUME_KEYS                                                                                                     \
@@ -30,39 +38,40 @@
     {"buoyancy", VF_PARAM_DOUBLE, K(alpha), 4, -1000, 1000, false, NULL, "m/s^2", "upward acceleration per unit temperature"}, \
     {"weight", VF_PARAM_DOUBLE, K(beta), 0.5, -1000, 1000, false, NULL, "m/s^2", "downward acceleration per unit density"}, \
     {"source_radius", VF_PARAM_DOUBLE, K(source_radius), 0.1, 0, 0.5, true, NULL, "m", "radius of the source sphere at (0.5, 0.15, 0.5)"}, \
-    {"source_profile", VF_PARAM_ENUM, K(source_profile), 0, 0, 0, false, "uniform|smooth", "",                        \
+    {"source_profile", VF_PARAM_ENUM, K(source_profile), VF_GRID3D_SOURCE_UNIFORM, 0, 0, false,                      \
+     VF_CHOICES(VF_GRID3D_SOURCE_PROFILE_LIST), "",                                                                    \
      "how the source injects: uniform in the cells inside the sphere, or smooth, weighted 35/8 (1 - d^2/r^2)^2 "        \
      "(the same amount, no edge: far better conserved, docs/grid3d.md)"},                                               \
     {"obstacle_x", VF_PARAM_DOUBLE, K(obstacle_x), 0.5, -100, 100, false, NULL, "m", "obstacle centre x"},             \
     {"obstacle_y", VF_PARAM_DOUBLE, K(obstacle_y), 0.9, -100, 100, false, NULL, "m", "obstacle centre y (up)"}
 
 static const vf_param_def smoke3d_keys[] = {
-    COMMON_KEYS(64, 1, 1),
+    COMMON_KEYS(64, VF_GRID3D_ADVECT_MACCORMACK, 1),
     PLUME_KEYS,
     {"source_density", VF_PARAM_DOUBLE, K(source_density), 4, 0, 1e6, false, NULL, "1/s", "density injected per second"},
     {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 2, -1e6, 1e6, false, NULL, "1/s",
      "temperature injected per second"},
-    {"obstacle", VF_PARAM_ENUM, K(obstacle), 1, 0, 0, false, "none|sphere|box|cylinder", "", "obstacle in the plume"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), OBSTACLE_SPHERE, 0, 0, false, VF_CHOICES(OBSTACLE_LIST), "", "obstacle in the plume"},
     {"obstacle_size", VF_PARAM_DOUBLE, K(obstacle_size), 0.15, 0, 10, true, NULL, "m", "obstacle radius or half side"},
 };
 
 static const vf_param_def fire3d_keys[] = {
-    COMMON_KEYS(64, 1, 1),
+    COMMON_KEYS(64, VF_GRID3D_ADVECT_MACCORMACK, 1),
     PLUME_KEYS,
     {"source_density", VF_PARAM_DOUBLE, K(source_density), 1, 0, 1e6, false, NULL, "1/s", "soot injected per second"},
     {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 12, -1e6, 1e6, false, NULL, "1/s",
      "temperature injected per second (shown as emission)"},
-    {"obstacle", VF_PARAM_ENUM, K(obstacle), 0, 0, 0, false, "none|sphere|box|cylinder", "", "obstacle above the fire"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), OBSTACLE_NONE, 0, 0, false, VF_CHOICES(OBSTACLE_LIST), "", "obstacle above the fire"},
     {"obstacle_size", VF_PARAM_DOUBLE, K(obstacle_size), 0.15, 0, 10, true, NULL, "m", "obstacle radius or half side"},
 };
 
 static const vf_param_def wind3d_keys[] = {
-    COMMON_KEYS(32, 1, 1),
+    COMMON_KEYS(32, VF_GRID3D_ADVECT_MACCORMACK, 1),
     {"obstacle_x", VF_PARAM_DOUBLE, K(obstacle_x), 0.5, -100, 100, false, NULL, "m", "obstacle centre x (along the flow)"},
     {"obstacle_y", VF_PARAM_DOUBLE, K(obstacle_y), 0.5, -100, 100, false, NULL, "m", "obstacle centre y (up)"},
     {"re", VF_PARAM_DOUBLE, K(re), 200, 0, 1e7, true, NULL, "", "Reynolds number inflow * cube side / viscosity"},
     {"inflow", VF_PARAM_DOUBLE, K(inflow), 1, 0, 1000, true, NULL, "m/s", "inflow speed at x = 0"},
-    {"obstacle", VF_PARAM_ENUM, K(obstacle), 2, 0, 0, false, "none|sphere|box|cylinder", "", "obstacle in the stream"},
+    {"obstacle", VF_PARAM_ENUM, K(obstacle), OBSTACLE_BOX, 0, 0, false, VF_CHOICES(OBSTACLE_LIST), "", "obstacle in the stream"},
     {"obstacle_size", VF_PARAM_DOUBLE, K(obstacle_size), 0.1, 0, 10, true, NULL, "m", "obstacle radius or half side"},
     {"source_density", VF_PARAM_DOUBLE, K(source_density), 3, 0, 1e6, false, NULL, "1/s",
      "smoke injected per second upstream of the obstacle"},
@@ -91,8 +100,12 @@ static void wind3d_defaults(void *d)
 
 static vf_grid3d_shape shape_of(int k)
 {
-    return k == 1 ? VF_GRID3D_SHAPE_SPHERE : k == 2 ? VF_GRID3D_SHAPE_BOX : k == 3 ? VF_GRID3D_SHAPE_CYLINDER
-                                                                               : VF_GRID3D_SHAPE_NONE;
+    switch (k) {
+    case OBSTACLE_SPHERE: return VF_GRID3D_SHAPE_SPHERE;
+    case OBSTACLE_BOX: return VF_GRID3D_SHAPE_BOX;
+    case OBSTACLE_CYLINDER: return VF_GRID3D_SHAPE_CYLINDER;
+    default: return VF_GRID3D_SHAPE_NONE;
+    }
 }
 
 static const char *const obstacle_keys[3] = {"obstacle_x", "obstacle_y", "obstacle_z"};
@@ -104,7 +117,7 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
     memset(d, 0, sizeof *d);
     bool wind = scene == &vf_scene_grid3d_wind3d;
     uint32_t n = (uint32_t)sd->n;
-    if (sd->pressure == 0) {
+    if (sd->pressure == VF_GRID3D_PRESSURE_MULTIGRID) {
         /* multigrid: n and 2 n must halve to at most VF_GRID3D_COARSE_MAX */
         uint32_t c = n;
         while (c % 2 == 0 && c >= 4 && 2 * c > VF_GRID3D_COARSE_MAX)
@@ -127,11 +140,11 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
     d->ny = wind ? n : 2 * n;
     d->nz = n;
     d->width = wind ? 2.0 : 1.0;
-    d->pressure = sd->pressure == 1 ? VF_GRID3D_PRESSURE_JACOBI : VF_GRID3D_PRESSURE_MULTIGRID;
+    d->pressure = (vf_grid3d_pressure)sd->pressure;
     d->pressure_iters = (uint32_t)sd->pressure_iters;
-    d->advection = sd->advect == 1 ? VF_GRID3D_ADVECT_MACCORMACK : VF_GRID3D_ADVECT_SEMI_LAGRANGIAN;
+    d->advection = (vf_grid3d_advection)sd->advect;
     d->vorticity = sd->vorticity;
-    uint32_t wall = sd->walls == 0 ? VF_G3_BC_NOSLIP : VF_G3_BC_FREESLIP;
+    uint32_t wall = sd->walls == VF_GRID3D_WALLS_NOSLIP ? VF_G3_BC_NOSLIP : VF_G3_BC_FREESLIP;
     for (int s = 0; s < 6; s++)
         d->sides[s] = wall;
     double speed;
@@ -157,7 +170,7 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         d->source[1] = 0.15f;
         d->source[2] = 0.5f;
         d->source[3] = (float)sd->source_radius;
-        d->source_profile = sd->source_profile == 1 ? VF_GRID3D_SOURCE_SMOOTH : VF_GRID3D_SOURCE_UNIFORM;
+        d->source_profile = (vf_grid3d_source_profile)sd->source_profile;
         d->source_density = (float)sd->source_density;
         d->source_temperature = (float)sd->source_temperature;
         if (scene == &vf_scene_grid3d_fire3d) {
@@ -167,7 +180,7 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         speed = 1.0;
     }
     d->vel_scale = speed;
-    if (sd->obstacle) {
+    if (sd->obstacle != OBSTACLE_NONE) {
         vf_grid3d_obstacle *o = &d->obstacles[0];
         o->shape = shape_of(sd->obstacle);
         o->centre[0] = (float)sd->obstacle_x;

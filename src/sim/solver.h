@@ -123,6 +123,14 @@ struct vf_solver {
     vf_vti_compression vti_compression; /* set by the caller: how export_frame stores .vti arrays (0: raw) */
 };
 
+/* The pressure solvers and advection schemes of the grid families, declared
+ * once (params.h choice lists); P is the family's enum prefix, e.g.
+ * VF_PRESSURE_LIST(X, VF_GRID) gives VF_GRID_PRESSURE_MULTIGRID, ... */
+#define VF_PRESSURE_LIST(X, P) X(P##_PRESSURE_MULTIGRID, "multigrid") X(P##_PRESSURE_JACOBI, "jacobi")
+#define VF_ADVECTION_LIST(X, P) X(P##_ADVECT_SEMI_LAGRANGIAN, "semi-lagrangian") X(P##_ADVECT_MACCORMACK, "maccormack")
+/* the walls of a grid scene's box: no-slip or free-slip */
+#define VF_WALLS_LIST(X, P) X(P##_WALLS_NOSLIP, "noslip") X(P##_WALLS_FREESLIP, "freeslip")
+
 /** A solver family: every family is created through vf_solver_create with
  * its own desc type (vf_grid_desc, vf_grid3d_desc, vf_height_desc,
  * vf_sph_desc). */

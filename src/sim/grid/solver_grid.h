@@ -51,15 +51,10 @@
 #define VF_GRID_MIN_N 16
 #define VF_GRID_MAX_LEVELS 14
 
-typedef enum vf_grid_pressure {
-    VF_GRID_PRESSURE_MULTIGRID = 0,
-    VF_GRID_PRESSURE_JACOBI = 1,
-} vf_grid_pressure;
-
-typedef enum vf_grid_advection {
-    VF_GRID_ADVECT_SEMI_LAGRANGIAN = 0,
-    VF_GRID_ADVECT_MACCORMACK = 1,
-} vf_grid_advection;
+#define VF_GRID_PRESSURE_LIST(X) VF_PRESSURE_LIST(X, VF_GRID)
+#define VF_GRID_ADVECTION_LIST(X) VF_ADVECTION_LIST(X, VF_GRID)
+typedef enum vf_grid_pressure { VF_GRID_PRESSURE_LIST(VF_CHOICE_ENUM) } vf_grid_pressure;
+typedef enum vf_grid_advection { VF_GRID_ADVECTION_LIST(VF_CHOICE_ENUM) } vf_grid_advection;
 
 typedef enum vf_grid_shape {
     VF_GRID_SHAPE_NONE = 0,

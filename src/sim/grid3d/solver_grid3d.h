@@ -52,21 +52,16 @@
 #define VF_GRID3D_COARSE_MAX VF_G3_COARSE_MAX
 #define VF_GRID3D_MAX_OBSTACLES 4
 
-typedef enum vf_grid3d_pressure {
-    VF_GRID3D_PRESSURE_MULTIGRID = 0,
-    VF_GRID3D_PRESSURE_JACOBI = 1,
-} vf_grid3d_pressure;
+#define VF_GRID3D_PRESSURE_LIST(X) VF_PRESSURE_LIST(X, VF_GRID3D)
+#define VF_GRID3D_ADVECTION_LIST(X) VF_ADVECTION_LIST(X, VF_GRID3D)
+typedef enum vf_grid3d_pressure { VF_GRID3D_PRESSURE_LIST(VF_CHOICE_ENUM) } vf_grid3d_pressure;
+typedef enum vf_grid3d_advection { VF_GRID3D_ADVECTION_LIST(VF_CHOICE_ENUM) } vf_grid3d_advection;
 
-typedef enum vf_grid3d_advection {
-    VF_GRID3D_ADVECT_SEMI_LAGRANGIAN = 0,
-    VF_GRID3D_ADVECT_MACCORMACK = 1,
-} vf_grid3d_advection;
-
-/** How the source sphere injects (shared_grid3d.h has the weight). */
-typedef enum vf_grid3d_source_profile {
-    VF_GRID3D_SOURCE_UNIFORM = 0, /* the rates in every cell whose centre is inside */
-    VF_GRID3D_SOURCE_SMOOTH = 1,  /* the rates times 35/8 (1 - d^2/r^2)^2: no jump at the edge */
-} vf_grid3d_source_profile;
+/** How the source sphere injects (shared_grid3d.h has the weight): uniform,
+ * the rates in every cell whose centre is inside; smooth, the rates times
+ * 35/8 (1 - d^2/r^2)^2, with no jump at the edge. */
+#define VF_GRID3D_SOURCE_PROFILE_LIST(X) X(VF_GRID3D_SOURCE_UNIFORM, "uniform") X(VF_GRID3D_SOURCE_SMOOTH, "smooth")
+typedef enum vf_grid3d_source_profile { VF_GRID3D_SOURCE_PROFILE_LIST(VF_CHOICE_ENUM) } vf_grid3d_source_profile;
 
 typedef enum vf_grid3d_shape {
     VF_GRID3D_SHAPE_NONE = 0,

@@ -39,12 +39,26 @@
 #include "shared.h"
 #include "solver.h"
 
-enum { VF_HEIGHT_INT_EXPLICIT = 0, VF_HEIGHT_INT_ADI = 1 };
-enum { VF_HEIGHT_ADI_TRAPEZOIDAL = 0, VF_HEIGHT_ADI_KASS_MILLER = 1 };
-enum { VF_HEIGHT_EDGES_WALLS = 0, VF_HEIGHT_EDGES_ABSORBING = 1, VF_HEIGHT_EDGES_OPEN_ENDS = 2 };
-enum { VF_HEIGHT_BED_FLAT = 0, VF_HEIGHT_BED_SHELF, VF_HEIGHT_BED_BEACH, VF_HEIGHT_BED_CHANNEL };
-enum { VF_HEIGHT_INIT_REST = 0, VF_HEIGHT_INIT_COSINE, VF_HEIGHT_INIT_BUMP };
-/* coupling values are VF_HEIGHT_COUPLE_NONE / _PRESSURE / _DIVERGENCE (shared_height.h) */
+/* The choice keys of the height family, each declared once (params.h): the
+ * enum and the key's choices come from the same list. */
+#define VF_HEIGHT_INTEGRATOR_LIST(X) X(VF_HEIGHT_INT_EXPLICIT, "explicit") X(VF_HEIGHT_INT_ADI, "adi")
+#define VF_HEIGHT_ADI_FORM_LIST(X) X(VF_HEIGHT_ADI_TRAPEZOIDAL, "trapezoidal") X(VF_HEIGHT_ADI_KASS_MILLER, "kass-miller")
+#define VF_HEIGHT_EDGES_LIST(X)                                                                                        \
+    X(VF_HEIGHT_EDGES_WALLS, "walls") X(VF_HEIGHT_EDGES_ABSORBING, "absorbing") X(VF_HEIGHT_EDGES_OPEN_ENDS, "open-ends")
+#define VF_HEIGHT_BED_LIST(X)                                                                                          \
+    X(VF_HEIGHT_BED_FLAT, "flat") X(VF_HEIGHT_BED_SHELF, "shelf") X(VF_HEIGHT_BED_BEACH, "beach")                      \
+    X(VF_HEIGHT_BED_CHANNEL, "channel")
+#define VF_HEIGHT_INIT_LIST(X) X(VF_HEIGHT_INIT_REST, "rest") X(VF_HEIGHT_INIT_COSINE, "cosine") X(VF_HEIGHT_INIT_BUMP, "bump")
+/* the coupling's values are the shader's (shared_height.h) */
+#define VF_HEIGHT_COUPLING_LIST(X)                                                                                     \
+    X(VF_HEIGHT_COUPLE_NONE, "none") X(VF_HEIGHT_COUPLE_PRESSURE, "pressure") X(VF_HEIGHT_COUPLE_DIVERGENCE, "divergence")
+
+enum { VF_HEIGHT_INTEGRATOR_LIST(VF_CHOICE_ENUM) };
+enum { VF_HEIGHT_ADI_FORM_LIST(VF_CHOICE_ENUM) };
+enum { VF_HEIGHT_EDGES_LIST(VF_CHOICE_ENUM) };
+enum { VF_HEIGHT_BED_LIST(VF_CHOICE_ENUM) };
+enum { VF_HEIGHT_INIT_LIST(VF_CHOICE_ENUM) };
+VF_CHOICES_CHECK(VF_HEIGHT_COUPLING_LIST)
 
 /** Every key of the height family (the param table stores into this). */
 typedef struct vf_height_desc {

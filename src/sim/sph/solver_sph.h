@@ -27,15 +27,15 @@
 #include "shared.h"
 #include "solver.h"
 
-typedef enum vf_sph_eos {
-    VF_SPH_TAIT = VF_SPH_EOS_TAIT,
-    VF_SPH_LINEAR = VF_SPH_EOS_LINEAR,
-} vf_sph_eos;
-
-typedef enum vf_sph_integrator {
-    VF_SPH_LEAPFROG = 0,       /* kick-drift-kick; states at full steps */
-    VF_SPH_SYMPLECTIC_EULER,   /* v += a dt, x += v dt */
-} vf_sph_integrator;
+/* The equation of state and the integrator, each declared once (params.h
+ * choice lists). The eos values are the shader's VF_SPH_EOS_* (shared_sph.h).
+ * leapfrog: kick-drift-kick, states at full steps; euler: symplectic Euler,
+ * v += a dt, x += v dt. */
+#define VF_SPH_EOS_LIST(X) X(VF_SPH_TAIT, "tait") X(VF_SPH_LINEAR, "linear")
+#define VF_SPH_INTEGRATOR_LIST(X) X(VF_SPH_LEAPFROG, "leapfrog") X(VF_SPH_SYMPLECTIC_EULER, "euler")
+typedef enum vf_sph_eos { VF_SPH_EOS_LIST(VF_CHOICE_ENUM) } vf_sph_eos;
+typedef enum vf_sph_integrator { VF_SPH_INTEGRATOR_LIST(VF_CHOICE_ENUM) } vf_sph_integrator;
+_Static_assert(VF_SPH_TAIT == VF_SPH_EOS_TAIT && VF_SPH_LINEAR == VF_SPH_EOS_LINEAR, "eos choices follow shared_sph.h");
 
 /* The most substeps one frame may take (frame_dt / dt): scenes asking for
  * more are refused before any gpu work (scene validation names frame_dt). */
