@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "compare.h"
+#include "options.h"
 #include "png_io.h"
 
 enum { M_PSNR, M_SSIM, M_MEAN, M_MAX, M_DIFFER, M_COUNT };
@@ -137,68 +138,47 @@ static int parse_threshold(const char *spec, compare_options *opt)
     return VF_EXIT_OK;
 }
 
+static int parse_diff(const char *name, const char *value, void *ctx)
+{
+    if (!*value) {
+        vf_app_error("%s: empty path: give a png file or a folder", name);
+        return VF_EXIT_USAGE;
+    }
+    *(const char **)ctx = value;
+    return VF_EXIT_OK;
+}
+
+static int parse_threshold_opt(const char *name, const char *value, void *ctx)
+{
+    (void)name;
+    return parse_threshold(value, ctx);
+}
+
 /* Returns -1 to go on, else the exit code (help or bad usage). */
 static int parse_args(int argc, char **argv, compare_options *opt)
 {
     memset(opt, 0, sizeof *opt);
     opt->tolerance = VF_COMPARE_DEFAULT_TOLERANCE;
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--"))
-            break;
-        else if (vf_app_is_help(argv[i])) {
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (vf_app_is_help(argv[i])) {
             print_usage(stdout);
             return VF_EXIT_OK;
         }
     const char *pos[2] = {NULL, NULL};
-    int npos = 0;
-    bool only_positional = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!only_positional && !strcmp(arg, "--")) {
-            only_positional = true;
-            continue;
-        }
-        if (!only_positional && arg[0] == '-' && arg[1] != '\0') {
-            if (!strcmp(arg, "--json")) {
-                opt->json = true;
-            } else if (!strcmp(arg, "--diff")) {
-                const char *v = vf_app_option_value(argc, argv, &i);
-                if (!v)
-                    return VF_EXIT_USAGE;
-                if (!*v) {
-                    vf_app_error("--diff: empty path: give a png file or a folder");
-                    return VF_EXIT_USAGE;
-                }
-                opt->diff = v;
-            } else if (!strcmp(arg, "--tolerance")) {
-                const char *v = vf_app_option_value(argc, argv, &i);
-                if (!v)
-                    return VF_EXIT_USAGE;
-                long long t = 0;
-                if (!vf_app_parse_int(v, 0, 255, &t)) {
-                    vf_app_error("--tolerance %s: not a whole number of levels in 0..255: e.g. --tolerance 2", v);
-                    return VF_EXIT_USAGE;
-                }
-                opt->tolerance = (uint32_t)t;
-            } else if (!strcmp(arg, "--threshold")) {
-                const char *v = vf_app_option_value(argc, argv, &i);
-                if (!v)
-                    return VF_EXIT_USAGE;
-                int rc = parse_threshold(v, opt);
-                if (rc != VF_EXIT_OK)
-                    return rc;
-            } else {
-                return vf_app_unknown_option("compare", arg);
-            }
-            continue;
-        }
-        if (npos == 2) {
-            vf_app_error("%s: unexpected third input: vkfluid compare takes two inputs A and B", arg);
-            return VF_EXIT_USAGE;
-        }
-        pos[npos++] = arg;
-    }
-    if (npos < 2) {
+    vf_opt_inputs inputs = {pos, 2, 0};
+    const vf_opt table[] = {
+        {.name = "--json", .type = VF_OPT_FLAG, .out = &opt->json},
+        {.name = "--diff", .type = VF_OPT_CALL, .out = &opt->diff, .parse = parse_diff},
+        {.name = "--tolerance", .type = VF_OPT_U32, .out = &opt->tolerance, .max = 255,
+         .must = " levels: e.g. --tolerance 2"},
+        {.name = "--threshold", .type = VF_OPT_CALL, .out = opt, .parse = parse_threshold_opt},
+        {.type = VF_OPT_INPUTS, .out = &inputs, .must = "two inputs A and B"},
+    };
+    bool help = false;
+    int rc = vf_opt_parse("compare", argc, argv, VF_OPT_TABLE(table), &help, NULL);
+    if (rc)
+        return rc;
+    if (inputs.count < 2) {
         vf_app_error("compare needs two inputs A and B: usage: vkfluid compare A B [options] (see --help)");
         return VF_EXIT_USAGE;
     }

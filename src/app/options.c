@@ -15,7 +15,8 @@ static int unknown(const char *cmd, const char *opt, const vf_opt *table, size_t
     const char *cands[64];
     size_t k = 0;
     for (size_t i = 0; i < n && k + 3 < sizeof cands / sizeof cands[0]; i++)
-        cands[k++] = table[i].name;
+        if (table[i].name)
+            cands[k++] = table[i].name;
     cands[k++] = "--help";
     cands[k++] = "--set";
     cands[k++] = "--scene";
@@ -65,17 +66,35 @@ static int take(const vf_opt *o, const char *v)
 int vf_opt_parse(const char *cmd, int argc, char **argv, const vf_opt *table, size_t n, bool *help,
                  const struct vf_cmd_scene *sc)
 {
+    const vf_opt *inputs = NULL;
+    for (size_t k = 0; k < n; k++)
+        if (table[k].type == VF_OPT_INPUTS)
+            inputs = &table[k];
+    bool only_inputs = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (sc && vf_cmd_scene_consumed(sc, i))
             continue;
+        if (inputs && !only_inputs && !strcmp(a, "--")) {
+            only_inputs = true;
+            continue;
+        }
+        if (inputs && (only_inputs || a[0] != '-' || a[1] == '\0')) {
+            vf_opt_inputs *in = inputs->out;
+            if (in->count == in->max) {
+                vf_app_error("%s: unexpected input: vkfluid %s takes %s", a, cmd, inputs->must);
+                return VF_EXIT_USAGE;
+            }
+            in->items[in->count++] = a;
+            continue;
+        }
         if (vf_app_is_help(a)) {
             *help = true;
             continue;
         }
         const vf_opt *o = NULL;
         for (size_t k = 0; k < n && !o; k++)
-            if (!strcmp(a, table[k].name))
+            if (table[k].name && !strcmp(a, table[k].name))
                 o = &table[k];
         if (!o)
             return unknown(cmd, a, table, n);

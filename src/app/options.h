@@ -16,7 +16,16 @@ typedef enum vf_opt_type {
     VF_OPT_DOUBLE,   /* double *: a finite number in (min, max] */
     VF_OPT_CALL,     /* parse(value, ctx): the command's own check */
     VF_OPT_OPTIONAL, /* const char **: the next argument when it is not an option, else dflt */
+    VF_OPT_INPUTS,   /* name NULL; vf_opt_inputs *: the arguments that are not options, in order */
 } vf_opt_type;
+
+/** Where a VF_OPT_INPUTS row puts the command's inputs: at most max of them
+ * into items; "--" ends the options (what follows is an input even if it
+ * starts with "-"); "-" alone is an input. The command checks count. */
+typedef struct vf_opt_inputs {
+    const char **items;
+    int max, count;
+} vf_opt_inputs;
 
 typedef struct vf_opt {
     const char *name; /* "--steps" */
@@ -24,7 +33,8 @@ typedef struct vf_opt {
     void *out;        /* where the value goes (see the types); the CALL's context */
     double min, max;  /* INT, U32: the inclusive range; DOUBLE: min exclusive, max inclusive */
     /* INT, U32: text after the range in the error (" (0: one submit per frame)"), may be NULL;
-     * DOUBLE: what the value must be ("a positive number of simulated seconds") */
+     * DOUBLE: what the value must be ("a positive number of simulated seconds");
+     * INPUTS: what the inputs are ("two inputs A and B") */
     const char *must;
     /* CALL: checks and stores value; returns 0, or an exit code after printing
      * a one-line error naming the option */
@@ -36,7 +46,8 @@ struct vf_cmd_scene;
 
 /** Parses argv[1..argc-1] against table (n rows): every option there takes
  * its value (the next argument, never one that starts with "--"), checked
- * as its row says; -h and --help set *help. The arguments the scene took
+ * as its row says; -h and --help set *help. Without a VF_OPT_INPUTS row,
+ * every argument must be an option (or the scene's). The arguments the scene took
  * (sc: its name or file and the --set pairs, see vf_cmd_scene_begin) are
  * passed over; sc may be NULL for commands without a scene. Returns 0, or
  * an exit code after a one-line error (missing or bad value; an unknown
