@@ -249,7 +249,7 @@ static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *
     if (!CHECK(info != NULL))
         return NULL;
     void *desc = calloc(1, info->desc_size);
-    info->defaults(desc);
+    vf_scene_defaults(info, desc);
     char err[512];
     for (int k = 0; k < nsets; k++)
         if (!CHECK_MSG(vf_params_set(info->params, info->param_count, desc, sets[k], err, sizeof err) == VF_OK, "%s", err)) {
@@ -257,9 +257,9 @@ static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *
             return NULL;
         }
     vf_solver *s = NULL;
-    vf_result res = info->validate(desc, err, sizeof err);
+    vf_result res = info->validate(info, desc, err, sizeof err);
     if (res == VF_OK)
-        res = info->create(gpu, desc, &s, err, sizeof err);
+        res = info->create(info, gpu, desc, &s, err, sizeof err);
     CHECK_MSG(res == VF_OK, "scene %s: %s", scene, err);
     free(desc);
     return s;

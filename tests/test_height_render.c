@@ -310,7 +310,7 @@ static void diff_stats(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t 
 static vf_solver *make_scene_pool(vf_gpu *gpu, bool calm)
 {
     vf_height_scene_desc sd;
-    vf_height_scene_pool.defaults(&sd);
+    vf_scene_defaults(&vf_height_scene_pool, &sd);
     vf_height_desc d = sd.solver;
     if (calm) {
         d.rain = 0;
@@ -438,7 +438,7 @@ static void test_boat_wake(vf_gpu *gpu)
     const uint32_t w = 240, h = 135;
     const int frames = 90;
     vf_height_scene_desc scene;
-    vf_height_scene_boat.defaults(&scene);
+    vf_scene_defaults(&vf_height_scene_boat, &scene);
     vf_height_desc d = scene.solver;
     vf_solver *s = NULL;
     vf_renderer *r = NULL;

@@ -29,7 +29,7 @@ static int lines(const char *s)
 static void *preset(const vf_scene_info *info)
 {
     void *d = calloc(1, info->desc_size);
-    info->defaults(d);
+    vf_scene_defaults(info, d);
     return d;
 }
 

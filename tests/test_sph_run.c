@@ -31,7 +31,7 @@ static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *
     if (!CHECK_MSG(info != NULL, "scene %s is registered", scene))
         return NULL;
     void *desc = calloc(1, info->desc_size);
-    info->defaults(desc);
+    vf_scene_defaults(info, desc);
     char err[512] = "";
     for (int i = 0; i < nsets; i++)
         if (!CHECK_MSG(vf_params_set(info->params, info->param_count, desc, sets[i], err, sizeof err) == VF_OK, "%s: %s",
@@ -40,8 +40,8 @@ static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *
             return NULL;
         }
     vf_solver *s = NULL;
-    if (CHECK_MSG(info->validate(desc, err, sizeof err) == VF_OK, "validate: %s", err))
-        CHECK_MSG(info->create(gpu, desc, &s, err, sizeof err) == VF_OK, "create %s: %s", scene, err);
+    if (CHECK_MSG(info->validate(info, desc, err, sizeof err) == VF_OK, "validate: %s", err))
+        CHECK_MSG(info->create(info, gpu, desc, &s, err, sizeof err) == VF_OK, "create %s: %s", scene, err);
     free(desc);
     return s;
 }

@@ -10,13 +10,19 @@
 #include <time.h>
 #include <unistd.h>
 
+/* One line on stderr: prefix, the formatted message, newline. */
+static void message(const char *prefix, const char *fmt, va_list ap)
+{
+    fputs(prefix, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void vf_app_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    message("error: ", fmt, ap);
     va_end(ap);
 }
 
@@ -24,9 +30,7 @@ void vf_app_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    message("warning: ", fmt, ap);
     va_end(ap);
 }
 

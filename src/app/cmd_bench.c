@@ -446,11 +446,11 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
             goto no_fit;
         }
     }
-    if (scene->validate && scene->validate(desc, err, sizeof err) != VF_OK) {
+    if (scene->validate && scene->validate(scene, desc, err, sizeof err) != VF_OK) {
         snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
         goto no_fit;
     }
-    vf_result res = scene->create(c->gpu, desc, &solver, err, sizeof err);
+    vf_result res = scene->create(scene, c->gpu, desc, &solver, err, sizeof err);
     if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY || res == VF_ERR_INVALID_ARG) {
         snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err[0] ? err : vf_result_message(res));
         goto no_fit;

@@ -122,15 +122,11 @@ static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, con
                                     const capture_opts *o, const double *frame_ms, uint32_t captured,
                                     const vf_pass_stats *st, int interrupted)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/capture.json", dir);
     vf_file file;
-    vf_result res = vf_file_begin(&file, path);
+    vf_result res = vf_report_begin(&file, dir, "capture.json", sc);
     if (res != VF_OK)
         return res;
     FILE *f = file.f;
-    fprintf(f, "{\n");
-    vf_report_scene(f, sc);
     fprintf(f, ",\n  \"render\": ");
     vf_json_string(f, o->mode ? o->mode : "default");
     fprintf(f, ",\n  \"renderer_keys\": [");

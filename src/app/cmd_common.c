@@ -251,7 +251,7 @@ int vf_cmd_scene_validate(vf_cmd_scene *sc)
         }
         return 0;
     }
-    if (sc->info->validate(sc->desc, err, sizeof err) != VF_OK) {
+    if (sc->info->validate(sc->info, sc->desc, err, sizeof err) != VF_OK) {
         vf_app_error("scene %s: %s", sc->info->name, err[0] ? err : "invalid parameters");
         return VF_EXIT_USAGE;
     }
@@ -262,7 +262,7 @@ int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out)
 {
     char why[1024] = "", err[1600], label[300];
     *out = NULL;
-    vf_result res = sc->info->create(gpu, sc->desc, out, why, sizeof why);
+    vf_result res = sc->info->create(sc->info, gpu, sc->desc, out, why, sizeof why);
     if (res == VF_OK)
         return 0;
     if (sc->file)

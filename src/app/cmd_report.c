@@ -97,6 +97,18 @@ void vf_report_scene(FILE *f, const vf_cmd_scene *sc)
         report_shapes(f, sh);
 }
 
+vf_result vf_report_begin(vf_file *file, const char *dir, const char *name, const vf_cmd_scene *sc)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    vf_result res = vf_file_begin(file, path);
+    if (res != VF_OK)
+        return res;
+    fprintf(file->f, "{\n");
+    vf_report_scene(file->f, sc);
+    return VF_OK;
+}
+
 void vf_report_device(FILE *f, const vf_gpu *gpu)
 {
     fprintf(f, "  \"device\": {\"name\": ");

@@ -6,7 +6,13 @@
 #include <stdio.h>
 
 #include "cmd_common.h"
+#include "fileio.h"
 #include "gpu_profiler.h"
+
+/** Begins DIR/NAME (whole or not at all: vf_file_begin) and writes "{" and
+ * the scene's members (vf_report_scene); the caller adds members and ends
+ * the file with vf_file_commit or vf_file_abort. */
+vf_result vf_report_begin(vf_file *file, const char *dir, const char *name, const vf_cmd_scene *sc);
 
 /** Writes `"scene": ..., ["scene_file": path,] "family": ..., "parameters": {...}` (no braces, no
  * trailing comma), each line prefixed by two spaces. */

@@ -100,15 +100,11 @@ static void usage(FILE *f)
 static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solver *s, const vf_gpu *gpu,
                                const vf_pass_stats *st, double wall, int interrupted)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/summary.json", dir);
     vf_file file;
-    vf_result res = vf_file_begin(&file, path);
+    vf_result res = vf_report_begin(&file, dir, "summary.json", sc);
     if (res != VF_OK)
         return res;
     FILE *f = file.f;
-    fprintf(f, "{\n");
-    vf_report_scene(f, sc);
     fprintf(f, ",\n  \"frames\": %llu,\n  \"steps\": %llu,\n  \"simulated_time\": ", (unsigned long long)s->frames,
             (unsigned long long)s->steps);
     vf_json_number(f, s->time);

@@ -400,7 +400,7 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
             r = fail(VF_ERR_NO_MEMORY, err, cap, "%s: out of memory", label);
             goto free_root;
         }
-        info->defaults(out->desc);
+        vf_scene_defaults(info, out->desc);
         snprintf(out->description, sizeof out->description, "%s", info->description);
     } else if ((r = vf_scene_load_builtin(info, out, err, cap)) != VF_OK) {
         goto free_root;
@@ -525,7 +525,7 @@ vf_result vf_scene_load_builtin(const vf_scene_info *info, vf_scene_loaded *out,
     out->desc = calloc(1, info->desc_size);
     if (!out->desc)
         return fail(VF_ERR_NO_MEMORY, err, cap, "%s: out of memory", info->name);
-    info->defaults(out->desc);
+    vf_scene_defaults(info, out->desc);
     snprintf(out->description, sizeof out->description, "%s", info->description);
     return VF_OK;
 }
@@ -628,7 +628,7 @@ vf_result vf_scene_validate(const vf_scene_info *info, const void *desc, const c
     if (!info->validate)
         return VF_OK;
     char why[1024] = "";
-    vf_result r = info->validate(desc, why, sizeof why);
+    vf_result r = info->validate(info, desc, why, sizeof why);
     if (r != VF_OK)
         vf_scene_format_error(info, label, why, err, cap);
     return r;

@@ -153,28 +153,14 @@ static const vf_param_def fountain_keys[] = {
 
 #define COUNT(t) (sizeof t / sizeof t[0])
 
-static void defaults_common(vf_sph_scene_desc *d, const vf_param_def *t, size_t n, int kind)
+/* The scene's geometry kind, after the table's defaults. */
+static void sph_preset(const vf_scene_info *scene, void *p)
 {
-    memset(d, 0, sizeof *d);
-    vf_params_defaults(t, n, d);
-    d->kind = kind;
-}
-
-static void dam_defaults(void *p)
-{
-    defaults_common(p, dam_keys, COUNT(dam_keys), SCENE_DAM);
-}
-static void double_defaults(void *p)
-{
-    defaults_common(p, double_keys, COUNT(double_keys), SCENE_DOUBLE);
-}
-static void drop_defaults(void *p)
-{
-    defaults_common(p, drop_keys, COUNT(drop_keys), SCENE_DROP);
-}
-static void fountain_defaults(void *p)
-{
-    defaults_common(p, fountain_keys, COUNT(fountain_keys), SCENE_FOUNTAIN);
+    vf_sph_scene_desc *d = p;
+    d->kind = scene == &vf_scene_double_dam ? SCENE_DOUBLE
+              : scene == &vf_scene_drop     ? SCENE_DROP
+              : scene == &vf_scene_fountain ? SCENE_FOUNTAIN
+                                            : SCENE_DAM;
 }
 
 /* ------------------------------------------------------------------ geometry */
@@ -344,8 +330,9 @@ static double estimated_count(const geometry *g, double s)
 
 /* ------------------------------------------------------------------ validate */
 
-static vf_result sph_validate(const void *p, char *err, size_t cap)
+static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *err, size_t cap)
 {
+    (void)scene;
     const vf_sph_scene_desc *d = p;
     if (d->foam) {
         const struct {
@@ -483,8 +470,10 @@ static vf_result spacing_error(const vf_sph_scene_desc *d, double s, vf_result r
     return r;
 }
 
-static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, char *err, size_t cap)
+static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *p, vf_solver **out, char *err,
+                                  size_t cap)
 {
+    (void)scene;
     const vf_sph_scene_desc *d = p;
     *out = NULL;
     geometry g;
@@ -620,54 +609,23 @@ static vf_result sph_scene_create(vf_gpu *gpu, const void *p, vf_solver **out, c
     return r;
 }
 
-const vf_scene_info vf_scene_dam_break = {
-    .name = "dam-break",
-    .family = "sph",
-    .description = "sph: a water column (a x ratio*a) collapses along a tank at least 5a long",
-    .params = dam_keys,
-    .param_count = COUNT(dam_keys),
-    .desc_size = sizeof(vf_sph_scene_desc),
-    .shapes_offset = offsetof(vf_sph_scene_desc, shapes),
-    .defaults = dam_defaults,
-    .validate = sph_validate,
-    .create = sph_scene_create,
-};
+#define SPH_SCENE(var, name_, keys, text)                                                                              \
+    const vf_scene_info var = {                                                                                        \
+        .name = name_,                                                                                                 \
+        .family = "sph",                                                                                               \
+        .description = text,                                                                                           \
+        .params = keys,                                                                                                \
+        .param_count = COUNT(keys),                                                                                    \
+        .desc_size = sizeof(vf_sph_scene_desc),                                                                        \
+        .shapes_offset = offsetof(vf_sph_scene_desc, shapes),                                                          \
+        .preset = sph_preset,                                                                                          \
+        .validate = sph_validate,                                                                                      \
+        .create = sph_scene_create,                                                                                    \
+    };
 
-const vf_scene_info vf_scene_double_dam = {
-    .name = "double-dam",
-    .family = "sph",
-    .description = "sph: two water columns at both ends of a tank collapse and collide",
-    .params = double_keys,
-    .param_count = COUNT(double_keys),
-    .desc_size = sizeof(vf_sph_scene_desc),
-    .shapes_offset = offsetof(vf_sph_scene_desc, shapes),
-    .defaults = double_defaults,
-    .validate = sph_validate,
-    .create = sph_scene_create,
-};
-
-const vf_scene_info vf_scene_drop = {
-    .name = "drop",
-    .family = "sph",
-    .description = "sph: a sphere of water falls into a pool",
-    .params = drop_keys,
-    .param_count = COUNT(drop_keys),
-    .desc_size = sizeof(vf_sph_scene_desc),
-    .shapes_offset = offsetof(vf_sph_scene_desc, shapes),
-    .defaults = drop_defaults,
-    .validate = sph_validate,
-    .create = sph_scene_create,
-};
-
-const vf_scene_info vf_scene_fountain = {
-    .name = "fountain",
-    .family = "sph",
-    .description = "sph: a nozzle shoots water up into a tank with a drain (emitter and sink)",
-    .params = fountain_keys,
-    .param_count = COUNT(fountain_keys),
-    .desc_size = sizeof(vf_sph_scene_desc),
-    .shapes_offset = offsetof(vf_sph_scene_desc, shapes),
-    .defaults = fountain_defaults,
-    .validate = sph_validate,
-    .create = sph_scene_create,
-};
+SPH_SCENE(vf_scene_dam_break, "dam-break", dam_keys,
+          "sph: a water column (a x ratio*a) collapses along a tank at least 5a long")
+SPH_SCENE(vf_scene_double_dam, "double-dam", double_keys, "sph: two water columns at both ends of a tank collapse and collide")
+SPH_SCENE(vf_scene_drop, "drop", drop_keys, "sph: a sphere of water falls into a pool")
+SPH_SCENE(vf_scene_fountain, "fountain", fountain_keys,
+          "sph: a nozzle shoots water up into a tank with a drain (emitter and sink)")

@@ -71,25 +71,12 @@ static const vf_param_def channel_keys[] = {
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
 
-static void cavity_defaults(void *d)
+/* no dye in a cavity: the default view is the velocity with arrows */
+static void cavity_preset(const vf_scene_info *scene, void *d)
 {
-    memset(d, 0, sizeof(vf_grid_scene_desc));
-    vf_params_defaults(cavity_keys, COUNT(cavity_keys), d);
-    /* no dye in a cavity: the default view is the velocity with arrows */
-    snprintf(((vf_grid_scene_desc *)d)->shapes.render_mode, sizeof ((vf_grid_scene_desc *)d)->shapes.render_mode, "%s",
-             "velocity");
-}
-
-static void smoke_defaults(void *d)
-{
-    memset(d, 0, sizeof(vf_grid_scene_desc));
-    vf_params_defaults(smoke_keys, COUNT(smoke_keys), d);
-}
-
-static void channel_defaults(void *d)
-{
-    memset(d, 0, sizeof(vf_grid_scene_desc));
-    vf_params_defaults(channel_keys, COUNT(channel_keys), d);
+    (void)scene;
+    vf_grid_scene_desc *sd = d;
+    snprintf(sd->shapes.render_mode, sizeof sd->shapes.render_mode, "%s", "velocity");
 }
 
 /* Substeps and dt: dt_max = cfl h / speed; frame_dt 0 = nominal, capped at 16 substeps. */
@@ -363,54 +350,23 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
     return VF_OK;
 }
 
-#define SCENE_FUNCS(name)                                                                                              \
-    static vf_result name##_validate(const void *desc, char *err, size_t cap)                                          \
-    {                                                                                                                  \
-        return validate_any(&vf_scene_grid_##name, desc, err, cap);                                                    \
-    }                                                                                                                  \
-    static vf_result name##_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)              \
-    {                                                                                                                  \
-        return create_any(&vf_scene_grid_##name, gpu, desc, out, err, cap);                                            \
-    }
-SCENE_FUNCS(cavity)
-SCENE_FUNCS(smoke)
-SCENE_FUNCS(channel)
+#define GRID_SCENE(var, name_, keys, preset_, text)                                                                   \
+    const vf_scene_info var = {                                                                                        \
+        .name = name_,                                                                                                 \
+        .family = "grid",                                                                                              \
+        .description = text,                                                                                           \
+        .params = keys,                                                                                                \
+        .param_count = COUNT(keys),                                                                                    \
+        .desc_size = sizeof(vf_grid_scene_desc),                                                                       \
+        .shapes_offset = offsetof(vf_grid_scene_desc, shapes),                                                         \
+        .preset = preset_,                                                                                             \
+        .validate = validate_any,                                                                                      \
+        .create = create_any,                                                                                          \
+    };
 
-const vf_scene_info vf_scene_grid_smoke = {
-    .name = "smoke",
-    .family = "grid",
-    .description = "dye and velocity from a moving source, buoyancy, vorticity confinement, warped image",
-    .params = smoke_keys,
-    .param_count = COUNT(smoke_keys),
-    .desc_size = sizeof(vf_grid_scene_desc),
-    .shapes_offset = offsetof(vf_grid_scene_desc, shapes),
-    .defaults = smoke_defaults,
-    .validate = smoke_validate,
-    .create = smoke_create,
-};
-
-const vf_scene_info vf_scene_grid_cavity = {
-    .name = "cavity",
-    .family = "grid",
-    .description = "lid-driven cavity on the unit square (Ghia, Ghia & Shin 1982)",
-    .params = cavity_keys,
-    .param_count = COUNT(cavity_keys),
-    .desc_size = sizeof(vf_grid_scene_desc),
-    .shapes_offset = offsetof(vf_grid_scene_desc, shapes),
-    .defaults = cavity_defaults,
-    .validate = cavity_validate,
-    .create = cavity_create,
-};
-
-const vf_scene_info vf_scene_grid_channel = {
-    .name = "channel",
-    .family = "grid",
-    .description = "channel with inflow, outflow and a pillar: a vortex street at high re",
-    .params = channel_keys,
-    .param_count = COUNT(channel_keys),
-    .desc_size = sizeof(vf_grid_scene_desc),
-    .shapes_offset = offsetof(vf_grid_scene_desc, shapes),
-    .defaults = channel_defaults,
-    .validate = channel_validate,
-    .create = channel_create,
-};
+GRID_SCENE(vf_scene_grid_smoke, "smoke", smoke_keys, NULL,
+           "dye and velocity from a moving source, buoyancy, vorticity confinement, warped image")
+GRID_SCENE(vf_scene_grid_cavity, "cavity", cavity_keys, cavity_preset,
+           "lid-driven cavity on the unit square (Ghia, Ghia & Shin 1982)")
+GRID_SCENE(vf_scene_grid_channel, "channel", channel_keys, NULL,
+           "channel with inflow, outflow and a pillar: a vortex street at high re")

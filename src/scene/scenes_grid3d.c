@@ -80,24 +80,6 @@ static const vf_param_def wind3d_keys[] = {
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
 
-static void smoke3d_defaults(void *d)
-{
-    memset(d, 0, sizeof(vf_grid3d_scene_desc));
-    vf_params_defaults(smoke3d_keys, COUNT(smoke3d_keys), d);
-}
-
-static void fire3d_defaults(void *d)
-{
-    memset(d, 0, sizeof(vf_grid3d_scene_desc));
-    vf_params_defaults(fire3d_keys, COUNT(fire3d_keys), d);
-}
-
-static void wind3d_defaults(void *d)
-{
-    memset(d, 0, sizeof(vf_grid3d_scene_desc));
-    vf_params_defaults(wind3d_keys, COUNT(wind3d_keys), d);
-}
-
 static vf_grid3d_shape shape_of(int k)
 {
     switch (k) {
@@ -239,51 +221,21 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
     return vf_solver_create(gpu, &vf_grid3d_family, &d, out, err, cap);
 }
 
-#define SCENE_FUNCS(name)                                                                                              \
-    static vf_result name##_validate(const void *desc, char *err, size_t cap)                                          \
-    {                                                                                                                  \
-        return validate_any(&vf_scene_grid3d_##name, desc, err, cap);                                                  \
-    }                                                                                                                  \
-    static vf_result name##_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)              \
-    {                                                                                                                  \
-        return create_any(&vf_scene_grid3d_##name, gpu, desc, out, err, cap);                                          \
-    }
-SCENE_FUNCS(smoke3d)
-SCENE_FUNCS(fire3d)
-SCENE_FUNCS(wind3d)
+#define GRID3D_SCENE(var, name_, keys, text)                                                                           \
+    const vf_scene_info var = {                                                                                        \
+        .name = name_,                                                                                                 \
+        .family = "grid3d",                                                                                            \
+        .description = text,                                                                                          \
+        .params = keys,                                                                                                \
+        .param_count = COUNT(keys),                                                                                    \
+        .desc_size = sizeof(vf_grid3d_scene_desc),                                                                     \
+        .validate = validate_any,                                                                                      \
+        .create = create_any,                                                                                          \
+    };
 
-const vf_scene_info vf_scene_grid3d_smoke3d = {
-    .name = "smoke3d",
-    .family = "grid3d",
-    .description = "3D grid: a hot smoke plume rising past a sphere, leaving through the top",
-    .params = smoke3d_keys,
-    .param_count = COUNT(smoke3d_keys),
-    .desc_size = sizeof(vf_grid3d_scene_desc),
-    .defaults = smoke3d_defaults,
-    .validate = smoke3d_validate,
-    .create = smoke3d_create,
-};
-
-const vf_scene_info vf_scene_grid3d_fire3d = {
-    .name = "fire3d",
-    .family = "grid3d",
-    .description = "3D grid: a burning source, temperature-driven buoyancy drawn as emission",
-    .params = fire3d_keys,
-    .param_count = COUNT(fire3d_keys),
-    .desc_size = sizeof(vf_grid3d_scene_desc),
-    .defaults = fire3d_defaults,
-    .validate = fire3d_validate,
-    .create = fire3d_create,
-};
-
-const vf_scene_info vf_scene_grid3d_wind3d = {
-    .name = "wind3d",
-    .family = "grid3d",
-    .description = "3D grid: flow past a cube at moderate re, inflow at x = 0, outflow at x = 2, smoke upstream",
-    .params = wind3d_keys,
-    .param_count = COUNT(wind3d_keys),
-    .desc_size = sizeof(vf_grid3d_scene_desc),
-    .defaults = wind3d_defaults,
-    .validate = wind3d_validate,
-    .create = wind3d_create,
-};
+GRID3D_SCENE(vf_scene_grid3d_smoke3d, "smoke3d", smoke3d_keys,
+             "3D grid: a hot smoke plume rising past a sphere, leaving through the top")
+GRID3D_SCENE(vf_scene_grid3d_fire3d, "fire3d", fire3d_keys,
+             "3D grid: a burning source, temperature-driven buoyancy drawn as emission")
+GRID3D_SCENE(vf_scene_grid3d_wind3d, "wind3d", wind3d_keys,
+             "3D grid: flow past a cube at moderate re, inflow at x = 0, outflow at x = 2, smoke upstream")

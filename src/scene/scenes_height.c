@@ -11,27 +11,19 @@
 
 _Static_assert(offsetof(vf_height_scene_desc, solver) == 0, "vf_height_params address the scene desc");
 
-void vf_height_scene_defaults(vf_height_scene_desc *desc)
+static void pool_preset(const vf_scene_info *scene, void *p)
 {
-    memset(desc, 0, sizeof *desc);
-    vf_height_desc_defaults(&desc->solver);
-}
-
-static void pool_defaults(void *p)
-{
-    vf_height_scene_desc *sd = p;
-    vf_height_scene_defaults(sd);
-    vf_height_desc *d = &sd->solver;
+    (void)scene;
+    vf_height_desc *d = &((vf_height_scene_desc *)p)->solver;
     d->rain = 6;
     d->leaves = 6;
     d->ducks = 2;
 }
 
-static void boat_defaults(void *p)
+static void boat_preset(const vf_scene_info *scene, void *p)
 {
-    vf_height_scene_desc *sd = p;
-    vf_height_scene_defaults(sd);
-    vf_height_desc *d = &sd->solver;
+    (void)scene;
+    vf_height_desc *d = &((vf_height_scene_desc *)p)->solver;
     d->nx = 384;
     d->ny = 128;
     d->dx = 0.05;
@@ -198,38 +190,20 @@ vf_result vf_height_scene_create(vf_gpu *gpu, const vf_height_scene_desc *desc, 
 
 /* ------------------------------------------------------------------ scenes */
 
-static vf_result scene_validate(const void *desc, char *err, size_t cap)
+static vf_result scene_validate(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
 {
+    (void)scene;
     return vf_height_scene_validate(desc, err, cap);
 }
 
-static vf_result scene_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
+static vf_result scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+                              size_t cap)
 {
+    (void)scene;
     return vf_height_scene_create(gpu, desc, out, err, cap);
 }
 
-const vf_scene_info vf_height_scene_pool = {
-    .name = "pool",
-    .family = "height",
-    .description = "height-field water in a square pool: random drops, floating leaves and ducks",
-    .params = vf_height_params,
-    .param_count = VF_HEIGHT_PARAM_COUNT,
-    .desc_size = sizeof(vf_height_scene_desc),
-    .shapes_offset = offsetof(vf_height_scene_desc, shapes),
-    .defaults = pool_defaults,
-    .validate = scene_validate,
-    .create = scene_create,
-};
-
-const vf_scene_info vf_height_scene_boat = {
-    .name = "boat",
-    .family = "height",
-    .description = "a boat crossing a channel at wake_speed, leaving a wake (waves leave at the open ends)",
-    .params = vf_height_params,
-    .param_count = VF_HEIGHT_PARAM_COUNT,
-    .desc_size = sizeof(vf_height_scene_desc),
-    .shapes_offset = offsetof(vf_height_scene_desc, shapes),
-    .defaults = boat_defaults,
-    .validate = scene_validate,
-    .create = scene_create,
-};
+VF_HEIGHT_SCENE(vf_height_scene_pool, "pool", pool_preset, scene_validate, scene_create,
+                "height-field water in a square pool: random drops, floating leaves and ducks")
+VF_HEIGHT_SCENE(vf_height_scene_boat, "boat", boat_preset, scene_validate, scene_create,
+                "a boat crossing a channel at wake_speed, leaving a wake (waves leave at the open ends)")

@@ -21,8 +21,21 @@ extern const vf_scene_info vf_height_scene_pool;  /* the default height scene */
 extern const vf_scene_info vf_height_scene_boat;
 extern const vf_scene_info vf_height_scene_river; /* scenes_river.c: needs the grid solver */
 
-/** Fills desc with the key table's defaults and no shapes. */
-void vf_height_scene_defaults(vf_height_scene_desc *desc);
+/* A height scene: the height family's key table over vf_height_scene_desc
+ * (the solver's desc first), with its own preset, validate and create. */
+#define VF_HEIGHT_SCENE(var, name_, preset_, validate_, create_, text)                                                  \
+    const vf_scene_info var = {                                                                                        \
+        .name = name_,                                                                                                 \
+        .family = "height",                                                                                            \
+        .description = text,                                                                                           \
+        .params = vf_height_params,                                                                                    \
+        .param_count = VF_HEIGHT_PARAM_COUNT,                                                                          \
+        .desc_size = sizeof(vf_height_scene_desc),                                                                     \
+        .shapes_offset = offsetof(vf_height_scene_desc, shapes),                                                       \
+        .preset = preset_,                                                                                             \
+        .validate = validate_,                                                                                         \
+        .create = create_,                                                                                             \
+    };
 
 /** Checks a height scene: the shapes against the domain (what the height
  * solver takes), obstacles that leave no water, then vf_height_validate with

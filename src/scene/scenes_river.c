@@ -18,11 +18,10 @@
 #include "scenes_height.h"
 #include "solver_grid.h"
 
-static void river_defaults(void *p)
+static void river_preset(const vf_scene_info *scene, void *p)
 {
-    vf_height_scene_desc *sd = p;
-    vf_height_scene_defaults(sd);
-    vf_height_desc *d = &sd->solver;
+    (void)scene;
+    vf_height_desc *d = &((vf_height_scene_desc *)p)->solver;
     d->nx = 256;
     d->ny = 64;
     d->dx = 0.03125; /* an 8 m x 2 m reach */
@@ -154,8 +153,9 @@ static vf_result project_start(vf_grid *g)
     return vf_cmd_oneshot_submit(gpu, cmd);
 }
 
-static vf_result river_validate(const void *desc, char *err, size_t cap)
+static vf_result river_validate(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
 {
+    (void)scene;
     const vf_height_scene_desc *d = desc;
     vf_result res = vf_height_scene_validate(d, err, cap);
     if (res != VF_OK)
@@ -164,8 +164,10 @@ static vf_result river_validate(const void *desc, char *err, size_t cap)
     return flow_desc(d, &g, err, cap);
 }
 
-static vf_result river_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
+static vf_result river_create(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+                              size_t cap)
 {
+    (void)scene;
     const vf_height_scene_desc *sd = desc;
     const vf_height_desc *d = &sd->solver;
     *out = NULL;
@@ -212,15 +214,6 @@ fail:
     return res;
 }
 
-const vf_scene_info vf_height_scene_river = {
-    .name = "river",
-    .family = "height",
-    .description = "a river reach: the grid channel flow past a pillar under a height field (coupling=divergence), leaves drifting",
-    .params = vf_height_params,
-    .param_count = VF_HEIGHT_PARAM_COUNT,
-    .desc_size = sizeof(vf_height_scene_desc),
-    .shapes_offset = offsetof(vf_height_scene_desc, shapes),
-    .defaults = river_defaults,
-    .validate = river_validate,
-    .create = river_create,
-};
+VF_HEIGHT_SCENE(vf_height_scene_river, "river", river_preset, river_validate, river_create,
+                "a river reach: the grid channel flow past a pillar under a height field (coupling=divergence), "
+                "leaves drifting")

@@ -2,6 +2,8 @@
  * through the vtable. */
 #include "solver.h"
 
+#include <string.h>
+
 vf_result vf_solver_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     if (s->vt->part_begin)
@@ -73,4 +75,12 @@ void vf_solver_destroy(vf_solver **s)
         return;
     (*s)->vt->destroy(*s);
     *s = NULL;
+}
+
+void vf_scene_defaults(const vf_scene_info *scene, void *desc)
+{
+    memset(desc, 0, scene->desc_size);
+    vf_params_defaults(scene->params, scene->param_count, desc);
+    if (scene->preset)
+        scene->preset(scene, desc);
 }

@@ -169,14 +169,20 @@ typedef struct vf_scene_info {
     size_t param_count;
     size_t desc_size;        /* bytes of the family's desc struct */
     size_t shapes_offset;    /* where the desc holds a vf_scene_shapes (scene files' shape lists); 0: none */
-    /** Fills desc with this scene's defaults (table defaults plus preset values). */
-    void (*defaults)(void *desc);
+    /** After the table's defaults (vf_scene_defaults): this scene's own
+     * preset values in desc. May be NULL. */
+    void (*preset)(const struct vf_scene_info *scene, void *desc);
     /** Checks cross-key constraints (after every --set); one-line reason in err. */
-    vf_result (*validate)(const void *desc, char *err, size_t cap);
+    vf_result (*validate)(const struct vf_scene_info *scene, const void *desc, char *err, size_t cap);
     /** Creates the solver on the GPU from a validated desc. err gets a
      * one-line reason for VF_ERR_TOO_LARGE and similar. */
-    vf_result (*create)(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap);
+    vf_result (*create)(const struct vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+                        size_t cap);
 } vf_scene_info;
+
+/** Fills desc (scene->desc_size bytes) with the scene's defaults: zeroes,
+ * its parameter table's defaults, then its preset. */
+void vf_scene_defaults(const vf_scene_info *scene, void *desc);
 
 /** Records the frame, or its next part when s->part_substeps > 0 (see the
  * top of this file): vt->part_begin, then in the first part vt->frame_begin,

@@ -216,7 +216,7 @@ static int make_scene(viewer *v)
 {
     char err[512] = {0};
     drop_scene(v);
-    if (v->info->validate && v->info->validate(v->desc, err, sizeof err) != VF_OK) {
+    if (v->info->validate && v->info->validate(v->info, v->desc, err, sizeof err) != VF_OK) {
         vf_app_error("scene %s: %s", v->info->name, err);
         return VF_EXIT_USAGE;
     }
@@ -1036,7 +1036,7 @@ int main(int argc, char **argv)
         sc.desc = calloc(1, def->desc_size);
         if (!sc.desc)
             goto usage_error;
-        def->defaults(sc.desc);
+        vf_scene_defaults(def, sc.desc);
     }
     if ((rc = vf_cmd_scene_validate(&sc)) != 0) {
         vf_net_close(&v.ls.peer);
