@@ -308,13 +308,29 @@ void vf_cmd_scene_end(vf_cmd_scene *sc)
     memset(sc, 0, sizeof *sc);
 }
 
-double vf_cmd_slow_frame_s(void)
+/* VKFLUID_SLOW_FRAME_S into *v; false when it is set but not a number >= 0. */
+static bool slow_frame_env(double *v)
 {
     const char *env = getenv("VKFLUID_SLOW_FRAME_S");
+    *v = VF_SLOW_FRAME_S;
+    return !env || (vf_app_parse_double(env, v) && *v >= 0);
+}
+
+double vf_cmd_slow_frame_s(void)
+{
     double v;
-    if (env && vf_app_parse_double(env, &v) && v >= 0)
-        return v;
-    return VF_SLOW_FRAME_S;
+    return slow_frame_env(&v) ? v : VF_SLOW_FRAME_S;
+}
+
+int vf_cmd_check_env(void)
+{
+    double v;
+    if (slow_frame_env(&v))
+        return 0;
+    vf_app_error("VKFLUID_SLOW_FRAME_S=%s: must be a number of seconds >= 0 (0: warn before every run); unset it for "
+                 "the default %g",
+                 getenv("VKFLUID_SLOW_FRAME_S"), VF_SLOW_FRAME_S);
+    return VF_EXIT_USAGE;
 }
 
 /* The most substeps timed one by one before a frame. */

@@ -81,6 +81,10 @@ void vf_cmd_scene_end(vf_cmd_scene *sc);
 /** The threshold above: VF_SLOW_FRAME_S, or VKFLUID_SLOW_FRAME_S when set. */
 double vf_cmd_slow_frame_s(void);
 
+/** Checks the environment variables vkfluid reads (VKFLUID_SLOW_FRAME_S):
+ * 0, or VF_EXIT_USAGE after a one-line error naming the variable. */
+int vf_cmd_check_env(void);
+
 /** A frame's pace, measured before the frame runs. */
 typedef struct vf_frame_estimate {
     bool measured;        /* false: nothing was timed (no substeps) */

@@ -3,8 +3,9 @@
 #include <string.h>
 
 #include "app.h"
-#include "text.h"
 #include "app_gpu.h"
+#include "cmd_common.h"
+#include "text.h"
 
 static const vf_command commands[] = {
     {"devices", "list the Vulkan devices with type, driver, version, memory and subgroup size", vf_cmd_devices},
@@ -90,8 +91,10 @@ int main(int argc, char **argv)
         return VF_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(cmd, commands[i].name)) {
+            int rc = vf_cmd_check_env();
+            return rc ? rc : commands[i].run(argc - 1, argv + 1);
+        }
     const char *names[sizeof commands / sizeof commands[0]];
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         names[i] = commands[i].name;

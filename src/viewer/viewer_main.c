@@ -963,8 +963,11 @@ int main(int argc, char **argv)
         argv++;
         argc--;
     }
+    int rc = vf_cmd_check_env();
+    if (rc)
+        return rc;
     vf_cmd_scene sc = {0};
-    int rc = vf_cmd_scene_begin(&sc, argc, argv, "view");
+    rc = vf_cmd_scene_begin(&sc, argc, argv, "view");
     if (rc >= 0)
         return rc;
     bool help = false;
