@@ -167,6 +167,26 @@ static void test_video(void)
         fclose(f);
     }
     CHECK_MSG(!memcmp(head + 4, "ftyp", 4), "the video is an MP4 file");
+
+    /* Ctrl-C at a terminal signals the whole process group: the capture ends
+     * its frame and the video holds every captured frame (ffmpeg runs in a
+     * session of its own, so the signal does not stop it first) */
+    vf_test_section("--video: SIGINT to the process group keeps the captured frames");
+    const char *dir = vf_test_path("video_int"), *mp4 = vf_test_path("video_int.mp4");
+    rc = vf_test_run_capture(out, sizeof out,
+                             "setsid '%s' capture " SMOKE " --frames 100000 --out '%s' --video '%s' --quiet 2>&1 & pid=$!; "
+                             "i=0; while [ $i -lt 3000 ]; do n=$(ls '%s' 2>/dev/null | grep -c 'frame_.*png$'); "
+                             "[ \"$n\" -ge 3 ] && break; sleep 0.1; i=$((i+1)); done; kill -INT -$pid; wait $pid; "
+                             "echo \"rc=$?\"; echo \"pngs=$(ls '%s' | grep -c 'frame_.*png$')\"; "
+                             "ffprobe -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 '%s'",
+                             vf_t.vkfluid, dir, mp4, dir, dir, mp4);
+    CHECK_MSG(rc == 0, "shell: exit %d: %s", rc, out);
+    CHECK_STR_CONTAINS(out, "interrupted (SIGINT) after frame");
+    CHECK_STR_CONTAINS(out, "rc=130");
+    const char *p = strstr(out, "pngs=");
+    int pngs = -1, encoded = -2;
+    if (CHECK_MSG(p && sscanf(p, "pngs=%d %d", &pngs, &encoded) == 2, "frame counts in: %s", out))
+        CHECK_MSG(pngs >= 3 && encoded == pngs, "%d PNG frames, %d encoded in %s", pngs, encoded, mp4);
 }
 
 int main(int argc, char **argv)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -327,8 +328,11 @@ int vf_cmd_capture(int argc, char **argv)
         snprintf(video_tmp, sizeof video_tmp, "%s.tmp.%ld", o.video, (long)getpid());
         double fps = 1.0 / (solver->frame_dt * (double)o.every);
         char cmd[9000];
+        /* ffmpeg in a session of its own: a Ctrl-C at the terminal reaches
+         * only vkfluid, which ends the frame and closes the pipe, so the
+         * frames captured so far are encoded whole */
         snprintf(cmd, sizeof cmd,
-                 "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s %ux%u -r %.6f -i - -c:v libx264 "
+                 "exec setsid -w ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s %ux%u -r %.6f -i - -c:v libx264 "
                  "-pix_fmt yuv420p -f mp4 '%s'",
                  o.width, o.height, fps, video_tmp);
         signal(SIGPIPE, SIG_IGN);
@@ -472,7 +476,8 @@ int vf_cmd_capture(int argc, char **argv)
         int vrc = pclose(video);
         video = NULL;
         if (vrc != 0 || rename(video_tmp, o.video) != 0) {
-            vf_app_error("--video %s: ffmpeg failed (exit %d): check that it has libx264", o.video, vrc);
+            vf_app_error("--video %s: ffmpeg failed (%s %d): check that it has libx264", o.video,
+                         WIFSIGNALED(vrc) ? "signal" : "exit", WIFSIGNALED(vrc) ? WTERMSIG(vrc) : WEXITSTATUS(vrc));
             remove(video_tmp);
             goto done;
         }
