@@ -34,15 +34,6 @@
 
 #define PI 3.14159265358979323846
 
-static vf_solver *make(vf_gpu *gpu, const vf_height_desc *d)
-{
-    vf_solver *s = NULL;
-    char err[256] = "";
-    vf_result r = vf_height_create(gpu, d, &s, err, sizeof err);
-    CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
-    return s;
-}
-
 /* Records `count` substeps in one submit. */
 static void steps(vf_gpu *gpu, vf_solver *s, int count)
 {
@@ -105,7 +96,7 @@ typedef struct basin_run {
 static basin_run measure_period(vf_gpu *gpu, const vf_height_desc *d, double periods)
 {
     basin_run r = {NAN, 0, 0, 0};
-    vf_solver *s = make(gpu, d);
+    vf_solver *s = vf_test_height_solver(gpu, d);
     if (!s)
         return r;
     const double c = sqrt(d->g * d->surface), t_an = 2 * d->nx * d->dx / c, dt = vf_height_dt(s);
@@ -194,7 +185,7 @@ static void test_adi_large_dt(vf_gpu *gpu)
      * step (CPU reference, bypassing the dt check) blows up */
     d.adi_form = 0;
     d.init = VF_HEIGHT_INIT_REST;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     size_t n = (size_t)d.nx * d.ny;
@@ -251,7 +242,7 @@ static void test_rain_volume(vf_gpu *gpu, int integrator, bool fix)
     double limit = vf_height_explicit_limit(&d);
     d.dt = integrator ? 2 * limit : 0.9 * limit;
     d.frame_dt = 10 * d.dt;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     double v0 = 0, v1 = 0;
@@ -317,7 +308,7 @@ static void test_shelf(vf_gpu *gpu)
     d.volume_fix = false;
     d.dt = 0.9 * vf_height_explicit_limit(&d);
     d.frame_dt = d.dt;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     /* a plane pulse (uniform in y) centred at x = 4 m */
@@ -376,7 +367,7 @@ static void test_pressure_coupling(vf_gpu *gpu)
     d.rho = 1000;
     d.damping = 1.0;
     d.volume_fix = false; /* the coupling alone (the mean of p adds volume) */
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     const uint32_t fn = 16;
@@ -434,7 +425,7 @@ static double leftover(vf_gpu *gpu, int edges)
     d.volume_fix = false;
     d.edges = edges;
     d.dt = 0.9 * vf_height_explicit_limit(&d);
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return NAN;
     size_t n = (size_t)d.nx * d.ny;
@@ -483,7 +474,7 @@ static void test_boat(vf_gpu *gpu)
     d.wake_speed = 0.1; /* Froude number 0.05: nearly hydrostatic */
     d.damping = 2.0;
     d.edges = VF_HEIGHT_EDGES_WALLS;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     double v0 = 0, v1 = 0;
@@ -521,7 +512,7 @@ static void test_objects_follow_flow(vf_gpu *gpu)
     d.dx = 0.1;
     d.leaves = 6;
     d.drag_time = 0.2;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     const float u = 0.3f, v = -0.1f;
@@ -916,7 +907,7 @@ static void test_advect_bump(vf_gpu *gpu)
         d.init_amplitude = 0.05;
         d.volume_fix = false;
         d.advect = adv;
-        vf_solver *s = make(gpu, &d);
+        vf_solver *s = vf_test_height_solver(gpu, &d);
         if (!s)
             continue;
         vf_height_flow flow = {.velocity = bv, .nx = 4, .ny = 4};

@@ -30,10 +30,7 @@ static vf_solver *make_pool(vf_gpu *gpu)
     d.rain = 20;
     d.leaves = 6;
     d.ducks = 2;
-    vf_solver *s = NULL;
-    char err[256] = "";
-    CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err);
-    return s;
+    return vf_test_height_solver(gpu, &d);
 }
 
 /* Simulates `frames` frames, renders once, reads back. */
@@ -316,10 +313,7 @@ static vf_solver *make_scene_pool(vf_gpu *gpu, bool calm)
         d.rain = 0;
         d.leaves = d.ducks = 0;
     }
-    vf_solver *s = NULL;
-    char err[256] = "";
-    CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err);
-    return s;
+    return vf_test_height_solver(gpu, &d);
 }
 
 /* Caustics on the pool floor: the pool scene at frame 60 drawn with and

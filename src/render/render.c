@@ -30,19 +30,8 @@ void vf_render_prepare_target(VkCommandBuffer cmd, vf_image *target)
                         VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT);
 }
 
-VkRenderingAttachmentInfo vf_render_color_attachment(const vf_image *img, VkAttachmentLoadOp load)
-{
-    return (VkRenderingAttachmentInfo){
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = img->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = load,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-    };
-}
-
-VkRenderingAttachmentInfo vf_render_depth_attachment(const vf_image *img, VkImageLayout layout, VkAttachmentLoadOp load,
-                                                     VkAttachmentStoreOp store)
+static VkRenderingAttachmentInfo attachment(const vf_image *img, VkImageLayout layout, VkAttachmentLoadOp load,
+                                            VkAttachmentStoreOp store, VkClearValue clear)
 {
     return (VkRenderingAttachmentInfo){
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
@@ -50,8 +39,20 @@ VkRenderingAttachmentInfo vf_render_depth_attachment(const vf_image *img, VkImag
         .imageLayout = layout,
         .loadOp = load,
         .storeOp = store,
-        .clearValue.depthStencil = {1.0f, 0},
+        .clearValue = clear,
     };
+}
+
+VkRenderingAttachmentInfo vf_render_color_attachment(const vf_image *img, VkAttachmentLoadOp load)
+{
+    return attachment(img, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, load, VK_ATTACHMENT_STORE_OP_STORE,
+                      (VkClearValue){.color = {{0.0f, 0.0f, 0.0f, 0.0f}}});
+}
+
+VkRenderingAttachmentInfo vf_render_depth_attachment(const vf_image *img, VkImageLayout layout, VkAttachmentLoadOp load,
+                                                     VkAttachmentStoreOp store)
+{
+    return attachment(img, layout, load, store, (VkClearValue){.depthStencil = {1.0f, 0}});
 }
 
 void vf_render_begin(VkCommandBuffer cmd, uint32_t w, uint32_t h, const VkRenderingAttachmentInfo *color,

@@ -874,6 +874,13 @@ vf_result vf_render_ssf_set_particles(vf_renderer *r, const vf_ssf_particles *p)
     return res;
 }
 
+/* An indirect draw's arguments: one VkDrawIndirectCommand at a 4-byte aligned
+ * offset inside args. */
+static bool draw_args_fit(const vf_buffer *args, VkDeviceSize offset)
+{
+    return args && offset % 4 == 0 && offset + sizeof(VkDrawIndirectCommand) <= args->size;
+}
+
 vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
 {
     if (!is_ssf(r))
@@ -883,8 +890,7 @@ vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
         memset(&s->surf, 0, sizeof s->surf);
         return VF_OK;
     }
-    if (!surf->indices || !surf->draw_args || surf->draw_offset % 4 ||
-        surf->draw_offset + sizeof(VkDrawIndirectCommand) > surf->draw_args->size)
+    if (!surf->indices || !draw_args_fit(surf->draw_args, surf->draw_offset))
         return VF_ERR_INVALID_ARG;
     if (!s->p_mesh_depth) {
         char n[2][64];
@@ -925,8 +931,7 @@ vf_result vf_render_ssf_set_foam(vf_renderer *r, const vf_ssf_foam *foam)
         memset(&s->foam, 0, sizeof s->foam);
         return VF_OK;
     }
-    if (!foam->velocities || !foam->draw_args || foam->draw_offset % 4 ||
-        foam->draw_offset + sizeof(VkDrawIndirectCommand) > foam->draw_args->size)
+    if (!foam->velocities || !draw_args_fit(foam->draw_args, foam->draw_offset))
         return VF_ERR_INVALID_ARG;
     if (!s->p_foam) {
         char n[64];
