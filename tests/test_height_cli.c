@@ -59,6 +59,20 @@ static void large(void)
     }
 }
 
+/* Opens dir/height_0000.csv (NULL, a failed check, when missing) and checks
+ * its header line; the rows follow. */
+static FILE *open_height_csv(const char *dir)
+{
+    char path[4200], line[256];
+    snprintf(path, sizeof path, "%s/height_0000.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!CHECK_MSG(f != NULL, "%s exists", path))
+        return NULL;
+    CHECK(fgets(line, sizeof line, f) != NULL);
+    CHECK(!strcmp(line, "x,y,h,bed\n"));
+    return f;
+}
+
 /* Reads dir/summary.json (free() it; NULL, a failed check, when missing)
  * and checks that its total volume kept the initial one (relative 1e-5);
  * *v0 gets the initial volume, NAN when the summary lacks the volumes (a
@@ -90,12 +104,9 @@ static void export_files(void)
              "--export '%s' --quiet",
              dir);
     CHECK_EQ_INT(run(out, sizeof out, args), 0);
-    snprintf(path, sizeof path, "%s/height_0000.csv", dir);
-    FILE *f = fopen(path, "r");
-    if (CHECK_MSG(f != NULL, "%s exists", path)) {
+    FILE *f = open_height_csv(dir);
+    if (f) {
         char line[256];
-        CHECK(fgets(line, sizeof line, f) != NULL);
-        CHECK(!strcmp(line, "x,y,h,bed\n"));
         int rows = 0;
         double x, y, h, b;
         while (fgets(line, sizeof line, f)) {
@@ -137,19 +148,16 @@ static void export_files(void)
 static void river_export(void)
 {
     vf_test_section("river: run --steps with validation, --export csv and summary.json");
-    char out[8192], path[4200], args[4400];
+    char out[8192], args[4400];
     const char *dir = vf_test_path("river");
     snprintf(args, sizeof args,
              "river --set nx=128 --set ny=32 --set dx=0.0625 --set flow_cells=24 --set leaves=8 --steps 30 "
              "--check-every 10 --export '%s' --quiet",
              dir);
     CHECK_EQ_INT(run(out, sizeof out, args), 0);
-    snprintf(path, sizeof path, "%s/height_0000.csv", dir);
-    FILE *f = fopen(path, "r");
-    if (CHECK_MSG(f != NULL, "%s exists", path)) {
+    FILE *f = open_height_csv(dir);
+    if (f) {
         char line[256];
-        CHECK(fgets(line, sizeof line, f) != NULL);
-        CHECK(!strcmp(line, "x,y,h,bed\n"));
         int rows = 0, pillar = 0, moved = 0;
         double x, y, h, b;
         while (fgets(line, sizeof line, f)) {

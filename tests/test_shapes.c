@@ -221,13 +221,20 @@ static int run(const char *args)
     return rc;
 }
 
+/* Runs tests/shapes/<file> one step with an export into the scratch folder
+ * <dir>; returns the exit code, the output in out. */
+static int run_shapes_file(const char *file, const char *dir)
+{
+    char args[8400];
+    snprintf(args, sizeof args, "run '%s/tests/shapes/%s' --steps 1 --export '%s' --quiet", vf_t.source, file,
+             vf_test_path(dir));
+    return run(args);
+}
+
 static void height_file(void)
 {
     vf_test_section("tests/shapes/pool_shapes.json: box, cylinder and mask obstacles, a fluid block at its level");
-    char args[8400];
-    snprintf(args, sizeof args, "run '%s/tests/shapes/pool_shapes.json' --steps 1 --export '%s' --quiet", vf_t.source,
-             vf_test_path("pool"));
-    int rc = run(args);
+    int rc = run_shapes_file("pool_shapes.json", "pool");
     if (rc == 77)
         exit(77);
     if (!CHECK_MSG(rc == 0, "exit %d: %s", rc, out))
@@ -282,7 +289,7 @@ static void height_file(void)
 
     /* the file's camera and view: the same scene without the camera looks
      * different, and capture.json names the file's view */
-    char path[4400], src[4096];
+    char path[4400], src[4096], args[8400];
     snprintf(path, sizeof path, "%s", vf_test_path("nocam.json"));
     if (!CHECK(realpath(vf_t.source, src) != NULL))
         return;
@@ -318,10 +325,7 @@ static void height_file(void)
 static void sph_file(void)
 {
     vf_test_section("tests/shapes/sph_shapes.json: fluid regions replace the column, obstacles stay empty");
-    char args[8400];
-    snprintf(args, sizeof args, "run '%s/tests/shapes/sph_shapes.json' --steps 1 --export '%s' --quiet", vf_t.source,
-             vf_test_path("sph"));
-    int rc = run(args);
+    int rc = run_shapes_file("sph_shapes.json", "sph");
     if (!CHECK_MSG(rc == 0, "exit %d: %s", rc, out))
         return;
     double *r;
@@ -346,10 +350,7 @@ static void sph_file(void)
 static void grid_file(void)
 {
     vf_test_section("tests/shapes/grid_shapes.json: dye region painted, inflow side, obstacles");
-    char args[8400];
-    snprintf(args, sizeof args, "run '%s/tests/shapes/grid_shapes.json' --steps 1 --export '%s' --quiet", vf_t.source,
-             vf_test_path("grid"));
-    int rc = run(args);
+    int rc = run_shapes_file("grid_shapes.json", "grid");
     if (!CHECK_MSG(rc == 0, "exit %d: %s", rc, out))
         return;
     double *r;
@@ -378,6 +379,7 @@ static void grid_file(void)
     CHECK(painted >= 0.9 * region);
     CHECK_REL(u_left, 0.5, 0.1, 0);
     free(r);
+    char args[8400];
     snprintf(args, sizeof args, "capture '%s/tests/shapes/bad_view.json' --frames 1 --out '%s'", vf_t.source,
              vf_test_path("bad"));
     rc = vf_test_run_capture(out, sizeof out, "'%s' %s", vf_t.vkfluid, args);
