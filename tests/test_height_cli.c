@@ -17,25 +17,26 @@ static int run(char *out, size_t cap, const char *args)
     return rc;
 }
 
+/* A run of args exits 2 with one line that contains needle. */
+static void one_line_error(const char *args, const char *needle)
+{
+    char out[4096];
+    CHECK_EQ_INT(run(out, sizeof out, args), 2);
+    CHECK_STR_CONTAINS(out, needle);
+    CHECK_EQ_INT(vf_test_lines(out), 1);
+}
+
 static void bad_input(void)
 {
     vf_test_section("bad input: one line, exit 2");
     char out[4096];
-    CHECK_EQ_INT(run(out, sizeof out, "pool --set integrator=explicit --set dt=0.05 --steps 1"), 2);
-    CHECK_STR_CONTAINS(out, "lower dt or use integrator=adi");
-    CHECK_EQ_INT(vf_test_lines(out), 1);
+    one_line_error("pool --set integrator=explicit --set dt=0.05 --steps 1", "lower dt or use integrator=adi");
     CHECK_EQ_INT(run(out, sizeof out, "pool --set integrator=adi --set dt=0.05 --steps 1 --quiet"), 0);
-    CHECK_EQ_INT(run(out, sizeof out, "pool --set g=0 --steps 1"), 2);
-    CHECK_STR_CONTAINS(out, "g=0");
-    CHECK_EQ_INT(vf_test_lines(out), 1);
+    one_line_error("pool --set g=0 --steps 1", "g=0");
     CHECK_EQ_INT(run(out, sizeof out, "pool --set g=-9.81 --steps 1"), 2);
-    CHECK_EQ_INT(run(out, sizeof out, "pool --set surface=-0.5 --steps 1"), 2);
-    CHECK_STR_CONTAINS(out, "negative everywhere");
-    CHECK_EQ_INT(vf_test_lines(out), 1);
+    one_line_error("pool --set surface=-0.5 --steps 1", "negative everywhere");
     CHECK_EQ_INT(run(out, sizeof out, "boat --set surface=-5 --set bed=0 --steps 1"), 2);
-    CHECK_EQ_INT(run(out, sizeof out, "pool --set depth=2 --steps 1"), 2);
-    CHECK_STR_CONTAINS(out, "unknown key 'depth'");
-    CHECK_EQ_INT(vf_test_lines(out), 1);
+    one_line_error("pool --set depth=2 --steps 1", "unknown key 'depth'");
     CHECK_EQ_INT(run(out, sizeof out, "pool --set integrator=rk4 --steps 1"), 2);
     CHECK_STR_CONTAINS(out, "explicit|adi");
     CHECK_EQ_INT(run(out, sizeof out, "pool --set coupling=vorticity --steps 1"), 2);
