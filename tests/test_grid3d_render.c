@@ -27,13 +27,13 @@ static void test_light(vf_gpu *gpu)
                                       {.shape = VF_GRID3D_SHAPE_BOX, .centre = {0.2f, 0.5f, 0.7f}, .size = {0.1f, 0.1f, 0.1f}}}};
     for (int s = 0; s < 6; s++)
         d.sides[s] = VF_G3_BC_FREESLIP;
-    vf_grid3d *g = NULL;
-    char err[256] = "";
-    if (!CHECK_MSG(vf_grid3d_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_grid3d *g = vf_test_grid3d(gpu, &d);
+    if (!g)
         return;
     CHECK(vf_grid3d_run_steps(g, 10) == VF_OK);
     vf_renderer *r = NULL;
     vf_render_options opt = {.width = 64, .height = 48};
+    char err[256] = "";
     if (!CHECK_MSG(vf_render_create_for(gpu, vf_grid3d_solver(g), &opt, &r, err, sizeof err) == VF_OK, "%s", err)) {
         vf_grid3d_destroy(&g);
         return;

@@ -1,5 +1,6 @@
 #include "testlib.h"
 
+#include "solver_grid3d.h"
 #include "solver_height.h"
 
 #include <dirent.h>
@@ -272,4 +273,12 @@ vf_solver *vf_test_height_solver(vf_gpu *gpu, const vf_height_desc *d)
     vf_result r = vf_height_create(gpu, d, &s, err, sizeof err);
     CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
     return s;
+}
+
+vf_grid3d *vf_test_grid3d(vf_gpu *gpu, const vf_grid3d_desc *d)
+{
+    vf_grid3d *g = NULL;
+    char err[256] = "";
+    CHECK_MSG(vf_grid3d_create(gpu, d, &g, err, sizeof err) == VF_OK, "create: %s", err);
+    return g;
 }

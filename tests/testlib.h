@@ -109,6 +109,12 @@ vf_gpu *vf_test_gpu(void);
 /** Checks that the context saw zero validation messages, then destroys it. */
 void vf_test_gpu_done(vf_gpu **gpu);
 
+struct vf_grid3d_desc;
+struct vf_grid3d;
+/** Creates a 3D grid solver of d, with a check that names the error; NULL
+ * when it cannot be created. */
+struct vf_grid3d *vf_test_grid3d(vf_gpu *gpu, const struct vf_grid3d_desc *d);
+
 struct vf_height_desc;
 /** Creates a height-field solver of d, with a check that names the error;
  * NULL when it cannot be created. */
