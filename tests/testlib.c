@@ -2,6 +2,7 @@
 
 #include "solver_grid3d.h"
 #include "solver_height.h"
+#include "solver_sph.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -281,4 +282,13 @@ vf_grid3d *vf_test_grid3d(vf_gpu *gpu, const vf_grid3d_desc *d)
     char err[256] = "";
     CHECK_MSG(vf_grid3d_create(gpu, d, &g, err, sizeof err) == VF_OK, "create: %s", err);
     return g;
+}
+
+vf_sph *vf_test_sph(vf_gpu *gpu, const vf_sph_desc *d)
+{
+    vf_sph *sph = NULL;
+    char err[256] = "";
+    vf_result r = vf_sph_create(gpu, d, &sph, err, sizeof err);
+    CHECK_MSG(r == VF_OK, "create: %s %s", vf_result_message(r), err);
+    return sph;
 }

@@ -115,6 +115,12 @@ struct vf_grid3d;
  * when it cannot be created. */
 struct vf_grid3d *vf_test_grid3d(vf_gpu *gpu, const struct vf_grid3d_desc *d);
 
+struct vf_sph_desc;
+struct vf_sph;
+/** Creates an SPH solver of d, with a check that names the error; NULL when
+ * it cannot be created. */
+struct vf_sph *vf_test_sph(vf_gpu *gpu, const struct vf_sph_desc *d);
+
 struct vf_height_desc;
 /** Creates a height-field solver of d, with a check that names the error;
  * NULL when it cannot be created. */
