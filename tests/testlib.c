@@ -267,12 +267,17 @@ size_t vf_test_count_files(const char *dir, const char *needle)
     return n;
 }
 
+/* Checks the result of a solver's create, naming the error. */
+static void check_created(vf_result r, const char *err)
+{
+    CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
+}
+
 vf_solver *vf_test_height_solver(vf_gpu *gpu, const vf_height_desc *d)
 {
     vf_solver *s = NULL;
     char err[256] = "";
-    vf_result r = vf_height_create(gpu, d, &s, err, sizeof err);
-    CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
+    check_created(vf_height_create(gpu, d, &s, err, sizeof err), err);
     return s;
 }
 
@@ -280,7 +285,7 @@ vf_grid3d *vf_test_grid3d(vf_gpu *gpu, const vf_grid3d_desc *d)
 {
     vf_grid3d *g = NULL;
     char err[256] = "";
-    CHECK_MSG(vf_grid3d_create(gpu, d, &g, err, sizeof err) == VF_OK, "create: %s", err);
+    check_created(vf_grid3d_create(gpu, d, &g, err, sizeof err), err);
     return g;
 }
 
@@ -288,7 +293,6 @@ vf_sph *vf_test_sph(vf_gpu *gpu, const vf_sph_desc *d)
 {
     vf_sph *sph = NULL;
     char err[256] = "";
-    vf_result r = vf_sph_create(gpu, d, &sph, err, sizeof err);
-    CHECK_MSG(r == VF_OK, "create: %s %s", vf_result_message(r), err);
+    check_created(vf_sph_create(gpu, d, &sph, err, sizeof err), err);
     return sph;
 }
