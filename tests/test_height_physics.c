@@ -34,6 +34,19 @@
 
 #define PI 3.14159265358979323846
 
+/* Records `count` frames in one submit. */
+static void run_frames(vf_gpu *gpu, vf_solver *s, int count)
+{
+    VkCommandBuffer cmd;
+    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+        return;
+    for (int f = 0; f < count; f++) {
+        vf_solver_record_frame(s, cmd, NULL);
+        vf_solver_frame_done(s);
+    }
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+}
+
 /* Records `count` substeps in one submit. */
 static void steps(vf_gpu *gpu, vf_solver *s, int count)
 {
@@ -248,16 +261,8 @@ static void test_rain_volume(vf_gpu *gpu, int integrator, bool fix)
     double v0 = 0, v1 = 0;
     CHECK(vf_height_volume(s, &v0) == VF_OK);
     const int frames = 1000, batch = 50;
-    for (int f = 0; f < frames; f += batch) {
-        VkCommandBuffer cmd;
-        if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
-            break;
-        for (int k = 0; k < batch; k++) {
-            vf_solver_record_frame(s, cmd, NULL);
-            vf_solver_frame_done(s);
-        }
-        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-    }
+    for (int f = 0; f < frames; f += batch)
+        run_frames(gpu, s, batch);
     CHECK(vf_height_volume(s, &v1) == VF_OK);
     char msg[256] = "";
     vf_result chk = vf_solver_check(s, msg, sizeof msg);
@@ -383,13 +388,7 @@ static void test_pressure_coupling(vf_gpu *gpu)
     CHECK(vf_buffer_write(bp, 0, p, sizeof p) == VF_OK);
     vf_height_flow flow = {.pressure = bp, .nx = fn, .ny = fn};
     CHECK(vf_height_set_flow(s, &flow) == VF_OK);
-    VkCommandBuffer cmd;
-    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
-    for (int f = 0; f < 30; f++) {
-        vf_solver_record_frame(s, cmd, NULL);
-        vf_solver_frame_done(s);
-    }
-    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    run_frames(gpu, s, 30);
     size_t n = (size_t)d.nx * d.ny;
     float *eta = malloc(n * 4), *ph = malloc(n * 4);
     vf_height_state st;
@@ -440,9 +439,7 @@ static double leftover(vf_gpu *gpu, int edges)
     for (int k = 0; k < total; k += 100)
         steps(gpu, s, total - k < 100 ? total - k : 100);
     CHECK(vf_height_download(s, eta, NULL) == VF_OK);
-    double m = 0;
-    for (size_t i = 0; i < n; i++)
-        m = fmax(m, fabs(eta[i]));
+    double m = vf_test_max_abs(eta, n);
     free(eta), free(vel);
     vf_solver_destroy(&s);
     return m;
@@ -479,13 +476,7 @@ static void test_boat(vf_gpu *gpu)
         return;
     double v0 = 0, v1 = 0;
     CHECK(vf_height_volume(s, &v0) == VF_OK);
-    VkCommandBuffer cmd;
-    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
-    for (int f = 0; f < 240; f++) {
-        vf_solver_record_frame(s, cmd, NULL);
-        vf_solver_frame_done(s);
-    }
-    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    run_frames(gpu, s, 240);
     CHECK(vf_height_volume(s, &v1) == VF_OK);
     vf_height_object boat;
     CHECK(vf_height_read_objects(s, &boat) == VF_OK);
@@ -528,13 +519,7 @@ static void test_objects_follow_flow(vf_gpu *gpu)
     vf_height_object a[6], b[6];
     CHECK(vf_height_read_objects(s, a) == VF_OK);
     const int frames = 60;
-    VkCommandBuffer cmd;
-    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
-    for (int f = 0; f < frames; f++) {
-        vf_solver_record_frame(s, cmd, NULL);
-        vf_solver_frame_done(s);
-    }
-    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    run_frames(gpu, s, frames);
     CHECK(vf_height_read_objects(s, b) == VF_OK);
     /* the exact discrete path: v_n = U (1 - q^n), q = exp(-dt/tau), x += dt v_n */
     double q = exp(-d.frame_dt / d.drag_time), travel = 0, vn = 0;
@@ -915,14 +900,7 @@ static void test_advect_bump(vf_gpu *gpu)
         float *eta = malloc((size_t)d.nx * d.ny * sizeof(float));
         double x0 = centroid_x(s, &d, eta);
         const int frames = 60;
-        VkCommandBuffer cmd;
-        if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
-            for (int f = 0; f < frames; f++) {
-                vf_solver_record_frame(s, cmd, NULL);
-                vf_solver_frame_done(s);
-            }
-            CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-        }
+        run_frames(gpu, s, frames);
         double x1 = centroid_x(s, &d, eta), expect = adv ? u * frames * d.frame_dt : 0.0;
         printf("  advect=%d: centroid moved %.4f m in %g s (expected %.4f m)\n", adv, x1 - x0, frames * d.frame_dt,
                expect);
