@@ -8,19 +8,11 @@
 
 static char out[65536];
 
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 static void expect_usage_error(const char *args, const char *needle)
 {
     int rc = vf_test_run_capture(out, sizeof out, "'%s' %s", vf_t.vkfluid, args);
     CHECK_MSG(rc == 2, "vkfluid %s: exit %d, want 2 (output: %s)", args, rc, out);
-    CHECK_MSG(lines(out) == 1, "vkfluid %s: %d lines of output, want one: %s", args, lines(out), out);
+    CHECK_MSG(vf_test_lines(out) == 1, "vkfluid %s: %d lines of output, want one: %s", args, vf_test_lines(out), out);
     CHECK_MSG(!strncmp(out, "error: ", 7), "vkfluid %s: output must start with 'error: ': %s", args, out);
     if (needle)
         CHECK_STR_CONTAINS(out, needle);

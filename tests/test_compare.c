@@ -119,28 +119,6 @@ static bool write_text(const char *path, const char *text)
     return fclose(f) == 0;
 }
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-static bool dir_has_temp(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
-    bool found = false;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (strstr(e->d_name, ".tmp."))
-            found = true;
-    closedir(d);
-    return found;
-}
-
 /* ------------------------------------------------------------------ metrics */
 
 static void test_identical(void)
@@ -323,7 +301,7 @@ static void test_png(void)
     f2 = (uint8_t *)vf_test_read_file(p1, &l2);
     CHECK_MSG(f1 && f2 && l1 == l2 && memcmp(f1, f2, l1) == 0, "rewrite gives identical bytes");
     free(f2);
-    CHECK_MSG(!dir_has_temp(vf_t.scratch), "no temp file left after writes");
+    CHECK_MSG(vf_test_count_files(vf_t.scratch, ".tmp.") == 0, "no temp file left after writes");
 
     /* RGB write reads back as RGBA with opaque alpha. */
     uint8_t rgb[3 * 4 * 3];
@@ -346,7 +324,7 @@ static void test_png(void)
     const char *dir_target = vf_test_path("a_dir.png");
     mkdir(dir_target, 0777);
     CHECK_EQ_INT(vf_png_write(dir_target, img, w, h), VF_ERR_IO);
-    CHECK_MSG(!dir_has_temp(vf_t.scratch), "no temp file left after a failed rename");
+    CHECK_MSG(vf_test_count_files(vf_t.scratch, ".tmp.") == 0, "no temp file left after a failed rename");
     CHECK_EQ_INT(vf_png_write(p1, img, 0, h), VF_ERR_INVALID_ARG);
     CHECK_EQ_INT(vf_png_write(p1, img, 40000, 1), VF_ERR_TOO_LARGE);
 
@@ -420,16 +398,16 @@ static void test_cli(void)
     CHECK_STR_CONTAINS(out, "1.000000");
 
     CHECK_EQ_INT(cli("'%s' '%s'", pa, psmall), 2);
-    CHECK_EQ_INT(count_lines(out), 1);
+    CHECK_EQ_INT(vf_test_lines(out), 1);
     CHECK(strncmp(out, "error: ", 7) == 0);
     CHECK_STR_CONTAINS(out, "same size");
 
     CHECK_EQ_INT(cli("'%s' '%s'", pa, ptext), 2);
-    CHECK_EQ_INT(count_lines(out), 1);
+    CHECK_EQ_INT(vf_test_lines(out), 1);
     CHECK_STR_CONTAINS(out, "not a png");
 
     CHECK_EQ_INT(cli("'%s' '%s'", pa, vf_test_path("nope.png")), 2);
-    CHECK_EQ_INT(count_lines(out), 1);
+    CHECK_EQ_INT(vf_test_lines(out), 1);
     CHECK_STR_CONTAINS(out, "nope.png");
 
     /* PSNR of the +-4 pattern is 36.09 dB. */
@@ -456,7 +434,7 @@ static void test_cli(void)
     CHECK_STR_CONTAINS(out, "\"identical\": true");
 
     CHECK_EQ_INT(cli("'%s' '%s' --threshold bogus=1", pa, pb), 2);
-    CHECK_EQ_INT(count_lines(out), 1);
+    CHECK_EQ_INT(vf_test_lines(out), 1);
     CHECK_EQ_INT(cli("'%s' '%s' --threshold psnr=abc", pa, pb), 2);
     CHECK_EQ_INT(cli("'%s' '%s' --threshold differ=2", pa, pb), 2);
     CHECK_EQ_INT(cli("'%s' '%s' --tolerance 300", pa, pb), 2);
@@ -515,10 +493,10 @@ static void test_cli(void)
     snprintf(p, sizeof p, "%s/frame_0003.png", da); /* on one side only */
     CHECK_EQ_INT(vf_png_write(p, a, w, h), VF_OK);
     CHECK_EQ_INT(cli("'%s' '%s'", da, db), 2);
-    CHECK_EQ_INT(count_lines(out), 1);
+    CHECK_EQ_INT(vf_test_lines(out), 1);
     CHECK_STR_CONTAINS(out, "frame_0003.png");
     CHECK_EQ_INT(cli("'%s' '%s'", da, pa), 2); /* folder vs file */
-    CHECK_EQ_INT(count_lines(out), 1);
+    CHECK_EQ_INT(vf_test_lines(out), 1);
 
     free(a);
     free(b);

@@ -23,14 +23,6 @@ static char vkfluid[4096]; /* absolute: the runs change into the scratch folder 
 #define GRID "smoke --set grid.n=32 --set grid.frame_dt=0.1"
 #define HEIGHT "pool --set height.nx=32 --set height.ny=32"
 
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 /* Runs vkfluid in the scratch folder (so out/ lands there) with an optional
  * VKFLUID_FAULT; returns the exit code, output in out. */
 static int run(const char *fault, const char *args)
@@ -40,32 +32,6 @@ static int run(const char *fault, const char *args)
         snprintf(env, sizeof env, "VKFLUID_FAULT=%s ", fault);
     return vf_test_run_capture(out, sizeof out, "cd '%s' && %s'%s' run %s --quiet", vf_t.scratch, env, vkfluid,
                                args);
-}
-
-static bool same_file(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    bool same = fa && fb;
-    while (same) {
-        int ca = fgetc(fa), cb = fgetc(fb);
-        if (ca != cb)
-            same = false;
-        if (ca == EOF || cb == EOF)
-            break;
-    }
-    if (fa)
-        fclose(fa);
-    if (fb)
-        fclose(fb);
-    return same;
-}
-
-static bool exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f)
-        fclose(f);
-    return f != NULL;
 }
 
 /* The sum of the "NAME  X ms/frame" lines of a run's output. */
@@ -114,23 +80,41 @@ static void split_identical(const char *family, const char *scene, const char *f
     char a[512], b[512];
     snprintf(a, sizeof a, "%s/split_%s_0/%s", vf_t.scratch, family, file);
     snprintf(b, sizeof b, "%s/split_%s_1/%s", vf_t.scratch, family, file);
-    CHECK_MSG(same_file(a, b), "%s and %s must be identical", a, b);
+    CHECK_MSG(vf_test_same_file(a, b), "%s and %s must be identical", a, b);
     /* printed only: timings depend on the load of the machine, so no test
      * asserts on them (the benchmark measures them) */
     printf("  %s: %.3f ms/frame in one submit, %.3f ms/frame in parts of one substep\n", family, ms[0], ms[1]);
 }
 
-/* One error line, exit 3, naming the frame, the passes and what to try. */
+/* One error line (printed), exit 3, naming the frame, the passes, what to
+ * try and the last good state, of frame 2. */
 static void check_failure_line(int rc, const char *what, const char *frame, const char *pass)
 {
     CHECK_MSG(rc == 3, "exit %d, want 3: %s", rc, out);
-    CHECK_MSG(lines(out) == 1, "%d lines, want one: %s", lines(out), out);
+    CHECK_MSG(vf_test_lines(out) == 1, "%d lines, want one: %s", vf_test_lines(out), out);
     CHECK_MSG(!strncmp(out, "error: ", 7), "starts with 'error: ': %s", out);
     CHECK_STR_CONTAINS(out, what);
     CHECK_STR_CONTAINS(out, frame);
     CHECK_STR_CONTAINS(out, pass);
     CHECK_STR_CONTAINS(out, "try a smaller size");
     CHECK_STR_CONTAINS(out, "--device");
+    CHECK_STR_CONTAINS(out, "last good state (frame 2,");
+    printf("  %s", out);
+}
+
+/* A run without a fault that exports the reference states. */
+static void reference_run(const char *args)
+{
+    int rc = run(NULL, args);
+    CHECK_MSG(rc == 0, "reference run: exit %d: %s", rc, out);
+}
+
+/* The last good state a failure wrote (got) equals the reference run's
+ * export of that frame (ref); both paths inside the scratch folder. */
+static void same_as_reference(const char *ref, const char *got)
+{
+    const char *r = vf_test_path(ref), *g = vf_test_path(got);
+    CHECK_MSG(vf_test_same_file(r, g), "the last good state %s equals the export of frame 2 %s", g, r);
 }
 
 static void sph_device_lost(void)
@@ -138,43 +122,31 @@ static void sph_device_lost(void)
     vf_test_section("sph: device lost in the middle of a frame");
     /* 7 substeps per frame in parts of 2: 4 submits per frame; submit 10 is
      * frame 3, submit 2; the check after frame 2 passed */
-    int rc = run(NULL, SPH " --steps 2 --export sph_ref");
-    CHECK_MSG(rc == 0, "reference run: exit %d: %s", rc, out);
-    rc = run("device-lost@10", SPH " --steps 4 --check-every 1 --substeps-per-submit 2");
+    reference_run(SPH " --steps 2 --export sph_ref");
+    int rc = run("device-lost@10", SPH " --steps 4 --check-every 1 --substeps-per-submit 2");
     check_failure_line(rc, "the gpu device was lost", "at frame 3, submit 2 of the frame", "forces");
     CHECK_STR_CONTAINS(out, "--substeps-per-submit 1");
-    CHECK_STR_CONTAINS(out, "last good state (frame 2,");
     CHECK_STR_CONTAINS(out, "written to out/dam-break-failure");
-    printf("  %s", out);
-    char ref[512], got[512];
-    snprintf(ref, sizeof ref, "%s/sph_ref/particles_0000.csv", vf_t.scratch);
-    snprintf(got, sizeof got, "%s/out/dam-break-failure/particles_0000.csv", vf_t.scratch);
-    CHECK_MSG(same_file(ref, got), "the last good state %s equals the export of frame 2 %s", got, ref);
+    same_as_reference("sph_ref/particles_0000.csv", "out/dam-break-failure/particles_0000.csv");
     /* a second failure never mixes into the first one's folder */
     rc = run("device-lost@1", SPH " --steps 2");
     CHECK_EQ_INT(rc, 3);
     CHECK_STR_CONTAINS(out, "frame 1");
     CHECK_STR_CONTAINS(out, "last good state (frame 0, t = 0 s) written to out/dam-break-failure-2");
-    snprintf(got, sizeof got, "%s/out/dam-break-failure-2/particles_0000.vtp", vf_t.scratch);
-    CHECK_MSG(exists(got), "%s exists", got);
+    const char *got = vf_test_path("out/dam-break-failure-2/particles_0000.vtp");
+    CHECK_MSG(vf_test_exists(got), "%s exists", got);
 }
 
 static void grid_oom(void)
 {
     vf_test_section("grid: out of device memory, last good state into the export folder");
-    int rc = run(NULL, GRID " --steps 2 --export grid_ref");
-    CHECK_MSG(rc == 0, "reference run: exit %d: %s", rc, out);
-    rc = run("oom@3", GRID " --steps 4 --check-every 1 --substeps-per-submit 0 --export grid_fault");
+    reference_run(GRID " --steps 2 --export grid_ref");
+    int rc = run("oom@3", GRID " --steps 4 --check-every 1 --substeps-per-submit 0 --export grid_fault");
     check_failure_line(rc, "out of device memory", "at frame 3 (passes", "grid_pressure");
-    CHECK_STR_CONTAINS(out, "last good state (frame 2,");
     CHECK_STR_CONTAINS(out, "grid_fault");
-    printf("  %s", out);
-    char ref[512], got[512];
-    snprintf(ref, sizeof ref, "%s/grid_ref/grid_0000.csv", vf_t.scratch);
-    snprintf(got, sizeof got, "%s/grid_fault/grid_0000.csv", vf_t.scratch);
-    CHECK_MSG(same_file(ref, got), "the last good state %s equals the export of frame 2 %s", got, ref);
-    snprintf(got, sizeof got, "%s/grid_fault/grid_0000.vti", vf_t.scratch);
-    CHECK_MSG(exists(got), "%s exists", got);
+    same_as_reference("grid_ref/grid_0000.csv", "grid_fault/grid_0000.csv");
+    const char *got = vf_test_path("grid_fault/grid_0000.vti");
+    CHECK_MSG(vf_test_exists(got), "%s exists", got);
     /* without --check-every nothing was kept: the line says how to keep it */
     rc = run("device-lost@2", GRID " --steps 3");
     CHECK_EQ_INT(rc, 3);
@@ -184,18 +156,12 @@ static void grid_oom(void)
 static void height_device_lost(void)
 {
     vf_test_section("height: device lost, last good state from a periodic check");
-    int rc = run(NULL, HEIGHT " --steps 2 --export height_ref");
-    CHECK_MSG(rc == 0, "reference run: exit %d: %s", rc, out);
-    rc = run("device-lost@4", HEIGHT " --steps 5 --check-every 2 --substeps-per-submit 0");
+    reference_run(HEIGHT " --steps 2 --export height_ref");
+    int rc = run("device-lost@4", HEIGHT " --steps 5 --check-every 2 --substeps-per-submit 0");
     check_failure_line(rc, "the gpu device was lost", "at frame 4 (passes", "height_");
     CHECK_STR_CONTAINS(out, "splitting frames (--substeps-per-submit 8)");
-    CHECK_STR_CONTAINS(out, "last good state (frame 2,");
     CHECK_STR_CONTAINS(out, "written to out/pool-failure");
-    printf("  %s", out);
-    char ref[512], got[512];
-    snprintf(ref, sizeof ref, "%s/height_ref/height_0000.csv", vf_t.scratch);
-    snprintf(got, sizeof got, "%s/out/pool-failure/height_0000.csv", vf_t.scratch);
-    CHECK_MSG(same_file(ref, got), "the last good state %s equals the export of frame 2 %s", got, ref);
+    same_as_reference("height_ref/height_0000.csv", "out/pool-failure/height_0000.csv");
 }
 
 int main(int argc, char **argv)

@@ -141,14 +141,6 @@ static bool run_pass(vf_grid *g, vf_grid_pass pass)
     return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK;
 }
 
-static double max_abs(const float *a, size_t n)
-{
-    double m = 0;
-    for (size_t k = 0; k < n; k++)
-        m = fmax(m, fabs(a[k]));
-    return m;
-}
-
 /* Compares a GPU field with the reference; prints the error. */
 static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *ref, double tol)
 {
@@ -160,16 +152,9 @@ static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *
         free(gpu);
         return;
     }
-    double err = 0;
-    size_t worst = 0;
-    for (size_t k = 0; k < n; k++) {
-        double e = fabs((double)gpu[k] - ref[k]);
-        if (!(e <= err)) {
-            err = e;
-            worst = k;
-        }
-    }
-    double scale = fmax(1.0, max_abs(ref, n));
+    double err;
+    size_t worst = vf_test_max_diff(gpu, ref, n, &err);
+    double scale = fmax(1.0, vf_test_max_abs(ref, n));
     printf("  %-28s max |gpu - cpu| = %.3g (scale %.3g, tol %.1g)\n", what, err, scale, tol);
     CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at (%zu, %zu) gpu %.9g cpu %.9g > %.1g x %.3g", what, err,
               worst % w, worst / w, gpu[worst], ref[worst], tol, scale);

@@ -27,14 +27,6 @@ static float frand(void)
     return (float)((rng_state >> 40) & 0xffffff) / 16777216.0f;
 }
 
-static double max_abs(const float *a, size_t n)
-{
-    double m = 0;
-    for (size_t k = 0; k < n; k++)
-        m = fmax(m, fabs(a[k]));
-    return m;
-}
-
 static void compare(const char *what, vf_grid3d *g, vf_grid3d_field f, const float *ref, double tol)
 {
     size_t n = (size_t)vf_grid3d_field_count(g, f);
@@ -43,16 +35,9 @@ static void compare(const char *what, vf_grid3d *g, vf_grid3d_field f, const flo
         free(gpu);
         return;
     }
-    double err = 0;
-    size_t worst = 0;
-    for (size_t k = 0; k < n; k++) {
-        double e = fabs((double)gpu[k] - ref[k]);
-        if (!(e <= err)) {
-            err = e;
-            worst = k;
-        }
-    }
-    double scale = fmax(1.0, max_abs(ref, n));
+    double err;
+    size_t worst = vf_test_max_diff(gpu, ref, n, &err);
+    double scale = fmax(1.0, vf_test_max_abs(ref, n));
     printf("  %-30s max |gpu - cpu| = %.3g (scale %.3g, tol %.1g)\n", what, err, scale, tol);
     CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at %zu gpu %.9g cpu %.9g > %.1g x %.3g", what, err, worst,
               gpu[worst], ref[worst], tol, scale);

@@ -82,9 +82,8 @@ static double rms_fluid(const float *a, const uint32_t *mask, size_t n)
 static void test_projection(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
 {
     vf_test_section(name);
-    vf_grid3d *g = NULL;
-    char err[256] = "";
-    if (!CHECK_MSG(vf_grid3d_create(gpu, din, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_grid3d *g = vf_test_grid3d(gpu, din);
+    if (!g)
         return;
     const vf_grid3d_desc *d = vf_grid3d_get_desc(g);
     size_t nc = (size_t)d->nx * d->ny * d->nz, nf = (size_t)vf_grid3d_field_count(g, VF_GRID3D_FIELD_VEL);
@@ -119,9 +118,8 @@ static double vcycle_rate(vf_gpu *gpu, uint32_t n, const vf_grid3d_desc *base)
 {
     vf_grid3d_desc d = base ? *base : (vf_grid3d_desc){0};
     d.nx = n;
-    vf_grid3d *g = NULL;
-    char err[256] = "";
-    if (!CHECK_MSG(vf_grid3d_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_grid3d *g = vf_test_grid3d(gpu, &d);
+    if (!g)
         return 1;
     size_t nc = (size_t)n * n * n;
     float *b = malloc(nc * 4), *x = calloc(nc, 4);
@@ -175,9 +173,8 @@ static void test_taylor_green(vf_gpu *gpu)
                         .advection = VF_GRID3D_ADVECT_MACCORMACK};
     for (int s = 0; s < 6; s++)
         d.sides[s] = VF_G3_BC_FREESLIP;
-    vf_grid3d *g = NULL;
-    char err[256] = "";
-    if (!CHECK_MSG(vf_grid3d_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_grid3d *g = vf_test_grid3d(gpu, &d);
+    if (!g)
         return;
     size_t nc = 32 * 32 * 32;
     uint32_t *mask = calloc(nc, 4);
@@ -228,10 +225,9 @@ static double plume_error(vf_gpu *gpu, uint32_t n, double *rise)
                         .advection = VF_GRID3D_ADVECT_SEMI_LAGRANGIAN};
     for (int s = 0; s < 6; s++)
         d.sides[s] = VF_G3_BC_FREESLIP;
-    vf_grid3d *g = NULL;
-    char err[256] = "";
     *rise = 0;
-    if (!CHECK_MSG(vf_grid3d_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_grid3d *g = vf_test_grid3d(gpu, &d);
+    if (!g)
         return NAN;
     size_t nc = (size_t)n * n * n;
     uint32_t steps = (uint32_t)lround(T / d.dt);

@@ -27,13 +27,13 @@ static void test_light(vf_gpu *gpu)
                                       {.shape = VF_GRID3D_SHAPE_BOX, .centre = {0.2f, 0.5f, 0.7f}, .size = {0.1f, 0.1f, 0.1f}}}};
     for (int s = 0; s < 6; s++)
         d.sides[s] = VF_G3_BC_FREESLIP;
-    vf_grid3d *g = NULL;
-    char err[256] = "";
-    if (!CHECK_MSG(vf_grid3d_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_grid3d *g = vf_test_grid3d(gpu, &d);
+    if (!g)
         return;
     CHECK(vf_grid3d_run_steps(g, 10) == VF_OK);
     vf_renderer *r = NULL;
     vf_render_options opt = {.width = 64, .height = 48};
+    char err[256] = "";
     if (!CHECK_MSG(vf_render_create_for(gpu, vf_grid3d_solver(g), &opt, &r, err, sizeof err) == VF_OK, "%s", err)) {
         vf_grid3d_destroy(&g);
         return;
@@ -94,29 +94,7 @@ static void test_views(void)
 static void test_golden(void)
 {
     vf_test_section("golden capture of smoke3d");
-    char golden[4096];
-    snprintf(golden, sizeof golden, "%s/tests/golden/capture_smoke3d", vf_t.source);
-    if (getenv("VKFLUID_UPDATE_GOLDEN")) {
-        vf_test_run("rm -rf '%s' && '%s' capture " SMOKE3D " --out '%s' --quiet && rm -f '%s/capture.json'", golden,
-                    vf_t.vkfluid, golden, golden);
-        printf("golden frames rewritten in %s\n", golden);
-    }
-    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture " SMOKE3D " --out '%s' --quiet", vf_t.vkfluid,
-                                 vf_test_path("g"));
-    CHECK_MSG(rc == 0, "capture: exit %d: %s", rc, out);
-    vf_test_run("rm -f '%s/capture.json'", vf_test_path("g"));
-    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s' '%s' --threshold ssim=0.95 --threshold psnr=30",
-                             vf_t.vkfluid, golden, vf_test_path("g"));
-    printf("%s", out);
-    CHECK_MSG(rc == 0, "the capture matches the golden frames (exit %d)", rc);
-    rc = vf_test_run_capture(out, sizeof out,
-                             "'%s' capture " SMOKE3D " --set buoyancy=0 --out '%s' --quiet && rm -f '%s/capture.json'",
-                             vf_t.vkfluid, vf_test_path("broken"), vf_test_path("broken"));
-    CHECK_MSG(rc == 0, "capture without buoyancy: exit %d: %s", rc, out);
-    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s' '%s' --threshold ssim=0.95 --threshold psnr=30",
-                             vf_t.vkfluid, golden, vf_test_path("broken"));
-    printf("%s", out);
-    CHECK_MSG(rc == 1, "a plume without buoyancy fails the golden comparison (exit %d, want 1)", rc);
+    vf_test_golden("capture_smoke3d", SMOKE3D, "--set buoyancy=0", "a plume without buoyancy");
 }
 
 int main(int argc, char **argv)

@@ -11,14 +11,6 @@
 #define VF_TESTLIB_NO_GPU
 #include "testlib.h"
 
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 static void bad(const char *args, const char *key)
 {
     char out[4096];
@@ -26,7 +18,7 @@ static void bad(const char *args, const char *key)
     printf("  %s -> %d: %s", args, rc, out);
     CHECK_EQ_INT(rc, 2);
     CHECK_STR_CONTAINS(out, key);
-    CHECK_EQ_INT(lines(out), 1);
+    CHECK_EQ_INT(vf_test_lines(out), 1);
 }
 
 int main(int argc, char **argv)

@@ -440,12 +440,6 @@ static void test_obstacles(vf_gpu *gpu)
     vf_solver_destroy(&s);
 }
 
-static bool exists(const char *p)
-{
-    struct stat sb;
-    return stat(p, &sb) == 0;
-}
-
 static void test_cli(void)
 {
     vf_test_section("cli: bad input and export");
@@ -474,7 +468,7 @@ static void test_cli(void)
         CHECK_STR_CONTAINS(out, bad[k].expect);
         CHECK_MSG(lines == 1, "expected one line, got %zu", lines);
         CHECK_MSG(strncmp(out, "error: ", 7) == 0, "the line starts with 'error: '");
-        CHECK_MSG(!exists(dir), "nothing written for %s", bad[k].args);
+        CHECK_MSG(!vf_test_exists(dir), "nothing written for %s", bad[k].args);
     }
     /* an export */
     const char *dir = vf_test_path("export");
@@ -498,12 +492,9 @@ static void test_cli(void)
         CHECK(xmax < 1.0 && xmax > 0.9);
         fclose(f);
     }
-    snprintf(path, sizeof path, "%s/grid_0000.vti", dir);
-    f = fopen(path, "r");
-    if (CHECK_MSG(f != NULL, "%s exists", path)) {
-        static char buf[1 << 16];
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        buf[n] = 0;
+    size_t n = 0;
+    char *buf = vf_test_read_checked(dir, "grid_0000.vti", &n);
+    if (buf) {
         CHECK_STR_CONTAINS(buf, "<VTKFile type=\"ImageData\"");
         CHECK_STR_CONTAINS(buf, "WholeExtent=\"0 15 0 15 0 0\"");
         CHECK_STR_CONTAINS(buf, "Name=\"velocity\" NumberOfComponents=\"3\"");
@@ -519,19 +510,15 @@ static void test_cli(void)
                 CHECK_EQ_U64(bytes, 16 * 16 * 3 * 4);
             }
         }
-        fclose(f);
+        free(buf);
     }
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    f = fopen(path, "r");
-    if (CHECK_MSG(f != NULL, "%s exists", path)) {
-        static char buf[1 << 14];
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        buf[n] = 0;
+    buf = vf_test_read_checked(dir, "summary.json", NULL);
+    if (buf) {
         CHECK_STR_CONTAINS(buf, "\"final_divergence_l2\"");
         CHECK_STR_CONTAINS(buf, "\"residual_before_rms\"");
         CHECK_STR_CONTAINS(buf, "\"pressure_solver\": \"multigrid\"");
         CHECK_STR_CONTAINS(buf, "\"grid_pressure\"");
-        fclose(f);
+        free(buf);
     }
 }
 

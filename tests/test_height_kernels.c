@@ -90,14 +90,8 @@ static void random_eta(const host *h, float *eta, float amp)
 
 static double max_diff(const float *a, const float *b, size_t n, size_t *where)
 {
-    double m = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double d = fabs((double)a[i] - (double)b[i]);
-        if (!(d <= m)) {
-            m = d;
-            *where = i;
-        }
-    }
+    double m;
+    *where = vf_test_max_diff(a, b, n, &m);
     return m;
 }
 
@@ -114,9 +108,8 @@ static void test_explicit(vf_gpu *gpu)
 {
     vf_test_section("explicit step: gpu vs cpu");
     vf_height_desc d = base_desc(VF_HEIGHT_INT_EXPLICIT);
-    vf_solver *s = NULL;
-    char err[256];
-    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_solver *s = vf_test_height_solver(gpu, &d);
+    if (!s)
         return;
     host h;
     read_static(s, &h);
@@ -190,9 +183,8 @@ static void test_adi(vf_gpu *gpu)
     vf_test_section("adi: tridiagonal sweeps and a whole step, gpu vs cpu");
     vf_height_desc d = base_desc(VF_HEIGHT_INT_ADI);
     d.dt = 0.2; /* about 13x the explicit limit of this scene */
-    vf_solver *s = NULL;
-    char err[256];
-    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_solver *s = vf_test_height_solver(gpu, &d);
+    if (!s)
         return;
     printf("adi dt %.3g s = %.1f x the explicit limit %.3g s\n", d.dt, d.dt / vf_height_explicit_limit(&d),
            vf_height_explicit_limit(&d));
@@ -275,9 +267,8 @@ static void test_disturb(vf_gpu *gpu, int integrator, int coupling)
     d.drop_radius = 0.15;
     d.drop_amplitude = 0.05;
     d.seed = 99;
-    vf_solver *s = NULL;
-    char err[256];
-    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_solver *s = vf_test_height_solver(gpu, &d);
+    if (!s)
         return;
     host h;
     read_static(s, &h);
@@ -391,9 +382,8 @@ static void test_volume_and_objects(vf_gpu *gpu, int integrator)
     printf("-- volume correction and floating objects (%s): gpu vs cpu\n", integrator ? "adi" : "explicit");
     vf_height_desc d = base_desc(integrator);
     d.volume_fix = true;
-    vf_solver *s = NULL;
-    char err[256];
-    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_solver *s = vf_test_height_solver(gpu, &d);
+    if (!s)
         return;
     host h;
     read_static(s, &h);
@@ -560,9 +550,8 @@ static void test_flow_solver(vf_gpu *gpu)
     vf_height_desc d = base_desc(VF_HEIGHT_INT_EXPLICIT);
     d.boat = false;
     d.coupling = VF_HEIGHT_COUPLE_NONE;
-    vf_solver *s = NULL;
-    char err[256];
-    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_solver *s = vf_test_height_solver(gpu, &d);
+    if (!s)
         return;
     int destroyed = 0;
     fake_flow *f = calloc(1, sizeof *f);
@@ -623,10 +612,8 @@ static void test_advect(vf_gpu *gpu, int integrator)
     d.boat = false;
     d.leaves = d.ducks = 0;
     d.advect = true;
-    vf_solver *s = NULL;
-    char err[256] = "";
-    vf_result r = vf_height_create(gpu, &d, &s, err, sizeof err);
-    if (!CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err))
+    vf_solver *s = vf_test_height_solver(gpu, &d);
+    if (!s)
         return;
     host h;
     read_static(s, &h);

@@ -34,13 +34,17 @@
 
 #define PI 3.14159265358979323846
 
-static vf_solver *make(vf_gpu *gpu, const vf_height_desc *d)
+/* Records `count` frames in one submit. */
+static void run_frames(vf_gpu *gpu, vf_solver *s, int count)
 {
-    vf_solver *s = NULL;
-    char err[256] = "";
-    vf_result r = vf_height_create(gpu, d, &s, err, sizeof err);
-    CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
-    return s;
+    VkCommandBuffer cmd;
+    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+        return;
+    for (int f = 0; f < count; f++) {
+        vf_solver_record_frame(s, cmd, NULL);
+        vf_solver_frame_done(s);
+    }
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
 }
 
 /* Records `count` substeps in one submit. */
@@ -105,7 +109,7 @@ typedef struct basin_run {
 static basin_run measure_period(vf_gpu *gpu, const vf_height_desc *d, double periods)
 {
     basin_run r = {NAN, 0, 0, 0};
-    vf_solver *s = make(gpu, d);
+    vf_solver *s = vf_test_height_solver(gpu, d);
     if (!s)
         return r;
     const double c = sqrt(d->g * d->surface), t_an = 2 * d->nx * d->dx / c, dt = vf_height_dt(s);
@@ -194,7 +198,7 @@ static void test_adi_large_dt(vf_gpu *gpu)
      * step (CPU reference, bypassing the dt check) blows up */
     d.adi_form = 0;
     d.init = VF_HEIGHT_INIT_REST;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     size_t n = (size_t)d.nx * d.ny;
@@ -251,22 +255,14 @@ static void test_rain_volume(vf_gpu *gpu, int integrator, bool fix)
     double limit = vf_height_explicit_limit(&d);
     d.dt = integrator ? 2 * limit : 0.9 * limit;
     d.frame_dt = 10 * d.dt;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     double v0 = 0, v1 = 0;
     CHECK(vf_height_volume(s, &v0) == VF_OK);
     const int frames = 1000, batch = 50;
-    for (int f = 0; f < frames; f += batch) {
-        VkCommandBuffer cmd;
-        if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
-            break;
-        for (int k = 0; k < batch; k++) {
-            vf_solver_record_frame(s, cmd, NULL);
-            vf_solver_frame_done(s);
-        }
-        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-    }
+    for (int f = 0; f < frames; f += batch)
+        run_frames(gpu, s, batch);
     CHECK(vf_height_volume(s, &v1) == VF_OK);
     char msg[256] = "";
     vf_result chk = vf_solver_check(s, msg, sizeof msg);
@@ -317,7 +313,7 @@ static void test_shelf(vf_gpu *gpu)
     d.volume_fix = false;
     d.dt = 0.9 * vf_height_explicit_limit(&d);
     d.frame_dt = d.dt;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     /* a plane pulse (uniform in y) centred at x = 4 m */
@@ -376,7 +372,7 @@ static void test_pressure_coupling(vf_gpu *gpu)
     d.rho = 1000;
     d.damping = 1.0;
     d.volume_fix = false; /* the coupling alone (the mean of p adds volume) */
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     const uint32_t fn = 16;
@@ -392,13 +388,7 @@ static void test_pressure_coupling(vf_gpu *gpu)
     CHECK(vf_buffer_write(bp, 0, p, sizeof p) == VF_OK);
     vf_height_flow flow = {.pressure = bp, .nx = fn, .ny = fn};
     CHECK(vf_height_set_flow(s, &flow) == VF_OK);
-    VkCommandBuffer cmd;
-    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
-    for (int f = 0; f < 30; f++) {
-        vf_solver_record_frame(s, cmd, NULL);
-        vf_solver_frame_done(s);
-    }
-    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    run_frames(gpu, s, 30);
     size_t n = (size_t)d.nx * d.ny;
     float *eta = malloc(n * 4), *ph = malloc(n * 4);
     vf_height_state st;
@@ -434,7 +424,7 @@ static double leftover(vf_gpu *gpu, int edges)
     d.volume_fix = false;
     d.edges = edges;
     d.dt = 0.9 * vf_height_explicit_limit(&d);
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return NAN;
     size_t n = (size_t)d.nx * d.ny;
@@ -449,9 +439,7 @@ static double leftover(vf_gpu *gpu, int edges)
     for (int k = 0; k < total; k += 100)
         steps(gpu, s, total - k < 100 ? total - k : 100);
     CHECK(vf_height_download(s, eta, NULL) == VF_OK);
-    double m = 0;
-    for (size_t i = 0; i < n; i++)
-        m = fmax(m, fabs(eta[i]));
+    double m = vf_test_max_abs(eta, n);
     free(eta), free(vel);
     vf_solver_destroy(&s);
     return m;
@@ -483,18 +471,12 @@ static void test_boat(vf_gpu *gpu)
     d.wake_speed = 0.1; /* Froude number 0.05: nearly hydrostatic */
     d.damping = 2.0;
     d.edges = VF_HEIGHT_EDGES_WALLS;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     double v0 = 0, v1 = 0;
     CHECK(vf_height_volume(s, &v0) == VF_OK);
-    VkCommandBuffer cmd;
-    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
-    for (int f = 0; f < 240; f++) {
-        vf_solver_record_frame(s, cmd, NULL);
-        vf_solver_frame_done(s);
-    }
-    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    run_frames(gpu, s, 240);
     CHECK(vf_height_volume(s, &v1) == VF_OK);
     vf_height_object boat;
     CHECK(vf_height_read_objects(s, &boat) == VF_OK);
@@ -521,7 +503,7 @@ static void test_objects_follow_flow(vf_gpu *gpu)
     d.dx = 0.1;
     d.leaves = 6;
     d.drag_time = 0.2;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     const float u = 0.3f, v = -0.1f;
@@ -537,13 +519,7 @@ static void test_objects_follow_flow(vf_gpu *gpu)
     vf_height_object a[6], b[6];
     CHECK(vf_height_read_objects(s, a) == VF_OK);
     const int frames = 60;
-    VkCommandBuffer cmd;
-    CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK);
-    for (int f = 0; f < frames; f++) {
-        vf_solver_record_frame(s, cmd, NULL);
-        vf_solver_frame_done(s);
-    }
-    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    run_frames(gpu, s, frames);
     CHECK(vf_height_read_objects(s, b) == VF_OK);
     /* the exact discrete path: v_n = U (1 - q^n), q = exp(-dt/tau), x += dt v_n */
     double q = exp(-d.frame_dt / d.drag_time), travel = 0, vn = 0;
@@ -916,7 +892,7 @@ static void test_advect_bump(vf_gpu *gpu)
         d.init_amplitude = 0.05;
         d.volume_fix = false;
         d.advect = adv;
-        vf_solver *s = make(gpu, &d);
+        vf_solver *s = vf_test_height_solver(gpu, &d);
         if (!s)
             continue;
         vf_height_flow flow = {.velocity = bv, .nx = 4, .ny = 4};
@@ -924,14 +900,7 @@ static void test_advect_bump(vf_gpu *gpu)
         float *eta = malloc((size_t)d.nx * d.ny * sizeof(float));
         double x0 = centroid_x(s, &d, eta);
         const int frames = 60;
-        VkCommandBuffer cmd;
-        if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
-            for (int f = 0; f < frames; f++) {
-                vf_solver_record_frame(s, cmd, NULL);
-                vf_solver_frame_done(s);
-            }
-            CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-        }
+        run_frames(gpu, s, frames);
         double x1 = centroid_x(s, &d, eta), expect = adv ? u * frames * d.frame_dt : 0.0;
         printf("  advect=%d: centroid moved %.4f m in %g s (expected %.4f m)\n", adv, x1 - x0, frames * d.frame_dt,
                expect);

@@ -30,10 +30,7 @@ static vf_solver *make_pool(vf_gpu *gpu)
     d.rain = 20;
     d.leaves = 6;
     d.ducks = 2;
-    vf_solver *s = NULL;
-    char err[256] = "";
-    CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err);
-    return s;
+    return vf_test_height_solver(gpu, &d);
 }
 
 /* Simulates `frames` frames, renders once, reads back. */
@@ -55,6 +52,14 @@ static const uint8_t *draw(vf_gpu *gpu, vf_solver *s, vf_renderer *r, vf_capture
     return vf_capture_pixels(cap);
 }
 
+/* The surface renderer of rd and a capture of its size (a check each);
+ * false when either cannot be created. */
+static bool open_view(vf_gpu *gpu, const vf_render_surface_desc *rd, vf_renderer **r, vf_capture **cap)
+{
+    vf_capture_desc cd = {.width = rd->width, .height = rd->height};
+    return CHECK(vf_render_surface_create(gpu, rd, r) == VF_OK) && CHECK(vf_capture_create(gpu, &cd, cap) == VF_OK);
+}
+
 static void test_surface_view(vf_gpu *gpu)
 {
     vf_test_section("3D surface view of a pool: not blank");
@@ -62,9 +67,8 @@ static void test_surface_view(vf_gpu *gpu)
     vf_solver *s = make_pool(gpu);
     vf_renderer *r = NULL;
     vf_capture *cap = NULL;
-    vf_capture_desc cd = {.width = w, .height = h};
     vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_3D};
-    if (!s || !CHECK(vf_render_surface_create(gpu, &rd, &r) == VF_OK) || !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
+    if (!s || !open_view(gpu, &rd, &r, &cap))
         goto done;
     /* the default camera is framed on the water: most of the image is pool */
     const uint8_t *px = draw(gpu, s, r, cap, 30);
@@ -127,10 +131,9 @@ static void test_top_view(vf_gpu *gpu)
     vf_solver *s = make_pool(gpu);
     vf_renderer *r = NULL;
     vf_capture *cap = NULL;
-    vf_capture_desc cd = {.width = w, .height = h};
     vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_HEIGHT,
                                  .color_scale = 0.01f};
-    if (!s || !CHECK(vf_render_surface_create(gpu, &rd, &r) == VF_OK) || !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
+    if (!s || !open_view(gpu, &rd, &r, &cap))
         goto done;
     vf_height_state st;
     vf_height_get_state(s, &st);
@@ -316,10 +319,7 @@ static vf_solver *make_scene_pool(vf_gpu *gpu, bool calm)
         d.rain = 0;
         d.leaves = d.ducks = 0;
     }
-    vf_solver *s = NULL;
-    char err[256] = "";
-    CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err);
-    return s;
+    return vf_test_height_solver(gpu, &d);
 }
 
 /* Caustics on the pool floor: the pool scene at frame 60 drawn with and
@@ -444,12 +444,11 @@ static void test_boat_wake(vf_gpu *gpu)
     vf_renderer *r = NULL;
     vf_capture *cap = NULL;
     float *eta = NULL;
-    char err[256] = "";
-    vf_capture_desc cd = {.width = w, .height = h};
-    if (!CHECK_MSG(vf_height_create(gpu, &d, &s, err, sizeof err) == VF_OK, "create: %s", err))
+    s = vf_test_height_solver(gpu, &d);
+    if (!s)
         goto done;
     vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_3D};
-    if (!CHECK(vf_render_surface_create(gpu, &rd, &r) == VF_OK) || !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
+    if (!open_view(gpu, &rd, &r, &cap))
         goto done;
     const uint8_t *px = draw(gpu, s, r, cap, frames);
     if (!px)

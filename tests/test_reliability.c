@@ -25,14 +25,6 @@
 
 static char out[65536];
 
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 static bool has_control_bytes(const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
@@ -46,24 +38,12 @@ static void expect_error(const char *args, const char *n1, const char *n2)
 {
     int rc = vf_test_run_capture(out, sizeof out, "'%s' %s", vf_t.vkfluid, args);
     CHECK_MSG(rc == 2, "vkfluid %s: exit %d, want 2: %s", args, rc, out);
-    CHECK_MSG(lines(out) == 1 && !strncmp(out, "error: ", 7), "vkfluid %s: one error line: %s", args, out);
+    CHECK_MSG(vf_test_lines(out) == 1 && !strncmp(out, "error: ", 7), "vkfluid %s: one error line: %s", args, out);
     CHECK_MSG(!has_control_bytes(out), "vkfluid %s: control bytes in the message", args);
     if (n1)
         CHECK_STR_CONTAINS(out, n1);
     if (n2)
         CHECK_STR_CONTAINS(out, n2);
-}
-
-static size_t count_files(const char *dir, const char *needle)
-{
-    DIR *d = opendir(dir);
-    size_t n = 0;
-    if (!d)
-        return 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += e->d_name[0] != '.' && strstr(e->d_name, needle) != NULL;
-    closedir(d);
-    return n;
 }
 
 static void write_text(const char *path, const char *text)
@@ -95,8 +75,8 @@ static void bounds(void)
                                  "--quiet",
                                  vf_t.vkfluid, dir);
     CHECK_MSG(rc == 0, "exit %d (124: it hung): %s", rc, out);
-    CHECK_MSG(count_files(vf_test_path("every"), ".vti") == 3, "%zu exports, want 3",
-              count_files(vf_test_path("every"), ".vti"));
+    CHECK_MSG(vf_test_count_files(vf_test_path("every"), ".vti") == 3, "%zu exports, want 3",
+              vf_test_count_files(vf_test_path("every"), ".vti"));
 }
 
 static void scene_files(void)
@@ -168,8 +148,8 @@ static void force(void)
                              "'%s' capture cavity --set grid.n=16 --frames 2 --size 16x16 --out '%s' --force --quiet",
                              vf_t.vkfluid, dir);
     CHECK_MSG(rc == 0, "capture --force: exit %d: %s", rc, out);
-    CHECK_MSG(count_files(dir, "frame_0") == 3, "%zu frame_0* files, want the 2 new frames and frame_00001.png.bak",
-              count_files(dir, "frame_0"));
+    CHECK_MSG(vf_test_count_files(dir, "frame_0") == 3,
+              "%zu frame_0* files, want the 2 new frames and frame_00001.png.bak", vf_test_count_files(dir, "frame_0"));
     snprintf(path, sizeof path, "%s/frame_00002.png", dir);
     CHECK_MSG(access(path, F_OK) != 0, "the stale frame_00002.png is gone");
     snprintf(path, sizeof path, "%s/capture.json", dir);
@@ -202,7 +182,7 @@ static void full_disk(void)
         CHECK_MSG(!strcmp(vf_result_message(VF_ERR_NO_SPACE), "no space left on device"), "%s",
                   vf_result_message(VF_ERR_NO_SPACE));
     }
-    CHECK_MSG(count_files(vf_t.scratch, ".tmp.") == 0, "no temporary left");
+    CHECK_MSG(vf_test_count_files(vf_t.scratch, ".tmp.") == 0, "no temporary left");
     /* the command line, on a tiny tmpfs when this machine lets us mount one */
     char mnt[4096];
     snprintf(mnt, sizeof mnt, "%s", vf_test_path("tiny"));
@@ -227,7 +207,7 @@ static void full_disk(void)
                                                 "'%s/tests/hostile/all_black_mask.png' --diff '%s/diff.png'",
                                                 vf_t.vkfluid, vf_t.source, vf_t.source, mnt);
         CHECK_MSG(rc == 3, "%s on a full disk: exit %d, want 3: %s", what[k], rc, out);
-        CHECK_MSG(lines(out) == 1, "one line: %s", out);
+        CHECK_MSG(vf_test_lines(out) == 1, "one line: %s", out);
         CHECK_STR_CONTAINS(out, "no space left on device");
         CHECK_STR_CONTAINS(out, mnt);
     }
@@ -251,7 +231,7 @@ static void interrupt(void)
     CHECK_MSG(rc == 0, "shell: exit %d: %s", rc, out);
     CHECK_STR_CONTAINS(out, "rc=130");
     CHECK_STR_CONTAINS(out, "interrupted (SIGINT) after frame");
-    CHECK_MSG(lines(out) == 2, "one line, then rc: %s", out);
+    CHECK_MSG(vf_test_lines(out) == 2, "one line, then rc: %s", out);
     char path[4200];
     snprintf(path, sizeof path, "%s/summary.json", dir);
     char *json = vf_test_read_file(path, NULL);
@@ -259,7 +239,7 @@ static void interrupt(void)
         CHECK_STR_CONTAINS(json, "\"interrupted\": true");
         free(json);
     }
-    CHECK_MSG(count_files(dir, ".tmp.") == 0, "no temporary left in %s", dir);
+    CHECK_MSG(vf_test_count_files(dir, ".tmp.") == 0, "no temporary left in %s", dir);
 }
 
 int main(int argc, char **argv)

@@ -208,16 +208,6 @@ static void codec_tests(void)
     CHECK(!vf_net_parse_address("12ab", host, sizeof host, &port));
 }
 
-static bool same_file(const char *a, const char *b)
-{
-    size_t na = 0, nb = 0;
-    char *x = vf_test_read_file(a, &na), *y = vf_test_read_file(b, &nb);
-    bool same = x && y && na == nb && memcmp(x, y, na) == 0;
-    free(x);
-    free(y);
-    return same;
-}
-
 static void replay_tests(void)
 {
     const char *xvfb = "xvfb-run -a -s '-screen 0 1024x768x24'";
@@ -262,17 +252,17 @@ static void replay_tests(void)
                                  vf_t.vkfluid, vf_test_path("s.rec"), vf_test_path(run ? "replay2" : "replay1"));
         CHECK_MSG(rc == 0, "capture --replay: exit %d: %s", rc, out);
     }
-    CHECK_MSG(same_file(vf_test_path("view.png"), vf_test_path("replay1/frame_00029.png")),
+    CHECK_MSG(vf_test_same_file(vf_test_path("view.png"), vf_test_path("replay1/frame_00029.png")),
               "the replay's last frame is byte-identical to the viewer's");
     int same = 0, paused = 0;
     for (int f = 0; f < 30; f++) {
         char a[64], b[64], c[64];
         snprintf(a, sizeof a, "replay1/frame_%05d.png", f);
         snprintf(b, sizeof b, "replay2/frame_%05d.png", f);
-        same += same_file(vf_test_path(a), vf_test_path(b));
+        same += vf_test_same_file(vf_test_path(a), vf_test_path(b));
         if (f > 0) {
             snprintf(c, sizeof c, "replay1/frame_%05d.png", f - 1);
-            paused += same_file(vf_test_path(a), vf_test_path(c));
+            paused += vf_test_same_file(vf_test_path(a), vf_test_path(c));
         }
     }
     CHECK_MSG(same == 30, "two replays are byte-identical in every frame (%d of 30)", same);
@@ -281,7 +271,7 @@ static void replay_tests(void)
     rc = vf_test_run_capture(out, sizeof out, "'%s' capture smoke --set n=48 --size 160x120 --frames 30 --out '%s' --quiet",
                              vf_t.vkfluid, vf_test_path("plain"));
     CHECK_MSG(rc == 0, "plain capture: exit %d: %s", rc, out);
-    CHECK_MSG(!same_file(vf_test_path("view.png"), vf_test_path("plain/frame_00029.png")),
+    CHECK_MSG(!vf_test_same_file(vf_test_path("view.png"), vf_test_path("plain/frame_00029.png")),
               "the session's inputs changed the simulation");
 
     vf_test_section("a 3D view: pool's surface, a drop through the pick ray, a reset to a larger grid");
@@ -292,7 +282,7 @@ static void replay_tests(void)
     CHECK_MSG(rc == 0 && !strstr(out, "validation:"), "view pool --record: exit %d: %s", rc, out);
     rc = vf_test_run_capture(out, sizeof out, "'%s' capture --replay '%s' --size 160x120 --out '%s' --quiet",
                              vf_t.vkfluid, vf_test_path("pool.rec"), vf_test_path("pool_replay"));
-    CHECK_MSG(rc == 0 && same_file(vf_test_path("pool.png"), vf_test_path("pool_replay/frame_00023.png")),
+    CHECK_MSG(rc == 0 && vf_test_same_file(vf_test_path("pool.png"), vf_test_path("pool_replay/frame_00023.png")),
               "pool: the replay's last frame is byte-identical to the viewer's: exit %d: %s", rc, out);
 
     vf_test_section("bad record files");
@@ -359,7 +349,7 @@ static void lockstep_tests(void)
         char a[128], b[128];
         snprintf(a, sizeof a, "peer_a/%s", exports[k]);
         snprintf(b, sizeof b, "peer_b/%s", exports[k]);
-        CHECK_MSG(same_file(vf_test_path(a), vf_test_path(b)), "the final exports %s are equal", exports[k]);
+        CHECK_MSG(vf_test_same_file(vf_test_path(a), vf_test_path(b)), "the final exports %s are equal", exports[k]);
     }
     /* and the replay's inputs reached the simulation (n = 60 after the reset) */
     char *csv = vf_test_read_file(vf_test_path("peer_a/grid_0000.csv"), &na);
@@ -385,11 +375,12 @@ static void lockstep_tests(void)
                              vf_test_path("vb.png"), vf_test_path("va.log"));
     CHECK_MSG(strstr(out, "exit 0 0"), "lockstep viewers: %s", out);
     CHECK_MSG(strstr(out, "validation:") == NULL, "validation messages: %s", out);
-    CHECK_MSG(same_file(vf_test_path("va.png"), vf_test_path("vb.png")), "both viewers show the same last frame");
-    CHECK_MSG(same_file(vf_test_path("va.rec"), vf_test_path("vb.rec")), "both record the same merged inputs");
+    CHECK_MSG(vf_test_same_file(vf_test_path("va.png"), vf_test_path("vb.png")),
+              "both viewers show the same last frame");
+    CHECK_MSG(vf_test_same_file(vf_test_path("va.rec"), vf_test_path("vb.rec")), "both record the same merged inputs");
     rc = vf_test_run_capture(out, sizeof out, "'%s' capture --replay '%s' --size 160x120 --out '%s' --quiet",
                              vf_t.vkfluid, vf_test_path("va.rec"), vf_test_path("va_replay"));
-    CHECK_MSG(rc == 0 && same_file(vf_test_path("va.png"), vf_test_path("va_replay/frame_00039.png")),
+    CHECK_MSG(rc == 0 && vf_test_same_file(vf_test_path("va.png"), vf_test_path("va_replay/frame_00039.png")),
               "the lockstep session's record replays to the same frame: exit %d: %s", rc, out);
 
     vf_test_section("a peer that disconnects, sends garbage, or whose state differs");

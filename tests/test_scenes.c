@@ -18,14 +18,6 @@
 
 static char out[1 << 20];
 
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 static void *preset(const vf_scene_info *info)
 {
     void *d = calloc(1, info->desc_size);
@@ -214,7 +206,7 @@ static void expect_cli_error(const char *args, const char *needle)
 {
     int rc = run_stderr(args);
     CHECK_MSG(rc == 2, "vkfluid %s: exit %d, want 2: %s", args, rc, out);
-    CHECK_MSG(lines(out) == 1, "vkfluid %s: %d lines on stderr, want one: %s", args, lines(out), out);
+    CHECK_MSG(vf_test_lines(out) == 1, "vkfluid %s: %d lines on stderr, want one: %s", args, vf_test_lines(out), out);
     CHECK_MSG(!strncmp(out, "error: ", 7), "vkfluid %s: must start with 'error: ': %s", args, out);
     if (needle)
         CHECK_STR_CONTAINS(out, needle);

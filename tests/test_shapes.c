@@ -221,16 +221,31 @@ static int run(const char *args)
     return rc;
 }
 
-static void height_file(void)
+/* Runs tests/shapes/<file> one step with an export into the scratch folder
+ * <dir> (a check that it exits 0; exit 77, skip, without a Vulkan device)
+ * and reads the export's <csv> of cols columns: *n rows into *rows (free()
+ * it). False when the run failed. */
+static bool shapes_export(const char *file, const char *dir, const char *csv, int cols, double **rows, size_t *n)
 {
-    vf_test_section("tests/shapes/pool_shapes.json: box, cylinder and mask obstacles, a fluid block at its level");
-    char args[8400];
-    snprintf(args, sizeof args, "run '%s/tests/shapes/pool_shapes.json' --steps 1 --export '%s' --quiet", vf_t.source,
-             vf_test_path("pool"));
+    char args[8400], path[4200];
+    snprintf(args, sizeof args, "run '%s/tests/shapes/%s' --steps 1 --export '%s' --quiet", vf_t.source, file,
+             vf_test_path(dir));
     int rc = run(args);
     if (rc == 77)
         exit(77);
     if (!CHECK_MSG(rc == 0, "exit %d: %s", rc, out))
+        return false;
+    snprintf(path, sizeof path, "%s/%s", dir, csv);
+    *n = read_csv(vf_test_path(path), cols, rows);
+    return true;
+}
+
+static void height_file(void)
+{
+    vf_test_section("tests/shapes/pool_shapes.json: box, cylinder and mask obstacles, a fluid block at its level");
+    double *r;
+    size_t n;
+    if (!shapes_export("pool_shapes.json", "pool", "height_0000.csv", 4, &r, &n))
         return;
     char *summary = vf_test_read_file(vf_test_path("pool/summary.json"), NULL);
     if (CHECK(summary != NULL)) {
@@ -240,8 +255,6 @@ static void height_file(void)
         CHECK_STR_CONTAINS(summary, "mask.png\"}");
         free(summary);
     }
-    double *r;
-    size_t n = read_csv(vf_test_path("pool/height_0000.csv"), 4, &r);
     if (!CHECK_MSG(n == 64 * 64, "%zu rows", n)) {
         free(r);
         return;
@@ -282,7 +295,7 @@ static void height_file(void)
 
     /* the file's camera and view: the same scene without the camera looks
      * different, and capture.json names the file's view */
-    char path[4400], src[4096];
+    char path[4400], src[4096], args[8400];
     snprintf(path, sizeof path, "%s", vf_test_path("nocam.json"));
     if (!CHECK(realpath(vf_t.source, src) != NULL))
         return;
@@ -318,14 +331,10 @@ static void height_file(void)
 static void sph_file(void)
 {
     vf_test_section("tests/shapes/sph_shapes.json: fluid regions replace the column, obstacles stay empty");
-    char args[8400];
-    snprintf(args, sizeof args, "run '%s/tests/shapes/sph_shapes.json' --steps 1 --export '%s' --quiet", vf_t.source,
-             vf_test_path("sph"));
-    int rc = run(args);
-    if (!CHECK_MSG(rc == 0, "exit %d: %s", rc, out))
-        return;
     double *r;
-    size_t n = read_csv(vf_test_path("sph/particles_0000.csv"), 8, &r);
+    size_t n;
+    if (!shapes_export("sph_shapes.json", "sph", "particles_0000.csv", 8, &r, &n))
+        return;
     /* box 0.2 x 0.2 x 0.1 m and a sphere of 0.05 m at spacing 0.02 m */
     double expect = (0.2 * 0.2 * 0.1 + 4.0 / 3.0 * 3.14159265 * 0.05 * 0.05 * 0.05) / (0.02 * 0.02 * 0.02);
     int inside = 0, right = 0;
@@ -346,14 +355,10 @@ static void sph_file(void)
 static void grid_file(void)
 {
     vf_test_section("tests/shapes/grid_shapes.json: dye region painted, inflow side, obstacles");
-    char args[8400];
-    snprintf(args, sizeof args, "run '%s/tests/shapes/grid_shapes.json' --steps 1 --export '%s' --quiet", vf_t.source,
-             vf_test_path("grid"));
-    int rc = run(args);
-    if (!CHECK_MSG(rc == 0, "exit %d: %s", rc, out))
-        return;
     double *r;
-    size_t n = read_csv(vf_test_path("grid/grid_0000.csv"), 8, &r);
+    size_t n;
+    if (!shapes_export("grid_shapes.json", "grid", "grid_0000.csv", 8, &r, &n))
+        return;
     if (!CHECK_MSG(n == 64 * 64, "%zu rows", n)) {
         free(r);
         return;
@@ -378,9 +383,10 @@ static void grid_file(void)
     CHECK(painted >= 0.9 * region);
     CHECK_REL(u_left, 0.5, 0.1, 0);
     free(r);
+    char args[8400];
     snprintf(args, sizeof args, "capture '%s/tests/shapes/bad_view.json' --frames 1 --out '%s'", vf_t.source,
              vf_test_path("bad"));
-    rc = vf_test_run_capture(out, sizeof out, "'%s' %s", vf_t.vkfluid, args);
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' %s", vf_t.vkfluid, args);
     printf("  %s", out);
     CHECK(rc == 2);
     CHECK_STR_CONTAINS(out, "bad_view.json: render.mode: \"ssf\" is not a view of the grid solver: use one of");

@@ -157,10 +157,8 @@ static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_int
     d.count = n;
     d.pos = (const float (*)[4])pos;
     d.vel = (const float (*)[4])vel;
-    vf_sph *sph = NULL;
-    char err[256] = "";
-    vf_result r = vf_sph_create(gpu, &d, &sph, err, sizeof err);
-    if (!CHECK_MSG(r == VF_OK, "create: %s %s", vf_result_message(r), err))
+    vf_sph *sph = vf_test_sph(gpu, &d);
+    if (!sph)
         goto done;
     const vf_sph_params *prm = vf_sph_get_params(sph);
     vf_sph_forces_push push = {0};

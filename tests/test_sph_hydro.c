@@ -56,10 +56,8 @@ int main(int argc, char **argv)
     d.frame_dt = 1.0 / 60;
     d.count = n;
     d.pos = (const float (*)[4])pos;
-    vf_sph *sph = NULL;
-    char err[256] = "";
-    vf_result r = vf_sph_create(gpu, &d, &sph, err, sizeof err);
-    if (!CHECK_MSG(r == VF_OK, "create: %s %s", vf_result_message(r), err))
+    vf_sph *sph = vf_test_sph(gpu, &d);
+    if (!sph)
         goto done;
     double dt = vf_sph_dt(sph);
     uint32_t total = argc > 4 ? (uint32_t)atoi(argv[4]) : 500, chunk = 100;

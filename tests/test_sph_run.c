@@ -193,28 +193,6 @@ static void fountain(vf_gpu *gpu)
     vf_solver_destroy(&solver);
 }
 
-static bool dir_is_empty_or_missing(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return true;
-    struct dirent *e;
-    int n = 0;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n == 0;
-}
-
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 static void bad_input(void)
 {
     vf_test_section("bad input through the cli");
@@ -242,10 +220,10 @@ static void bad_input(void)
                                      cases[i].args, dir);
         printf("  %-48s -> exit %d: %s", cases[i].args, rc, out);
         CHECK_EQ_INT(rc, 2);
-        CHECK_EQ_INT(count_lines(out), 1);
+        CHECK_EQ_INT(vf_test_lines(out), 1);
         CHECK(strncmp(out, "error: ", 7) == 0);
         CHECK_STR_CONTAINS(out, cases[i].key);
-        CHECK_MSG(dir_is_empty_or_missing(dir), "%s: files were written to %s", cases[i].args, dir);
+        CHECK_MSG(vf_test_count_files(dir, "") == 0, "%s: files were written to %s", cases[i].args, dir);
         rmdir(dir);
     }
 }
@@ -271,7 +249,7 @@ static void blow_up(void)
     CHECK_MSG(csv != NULL, "the last good state %s was written", path);
     if (csv) {
         /* the last good state is the initial one here: every particle at rest */
-        int lines = count_lines(csv);
+        int lines = vf_test_lines(csv);
         CHECK_EQ_INT(lines, 1 + 8 * 16 * 8);
         CHECK(strstr(csv, "nan") == NULL);
         free(csv);
@@ -336,7 +314,7 @@ static void determinism_and_exports(void)
             const char *header = "x,y,z,vx,vy,vz,density,pressure\n";
             CHECK(strncmp(csv, header, strlen(header)) == 0);
             char expect[64];
-            snprintf(expect, sizeof expect, "NumberOfPoints=\"%d\"", count_lines(csv) - 1);
+            snprintf(expect, sizeof expect, "NumberOfPoints=\"%d\"", vf_test_lines(csv) - 1);
             CHECK(strncmp(vtp, "<?xml", 5) == 0);
             CHECK_STR_CONTAINS(vtp, expect);
             CHECK_STR_CONTAINS(vtp, "type=\"PolyData\"");

@@ -218,6 +218,18 @@ static double ndc_depth(double d, double zn, double zf)
     return zf * (d - zn) / (d * (zf - zn));
 }
 
+/* Creates an ssf renderer of d with opt (NULL: d's options), with a check
+ * that names the error; NULL when it cannot be created. */
+static vf_renderer *create_ssf(vf_gpu *gpu, vf_render_ssf_desc *d, const vf_ssf_options *opt)
+{
+    if (opt)
+        d->options = *opt;
+    vf_renderer *r = NULL;
+    vf_result res = vf_render_ssf_create(gpu, d, &r);
+    CHECK_MSG(res == VF_OK, "vf_render_ssf_create: %s", vf_result_message(res));
+    return r;
+}
+
 static vf_renderer *make_renderer(vf_gpu *gpu, vf_buffer *pos, uint32_t count, const vf_ssf_options *opt,
                                   const vf_camera *cam, uint32_t w, uint32_t h)
 {
@@ -229,12 +241,7 @@ static vf_renderer *make_renderer(vf_gpu *gpu, vf_buffer *pos, uint32_t count, c
     };
     if (cam)
         d.camera = *cam;
-    if (opt)
-        d.options = *opt;
-    vf_renderer *r = NULL;
-    vf_result res = vf_render_ssf_create(gpu, &d, &r);
-    CHECK_MSG(res == VF_OK, "vf_render_ssf_create: %s", vf_result_message(res));
-    return r;
+    return create_ssf(gpu, &d, opt);
 }
 
 static void test_depth_sphere(vf_gpu *gpu)
@@ -560,12 +567,7 @@ static vf_renderer *scene_renderer(vf_gpu *gpu, vf_buffer *pos, uint32_t count, 
         .camera = cam ? *cam : scene_cam,
         .name = "test ssf scene",
     };
-    if (opt)
-        d.options = *opt;
-    vf_renderer *r = NULL;
-    vf_result res = vf_render_ssf_create(gpu, &d, &r);
-    CHECK_MSG(res == VF_OK, "vf_render_ssf_create: %s", vf_result_message(res));
-    return r;
+    return create_ssf(gpu, &d, opt);
 }
 
 #define GW 192

@@ -1,5 +1,10 @@
 #include "testlib.h"
 
+#include "solver_grid3d.h"
+#include "solver_height.h"
+#include "solver_sph.h"
+
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -166,4 +171,128 @@ char *vf_test_read_file(const char *path, size_t *size)
             *size = (size_t)n;
     }
     return buf;
+}
+
+bool vf_test_same_file(const char *a, const char *b)
+{
+    size_t na = 0, nb = 0;
+    char *x = vf_test_read_file(a, &na), *y = vf_test_read_file(b, &nb);
+    bool same = x && y && na == nb && memcmp(x, y, na) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+bool vf_test_exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+int vf_test_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+double vf_test_max_abs(const float *a, size_t n)
+{
+    double m = 0;
+    for (size_t k = 0; k < n; k++)
+        m = fmax(m, fabs(a[k]));
+    return m;
+}
+
+size_t vf_test_max_diff(const float *got, const float *ref, size_t n, double *err)
+{
+    size_t worst = 0;
+    *err = 0;
+    for (size_t k = 0; k < n; k++) {
+        double e = fabs((double)got[k] - ref[k]);
+        if (!(e <= *err)) {
+            *err = e;
+            worst = k;
+        }
+    }
+    return worst;
+}
+
+char *vf_test_read_checked(const char *dir, const char *name, size_t *size)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *buf = vf_test_read_file(path, size);
+    CHECK_MSG(buf != NULL, "%s exists", path);
+    return buf;
+}
+
+void vf_test_golden(const char *golden, const char *args, const char *broken, const char *what)
+{
+    static char out[65536];
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/golden/%s", vf_t.source, golden);
+    if (getenv("VKFLUID_UPDATE_GOLDEN")) {
+        vf_test_run("rm -rf '%s' && '%s' capture %s --out '%s' --quiet && rm -f '%s/capture.json'", dir, vf_t.vkfluid,
+                    args, dir, dir);
+        printf("golden frames rewritten in %s\n", dir);
+    }
+    const char *g = vf_test_path("g"), *b = vf_test_path("broken");
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture %s --out '%s' --quiet", vf_t.vkfluid, args, g);
+    CHECK_MSG(rc == 0, "capture: exit %d: %s", rc, out);
+    vf_test_run("rm -f '%s/capture.json'", g);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s' '%s' --threshold ssim=0.95 --threshold psnr=30",
+                             vf_t.vkfluid, dir, g);
+    printf("%s", out);
+    CHECK_MSG(rc == 0, "the capture matches the golden frames (exit %d)", rc);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' capture %s %s --out '%s' --quiet && rm -f '%s/capture.json'",
+                             vf_t.vkfluid, args, broken, b, b);
+    CHECK_MSG(rc == 0, "capture with %s (%s): exit %d: %s", broken, what, rc, out);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' compare '%s' '%s' --threshold ssim=0.95 --threshold psnr=30",
+                             vf_t.vkfluid, dir, b);
+    printf("%s", out);
+    CHECK_MSG(rc == 1, "%s fails the golden comparison (exit %d, want 1)", what, rc);
+}
+
+size_t vf_test_count_files(const char *dir, const char *needle)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strstr(e->d_name, needle) != NULL;
+    closedir(d);
+    return n;
+}
+
+/* Checks the result of a solver's create, naming the error. */
+static void check_created(vf_result r, const char *err)
+{
+    CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
+}
+
+vf_solver *vf_test_height_solver(vf_gpu *gpu, const vf_height_desc *d)
+{
+    vf_solver *s = NULL;
+    char err[256] = "";
+    check_created(vf_height_create(gpu, d, &s, err, sizeof err), err);
+    return s;
+}
+
+vf_grid3d *vf_test_grid3d(vf_gpu *gpu, const vf_grid3d_desc *d)
+{
+    vf_grid3d *g = NULL;
+    char err[256] = "";
+    check_created(vf_grid3d_create(gpu, d, &g, err, sizeof err), err);
+    return g;
+}
+
+vf_sph *vf_test_sph(vf_gpu *gpu, const vf_sph_desc *d)
+{
+    vf_sph *sph = NULL;
+    char err[256] = "";
+    check_created(vf_sph_create(gpu, d, &sph, err, sizeof err), err);
+    return sph;
 }

@@ -37,6 +37,29 @@ const char *vf_test_path(const char *name);
 /** Reads a whole file into a new NUL-terminated buffer (free() it); *size
  * (may be NULL) gets its length. NULL when it cannot be read. */
 char *vf_test_read_file(const char *path, size_t *size);
+/** vf_test_read_file of dir/name with a check that it can be read (its
+ * failure names the path). */
+char *vf_test_read_checked(const char *dir, const char *name, size_t *size);
+/** True when both files can be read and hold the same bytes. */
+bool vf_test_same_file(const char *a, const char *b);
+/** True when path exists. */
+bool vf_test_exists(const char *path);
+/** The number of entries of folder dir (other than . and ..) whose name
+ * contains needle ("" counts them all); 0 when dir cannot be read. */
+size_t vf_test_count_files(const char *dir, const char *needle);
+/** The number of newlines in s. */
+int vf_test_lines(const char *s);
+/** The largest |a[k]| of n floats (0 when n is 0). */
+double vf_test_max_abs(const float *a, size_t n);
+/** The largest |got[k] - ref[k]| of n floats into *err (a NaN difference
+ * counts as the largest); returns its index (0 when n is 0). */
+size_t vf_test_max_diff(const float *got, const float *ref, size_t n, double *err);
+/** The golden frames of a capture: with VKFLUID_UPDATE_GOLDEN set, first
+ * rewrites tests/golden/<golden> from `vkfluid capture <args>`. Then checks
+ * that a capture of args matches the golden frames (`vkfluid compare`, SSIM
+ * 0.95, PSNR 30) and that a capture of args plus broken (options that break a
+ * pass, described by what) fails that comparison. */
+void vf_test_golden(const char *golden, const char *args, const char *broken, const char *what);
 /** Starts a named section (printed). */
 void vf_test_section(const char *name);
 
@@ -85,6 +108,23 @@ void vf_test_section(const char *name);
 vf_gpu *vf_test_gpu(void);
 /** Checks that the context saw zero validation messages, then destroys it. */
 void vf_test_gpu_done(vf_gpu **gpu);
+
+struct vf_grid3d_desc;
+struct vf_grid3d;
+/** Creates a 3D grid solver of d, with a check that names the error; NULL
+ * when it cannot be created. */
+struct vf_grid3d *vf_test_grid3d(vf_gpu *gpu, const struct vf_grid3d_desc *d);
+
+struct vf_sph_desc;
+struct vf_sph;
+/** Creates an SPH solver of d, with a check that names the error; NULL when
+ * it cannot be created. */
+struct vf_sph *vf_test_sph(vf_gpu *gpu, const struct vf_sph_desc *d);
+
+struct vf_height_desc;
+/** Creates a height-field solver of d, with a check that names the error;
+ * NULL when it cannot be created. */
+struct vf_solver *vf_test_height_solver(vf_gpu *gpu, const struct vf_height_desc *d);
 #endif
 
 #endif

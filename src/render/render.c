@@ -30,27 +30,83 @@ void vf_render_prepare_target(VkCommandBuffer cmd, vf_image *target)
                         VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT);
 }
 
-void vf_render_begin_color(VkCommandBuffer cmd, const vf_image *target, VkAttachmentLoadOp load)
+static VkRenderingAttachmentInfo attachment(const vf_image *img, VkImageLayout layout, VkAttachmentLoadOp load,
+                                            VkAttachmentStoreOp store, VkClearValue clear)
 {
-    VkRenderingAttachmentInfo ca = {
+    return (VkRenderingAttachmentInfo){
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = target->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .imageView = img->view,
+        .imageLayout = layout,
         .loadOp = load,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .storeOp = store,
+        .clearValue = clear,
     };
+}
+
+VkRenderingAttachmentInfo vf_render_color_attachment(const vf_image *img, VkAttachmentLoadOp load)
+{
+    return attachment(img, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, load, VK_ATTACHMENT_STORE_OP_STORE,
+                      (VkClearValue){.color = {{0.0f, 0.0f, 0.0f, 0.0f}}});
+}
+
+VkRenderingAttachmentInfo vf_render_depth_attachment(const vf_image *img, VkImageLayout layout, VkAttachmentLoadOp load,
+                                                     VkAttachmentStoreOp store)
+{
+    return attachment(img, layout, load, store, (VkClearValue){.depthStencil = {1.0f, 0}});
+}
+
+void vf_render_begin(VkCommandBuffer cmd, uint32_t w, uint32_t h, const VkRenderingAttachmentInfo *color,
+                     const VkRenderingAttachmentInfo *depth)
+{
     VkRenderingInfo ri = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = {{0, 0}, {target->width, target->height}},
+        .renderArea = {{0, 0}, {w, h}},
         .layerCount = 1,
         .colorAttachmentCount = 1,
-        .pColorAttachments = &ca,
+        .pColorAttachments = color,
+        .pDepthAttachment = depth,
     };
     vkCmdBeginRendering(cmd, &ri);
-    VkViewport vp = {0, 0, (float)target->width, (float)target->height, 0, 1};
-    VkRect2D sc = {{0, 0}, {target->width, target->height}};
+    VkViewport vp = {0, 0, (float)w, (float)h, 0, 1};
+    VkRect2D sc = {{0, 0}, {w, h}};
     vkCmdSetViewport(cmd, 0, 1, &vp);
     vkCmdSetScissor(cmd, 0, 1, &sc);
+}
+
+void vf_render_begin_color(VkCommandBuffer cmd, const vf_image *target, VkAttachmentLoadOp load)
+{
+    VkRenderingAttachmentInfo ca = vf_render_color_attachment(target, load);
+    vf_render_begin(cmd, target->width, target->height, &ca, NULL);
+}
+
+vf_renderer vf_renderer_base(const vf_renderer_vtable *vt, vf_gpu *gpu, const vf_render_options *opt)
+{
+    return (vf_renderer){
+        .vt = vt,
+        .gpu = gpu,
+        .format = opt && opt->format ? opt->format : VF_CAPTURE_FORMAT,
+        .width = opt && opt->width ? opt->width : 1280,
+        .height = opt && opt->height ? opt->height : 720,
+    };
+}
+
+vf_result vf_renderer_set_size(vf_renderer *r, uint32_t width, uint32_t height)
+{
+    if (!width || !height)
+        return VF_ERR_INVALID_ARG;
+    r->width = width;
+    r->height = height;
+    return VF_OK;
+}
+
+int vf_render_mode_index(const char *const *names, int count, const char *mode)
+{
+    if (!mode)
+        return 0;
+    for (int i = 0; i < count; i++)
+        if (!strcmp(names[i], mode))
+            return i;
+    return -1;
 }
 
 vf_result vf_render_settings_apply(const vf_render_options *opt, const vf_param_def *table, size_t count, void *options,

@@ -74,6 +74,22 @@ void vf_render_barrier_after_sim(VkCommandBuffer cmd);
  * (readback) and the swapchain acquire's colour-output stage. */
 void vf_render_prepare_target(VkCommandBuffer cmd, vf_image *target);
 
+/** A colour attachment of the whole of img in COLOR_ATTACHMENT_OPTIMAL,
+ * stored, with the given load op (a CLEAR clears to zero; set clearValue for
+ * another colour). */
+VkRenderingAttachmentInfo vf_render_color_attachment(const vf_image *img, VkAttachmentLoadOp load);
+
+/** A depth attachment of img in the given layout with the given load and
+ * store ops (a CLEAR clears to depth 1). */
+VkRenderingAttachmentInfo vf_render_depth_attachment(const vf_image *img, VkImageLayout layout, VkAttachmentLoadOp load,
+                                                     VkAttachmentStoreOp store);
+
+/** Begins dynamic rendering of a w x h area into one colour attachment and an
+ * optional depth attachment (depth may be NULL), and sets the viewport and
+ * scissor to that area. The caller ends it with vkCmdEndRendering. */
+void vf_render_begin(VkCommandBuffer cmd, uint32_t w, uint32_t h, const VkRenderingAttachmentInfo *color,
+                     const VkRenderingAttachmentInfo *depth);
+
 /** Begins dynamic rendering into the whole of one colour target (in
  * COLOR_ATTACHMENT_OPTIMAL) with the given load op, and sets the viewport
  * and scissor to it. The caller ends it with vkCmdEndRendering. */
@@ -100,5 +116,17 @@ typedef struct vf_render_options {
  * renderer's options struct. For renderers' create functions. */
 vf_result vf_render_settings_apply(const vf_render_options *opt, const vf_param_def *table, size_t count, void *options,
                                    char *err, size_t cap);
+
+/** A renderer's base fields for create: vt and gpu, and opt's format and size
+ * (VF_CAPTURE_FORMAT and 1280x720 where opt or its fields are zero). */
+vf_renderer vf_renderer_base(const vf_renderer_vtable *vt, vf_gpu *gpu, const vf_render_options *opt);
+
+/** The resize of a renderer without size-dependent targets: records the new
+ * size; VF_ERR_INVALID_ARG for a zero width or height. */
+vf_result vf_renderer_set_size(vf_renderer *r, uint32_t width, uint32_t height);
+
+/** The index of mode among a renderer's count view names; 0 (the default
+ * view) when mode is NULL, -1 when it names none of them. */
+int vf_render_mode_index(const char *const *names, int count, const char *mode);
 
 #endif

@@ -23,15 +23,6 @@ static void destroy(vf_renderer *r)
     free(rg);
 }
 
-static vf_result resize(vf_renderer *r, uint32_t w, uint32_t h)
-{
-    if (!w || !h)
-        return VF_ERR_INVALID_ARG;
-    r->width = w;
-    r->height = h;
-    return VF_OK;
-}
-
 static vf_result record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
 {
     render_grid *rg = (render_grid *)r;
@@ -66,7 +57,7 @@ static vf_result record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, v
             buf = vf_grid_buffer(rg->grid, VF_GRID_FIELD_R); /* texture coordinates off: any buffer, unused */
         b[i] = vf_bind_buffer(buf);
     }
-    uint32_t scope = prof ? vf_profiler_begin(prof, cmd, "view_grid") : UINT32_MAX;
+    uint32_t scope = vf_scope_begin(r->gpu, prof, cmd, "view_grid", false);
     vf_render_begin_color(cmd, target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
     vf_cmd_bind(cmd, rg->field, b, &pc);
     vkCmdDraw(cmd, 3, 1, 0, 0);
@@ -76,35 +67,25 @@ static vf_result record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, v
         vkCmdDraw(cmd, VF_VIEW_ARROW_VERTS, pc.arrows_x * arrows_y, 0, 0);
     }
     vkCmdEndRendering(cmd);
-    if (prof)
-        vf_profiler_end(prof, cmd, scope);
+    vf_scope_end(r->gpu, prof, cmd, scope, false);
     return VF_OK;
 }
 
 static const vf_renderer_vtable vtable = {
     .name = "grid",
     .destroy = destroy,
-    .resize = resize,
+    .resize = vf_renderer_set_size,
     .record = record,
 };
 
-static int mode_index(const char *mode)
-{
-    static const char *const names[] = {"dye", "pressure", "velocity", "warp"};
-    if (!mode)
-        return 0;
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(names[i], mode))
-            return i;
-    return -1;
-}
+static const char *const mode_names[] = {"dye", "pressure", "velocity", "warp"};
 
 vf_result vf_render_grid_create(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
                                 char *err, size_t cap)
 {
     *out = NULL;
     vf_grid *grid = vf_grid_from_solver(solver);
-    int mode = mode_index(opt ? opt->mode : NULL);
+    int mode = vf_render_mode_index(mode_names, (int)(sizeof mode_names / sizeof *mode_names), opt ? opt->mode : NULL);
     if (!grid || mode < 0) {
         if (err)
             snprintf(err, cap, "the grid view needs a grid solver and one of %s", VF_RENDER_GRID_MODES);
@@ -113,13 +94,7 @@ vf_result vf_render_grid_create(vf_gpu *gpu, vf_solver *solver, const vf_render_
     render_grid *rg = calloc(1, sizeof *rg);
     if (!rg)
         return VF_ERR_NO_MEMORY;
-    rg->base = (vf_renderer){
-        .vt = &vtable,
-        .gpu = gpu,
-        .format = opt && opt->format ? opt->format : VF_CAPTURE_FORMAT,
-        .width = opt && opt->width ? opt->width : 1280,
-        .height = opt && opt->height ? opt->height : 720,
-    };
+    rg->base = vf_renderer_base(&vtable, gpu, opt);
     rg->grid = grid;
     rg->mode = (uint32_t)mode;
     vf_graphics_desc gd = {

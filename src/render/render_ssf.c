@@ -426,40 +426,6 @@ static void fill_frame(const ssf *s, vf_ssf_frame *f)
 
 /* ---------------------------------------------------------------- passes */
 
-static void set_viewport(VkCommandBuffer cmd, uint32_t w, uint32_t h)
-{
-    VkViewport vp = {0, 0, (float)w, (float)h, 0, 1};
-    VkRect2D sc = {{0, 0}, {w, h}};
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &sc);
-}
-
-static VkRenderingAttachmentInfo color_att(vf_image *img, VkAttachmentLoadOp load)
-{
-    return (VkRenderingAttachmentInfo){
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = img->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = load,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-    };
-}
-
-static void begin_rendering(VkCommandBuffer cmd, uint32_t w, uint32_t h, const VkRenderingAttachmentInfo *color,
-                            const VkRenderingAttachmentInfo *depth)
-{
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = {{0, 0}, {w, h}},
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = color,
-        .pDepthAttachment = depth,
-    };
-    vkCmdBeginRendering(cmd, &ri);
-    set_viewport(cmd, w, h);
-}
-
 static vf_binding bind_frame(ssf *s)
 {
     return vf_bind_buffer(s->frame);
@@ -508,16 +474,12 @@ static void pass_scene(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
               VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     image_flush(s, cmd);
-    VkRenderingAttachmentInfo c = color_att(s->img[VF_SSF_IMAGE_SCENE_COLOR], VK_ATTACHMENT_LOAD_OP_CLEAR);
-    VkRenderingAttachmentInfo d = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = s->img[VF_SSF_IMAGE_SCENE_DEPTH]->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .clearValue.depthStencil = {1.0f, 0},
-    };
-    begin_rendering(cmd, s->base.width, s->base.height, &c, &d);
+    VkRenderingAttachmentInfo c =
+        vf_render_color_attachment(s->img[VF_SSF_IMAGE_SCENE_COLOR], VK_ATTACHMENT_LOAD_OP_CLEAR);
+    VkRenderingAttachmentInfo d = vf_render_depth_attachment(
+        s->img[VF_SSF_IMAGE_SCENE_DEPTH], VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
+    vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
     vf_binding b = bind_frame(s);
     vf_cmd_bind(cmd, s->p_scene, &b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
@@ -549,15 +511,11 @@ static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
               VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     image_flush(s, cmd);
-    VkRenderingAttachmentInfo c = color_att(s->img[VF_SSF_IMAGE_DEPTH], VK_ATTACHMENT_LOAD_OP_CLEAR);
-    VkRenderingAttachmentInfo d = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = s->img[VF_SSF_IMAGE_FLUID_ZBUF]->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-    };
-    begin_rendering(cmd, s->base.width, s->base.height, &c, &d);
+    VkRenderingAttachmentInfo c = vf_render_color_attachment(s->img[VF_SSF_IMAGE_DEPTH], VK_ATTACHMENT_LOAD_OP_CLEAR);
+    VkRenderingAttachmentInfo d = vf_render_depth_attachment(
+        s->img[VF_SSF_IMAGE_FLUID_ZBUF], VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
+    vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
     if (s->surf.vertices) {
         vf_binding b[3] = {bind_frame(s), vf_bind_buffer(s->surf.vertices), vf_bind_buffer(s->surf.indices)};
         vf_cmd_bind(cmd, s->p_mesh_depth, b, NULL);
@@ -584,8 +542,9 @@ static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
               VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
     image_flush(s, cmd);
-    VkRenderingAttachmentInfo c = color_att(s->img[VF_SSF_IMAGE_THICKNESS], VK_ATTACHMENT_LOAD_OP_CLEAR);
-    begin_rendering(cmd, s->thick_w, s->thick_h, &c, NULL);
+    VkRenderingAttachmentInfo c =
+        vf_render_color_attachment(s->img[VF_SSF_IMAGE_THICKNESS], VK_ATTACHMENT_LOAD_OP_CLEAR);
+    vf_render_begin(cmd, s->thick_w, s->thick_h, &c, NULL);
     if (s->surf.vertices) {
         vf_binding b[4] = {bind_frame(s), vf_bind_buffer(s->surf.vertices), vf_bind_buffer(s->surf.indices),
                            bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
@@ -707,15 +666,11 @@ static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
               VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
     image_flush(s, cmd);
-    VkRenderingAttachmentInfo c = color_att(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
-    VkRenderingAttachmentInfo d = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = s->img[VF_SSF_IMAGE_SCENE_DEPTH]->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
-        .storeOp = VK_ATTACHMENT_STORE_OP_NONE,
-    };
-    begin_rendering(cmd, s->base.width, s->base.height, &c, &d);
+    VkRenderingAttachmentInfo c = vf_render_color_attachment(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
+    VkRenderingAttachmentInfo d = vf_render_depth_attachment(
+        s->img[VF_SSF_IMAGE_SCENE_DEPTH], VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+        VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_NONE);
+    vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
     draw_background(s, cmd);
     VkSampler ns = s->base.gpu->sampler_nearest, ls = s->base.gpu->sampler_linear;
     vf_binding b[4] = {bind_frame(s), bind_sampled(s, depth_img, ns), bind_sampled(s, VF_SSF_IMAGE_THICKNESS_BLUR, ns),
@@ -743,15 +698,11 @@ static void pass_particles(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
               VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     image_flush(s, cmd);
-    VkRenderingAttachmentInfo c = color_att(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
-    VkRenderingAttachmentInfo d = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = s->img[VF_SSF_IMAGE_SCENE_DEPTH]->view,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-    };
-    begin_rendering(cmd, s->base.width, s->base.height, &c, &d);
+    VkRenderingAttachmentInfo c = vf_render_color_attachment(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
+    VkRenderingAttachmentInfo d = vf_render_depth_attachment(
+        s->img[VF_SSF_IMAGE_SCENE_DEPTH], VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
+    vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
     draw_background(s, cmd);
     if (have_particles(s)) {
         vf_binding attr = s->parts.attributes
@@ -923,6 +874,13 @@ vf_result vf_render_ssf_set_particles(vf_renderer *r, const vf_ssf_particles *p)
     return res;
 }
 
+/* An indirect draw's arguments: one VkDrawIndirectCommand at a 4-byte aligned
+ * offset inside args. */
+static bool draw_args_fit(const vf_buffer *args, VkDeviceSize offset)
+{
+    return args && offset % 4 == 0 && offset + sizeof(VkDrawIndirectCommand) <= args->size;
+}
+
 vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
 {
     if (!is_ssf(r))
@@ -932,8 +890,7 @@ vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
         memset(&s->surf, 0, sizeof s->surf);
         return VF_OK;
     }
-    if (!surf->indices || !surf->draw_args || surf->draw_offset % 4 ||
-        surf->draw_offset + sizeof(VkDrawIndirectCommand) > surf->draw_args->size)
+    if (!surf->indices || !draw_args_fit(surf->draw_args, surf->draw_offset))
         return VF_ERR_INVALID_ARG;
     if (!s->p_mesh_depth) {
         char n[2][64];
@@ -974,8 +931,7 @@ vf_result vf_render_ssf_set_foam(vf_renderer *r, const vf_ssf_foam *foam)
         memset(&s->foam, 0, sizeof s->foam);
         return VF_OK;
     }
-    if (!foam->velocities || !foam->draw_args || foam->draw_offset % 4 ||
-        foam->draw_offset + sizeof(VkDrawIndirectCommand) > foam->draw_args->size)
+    if (!foam->velocities || !draw_args_fit(foam->draw_args, foam->draw_offset))
         return VF_ERR_INVALID_ARG;
     if (!s->p_foam) {
         char n[64];

@@ -235,30 +235,8 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
                             VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
                             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     }
-    VkRenderingAttachmentInfo ca = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = target->view,
-        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .clearValue = {.color = {{0.0f, 0.0f, 0.0f, 1.0f}}},
-    };
-    VkRenderingAttachmentInfo da = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-        .imageView = three_d ? r->depth->view : VK_NULL_HANDLE,
-        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .clearValue = {.depthStencil = {1.0f, 0}},
-    };
-    VkRenderingInfo ri = {
-        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-        .renderArea = {{0, 0}, {base->width, base->height}},
-        .layerCount = 1,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &ca,
-        .pDepthAttachment = three_d ? &da : NULL,
-    };
+    VkRenderingAttachmentInfo ca = vf_render_color_attachment(target, VK_ATTACHMENT_LOAD_OP_CLEAR);
+    ca.clearValue = (VkClearValue){.color = {{0.0f, 0.0f, 0.0f, 1.0f}}};
     vf_binding b[BINDINGS] = {
         {.buffer = r->ubo}, vf_bind_buffer(st.eta), vf_bind_buffer(st.bed), vf_bind_buffer(st.flags),
         vf_bind_buffer(st.objects), vf_bind_buffer(st.pres),
@@ -268,11 +246,11 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
         /* the floor caustics, or any buffer (misc.z = 0 keeps the shaders off it) */
         vf_bind_buffer(r->caustics ? vf_caustics_buffer(r->caustics) : st.pres),
     };
-    vkCmdBeginRendering(cmd, &ri);
-    VkViewport vp = {0, 0, (float)base->width, (float)base->height, 0, 1};
-    VkRect2D sc = {{0, 0}, {base->width, base->height}};
-    vkCmdSetViewport(cmd, 0, 1, &vp);
-    vkCmdSetScissor(cmd, 0, 1, &sc);
+    VkRenderingAttachmentInfo da = {0};
+    if (three_d)
+        da = vf_render_depth_attachment(r->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                        VK_ATTACHMENT_STORE_OP_DONT_CARE);
+    vf_render_begin(cmd, base->width, base->height, &ca, three_d ? &da : NULL);
     if (three_d) {
         /* front to back, so early depth tests skip what the water hides; the
          * sky last, at the far plane where nothing was drawn */

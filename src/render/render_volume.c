@@ -38,15 +38,6 @@ static void destroy(vf_renderer *r)
     free(rv);
 }
 
-static vf_result resize(vf_renderer *r, uint32_t w, uint32_t h)
-{
-    if (!w || !h)
-        return VF_ERR_INVALID_ARG;
-    r->width = w;
-    r->height = h;
-    return VF_OK;
-}
-
 static float extinction_of(const vf_grid3d_desc *d)
 {
     return d->extinction > 0 ? d->extinction : 10.0f;
@@ -133,22 +124,20 @@ void vf_render_volume_record_light(vf_renderer *r, VkCommandBuffer cmd)
 static vf_result record(vf_renderer *r, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
 {
     render_volume *rv = (render_volume *)r;
-    uint32_t scope = prof ? vf_profiler_begin_compute(prof, cmd, "volume_light") : UINT32_MAX;
+    uint32_t scope = vf_scope_begin(r->gpu, prof, cmd, "volume_light", true);
     vf_render_volume_record_light(r, cmd);
-    if (prof)
-        vf_profiler_end_compute(prof, cmd, scope);
+    vf_scope_end(r->gpu, prof, cmd, scope, true);
     vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     vf_volume_push pc = make_push(rv, (float)target->width / (float)target->height);
     vf_binding b[VF_VOL_MARCH_BINDINGS];
     bindings(rv, b);
-    scope = prof ? vf_profiler_begin(prof, cmd, "volume_march") : UINT32_MAX;
+    scope = vf_scope_begin(r->gpu, prof, cmd, "volume_march", false);
     vf_render_begin_color(cmd, target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
     vf_cmd_bind(cmd, rv->march, b, &pc);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdEndRendering(cmd);
-    if (prof)
-        vf_profiler_end(prof, cmd, scope);
+    vf_scope_end(r->gpu, prof, cmd, scope, false);
     return VF_OK;
 }
 
@@ -165,7 +154,7 @@ static void get_camera(vf_renderer *r, vf_camera *cam)
 static const vf_renderer_vtable vtable = {
     .name = "volume",
     .destroy = destroy,
-    .resize = resize,
+    .resize = vf_renderer_set_size,
     .record = record,
     .set_camera = set_camera,
     .get_camera = get_camera,
@@ -198,23 +187,14 @@ vf_buffer *vf_render_volume_light(vf_renderer *r, float dir[3], float *step, flo
     return rv->light;
 }
 
-static int mode_index(const char *mode)
-{
-    static const char *const names[] = {"volume", "density", "speed", "pressure", "vorticity"};
-    if (!mode)
-        return 0;
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(names[i], mode))
-            return i;
-    return -1;
-}
+static const char *const mode_names[] = {"volume", "density", "speed", "pressure", "vorticity"};
 
 vf_result vf_render_volume_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
                                       char *err, size_t cap)
 {
     *out = NULL;
     vf_grid3d *grid = vf_grid3d_from_solver(solver);
-    int mode = mode_index(opt ? opt->mode : NULL);
+    int mode = vf_render_mode_index(mode_names, (int)(sizeof mode_names / sizeof *mode_names), opt ? opt->mode : NULL);
     if (!grid || mode < 0) {
         if (err)
             snprintf(err, cap, "the volume view needs a 3D grid solver and one of %s", VF_RENDER_VOLUME_MODES);
@@ -223,13 +203,7 @@ vf_result vf_render_volume_create_for(vf_gpu *gpu, vf_solver *solver, const vf_r
     render_volume *rv = calloc(1, sizeof *rv);
     if (!rv)
         return VF_ERR_NO_MEMORY;
-    rv->base = (vf_renderer){
-        .vt = &vtable,
-        .gpu = gpu,
-        .format = opt && opt->format ? opt->format : VF_CAPTURE_FORMAT,
-        .width = opt && opt->width ? opt->width : 1280,
-        .height = opt && opt->height ? opt->height : 720,
-    };
+    rv->base = vf_renderer_base(&vtable, gpu, opt);
     rv->grid = grid;
     rv->mode = (uint32_t)mode;
     rv->slice = 0.5f;

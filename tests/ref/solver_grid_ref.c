@@ -83,16 +83,23 @@ static float fetch_v(const vf_grid_ref *r, const float *v, int i, int j)
     return inner;
 }
 
+/* A periodic axis of n cells at grid coordinate g: the two wrapped indices
+ * and the fraction. */
+static void axis_periodic(int n, float g, int *i0, int *i1, float *f)
+{
+    float fl = floorf(g);
+    *f = g - fl;
+    *i0 = wrap((int)fl, n);
+    *i1 = wrap((int)fl + 1, n);
+}
+
 /* Grid coordinate g along an axis of n cells: sets the two indices and the
  * fraction. stagger 0: face positions 0..n (clamp to [0, n]); stagger 1: cell
  * centres with one ghost each side allowed (clamp to [-1/2, n - 1/2]). */
 static void axis_face(bool periodic, int n, float g, int *i0, int *i1, float *f)
 {
     if (periodic) {
-        float fl = floorf(g);
-        *f = g - fl;
-        *i0 = wrap((int)fl, n);
-        *i1 = wrap((int)fl + 1, n);
+        axis_periodic(n, g, i0, i1, f);
     } else {
         g = clampf(g, 0.0f, (float)n);
         *i0 = (int)floorf(g) < n - 1 ? (int)floorf(g) : n - 1;
@@ -104,10 +111,7 @@ static void axis_face(bool periodic, int n, float g, int *i0, int *i1, float *f)
 static void axis_centre(bool periodic, int n, float g, int *i0, int *i1, float *f)
 {
     if (periodic) {
-        float fl = floorf(g);
-        *f = g - fl;
-        *i0 = wrap((int)fl, n);
-        *i1 = wrap((int)fl + 1, n);
+        axis_periodic(n, g, i0, i1, f);
     } else {
         g = clampf(g, -0.5f, (float)n - 0.5f);
         *i0 = (int)floorf(g);
@@ -161,33 +165,26 @@ typedef struct stencil {
     float w[4];
 } stencil;
 
+/* Cell centres g along an axis of n cells, clamped to the first and last
+ * centre (no ghosts): the two indices and the fraction. */
+static void axis_cell(bool periodic, int n, float g, int *i0, int *i1, float *f)
+{
+    if (periodic) {
+        axis_periodic(n, g, i0, i1, f);
+    } else {
+        g = clampf(g, 0.0f, (float)(n - 1));
+        *i0 = (int)floorf(g) < n - 2 ? (int)floorf(g) : n - 2;
+        *f = g - (float)*i0;
+        *i1 = *i0 + 1;
+    }
+}
+
 static stencil cell_stencil(const vf_grid_ref *r, float px, float py)
 {
     int i0, i1, j0, j1;
     float fx, fy;
-    float gx = px / r->h - 0.5f, gy = py / r->h - 0.5f;
-    if (perx(r)) {
-        float f = floorf(gx);
-        fx = gx - f;
-        i0 = wrap((int)f, NX);
-        i1 = wrap((int)f + 1, NX);
-    } else {
-        gx = clampf(gx, 0.0f, (float)(NX - 1));
-        i0 = (int)floorf(gx) < NX - 2 ? (int)floorf(gx) : NX - 2;
-        fx = gx - (float)i0;
-        i1 = i0 + 1;
-    }
-    if (pery(r)) {
-        float f = floorf(gy);
-        fy = gy - f;
-        j0 = wrap((int)f, NY);
-        j1 = wrap((int)f + 1, NY);
-    } else {
-        gy = clampf(gy, 0.0f, (float)(NY - 1));
-        j0 = (int)floorf(gy) < NY - 2 ? (int)floorf(gy) : NY - 2;
-        fy = gy - (float)j0;
-        j1 = j0 + 1;
-    }
+    axis_cell(perx(r), NX, px / r->h - 0.5f, &i0, &i1, &fx);
+    axis_cell(pery(r), NY, py / r->h - 0.5f, &j0, &j1, &fy);
     stencil s = {{CI(i0, j0), CI(i1, j0), CI(i0, j1), CI(i1, j1)},
                  {(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}};
     return s;

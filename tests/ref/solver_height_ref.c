@@ -202,20 +202,28 @@ void vf_height_ref_adi_step(const vf_height_step_push *p, const float *eta, cons
     vf_height_ref_adi_sweep(&q, eta, bed, flags, work1, eta_next, work2);
 }
 
+/* Bilinear sample of a w x h array (stride floats per point, component comp)
+ * at array coordinates (fx, fy), clamped. */
+static float sample_array(const float *a, uint32_t w, uint32_t h, uint32_t stride, uint32_t comp, float fx, float fy)
+{
+    fx = fminf(fmaxf(fx, 0.0f), (float)(w - 1));
+    fy = fminf(fmaxf(fy, 0.0f), (float)(h - 1));
+    uint32_t x0 = (uint32_t)fx, y0 = (uint32_t)fy;
+    if (x0 > w - 1)
+        x0 = w - 1;
+    if (y0 > h - 1)
+        y0 = h - 1;
+    uint32_t x1 = x0 + 1 < w ? x0 + 1 : w - 1, y1 = y0 + 1 < h ? y0 + 1 : h - 1;
+    float tx = fx - (float)x0, ty = fy - (float)y0;
+    float v00 = a[((size_t)y0 * w + x0) * stride + comp], v10 = a[((size_t)y0 * w + x1) * stride + comp];
+    float v01 = a[((size_t)y1 * w + x0) * stride + comp], v11 = a[((size_t)y1 * w + x1) * stride + comp];
+    float r0 = v00 + (v10 - v00) * tx, r1 = v01 + (v11 - v01) * tx;
+    return r0 + (r1 - r0) * ty;
+}
+
 static float sample_cells(const float *f, uint32_t fnx, uint32_t fny, float fx, float fy)
 {
-    fx = fminf(fmaxf(fx, 0.0f), (float)(fnx - 1));
-    fy = fminf(fmaxf(fy, 0.0f), (float)(fny - 1));
-    uint32_t x0 = (uint32_t)fx, y0 = (uint32_t)fy;
-    if (x0 > fnx - 1)
-        x0 = fnx - 1;
-    if (y0 > fny - 1)
-        y0 = fny - 1;
-    uint32_t x1 = x0 + 1 < fnx ? x0 + 1 : fnx - 1, y1 = y0 + 1 < fny ? y0 + 1 : fny - 1;
-    float tx = fx - (float)x0, ty = fy - (float)y0;
-    float a = f[(size_t)y0 * fnx + x0] + (f[(size_t)y0 * fnx + x1] - f[(size_t)y0 * fnx + x0]) * tx;
-    float c = f[(size_t)y1 * fnx + x0] + (f[(size_t)y1 * fnx + x1] - f[(size_t)y1 * fnx + x0]) * tx;
-    return a + (c - a) * ty;
+    return sample_array(f, fnx, fny, 1, 0, fx, fy);
 }
 
 static float sample_flow_at_cell(const vf_height_disturb_push *p, const float *f, uint32_t i, uint32_t j)
@@ -307,25 +315,6 @@ void vf_height_ref_volume_apply(uint32_t nx, uint32_t ny, uint32_t flags_push, f
 static float sample_eta(const vf_height_objects_push *p, const float *eta, float x, float y)
 {
     return sample_cells(eta, p->nx, p->ny, x / p->dx - 0.5f, y / p->dx - 0.5f);
-}
-
-/* Bilinear sample of a w x h array (stride floats per point, component comp)
- * at array coordinates (fx, fy), clamped. */
-static float sample_array(const float *a, uint32_t w, uint32_t h, uint32_t stride, uint32_t comp, float fx, float fy)
-{
-    fx = fminf(fmaxf(fx, 0.0f), (float)(w - 1));
-    fy = fminf(fmaxf(fy, 0.0f), (float)(h - 1));
-    uint32_t x0 = (uint32_t)fx, y0 = (uint32_t)fy;
-    if (x0 > w - 1)
-        x0 = w - 1;
-    if (y0 > h - 1)
-        y0 = h - 1;
-    uint32_t x1 = x0 + 1 < w ? x0 + 1 : w - 1, y1 = y0 + 1 < h ? y0 + 1 : h - 1;
-    float tx = fx - (float)x0, ty = fy - (float)y0;
-    float v00 = a[((size_t)y0 * w + x0) * stride + comp], v10 = a[((size_t)y0 * w + x1) * stride + comp];
-    float v01 = a[((size_t)y1 * w + x0) * stride + comp], v11 = a[((size_t)y1 * w + x1) * stride + comp];
-    float r0 = v00 + (v10 - v00) * tx, r1 = v01 + (v11 - v01) * tx;
-    return r0 + (r1 - r0) * ty;
 }
 
 static void sample_flow_vel(const vf_height_objects_push *p, const float *fa, const float *fb, float x, float y, float out[2])
