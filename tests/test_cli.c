@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     expect_usage_error("frobnicate", "unknown command 'frobnicate'");
     /* a bad environment variable: one line naming it, before any work */
     rc = vf_test_run_capture(out, sizeof out, "VKFLUID_SLOW_FRAME_S=soon '%s' run smoke --steps 1", vf_t.vkfluid);
-    CHECK_MSG(rc == 2 && lines(out) == 1, "VKFLUID_SLOW_FRAME_S=soon: exit %d, output: %s", rc, out);
+    CHECK_MSG(rc == 2 && vf_test_lines(out) == 1, "VKFLUID_SLOW_FRAME_S=soon: exit %d, output: %s", rc, out);
     CHECK_STR_CONTAINS(out, "VKFLUID_SLOW_FRAME_S=soon: must be a number of seconds >= 0");
     expect_usage_error("--frobnicate", "unknown option");
     expect_usage_error("devices --bogus", "unknown option '--bogus'");
