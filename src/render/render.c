@@ -99,14 +99,9 @@ vf_result vf_renderer_set_size(vf_renderer *r, uint32_t width, uint32_t height)
     return VF_OK;
 }
 
-int vf_render_mode_index(const char *const *names, int count, const char *mode)
+int vf_render_mode_index(const char *views, const char *mode)
 {
-    if (!mode)
-        return 0;
-    for (int i = 0; i < count; i++)
-        if (!strcmp(names[i], mode))
-            return i;
-    return -1;
+    return mode ? vf_choice_index(views, mode) : 0;
 }
 
 vf_result vf_render_settings_apply(const vf_render_options *opt, const vf_param_def *table, size_t count, void *options,

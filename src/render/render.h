@@ -125,8 +125,9 @@ vf_renderer vf_renderer_base(const vf_renderer_vtable *vt, vf_gpu *gpu, const vf
  * size; VF_ERR_INVALID_ARG for a zero width or height. */
 vf_result vf_renderer_set_size(vf_renderer *r, uint32_t width, uint32_t height);
 
-/** The index of mode among a renderer's count view names; 0 (the default
- * view) when mode is NULL, -1 when it names none of them. */
-int vf_render_mode_index(const char *const *names, int count, const char *mode);
+/** The index of mode among a renderer's views (a choice list's "a|b|c",
+ * params.h); 0 (the default view) when mode is NULL, -1 when it names none
+ * of them. */
+int vf_render_mode_index(const char *views, const char *mode);
 
 #endif

@@ -78,14 +78,12 @@ static const vf_renderer_vtable vtable = {
     .record = record,
 };
 
-static const char *const mode_names[] = {"dye", "pressure", "velocity", "warp"};
-
 vf_result vf_render_grid_create(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
                                 char *err, size_t cap)
 {
     *out = NULL;
     vf_grid *grid = vf_grid_from_solver(solver);
-    int mode = vf_render_mode_index(mode_names, (int)(sizeof mode_names / sizeof *mode_names), opt ? opt->mode : NULL);
+    int mode = vf_render_mode_index(VF_RENDER_GRID_MODES, opt ? opt->mode : NULL);
     if (!grid || mode < 0) {
         if (err)
             snprintf(err, cap, "the grid view needs a grid solver and one of %s", VF_RENDER_GRID_MODES);

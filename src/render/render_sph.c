@@ -97,13 +97,14 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
         return VF_ERR_UNSUPPORTED;
     }
     vf_ssf_options o = {0};
-    bool mesh = opt->mode && !strcmp(opt->mode, "mesh");
-    if (opt->mode && !strcmp(opt->mode, "particles"))
-        o.mode = VF_SSF_MODE_PARTICLES;
-    else if (opt->mode && !mesh && strcmp(opt->mode, "ssf")) {
-        snprintf(err, cap, "--render %s: not a view of the sph solver: use one of ssf|particles|mesh", opt->mode);
+    int view = vf_render_mode_index(VF_RENDER_SPH_MODES, opt->mode);
+    if (view < 0) {
+        snprintf(err, cap, "--render %s: not a view of the sph solver: use one of %s", opt->mode, VF_RENDER_SPH_MODES);
         return VF_ERR_UNSUPPORTED;
     }
+    bool mesh = view == VF_SPH_VIEW_MESH;
+    if (view == VF_SPH_VIEW_PARTICLES)
+        o.mode = VF_SSF_MODE_PARTICLES;
     vf_sph_render_view v;
     vf_sph_get_render_view(sph, &v);
     o.radius = 0.6 * v.spacing; /* spheres of the particle volume's radius (0.62 spacing) */

@@ -6,8 +6,14 @@
 #include "render.h"
 #include "solver.h"
 
-/** Creates the renderer for an sph solver: opt->mode "ssf" (default) or
- * "particles". Each record() points the screen-space renderer at the buffers
+/** The views: the screen-space fluid surface, the particles as spheres, the
+ * marching-cubes surface mesh. */
+#define VF_RENDER_SPH_VIEW_LIST(X) X(VF_SPH_VIEW_SSF, "ssf") X(VF_SPH_VIEW_PARTICLES, "particles") X(VF_SPH_VIEW_MESH, "mesh")
+enum { VF_RENDER_SPH_VIEW_LIST(VF_CHOICE_ENUM) };
+#define VF_RENDER_SPH_MODES VF_CHOICES(VF_RENDER_SPH_VIEW_LIST)
+
+/** Creates the renderer for an sph solver: opt->mode one of
+ * VF_RENDER_SPH_MODES (NULL: ssf). Each record() points the screen-space renderer at the buffers
  * the solver's last step wrote (they swap every step). VF_ERR_UNSUPPORTED
  * with a one-line reason in err for another mode or solver family. */
 vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,

@@ -369,19 +369,18 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     return VF_OK;
 }
 
+VF_CHOICES_CHECK(VF_RENDER_SURFACE_VIEW_LIST)
+
 vf_result vf_render_surface_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
                                        char *err, size_t cap)
 {
-    uint32_t view = VF_SURFACE_VIEW_3D;
-    if (opt->mode && !strcmp(opt->mode, "height"))
-        view = VF_SURFACE_VIEW_HEIGHT;
-    else if (opt->mode && !strcmp(opt->mode, "pressure"))
-        view = VF_SURFACE_VIEW_PRESSURE;
-    else if (opt->mode && strcmp(opt->mode, "surface")) {
-        snprintf(err, cap, "--render %s: not a view of the height solver: use one of surface|height|pressure", opt->mode);
+    int view = vf_render_mode_index(VF_RENDER_SURFACE_MODES, opt->mode);
+    if (view < 0) {
+        snprintf(err, cap, "--render %s: not a view of the height solver: use one of %s", opt->mode,
+                 VF_RENDER_SURFACE_MODES);
         return VF_ERR_UNSUPPORTED;
     }
     vf_render_surface_desc d = {.solver = solver, .format = opt->format, .width = opt->width, .height = opt->height,
-                                .view = view};
+                                .view = (uint32_t)view};
     return vf_render_surface_create(gpu, &d, out);
 }

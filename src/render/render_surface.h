@@ -36,7 +36,12 @@ typedef struct vf_render_surface_desc {
  * (vf_renderer_destroy). */
 vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *desc, vf_renderer **out);
 
-/** Registry entry: modes "surface|height|pressure" (NULL mode = surface). */
+/** The views (the shader's VF_SURFACE_VIEW_*). */
+#define VF_RENDER_SURFACE_VIEW_LIST(X)                                                                                 \
+    X(VF_SURFACE_VIEW_3D, "surface") X(VF_SURFACE_VIEW_HEIGHT, "height") X(VF_SURFACE_VIEW_PRESSURE, "pressure")
+#define VF_RENDER_SURFACE_MODES VF_CHOICES(VF_RENDER_SURFACE_VIEW_LIST)
+
+/** Registry entry: one of VF_RENDER_SURFACE_MODES (NULL mode = surface). */
 vf_result vf_render_surface_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
                                        char *err, size_t cap);
 

@@ -187,14 +187,12 @@ vf_buffer *vf_render_volume_light(vf_renderer *r, float dir[3], float *step, flo
     return rv->light;
 }
 
-static const char *const mode_names[] = {"volume", "density", "speed", "pressure", "vorticity"};
-
 vf_result vf_render_volume_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
                                       char *err, size_t cap)
 {
     *out = NULL;
     vf_grid3d *grid = vf_grid3d_from_solver(solver);
-    int mode = vf_render_mode_index(mode_names, (int)(sizeof mode_names / sizeof *mode_names), opt ? opt->mode : NULL);
+    int mode = vf_render_mode_index(VF_RENDER_VOLUME_MODES, opt ? opt->mode : NULL);
     if (!grid || mode < 0) {
         if (err)
             snprintf(err, cap, "the volume view needs a 3D grid solver and one of %s", VF_RENDER_VOLUME_MODES);

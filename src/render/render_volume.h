@@ -9,9 +9,15 @@
 #define VF_RENDER_VOLUME_H
 
 #include "render.h"
+#include "shared_volume.h"
 #include "solver.h"
 
-#define VF_RENDER_VOLUME_MODES "volume|density|speed|pressure|vorticity"
+/** The views (the shader's VF_VOL_MODE_*). */
+#define VF_RENDER_VOLUME_VIEW_LIST(X)                                                                                  \
+    X(VF_VOL_MODE_VOLUME, "volume") X(VF_VOL_MODE_DENSITY, "density") X(VF_VOL_MODE_SPEED, "speed")                    \
+    X(VF_VOL_MODE_PRESSURE, "pressure") X(VF_VOL_MODE_VORTICITY, "vorticity")
+VF_CHOICES_CHECK(VF_RENDER_VOLUME_VIEW_LIST)
+#define VF_RENDER_VOLUME_MODES VF_CHOICES(VF_RENDER_VOLUME_VIEW_LIST)
 
 /** Creates the volume renderer for a 3D grid solver (borrowed; it must
  * outlive the renderer). opt->mode: one of VF_RENDER_VOLUME_MODES (NULL:
