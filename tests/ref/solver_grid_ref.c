@@ -54,66 +54,69 @@ vf_grid_ref vf_grid_ref_level(const vf_grid_ref *r, uint32_t l)
     return o;
 }
 
+/* Where a fetch at a, outside [0, n) across the sides s0 (a < 0) and s1,
+ * reads: the wrapped index on a periodic side, else the nearest inside one;
+ * *side gets the side. */
+static int ghost_source(const vf_grid_ref *r, int a, int n, int s0, int s1, int *side)
+{
+    *side = a < 0 ? s0 : s1;
+    return bc(r, *side) == VF_GRID_BC_PERIODIC ? wrap(a, n) : (a < 0 ? 0 : n - 1);
+}
+
+/* A ghost's value from the value it reads: mirrored about the side's
+ * velocity on no-slip and inflow sides. */
+static float ghost_value(const vf_grid_ref *r, float inner, int side, float side_vel)
+{
+    uint32_t t = bc(r, side);
+    return t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW ? 2.0f * side_vel - inner : inner;
+}
+
 /* u at face (i, j), j in [-1, ny] (ghost rows from the bottom/top side). */
 static float fetch_u(const vf_grid_ref *r, const float *u, int i, int j)
 {
     if (j >= 0 && j < NY)
         return u[UI(i, j)];
-    int side = j < 0 ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_TOP;
-    uint32_t t = bc(r, side);
-    if (t == VF_GRID_BC_PERIODIC)
-        return u[UI(i, wrap(j, NY))];
-    float inner = u[UI(i, j < 0 ? 0 : NY - 1)];
-    if (t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW)
-        return 2.0f * r->side_u[side] - inner;
-    return inner;
+    int side, k = ghost_source(r, j, NY, VF_GRID_SIDE_BOTTOM, VF_GRID_SIDE_TOP, &side);
+    return ghost_value(r, u[UI(i, k)], side, r->side_u[side]);
 }
 
+/* v at face (i, j), i in [-1, nx] (ghost columns from the left/right side). */
 static float fetch_v(const vf_grid_ref *r, const float *v, int i, int j)
 {
     if (i >= 0 && i < NX)
         return v[VI(i, j)];
-    int side = i < 0 ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_RIGHT;
-    uint32_t t = bc(r, side);
-    if (t == VF_GRID_BC_PERIODIC)
-        return v[VI(wrap(i, NX), j)];
-    float inner = v[VI(i < 0 ? 0 : NX - 1, j)];
-    if (t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW)
-        return 2.0f * r->side_v[side] - inner;
-    return inner;
+    int side, k = ghost_source(r, i, NX, VF_GRID_SIDE_LEFT, VF_GRID_SIDE_RIGHT, &side);
+    return ghost_value(r, v[VI(k, j)], side, r->side_v[side]);
 }
 
-/* Grid coordinate g along an axis of n cells: sets the two indices and the
- * fraction. stagger 0: face positions 0..n (clamp to [0, n]); stagger 1: cell
- * centres with one ghost each side allowed (clamp to [-1/2, n - 1/2]). */
+/* Grid coordinate g along an axis of n samples: sets the two indices and the
+ * fraction. Periodic axes wrap; else g is clamped to [lo, hi] and i0 to at
+ * most last. */
+static void axis(bool periodic, int n, float g, float lo, float hi, int last, int *i0, int *i1, float *f)
+{
+    if (periodic) {
+        float fl = floorf(g);
+        *f = g - fl;
+        *i0 = wrap((int)fl, n);
+        *i1 = wrap((int)fl + 1, n);
+    } else {
+        g = clampf(g, lo, hi);
+        *i0 = (int)floorf(g) < last ? (int)floorf(g) : last;
+        *f = g - (float)*i0;
+        *i1 = *i0 + 1;
+    }
+}
+
+/* The face positions 0..n (clamp to [0, n]). */
 static void axis_face(bool periodic, int n, float g, int *i0, int *i1, float *f)
 {
-    if (periodic) {
-        float fl = floorf(g);
-        *f = g - fl;
-        *i0 = wrap((int)fl, n);
-        *i1 = wrap((int)fl + 1, n);
-    } else {
-        g = clampf(g, 0.0f, (float)n);
-        *i0 = (int)floorf(g) < n - 1 ? (int)floorf(g) : n - 1;
-        *f = g - (float)*i0;
-        *i1 = *i0 + 1;
-    }
+    axis(periodic, n, g, 0.0f, (float)n, n - 1, i0, i1, f);
 }
 
+/* Cell centres with one ghost each side allowed (clamp to [-1/2, n - 1/2]). */
 static void axis_centre(bool periodic, int n, float g, int *i0, int *i1, float *f)
 {
-    if (periodic) {
-        float fl = floorf(g);
-        *f = g - fl;
-        *i0 = wrap((int)fl, n);
-        *i1 = wrap((int)fl + 1, n);
-    } else {
-        g = clampf(g, -0.5f, (float)n - 0.5f);
-        *i0 = (int)floorf(g);
-        *f = g - (float)*i0;
-        *i1 = *i0 + 1;
-    }
+    axis(periodic, n, g, -0.5f, (float)n - 0.5f, n - 1, i0, i1, f);
 }
 
 static float bilerp(float a, float b, float c, float d, float fx, float fy, float *lo, float *hi)
@@ -165,29 +168,8 @@ static stencil cell_stencil(const vf_grid_ref *r, float px, float py)
 {
     int i0, i1, j0, j1;
     float fx, fy;
-    float gx = px / r->h - 0.5f, gy = py / r->h - 0.5f;
-    if (perx(r)) {
-        float f = floorf(gx);
-        fx = gx - f;
-        i0 = wrap((int)f, NX);
-        i1 = wrap((int)f + 1, NX);
-    } else {
-        gx = clampf(gx, 0.0f, (float)(NX - 1));
-        i0 = (int)floorf(gx) < NX - 2 ? (int)floorf(gx) : NX - 2;
-        fx = gx - (float)i0;
-        i1 = i0 + 1;
-    }
-    if (pery(r)) {
-        float f = floorf(gy);
-        fy = gy - f;
-        j0 = wrap((int)f, NY);
-        j1 = wrap((int)f + 1, NY);
-    } else {
-        gy = clampf(gy, 0.0f, (float)(NY - 1));
-        j0 = (int)floorf(gy) < NY - 2 ? (int)floorf(gy) : NY - 2;
-        fy = gy - (float)j0;
-        j1 = j0 + 1;
-    }
+    axis(perx(r), NX, px / r->h - 0.5f, 0.0f, (float)(NX - 1), NX - 2, &i0, &i1, &fx);
+    axis(pery(r), NY, py / r->h - 0.5f, 0.0f, (float)(NY - 1), NY - 2, &j0, &j1, &fy);
     stencil s = {{CI(i0, j0), CI(i1, j0), CI(i0, j1), CI(i1, j1)},
                  {(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}};
     return s;
