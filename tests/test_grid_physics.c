@@ -499,11 +499,9 @@ static void test_cli(void)
         fclose(f);
     }
     snprintf(path, sizeof path, "%s/grid_0000.vti", dir);
-    f = fopen(path, "r");
-    if (CHECK_MSG(f != NULL, "%s exists", path)) {
-        static char buf[1 << 16];
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        buf[n] = 0;
+    size_t n;
+    char *buf = vf_test_read_file(path, &n);
+    if (CHECK_MSG(buf != NULL, "%s exists", path)) {
         CHECK_STR_CONTAINS(buf, "<VTKFile type=\"ImageData\"");
         CHECK_STR_CONTAINS(buf, "WholeExtent=\"0 15 0 15 0 0\"");
         CHECK_STR_CONTAINS(buf, "Name=\"velocity\" NumberOfComponents=\"3\"");
@@ -519,20 +517,17 @@ static void test_cli(void)
                 CHECK_EQ_U64(bytes, 16 * 16 * 3 * 4);
             }
         }
-        fclose(f);
     }
+    free(buf);
     snprintf(path, sizeof path, "%s/summary.json", dir);
-    f = fopen(path, "r");
-    if (CHECK_MSG(f != NULL, "%s exists", path)) {
-        static char buf[1 << 14];
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        buf[n] = 0;
+    buf = vf_test_read_file(path, NULL);
+    if (CHECK_MSG(buf != NULL, "%s exists", path)) {
         CHECK_STR_CONTAINS(buf, "\"final_divergence_l2\"");
         CHECK_STR_CONTAINS(buf, "\"residual_before_rms\"");
         CHECK_STR_CONTAINS(buf, "\"pressure_solver\": \"multigrid\"");
         CHECK_STR_CONTAINS(buf, "\"grid_pressure\"");
-        fclose(f);
     }
+    free(buf);
 }
 
 int main(int argc, char **argv)

@@ -414,51 +414,41 @@ static void conf_force(const vf_grid_ref *r, float eps, const float *w, int i, i
     *fy = eps * r->h * -gx / len * o;
 }
 
+/* The confinement's change of a face velocity over dt: the mean force of the
+ * cells beside face (i, j), its x component on a u face (y false), its y
+ * component on a v face. */
+static float face_confine(const vf_grid_ref *r, float eps, const float *omega, bool y, int i, int j)
+{
+    bool per = y ? pery(r) : perx(r);
+    int n = y ? NY : NX, a = y ? j : i;
+    int e = per && a == n ? 0 : a; /* the cell after the face */
+    float f[2], s = 0, cnt = 0;
+    if (e > 0 || per) {
+        int b = y ? nby(r, e - 1) : nbx(r, e - 1);
+        conf_force(r, eps, omega, y ? i : b, y ? b : j, &f[0], &f[1]);
+        s += f[y];
+        cnt += 1;
+    }
+    if (e < n) {
+        conf_force(r, eps, omega, y ? i : e, y ? e : j, &f[0], &f[1]);
+        s += f[y];
+        cnt += 1;
+    }
+    return r->dt * s / cnt;
+}
+
 void vf_grid_ref_confine(const vf_grid_ref *r, float eps, const float *u, const float *v, const float *omega,
                          const float *wx, const float *wy, float *u_out, float *v_out)
 {
-    float fx, fy;
     for (int j = 0; j < NY; j++)
         for (int i = 0; i <= NX; i++) {
             size_t k = UI(i, j);
-            float x = u[k];
-            if (wx[k] != 0) {
-                int ie = perx(r) && i == NX ? 0 : i;
-                float s = 0, n = 0;
-                if (ie > 0 || perx(r)) {
-                    conf_force(r, eps, omega, nbx(r, ie - 1), j, &fx, &fy);
-                    s += fx;
-                    n += 1;
-                }
-                if (ie < NX) {
-                    conf_force(r, eps, omega, ie, j, &fx, &fy);
-                    s += fx;
-                    n += 1;
-                }
-                x += r->dt * s / n;
-            }
-            u_out[k] = x;
+            u_out[k] = wx[k] != 0 ? u[k] + face_confine(r, eps, omega, false, i, j) : u[k];
         }
     for (int j = 0; j <= NY; j++)
         for (int i = 0; i < NX; i++) {
             size_t k = VI(i, j);
-            float x = v[k];
-            if (wy[k] != 0) {
-                int je = pery(r) && j == NY ? 0 : j;
-                float s = 0, n = 0;
-                if (je > 0 || pery(r)) {
-                    conf_force(r, eps, omega, i, nby(r, je - 1), &fx, &fy);
-                    s += fy;
-                    n += 1;
-                }
-                if (je < NY) {
-                    conf_force(r, eps, omega, i, je, &fx, &fy);
-                    s += fy;
-                    n += 1;
-                }
-                x += r->dt * s / n;
-            }
-            v_out[k] = x;
+            v_out[k] = wy[k] != 0 ? v[k] + face_confine(r, eps, omega, true, i, j) : v[k];
         }
 }
 
