@@ -216,33 +216,25 @@ vf_cell_stencil cell_stencil(vec2 p)
         return n > 0.0 ? s / n : 0.0;                                               \
     }
 
-// The fixed value of a u face of weight 0: a solid's velocity, else the side's.
-// The including shader defines MASKSOLID(k).
-#define VF_GRID_FIXED_U(NAME, SOLIDVEL)                                             \
+// The fixed value of a face of weight 0: a solid's velocity, else the side's;
+// u faces when U, else v faces. The including shader defines MASKSOLID(k).
+#define VF_GRID_FIXED_FACE(NAME, SOLIDVEL, U)                                       \
     float NAME(int i, int j)                                                        \
     {                                                                               \
-        int nx = NX();                                                              \
-        int a = i > 0 ? cidx(i - 1, j) : (per_x() ? cidx(nx - 1, j) : -1);         \
-        int b = i < nx ? cidx(i, j) : (per_x() ? cidx(0, j) : -1);                  \
+        int f = U ? i : j, n = U ? NX() : NY(); /* across the faces */              \
+        bool per = U ? per_x() : per_y();                                           \
+        int c0 = f > 0 ? f - 1 : (per ? n - 1 : -1), c1 = f < n ? f : (per ? 0 : -1); \
+        int a = c0 < 0 ? -1 : (U ? cidx(c0, j) : cidx(i, c0));                      \
+        int b = c1 < 0 ? -1 : (U ? cidx(c1, j) : cidx(i, c1));                      \
         bool any = (a >= 0 && MASKSOLID(a)) || (b >= 0 && MASKSOLID(b));            \
         if (any)                                                                    \
             return SOLIDVEL(a, b);                                                  \
-        uint side = i == 0 ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_RIGHT;                \
-        return side_type(side) == VF_GRID_BC_INFLOW ? pc.side_u[side] : 0.0;        \
+        uint side = f == 0 ? (U ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_BOTTOM)          \
+                           : (U ? VF_GRID_SIDE_RIGHT : VF_GRID_SIDE_TOP);           \
+        return side_type(side) == VF_GRID_BC_INFLOW ? (U ? pc.side_u[side] : pc.side_v[side]) : 0.0; \
     }
-
-#define VF_GRID_FIXED_V(NAME, SOLIDVEL)                                             \
-    float NAME(int i, int j)                                                        \
-    {                                                                               \
-        int ny = NY();                                                              \
-        int a = j > 0 ? cidx(i, j - 1) : (per_y() ? cidx(i, ny - 1) : -1);         \
-        int b = j < ny ? cidx(i, j) : (per_y() ? cidx(i, 0) : -1);                  \
-        bool any = (a >= 0 && MASKSOLID(a)) || (b >= 0 && MASKSOLID(b));            \
-        if (any)                                                                    \
-            return SOLIDVEL(a, b);                                                  \
-        uint side = j == 0 ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_TOP;                \
-        return side_type(side) == VF_GRID_BC_INFLOW ? pc.side_v[side] : 0.0;        \
-    }
+#define VF_GRID_FIXED_U(NAME, SOLIDVEL) VF_GRID_FIXED_FACE(NAME, SOLIDVEL, true)
+#define VF_GRID_FIXED_V(NAME, SOLIDVEL) VF_GRID_FIXED_FACE(NAME, SOLIDVEL, false)
 
 // vel(p) and the RK2 (midpoint) trace p - dt u(p - dt/2 u(p)) through the
 // velocity sampled by SAMPLE_U / SAMPLE_V.
