@@ -215,24 +215,41 @@ static float solid_vel(const uint32_t *mask, const float *sv, long a, long b)
     return n > 0 ? s / n : 0;
 }
 
+/* The cells beside face (i, j), a u face (y false) or a v face: *a before
+ * it, *b after it (wrapped on periodic sides), -1 where there is none.
+ * Returns the side of the domain the face lies on when at an edge (before:
+ * left or bottom, else right or top). */
+static int face_cells(const vf_grid_ref *r, bool y, int i, int j, long *a, long *b)
+{
+    bool per = y ? pery(r) : perx(r);
+    int f = y ? j : i, n = y ? NY : NX;
+    int c0 = f > 0 ? f - 1 : per ? n - 1 : -1, c1 = f < n ? f : per ? 0 : -1;
+    *a = c0 < 0 ? -1 : y ? (long)CI(i, c0) : (long)CI(c0, j);
+    *b = c1 < 0 ? -1 : y ? (long)CI(i, c1) : (long)CI(c1, j);
+    if (f == 0)
+        return y ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_LEFT;
+    return y ? VF_GRID_SIDE_TOP : VF_GRID_SIDE_RIGHT;
+}
+
+/* The fixed velocity of face (i, j) of weight 0 (sv: the solids' velocity
+ * along the face's normal): a solid's, else the side's. */
+static float fixed_face(const vf_grid_ref *r, const uint32_t *mask, const float *sv, bool y, int i, int j)
+{
+    long a, b;
+    int side = face_cells(r, y, i, j, &a, &b);
+    if (solid_cell(mask, a) || solid_cell(mask, b))
+        return solid_vel(mask, sv, a, b);
+    return bc(r, side) == VF_GRID_BC_INFLOW ? (y ? r->side_v[side] : r->side_u[side]) : 0.0f;
+}
+
 static float fixed_u(const vf_grid_ref *r, const uint32_t *mask, const float *su, int i, int j)
 {
-    long a = i > 0 ? (long)CI(i - 1, j) : perx(r) ? (long)CI(NX - 1, j) : -1;
-    long b = i < NX ? (long)CI(i, j) : perx(r) ? (long)CI(0, j) : -1;
-    if (solid_cell(mask, a) || solid_cell(mask, b))
-        return solid_vel(mask, su, a, b);
-    int side = i == 0 ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_RIGHT;
-    return bc(r, side) == VF_GRID_BC_INFLOW ? r->side_u[side] : 0.0f;
+    return fixed_face(r, mask, su, false, i, j);
 }
 
 static float fixed_v(const vf_grid_ref *r, const uint32_t *mask, const float *sv, int i, int j)
 {
-    long a = j > 0 ? (long)CI(i, j - 1) : pery(r) ? (long)CI(i, NY - 1) : -1;
-    long b = j < NY ? (long)CI(i, j) : pery(r) ? (long)CI(i, 0) : -1;
-    if (solid_cell(mask, a) || solid_cell(mask, b))
-        return solid_vel(mask, sv, a, b);
-    int side = j == 0 ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_TOP;
-    return bc(r, side) == VF_GRID_BC_INFLOW ? r->side_v[side] : 0.0f;
+    return fixed_face(r, mask, sv, true, i, j);
 }
 
 /* ------------------------------------------------------------------ kernels */
@@ -267,34 +284,25 @@ static float edge_weight(const vf_grid_ref *r, int side)
     return t == VF_GRID_BC_OUTFLOW ? 2.0f : t == VF_GRID_BC_PERIODIC ? 1.0f : 0.0f;
 }
 
+/* The weight of face (i, j): 0 beside a solid, the side's at the domain's
+ * edges, else 1. */
+static float face_weight(const vf_grid_ref *r, const uint32_t *mask, bool y, int i, int j)
+{
+    long a, b;
+    int side = face_cells(r, y, i, j, &a, &b), f = y ? j : i;
+    if (solid_cell(mask, a) || solid_cell(mask, b))
+        return 0;
+    return f == 0 || f == (y ? NY : NX) ? edge_weight(r, side) : 1;
+}
+
 void vf_grid_ref_weights(const vf_grid_ref *r, const uint32_t *mask, float *wx, float *wy)
 {
     for (int j = 0; j < NY; j++)
-        for (int i = 0; i <= NX; i++) {
-            long a = i > 0 ? (long)CI(i - 1, j) : perx(r) ? (long)CI(NX - 1, j) : -1;
-            long b = i < NX ? (long)CI(i, j) : perx(r) ? (long)CI(0, j) : -1;
-            float w = 1;
-            if (solid_cell(mask, a) || solid_cell(mask, b))
-                w = 0;
-            else if (i == 0)
-                w = edge_weight(r, VF_GRID_SIDE_LEFT);
-            else if (i == NX)
-                w = edge_weight(r, VF_GRID_SIDE_RIGHT);
-            wx[UI(i, j)] = w;
-        }
+        for (int i = 0; i <= NX; i++)
+            wx[UI(i, j)] = face_weight(r, mask, false, i, j);
     for (int j = 0; j <= NY; j++)
-        for (int i = 0; i < NX; i++) {
-            long a = j > 0 ? (long)CI(i, j - 1) : pery(r) ? (long)CI(i, NY - 1) : -1;
-            long b = j < NY ? (long)CI(i, j) : pery(r) ? (long)CI(i, 0) : -1;
-            float w = 1;
-            if (solid_cell(mask, a) || solid_cell(mask, b))
-                w = 0;
-            else if (j == 0)
-                w = edge_weight(r, VF_GRID_SIDE_BOTTOM);
-            else if (j == NY)
-                w = edge_weight(r, VF_GRID_SIDE_TOP);
-            wy[VI(i, j)] = w;
-        }
+        for (int i = 0; i < NX; i++)
+            wy[VI(i, j)] = face_weight(r, mask, true, i, j);
 }
 
 void vf_grid_ref_coarsen(const vf_grid_ref *r, const float *wxf, const float *wyf, float *wxc, float *wyc)
