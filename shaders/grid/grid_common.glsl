@@ -57,111 +57,101 @@ int cidx(int i, int j)
     return j * NX() + i;
 }
 
-// u at face (i, j) with i in [0, nx] (already wrapped or clamped) and j in
-// [-1, ny]: rows outside come from the bottom/top condition (ghost rows).
-#define VF_GRID_U_FETCH(NAME, BUF)                                                  \
+// Where a fetch at a, outside [0, n) across the sides s0 (a < 0) and s1,
+// reads: the wrapped index on a periodic side, else the nearest inside one;
+// s gets the side.
+int ghost_source(int a, int n, uint s0, uint s1, out uint s)
+{
+    s = a < 0 ? s0 : s1;
+    return side_type(s) == VF_GRID_BC_PERIODIC ? wrapi(a, n) : (a < 0 ? 0 : n - 1);
+}
+
+// A ghost's value from the value it reads: mirrored about the side's
+// velocity on no-slip and inflow sides.
+float ghost_value(float inner, uint s, float side_vel)
+{
+    uint t = side_type(s);
+    return t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW ? 2.0 * side_vel - inner : inner;
+}
+
+// A face field at face (i, j), its index already wrapped or clamped along the
+// faces; across them the rows (or columns) outside come from the sides'
+// condition (ghosts). U: u, i in [0, nx], j in [-1, ny], the ghosts from the
+// bottom and top; else v, j in [0, ny], i in [-1, nx], from the left and right.
+#define VF_GRID_FACE_FETCH(NAME, BUF, U)                                            \
     float NAME(int i, int j)                                                        \
     {                                                                               \
-        if (j >= 0 && j < NY())                                                     \
-            return BUF[uidx(i, j)];                                                 \
-        uint s = j < 0 ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_TOP;                    \
-        uint t = side_type(s);                                                      \
-        if (t == VF_GRID_BC_PERIODIC)                                               \
-            return BUF[uidx(i, wrapi(j, NY()))];                                    \
-        float inner = BUF[uidx(i, j < 0 ? 0 : NY() - 1)];                           \
-        if (t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW)                       \
-            return 2.0 * pc.side_u[s] - inner;                                      \
-        return inner;                                                               \
+        int a = U ? j : i, n = U ? NY() : NX();                                     \
+        if (a >= 0 && a < n)                                                        \
+            return BUF[U ? uidx(i, j) : vidx(i, j)];                                \
+        uint s;                                                                     \
+        int r = ghost_source(a, n, U ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_LEFT,     \
+                             U ? VF_GRID_SIDE_TOP : VF_GRID_SIDE_RIGHT, s);         \
+        return ghost_value(BUF[U ? uidx(i, r) : vidx(r, j)], s, U ? pc.side_u[s] : pc.side_v[s]); \
     }
+#define VF_GRID_U_FETCH(NAME, BUF) VF_GRID_FACE_FETCH(NAME, BUF, true)
+#define VF_GRID_V_FETCH(NAME, BUF) VF_GRID_FACE_FETCH(NAME, BUF, false)
 
-// v at face (i, j) with j in [0, ny] (wrapped or clamped) and i in [-1, nx].
-#define VF_GRID_V_FETCH(NAME, BUF)                                                  \
-    float NAME(int i, int j)                                                        \
-    {                                                                               \
-        if (i >= 0 && i < NX())                                                     \
-            return BUF[vidx(i, j)];                                                 \
-        uint s = i < 0 ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_RIGHT;                    \
-        uint t = side_type(s);                                                      \
-        if (t == VF_GRID_BC_PERIODIC)                                               \
-            return BUF[vidx(wrapi(i, NX()), j)];                                    \
-        float inner = BUF[vidx(i < 0 ? 0 : NX() - 1, j)];                           \
-        if (t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW)                       \
-            return 2.0 * pc.side_v[s] - inner;                                      \
-        return inner;                                                               \
+// One axis of a bilinear stencil at g (a position / h, shifted so that the
+// samples lie at the integers) over n samples: the indices i0 and i1 = i0 + 1
+// and the fraction f. A periodic axis wraps; else g is clamped to [lo, hi]
+// and i0 to at most last.
+void stencil_axis(float g, int n, bool periodic, float lo, float hi, int last, out int i0, out int i1, out float f)
+{
+    if (periodic) {
+        float fl = floor(g);
+        f = g - fl;
+        i0 = wrapi(int(fl), n);
+        i1 = wrapi(int(fl) + 1, n);
+    } else {
+        g = clamp(g, lo, hi);
+        i0 = min(int(floor(g)), last);
+        f = g - float(i0);
+        i1 = i0 + 1;
     }
+}
 
-// Bilinear sample of u at p (domain units); lo/hi get the stencil's range.
-#define VF_GRID_U_SAMPLE(NAME, FETCH)                                               \
+// The axis of a face field along its faces (samples at 0..n; g = position / h).
+void face_axis(float g, int n, bool periodic, out int i0, out int i1, out float f)
+{
+    stencil_axis(g, n, periodic, 0.0, float(n), n - 1, i0, i1, f);
+}
+
+// The axis of a face field across its faces (samples at the centres, the
+// ghosts at -1 and n from the fetch; g = position / h).
+void centre_axis(float g, int n, bool periodic, out int i0, out int i1, out float f)
+{
+    stencil_axis(g - 0.5, n, periodic, -0.5, float(n) - 0.5, n - 1, i0, i1, f);
+}
+
+// Bilinear interpolation of a (i0, j0), b (i1, j0), c (i0, j1), d (i1, j1);
+// lo/hi get their range.
+float bilinear(float a, float b, float c, float d, float fx, float fy, out float lo, out float hi)
+{
+    lo = min(min(a, b), min(c, d));
+    hi = max(max(a, b), max(c, d));
+    float bot = a + (b - a) * fx, top = c + (d - c) * fx;
+    return bot + (top - bot) * fy;
+}
+
+// Bilinear sample of a face field at p (domain units) through FETCH; lo/hi get
+// the stencil's range. U: the u faces (x along the faces), else the v faces.
+#define VF_GRID_FACE_SAMPLE(NAME, FETCH, U)                                          \
     float NAME(vec2 p, out float lo, out float hi)                                  \
     {                                                                               \
-        int nx = NX(), ny = NY();                                                   \
-        float gx = p.x / pc.h, gy = p.y / pc.h - 0.5;                               \
         int i0, i1, j0, j1;                                                         \
         float fx, fy;                                                               \
-        if (per_x()) {                                                              \
-            float f = floor(gx);                                                    \
-            fx = gx - f;                                                            \
-            i0 = wrapi(int(f), nx);                                                 \
-            i1 = wrapi(int(f) + 1, nx);                                             \
+        if (U) {                                                                    \
+            face_axis(p.x / pc.h, NX(), per_x(), i0, i1, fx);                       \
+            centre_axis(p.y / pc.h, NY(), per_y(), j0, j1, fy);                     \
         } else {                                                                    \
-            gx = clamp(gx, 0.0, float(nx));                                         \
-            i0 = min(int(floor(gx)), nx - 1);                                       \
-            fx = gx - float(i0);                                                    \
-            i1 = i0 + 1;                                                            \
+            centre_axis(p.x / pc.h, NX(), per_x(), i0, i1, fx);                     \
+            face_axis(p.y / pc.h, NY(), per_y(), j0, j1, fy);                       \
         }                                                                           \
-        if (per_y()) {                                                              \
-            float f = floor(gy);                                                    \
-            fy = gy - f;                                                            \
-            j0 = wrapi(int(f), ny);                                                 \
-            j1 = wrapi(int(f) + 1, ny);                                             \
-        } else {                                                                    \
-            gy = clamp(gy, -0.5, float(ny) - 0.5);                                  \
-            j0 = int(floor(gy));                                                    \
-            fy = gy - float(j0);                                                    \
-            j1 = j0 + 1;                                                            \
-        }                                                                           \
-        float a = FETCH(i0, j0), b = FETCH(i1, j0), c = FETCH(i0, j1), d = FETCH(i1, j1); \
-        lo = min(min(a, b), min(c, d));                                             \
-        hi = max(max(a, b), max(c, d));                                             \
-        float bot = a + (b - a) * fx, top = c + (d - c) * fx;                       \
-        return bot + (top - bot) * fy;                                              \
+        return bilinear(FETCH(i0, j0), FETCH(i1, j0), FETCH(i0, j1), FETCH(i1, j1), fx, fy, lo, hi); \
     }
-
-#define VF_GRID_V_SAMPLE(NAME, FETCH)                                               \
-    float NAME(vec2 p, out float lo, out float hi)                                  \
-    {                                                                               \
-        int nx = NX(), ny = NY();                                                   \
-        float gx = p.x / pc.h - 0.5, gy = p.y / pc.h;                               \
-        int i0, i1, j0, j1;                                                         \
-        float fx, fy;                                                               \
-        if (per_x()) {                                                              \
-            float f = floor(gx);                                                    \
-            fx = gx - f;                                                            \
-            i0 = wrapi(int(f), nx);                                                 \
-            i1 = wrapi(int(f) + 1, nx);                                             \
-        } else {                                                                    \
-            gx = clamp(gx, -0.5, float(nx) - 0.5);                                  \
-            i0 = int(floor(gx));                                                    \
-            fx = gx - float(i0);                                                    \
-            i1 = i0 + 1;                                                            \
-        }                                                                           \
-        if (per_y()) {                                                              \
-            float f = floor(gy);                                                    \
-            fy = gy - f;                                                            \
-            j0 = wrapi(int(f), ny);                                                 \
-            j1 = wrapi(int(f) + 1, ny);                                             \
-        } else {                                                                    \
-            gy = clamp(gy, 0.0, float(ny));                                         \
-            j0 = min(int(floor(gy)), ny - 1);                                       \
-            fy = gy - float(j0);                                                    \
-            j1 = j0 + 1;                                                            \
-        }                                                                           \
-        float a = FETCH(i0, j0), b = FETCH(i1, j0), c = FETCH(i0, j1), d = FETCH(i1, j1); \
-        lo = min(min(a, b), min(c, d));                                             \
-        hi = max(max(a, b), max(c, d));                                             \
-        float bot = a + (b - a) * fx, top = c + (d - c) * fx;                       \
-        return bot + (top - bot) * fy;                                              \
-    }
+#define VF_GRID_U_SAMPLE(NAME, FETCH) VF_GRID_FACE_SAMPLE(NAME, FETCH, true)
+#define VF_GRID_V_SAMPLE(NAME, FETCH) VF_GRID_FACE_SAMPLE(NAME, FETCH, false)
 
 // Cell-centred sample that ignores solid cells (weights renormalised; 0 when
 // the whole stencil is solid). Zero-gradient at non-periodic sides.
@@ -173,31 +163,10 @@ struct vf_cell_stencil {
 vf_cell_stencil cell_stencil(vec2 p)
 {
     int nx = NX(), ny = NY();
-    float gx = p.x / pc.h - 0.5, gy = p.y / pc.h - 0.5;
     int i0, i1, j0, j1;
     float fx, fy;
-    if (per_x()) {
-        float f = floor(gx);
-        fx = gx - f;
-        i0 = wrapi(int(f), nx);
-        i1 = wrapi(int(f) + 1, nx);
-    } else {
-        gx = clamp(gx, 0.0, float(nx - 1));
-        i0 = min(int(floor(gx)), nx - 2);
-        fx = gx - float(i0);
-        i1 = i0 + 1;
-    }
-    if (per_y()) {
-        float f = floor(gy);
-        fy = gy - f;
-        j0 = wrapi(int(f), ny);
-        j1 = wrapi(int(f) + 1, ny);
-    } else {
-        gy = clamp(gy, 0.0, float(ny - 1));
-        j0 = min(int(floor(gy)), ny - 2);
-        fy = gy - float(j0);
-        j1 = j0 + 1;
-    }
+    stencil_axis(p.x / pc.h - 0.5, nx, per_x(), 0.0, float(nx - 1), nx - 2, i0, i1, fx);
+    stencil_axis(p.y / pc.h - 0.5, ny, per_y(), 0.0, float(ny - 1), ny - 2, j0, j1, fy);
     vf_cell_stencil s;
     s.k[0] = cidx(i0, j0);
     s.k[1] = cidx(i1, j0);
@@ -247,33 +216,25 @@ vf_cell_stencil cell_stencil(vec2 p)
         return n > 0.0 ? s / n : 0.0;                                               \
     }
 
-// The fixed value of a u face of weight 0: a solid's velocity, else the side's.
-// The including shader defines MASKSOLID(k).
-#define VF_GRID_FIXED_U(NAME, SOLIDVEL)                                             \
+// The fixed value of a face of weight 0: a solid's velocity, else the side's;
+// u faces when U, else v faces. The including shader defines MASKSOLID(k).
+#define VF_GRID_FIXED_FACE(NAME, SOLIDVEL, U)                                       \
     float NAME(int i, int j)                                                        \
     {                                                                               \
-        int nx = NX();                                                              \
-        int a = i > 0 ? cidx(i - 1, j) : (per_x() ? cidx(nx - 1, j) : -1);         \
-        int b = i < nx ? cidx(i, j) : (per_x() ? cidx(0, j) : -1);                  \
+        int f = U ? i : j, n = U ? NX() : NY(); /* across the faces */              \
+        bool per = U ? per_x() : per_y();                                           \
+        int c0 = f > 0 ? f - 1 : (per ? n - 1 : -1), c1 = f < n ? f : (per ? 0 : -1); \
+        int a = c0 < 0 ? -1 : (U ? cidx(c0, j) : cidx(i, c0));                      \
+        int b = c1 < 0 ? -1 : (U ? cidx(c1, j) : cidx(i, c1));                      \
         bool any = (a >= 0 && MASKSOLID(a)) || (b >= 0 && MASKSOLID(b));            \
         if (any)                                                                    \
             return SOLIDVEL(a, b);                                                  \
-        uint side = i == 0 ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_RIGHT;                \
-        return side_type(side) == VF_GRID_BC_INFLOW ? pc.side_u[side] : 0.0;        \
+        uint side = f == 0 ? (U ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_BOTTOM)          \
+                           : (U ? VF_GRID_SIDE_RIGHT : VF_GRID_SIDE_TOP);           \
+        return side_type(side) == VF_GRID_BC_INFLOW ? (U ? pc.side_u[side] : pc.side_v[side]) : 0.0; \
     }
-
-#define VF_GRID_FIXED_V(NAME, SOLIDVEL)                                             \
-    float NAME(int i, int j)                                                        \
-    {                                                                               \
-        int ny = NY();                                                              \
-        int a = j > 0 ? cidx(i, j - 1) : (per_y() ? cidx(i, ny - 1) : -1);         \
-        int b = j < ny ? cidx(i, j) : (per_y() ? cidx(i, 0) : -1);                  \
-        bool any = (a >= 0 && MASKSOLID(a)) || (b >= 0 && MASKSOLID(b));            \
-        if (any)                                                                    \
-            return SOLIDVEL(a, b);                                                  \
-        uint side = j == 0 ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_TOP;                \
-        return side_type(side) == VF_GRID_BC_INFLOW ? pc.side_v[side] : 0.0;        \
-    }
+#define VF_GRID_FIXED_U(NAME, SOLIDVEL) VF_GRID_FIXED_FACE(NAME, SOLIDVEL, true)
+#define VF_GRID_FIXED_V(NAME, SOLIDVEL) VF_GRID_FIXED_FACE(NAME, SOLIDVEL, false)
 
 // vel(p) and the RK2 (midpoint) trace p - dt u(p - dt/2 u(p)) through the
 // velocity sampled by SAMPLE_U / SAMPLE_V.

@@ -54,70 +54,69 @@ vf_grid_ref vf_grid_ref_level(const vf_grid_ref *r, uint32_t l)
     return o;
 }
 
+/* Where a fetch at a, outside [0, n) across the sides s0 (a < 0) and s1,
+ * reads: the wrapped index on a periodic side, else the nearest inside one;
+ * *side gets the side. */
+static int ghost_source(const vf_grid_ref *r, int a, int n, int s0, int s1, int *side)
+{
+    *side = a < 0 ? s0 : s1;
+    return bc(r, *side) == VF_GRID_BC_PERIODIC ? wrap(a, n) : (a < 0 ? 0 : n - 1);
+}
+
+/* A ghost's value from the value it reads: mirrored about the side's
+ * velocity on no-slip and inflow sides. */
+static float ghost_value(const vf_grid_ref *r, float inner, int side, float side_vel)
+{
+    uint32_t t = bc(r, side);
+    return t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW ? 2.0f * side_vel - inner : inner;
+}
+
 /* u at face (i, j), j in [-1, ny] (ghost rows from the bottom/top side). */
 static float fetch_u(const vf_grid_ref *r, const float *u, int i, int j)
 {
     if (j >= 0 && j < NY)
         return u[UI(i, j)];
-    int side = j < 0 ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_TOP;
-    uint32_t t = bc(r, side);
-    if (t == VF_GRID_BC_PERIODIC)
-        return u[UI(i, wrap(j, NY))];
-    float inner = u[UI(i, j < 0 ? 0 : NY - 1)];
-    if (t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW)
-        return 2.0f * r->side_u[side] - inner;
-    return inner;
+    int side, k = ghost_source(r, j, NY, VF_GRID_SIDE_BOTTOM, VF_GRID_SIDE_TOP, &side);
+    return ghost_value(r, u[UI(i, k)], side, r->side_u[side]);
 }
 
+/* v at face (i, j), i in [-1, nx] (ghost columns from the left/right side). */
 static float fetch_v(const vf_grid_ref *r, const float *v, int i, int j)
 {
     if (i >= 0 && i < NX)
         return v[VI(i, j)];
-    int side = i < 0 ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_RIGHT;
-    uint32_t t = bc(r, side);
-    if (t == VF_GRID_BC_PERIODIC)
-        return v[VI(wrap(i, NX), j)];
-    float inner = v[VI(i < 0 ? 0 : NX - 1, j)];
-    if (t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW)
-        return 2.0f * r->side_v[side] - inner;
-    return inner;
+    int side, k = ghost_source(r, i, NX, VF_GRID_SIDE_LEFT, VF_GRID_SIDE_RIGHT, &side);
+    return ghost_value(r, v[VI(k, j)], side, r->side_v[side]);
 }
 
-/* A periodic axis of n cells at grid coordinate g: the two wrapped indices
- * and the fraction. */
-static void axis_periodic(int n, float g, int *i0, int *i1, float *f)
+/* Grid coordinate g along an axis of n samples: sets the two indices and the
+ * fraction. Periodic axes wrap; else g is clamped to [lo, hi] and i0 to at
+ * most last. */
+static void axis(bool periodic, int n, float g, float lo, float hi, int last, int *i0, int *i1, float *f)
 {
-    float fl = floorf(g);
-    *f = g - fl;
-    *i0 = wrap((int)fl, n);
-    *i1 = wrap((int)fl + 1, n);
+    if (periodic) {
+        float fl = floorf(g);
+        *f = g - fl;
+        *i0 = wrap((int)fl, n);
+        *i1 = wrap((int)fl + 1, n);
+    } else {
+        g = clampf(g, lo, hi);
+        *i0 = (int)floorf(g) < last ? (int)floorf(g) : last;
+        *f = g - (float)*i0;
+        *i1 = *i0 + 1;
+    }
 }
 
-/* Grid coordinate g along an axis of n cells: sets the two indices and the
- * fraction. stagger 0: face positions 0..n (clamp to [0, n]); stagger 1: cell
- * centres with one ghost each side allowed (clamp to [-1/2, n - 1/2]). */
+/* The face positions 0..n (clamp to [0, n]). */
 static void axis_face(bool periodic, int n, float g, int *i0, int *i1, float *f)
 {
-    if (periodic) {
-        axis_periodic(n, g, i0, i1, f);
-    } else {
-        g = clampf(g, 0.0f, (float)n);
-        *i0 = (int)floorf(g) < n - 1 ? (int)floorf(g) : n - 1;
-        *f = g - (float)*i0;
-        *i1 = *i0 + 1;
-    }
+    axis(periodic, n, g, 0.0f, (float)n, n - 1, i0, i1, f);
 }
 
+/* Cell centres with one ghost each side allowed (clamp to [-1/2, n - 1/2]). */
 static void axis_centre(bool periodic, int n, float g, int *i0, int *i1, float *f)
 {
-    if (periodic) {
-        axis_periodic(n, g, i0, i1, f);
-    } else {
-        g = clampf(g, -0.5f, (float)n - 0.5f);
-        *i0 = (int)floorf(g);
-        *f = g - (float)*i0;
-        *i1 = *i0 + 1;
-    }
+    axis(periodic, n, g, -0.5f, (float)n - 0.5f, n - 1, i0, i1, f);
 }
 
 static float bilerp(float a, float b, float c, float d, float fx, float fy, float *lo, float *hi)
@@ -165,26 +164,12 @@ typedef struct stencil {
     float w[4];
 } stencil;
 
-/* Cell centres g along an axis of n cells, clamped to the first and last
- * centre (no ghosts): the two indices and the fraction. */
-static void axis_cell(bool periodic, int n, float g, int *i0, int *i1, float *f)
-{
-    if (periodic) {
-        axis_periodic(n, g, i0, i1, f);
-    } else {
-        g = clampf(g, 0.0f, (float)(n - 1));
-        *i0 = (int)floorf(g) < n - 2 ? (int)floorf(g) : n - 2;
-        *f = g - (float)*i0;
-        *i1 = *i0 + 1;
-    }
-}
-
 static stencil cell_stencil(const vf_grid_ref *r, float px, float py)
 {
     int i0, i1, j0, j1;
     float fx, fy;
-    axis_cell(perx(r), NX, px / r->h - 0.5f, &i0, &i1, &fx);
-    axis_cell(pery(r), NY, py / r->h - 0.5f, &j0, &j1, &fy);
+    axis(perx(r), NX, px / r->h - 0.5f, 0.0f, (float)(NX - 1), NX - 2, &i0, &i1, &fx);
+    axis(pery(r), NY, py / r->h - 0.5f, 0.0f, (float)(NY - 1), NY - 2, &j0, &j1, &fy);
     stencil s = {{CI(i0, j0), CI(i1, j0), CI(i0, j1), CI(i1, j1)},
                  {(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy}};
     return s;
@@ -230,24 +215,41 @@ static float solid_vel(const uint32_t *mask, const float *sv, long a, long b)
     return n > 0 ? s / n : 0;
 }
 
+/* The cells beside face (i, j), a u face (y false) or a v face: *a before
+ * it, *b after it (wrapped on periodic sides), -1 where there is none.
+ * Returns the side of the domain the face lies on when at an edge (before:
+ * left or bottom, else right or top). */
+static int face_cells(const vf_grid_ref *r, bool y, int i, int j, long *a, long *b)
+{
+    bool per = y ? pery(r) : perx(r);
+    int f = y ? j : i, n = y ? NY : NX;
+    int c0 = f > 0 ? f - 1 : per ? n - 1 : -1, c1 = f < n ? f : per ? 0 : -1;
+    *a = c0 < 0 ? -1 : y ? (long)CI(i, c0) : (long)CI(c0, j);
+    *b = c1 < 0 ? -1 : y ? (long)CI(i, c1) : (long)CI(c1, j);
+    if (f == 0)
+        return y ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_LEFT;
+    return y ? VF_GRID_SIDE_TOP : VF_GRID_SIDE_RIGHT;
+}
+
+/* The fixed velocity of face (i, j) of weight 0 (sv: the solids' velocity
+ * along the face's normal): a solid's, else the side's. */
+static float fixed_face(const vf_grid_ref *r, const uint32_t *mask, const float *sv, bool y, int i, int j)
+{
+    long a, b;
+    int side = face_cells(r, y, i, j, &a, &b);
+    if (solid_cell(mask, a) || solid_cell(mask, b))
+        return solid_vel(mask, sv, a, b);
+    return bc(r, side) == VF_GRID_BC_INFLOW ? (y ? r->side_v[side] : r->side_u[side]) : 0.0f;
+}
+
 static float fixed_u(const vf_grid_ref *r, const uint32_t *mask, const float *su, int i, int j)
 {
-    long a = i > 0 ? (long)CI(i - 1, j) : perx(r) ? (long)CI(NX - 1, j) : -1;
-    long b = i < NX ? (long)CI(i, j) : perx(r) ? (long)CI(0, j) : -1;
-    if (solid_cell(mask, a) || solid_cell(mask, b))
-        return solid_vel(mask, su, a, b);
-    int side = i == 0 ? VF_GRID_SIDE_LEFT : VF_GRID_SIDE_RIGHT;
-    return bc(r, side) == VF_GRID_BC_INFLOW ? r->side_u[side] : 0.0f;
+    return fixed_face(r, mask, su, false, i, j);
 }
 
 static float fixed_v(const vf_grid_ref *r, const uint32_t *mask, const float *sv, int i, int j)
 {
-    long a = j > 0 ? (long)CI(i, j - 1) : pery(r) ? (long)CI(i, NY - 1) : -1;
-    long b = j < NY ? (long)CI(i, j) : pery(r) ? (long)CI(i, 0) : -1;
-    if (solid_cell(mask, a) || solid_cell(mask, b))
-        return solid_vel(mask, sv, a, b);
-    int side = j == 0 ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_TOP;
-    return bc(r, side) == VF_GRID_BC_INFLOW ? r->side_v[side] : 0.0f;
+    return fixed_face(r, mask, sv, true, i, j);
 }
 
 /* ------------------------------------------------------------------ kernels */
@@ -282,34 +284,25 @@ static float edge_weight(const vf_grid_ref *r, int side)
     return t == VF_GRID_BC_OUTFLOW ? 2.0f : t == VF_GRID_BC_PERIODIC ? 1.0f : 0.0f;
 }
 
+/* The weight of face (i, j): 0 beside a solid, the side's at the domain's
+ * edges, else 1. */
+static float face_weight(const vf_grid_ref *r, const uint32_t *mask, bool y, int i, int j)
+{
+    long a, b;
+    int side = face_cells(r, y, i, j, &a, &b), f = y ? j : i;
+    if (solid_cell(mask, a) || solid_cell(mask, b))
+        return 0;
+    return f == 0 || f == (y ? NY : NX) ? edge_weight(r, side) : 1;
+}
+
 void vf_grid_ref_weights(const vf_grid_ref *r, const uint32_t *mask, float *wx, float *wy)
 {
     for (int j = 0; j < NY; j++)
-        for (int i = 0; i <= NX; i++) {
-            long a = i > 0 ? (long)CI(i - 1, j) : perx(r) ? (long)CI(NX - 1, j) : -1;
-            long b = i < NX ? (long)CI(i, j) : perx(r) ? (long)CI(0, j) : -1;
-            float w = 1;
-            if (solid_cell(mask, a) || solid_cell(mask, b))
-                w = 0;
-            else if (i == 0)
-                w = edge_weight(r, VF_GRID_SIDE_LEFT);
-            else if (i == NX)
-                w = edge_weight(r, VF_GRID_SIDE_RIGHT);
-            wx[UI(i, j)] = w;
-        }
+        for (int i = 0; i <= NX; i++)
+            wx[UI(i, j)] = face_weight(r, mask, false, i, j);
     for (int j = 0; j <= NY; j++)
-        for (int i = 0; i < NX; i++) {
-            long a = j > 0 ? (long)CI(i, j - 1) : pery(r) ? (long)CI(i, NY - 1) : -1;
-            long b = j < NY ? (long)CI(i, j) : pery(r) ? (long)CI(i, 0) : -1;
-            float w = 1;
-            if (solid_cell(mask, a) || solid_cell(mask, b))
-                w = 0;
-            else if (j == 0)
-                w = edge_weight(r, VF_GRID_SIDE_BOTTOM);
-            else if (j == NY)
-                w = edge_weight(r, VF_GRID_SIDE_TOP);
-            wy[VI(i, j)] = w;
-        }
+        for (int i = 0; i < NX; i++)
+            wy[VI(i, j)] = face_weight(r, mask, true, i, j);
 }
 
 void vf_grid_ref_coarsen(const vf_grid_ref *r, const float *wxf, const float *wyf, float *wxc, float *wyc)
@@ -429,51 +422,41 @@ static void conf_force(const vf_grid_ref *r, float eps, const float *w, int i, i
     *fy = eps * r->h * -gx / len * o;
 }
 
+/* The confinement's change of a face velocity over dt: the mean force of the
+ * cells beside face (i, j), its x component on a u face (y false), its y
+ * component on a v face. */
+static float face_confine(const vf_grid_ref *r, float eps, const float *omega, bool y, int i, int j)
+{
+    bool per = y ? pery(r) : perx(r);
+    int n = y ? NY : NX, a = y ? j : i;
+    int e = per && a == n ? 0 : a; /* the cell after the face */
+    float f[2], s = 0, cnt = 0;
+    if (e > 0 || per) {
+        int b = y ? nby(r, e - 1) : nbx(r, e - 1);
+        conf_force(r, eps, omega, y ? i : b, y ? b : j, &f[0], &f[1]);
+        s += f[y];
+        cnt += 1;
+    }
+    if (e < n) {
+        conf_force(r, eps, omega, y ? i : e, y ? e : j, &f[0], &f[1]);
+        s += f[y];
+        cnt += 1;
+    }
+    return r->dt * s / cnt;
+}
+
 void vf_grid_ref_confine(const vf_grid_ref *r, float eps, const float *u, const float *v, const float *omega,
                          const float *wx, const float *wy, float *u_out, float *v_out)
 {
-    float fx, fy;
     for (int j = 0; j < NY; j++)
         for (int i = 0; i <= NX; i++) {
             size_t k = UI(i, j);
-            float x = u[k];
-            if (wx[k] != 0) {
-                int ie = perx(r) && i == NX ? 0 : i;
-                float s = 0, n = 0;
-                if (ie > 0 || perx(r)) {
-                    conf_force(r, eps, omega, nbx(r, ie - 1), j, &fx, &fy);
-                    s += fx;
-                    n += 1;
-                }
-                if (ie < NX) {
-                    conf_force(r, eps, omega, ie, j, &fx, &fy);
-                    s += fx;
-                    n += 1;
-                }
-                x += r->dt * s / n;
-            }
-            u_out[k] = x;
+            u_out[k] = wx[k] != 0 ? u[k] + face_confine(r, eps, omega, false, i, j) : u[k];
         }
     for (int j = 0; j <= NY; j++)
         for (int i = 0; i < NX; i++) {
             size_t k = VI(i, j);
-            float x = v[k];
-            if (wy[k] != 0) {
-                int je = pery(r) && j == NY ? 0 : j;
-                float s = 0, n = 0;
-                if (je > 0 || pery(r)) {
-                    conf_force(r, eps, omega, i, nby(r, je - 1), &fx, &fy);
-                    s += fy;
-                    n += 1;
-                }
-                if (je < NY) {
-                    conf_force(r, eps, omega, i, je, &fx, &fy);
-                    s += fy;
-                    n += 1;
-                }
-                x += r->dt * s / n;
-            }
-            v_out[k] = x;
+            v_out[k] = wy[k] != 0 ? v[k] + face_confine(r, eps, omega, true, i, j) : v[k];
         }
 }
 

@@ -24,86 +24,21 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-enum {
-    PIPE_OBSTACLES,
-    PIPE_WEIGHTS,
-    PIPE_COARSEN,
-    PIPE_SPLAT,
-    PIPE_VORTICITY,
-    PIPE_CONFINE,
-    PIPE_ADVECT_VEL,
-    PIPE_MACCORMACK_VEL,
-    PIPE_ADVECT_SCALAR,
-    PIPE_MACCORMACK_SCALAR,
-    PIPE_DIFFUSE,
-    PIPE_BOUNDARY,
-    PIPE_DIVERGENCE,
-    PIPE_GRADIENT,
-    PIPE_SMOOTH,
-    PIPE_RESIDUAL,
-    PIPE_PROLONG,
-    PIPE_COARSE,
-    PIPE_JACOBI,
-    PIPE_MEAN,
-    PIPE_NORM,
-    PIPE_NORM_FINAL,
-    PIPE_DYE_MIX,
-    PIPE_WARP,
-    PIPE_PAINT,
-    /* the pressure operator specialized for a domain without solids
-     * (VF_GRID_SPEC_OPEN): weights from the sides, arrays not read */
-    PIPE_SMOOTH_OPEN,
-    PIPE_RESIDUAL_OPEN,
-    PIPE_COARSE_OPEN,
-    PIPE_JACOBI_OPEN,
-    PIPE_RESTRICT_RES,
-    PIPE_RESTRICT_RES_OPEN,
-    /* the levels from the tail level down, one workgroup (grid_mg_tail) */
-    PIPE_TAIL,
-    PIPE_TAIL_OPEN,
-    PIPE_COUNT
-};
+/* The pass enum (GP_*), binding counts and table GP_passes, from grid_passes.def. */
+#define VF_PASS_FILE "grid_passes.def"
+#define VF_PASS_PREFIX GP
+#include "sim_pass_table.h"
 
-typedef struct pipe_info {
-    const char *shader;
-    uint32_t bindings;
-    bool open; /* VF_GRID_SPEC_OPEN = 1 */
-} pipe_info;
+_Static_assert(GP_TAIL_BINDINGS == VF_GRID_TAIL_BINDINGS, "grid_passes.def lists every level of the tail");
 
-static const pipe_info pipe_table[PIPE_COUNT] = {
-    [PIPE_OBSTACLES] = {"grid_obstacles.comp", VF_GRID_OBS_BINDINGS},
-    [PIPE_WEIGHTS] = {"grid_mg_weights.comp", VF_GRID_W_BINDINGS},
-    [PIPE_COARSEN] = {"grid_mg_coarsen.comp", VF_GRID_CW_BINDINGS},
-    [PIPE_SPLAT] = {"grid_splat.comp", VF_GRID_SPLAT_BINDINGS},
-    [PIPE_VORTICITY] = {"grid_vorticity.comp", VF_GRID_VORT_BINDINGS},
-    [PIPE_CONFINE] = {"grid_confine.comp", VF_GRID_CONF_BINDINGS},
-    [PIPE_ADVECT_VEL] = {"grid_advect_vel.comp", VF_GRID_AV_BINDINGS},
-    [PIPE_MACCORMACK_VEL] = {"grid_maccormack_vel.comp", VF_GRID_AV_BINDINGS},
-    [PIPE_ADVECT_SCALAR] = {"grid_advect_scalar.comp", VF_GRID_AS_BINDINGS},
-    [PIPE_MACCORMACK_SCALAR] = {"grid_maccormack_scalar.comp", VF_GRID_AS_BINDINGS},
-    [PIPE_DIFFUSE] = {"grid_diffuse.comp", VF_GRID_DIF_BINDINGS},
-    [PIPE_BOUNDARY] = {"grid_boundary.comp", VF_GRID_BND_BINDINGS},
-    [PIPE_DIVERGENCE] = {"grid_divergence.comp", VF_GRID_DIV_BINDINGS},
-    [PIPE_GRADIENT] = {"grid_gradient.comp", VF_GRID_GRAD_BINDINGS},
-    [PIPE_SMOOTH] = {"grid_mg_smooth.comp", VF_GRID_MG_BINDINGS},
-    [PIPE_RESIDUAL] = {"grid_mg_residual.comp", VF_GRID_MG_RES_BINDINGS},
-    [PIPE_PROLONG] = {"grid_mg_prolong.comp", VF_GRID_PRO_BINDINGS},
-    [PIPE_COARSE] = {"grid_mg_coarse.comp", VF_GRID_MG_BINDINGS},
-    [PIPE_JACOBI] = {"grid_jacobi.comp", VF_GRID_JAC_BINDINGS},
-    [PIPE_MEAN] = {"grid_mg_mean.comp", VF_GRID_MEAN_BINDINGS},
-    [PIPE_NORM] = {"grid_norm.comp", VF_GRID_NORM_BINDINGS},
-    [PIPE_NORM_FINAL] = {"grid_norm_final.comp", VF_GRID_NORMF_BINDINGS},
-    [PIPE_DYE_MIX] = {"grid_dye_mix.comp", VF_GRID_MIX_BINDINGS},
-    [PIPE_WARP] = {"grid_warp.comp", VF_GRID_WARP_BINDINGS},
-    [PIPE_PAINT] = {"grid_paint.comp", VF_GRID_PAINT_BINDINGS},
-    [PIPE_SMOOTH_OPEN] = {"grid_mg_smooth.comp", VF_GRID_MG_BINDINGS, true},
-    [PIPE_RESIDUAL_OPEN] = {"grid_mg_residual.comp", VF_GRID_MG_RES_BINDINGS, true},
-    [PIPE_COARSE_OPEN] = {"grid_mg_coarse.comp", VF_GRID_MG_BINDINGS, true},
-    [PIPE_JACOBI_OPEN] = {"grid_jacobi.comp", VF_GRID_JAC_BINDINGS, true},
-    [PIPE_RESTRICT_RES] = {"grid_mg_restrict_res.comp", VF_GRID_RR_BINDINGS},
-    [PIPE_RESTRICT_RES_OPEN] = {"grid_mg_restrict_res.comp", VF_GRID_RR_BINDINGS, true},
-    [PIPE_TAIL] = {"grid_mg_tail.comp", VF_GRID_TAIL_BINDINGS},
-    [PIPE_TAIL_OPEN] = {"grid_mg_tail.comp", VF_GRID_TAIL_BINDINGS, true},
+/* The variants a pass is built in: the pressure operator's passes (those of
+ * op_variant) also for a domain without solids (VF_GRID_SPEC_OPEN: weights
+ * from the sides, the weight arrays not read). */
+enum { GV_CLOSED, GV_OPEN, GV_COUNT };
+
+static const bool op_variant[GP_COUNT] = {
+    [GP_SMOOTH] = true, [GP_RESIDUAL] = true, [GP_RESTRICT_RES] = true,
+    [GP_COARSE] = true, [GP_TAIL] = true,     [GP_JACOBI] = true,
 };
 
 typedef struct grid_level {
@@ -128,7 +63,7 @@ struct vf_grid {
     float coarse_omega;
     uint32_t diffuse_iters;
     float diffuse_omega;
-    vf_pipeline *pipe[PIPE_COUNT];
+    vf_pipeline *pipe[GP_COUNT][GV_COUNT]; /* GV_OPEN of the op_variant passes only */
     vf_buffer *u[2], *v[2], *uh, *vh;
     vf_buffer *dye[2][3], *dyeh[3];
     vf_buffer *tex[2][2], *texh[2];
@@ -453,37 +388,27 @@ static vf_result create_buffers(vf_grid *g)
     return VF_OK;
 }
 
+/* Builds every pass, the op_variant passes also open; grid_jacobi and
+ * grid_mg_tail take their sizes from the plan (create). */
 static vf_result create_pipelines(vf_grid *g)
 {
-    for (int i = 0; i < PIPE_COUNT; i++) {
-        char name[48];
-        snprintf(name, sizeof name, "%s%s", pipe_table[i].shader, pipe_table[i].open ? " open" : "");
-        vf_compute_desc cd = {
-            .shader = pipe_table[i].shader,
-            .binding_count = pipe_table[i].bindings,
-            .push_size = sizeof(vf_grid_push),
-            .name = name,
-            .spec_count = pipe_table[i].open ? 1 : 0,
-            .spec = {[VF_GRID_SPEC_OPEN] = 1},
-        };
-        if (i == PIPE_JACOBI || i == PIPE_JACOBI_OPEN) {
-            cd.spec_count = 3;
-            cd.spec[VF_GRID_SPEC_OPEN] = pipe_table[i].open ? 1 : 0;
-            cd.spec[VF_GRID_SPEC_JT_WX] = g->jt_wg;
-            cd.spec[VF_GRID_SPEC_JT_WY] = g->jt_wg;
+    for (int i = 0; i < GP_COUNT; i++)
+        for (uint32_t v = 0; v < (op_variant[i] ? GV_COUNT : 1); v++) {
+            uint32_t spec[3] = {[VF_GRID_SPEC_OPEN] = v}, count = v;
+            if (i == GP_JACOBI) {
+                spec[VF_GRID_SPEC_JT_WX] = spec[VF_GRID_SPEC_JT_WY] = g->jt_wg;
+                count = 3;
+            }
+            if (i == GP_TAIL) {
+                spec[VF_GRID_SPEC_TAIL_FLOATS] = g->tail_floats;
+                spec[VF_GRID_SPEC_TAIL_WG] = g->tail_wg;
+                count = 3;
+            }
+            vf_result res = vf_sim_pass_pipeline(g->gpu, &GP_passes[i], spec, count, v == GV_OPEN ? "open" : NULL,
+                                                 &g->pipe[i][v]);
+            if (res != VF_OK)
+                return res;
         }
-        if (i == PIPE_TAIL || i == PIPE_TAIL_OPEN) {
-            cd.spec_count = 3;
-            cd.spec[VF_GRID_SPEC_OPEN] = pipe_table[i].open ? 1 : 0;
-            cd.spec[VF_GRID_SPEC_TAIL_FLOATS] = g->tail_floats;
-            cd.spec[VF_GRID_SPEC_TAIL_WG] = g->tail_wg;
-        }
-        for (uint32_t b = 0; b < pipe_table[i].bindings; b++)
-            cd.bindings[b] = VF_BIND_STORAGE_BUFFER;
-        vf_result res = vf_pipeline_compute_create(g->gpu, &cd, &g->pipe[i]);
-        if (res != VF_OK)
-            return res;
-    }
     return VF_OK;
 }
 
@@ -642,8 +567,9 @@ void vf_grid_destroy(vf_grid **pg)
         return;
     vf_grid *g = *pg;
     free_good(g);
-    for (int i = 0; i < PIPE_COUNT; i++)
-        vf_pipeline_destroy(&g->pipe[i]);
+    for (int i = 0; i < GP_COUNT; i++)
+        for (int v = 0; v < GV_COUNT; v++)
+            vf_pipeline_destroy(&g->pipe[i][v]);
     vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->dyeh[0], &g->dyeh[1],
                          &g->dyeh[2], &g->tex[0][0], &g->tex[0][1], &g->tex[1][0], &g->tex[1][1], &g->texh[0],
                          &g->texh[1], &g->mask, &g->su, &g->sv, &g->mask_static, &g->su_static, &g->sv_static,
@@ -716,21 +642,30 @@ static vf_grid_push push_for(const vf_grid *g, uint32_t level)
     return pc;
 }
 
-static void dispatch2d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *b, const vf_grid_push *pc, uint32_t w,
-                       uint32_t h)
+static uint32_t groups(uint32_t n, uint32_t wg)
 {
-    vf_cmd_dispatch(cmd, p, b, pc, (w + VF_GRID_WG_X - 1) / VF_GRID_WG_X, (h + VF_GRID_WG_Y - 1) / VF_GRID_WG_Y, 1);
-    vf_cmd_barrier_compute_on(p->gpu, cmd);
+    return (n + wg - 1) / wg;
+}
+
+/* One dispatch of pass p, gx x gy groups, and the barrier after it; the open
+ * variant while no solid cell can exist (where p has one). prof: the pass's
+ * own profiler scope; NULL inside the scope of its stage (vf_grid_record_pass). */
+static void run(vf_grid *g, VkCommandBuffer cmd, vf_profiler *prof, int p, const vf_binding *b, const vf_grid_push *pc,
+                uint32_t gx, uint32_t gy)
+{
+    vf_pipeline *open = g->pipe[p][GV_OPEN];
+    vf_sim_pass_record(g->gpu, cmd, prof, &GP_passes[p], open && !g->solids ? open : g->pipe[p][GV_CLOSED], b, pc, gx,
+                       gy, 1);
+}
+
+/* run over w x h threads, inside its stage's scope. */
+static void run2d(vf_grid *g, VkCommandBuffer cmd, int p, const vf_binding *b, const vf_grid_push *pc, uint32_t w,
+                  uint32_t h)
+{
+    run(g, cmd, NULL, p, b, pc, groups(w, VF_GRID_WG_X), groups(h, VF_GRID_WG_Y));
 }
 
 #define B(buf) vf_bind_buffer(buf)
-
-/* The pressure-operator pipeline: the open-domain variant while no solid
- * cell can exist. */
-static const vf_pipeline *op_pipe(const vf_grid *g, int closed, int open)
-{
-    return g->pipe[g->solids ? closed : open];
-}
 
 /* A face-weight array's binding: its first element only when the open
  * variant (which never reads it) runs. */
@@ -744,16 +679,16 @@ static void record_norm(vf_grid *g, VkCommandBuffer cmd, vf_buffer *field, float
 {
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = scale;
-    vf_binding b[VF_GRID_NORM_BINDINGS] = {B(field), B(g->mask), B(g->partials)};
+    vf_binding b[GP_NORM_BINDINGS] = {
+        [VF_GRID_NORM_FIELD] = B(field), [VF_GRID_NORM_MASK] = B(g->mask), [VF_GRID_NORM_PARTIALS] = B(g->partials)};
     uint32_t tile = VF_GRID_WG_X * VF_GRID_NORM_PER;
-    uint32_t gx = (g->nx + tile - 1) / tile, gy = (g->ny + tile - 1) / tile;
-    vf_cmd_dispatch(cmd, g->pipe[PIPE_NORM], b, &pc, gx, gy, 1);
-    vf_cmd_barrier_compute_on(g->gpu, cmd);
+    uint32_t gx = groups(g->nx, tile), gy = groups(g->ny, tile);
+    run(g, cmd, NULL, GP_NORM, b, &pc, gx, gy);
     pc.count = gx * gy;
     pc.color = slot;
-    vf_binding bf[VF_GRID_NORMF_BINDINGS] = {B(g->partials), B(g->stats)};
-    vf_cmd_dispatch(cmd, g->pipe[PIPE_NORM_FINAL], bf, &pc, 1, 1, 1);
-    vf_cmd_barrier_compute_on(g->gpu, cmd);
+    vf_binding bf[GP_NORM_FINAL_BINDINGS] = {[VF_GRID_NORMF_PARTIALS] = B(g->partials),
+                                             [VF_GRID_NORMF_STATS] = B(g->stats)};
+    run(g, cmd, NULL, GP_NORM_FINAL, bf, &pc, 1, 1);
 }
 
 /* ------------------------------------------------------------------ passes */
@@ -761,12 +696,16 @@ static void record_norm(vf_grid *g, VkCommandBuffer cmd, vf_buffer *field, float
 static void record_weights(vf_grid *g, VkCommandBuffer cmd)
 {
     vf_grid_push pc = push_for(g, 0);
-    vf_binding b[VF_GRID_W_BINDINGS] = {B(g->mask), B(g->lv[0].wx), B(g->lv[0].wy)};
-    dispatch2d(cmd, g->pipe[PIPE_WEIGHTS], b, &pc, g->nx + 1, g->ny + 1);
+    vf_binding b[GP_WEIGHTS_BINDINGS] = {
+        [VF_GRID_W_MASK] = B(g->mask), [VF_GRID_W_WX] = B(g->lv[0].wx), [VF_GRID_W_WY] = B(g->lv[0].wy)};
+    run2d(g, cmd, GP_WEIGHTS, b, &pc, g->nx + 1, g->ny + 1);
     for (uint32_t l = 1; l < g->levels; l++) {
         vf_grid_push pl = push_for(g, l);
-        vf_binding bl[VF_GRID_CW_BINDINGS] = {B(g->lv[l - 1].wx), B(g->lv[l - 1].wy), B(g->lv[l].wx), B(g->lv[l].wy)};
-        dispatch2d(cmd, g->pipe[PIPE_COARSEN], bl, &pl, g->lv[l].nx + 1, g->lv[l].ny + 1);
+        vf_binding bl[GP_COARSEN_BINDINGS] = {
+            [VF_GRID_CW_WX_F] = B(g->lv[l - 1].wx), [VF_GRID_CW_WY_F] = B(g->lv[l - 1].wy),
+            [VF_GRID_CW_WX_C] = B(g->lv[l].wx),     [VF_GRID_CW_WY_C] = B(g->lv[l].wy),
+        };
+        run2d(g, cmd, GP_COARSEN, bl, &pl, g->lv[l].nx + 1, g->lv[l].ny + 1);
     }
 }
 
@@ -794,8 +733,12 @@ static void pass_obstacles(vf_grid *g, VkCommandBuffer cmd)
         pc.b[0] = vx;
         pc.b[1] = vy;
     }
-    vf_binding b[VF_GRID_OBS_BINDINGS] = {B(g->mask_static), B(g->su_static), B(g->sv_static), B(g->mask), B(g->su), B(g->sv)};
-    dispatch2d(cmd, g->pipe[PIPE_OBSTACLES], b, &pc, g->nx, g->ny);
+    vf_binding b[GP_OBSTACLES_BINDINGS] = {
+        [VF_GRID_OBS_MASK_STATIC] = B(g->mask_static), [VF_GRID_OBS_SU_STATIC] = B(g->su_static),
+        [VF_GRID_OBS_SV_STATIC] = B(g->sv_static),     [VF_GRID_OBS_MASK] = B(g->mask),
+        [VF_GRID_OBS_SU] = B(g->su),                   [VF_GRID_OBS_SV] = B(g->sv),
+    };
+    run2d(g, cmd, GP_OBSTACLES, b, &pc, g->nx, g->ny);
     record_weights(g, cmd);
 }
 
@@ -852,13 +795,16 @@ static void splat_dispatch(vf_grid *g, VkCommandBuffer cmd, const vf_grid_source
         pc.count = g->d.inflow_stripes;
     }
     uint32_t cu = g->cu, nu = cu ^ 1, cd = g->cd, nd = cd ^ 1;
-    vf_binding b[VF_GRID_SPLAT_BINDINGS] = {
-        B(g->u[cu]), B(g->v[cu]), B(g->u[nu]), B(g->v[nu]),
-        B(g->dye[cd][0]), B(g->dye[cd][1]), B(g->dye[cd][2]),
-        B(g->dye[nd][0]), B(g->dye[nd][1]), B(g->dye[nd][2]),
-        B(g->lv[0].wx), B(g->lv[0].wy), B(g->mask),
+    vf_binding b[GP_SPLAT_BINDINGS] = {
+        [VF_GRID_SPLAT_U_IN] = B(g->u[cu]),       [VF_GRID_SPLAT_V_IN] = B(g->v[cu]),
+        [VF_GRID_SPLAT_U_OUT] = B(g->u[nu]),      [VF_GRID_SPLAT_V_OUT] = B(g->v[nu]),
+        [VF_GRID_SPLAT_R_IN] = B(g->dye[cd][0]),  [VF_GRID_SPLAT_G_IN] = B(g->dye[cd][1]),
+        [VF_GRID_SPLAT_B_IN] = B(g->dye[cd][2]),  [VF_GRID_SPLAT_R_OUT] = B(g->dye[nd][0]),
+        [VF_GRID_SPLAT_G_OUT] = B(g->dye[nd][1]), [VF_GRID_SPLAT_B_OUT] = B(g->dye[nd][2]),
+        [VF_GRID_SPLAT_WX] = B(g->lv[0].wx),      [VF_GRID_SPLAT_WY] = B(g->lv[0].wy),
+        [VF_GRID_SPLAT_MASK] = B(g->mask),
     };
-    dispatch2d(cmd, g->pipe[PIPE_SPLAT], b, &pc, g->nx + 1, g->ny + 1);
+    run2d(g, cmd, GP_SPLAT, b, &pc, g->nx + 1, g->ny + 1);
     g->cu = nu;
     g->cd = nd;
 }
@@ -885,11 +831,15 @@ static void pass_vorticity(vf_grid *g, VkCommandBuffer cmd)
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = (float)g->d.vorticity;
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding bv[VF_GRID_VORT_BINDINGS] = {B(g->u[cu]), B(g->v[cu]), B(g->omega)};
-    dispatch2d(cmd, g->pipe[PIPE_VORTICITY], bv, &pc, g->nx, g->ny);
-    vf_binding bc[VF_GRID_CONF_BINDINGS] = {B(g->u[cu]), B(g->v[cu]), B(g->omega), B(g->u[nu]), B(g->v[nu]),
-                                            B(g->lv[0].wx), B(g->lv[0].wy)};
-    dispatch2d(cmd, g->pipe[PIPE_CONFINE], bc, &pc, g->nx + 1, g->ny + 1);
+    vf_binding bv[GP_VORTICITY_BINDINGS] = {
+        [VF_GRID_VORT_U] = B(g->u[cu]), [VF_GRID_VORT_V] = B(g->v[cu]), [VF_GRID_VORT_OMEGA] = B(g->omega)};
+    run2d(g, cmd, GP_VORTICITY, bv, &pc, g->nx, g->ny);
+    vf_binding bc[GP_CONFINE_BINDINGS] = {
+        [VF_GRID_CONF_U_IN] = B(g->u[cu]),  [VF_GRID_CONF_V_IN] = B(g->v[cu]), [VF_GRID_CONF_OMEGA] = B(g->omega),
+        [VF_GRID_CONF_U_OUT] = B(g->u[nu]), [VF_GRID_CONF_V_OUT] = B(g->v[nu]), [VF_GRID_CONF_WX] = B(g->lv[0].wx),
+        [VF_GRID_CONF_WY] = B(g->lv[0].wy),
+    };
+    run2d(g, cmd, GP_CONFINE, bc, &pc, g->nx + 1, g->ny + 1);
     g->cu = nu;
 }
 
@@ -899,18 +849,20 @@ static void pass_advect_velocity(vf_grid *g, VkCommandBuffer cmd)
     pc.a[0] = g->dt;
     uint32_t cu = g->cu, nu = cu ^ 1;
     bool mc = g->d.advection == VF_GRID_ADVECT_MACCORMACK;
-    vf_binding b[VF_GRID_AV_BINDINGS] = {
-        B(g->u[cu]), B(g->v[cu]), B(g->u[cu]), B(g->v[cu]),
-        B(mc ? g->uh : g->u[nu]), B(mc ? g->vh : g->v[nu]),
-        B(g->lv[0].wx), B(g->lv[0].wy), B(g->mask), B(g->su), B(g->sv),
+    vf_binding b[GP_ADVECT_VEL_BINDINGS] = {
+        [VF_GRID_AV_U] = B(g->u[cu]),   [VF_GRID_AV_V] = B(g->v[cu]),
+        [VF_GRID_AV_U_SRC] = B(g->u[cu]), [VF_GRID_AV_V_SRC] = B(g->v[cu]),
+        [VF_GRID_AV_U_OUT] = B(mc ? g->uh : g->u[nu]), [VF_GRID_AV_V_OUT] = B(mc ? g->vh : g->v[nu]),
+        [VF_GRID_AV_WX] = B(g->lv[0].wx), [VF_GRID_AV_WY] = B(g->lv[0].wy),
+        [VF_GRID_AV_MASK] = B(g->mask), [VF_GRID_AV_SU] = B(g->su), [VF_GRID_AV_SV] = B(g->sv),
     };
-    dispatch2d(cmd, g->pipe[PIPE_ADVECT_VEL], b, &pc, g->nx + 1, g->ny + 1);
+    run2d(g, cmd, GP_ADVECT_VEL, b, &pc, g->nx + 1, g->ny + 1);
     if (mc) {
         b[VF_GRID_AV_U_SRC] = B(g->uh);
         b[VF_GRID_AV_V_SRC] = B(g->vh);
         b[VF_GRID_AV_U_OUT] = B(g->u[nu]);
         b[VF_GRID_AV_V_OUT] = B(g->v[nu]);
-        dispatch2d(cmd, g->pipe[PIPE_MACCORMACK_VEL], b, &pc, g->nx + 1, g->ny + 1);
+        run2d(g, cmd, GP_MACCORMACK_VEL, b, &pc, g->nx + 1, g->ny + 1);
     }
     g->cu = nu;
 }
@@ -921,15 +873,17 @@ static void pass_diffuse(vf_grid *g, VkCommandBuffer cmd)
     pc.a[0] = (float)(g->d.viscosity * g->dt / ((double)g->h * g->h));
     pc.a[1] = g->diffuse_omega;
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding b[VF_GRID_DIF_BINDINGS] = {B(g->u[cu]), B(g->u[nu]), B(g->lv[0].wx),
-                                          B(g->v[cu]), B(g->v[nu]), B(g->lv[0].wy)};
+    vf_binding b[GP_DIFFUSE_BINDINGS] = {
+        [VF_GRID_DIF_RHS_U] = B(g->u[cu]), [VF_GRID_DIF_X_U] = B(g->u[nu]), [VF_GRID_DIF_W_U] = B(g->lv[0].wx),
+        [VF_GRID_DIF_RHS_V] = B(g->v[cu]), [VF_GRID_DIF_X_V] = B(g->v[nu]), [VF_GRID_DIF_W_V] = B(g->lv[0].wy),
+    };
     for (uint32_t it = 0; it <= g->diffuse_iters; it++) {
         for (uint32_t color = 0; color < 2; color++) {
             if (it == 0 && color == 1)
                 break;
             pc.count = it; /* 0: copy */
             pc.color = color;
-            dispatch2d(cmd, g->pipe[PIPE_DIFFUSE], b, &pc, g->nx + 1, g->ny + 1);
+            run2d(g, cmd, GP_DIFFUSE, b, &pc, g->nx + 1, g->ny + 1);
         }
     }
     g->cu = nu;
@@ -939,9 +893,12 @@ static void pass_boundary(vf_grid *g, VkCommandBuffer cmd)
 {
     vf_grid_push pc = push_for(g, 0);
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding b[VF_GRID_BND_BINDINGS] = {B(g->u[cu]), B(g->v[cu]), B(g->u[nu]), B(g->v[nu]), B(g->lv[0].wx),
-                                          B(g->lv[0].wy), B(g->mask), B(g->su), B(g->sv)};
-    dispatch2d(cmd, g->pipe[PIPE_BOUNDARY], b, &pc, g->nx + 1, g->ny + 1);
+    vf_binding b[GP_BOUNDARY_BINDINGS] = {
+        [VF_GRID_BND_U_IN] = B(g->u[cu]),  [VF_GRID_BND_V_IN] = B(g->v[cu]),  [VF_GRID_BND_U_OUT] = B(g->u[nu]),
+        [VF_GRID_BND_V_OUT] = B(g->v[nu]), [VF_GRID_BND_WX] = B(g->lv[0].wx), [VF_GRID_BND_WY] = B(g->lv[0].wy),
+        [VF_GRID_BND_MASK] = B(g->mask),   [VF_GRID_BND_SU] = B(g->su),       [VF_GRID_BND_SV] = B(g->sv),
+    };
+    run2d(g, cmd, GP_BOUNDARY, b, &pc, g->nx + 1, g->ny + 1);
     g->cu = nu;
 }
 
@@ -949,17 +906,21 @@ static void record_divergence(vf_grid *g, VkCommandBuffer cmd, vf_buffer *out, f
 {
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = scale;
-    vf_binding b[VF_GRID_DIV_BINDINGS] = {B(g->u[g->cu]), B(g->v[g->cu]), B(g->mask), B(out)};
-    dispatch2d(cmd, g->pipe[PIPE_DIVERGENCE], b, &pc, g->nx, g->ny);
+    vf_binding b[GP_DIVERGENCE_BINDINGS] = {[VF_GRID_DIV_U] = B(g->u[g->cu]), [VF_GRID_DIV_V] = B(g->v[g->cu]),
+                                            [VF_GRID_DIV_MASK] = B(g->mask), [VF_GRID_DIV_OUT] = B(out)};
+    run2d(g, cmd, GP_DIVERGENCE, b, &pc, g->nx, g->ny);
 }
 
 static void pass_gradient(vf_grid *g, VkCommandBuffer cmd)
 {
     vf_grid_push pc = push_for(g, 0);
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding b[VF_GRID_GRAD_BINDINGS] = {B(g->u[cu]), B(g->v[cu]), B(g->lv[0].x), B(g->lv[0].wx),
-                                           B(g->lv[0].wy), B(g->u[nu]), B(g->v[nu])};
-    dispatch2d(cmd, g->pipe[PIPE_GRADIENT], b, &pc, g->nx + 1, g->ny + 1);
+    vf_binding b[GP_GRADIENT_BINDINGS] = {
+        [VF_GRID_GRAD_U_IN] = B(g->u[cu]),   [VF_GRID_GRAD_V_IN] = B(g->v[cu]),   [VF_GRID_GRAD_P] = B(g->lv[0].x),
+        [VF_GRID_GRAD_WX] = B(g->lv[0].wx),  [VF_GRID_GRAD_WY] = B(g->lv[0].wy),  [VF_GRID_GRAD_U_OUT] = B(g->u[nu]),
+        [VF_GRID_GRAD_V_OUT] = B(g->v[nu]),
+    };
+    run2d(g, cmd, GP_GRADIENT, b, &pc, g->nx + 1, g->ny + 1);
     g->cu = nu;
 }
 
@@ -977,16 +938,19 @@ static void advect_scalars(vf_grid *g, VkCommandBuffer cmd, vf_buffer *const *sr
         d[k] = dst[q];
         h[k] = mc ? hat[q] : dst[q];
     }
-    vf_binding b[VF_GRID_AS_BINDINGS] = {
-        B(g->u[g->cu]), B(g->v[g->cu]), B(g->mask), B(s[0]), B(s[1]), B(s[2]),
-        B(h[0]), B(h[1]), B(h[2]), B(mc ? h[0] : d[0]), B(mc ? h[1] : d[1]), B(mc ? h[2] : d[2]),
+    vf_binding b[GP_ADVECT_SCALAR_BINDINGS] = {
+        [VF_GRID_AS_U] = B(g->u[g->cu]), [VF_GRID_AS_V] = B(g->v[g->cu]), [VF_GRID_AS_MASK] = B(g->mask),
+        [VF_GRID_AS_SRC0] = B(s[0]),     [VF_GRID_AS_SRC1] = B(s[1]),     [VF_GRID_AS_SRC2] = B(s[2]),
+        [VF_GRID_AS_HAT0] = B(h[0]),     [VF_GRID_AS_HAT1] = B(h[1]),     [VF_GRID_AS_HAT2] = B(h[2]),
+        [VF_GRID_AS_OUT0] = B(mc ? h[0] : d[0]), [VF_GRID_AS_OUT1] = B(mc ? h[1] : d[1]),
+        [VF_GRID_AS_OUT2] = B(mc ? h[2] : d[2]),
     };
-    dispatch2d(cmd, g->pipe[PIPE_ADVECT_SCALAR], b, &pc, g->nx, g->ny);
+    run2d(g, cmd, GP_ADVECT_SCALAR, b, &pc, g->nx, g->ny);
     if (mc) {
         b[VF_GRID_AS_OUT0] = B(d[0]);
         b[VF_GRID_AS_OUT1] = B(d[1]);
         b[VF_GRID_AS_OUT2] = B(d[2]);
-        dispatch2d(cmd, g->pipe[PIPE_MACCORMACK_SCALAR], b, &pc, g->nx, g->ny);
+        run2d(g, cmd, GP_MACCORMACK_SCALAR, b, &pc, g->nx, g->ny);
     }
 }
 
@@ -1007,9 +971,12 @@ static void pass_dye_mix(vf_grid *g, VkCommandBuffer cmd)
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = (float)g->d.dye_mix;
     uint32_t cd = g->cd, nd = cd ^ 1;
-    vf_binding b[VF_GRID_MIX_BINDINGS] = {B(g->mask), B(g->dye[cd][0]), B(g->dye[cd][1]), B(g->dye[cd][2]),
-                                          B(g->dye[nd][0]), B(g->dye[nd][1]), B(g->dye[nd][2])};
-    dispatch2d(cmd, g->pipe[PIPE_DYE_MIX], b, &pc, g->nx, g->ny);
+    vf_binding b[GP_DYE_MIX_BINDINGS] = {
+        [VF_GRID_MIX_MASK] = B(g->mask),
+        [VF_GRID_MIX_IN0] = B(g->dye[cd][0]),  [VF_GRID_MIX_IN1] = B(g->dye[cd][1]),  [VF_GRID_MIX_IN2] = B(g->dye[cd][2]),
+        [VF_GRID_MIX_OUT0] = B(g->dye[nd][0]), [VF_GRID_MIX_OUT1] = B(g->dye[nd][1]), [VF_GRID_MIX_OUT2] = B(g->dye[nd][2]),
+    };
+    run2d(g, cmd, GP_DYE_MIX, b, &pc, g->nx, g->ny);
     g->cd = nd;
 }
 
@@ -1017,15 +984,26 @@ static void pass_dye_mix(vf_grid *g, VkCommandBuffer cmd)
 /* Jacobi ping-pongs between p and the level-0 residual buffer (scratch while
  * iterating; the norms are taken before and after). */
 
+/* The bindings grid_mg_smooth, grid_mg_coarse and grid_mg_residual share:
+ * level l's x, b and face weights. */
+static void mg_bindings(const vf_grid *g, const grid_level *L, vf_binding b[GP_RESIDUAL_BINDINGS])
+{
+    b[VF_GRID_MG_X] = B(L->x);
+    b[VF_GRID_MG_B] = B(L->b);
+    b[VF_GRID_MG_WX] = weight_binding(g, L->wx);
+    b[VF_GRID_MG_WY] = weight_binding(g, L->wy);
+}
+
 static void mg_smooth(vf_grid *g, VkCommandBuffer cmd, uint32_t l, uint32_t sweeps)
 {
     grid_level *L = &g->lv[l];
     vf_grid_push pc = push_for(g, l);
-    vf_binding b[VF_GRID_MG_BINDINGS] = {B(L->x), B(L->b), weight_binding(g, L->wx), weight_binding(g, L->wy)};
+    vf_binding b[GP_RESIDUAL_BINDINGS];
+    mg_bindings(g, L, b);
     for (uint32_t s = 0; s < sweeps; s++)
         for (uint32_t color = 0; color < 2; color++) {
             pc.color = color;
-            dispatch2d(cmd, op_pipe(g, PIPE_SMOOTH, PIPE_SMOOTH_OPEN), b, &pc, L->nx, L->ny);
+            run2d(g, cmd, GP_SMOOTH, b, &pc, L->nx, L->ny);
         }
 }
 
@@ -1033,9 +1011,10 @@ static void mg_residual(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
 {
     grid_level *L = &g->lv[l];
     vf_grid_push pc = push_for(g, l);
-    vf_binding b[VF_GRID_MG_RES_BINDINGS] = {B(L->x), B(L->b), weight_binding(g, L->wx), weight_binding(g, L->wy),
-                                             B(L->r)};
-    dispatch2d(cmd, op_pipe(g, PIPE_RESIDUAL, PIPE_RESIDUAL_OPEN), b, &pc, L->nx, L->ny);
+    vf_binding b[GP_RESIDUAL_BINDINGS];
+    mg_bindings(g, L, b);
+    b[VF_GRID_MG_R] = B(L->r);
+    run2d(g, cmd, GP_RESIDUAL, b, &pc, L->nx, L->ny);
 }
 
 /* One V-cycle of the levels from the tail level down, in one dispatch. */
@@ -1048,14 +1027,13 @@ static void mg_tail(vf_grid *g, VkCommandBuffer cmd)
     pc.mode = g->d.mg_pre | (g->d.mg_post << 16);
     pc.count = g->coarse_iters;
     pc.a[0] = g->coarse_omega;
-    vf_binding b[VF_GRID_TAIL_BINDINGS] = {B(L->x), B(L->b)};
+    vf_binding b[GP_TAIL_BINDINGS] = {[VF_GRID_TAIL_X] = B(L->x), [VF_GRID_TAIL_B] = B(L->b)};
     for (uint32_t q = 0; q < VF_GRID_TAIL_MAX_LEVELS; q++) {
         grid_level *Q = q < n ? &g->lv[t + q] : L;
         b[VF_GRID_TAIL_WX0 + q] = q < n ? weight_binding(g, Q->wx) : (vf_binding){.buffer = L->wx, .range = 4};
         b[VF_GRID_TAIL_WY0 + q] = q < n ? weight_binding(g, Q->wy) : (vf_binding){.buffer = L->wy, .range = 4};
     }
-    vf_cmd_dispatch(cmd, op_pipe(g, PIPE_TAIL, PIPE_TAIL_OPEN), b, &pc, 1, 1, 1);
-    vf_cmd_barrier_compute_on(g->gpu, cmd);
+    run(g, cmd, NULL, GP_TAIL, b, &pc, 1, 1);
 }
 
 static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
@@ -1069,22 +1047,27 @@ static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
         vf_grid_push pc = push_for(g, l);
         pc.count = g->coarse_iters;
         pc.a[0] = g->coarse_omega;
-        vf_binding b[VF_GRID_MG_BINDINGS] = {B(L->x), B(L->b), weight_binding(g, L->wx), weight_binding(g, L->wy)};
-        vf_cmd_dispatch(cmd, op_pipe(g, PIPE_COARSE, PIPE_COARSE_OPEN), b, &pc, 1, 1, 1);
-        vf_cmd_barrier_compute_on(g->gpu, cmd);
+        vf_binding b[GP_RESIDUAL_BINDINGS];
+        mg_bindings(g, L, b);
+        run(g, cmd, NULL, GP_COARSE, b, &pc, 1, 1);
         return;
     }
     grid_level *C = &g->lv[l + 1];
     mg_smooth(g, cmd, l, g->d.mg_pre);
     /* the residual and its restriction in one pass (fine push, coarse cells) */
     vf_grid_push pr = push_for(g, l);
-    vf_binding br[VF_GRID_RR_BINDINGS] = {B(L->x), B(L->b), weight_binding(g, L->wx), weight_binding(g, L->wy),
-                                          B(C->b), B(C->x)};
-    dispatch2d(cmd, op_pipe(g, PIPE_RESTRICT_RES, PIPE_RESTRICT_RES_OPEN), br, &pr, C->nx, C->ny);
+    vf_binding br[GP_RESTRICT_RES_BINDINGS] = {
+        [VF_GRID_RR_X_F] = B(L->x), [VF_GRID_RR_B_F] = B(L->b), [VF_GRID_RR_WX_F] = weight_binding(g, L->wx),
+        [VF_GRID_RR_WY_F] = weight_binding(g, L->wy), [VF_GRID_RR_B_C] = B(C->b), [VF_GRID_RR_X_C] = B(C->x),
+    };
+    run2d(g, cmd, GP_RESTRICT_RES, br, &pr, C->nx, C->ny);
     mg_cycle(g, cmd, l + 1);
     vf_grid_push pp = push_for(g, l);
-    vf_binding bp[VF_GRID_PRO_BINDINGS] = {B(C->x), B(C->wx), B(C->wy), B(L->x), B(L->wx), B(L->wy)};
-    dispatch2d(cmd, g->pipe[PIPE_PROLONG], bp, &pp, L->nx, L->ny);
+    vf_binding bp[GP_PROLONG_BINDINGS] = {
+        [VF_GRID_PRO_X_C] = B(C->x), [VF_GRID_PRO_WX_C] = B(C->wx), [VF_GRID_PRO_WY_C] = B(C->wy),
+        [VF_GRID_PRO_X_F] = B(L->x), [VF_GRID_PRO_WX_F] = B(L->wx), [VF_GRID_PRO_WY_F] = B(L->wy),
+    };
+    run2d(g, cmd, GP_PROLONG, bp, &pp, L->nx, L->ny);
     mg_smooth(g, cmd, l, g->d.mg_post);
 }
 
@@ -1140,16 +1123,20 @@ static void record_jacobi(vf_grid *g, VkCommandBuffer cmd, uint32_t iters)
 {
     grid_level *L = &g->lv[0];
     vf_grid_push pc = push_for(g, 0);
-    vf_binding wx = weight_binding(g, L->wx), wy = weight_binding(g, L->wy);
-    vf_binding b1[VF_GRID_JAC_BINDINGS] = {B(L->x), B(L->b), wx, wy, B(L->r)};
-    vf_binding b2[VF_GRID_JAC_BINDINGS] = {B(L->r), B(L->b), wx, wy, B(L->x)};
-    const vf_pipeline *p = op_pipe(g, PIPE_JACOBI, PIPE_JACOBI_OPEN);
+    vf_buffer *x[2] = {L->x, L->r}; /* even dispatches read p and write r, odd ones back */
+    vf_binding b[2][GP_JACOBI_BINDINGS];
+    for (int k = 0; k < 2; k++) {
+        b[k][VF_GRID_JAC_X_IN] = B(x[k]);
+        b[k][VF_GRID_JAC_B] = B(L->b);
+        b[k][VF_GRID_JAC_WX] = weight_binding(g, L->wx);
+        b[k][VF_GRID_JAC_WY] = weight_binding(g, L->wy);
+        b[k][VF_GRID_JAC_X_OUT] = B(x[k ^ 1]);
+    }
     uint32_t n = vf_grid_jacobi_dispatches(g, iters), r = g->jt_wg * VF_GRID_JT_CELLS;
     for (uint32_t q = 0; q < n; q++) {
         pc.count = iters / n + (q < iters % n ? 1 : 0);
         uint32_t tile = r - 2 * pc.count;
-        vf_cmd_dispatch(cmd, p, q & 1 ? b2 : b1, &pc, (L->nx + tile - 1) / tile, (L->ny + tile - 1) / tile, 1);
-        vf_cmd_barrier_compute_on(g->gpu, cmd);
+        run(g, cmd, NULL, GP_JACOBI, b[q & 1], &pc, groups(L->nx, tile), groups(L->ny, tile));
     }
 }
 
@@ -1181,8 +1168,9 @@ vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *
         vf_grid_push pc = push_for(g, 0);
         pc.color = VF_GRID_STAT_RHS;
         pc.a[0] = 1.0f / g->dt;
-        vf_binding b[VF_GRID_MEAN_BINDINGS] = {B(L->b), B(g->mask), B(g->stats)};
-        dispatch2d(cmd, g->pipe[PIPE_MEAN], b, &pc, g->nx, g->ny);
+        vf_binding b[GP_MEAN_BINDINGS] = {
+            [VF_GRID_MEAN_B] = B(L->b), [VF_GRID_MEAN_MASK] = B(g->mask), [VF_GRID_MEAN_STATS] = B(g->stats)};
+        run2d(g, cmd, GP_MEAN, b, &pc, g->nx, g->ny);
     }
     mg_residual(g, cmd, 0);
     record_norm(g, cmd, L->r, g->dt, VF_GRID_STAT_RES_BEFORE);
@@ -1211,17 +1199,19 @@ vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *
 
 vf_result vf_grid_record_pass(vf_grid *g, VkCommandBuffer cmd, vf_grid_pass pass, vf_profiler *prof)
 {
-    static const char *names[VF_GRID_PASS_COUNT] = {
-        [VF_GRID_PASS_OBSTACLES] = "grid_obstacles",   [VF_GRID_PASS_SPLAT] = "grid_splat",
-        [VF_GRID_PASS_VORTICITY] = "grid_vorticity",   [VF_GRID_PASS_ADVECT_VELOCITY] = "grid_advect",
-        [VF_GRID_PASS_DIFFUSE] = "grid_diffuse",       [VF_GRID_PASS_BOUNDARY] = "grid_boundary",
-        [VF_GRID_PASS_DIVERGENCE] = "grid_divergence", [VF_GRID_PASS_PRESSURE] = "grid_pressure",
-        [VF_GRID_PASS_GRADIENT] = "grid_gradient",     [VF_GRID_PASS_MEASURE] = "grid_residual",
-        [VF_GRID_PASS_ADVECT_SCALARS] = "grid_advect", [VF_GRID_PASS_DYE_MIX] = "grid_dye",
+    /* the table pass whose name (and bytes) the stage's scope takes: the
+     * stage's first in grid_passes.def; its passes are dispatched inside */
+    static const int stage_pass[VF_GRID_PASS_COUNT] = {
+        [VF_GRID_PASS_OBSTACLES] = GP_OBSTACLES,        [VF_GRID_PASS_SPLAT] = GP_SPLAT,
+        [VF_GRID_PASS_VORTICITY] = GP_VORTICITY,        [VF_GRID_PASS_ADVECT_VELOCITY] = GP_ADVECT_VEL,
+        [VF_GRID_PASS_DIFFUSE] = GP_DIFFUSE,            [VF_GRID_PASS_BOUNDARY] = GP_BOUNDARY,
+        [VF_GRID_PASS_DIVERGENCE] = GP_DIVERGENCE,      [VF_GRID_PASS_PRESSURE] = GP_SMOOTH,
+        [VF_GRID_PASS_GRADIENT] = GP_GRADIENT,          [VF_GRID_PASS_MEASURE] = GP_NORM,
+        [VF_GRID_PASS_ADVECT_SCALARS] = GP_ADVECT_SCALAR, [VF_GRID_PASS_DYE_MIX] = GP_DYE_MIX,
     };
     if ((unsigned)pass >= VF_GRID_PASS_COUNT)
         return VF_ERR_INVALID_ARG;
-    uint32_t scope = vf_scope_begin(g->gpu, prof, cmd, names[pass], true);
+    uint32_t scope = vf_scope_begin(g->gpu, prof, cmd, GP_passes[stage_pass[pass]].name, true);
     switch (pass) {
     case VF_GRID_PASS_OBSTACLES: pass_obstacles(g, cmd); break;
     case VF_GRID_PASS_SPLAT: pass_splat(g, cmd); break;
@@ -1386,7 +1376,10 @@ vf_result vf_grid_write(vf_grid *g, vf_grid_field f, const void *src)
     return vf_buffer_write(b, 0, src, field_count(g, f) * 4);
 }
 
-static void record_paint(vf_grid *g, VkCommandBuffer cmd, float x, float y, float radius, bool solid, float vx, float vy)
+/* Paints a disc of the static mask (solid, with velocity vx, vy) or clears
+ * it; in its own profiler scope when prof is not NULL. */
+static void record_paint(vf_grid *g, VkCommandBuffer cmd, vf_profiler *prof, float x, float y, float radius, bool solid,
+                         float vx, float vy)
 {
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = x;
@@ -1395,8 +1388,10 @@ static void record_paint(vf_grid *g, VkCommandBuffer cmd, float x, float y, floa
     pc.a[3] = solid ? 1.0f : 0.0f;
     pc.b[0] = vx;
     pc.b[1] = vy;
-    vf_binding b[VF_GRID_PAINT_BINDINGS] = {B(g->mask_static), B(g->su_static), B(g->sv_static)};
-    dispatch2d(cmd, g->pipe[PIPE_PAINT], b, &pc, g->nx, g->ny);
+    vf_binding b[GP_PAINT_BINDINGS] = {[VF_GRID_PAINT_MASK_STATIC] = B(g->mask_static),
+                                       [VF_GRID_PAINT_SU_STATIC] = B(g->su_static),
+                                       [VF_GRID_PAINT_SV_STATIC] = B(g->sv_static)};
+    run(g, cmd, prof, GP_PAINT, b, &pc, groups(g->nx, VF_GRID_WG_X), groups(g->ny, VF_GRID_WG_Y));
     g->obstacles_dirty = true;
     g->solids = g->solids || solid;
 }
@@ -1408,7 +1403,7 @@ vf_result vf_grid_paint(vf_grid *g, float x, float y, float radius, bool solid, 
     if (res != VF_OK)
         return res;
     vf_cmd_barrier_transfer_to_compute(cmd);
-    record_paint(g, cmd, x, y, radius, solid, vx, vy);
+    record_paint(g, cmd, NULL, x, y, radius, solid, vx, vy);
     return vf_cmd_oneshot_submit(g->gpu, cmd);
 }
 
@@ -1522,9 +1517,10 @@ vf_result vf_grid_export(vf_grid *g, const char *dir, uint32_t index)
             goto done;
         vf_grid_push pc = push_for(g, 0);
         pc.a[0] = 8.0f;
-        vf_binding b[VF_GRID_WARP_BINDINGS] = {B(g->tex[g->ct][0]), B(g->tex[g->ct][1]), B(g->mask), B(g->warp)};
+        vf_binding b[GP_WARP_BINDINGS] = {[VF_GRID_WARP_S] = B(g->tex[g->ct][0]), [VF_GRID_WARP_T] = B(g->tex[g->ct][1]),
+                                          [VF_GRID_WARP_MASK] = B(g->mask), [VF_GRID_WARP_OUT] = B(g->warp)};
         vf_cmd_barrier_transfer_to_compute(cmd);
-        dispatch2d(cmd, g->pipe[PIPE_WARP], b, &pc, g->nx, g->ny);
+        run2d(g, cmd, GP_WARP, b, &pc, g->nx, g->ny);
         if ((res = vf_cmd_oneshot_submit(g->gpu, cmd)) != VF_OK || (res = vf_buffer_read(g->warp, 0, img, c * 4)) != VF_OK)
             goto done;
         snprintf(path, sizeof path, "%s/grid_%04u_warp.png", dir, index);
@@ -1564,10 +1560,8 @@ static vf_result grid_frame_begin(vf_solver *s, VkCommandBuffer cmd, vf_profiler
     if (g->pointer.active && g->pointer.button == 1) {
         /* the viewer's right button paints walls */
         double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h, size = w > hgt ? w : hgt;
-        uint32_t scope = vf_scope_begin(g->gpu, prof, cmd, "grid_obstacles", true);
-        record_paint(g, cmd, g->pointer.pos[0] * (float)w, g->pointer.pos[1] * (float)hgt, (float)(0.02 * size),
-                     true, 0.0f, 0.0f);
-        vf_scope_end(g->gpu, prof, cmd, scope, true);
+        record_paint(g, cmd, prof, g->pointer.pos[0] * (float)w, g->pointer.pos[1] * (float)hgt,
+                     (float)(0.02 * size), true, 0.0f, 0.0f);
     }
     *substeps = g->d.substeps;
     return VF_OK;
@@ -1744,49 +1738,25 @@ static void grid_describe(vf_solver *s, char *buf, size_t cap)
 }
 
 /* Compulsory bytes (each array read or written once) of one execution of a
- * named pass at this size. */
+ * named pass at this size (the bytes of grid_passes.def). */
 static uint64_t grid_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_grid *g = (vf_grid *)s;
     const vf_grid_desc *d = &g->d;
-    uint64_t c = (uint64_t)g->nx * g->ny * 4, f = ((uint64_t)(g->nx + 1) * g->ny + (uint64_t)g->nx * (g->ny + 1)) * 4;
-    bool mc = d->advection == VF_GRID_ADVECT_MACCORMACK;
-    if (!strcmp(pass, "grid_obstacles"))
-        return 6 * c + c + f + f / 2; /* static -> current, weights of every level */
-    if (!strcmp(pass, "grid_splat"))
-        return 2 * f + 6 * c + f + c;
-    if (!strcmp(pass, "grid_vorticity"))
-        return f + c + (2 * f + c + f);
-    if (!strcmp(pass, "grid_advect")) {
-        /* the velocity and the scalars share the name: the mean of both */
-        uint64_t vel = (mc ? 2 : 1) * (2 * f + f + 3 * c) + (mc ? 2 * f : 0);
-        uint32_t ch = d->texcoords ? 5 : 3;
-        uint64_t sc = (mc ? 2 : 1) * (f + c + 2 * ch * c) + (mc ? ch * c : 0);
-        return (vel + sc) / 2;
-    }
-    if (!strcmp(pass, "grid_diffuse"))
-        return 2 * f + (uint64_t)g->diffuse_iters * 2 * (3 * f);
-    if (!strcmp(pass, "grid_boundary"))
-        return 3 * f + 3 * c;
-    if (!strcmp(pass, "grid_divergence"))
-        return f + 2 * c;
-    if (!strcmp(pass, "grid_gradient"))
-        return 3 * f + c;
-    if (!strcmp(pass, "grid_residual"))
-        return f + 2 * c + 2 * c;
-    if (!strcmp(pass, "grid_dye"))
-        return 7 * c;
-    if (!strcmp(pass, "grid_pressure")) {
-        /* per level: each smoothing colour reads x, b, weights and writes x;
-         * residual, restriction and prolongation; 4/3 for the coarser levels */
-        uint64_t it = d->pressure_iters + (d->pressure == VF_GRID_PRESSURE_JACOBI ? d->pressure_iters & 1 : 0);
-        uint64_t per;
-        if (d->pressure == VF_GRID_PRESSURE_JACOBI)
-            per = 3 * c + f;
-        else
-            per = ((uint64_t)(d->mg_pre + d->mg_post) * 2 * (3 * c + f) + (3 * c + f) + 2 * c + 3 * c) * 4 / 3;
-        return it * per + 4 * (3 * c) + 2 * (3 * c + f);
-    }
+    const uint64_t c = (uint64_t)g->nx * g->ny * 4, f = ((uint64_t)(g->nx + 1) * g->ny + (uint64_t)g->nx * (g->ny + 1)) * 4;
+    const bool mc = d->advection == VF_GRID_ADVECT_MACCORMACK, jacobi = d->pressure == VF_GRID_PRESSURE_JACOBI;
+    const uint64_t ch = d->texcoords ? 5 : 3; /* scalar channels: dye, texture coordinates */
+    const uint64_t adv_vel = (mc ? 2 : 1) * (2 * f + f + 3 * c) + (mc ? 2 * f : 0);
+    const uint64_t adv_sc = (mc ? 2 : 1) * (f + c + 2 * ch * c) + (mc ? ch * c : 0);
+    const uint64_t sweeps = g->diffuse_iters;
+    const uint64_t iters = d->pressure_iters + (jacobi ? d->pressure_iters & 1 : 0);
+    const uint64_t per_iter = jacobi ? 3 * c + f
+                                     : ((uint64_t)(d->mg_pre + d->mg_post) * 2 * (3 * c + f) + (3 * c + f) + 2 * c + 3 * c) * 4 / 3;
+#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+    if (!strcmp(pass, name))                                                                                          \
+        return (bytes);
+#include "grid_passes.def"
+#undef PASS
     return 0;
 }
 
