@@ -30,6 +30,23 @@ void vf_sim_pass_record(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, con
     vf_cmd_barrier_compute_on(gpu, cmd);
 }
 
+uint32_t vf_sim_pass_begin(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass)
+{
+    return vf_scope_begin(gpu, prof, cmd, pass->name, true);
+}
+
+void vf_sim_pass_end(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, uint32_t scope)
+{
+    vf_scope_end(gpu, prof, cmd, scope, true);
+}
+
+void vf_sim_pass_dispatch(vf_gpu *gpu, VkCommandBuffer cmd, vf_pipeline *pipe, const vf_binding *b, const void *push,
+                          uint32_t gx, uint32_t gy, uint32_t gz)
+{
+    vf_cmd_dispatch(cmd, pipe, b, push, gx, gy, gz);
+    vf_cmd_barrier_compute_on(gpu, cmd);
+}
+
 void vf_sim_pass_record_1d(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
                            vf_pipeline *pipe, const vf_binding *b, const void *push, uint64_t threads)
 {

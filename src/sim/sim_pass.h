@@ -50,4 +50,18 @@ void vf_sim_pass_record(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, con
 void vf_sim_pass_record_1d(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
                            vf_pipeline *pipe, const vf_binding *b, const void *push, uint64_t threads);
 
+/** Opens the profiler scope of pass (prof may be NULL) for a step of several
+ * dispatches that the benchmark times as one: record them with
+ * vf_sim_pass_dispatch and close the scope with vf_sim_pass_end. Returns the
+ * scope for vf_sim_pass_end. */
+uint32_t vf_sim_pass_begin(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass);
+
+/** Closes a scope of vf_sim_pass_begin (the same gpu and prof). */
+void vf_sim_pass_end(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, uint32_t scope);
+
+/** Records one dispatch of gx x gy x gz workgroups of pipe inside an open
+ * scope (vf_sim_pass_begin), then a compute-to-compute barrier. */
+void vf_sim_pass_dispatch(vf_gpu *gpu, VkCommandBuffer cmd, vf_pipeline *pipe, const vf_binding *b, const void *push,
+                          uint32_t gx, uint32_t gy, uint32_t gz);
+
 #endif
