@@ -8,7 +8,7 @@
  *     ID        <prefix>_<ID> in the family's pass enum, the index of its pipeline
  *     name      the profiler scope and the benchmark's pass name
  *     shader    the SPIR-V file
- *     push      the push-constant struct
+ *     push      the push-constant struct (vf_no_push: none)
  *     local_x   the workgroup's x size as a specialization constant (0: the shader's own)
  *     bindings  BIND(slot, type) for each binding: slot a constant of the shared
  *               C/GLSL header (the shader names the same constant and the
@@ -24,6 +24,14 @@
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
 #include "gpu_profiler.h"
+
+/** The push of a table's pass without push constants (its push_size is 0). */
+typedef struct vf_no_push {
+    uint32_t unused;
+} vf_no_push;
+
+/** The push-constant bytes of a table's push type: 0 for vf_no_push. */
+#define VF_PASS_PUSH_SIZE(type) _Generic((type *)0, vf_no_push *: 0u, default: (uint32_t)sizeof(type))
 
 /** One compute pass of a family's table. */
 typedef struct vf_sim_pass {
