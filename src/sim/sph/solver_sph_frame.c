@@ -342,7 +342,8 @@ vf_foam *vf_sph_solver_foam(vf_solver *base)
     return vf_sph_from_solver(base) ? ((sph_solver *)base)->foam : NULL;
 }
 
-/* Compulsory bytes per execution of a pass (sph_passes.def). */
+/* Compulsory bytes per execution of a pass (sph_passes.def; the foam and
+ * mesh passes are not modelled). */
 static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
 {
     sph_solver *s = (sph_solver *)base;
@@ -355,6 +356,8 @@ static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);
 #include "sph_passes.def"
+#include "sph_foam_passes.def"
+#include "sph_mesh_passes.def"
 #undef PASS
     return 0;
 }
