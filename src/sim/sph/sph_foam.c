@@ -1,6 +1,7 @@
 #include "sph_foam.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,30 +37,32 @@ struct vf_foam {
     vf_buffer *dpos[2], *dvel[2];
 };
 
-static double or_default(double v, double def)
-{
-    return v != 0.0 ? v : def;
-}
+/* The defaults of the desc's rates and ranges (sph_foam.h), taken where it has 0. */
+#define FOAM_DEFAULT(field, value) {offsetof(vf_foam_desc, field), value}
+static const struct {
+    size_t offset;
+    double value;
+} foam_defaults[] = {
+    FOAM_DEFAULT(trapped_air, 200), FOAM_DEFAULT(wave_crest, 200), FOAM_DEFAULT(ta_min, 2),
+    FOAM_DEFAULT(ta_max, 10),       FOAM_DEFAULT(wc_min, 1),       FOAM_DEFAULT(wc_max, 6),
+    FOAM_DEFAULT(ke_min, 0.5),      FOAM_DEFAULT(ke_max, 5),       FOAM_DEFAULT(life_min, 1),
+    FOAM_DEFAULT(life_max, 3),      FOAM_DEFAULT(buoyancy, 2),     FOAM_DEFAULT(drag, 0.5),
+    FOAM_DEFAULT(crest_threshold, 0.6),
+};
+#undef FOAM_DEFAULT
 
 static void resolve(const vf_foam_desc *in, double spacing, vf_foam_desc *d)
 {
     *d = in ? *in : (vf_foam_desc){0};
     if (!d->capacity)
         d->capacity = 65536;
-    d->trapped_air = or_default(d->trapped_air, 200);
-    d->wave_crest = or_default(d->wave_crest, 200);
-    d->ta_min = or_default(d->ta_min, 2);
-    d->ta_max = or_default(d->ta_max, 10);
-    d->wc_min = or_default(d->wc_min, 1);
-    d->wc_max = or_default(d->wc_max, 6);
-    d->ke_min = or_default(d->ke_min, 0.5);
-    d->ke_max = or_default(d->ke_max, 5);
-    d->life_min = or_default(d->life_min, 1);
-    d->life_max = or_default(d->life_max, 3);
-    d->buoyancy = or_default(d->buoyancy, 2);
-    d->drag = or_default(d->drag, 0.5);
-    d->crest_threshold = or_default(d->crest_threshold, 0.6);
-    d->spawn_radius = or_default(d->spawn_radius, 0.5 * spacing);
+    for (size_t k = 0; k < sizeof foam_defaults / sizeof foam_defaults[0]; k++) {
+        double *v = (double *)((char *)d + foam_defaults[k].offset);
+        if (*v == 0.0)
+            *v = foam_defaults[k].value;
+    }
+    if (d->spawn_radius == 0.0)
+        d->spawn_radius = 0.5 * spacing;
     if (!d->spray_max)
         d->spray_max = 6;
     if (!d->bubble_min)
