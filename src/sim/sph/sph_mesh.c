@@ -177,13 +177,9 @@ void vf_mesh_destroy(vf_mesh **pm)
     for (int i = 0; i < MP_COUNT; i++)
         vf_pipeline_destroy(&m->pipe[i]);
     vf_scan_destroy(&m->scan);
-    vf_buffer_destroy(&m->density);
-    vf_buffer_destroy(&m->table_buf);
-    vf_buffer_destroy(&m->tris);
-    vf_buffer_destroy(&m->edges);
-    vf_buffer_destroy(&m->indices);
-    vf_buffer_destroy(&m->vertices);
-    vf_buffer_destroy(&m->counts);
+    vf_buffer **bufs[] = {&m->density, &m->table_buf, &m->tris, &m->edges, &m->indices, &m->vertices, &m->counts};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        vf_buffer_destroy(bufs[i]);
     free(m);
     *pm = NULL;
 }
