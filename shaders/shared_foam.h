@@ -26,7 +26,6 @@
 #define VF_FOAM_BIND_KEEP 12      /* uint per diffuse particle + 1: survives, then scanned */
 #define VF_FOAM_BIND_DPOS_OUT 13  /* vec4 diffuse (next) */
 #define VF_FOAM_BIND_DVEL_OUT 14  /* vec4 diffuse (next) */
-#define VF_FOAM_BINDINGS 15
 
 /* Words of the foam state buffer. */
 #define VF_FOAM_STATE_COUNT 0     /* live diffuse particles, [0, count) */

@@ -87,25 +87,22 @@ VF_STRUCT_BEGIN(vf_grid3d_push)
 VF_STRUCT_END(vf_grid3d_push)
 VF_STATIC_ASSERT(sizeof(vf_grid3d_push) == 128, "vf_grid3d_push must match std430 and fit 128 bytes")
 
-/* Bindings, per kernel (the host passes vf_binding arrays in this order). */
+/* Binding slots, per kernel (the shader and the host's pass table,
+ * src/sim/grid3d/grid3d_passes.def, name the same constant). */
 /* grid3d_source.comp */
 #define VF_G3_SRC_SCAL 0
 #define VF_G3_SRC_MASK 1
-#define VF_G3_SRC_BINDINGS 2
 /* grid3d_buoyancy.comp */
 #define VF_G3_BUOY_VEL 0
 #define VF_G3_BUOY_SCAL 1
 #define VF_G3_BUOY_MASK 2
-#define VF_G3_BUOY_BINDINGS 3
 /* grid3d_vorticity.comp: omega (x, y, z, |omega|) per cell */
 #define VF_G3_VORT_VEL 0
 #define VF_G3_VORT_OMEGA 1
-#define VF_G3_VORT_BINDINGS 2
 /* grid3d_confine.comp */
 #define VF_G3_CONF_VEL 0
 #define VF_G3_CONF_OMEGA 1
 #define VF_G3_CONF_MASK 2
-#define VF_G3_CONF_BINDINGS 3
 /* grid3d_advect_vel.comp / grid3d_maccormack_vel.comp: VEL = the advecting
  * velocity (time n), SRC = the field sampled (advect: = VEL; MacCormack: the
  * semi-Lagrangian result). */
@@ -113,57 +110,46 @@ VF_STATIC_ASSERT(sizeof(vf_grid3d_push) == 128, "vf_grid3d_push must match std43
 #define VF_G3_AV_SRC 1
 #define VF_G3_AV_OUT 2
 #define VF_G3_AV_MASK 3
-#define VF_G3_AV_BINDINGS 4
 /* grid3d_advect_scalar.comp / grid3d_maccormack_scalar.comp (both channels) */
 #define VF_G3_AS_VEL 0
 #define VF_G3_AS_SRC 1
 #define VF_G3_AS_HAT 2
 #define VF_G3_AS_OUT 3
 #define VF_G3_AS_MASK 4
-#define VF_G3_AS_BINDINGS 5
 /* grid3d_diffuse.comp: red-black Gauss-Seidel on (I - a L) x = rhs */
 #define VF_G3_DIF_RHS 0
 #define VF_G3_DIF_X 1
 #define VF_G3_DIF_MASK 2
-#define VF_G3_DIF_BINDINGS 3
 /* grid3d_boundary.comp */
 #define VF_G3_BND_VEL 0
 #define VF_G3_BND_MASK 1
-#define VF_G3_BND_BINDINGS 2
 /* grid3d_divergence.comp */
 #define VF_G3_DIV_VEL 0
 #define VF_G3_DIV_MASK 1
 #define VF_G3_DIV_OUT 2
-#define VF_G3_DIV_BINDINGS 3
 /* grid3d_gradient.comp */
 #define VF_G3_GRAD_VEL 0
 #define VF_G3_GRAD_P 1
 #define VF_G3_GRAD_MASK 2
-#define VF_G3_GRAD_BINDINGS 3
 /* grid3d_mg_smooth.comp, grid3d_mg_coarse.comp, grid3d_mg_residual.comp */
 #define VF_G3_MG_X 0
 #define VF_G3_MG_B 1
 #define VF_G3_MG_MASK 2
 #define VF_G3_MG_R 3 /* residual only */
-#define VF_G3_MG_BINDINGS 3
-#define VF_G3_MG_RES_BINDINGS 4
 /* grid3d_jacobi.comp */
 #define VF_G3_JAC_X_IN 0
 #define VF_G3_JAC_B 1
 #define VF_G3_JAC_MASK 2
 #define VF_G3_JAC_X_OUT 3
-#define VF_G3_JAC_BINDINGS 4
 /* grid3d_mg_restrict.comp: fine residual -> coarse rhs (mean of the 8
  * children), coarse x = 0; push carries the coarse level */
 #define VF_G3_RST_R_F 0
 #define VF_G3_RST_B_C 1
 #define VF_G3_RST_X_C 2
-#define VF_G3_RST_BINDINGS 3
 /* grid3d_mg_prolong.comp: fine x += trilinear coarse x (fluid cells); push
  * carries the fine level */
 #define VF_G3_PRO_X_C 0
 #define VF_G3_PRO_MASK_F 1
 #define VF_G3_PRO_X_F 2
-#define VF_G3_PRO_BINDINGS 3
 
 #endif

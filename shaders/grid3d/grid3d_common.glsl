@@ -117,6 +117,24 @@ float pweight(ivec3 p, int a, int dir)
 }
 #endif
 
+// The trilinear interpolation of BUF at grid position g of an array of size
+// d that starts at offset O (the body of the samplers below); lo/hi: the min
+// and max of the 8 values used (limiter).
+#define G3_TRILINEAR(BUF, O)                                                    \
+        ivec3 i0 = min(ivec3(floor(g)), d - 2);                                 \
+        vec3 f = g - vec3(i0);                                                  \
+        int o = O;                                                              \
+        float v[8];                                                             \
+        for (int n = 0; n < 8; n++) {                                           \
+            ivec3 q = i0 + ivec3(n & 1, (n >> 1) & 1, (n >> 2) & 1);            \
+            v[n] = BUF[o + (q.z * d.y + q.y) * d.x + q.x];                      \
+        }                                                                       \
+        lo = min(min(min(v[0], v[1]), min(v[2], v[3])), min(min(v[4], v[5]), min(v[6], v[7]))); \
+        hi = max(max(max(v[0], v[1]), max(v[2], v[3])), max(max(v[4], v[5]), max(v[6], v[7]))); \
+        float x00 = mix(v[0], v[1], f.x), x10 = mix(v[2], v[3], f.x);          \
+        float x01 = mix(v[4], v[5], f.x), x11 = mix(v[6], v[7], f.x);          \
+        return mix(mix(x00, x10, f.y), mix(x01, x11, f.y), f.z);
+
 // Trilinear sample of face component c of BUF at world position x (clamped
 // to the array); lo/hi: the min and max of the 8 values used (limiter).
 #define G3_FACE_SAMPLER(NAME, BUF)                                              \
@@ -126,19 +144,7 @@ float pweight(ivec3 p, int a, int dir)
         vec3 g = x / pc.h - 0.5;                                                \
         g[c] += 0.5;                                                            \
         g = clamp(g, vec3(0.0), vec3(d - 1));                                   \
-        ivec3 i0 = min(ivec3(floor(g)), d - 2);                                 \
-        vec3 f = g - vec3(i0);                                                  \
-        int o = foff(c);                                                        \
-        float v[8];                                                             \
-        for (int n = 0; n < 8; n++) {                                           \
-            ivec3 q = i0 + ivec3(n & 1, (n >> 1) & 1, (n >> 2) & 1);            \
-            v[n] = BUF[o + (q.z * d.y + q.y) * d.x + q.x];                      \
-        }                                                                       \
-        lo = min(min(min(v[0], v[1]), min(v[2], v[3])), min(min(v[4], v[5]), min(v[6], v[7]))); \
-        hi = max(max(max(v[0], v[1]), max(v[2], v[3])), max(max(v[4], v[5]), max(v[6], v[7]))); \
-        float x00 = mix(v[0], v[1], f.x), x10 = mix(v[2], v[3], f.x);          \
-        float x01 = mix(v[4], v[5], f.x), x11 = mix(v[6], v[7], f.x);          \
-        return mix(mix(x00, x10, f.y), mix(x01, x11, f.y), f.z);               \
+        G3_TRILINEAR(BUF, foff(c))                                              \
     }
 
 // Trilinear sample of cell channel ch (offset ch * ncells) of BUF.
@@ -147,19 +153,7 @@ float pweight(ivec3 p, int a, int dir)
     {                                                                           \
         ivec3 d = N();                                                          \
         vec3 g = clamp(x / pc.h - 0.5, vec3(0.0), vec3(d - 1));                 \
-        ivec3 i0 = min(ivec3(floor(g)), d - 2);                                 \
-        vec3 f = g - vec3(i0);                                                  \
-        int o = ch * ncells();                                                  \
-        float v[8];                                                             \
-        for (int n = 0; n < 8; n++) {                                           \
-            ivec3 q = i0 + ivec3(n & 1, (n >> 1) & 1, (n >> 2) & 1);            \
-            v[n] = BUF[o + (q.z * d.y + q.y) * d.x + q.x];                      \
-        }                                                                       \
-        lo = min(min(min(v[0], v[1]), min(v[2], v[3])), min(min(v[4], v[5]), min(v[6], v[7]))); \
-        hi = max(max(max(v[0], v[1]), max(v[2], v[3])), max(max(v[4], v[5]), max(v[6], v[7]))); \
-        float x00 = mix(v[0], v[1], f.x), x10 = mix(v[2], v[3], f.x);          \
-        float x01 = mix(v[4], v[5], f.x), x11 = mix(v[6], v[7], f.x);          \
-        return mix(mix(x00, x10, f.y), mix(x01, x11, f.y), f.z);               \
+        G3_TRILINEAR(BUF, ch * ncells())                                        \
     }
 
 // RK2 (midpoint) back-trace through the velocity sampled by SAMPLE.

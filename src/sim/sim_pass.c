@@ -20,6 +20,13 @@ vf_result vf_sim_pass_pipeline(vf_gpu *gpu, const vf_sim_pass *pass, const uint3
     return vf_pipeline_compute_create(gpu, &d, out);
 }
 
+vf_result vf_sim_pass_pipeline_named(vf_gpu *gpu, const vf_sim_pass *pass, const char *kernel, vf_pipeline **out)
+{
+    vf_compute_desc d = pass->desc;
+    d.name = kernel;
+    return vf_pipeline_compute_create(gpu, &d, out);
+}
+
 void vf_sim_pass_record(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
                         vf_pipeline *pipe, const vf_binding *b, const void *push, uint32_t gx, uint32_t gy,
                         uint32_t gz)
@@ -27,6 +34,23 @@ void vf_sim_pass_record(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, con
     uint32_t scope = vf_scope_begin(gpu, prof, cmd, pass->name, true);
     vf_cmd_dispatch(cmd, pipe, b, push, gx, gy, gz);
     vf_scope_end(gpu, prof, cmd, scope, true);
+    vf_cmd_barrier_compute_on(gpu, cmd);
+}
+
+uint32_t vf_sim_pass_begin(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass)
+{
+    return vf_scope_begin(gpu, prof, cmd, pass->name, true);
+}
+
+void vf_sim_pass_end(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, uint32_t scope)
+{
+    vf_scope_end(gpu, prof, cmd, scope, true);
+}
+
+void vf_sim_pass_dispatch(vf_gpu *gpu, VkCommandBuffer cmd, vf_pipeline *pipe, const vf_binding *b, const void *push,
+                          uint32_t gx, uint32_t gy, uint32_t gz)
+{
+    vf_cmd_dispatch(cmd, pipe, b, push, gx, gy, gz);
     vf_cmd_barrier_compute_on(gpu, cmd);
 }
 

@@ -8,7 +8,7 @@
  *     ID        <prefix>_<ID> in the family's pass enum, the index of its pipeline
  *     name      the profiler scope and the benchmark's pass name
  *     shader    the SPIR-V file
- *     push      the push-constant struct
+ *     push      the push-constant struct (vf_no_push: none)
  *     local_x   the workgroup's x size as a specialization constant (0: the shader's own)
  *     bindings  BIND(slot, type) for each binding: slot a constant of the shared
  *               C/GLSL header (the shader names the same constant and the
@@ -25,6 +25,14 @@
 #include "gpu_pipeline.h"
 #include "gpu_profiler.h"
 
+/** The push of a table's pass without push constants (its push_size is 0). */
+typedef struct vf_no_push {
+    uint32_t unused;
+} vf_no_push;
+
+/** The push-constant bytes of a table's push type: 0 for vf_no_push. */
+#define VF_PASS_PUSH_SIZE(type) _Generic((type *)0, vf_no_push *: 0u, default: (uint32_t)sizeof(type))
+
 /** One compute pass of a family's table. */
 typedef struct vf_sim_pass {
     const char *name;     /* profiler scope and benchmark pass name */
@@ -38,6 +46,10 @@ typedef struct vf_sim_pass {
 vf_result vf_sim_pass_pipeline(vf_gpu *gpu, const vf_sim_pass *pass, const uint32_t *spec, uint32_t spec_count,
                                const char *variant, vf_pipeline **out);
 
+/** vf_sim_pass_pipeline without specialization constants, with kernel as the
+ * pipeline's debug name (the benchmark's kernel name) instead of the shader's. */
+vf_result vf_sim_pass_pipeline_named(vf_gpu *gpu, const vf_sim_pass *pass, const char *kernel, vf_pipeline **out);
+
 /** Records one pass: its profiler scope (prof may be NULL), the dispatch of
  * gx x gy x gz workgroups of pipe with bindings b and push constants push
  * (NULL when the pass has none), then a compute-to-compute barrier. */
@@ -49,5 +61,19 @@ void vf_sim_pass_record(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, con
  * pipeline's local x size). */
 void vf_sim_pass_record_1d(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
                            vf_pipeline *pipe, const vf_binding *b, const void *push, uint64_t threads);
+
+/** Opens the profiler scope of pass (prof may be NULL) for a step of several
+ * dispatches that the benchmark times as one: record them with
+ * vf_sim_pass_dispatch and close the scope with vf_sim_pass_end. Returns the
+ * scope for vf_sim_pass_end. */
+uint32_t vf_sim_pass_begin(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass);
+
+/** Closes a scope of vf_sim_pass_begin (the same gpu and prof). */
+void vf_sim_pass_end(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, uint32_t scope);
+
+/** Records one dispatch of gx x gy x gz workgroups of pipe inside an open
+ * scope (vf_sim_pass_begin), then a compute-to-compute barrier. */
+void vf_sim_pass_dispatch(vf_gpu *gpu, VkCommandBuffer cmd, vf_pipeline *pipe, const vf_binding *b, const void *push,
+                          uint32_t gx, uint32_t gy, uint32_t gz);
 
 #endif

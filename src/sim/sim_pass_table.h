@@ -34,7 +34,7 @@ static const vf_sim_pass VF_PASS_CAT(VF_PASS_PREFIX, passes)[VF_PASS_ID(COUNT)] 
                         {.shader = shader_,                                                                            \
                          .binding_count = VF_PASS_BINDINGS_ID(id),                                                     \
                          .bindings = {bindings_},                                                                      \
-                         .push_size = sizeof(push_),                                                                   \
+                         .push_size = VF_PASS_PUSH_SIZE(push_),                                                        \
                          .local_size_x = local_}},
 #include VF_PASS_FILE
 #undef PASS

@@ -466,20 +466,28 @@ static void stencil(const vf_g3ref *g, const float *x, iv3 p, float *acc, float 
     }
 }
 
+/* The stencil of x at a fluid cell p (returns true); a solid cell gets
+ * out[k] = 0 (returns false). k: p's index. */
+static bool fluid_stencil(const vf_g3ref *g, const float *x, iv3 p, float *out, size_t *k, float *acc, float *s)
+{
+    *k = ci(g, p);
+    if (solid(g, p)) {
+        out[*k] = 0;
+        return false;
+    }
+    stencil(g, x, p, acc, s);
+    return true;
+}
+
 void vf_g3ref_smooth(const vf_g3ref *g, float *x, const float *b, int color, float omega)
 {
     FOR_CELLS(g, p)
     {
         if (((p.v[0] + p.v[1] + p.v[2]) & 1) != color)
             continue;
-        size_t k = ci(g, p);
-        if (solid(g, p)) {
-            x[k] = 0;
-            continue;
-        }
+        size_t k;
         float acc, s;
-        stencil(g, x, p, &acc, &s);
-        if (s > 0)
+        if (fluid_stencil(g, x, p, x, &k, &acc, &s) && s > 0)
             x[k] = (1.0f - omega) * x[k] + omega * (acc - g->h * g->h * b[k]) / s;
     }
 }
@@ -488,14 +496,10 @@ void vf_g3ref_residual(const vf_g3ref *g, const float *x, const float *b, float 
 {
     FOR_CELLS(g, p)
     {
-        size_t k = ci(g, p);
-        if (solid(g, p)) {
-            r[k] = 0;
-            continue;
-        }
+        size_t k;
         float acc, s;
-        stencil(g, x, p, &acc, &s);
-        r[k] = b[k] - (acc - s * x[k]) / (g->h * g->h);
+        if (fluid_stencil(g, x, p, r, &k, &acc, &s))
+            r[k] = b[k] - (acc - s * x[k]) / (g->h * g->h);
     }
 }
 

@@ -11,25 +11,10 @@
 #include "gpu_pipeline.h"
 #include "text.h"
 
-enum {
-    PIPE_SOURCE,
-    PIPE_BUOYANCY,
-    PIPE_VORTICITY,
-    PIPE_CONFINE,
-    PIPE_ADVECT_VEL,
-    PIPE_ADVECT_SCALAR,
-    PIPE_DIFFUSE,
-    PIPE_BOUNDARY,
-    PIPE_DIVERGENCE,
-    PIPE_GRADIENT,
-    PIPE_SMOOTH,
-    PIPE_RESIDUAL,
-    PIPE_RESTRICT,
-    PIPE_PROLONG,
-    PIPE_JACOBI,
-    PIPE_COARSE,
-    PIPE_COUNT
-};
+/* The pass enum (G3_*), binding counts and table G3_passes, from grid3d_passes.def. */
+#define VF_PASS_FILE "grid3d_passes.def"
+#define VF_PASS_PREFIX G3
+#include "sim_pass_table.h"
 
 
 size_t vf_grid3d_face_index(uint32_t nx, uint32_t ny, uint32_t nz, int c, int i, int j, int k)
@@ -55,28 +40,6 @@ void vf_grid3d_coarsen_mask(uint32_t nx, uint32_t ny, uint32_t nz, const uint32_
             }
 }
 
-static const struct {
-    const char *shader;
-    uint32_t bindings;
-} pipe_table[PIPE_COUNT] = {
-    [PIPE_SOURCE] = {"grid3d_source.comp", VF_G3_SRC_BINDINGS},
-    [PIPE_BUOYANCY] = {"grid3d_buoyancy.comp", VF_G3_BUOY_BINDINGS},
-    [PIPE_VORTICITY] = {"grid3d_vorticity.comp", VF_G3_VORT_BINDINGS},
-    [PIPE_CONFINE] = {"grid3d_confine.comp", VF_G3_CONF_BINDINGS},
-    [PIPE_ADVECT_VEL] = {"grid3d_advect_vel.comp", VF_G3_AV_BINDINGS},
-    [PIPE_ADVECT_SCALAR] = {"grid3d_advect_scalar.comp", VF_G3_AS_BINDINGS},
-    [PIPE_DIFFUSE] = {"grid3d_diffuse.comp", VF_G3_DIF_BINDINGS},
-    [PIPE_BOUNDARY] = {"grid3d_boundary.comp", VF_G3_BND_BINDINGS},
-    [PIPE_DIVERGENCE] = {"grid3d_divergence.comp", VF_G3_DIV_BINDINGS},
-    [PIPE_GRADIENT] = {"grid3d_gradient.comp", VF_G3_GRAD_BINDINGS},
-    [PIPE_SMOOTH] = {"grid3d_mg_smooth.comp", VF_G3_MG_BINDINGS},
-    [PIPE_RESIDUAL] = {"grid3d_mg_residual.comp", VF_G3_MG_RES_BINDINGS},
-    [PIPE_RESTRICT] = {"grid3d_mg_restrict.comp", VF_G3_RST_BINDINGS},
-    [PIPE_PROLONG] = {"grid3d_mg_prolong.comp", VF_G3_PRO_BINDINGS},
-    [PIPE_JACOBI] = {"grid3d_jacobi.comp", VF_G3_JAC_BINDINGS},
-    [PIPE_COARSE] = {"grid3d_mg_coarse.comp", VF_G3_MG_BINDINGS},
-};
-
 typedef struct g3_level {
     uint32_t nx, ny, nz;
     float h;
@@ -92,7 +55,7 @@ struct vf_grid3d {
     uint32_t sides_packed;
     uint32_t levels, coarse_iters, diffuse_iters;
     float coarse_omega;
-    vf_pipeline *pipe[PIPE_COUNT];
+    vf_pipeline *pipe[G3_COUNT];
     vf_buffer *vel[2], *velh, *scal[2], *scalh, *omega;
     g3_level lv[VF_GRID3D_MAX_LEVELS];
     uint32_t cu, cs;   /* current velocity and scalar buffers */
@@ -331,16 +294,10 @@ static vf_result create_buffers(vf_grid3d *g)
 
 static vf_result create_pipelines(vf_grid3d *g)
 {
-    for (int i = 0; i < PIPE_COUNT; i++) {
-        vf_compute_desc cd = {.shader = pipe_table[i].shader, .binding_count = pipe_table[i].bindings,
-                              .push_size = sizeof(vf_grid3d_push)};
-        for (uint32_t b = 0; b < pipe_table[i].bindings; b++)
-            cd.bindings[b] = VF_BIND_STORAGE_BUFFER;
-        vf_result res = vf_pipeline_compute_create(g->gpu, &cd, &g->pipe[i]);
-        if (res != VF_OK)
-            return res;
-    }
-    return VF_OK;
+    vf_result res = VF_OK;
+    for (int i = 0; i < G3_COUNT && res == VF_OK; i++)
+        res = vf_sim_pass_pipeline(g->gpu, &G3_passes[i], NULL, 0, NULL, &g->pipe[i]);
+    return res;
 }
 
 static vf_result init_state(vf_grid3d *g)
@@ -471,7 +428,7 @@ void vf_grid3d_destroy(vf_grid3d **pg)
     if (!pg || !*pg)
         return;
     vf_grid3d *g = *pg;
-    for (int i = 0; i < PIPE_COUNT; i++)
+    for (int i = 0; i < G3_COUNT; i++)
         vf_pipeline_destroy(&g->pipe[i]);
     vf_buffer **all[] = {&g->vel[0], &g->vel[1], &g->velh, &g->scal[0], &g->scal[1], &g->scalh, &g->omega};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -535,12 +492,13 @@ static vf_grid3d_push push_for(const vf_grid3d *g, uint32_t level)
     return pc;
 }
 
-static void dispatch3(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *b, const vf_grid3d_push *pc,
+/* Records one dispatch of pass over w x h x d threads inside the open scope
+ * of its step (vf_grid3d_record_pass). */
+static void dispatch3(vf_grid3d *g, VkCommandBuffer cmd, int pass, const vf_binding *b, const vf_grid3d_push *pc,
                       uint32_t w, uint32_t h, uint32_t d)
 {
-    vf_cmd_dispatch(cmd, p, b, pc, (w + VF_G3_WG_X - 1) / VF_G3_WG_X, (h + VF_G3_WG_Y - 1) / VF_G3_WG_Y,
-                    (d + VF_G3_WG_Z - 1) / VF_G3_WG_Z);
-    vf_cmd_barrier_compute_on(p->gpu, cmd);
+    vf_sim_pass_dispatch(g->gpu, cmd, g->pipe[pass], b, pc, (w + VF_G3_WG_X - 1) / VF_G3_WG_X,
+                         (h + VF_G3_WG_Y - 1) / VF_G3_WG_Y, (d + VF_G3_WG_Z - 1) / VF_G3_WG_Z);
 }
 
 /* Dispatches over the cells (faces: one more per axis). */
@@ -550,13 +508,13 @@ static void dispatch3(VkCommandBuffer cmd, const vf_pipeline *p, const vf_bindin
 static void pass_source(vf_grid3d *g, VkCommandBuffer cmd)
 {
     vf_grid3d_push pc = push_for(g, 0);
-    vf_binding b[VF_G3_SRC_BINDINGS] = {B(g->scal[g->cs]), B(g->lv[0].mask)};
+    vf_binding b[G3_SOURCE_BINDINGS] = {[VF_G3_SRC_SCAL] = B(g->scal[g->cs]), [VF_G3_SRC_MASK] = B(g->lv[0].mask)};
     if (g->d.source_on) {
         memcpy(pc.a, g->d.source, sizeof pc.a);
         pc.b[0] = g->d.source_density;
         pc.b[1] = g->d.source_temperature;
         pc.mode = g->d.source_profile == VF_GRID3D_SOURCE_SMOOTH ? VF_G3_SOURCE_SMOOTH : VF_G3_SOURCE_UNIFORM;
-        dispatch3(cmd, g->pipe[PIPE_SOURCE], b, &pc, CELLS(g));
+        dispatch3(g, cmd, G3_SOURCE, b, &pc, CELLS(g));
     }
     if (g->push_inject && g->push_radius > 0) {
         memcpy(pc.a, g->push_centre, 3 * sizeof(float));
@@ -564,7 +522,7 @@ static void pass_source(vf_grid3d *g, VkCommandBuffer cmd)
         pc.b[0] = g->d.source_density > 0 ? g->d.source_density : 1.0f;
         pc.b[1] = g->d.source_temperature;
         pc.mode = VF_G3_SOURCE_UNIFORM;
-        dispatch3(cmd, g->pipe[PIPE_SOURCE], b, &pc, CELLS(g));
+        dispatch3(g, cmd, G3_SOURCE, b, &pc, CELLS(g));
     }
 }
 
@@ -579,8 +537,9 @@ static void pass_buoyancy(vf_grid3d *g, VkCommandBuffer cmd)
         pc.b[3] = g->push_radius;
         memcpy(pc.c, g->push_acc, 3 * sizeof(float));
     }
-    vf_binding b[VF_G3_BUOY_BINDINGS] = {B(g->vel[g->cu]), B(g->scal[g->cs]), B(g->lv[0].mask)};
-    dispatch3(cmd, g->pipe[PIPE_BUOYANCY], b, &pc, FACES(g));
+    vf_binding b[G3_BUOYANCY_BINDINGS] = {[VF_G3_BUOY_VEL] = B(g->vel[g->cu]), [VF_G3_BUOY_SCAL] = B(g->scal[g->cs]),
+                                         [VF_G3_BUOY_MASK] = B(g->lv[0].mask)};
+    dispatch3(g, cmd, G3_BUOYANCY, b, &pc, FACES(g));
 }
 
 static void pass_vorticity(vf_grid3d *g, VkCommandBuffer cmd)
@@ -589,10 +548,11 @@ static void pass_vorticity(vf_grid3d *g, VkCommandBuffer cmd)
         return;
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = (float)g->d.vorticity;
-    vf_binding bv[VF_G3_VORT_BINDINGS] = {B(g->vel[g->cu]), B(g->omega)};
-    dispatch3(cmd, g->pipe[PIPE_VORTICITY], bv, &pc, CELLS(g));
-    vf_binding bc[VF_G3_CONF_BINDINGS] = {B(g->vel[g->cu]), B(g->omega), B(g->lv[0].mask)};
-    dispatch3(cmd, g->pipe[PIPE_CONFINE], bc, &pc, FACES(g));
+    vf_binding bv[G3_VORTICITY_BINDINGS] = {[VF_G3_VORT_VEL] = B(g->vel[g->cu]), [VF_G3_VORT_OMEGA] = B(g->omega)};
+    dispatch3(g, cmd, G3_VORTICITY, bv, &pc, CELLS(g));
+    vf_binding bc[G3_CONFINE_BINDINGS] = {[VF_G3_CONF_VEL] = B(g->vel[g->cu]), [VF_G3_CONF_OMEGA] = B(g->omega),
+                                        [VF_G3_CONF_MASK] = B(g->lv[0].mask)};
+    dispatch3(g, cmd, G3_CONFINE, bc, &pc, FACES(g));
 }
 
 static void pass_advect_velocity(vf_grid3d *g, VkCommandBuffer cmd)
@@ -601,13 +561,15 @@ static void pass_advect_velocity(vf_grid3d *g, VkCommandBuffer cmd)
     pc.a[0] = g->dt;
     uint32_t cu = g->cu, nu = cu ^ 1;
     bool mc = g->d.advection == VF_GRID3D_ADVECT_MACCORMACK;
-    vf_binding b[VF_G3_AV_BINDINGS] = {B(g->vel[cu]), B(g->vel[cu]), B(mc ? g->velh : g->vel[nu]), B(g->lv[0].mask)};
-    dispatch3(cmd, g->pipe[PIPE_ADVECT_VEL], b, &pc, FACES(g));
+    vf_binding b[G3_ADVECT_VEL_BINDINGS] = {[VF_G3_AV_VEL] = B(g->vel[cu]), [VF_G3_AV_SRC] = B(g->vel[cu]),
+                                          [VF_G3_AV_OUT] = B(mc ? g->velh : g->vel[nu]),
+                                          [VF_G3_AV_MASK] = B(g->lv[0].mask)};
+    dispatch3(g, cmd, G3_ADVECT_VEL, b, &pc, FACES(g));
     if (mc) {
         pc.mode = 1;
         b[VF_G3_AV_SRC] = B(g->velh);
         b[VF_G3_AV_OUT] = B(g->vel[nu]);
-        dispatch3(cmd, g->pipe[PIPE_ADVECT_VEL], b, &pc, FACES(g));
+        dispatch3(g, cmd, G3_ADVECT_VEL, b, &pc, FACES(g));
     }
     g->cu = nu;
 }
@@ -621,11 +583,12 @@ static void pass_diffuse(vf_grid3d *g, VkCommandBuffer cmd)
     vf_cmd_barrier_transfer_to_compute(cmd);
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = (float)(g->d.viscosity * g->dt / ((double)g->h * g->h));
-    vf_binding b[VF_G3_DIF_BINDINGS] = {B(g->vel[cu]), B(g->vel[nu]), B(g->lv[0].mask)};
+    vf_binding b[G3_DIFFUSE_BINDINGS] = {[VF_G3_DIF_RHS] = B(g->vel[cu]), [VF_G3_DIF_X] = B(g->vel[nu]),
+                                        [VF_G3_DIF_MASK] = B(g->lv[0].mask)};
     for (uint32_t it = 0; it < g->diffuse_iters; it++)
         for (uint32_t color = 0; color < 2; color++) {
             pc.color = color;
-            dispatch3(cmd, g->pipe[PIPE_DIFFUSE], b, &pc, FACES(g));
+            dispatch3(g, cmd, G3_DIFFUSE, b, &pc, FACES(g));
         }
     g->cu = nu;
 }
@@ -633,24 +596,26 @@ static void pass_diffuse(vf_grid3d *g, VkCommandBuffer cmd)
 static void pass_boundary(vf_grid3d *g, VkCommandBuffer cmd)
 {
     vf_grid3d_push pc = push_for(g, 0);
-    vf_binding b[VF_G3_BND_BINDINGS] = {B(g->vel[g->cu]), B(g->lv[0].mask)};
-    dispatch3(cmd, g->pipe[PIPE_BOUNDARY], b, &pc, FACES(g));
+    vf_binding b[G3_BOUNDARY_BINDINGS] = {[VF_G3_BND_VEL] = B(g->vel[g->cu]), [VF_G3_BND_MASK] = B(g->lv[0].mask)};
+    dispatch3(g, cmd, G3_BOUNDARY, b, &pc, FACES(g));
 }
 
 static void pass_divergence(vf_grid3d *g, VkCommandBuffer cmd)
 {
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = 1.0f / g->dt;
-    vf_binding b[VF_G3_DIV_BINDINGS] = {B(g->vel[g->cu]), B(g->lv[0].mask), B(g->lv[0].b)};
-    dispatch3(cmd, g->pipe[PIPE_DIVERGENCE], b, &pc, CELLS(g));
+    vf_binding b[G3_DIVERGENCE_BINDINGS] = {[VF_G3_DIV_VEL] = B(g->vel[g->cu]), [VF_G3_DIV_MASK] = B(g->lv[0].mask),
+                                           [VF_G3_DIV_OUT] = B(g->lv[0].b)};
+    dispatch3(g, cmd, G3_DIVERGENCE, b, &pc, CELLS(g));
 }
 
 static void pass_gradient(vf_grid3d *g, VkCommandBuffer cmd)
 {
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = g->dt;
-    vf_binding b[VF_G3_GRAD_BINDINGS] = {B(g->vel[g->cu]), B(g->lv[0].x), B(g->lv[0].mask)};
-    dispatch3(cmd, g->pipe[PIPE_GRADIENT], b, &pc, FACES(g));
+    vf_binding b[G3_GRADIENT_BINDINGS] = {[VF_G3_GRAD_VEL] = B(g->vel[g->cu]), [VF_G3_GRAD_P] = B(g->lv[0].x),
+                                         [VF_G3_GRAD_MASK] = B(g->lv[0].mask)};
+    dispatch3(g, cmd, G3_GRADIENT, b, &pc, FACES(g));
 }
 
 static void pass_advect_scalars(vf_grid3d *g, VkCommandBuffer cmd)
@@ -659,14 +624,16 @@ static void pass_advect_scalars(vf_grid3d *g, VkCommandBuffer cmd)
     pc.a[0] = g->dt;
     uint32_t cs = g->cs, ns = cs ^ 1;
     bool mc = g->d.advection == VF_GRID3D_ADVECT_MACCORMACK;
-    vf_binding b[VF_G3_AS_BINDINGS] = {B(g->vel[g->cu]), B(g->scal[cs]), B(g->scal[cs]),
-                                       B(mc ? g->scalh : g->scal[ns]), B(g->lv[0].mask)};
-    dispatch3(cmd, g->pipe[PIPE_ADVECT_SCALAR], b, &pc, CELLS(g));
+    vf_binding b[G3_ADVECT_SCALAR_BINDINGS] = {[VF_G3_AS_VEL] = B(g->vel[g->cu]), [VF_G3_AS_SRC] = B(g->scal[cs]),
+                                             [VF_G3_AS_HAT] = B(g->scal[cs]),
+                                             [VF_G3_AS_OUT] = B(mc ? g->scalh : g->scal[ns]),
+                                             [VF_G3_AS_MASK] = B(g->lv[0].mask)};
+    dispatch3(g, cmd, G3_ADVECT_SCALAR, b, &pc, CELLS(g));
     if (mc) {
         pc.mode = 1;
         b[VF_G3_AS_HAT] = B(g->scalh);
         b[VF_G3_AS_OUT] = B(g->scal[ns]);
-        dispatch3(cmd, g->pipe[PIPE_ADVECT_SCALAR], b, &pc, CELLS(g));
+        dispatch3(g, cmd, G3_ADVECT_SCALAR, b, &pc, CELLS(g));
     }
     g->cs = ns;
 }
@@ -678,11 +645,11 @@ static void mg_smooth(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l, uint32_t sw
     g3_level *L = &g->lv[l];
     vf_grid3d_push pc = push_for(g, l);
     pc.a[0] = 1.0f;
-    vf_binding b[VF_G3_MG_BINDINGS] = {B(L->x), B(L->b), B(L->mask)};
+    vf_binding b[G3_SMOOTH_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b), [VF_G3_MG_MASK] = B(L->mask)};
     for (uint32_t s = 0; s < sweeps; s++)
         for (uint32_t color = 0; color < 2; color++) {
             pc.color = color;
-            dispatch3(cmd, g->pipe[PIPE_SMOOTH], b, &pc, L->nx, L->ny, L->nz);
+            dispatch3(g, cmd, G3_SMOOTH, b, &pc, L->nx, L->ny, L->nz);
         }
 }
 
@@ -693,22 +660,24 @@ static void mg_cycle(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l)
         vf_grid3d_push pc = push_for(g, l);
         pc.mode = g->coarse_iters;
         pc.a[0] = g->coarse_omega;
-        vf_binding b[VF_G3_MG_BINDINGS] = {B(L->x), B(L->b), B(L->mask)};
-        vf_cmd_dispatch(cmd, g->pipe[PIPE_COARSE], b, &pc, 1, 1, 1);
-        vf_cmd_barrier_compute_on(g->gpu, cmd);
+        vf_binding b[G3_COARSE_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b),
+                                           [VF_G3_MG_MASK] = B(L->mask)};
+        vf_sim_pass_dispatch(g->gpu, cmd, g->pipe[G3_COARSE], b, &pc, 1, 1, 1);
         return;
     }
     g3_level *L = &g->lv[l], *C = &g->lv[l + 1];
     mg_smooth(g, cmd, l, g->d.mg_pre);
     vf_grid3d_push pc = push_for(g, l);
-    vf_binding br[VF_G3_MG_RES_BINDINGS] = {B(L->x), B(L->b), B(L->mask), B(L->r)};
-    dispatch3(cmd, g->pipe[PIPE_RESIDUAL], br, &pc, L->nx, L->ny, L->nz);
+    vf_binding br[G3_RESIDUAL_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b), [VF_G3_MG_MASK] = B(L->mask),
+                                          [VF_G3_MG_R] = B(L->r)};
+    dispatch3(g, cmd, G3_RESIDUAL, br, &pc, L->nx, L->ny, L->nz);
     vf_grid3d_push pcc = push_for(g, l + 1);
-    vf_binding bs[VF_G3_RST_BINDINGS] = {B(L->r), B(C->b), B(C->x)};
-    dispatch3(cmd, g->pipe[PIPE_RESTRICT], bs, &pcc, C->nx, C->ny, C->nz);
+    vf_binding bs[G3_RESTRICT_BINDINGS] = {[VF_G3_RST_R_F] = B(L->r), [VF_G3_RST_B_C] = B(C->b), [VF_G3_RST_X_C] = B(C->x)};
+    dispatch3(g, cmd, G3_RESTRICT, bs, &pcc, C->nx, C->ny, C->nz);
     mg_cycle(g, cmd, l + 1);
-    vf_binding bp[VF_G3_PRO_BINDINGS] = {B(C->x), B(L->mask), B(L->x)};
-    dispatch3(cmd, g->pipe[PIPE_PROLONG], bp, &pc, L->nx, L->ny, L->nz);
+    vf_binding bp[G3_PROLONG_BINDINGS] = {[VF_G3_PRO_X_C] = B(C->x), [VF_G3_PRO_MASK_F] = B(L->mask),
+                                         [VF_G3_PRO_X_F] = B(L->x)};
+    dispatch3(g, cmd, G3_PROLONG, bp, &pc, L->nx, L->ny, L->nz);
     mg_smooth(g, cmd, l, g->d.mg_post);
 }
 
@@ -722,40 +691,46 @@ void vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pres
     g3_level *L = &g->lv[0];
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = 1.0f; /* plain Jacobi, as in Stam's solver */
-    vf_binding b1[VF_G3_JAC_BINDINGS] = {B(L->x), B(L->b), B(L->mask), B(L->r)};
-    vf_binding b2[VF_G3_JAC_BINDINGS] = {B(L->r), B(L->b), B(L->mask), B(L->x)};
+    vf_binding b1[G3_JACOBI_BINDINGS] = {[VF_G3_JAC_X_IN] = B(L->x), [VF_G3_JAC_B] = B(L->b),
+                                         [VF_G3_JAC_MASK] = B(L->mask), [VF_G3_JAC_X_OUT] = B(L->r)};
+    vf_binding b2[G3_JACOBI_BINDINGS] = {[VF_G3_JAC_X_IN] = B(L->r), [VF_G3_JAC_B] = B(L->b),
+                                         [VF_G3_JAC_MASK] = B(L->mask), [VF_G3_JAC_X_OUT] = B(L->x)};
     for (uint32_t k = 0; k < iters; k += 2) {
-        dispatch3(cmd, g->pipe[PIPE_JACOBI], b1, &pc, CELLS(g));
-        dispatch3(cmd, g->pipe[PIPE_JACOBI], b2, &pc, CELLS(g));
+        dispatch3(g, cmd, G3_JACOBI, b1, &pc, CELLS(g));
+        dispatch3(g, cmd, G3_JACOBI, b2, &pc, CELLS(g));
     }
 }
 
+static void pass_pressure(vf_grid3d *g, VkCommandBuffer cmd)
+{
+    vf_grid3d_record_pressure(g, cmd, g->d.pressure, g->d.pressure_iters);
+}
+
+/* Each step of vf_grid3d_pass: the table's pass whose name is the step's
+ * profiler scope, and the function that records its dispatches. */
+static const struct {
+    int pass;
+    void (*record)(vf_grid3d *g, VkCommandBuffer cmd);
+} steps[VF_GRID3D_PASS_COUNT] = {
+    [VF_GRID3D_PASS_SOURCE] = {G3_SOURCE, pass_source},
+    [VF_GRID3D_PASS_BUOYANCY] = {G3_BUOYANCY, pass_buoyancy},
+    [VF_GRID3D_PASS_VORTICITY] = {G3_VORTICITY, pass_vorticity},
+    [VF_GRID3D_PASS_ADVECT_VELOCITY] = {G3_ADVECT_VEL, pass_advect_velocity},
+    [VF_GRID3D_PASS_DIFFUSE] = {G3_DIFFUSE, pass_diffuse},
+    [VF_GRID3D_PASS_BOUNDARY] = {G3_BOUNDARY, pass_boundary},
+    [VF_GRID3D_PASS_DIVERGENCE] = {G3_DIVERGENCE, pass_divergence},
+    [VF_GRID3D_PASS_PRESSURE] = {G3_SMOOTH, pass_pressure},
+    [VF_GRID3D_PASS_GRADIENT] = {G3_GRADIENT, pass_gradient},
+    [VF_GRID3D_PASS_ADVECT_SCALARS] = {G3_ADVECT_SCALAR, pass_advect_scalars},
+};
+
 vf_result vf_grid3d_record_pass(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pass pass, vf_profiler *prof)
 {
-    static const char *names[VF_GRID3D_PASS_COUNT] = {
-        "grid3d_source", "grid3d_buoyancy", "grid3d_vorticity", "grid3d_advect", "grid3d_diffuse",
-        "grid3d_boundary", "grid3d_divergence", "grid3d_pressure", "grid3d_gradient", "grid3d_scalars",
-    };
     if ((unsigned)pass >= VF_GRID3D_PASS_COUNT)
         return VF_ERR_INVALID_ARG;
-    vf_cmd_label_begin(g->gpu, cmd, names[pass]);
-    uint32_t scope = prof ? vf_profiler_begin_compute(prof, cmd, names[pass]) : UINT32_MAX;
-    switch (pass) {
-    case VF_GRID3D_PASS_SOURCE: pass_source(g, cmd); break;
-    case VF_GRID3D_PASS_BUOYANCY: pass_buoyancy(g, cmd); break;
-    case VF_GRID3D_PASS_VORTICITY: pass_vorticity(g, cmd); break;
-    case VF_GRID3D_PASS_ADVECT_VELOCITY: pass_advect_velocity(g, cmd); break;
-    case VF_GRID3D_PASS_DIFFUSE: pass_diffuse(g, cmd); break;
-    case VF_GRID3D_PASS_BOUNDARY: pass_boundary(g, cmd); break;
-    case VF_GRID3D_PASS_DIVERGENCE: pass_divergence(g, cmd); break;
-    case VF_GRID3D_PASS_PRESSURE: vf_grid3d_record_pressure(g, cmd, g->d.pressure, g->d.pressure_iters); break;
-    case VF_GRID3D_PASS_GRADIENT: pass_gradient(g, cmd); break;
-    case VF_GRID3D_PASS_ADVECT_SCALARS: pass_advect_scalars(g, cmd); break;
-    default: break;
-    }
-    if (prof)
-        vf_profiler_end_compute(prof, cmd, scope);
-    vf_cmd_label_end(g->gpu, cmd);
+    uint32_t scope = vf_sim_pass_begin(g->gpu, cmd, prof, &G3_passes[steps[pass].pass]);
+    steps[pass].record(g, cmd);
+    vf_sim_pass_end(g->gpu, cmd, prof, scope);
     return VF_OK;
 }
 
@@ -1066,18 +1041,16 @@ static void g3_describe(vf_solver *s, char *buf, size_t cap)
     snprintf(buf, cap, "grid3d %ux%ux%u", g->nx, g->ny, g->nz);
 }
 
+/* Bytes a step moves per execution (grid3d_passes.def). */
 static uint64_t g3_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_grid3d *g = (vf_grid3d *)s;
-    uint64_t c = (uint64_t)g->nx * g->ny * g->nz * 4, f = faces_of(g->nx, g->ny, g->nz) * 4;
-    if (!strcmp(pass, "grid3d_advect"))
-        return 2 * f + c;
-    if (!strcmp(pass, "grid3d_scalars"))
-        return f + 4 * c + c;
-    if (!strcmp(pass, "grid3d_divergence"))
-        return f + 2 * c;
-    if (!strcmp(pass, "grid3d_gradient") || !strcmp(pass, "grid3d_boundary") || !strcmp(pass, "grid3d_buoyancy"))
-        return 2 * f + 2 * c;
+    const uint64_t c = (uint64_t)g->nx * g->ny * g->nz * 4, f = faces_of(g->nx, g->ny, g->nz) * 4;
+#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+    if (!strcmp(pass, name))                                                                                          \
+        return (bytes);
+#include "grid3d_passes.def"
+#undef PASS
     return 0;
 }
 

@@ -14,6 +14,11 @@
 #include "gpu_pipeline.h"
 #include "text.h"
 
+/* The pass enum (SP_*), binding counts and table SP_passes, from sph_passes.def. */
+#define VF_PASS_FILE "sph_passes.def"
+#define VF_PASS_PREFIX SP
+#include "sim_pass_table.h"
+
 /* Bytes of GPU memory per particle of capacity: pos and vel (vec4, double
  * buffered), ids (double buffered), cell, slot, key, (density, pressure),
  * acceleration. */
@@ -29,8 +34,7 @@ struct vf_sph {
 
     vf_buffer *params, *state, *dispatch, *start, *counts, *sums, *cell, *slot, *keys, *dens, *acc, *pattern;
     vf_buffer *pos[2], *vel[2], *id[2];
-    vf_pipeline *p_scan_sums, *p_scan, *p_bin, *p_sort, *p_scatter, *p_args, *p_density, *p_forces, *p_integrate,
-        *p_emit;
+    vf_pipeline *pipe[SP_COUNT];
 
     vf_sph_forces_push interact;
     double emit_interval, emit_timer;
@@ -47,53 +51,13 @@ static void vec4f(float out[4], const double in[3], double w)
 
 /* ------------------------------------------------------------------ setup */
 
-static vf_result make_pipeline(vf_gpu *gpu, const char *shader, uint32_t count, const vf_binding_type *types,
-                               uint32_t push_size, uint32_t local_x, vf_pipeline **out)
-{
-    vf_compute_desc cd = {.shader = shader, .binding_count = count, .push_size = push_size, .local_size_x = local_x};
-    memcpy(cd.bindings, types, count * sizeof *types);
-    return vf_pipeline_compute_create(gpu, &cd, out);
-}
-
-#define U VF_BIND_UNIFORM_BUFFER
-#define S VF_BIND_STORAGE_BUFFER
-
 static vf_result create_pipelines(vf_sph *s)
 {
-    vf_gpu *g = s->gpu;
-    vf_result r;
-    static const vf_binding_type scan_sums_t[] = {S, S};
-    static const vf_binding_type scan_t[] = {S, S, S};
-    static const vf_binding_type bin_t[] = {U, S, S, S, S, S};
-    static const vf_binding_type sort_t[] = {U, S, S, S, S, S, S};
-    static const vf_binding_type scatter_t[] = {U, S, S, S, S, S, S, S, S, S, S};
-    static const vf_binding_type args_t[] = {U, S, S, S};
-    static const vf_binding_type density_t[] = {U, S, S, S, S};
-    static const vf_binding_type forces_t[] = {U, S, S, S, S, S, S};
-    static const vf_binding_type integrate_t[] = {U, S, S, S, S, S, S, S, S};
-    static const vf_binding_type emit_t[] = {U, S, S, S, S, S, S, S};
-#define N(a) (uint32_t)(sizeof a / sizeof a[0])
-    if ((r = make_pipeline(g, "sph_scan_sums.comp", N(scan_sums_t), scan_sums_t, sizeof(vf_sph_scan_push),
-                           VF_SPH_SCAN_WG, &s->p_scan_sums)) ||
-        (r = make_pipeline(g, "sph_scan.comp", N(scan_t), scan_t, sizeof(vf_sph_scan_push), VF_SPH_SCAN_WG,
-                           &s->p_scan)) ||
-        (r = make_pipeline(g, "sph_bin.comp", N(bin_t), bin_t, 0, VF_SPH_WG, &s->p_bin)) ||
-        (r = make_pipeline(g, "sph_sort.comp", N(sort_t), sort_t, 0, VF_SPH_WG, &s->p_sort)) ||
-        (r = make_pipeline(g, "sph_scatter.comp", N(scatter_t), scatter_t, 0, VF_SPH_WG, &s->p_scatter)) ||
-        (r = make_pipeline(g, "sph_args.comp", N(args_t), args_t, sizeof(vf_sph_args_push), 1, &s->p_args)) ||
-        (r = make_pipeline(g, "sph_density.comp", N(density_t), density_t, 0, VF_SPH_WG, &s->p_density)) ||
-        (r = make_pipeline(g, "sph_forces.comp", N(forces_t), forces_t, sizeof(vf_sph_forces_push), VF_SPH_WG,
-                           &s->p_forces)) ||
-        (r = make_pipeline(g, "sph_integrate.comp", N(integrate_t), integrate_t, sizeof(vf_sph_integrate_push),
-                           VF_SPH_WG, &s->p_integrate)) ||
-        (r = make_pipeline(g, "sph_emit.comp", N(emit_t), emit_t, 0, VF_SPH_WG, &s->p_emit)))
-        return r;
-#undef N
-    return VF_OK;
+    vf_result r = VF_OK;
+    for (int i = 0; i < SP_COUNT && r == VF_OK; i++)
+        r = vf_sim_pass_pipeline(s->gpu, &SP_passes[i], NULL, 0, NULL, &s->pipe[i]);
+    return r;
 }
-
-#undef U
-#undef S
 
 static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, const char *name, vf_buffer **out)
 {
@@ -327,20 +291,34 @@ static vf_binding B(vf_buffer *b)
     return vf_bind_buffer(b);
 }
 
-static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *b,
-                               const void *push)
+/* Records pass over the particles: an indirect dispatch (the count is on
+ * the GPU), then the barrier. */
+static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, int pass, const vf_binding *b, const void *push)
 {
+    const vf_pipeline *p = s->pipe[pass];
     vf_cmd_bind(cmd, p, b, push);
     vkCmdDispatchIndirect(cmd, s->dispatch->buffer, 0);
     if (s->gpu->counters)
         vf_count_dispatch(s->gpu, p->name, vf_pipeline_bound_bytes(p, b), true);
+    barrier(s, cmd);
+}
+
+/* dispatch_particles in the pass's own profiler scope. */
+static void record_particles(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, int pass, const vf_binding *b,
+                             const void *push)
+{
+    uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[pass]);
+    dispatch_particles(s, cmd, pass, b, push);
+    vf_sim_pass_end(s->gpu, cmd, prof, sc);
 }
 
 static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
 {
-    vf_binding b[] = {B(s->params), B(s->state), B(s->start), B(s->dispatch)};
+    vf_binding b[SP_ARGS_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params), [VF_SPH_BIND_STATE] = B(s->state),
+                                      [VF_SPH_ARGS_BIND_START] = B(s->start),
+                                      [VF_SPH_ARGS_BIND_DISPATCH] = B(s->dispatch)};
     vf_sph_args_push pc = {.mode = mode};
-    vf_cmd_dispatch(cmd, s->p_args, b, &pc, 1, 1, 1);
+    vf_cmd_dispatch(cmd, s->pipe[SP_ARGS], b, &pc, 1, 1, 1);
     barrier(s, cmd);
 }
 
@@ -350,11 +328,12 @@ static void record_scan(vf_sph *s, VkCommandBuffer cmd)
 {
     vf_sph_scan_push pc = {.count = s->cells + 1};
     uint64_t items = (uint64_t)scan_blocks(s) * VF_SPH_SCAN_WG;
-    vf_binding sb[] = {B(s->counts), B(s->sums)};
-    vf_cmd_dispatch_1d(cmd, s->p_scan_sums, sb, &pc, items);
+    vf_binding sb[SP_SCAN_SUMS_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts), [VF_SPH_SCAN_BIND_SUMS] = B(s->sums)};
+    vf_cmd_dispatch_1d(cmd, s->pipe[SP_SCAN_SUMS], sb, &pc, items);
     barrier(s, cmd);
-    vf_binding xb[] = {B(s->counts), B(s->sums), B(s->start)};
-    vf_cmd_dispatch_1d(cmd, s->p_scan, xb, &pc, items);
+    vf_binding xb[SP_SCAN_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts), [VF_SPH_SCAN_BIND_SUMS] = B(s->sums),
+                                       [VF_SPH_SCAN_BIND_START] = B(s->start)};
+    vf_cmd_dispatch_1d(cmd, s->pipe[SP_SCAN], xb, &pc, items);
     barrier(s, cmd);
 }
 
@@ -364,33 +343,35 @@ static void record_scan(vf_sph *s, VkCommandBuffer cmd)
 static vf_result record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, bool binned)
 {
     int a = s->cur, o = 1 - s->cur;
-    uint32_t sc;
     if (!binned) {
-        sc = vf_scope_begin(s->gpu, prof, cmd, "bin", true);
-        vf_binding bb[] = {B(s->params), B(s->state), B(s->pos[a]), B(s->cell), B(s->slot), B(s->counts)};
-        dispatch_particles(s, cmd, s->p_bin, bb, NULL);
-        barrier(s, cmd);
-        vf_scope_end(s->gpu, prof, cmd, sc, true);
+        vf_binding bb[SP_BIN_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),  [VF_SPH_BIND_STATE] = B(s->state),
+                                          [VF_SPH_BIN_BIND_POS] = B(s->pos[a]), [VF_SPH_BIN_BIND_CELL] = B(s->cell),
+                                          [VF_SPH_BIN_BIND_SLOT] = B(s->slot),  [VF_SPH_BIN_BIND_START] = B(s->counts)};
+        record_particles(s, cmd, prof, SP_BIN, bb, NULL);
     }
 
-    sc = vf_scope_begin(s->gpu, prof, cmd, "scan", true);
+    uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[SP_SCAN_SUMS]);
     record_scan(s, cmd);
-    vf_scope_end(s->gpu, prof, cmd, sc, true);
+    vf_sim_pass_end(s->gpu, cmd, prof, sc);
 
-    sc = vf_scope_begin(s->gpu, prof, cmd, "sort", true);
-    vf_binding sb[] = {B(s->params), B(s->state), B(s->id[a]), B(s->cell), B(s->slot), B(s->start), B(s->keys)};
-    dispatch_particles(s, cmd, s->p_sort, sb, NULL);
-    barrier(s, cmd);
-    vf_scope_end(s->gpu, prof, cmd, sc, true);
+    vf_binding sb[SP_SORT_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),    [VF_SPH_BIND_STATE] = B(s->state),
+                                       [VF_SPH_SORT_BIND_ID] = B(s->id[a]),    [VF_SPH_SORT_BIND_CELL] = B(s->cell),
+                                       [VF_SPH_SORT_BIND_SLOT] = B(s->slot),   [VF_SPH_SORT_BIND_START] = B(s->start),
+                                       [VF_SPH_SORT_BIND_KEYS] = B(s->keys)};
+    record_particles(s, cmd, prof, SP_SORT, sb, NULL);
 
-    sc = vf_scope_begin(s->gpu, prof, cmd, "scatter", true);
-    vf_binding xb[] = {B(s->params), B(s->state), B(s->cell),   B(s->start),  B(s->keys), B(s->pos[a]),
-                       B(s->vel[a]), B(s->id[a]), B(s->pos[o]), B(s->vel[o]), B(s->id[o])};
-    dispatch_particles(s, cmd, s->p_scatter, xb, NULL);
-    barrier(s, cmd);
+    sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[SP_SCATTER]);
+    vf_binding xb[SP_SCATTER_BINDINGS] = {
+        [VF_SPH_BIND_PARAMS] = B(s->params),          [VF_SPH_BIND_STATE] = B(s->state),
+        [VF_SPH_SCATTER_BIND_CELL] = B(s->cell),      [VF_SPH_SCATTER_BIND_START] = B(s->start),
+        [VF_SPH_SCATTER_BIND_KEYS] = B(s->keys),      [VF_SPH_SCATTER_BIND_POS_IN] = B(s->pos[a]),
+        [VF_SPH_SCATTER_BIND_VEL_IN] = B(s->vel[a]),  [VF_SPH_SCATTER_BIND_ID_IN] = B(s->id[a]),
+        [VF_SPH_SCATTER_BIND_POS_OUT] = B(s->pos[o]), [VF_SPH_SCATTER_BIND_VEL_OUT] = B(s->vel[o]),
+        [VF_SPH_SCATTER_BIND_ID_OUT] = B(s->id[o])};
+    dispatch_particles(s, cmd, SP_SCATTER, xb, NULL);
     if (s->desc.sink)
         record_args(s, cmd, VF_SPH_ARGS_COMPACT);
-    vf_scope_end(s->gpu, prof, cmd, sc, true);
+    vf_sim_pass_end(s->gpu, cmd, prof, sc);
     s->cur = o;
     return VF_OK;
 }
@@ -403,17 +384,17 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
 vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     int a = s->cur;
-    uint32_t sc = vf_scope_begin(s->gpu, prof, cmd, "density", true);
-    vf_binding db[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->dens)};
-    dispatch_particles(s, cmd, s->p_density, db, NULL);
-    barrier(s, cmd);
-    vf_scope_end(s->gpu, prof, cmd, sc, true);
-
-    sc = vf_scope_begin(s->gpu, prof, cmd, "forces", true);
-    vf_binding fb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]), B(s->vel[a]), B(s->dens), B(s->acc)};
-    dispatch_particles(s, cmd, s->p_forces, fb, &s->interact);
-    barrier(s, cmd);
-    vf_scope_end(s->gpu, prof, cmd, sc, true);
+    vf_binding db[SP_DENSITY_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
+                                          [VF_SPH_BIND_STATE] = B(s->state),
+                                          [VF_SPH_DENSITY_BIND_START] = B(s->start),
+                                          [VF_SPH_DENSITY_BIND_POS] = B(s->pos[a]),
+                                          [VF_SPH_DENSITY_BIND_DENS] = B(s->dens)};
+    record_particles(s, cmd, prof, SP_DENSITY, db, NULL);
+    vf_binding fb[SP_FORCES_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),      [VF_SPH_BIND_STATE] = B(s->state),
+                                         [VF_SPH_FORCES_BIND_START] = B(s->start), [VF_SPH_FORCES_BIND_POS] = B(s->pos[a]),
+                                         [VF_SPH_FORCES_BIND_VEL] = B(s->vel[a]),  [VF_SPH_FORCES_BIND_DENS] = B(s->dens),
+                                         [VF_SPH_FORCES_BIND_ACC] = B(s->acc)};
+    record_particles(s, cmd, prof, SP_FORCES, fb, &s->interact);
     return VF_OK;
 }
 
@@ -422,33 +403,33 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
                              double kick_dt)
 {
     int a = s->cur;
-    uint32_t sc = vf_scope_begin(s->gpu, prof, cmd, "integrate", true);
     /* without binning the bin buffers are bound by their first word only */
-    vf_binding ib[] = {B(s->params),
-                       B(s->state),
-                       B(s->pos[a]),
-                       B(s->vel[a]),
-                       B(s->acc),
-                       B(s->dens),
-                       bin ? B(s->cell) : (vf_binding){.buffer = s->cell, .range = 4},
-                       bin ? B(s->slot) : (vf_binding){.buffer = s->slot, .range = 4},
-                       bin ? B(s->counts) : (vf_binding){.buffer = s->counts, .range = 4}};
+    vf_binding ib[SP_INTEGRATE_BINDINGS] = {
+        [VF_SPH_BIND_PARAMS] = B(s->params),
+        [VF_SPH_BIND_STATE] = B(s->state),
+        [VF_SPH_INTEGRATE_BIND_POS] = B(s->pos[a]),
+        [VF_SPH_INTEGRATE_BIND_VEL] = B(s->vel[a]),
+        [VF_SPH_INTEGRATE_BIND_ACC] = B(s->acc),
+        [VF_SPH_INTEGRATE_BIND_DENS] = B(s->dens),
+        [VF_SPH_INTEGRATE_BIND_CELL] = bin ? B(s->cell) : (vf_binding){.buffer = s->cell, .range = 4},
+        [VF_SPH_INTEGRATE_BIND_SLOT] = bin ? B(s->slot) : (vf_binding){.buffer = s->slot, .range = 4},
+        [VF_SPH_INTEGRATE_BIND_START] = bin ? B(s->counts) : (vf_binding){.buffer = s->counts, .range = 4}};
     vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u, .kick_dt = (float)kick_dt};
-    dispatch_particles(s, cmd, s->p_integrate, ib, &pc);
-    barrier(s, cmd);
-    vf_scope_end(s->gpu, prof, cmd, sc, true);
+    record_particles(s, cmd, prof, SP_INTEGRATE, ib, &pc);
 }
 
 static void record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     int a = s->cur;
-    uint32_t sc = vf_scope_begin(s->gpu, prof, cmd, "emit", true);
-    vf_binding eb[] = {B(s->params), B(s->state), B(s->start), B(s->pos[a]),
-                       B(s->vel[a]), B(s->id[a]),  B(s->acc),   B(s->pattern)};
-    vf_cmd_dispatch(cmd, s->p_emit, eb, NULL, 1, 1, 1);
+    uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[SP_EMIT]);
+    vf_binding eb[SP_EMIT_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),    [VF_SPH_BIND_STATE] = B(s->state),
+                                       [VF_SPH_EMIT_BIND_START] = B(s->start), [VF_SPH_EMIT_BIND_POS] = B(s->pos[a]),
+                                       [VF_SPH_EMIT_BIND_VEL] = B(s->vel[a]),  [VF_SPH_EMIT_BIND_ID] = B(s->id[a]),
+                                       [VF_SPH_EMIT_BIND_ACC] = B(s->acc),     [VF_SPH_EMIT_BIND_PATTERN] = B(s->pattern)};
+    vf_cmd_dispatch(cmd, s->pipe[SP_EMIT], eb, NULL, 1, 1, 1);
     barrier(s, cmd);
     record_args(s, cmd, VF_SPH_ARGS_EMIT);
-    vf_scope_end(s->gpu, prof, cmd, sc, true);
+    vf_sim_pass_end(s->gpu, cmd, prof, sc);
 }
 
 vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt)
@@ -681,10 +662,8 @@ void vf_sph_destroy(vf_sph **ps)
     if (!ps || !*ps)
         return;
     vf_sph *s = *ps;
-    vf_pipeline *pl[] = {s->p_scan_sums, s->p_scan,   s->p_bin,       s->p_sort, s->p_scatter,
-                         s->p_args,      s->p_density, s->p_forces, s->p_integrate, s->p_emit};
-    for (size_t i = 0; i < sizeof pl / sizeof pl[0]; i++)
-        vf_pipeline_destroy(&pl[i]);
+    for (int i = 0; i < SP_COUNT; i++)
+        vf_pipeline_destroy(&s->pipe[i]);
     vf_buffer *bufs[] = {s->params, s->state,  s->dispatch, s->start,  s->counts, s->sums,   s->cell,
                          s->slot,   s->keys,   s->dens,     s->acc,    s->pattern, s->pos[0], s->pos[1],
                          s->vel[0], s->vel[1], s->id[0],    s->id[1]};

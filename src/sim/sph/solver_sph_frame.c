@@ -342,8 +342,8 @@ vf_foam *vf_sph_solver_foam(vf_solver *base)
     return vf_sph_from_solver(base) ? ((sph_solver *)base)->foam : NULL;
 }
 
-/* Compulsory bytes per execution of a pass (reads + writes of whole
- * particle or cell arrays; neighbour reads are cache hits and not counted). */
+/* Compulsory bytes per execution of a pass (sph_passes.def; the foam and
+ * mesh passes are not modelled). */
 static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
 {
     sph_solver *s = (sph_solver *)base;
@@ -352,20 +352,13 @@ static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
     uint32_t g[3];
     vf_sph_grid(s->sph, g);
     uint64_t n = v.count_max, cells = (uint64_t)g[0] * g[1] * g[2] + 1;
-    if (!strcmp(pass, "bin"))
-        return n * (16 + 4 + 4 + 4);                  /* pos, cell, slot, count atomic */
-    if (!strcmp(pass, "scan"))
-        return 4 * cells * 4;                         /* counts read twice and cleared, starts written */
-    if (!strcmp(pass, "sort"))
-        return n * (4 + 4 + 4 + 4 + 4);               /* id, cell, slot, start, key */
-    if (!strcmp(pass, "scatter"))
-        return n * (4 + 8 + 4 + 2 * (16 + 16 + 4));   /* cell, start pair, key, pos/vel/id in and out */
-    if (!strcmp(pass, "density"))
-        return n * (16 + 8) + 4 * cells;              /* pos, (rho, p), starts */
-    if (!strcmp(pass, "forces"))
-        return n * (16 + 16 + 8 + 16) + 4 * cells;    /* pos, vel, (rho, p), acc, starts */
-    if (!strcmp(pass, "integrate"))
-        return n * (2 * 16 + 2 * 16 + 16 + 8);        /* pos and vel read + write, acc, (rho, p) */
+#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+    if (!strcmp(pass, name))                                                                                          \
+        return (bytes);
+#include "sph_passes.def"
+#include "sph_foam_passes.def"
+#include "sph_mesh_passes.def"
+#undef PASS
     return 0;
 }
 

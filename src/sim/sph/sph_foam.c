@@ -1,6 +1,7 @@
 #include "sph_foam.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,16 @@
 #include "solver_sph.h"
 #include "text.h"
 
-enum { P_NORMALS, P_POTENTIAL, P_UPDATE, P_COMPACT, P_EMIT, P_FINISH, P_COUNT };
+/* The pass enum (FO_*), binding counts and table FO_passes, from sph_foam_passes.def. */
+#define VF_PASS_FILE "sph_foam_passes.def"
+#define VF_PASS_PREFIX FO
+#include "sim_pass_table.h"
+
+/* The pipelines' debug names (the benchmark's kernel names). */
+static const char *const kernel_names[FO_COUNT] = {
+    [FO_NORMALS] = "foam normals", [FO_POTENTIAL] = "foam potential", [FO_UPDATE] = "foam update",
+    [FO_COMPACT] = "foam compact", [FO_EMIT] = "foam emit",           [FO_FINISH] = "foam finish",
+};
 
 struct vf_foam {
     vf_gpu *gpu;
@@ -21,36 +31,38 @@ struct vf_foam {
     uint32_t fluid_cap, cap;
     uint32_t frame;
     int cur;
-    vf_pipeline *p[P_COUNT];
+    vf_pipeline *p[FO_COUNT];
     vf_scan *scan;
     vf_buffer *normal, *potential, *gen, *state, *keep, *latest;
     vf_buffer *dpos[2], *dvel[2];
 };
 
-static double or_default(double v, double def)
-{
-    return v != 0.0 ? v : def;
-}
+/* The defaults of the desc's rates and ranges (sph_foam.h), taken where it has 0. */
+#define FOAM_DEFAULT(field, value) {offsetof(vf_foam_desc, field), value}
+static const struct {
+    size_t offset;
+    double value;
+} foam_defaults[] = {
+    FOAM_DEFAULT(trapped_air, 200), FOAM_DEFAULT(wave_crest, 200), FOAM_DEFAULT(ta_min, 2),
+    FOAM_DEFAULT(ta_max, 10),       FOAM_DEFAULT(wc_min, 1),       FOAM_DEFAULT(wc_max, 6),
+    FOAM_DEFAULT(ke_min, 0.5),      FOAM_DEFAULT(ke_max, 5),       FOAM_DEFAULT(life_min, 1),
+    FOAM_DEFAULT(life_max, 3),      FOAM_DEFAULT(buoyancy, 2),     FOAM_DEFAULT(drag, 0.5),
+    FOAM_DEFAULT(crest_threshold, 0.6),
+};
+#undef FOAM_DEFAULT
 
 static void resolve(const vf_foam_desc *in, double spacing, vf_foam_desc *d)
 {
     *d = in ? *in : (vf_foam_desc){0};
     if (!d->capacity)
         d->capacity = 65536;
-    d->trapped_air = or_default(d->trapped_air, 200);
-    d->wave_crest = or_default(d->wave_crest, 200);
-    d->ta_min = or_default(d->ta_min, 2);
-    d->ta_max = or_default(d->ta_max, 10);
-    d->wc_min = or_default(d->wc_min, 1);
-    d->wc_max = or_default(d->wc_max, 6);
-    d->ke_min = or_default(d->ke_min, 0.5);
-    d->ke_max = or_default(d->ke_max, 5);
-    d->life_min = or_default(d->life_min, 1);
-    d->life_max = or_default(d->life_max, 3);
-    d->buoyancy = or_default(d->buoyancy, 2);
-    d->drag = or_default(d->drag, 0.5);
-    d->crest_threshold = or_default(d->crest_threshold, 0.6);
-    d->spawn_radius = or_default(d->spawn_radius, 0.5 * spacing);
+    for (size_t k = 0; k < sizeof foam_defaults / sizeof foam_defaults[0]; k++) {
+        double *v = (double *)((char *)d + foam_defaults[k].offset);
+        if (*v == 0.0)
+            *v = foam_defaults[k].value;
+    }
+    if (d->spawn_radius == 0.0)
+        d->spawn_radius = 0.5 * spacing;
     if (!d->spray_max)
         d->spray_max = 6;
     if (!d->bubble_min)
@@ -102,19 +114,9 @@ vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_
         res = VF_ERR_TOO_LARGE;
         goto fail;
     }
-    static const char *const shaders[P_COUNT] = {"foam_normals.comp", "foam_potential.comp", "foam_update.comp",
-                                                 "foam_compact.comp", "foam_emit.comp", "foam_finish.comp"};
-    static const char *const names[P_COUNT] = {"foam normals", "foam potential", "foam update",
-                                               "foam compact", "foam emit", "foam finish"};
-    for (int i = 0; i < P_COUNT; i++) {
-        vf_compute_desc cd = {.shader = shaders[i], .binding_count = VF_FOAM_BINDINGS, .push_size = sizeof(vf_foam_push),
-                              .local_size_x = VF_FOAM_WG, .name = names[i]};
-        for (int b = 0; b < VF_FOAM_BINDINGS; b++)
-            cd.bindings[b] = VF_BIND_STORAGE_BUFFER;
-        cd.bindings[VF_SPH_BIND_PARAMS] = VF_BIND_UNIFORM_BUFFER;
-        if ((res = vf_pipeline_compute_create(gpu, &cd, &f->p[i])) != VF_OK)
+    for (int i = 0; i < FO_COUNT; i++)
+        if ((res = vf_sim_pass_pipeline_named(gpu, &FO_passes[i], kernel_names[i], &f->p[i])) != VF_OK)
             goto fail;
-    }
     vf_scan_desc sd = {.max_count = (uint64_t)(f->cap > f->fluid_cap ? f->cap : f->fluid_cap) + 1};
     if ((res = vf_scan_create(gpu, &sd, &f->scan)) != VF_OK)
         goto fail;
@@ -172,7 +174,7 @@ void vf_foam_destroy(vf_foam **pf)
     if (!pf || !*pf)
         return;
     vf_foam *f = *pf;
-    for (int i = 0; i < P_COUNT; i++)
+    for (int i = 0; i < FO_COUNT; i++)
         vf_pipeline_destroy(&f->p[i]);
     vf_scan_destroy(&f->scan);
     vf_buffer_destroy(&f->normal);
@@ -198,7 +200,7 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
     f->push.rate[2] = (float)dt;
     f->push.frame = f->frame;
     int a = f->cur, b = 1 - a;
-    vf_binding bind[VF_FOAM_BINDINGS] = {
+    vf_binding bind[FO_NORMALS_BINDINGS] = {
         [VF_SPH_BIND_PARAMS] = vf_bind_buffer(nv.params),
         [VF_SPH_BIND_STATE] = vf_bind_buffer(nv.state),
         [VF_FOAM_BIND_START] = vf_bind_buffer(nv.start),
@@ -216,8 +218,7 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
         [VF_FOAM_BIND_DVEL_OUT] = vf_bind_buffer(f->dvel[b]),
     };
     const vf_foam_push *p = &f->push;
-    vf_cmd_label_begin(f->gpu, cmd, "foam");
-    uint32_t sc = vf_profiler_begin_compute(prof, cmd, "foam");
+    uint32_t sc = vf_sim_pass_begin(f->gpu, cmd, prof, &FO_passes[FO_NORMALS]);
     /* The fluid's last writes, and the previous frame's readers of these
      * buffers (draws, copies), come first. */
     vf_cmd_barrier_on(f->gpu, cmd,
@@ -228,10 +229,10 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
                        VK_ACCESS_2_UNIFORM_READ_BIT);
-    vf_cmd_dispatch_1d(cmd, f->p[P_NORMALS], bind, p, f->fluid_cap);
+    vf_cmd_dispatch_1d(cmd, f->p[FO_NORMALS], bind, p, f->fluid_cap);
     vf_cmd_barrier_compute_on(f->gpu, cmd);
-    vf_cmd_dispatch_1d(cmd, f->p[P_POTENTIAL], bind, p, (uint64_t)f->fluid_cap + 1);
-    vf_cmd_dispatch_1d(cmd, f->p[P_UPDATE], bind, p, (uint64_t)f->cap + 1);
+    vf_cmd_dispatch_1d(cmd, f->p[FO_POTENTIAL], bind, p, (uint64_t)f->fluid_cap + 1);
+    vf_cmd_dispatch_1d(cmd, f->p[FO_UPDATE], bind, p, (uint64_t)f->cap + 1);
     vf_cmd_barrier_compute_on(f->gpu, cmd);
     vf_result res = vf_scan_record(f->scan, cmd, f->keep, 0, (uint64_t)f->cap + 1);
     vf_cmd_barrier_compute_on(f->gpu, cmd); /* the scans share their scratch */
@@ -239,14 +240,13 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
         res = vf_scan_record(f->scan, cmd, f->gen, 0, (uint64_t)f->fluid_cap + 1);
     vf_cmd_barrier_compute_on(f->gpu, cmd);
     if (res != VF_OK) {
-        vf_profiler_end_compute(prof, cmd, sc);
-        vf_cmd_label_end(f->gpu, cmd);
+        vf_sim_pass_end(f->gpu, cmd, prof, sc);
         return res;
     }
-    vf_cmd_dispatch_1d(cmd, f->p[P_COMPACT], bind, p, f->cap);
-    vf_cmd_dispatch_1d(cmd, f->p[P_EMIT], bind, p, f->fluid_cap);
+    vf_cmd_dispatch_1d(cmd, f->p[FO_COMPACT], bind, p, f->cap);
+    vf_cmd_dispatch_1d(cmd, f->p[FO_EMIT], bind, p, f->fluid_cap);
     vf_cmd_barrier_compute_on(f->gpu, cmd);
-    vf_cmd_dispatch(cmd, f->p[P_FINISH], bind, p, 1, 1, 1);
+    vf_cmd_dispatch(cmd, f->p[FO_FINISH], bind, p, 1, 1, 1);
     vf_cmd_barrier_on(f->gpu, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
                        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
@@ -255,8 +255,7 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
                        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
     VkBufferCopy copy = {.size = VF_FOAM_STATE_WORDS * 4};
     vkCmdCopyBuffer(cmd, f->state->buffer, f->latest->buffer, 1, &copy);
-    vf_profiler_end_compute(prof, cmd, sc);
-    vf_cmd_label_end(f->gpu, cmd);
+    vf_sim_pass_end(f->gpu, cmd, prof, sc);
     f->cur = b;
     f->frame++;
     return VF_OK;

@@ -12,13 +12,24 @@
 #include "solver_sph.h"
 #include "text.h"
 
+/* The pass enum (MP_*), binding counts and table MP_passes, from sph_mesh_passes.def. */
+#define VF_PASS_FILE "sph_mesh_passes.def"
+#define VF_PASS_PREFIX MP
+#include "sim_pass_table.h"
+
+/* The pipelines' debug names (the benchmark's kernel names). */
+static const char *const kernel_names[MP_COUNT] = {
+    [MP_CLEAR] = "mesh clear",         [MP_SPLAT] = "mesh splat",       [MP_CLASSIFY] = "mesh classify",
+    [MP_TRIANGLES] = "mesh triangles", [MP_VERTICES] = "mesh vertices", [MP_FINISH] = "mesh finish",
+};
+
 struct vf_mesh {
     vf_gpu *gpu;
     vf_mesh_desc desc;
     vf_mesh_push push;
     uint32_t table[256 * VF_MESH_CASE_STRIDE];
     uint64_t points, cells;
-    vf_pipeline *p_clear, *p_splat, *p_classify, *p_triangles, *p_vertices, *p_finish;
+    vf_pipeline *pipe[MP_COUNT];
     vf_scan *scan;
     vf_buffer *density, *table_buf, *tris, *edges, *indices, *vertices, *counts;
 };
@@ -132,27 +143,9 @@ vf_result vf_mesh_create(vf_gpu *gpu, const vf_mesh_desc *desc, vf_mesh **out, c
     p->max_tris = (uint32_t)max_tris;
     p->max_verts = (uint32_t)max_verts;
 
-    vf_compute_desc cd = {.shader = "sph_clear.comp", .binding_count = 1, .bindings = {VF_BIND_STORAGE_BUFFER},
-                          .push_size = sizeof(vf_sph_clear_push), .local_size_x = VF_SPH_WG, .name = "mesh clear"};
-    if ((res = vf_pipeline_compute_create(gpu, &cd, &m->p_clear)) != VF_OK)
-        goto fail;
-    cd = (vf_compute_desc){.shader = "mesh_splat.comp", .binding_count = 2,
-                           .bindings = {VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
-                           .push_size = sizeof(vf_mesh_push), .local_size_x = VF_MESH_WG, .name = "mesh splat"};
-    if ((res = vf_pipeline_compute_create(gpu, &cd, &m->p_splat)) != VF_OK)
-        goto fail;
-    static const char *const shaders[4] = {"mesh_classify.comp", "mesh_triangles.comp", "mesh_vertices.comp",
-                                           "mesh_finish.comp"};
-    static const char *const names[4] = {"mesh classify", "mesh triangles", "mesh vertices", "mesh finish"};
-    vf_pipeline **pipes[4] = {&m->p_classify, &m->p_triangles, &m->p_vertices, &m->p_finish};
-    for (int i = 0; i < 4; i++) {
-        cd = (vf_compute_desc){.shader = shaders[i], .binding_count = 5,
-                               .bindings = {VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
-                                            VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
-                               .push_size = sizeof(vf_mesh_push), .local_size_x = VF_MESH_WG, .name = names[i]};
-        if ((res = vf_pipeline_compute_create(gpu, &cd, pipes[i])) != VF_OK)
+    for (int i = 0; i < MP_COUNT; i++)
+        if ((res = vf_sim_pass_pipeline_named(gpu, &MP_passes[i], kernel_names[i], &m->pipe[i])) != VF_OK)
             goto fail;
-    }
     vf_scan_desc sd = {.max_count = edge_words > m->cells + 1 ? edge_words : m->cells + 1};
     if ((res = vf_scan_create(gpu, &sd, &m->scan)) != VF_OK)
         goto fail;
@@ -181,20 +174,12 @@ void vf_mesh_destroy(vf_mesh **pm)
     if (!pm || !*pm)
         return;
     vf_mesh *m = *pm;
-    vf_pipeline_destroy(&m->p_clear);
-    vf_pipeline_destroy(&m->p_splat);
-    vf_pipeline_destroy(&m->p_classify);
-    vf_pipeline_destroy(&m->p_triangles);
-    vf_pipeline_destroy(&m->p_vertices);
-    vf_pipeline_destroy(&m->p_finish);
+    for (int i = 0; i < MP_COUNT; i++)
+        vf_pipeline_destroy(&m->pipe[i]);
     vf_scan_destroy(&m->scan);
-    vf_buffer_destroy(&m->density);
-    vf_buffer_destroy(&m->table_buf);
-    vf_buffer_destroy(&m->tris);
-    vf_buffer_destroy(&m->edges);
-    vf_buffer_destroy(&m->indices);
-    vf_buffer_destroy(&m->vertices);
-    vf_buffer_destroy(&m->counts);
+    vf_buffer **bufs[] = {&m->density, &m->table_buf, &m->tris, &m->edges, &m->indices, &m->vertices, &m->counts};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        vf_buffer_destroy(bufs[i]);
     free(m);
     *pm = NULL;
 }
@@ -204,7 +189,7 @@ vf_result vf_mesh_record(vf_mesh *m, VkCommandBuffer cmd, vf_profiler *prof, vf_
     if (!m || !positions || count > m->desc.particles || (uint64_t)count * 16 > positions->size)
         return VF_ERR_INVALID_ARG;
     vf_cmd_label_begin(m->gpu, cmd, "mesh");
-    uint32_t sc = vf_profiler_begin_compute(prof, cmd, "mesh_splat");
+    uint32_t sc = vf_sim_pass_begin(m->gpu, cmd, prof, &MP_passes[MP_SPLAT]);
     vf_mesh_push p = m->push;
     p.count = count;
     /* The previous build's readers (draws, transfers) are done first. */
@@ -216,44 +201,47 @@ vf_result vf_mesh_record(vf_mesh *m, VkCommandBuffer cmd, vf_profiler *prof, vf_
                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     vf_sph_clear_push cp = {.count = (uint32_t)m->points};
-    vf_binding bc = vf_bind_buffer(m->density);
-    vf_cmd_dispatch_1d(cmd, m->p_clear, &bc, &cp, m->points);
+    vf_binding bc[MP_CLEAR_BINDINGS] = {[VF_SPH_CLEAR_BIND_DATA] = vf_bind_buffer(m->density)};
+    vf_cmd_dispatch_1d(cmd, m->pipe[MP_CLEAR], bc, &cp, m->points);
     vf_cmd_barrier_compute_on(m->gpu, cmd);
     if (count > 0) {
-        vf_binding bs[2] = {vf_bind_buffer(m->density), {.buffer = positions, .range = (VkDeviceSize)count * 16}};
-        vf_cmd_dispatch_1d(cmd, m->p_splat, bs, &p, count);
+        vf_binding bs[MP_SPLAT_BINDINGS] = {[VF_MESH_BIND_DENSITY] = vf_bind_buffer(m->density),
+                                            [VF_MESH_BIND_POS] = {.buffer = positions, .range = (VkDeviceSize)count * 16}};
+        vf_cmd_dispatch_1d(cmd, m->pipe[MP_SPLAT], bs, &p, count);
         vf_cmd_barrier_compute_on(m->gpu, cmd);
     }
-    vf_profiler_end_compute(prof, cmd, sc);
+    vf_sim_pass_end(m->gpu, cmd, prof, sc);
 
-    sc = vf_profiler_begin_compute(prof, cmd, "mesh_classify");
-    vf_binding b[5] = {vf_bind_buffer(m->density), vf_bind_buffer(m->table_buf), vf_bind_buffer(m->tris),
-                       vf_bind_buffer(m->edges), vf_bind_buffer(m->indices)};
-    vf_cmd_dispatch_1d(cmd, m->p_classify, b, &p, m->points);
+    sc = vf_sim_pass_begin(m->gpu, cmd, prof, &MP_passes[MP_CLASSIFY]);
+    vf_binding b[MP_CLASSIFY_BINDINGS] = {
+        [VF_MESH_BIND_DENSITY] = vf_bind_buffer(m->density), [VF_MESH_BIND_TABLE] = vf_bind_buffer(m->table_buf),
+        [VF_MESH_BIND_TRIS] = vf_bind_buffer(m->tris),       [VF_MESH_BIND_EDGES] = vf_bind_buffer(m->edges),
+        [VF_MESH_BIND_INDICES] = vf_bind_buffer(m->indices)};
+    vf_cmd_dispatch_1d(cmd, m->pipe[MP_CLASSIFY], b, &p, m->points);
     vf_cmd_barrier_compute_on(m->gpu, cmd);
     vf_result res = vf_scan_record(m->scan, cmd, m->tris, 0, m->cells + 1);
     vf_cmd_barrier_compute_on(m->gpu, cmd); /* the scans share their scratch */
     if (res == VF_OK)
         res = vf_scan_record(m->scan, cmd, m->edges, 0, 3 * m->points + 1);
     vf_cmd_barrier_compute_on(m->gpu, cmd);
-    vf_profiler_end_compute(prof, cmd, sc);
+    vf_sim_pass_end(m->gpu, cmd, prof, sc);
     if (res != VF_OK) {
         vf_cmd_label_end(m->gpu, cmd);
         return res;
     }
 
-    sc = vf_profiler_begin_compute(prof, cmd, "mesh_generate");
-    vf_cmd_dispatch_1d(cmd, m->p_triangles, b, &p, m->cells);
-    b[4] = vf_bind_buffer(m->vertices);
-    vf_cmd_dispatch_1d(cmd, m->p_vertices, b, &p, m->points);
-    b[4] = vf_bind_buffer(m->counts);
-    vf_cmd_dispatch(cmd, m->p_finish, b, &p, 1, 1, 1);
+    sc = vf_sim_pass_begin(m->gpu, cmd, prof, &MP_passes[MP_TRIANGLES]);
+    vf_cmd_dispatch_1d(cmd, m->pipe[MP_TRIANGLES], b, &p, m->cells);
+    b[VF_MESH_BIND_VERTICES] = vf_bind_buffer(m->vertices);
+    vf_cmd_dispatch_1d(cmd, m->pipe[MP_VERTICES], b, &p, m->points);
+    b[VF_MESH_BIND_COUNTS] = vf_bind_buffer(m->counts);
+    vf_cmd_dispatch(cmd, m->pipe[MP_FINISH], b, &p, 1, 1, 1);
     vf_cmd_barrier_on(m->gpu, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
                        VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT |
                        VK_ACCESS_2_TRANSFER_READ_BIT);
-    vf_profiler_end_compute(prof, cmd, sc);
+    vf_sim_pass_end(m->gpu, cmd, prof, sc);
     vf_cmd_label_end(m->gpu, cmd);
     return VF_OK;
 }
