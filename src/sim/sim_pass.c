@@ -20,13 +20,6 @@ vf_result vf_sim_pass_pipeline(vf_gpu *gpu, const vf_sim_pass *pass, const uint3
     return vf_pipeline_compute_create(gpu, &d, out);
 }
 
-vf_result vf_sim_pass_pipeline_named(vf_gpu *gpu, const vf_sim_pass *pass, const char *kernel, vf_pipeline **out)
-{
-    vf_compute_desc d = pass->desc;
-    d.name = kernel;
-    return vf_pipeline_compute_create(gpu, &d, out);
-}
-
 void vf_sim_pass_record(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
                         vf_pipeline *pipe, const vf_binding *b, const void *push, uint32_t gx, uint32_t gy,
                         uint32_t gz)

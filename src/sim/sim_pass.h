@@ -46,10 +46,6 @@ typedef struct vf_sim_pass {
 vf_result vf_sim_pass_pipeline(vf_gpu *gpu, const vf_sim_pass *pass, const uint32_t *spec, uint32_t spec_count,
                                const char *variant, vf_pipeline **out);
 
-/** vf_sim_pass_pipeline without specialization constants, with kernel as the
- * pipeline's debug name (the benchmark's kernel name) instead of the shader's. */
-vf_result vf_sim_pass_pipeline_named(vf_gpu *gpu, const vf_sim_pass *pass, const char *kernel, vf_pipeline **out);
-
 /** Records one pass: its profiler scope (prof may be NULL), the dispatch of
  * gx x gy x gz workgroups of pipe with bindings b and push constants push
  * (NULL when the pass has none), then a compute-to-compute barrier. */

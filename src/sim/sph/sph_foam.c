@@ -17,12 +17,6 @@
 #define VF_PASS_PREFIX FO
 #include "sim_pass_table.h"
 
-/* The pipelines' debug names (the benchmark's kernel names). */
-static const char *const kernel_names[FO_COUNT] = {
-    [FO_NORMALS] = "foam normals", [FO_POTENTIAL] = "foam potential", [FO_UPDATE] = "foam update",
-    [FO_COMPACT] = "foam compact", [FO_EMIT] = "foam emit",           [FO_FINISH] = "foam finish",
-};
-
 struct vf_foam {
     vf_gpu *gpu;
     vf_sph *sph;
@@ -115,7 +109,7 @@ vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_
         goto fail;
     }
     for (int i = 0; i < FO_COUNT; i++)
-        if ((res = vf_sim_pass_pipeline_named(gpu, &FO_passes[i], kernel_names[i], &f->p[i])) != VF_OK)
+        if ((res = vf_sim_pass_pipeline(gpu, &FO_passes[i], NULL, 0, NULL, &f->p[i])) != VF_OK)
             goto fail;
     vf_scan_desc sd = {.max_count = (uint64_t)(f->cap > f->fluid_cap ? f->cap : f->fluid_cap) + 1};
     if ((res = vf_scan_create(gpu, &sd, &f->scan)) != VF_OK)

@@ -17,12 +17,6 @@
 #define VF_PASS_PREFIX MP
 #include "sim_pass_table.h"
 
-/* The pipelines' debug names (the benchmark's kernel names). */
-static const char *const kernel_names[MP_COUNT] = {
-    [MP_CLEAR] = "mesh clear",         [MP_SPLAT] = "mesh splat",       [MP_CLASSIFY] = "mesh classify",
-    [MP_TRIANGLES] = "mesh triangles", [MP_VERTICES] = "mesh vertices", [MP_FINISH] = "mesh finish",
-};
-
 struct vf_mesh {
     vf_gpu *gpu;
     vf_mesh_desc desc;
@@ -143,9 +137,11 @@ vf_result vf_mesh_create(vf_gpu *gpu, const vf_mesh_desc *desc, vf_mesh **out, c
     p->max_tris = (uint32_t)max_tris;
     p->max_verts = (uint32_t)max_verts;
 
-    for (int i = 0; i < MP_COUNT; i++)
-        if ((res = vf_sim_pass_pipeline_named(gpu, &MP_passes[i], kernel_names[i], &m->pipe[i])) != VF_OK)
+    for (int i = 0; i < MP_COUNT; i++) {
+        const char *variant = i == MP_CLEAR ? "mesh" : NULL; /* the mesh's own clear of sph_clear.comp */
+        if ((res = vf_sim_pass_pipeline(gpu, &MP_passes[i], NULL, 0, variant, &m->pipe[i])) != VF_OK)
             goto fail;
+    }
     vf_scan_desc sd = {.max_count = edge_words > m->cells + 1 ? edge_words : m->cells + 1};
     if ((res = vf_scan_create(gpu, &sd, &m->scan)) != VF_OK)
         goto fail;
