@@ -32,6 +32,26 @@
 #define VF_VEC4(n) _Alignas(16) float n[4]
 #endif
 
+/* A function both languages compile: plain in GLSL, static inline in C. */
+#ifdef VF_GLSL
+#define VF_FUNC
+#else
+#define VF_FUNC static inline
+#endif
+
+/* The integer hash (lowbias32) behind every deterministic random number
+ * (rain, floating objects, foam): one definition for the shaders, the host
+ * and the CPU references. */
+VF_FUNC VF_UINT vf_hash(VF_UINT x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
 /* Default 1D workgroup size of element-wise kernels. Never assume a subgroup
  * size: lavapipe runs 8-wide, NVIDIA 32, AMD 32 or 64. */
 #define VF_WG_1D 256

@@ -2,18 +2,7 @@
 // mirror of every function is in src/solver_height_ref.c (same operations in
 // the same order), which the tests compare against.
 
-// Integer hash (lowbias32); drives the deterministic rain.
-uint vf_hash(uint x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
-// Uniform in [0, 1) from a seed and a counter.
+// Uniform in [0, 1) from a seed and a counter (vf_hash: shared.h).
 float vf_hash01(uint seed, uint k)
 {
     return float(vf_hash(seed ^ vf_hash(k)) >> 8) * (1.0 / 16777216.0);

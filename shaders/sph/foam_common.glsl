@@ -38,20 +38,10 @@ float foam_clamp(float v, float lo, float hi)
     return (min(v, hi) - min(v, lo)) / (hi - lo);
 }
 
-uint foam_hash(uint x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 // A uniform number in [0, 1) from a particle id, the frame and a stream.
 float foam_random(uint id, uint stream)
 {
-    uint h = foam_hash(id * 0x9e3779b9u ^ foam_hash(pc.frame * 16u + stream));
+    uint h = vf_hash(id * 0x9e3779b9u ^ vf_hash(pc.frame * 16u + stream));
     return float(h >> 8) * (1.0 / 16777216.0);
 }
 

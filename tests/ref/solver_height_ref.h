@@ -9,7 +9,7 @@
 
 #include "shared.h"
 
-/* The hash (vf_height_hash, vf_height_hash01) and the excess volume
+/* The hash (vf_hash in shared.h, vf_height_hash01) and the excess volume
  * (vf_height_excess) the solver computes on the host too are in
  * solver_height.h; the references use those. */
 /** Depth a face carries (height_face_depth). */

@@ -16,19 +16,9 @@ static float clampf01(float v, float lo, float hi)
     return (fminf(v, hi) - fminf(v, lo)) / (hi - lo);
 }
 
-static uint32_t hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 float vf_foam_ref_random(uint32_t id, uint32_t frame, uint32_t stream)
 {
-    uint32_t h = hash(id * 0x9e3779b9u ^ hash(frame * 16u + stream));
+    uint32_t h = vf_hash(id * 0x9e3779b9u ^ vf_hash(frame * 16u + stream));
     return (float)(h >> 8) * (1.0f / 16777216.0f);
 }
 

@@ -98,19 +98,9 @@ void vf_height_desc_defaults(vf_height_desc *desc)
 
 /* ------------------------------------------------------------------ host arithmetic */
 
-uint32_t vf_height_hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 float vf_height_hash01(uint32_t seed, uint32_t k)
 {
-    return (float)(vf_height_hash(seed ^ vf_height_hash(k)) >> 8) * (1.0f / 16777216.0f);
+    return (float)(vf_hash(seed ^ vf_hash(k)) >> 8) * (1.0f / 16777216.0f);
 }
 
 double vf_height_excess(uint32_t nx, uint32_t ny, const float *eta, const float *bed, const uint32_t *flags,

@@ -205,8 +205,6 @@ vf_result vf_height_attach_flow_solver(vf_solver *s, const vf_height_flow_source
 
 /* ---- host arithmetic the solver shares with its CPU references */
 
-/** lowbias32 integer hash (height_common.glsl: vf_hash). */
-uint32_t vf_height_hash(uint32_t x);
 /** Uniform in [0, 1) from seed and counter (vf_hash01): rain drops and
  * object placement. */
 float vf_height_hash01(uint32_t seed, uint32_t k);
