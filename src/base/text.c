@@ -120,3 +120,11 @@ void vf_set_err(char *err, size_t cap, const char *fmt, ...)
     vsnprintf(err, cap, fmt, ap);
     va_end(ap);
 }
+
+void vf_format_bytes(unsigned long long bytes, char *buf, size_t cap)
+{
+    if (bytes >= (1ull << 30))
+        snprintf(buf, cap, "%.1f GiB", (double)bytes / (double)(1ull << 30));
+    else
+        snprintf(buf, cap, "%.0f MiB", (double)bytes / (double)(1ull << 20));
+}

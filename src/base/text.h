@@ -27,6 +27,9 @@ void vf_format_double(double v, char *buf, size_t cap);
  * a UTF-8 sequence and is marked with "..."; s may be NULL (empty text). */
 void vf_text_safe(const char *s, char *buf, size_t cap, size_t max);
 
+/** Writes a byte count for a message: "1.5 GiB" from 1 GiB up, else "12 MiB". */
+void vf_format_bytes(unsigned long long bytes, char *buf, size_t cap);
+
 /** Formats a one-line error message into err (cap bytes) with printf's
  * rules; does nothing when err is NULL or cap is 0. */
 void vf_set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

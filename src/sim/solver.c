@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "text.h"
+
 vf_result vf_solver_record_frame(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     if (s->vt->part_begin)
@@ -83,4 +85,33 @@ void vf_scene_defaults(const vf_scene_info *scene, void *desc)
     vf_params_defaults(scene->params, scene->param_count, desc);
     if (scene->preset)
         scene->preset(scene, desc);
+}
+
+vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *what, char *err,
+                              size_t cap)
+{
+    uint64_t have = gpu->info.device_local_bytes, range = gpu->info.max_storage_buffer_range;
+    if (largest <= range && !(have && need > have / 10 * 9))
+        return VF_OK;
+    char nb[32], hb[32], fb[32], rb[32];
+    vf_format_bytes(need, nb, sizeof nb);
+    vf_format_bytes(have, hb, sizeof hb);
+    vf_format_bytes(largest, fb, sizeof fb);
+    vf_format_bytes(range, rb, sizeof rb);
+    vf_set_err(err, cap,
+               "%s need %s of device memory in buffers of up to %s; %s has %s and binds at most %s "
+               "(maxStorageBufferRange): use a smaller n",
+               what, nb, fb, gpu->info.name, hb, rb);
+    return VF_ERR_TOO_LARGE;
+}
+
+vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *what, char *err,
+                                 size_t cap)
+{
+    if (res != VF_ERR_TOO_LARGE && res != VF_ERR_OUT_OF_DEVICE_MEMORY)
+        return res;
+    char nb[32];
+    vf_format_bytes(need, nb, sizeof nb);
+    vf_set_err(err, cap, "%s need %s of device memory: %s cannot allocate it: use a smaller n", what, nb, gpu->info.name);
+    return VF_ERR_TOO_LARGE;
 }

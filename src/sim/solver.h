@@ -139,6 +139,20 @@ typedef struct vf_solver_family {
     vf_result (*create)(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap);
 } vf_solver_family;
 
+/** Checks that a solver of need bytes of device memory, whose largest buffer
+ * is largest bytes, fits gpu: largest within maxStorageBufferRange and need
+ * within 90 % of the device-local memory. Otherwise VF_ERR_TOO_LARGE with
+ * err (cap bytes): "WHAT need ... : use a smaller n" (what, e.g. "n: 64 x 64
+ * cells", names the key). */
+vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *what, char *err,
+                              size_t cap);
+
+/** After a create that failed with res: VF_ERR_TOO_LARGE with err (cap
+ * bytes) "WHAT need ... : GPU cannot allocate it: use a smaller n" when res
+ * says the device memory ran out, else res unchanged. */
+vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *what, char *err,
+                                 size_t cap);
+
 /** Defines vf_<fam>_family for a family whose typed create is
  * vf_<fam>_create(gpu, desc, type **out, err, cap) and whose vf_solver is
  * vf_<fam>_solver(type *). */

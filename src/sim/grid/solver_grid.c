@@ -231,14 +231,6 @@ uint64_t vf_grid_memory_bytes(const vf_grid_desc *desc_in)
     return floats * 4 + align256(((d.nx + 63) / 64) * ((d.ny + 63) / 64) * 16) + 64 * 1024;
 }
 
-static void fmt_bytes(uint64_t b, char *buf, size_t cap)
-{
-    if (b >= (1ull << 30))
-        snprintf(buf, cap, "%.1f GiB", (double)b / (double)(1ull << 30));
-    else
-        snprintf(buf, cap, "%.0f MiB", (double)b / (double)(1ull << 20));
-}
-
 vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
 {
     if (d->nx < VF_GRID_MIN_N || d->ny < VF_GRID_MIN_N) {
@@ -248,8 +240,8 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
     uint64_t field = (uint64_t)(d->nx + 1) * (d->ny + 1) * 4;
     if (field > UINT32_MAX) {
         char nb[32], fb[32];
-        fmt_bytes(vf_grid_memory_bytes(d), nb, sizeof nb);
-        fmt_bytes(field, fb, sizeof fb);
+        vf_format_bytes(vf_grid_memory_bytes(d), nb, sizeof nb);
+        vf_format_bytes(field, fb, sizeof fb);
         vf_set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; vulkan binds at most 4 GiB per buffer: use a smaller n",
                 d->nx, d->ny, nb, fb);
         return VF_ERR_TOO_LARGE;
@@ -489,18 +481,10 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     if (res != VF_OK)
         return res;
     uint64_t need = vf_grid_memory_bytes(&d);
-    uint64_t field = (uint64_t)(d.nx + 1) * (d.ny + 1) * 4;
-    uint64_t have = gpu->info.device_local_bytes;
-    if (field > gpu->info.max_storage_buffer_range || (have && need > have / 10 * 9)) {
-        char nb[32], hb[32], fb[32], rb[32];
-        fmt_bytes(need, nb, sizeof nb);
-        fmt_bytes(have, hb, sizeof hb);
-        fmt_bytes(field, fb, sizeof fb);
-        fmt_bytes(gpu->info.max_storage_buffer_range, rb, sizeof rb);
-        vf_set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; %s has %s and binds at most %s (maxStorageBufferRange): use a smaller n",
-                d.nx, d.ny, nb, fb, gpu->info.name, hb, rb);
-        return VF_ERR_TOO_LARGE;
-    }
+    char what[64];
+    snprintf(what, sizeof what, "n: %u x %u cells", d.nx, d.ny);
+    if ((res = vf_solver_check_fit(gpu, need, (uint64_t)(d.nx + 1) * (d.ny + 1) * 4, what, err, cap)) != VF_OK)
+        return res;
     vf_grid *g = calloc(1, sizeof *g);
     if (!g)
         return VF_ERR_NO_MEMORY;
@@ -547,15 +531,8 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     for (int k = 0; k < 4; k++)
         g->solids = g->solids || g->d.obstacles[k].shape != VF_GRID_SHAPE_NONE;
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
-        if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY) {
-            char nb[32];
-            fmt_bytes(need, nb, sizeof nb);
-            vf_set_err(err, cap, "n: %u x %u cells need %s of device memory: %s cannot allocate it: use a smaller n", d.nx,
-                    d.ny, nb, gpu->info.name);
-            res = VF_ERR_TOO_LARGE;
-        }
         vf_grid_destroy(&g);
-        return res;
+        return vf_solver_alloc_failed(gpu, res, need, what, err, cap);
     }
     *out = g;
     return VF_OK;

@@ -359,16 +359,11 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     vf_result res = vf_grid3d_validate_desc(&d, err, cap);
     if (res != VF_OK)
         return res;
-    uint64_t need = vf_grid3d_memory_bytes(&d), field = faces_of(d.nx, d.ny, d.nz) * 4;
-    uint64_t have = gpu->info.device_local_bytes;
-    if (field > gpu->info.max_storage_buffer_range || (have && need > have / 10 * 9)) {
-        vf_set_err(err, cap,
-                "n: %u x %u x %u cells need %.0f MiB of device memory in buffers of up to %.0f MiB; %s has %.0f MiB and "
-                "binds at most %.0f MiB: use a smaller n",
-                d.nx, d.ny, d.nz, (double)need / (1 << 20), (double)field / (1 << 20), gpu->info.name,
-                (double)have / (1 << 20), (double)gpu->info.max_storage_buffer_range / (1 << 20));
-        return VF_ERR_TOO_LARGE;
-    }
+    uint64_t need = vf_grid3d_memory_bytes(&d);
+    char what[80];
+    snprintf(what, sizeof what, "n: %u x %u x %u cells", d.nx, d.ny, d.nz);
+    if ((res = vf_solver_check_fit(gpu, need, faces_of(d.nx, d.ny, d.nz) * 4, what, err, cap)) != VF_OK)
+        return res;
     vf_grid3d *g = calloc(1, sizeof *g);
     if (!g)
         return VF_ERR_NO_MEMORY;
@@ -411,13 +406,8 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     g->base.gpu = gpu;
     g->base.frame_dt = d.dt * d.substeps;
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
-        if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY) {
-            vf_set_err(err, cap, "n: %u x %u x %u cells need %.0f MiB of device memory: %s cannot allocate it: use a smaller n",
-                    d.nx, d.ny, d.nz, (double)need / (1 << 20), gpu->info.name);
-            res = VF_ERR_TOO_LARGE;
-        }
         vf_grid3d_destroy(&g);
-        return res;
+        return vf_solver_alloc_failed(gpu, res, need, what, err, cap);
     }
     *out = g;
     return VF_OK;
