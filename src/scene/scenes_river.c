@@ -175,20 +175,19 @@ static vf_result river_create(const vf_scene_info *scene, vf_gpu *gpu, const voi
     vf_result res = flow_desc(sd, &gd, err, cap);
     if (res != VF_OK)
         return res;
-    vf_solver *s = NULL;
-    vf_grid *g = NULL;
+    vf_solver *s = NULL, *flow = NULL;
     if ((res = vf_height_scene_create(gpu, sd, &s, err, cap)) != VF_OK)
         return res;
-    if ((res = vf_grid_create(gpu, &gd, &g, err, cap)) != VF_OK)
+    if ((res = vf_solver_create(gpu, &vf_grid_family, &gd, &flow, err, cap)) != VF_OK)
         goto fail;
     /* the channel starts flowing at the inflow speed (Chen & Lobo's initial
      * condition), projected around the pillar: no start-up surge */
+    vf_grid *g = vf_grid_from_solver(flow);
     uint32_t uw = 0, uh = 0;
     vf_grid_field_size(g, VF_GRID_FIELD_U, &uw, &uh);
     float *u = malloc((size_t)uw * uh * sizeof(float));
     if (!u) {
         res = VF_ERR_NO_MEMORY;
-        vf_grid_destroy(&g);
         goto fail;
     }
     for (size_t i = 0; i < (size_t)uw * uh; i++)
@@ -197,19 +196,18 @@ static vf_result river_create(const vf_scene_info *scene, vf_gpu *gpu, const voi
     free(u);
     if (res == VF_OK)
         res = project_start(g);
-    if (res != VF_OK) {
-        vf_grid_destroy(&g);
+    if (res != VF_OK)
         goto fail;
-    }
-    vf_height_flow_source src = {.solver = vf_grid_solver(g), .bind = bind_grid};
+    /* the height solver owns the flow from here */
+    vf_height_flow_source src = {.solver = flow, .bind = bind_grid};
     if ((res = vf_height_attach_flow_solver(s, &src)) != VF_OK) {
         snprintf(err, cap, "river: the channel flow does not fit the height field (frame_dt %g)", d->frame_dt);
-        vf_grid_destroy(&g);
         goto fail;
     }
     *out = s;
     return VF_OK;
 fail:
+    vf_solver_destroy(&flow);
     vf_solver_destroy(&s);
     return res;
 }
