@@ -251,7 +251,7 @@ int vf_cmd_run(int argc, char **argv)
         return rc;
     }
     if (export_compress && !vf_vti_compression_parse(export_compress, &vti_compression)) {
-        vf_app_error("--export-compress %s: must be none or zlib", export_compress);
+        vf_app_error("--export-compress %s: must be one of %s", export_compress, VF_CHOICES(VF_VTI_COMPRESSION_LIST));
         goto usage_error;
     }
     if (help) {
