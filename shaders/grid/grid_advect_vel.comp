@@ -19,7 +19,7 @@ layout(std430, binding = VF_GRID_AV_MASK) readonly buffer Mask { uint mask[]; };
 layout(std430, binding = VF_GRID_AV_SU) readonly buffer Su { float su[]; };
 layout(std430, binding = VF_GRID_AV_SV) readonly buffer Sv { float sv[]; };
 
-#define MASKSOLID(k) (mask[k] != VF_GRID_CELL_FLUID)
+#define MASKSOLID(k) (!VF_GRID_IS_FLUID(mask, k))
 VF_GRID_U_FETCH(fu, u)
 VF_GRID_V_FETCH(fv, v)
 VF_GRID_U_SAMPLE(sample_u, fu)
@@ -42,7 +42,7 @@ void main()
     if (i <= nx && j < ny) {
         int ie = (per_x() && i == nx) ? 0 : i;
         float r;
-        if (wx[uidx(ie, j)] == 0.0)
+        if (VF_GRID_WX_AT(wx, ie, j) == 0.0)
             r = fixed_u(ie, j);
         else
             r = sample_us(trace(vec2(float(ie), float(j) + 0.5) * pc.h, pc.a.x), lo, hi);
@@ -51,7 +51,7 @@ void main()
     if (i < nx && j <= ny) {
         int je = (per_y() && j == ny) ? 0 : j;
         float r;
-        if (wy[vidx(i, je)] == 0.0)
+        if (VF_GRID_WY_AT(wy, i, je) == 0.0)
             r = fixed_v(i, je);
         else
             r = sample_vs(trace(vec2(float(i) + 0.5, float(je)) * pc.h, pc.a.x), lo, hi);

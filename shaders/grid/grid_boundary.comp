@@ -18,7 +18,7 @@ layout(std430, binding = VF_GRID_BND_MASK) readonly buffer Mask { uint mask[]; }
 layout(std430, binding = VF_GRID_BND_SU) readonly buffer Su { float su[]; };
 layout(std430, binding = VF_GRID_BND_SV) readonly buffer Sv { float sv[]; };
 
-#define MASKSOLID(k) (mask[k] != VF_GRID_CELL_FLUID)
+#define MASKSOLID(k) (!VF_GRID_IS_FLUID(mask, k))
 VF_GRID_SOLID_VEL(solid_u, mask, su)
 VF_GRID_SOLID_VEL(solid_v, mask, sv)
 VF_GRID_FIXED_U(fixed_u, solid_u)
@@ -31,7 +31,7 @@ void main()
     if (i <= nx && j < ny) {
         int ie = (per_x() && i == nx) ? 0 : i;
         int k = uidx(ie, j);
-        float w = wx[k], r;
+        float w = VF_GRID_WX_AT(wx, ie, j), r;
         if (w == 0.0)
             r = fixed_u(ie, j);
         else if (w == 2.0)
@@ -43,7 +43,7 @@ void main()
     if (i < nx && j <= ny) {
         int je = (per_y() && j == ny) ? 0 : j;
         int k = vidx(i, je);
-        float w = wy[k], r;
+        float w = VF_GRID_WY_AT(wy, i, je), r;
         if (w == 0.0)
             r = fixed_v(i, je);
         else if (w == 2.0)

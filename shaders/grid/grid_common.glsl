@@ -12,6 +12,20 @@ uint side_type(uint s)
     return (pc.sides >> (4u * s)) & 15u;
 }
 
+// The weight of a box side's faces in the pressure operator: 2 outflow
+// (pressure 0 half a cell outside), 1 periodic, 0 a wall or an inflow (the
+// velocity there is fixed).
+float side_weight(uint side)
+{
+    uint t = side_type(side);
+    return t == VF_GRID_BC_OUTFLOW ? 2.0 : (t == VF_GRID_BC_PERIODIC ? 1.0 : 0.0);
+}
+
+// Specialized with VF_GRID_SPEC_OPEN = 1 when no solid cell can exist (the
+// solver's open variant): every mask entry is fluid and the face weights
+// follow from the position and the sides, so neither is loaded.
+layout(constant_id = VF_GRID_SPEC_OPEN) const bool grid_open = false;
+
 bool per_x()
 {
     return side_type(VF_GRID_SIDE_LEFT) == VF_GRID_BC_PERIODIC;
@@ -51,6 +65,23 @@ int vidx(int i, int j)
 {
     return j * NX() + i;
 }
+
+// The face weights when no solid cell exists (grid_open): 1 inside the box,
+// the side's weight on its faces (grid_mg_weights computes the same).
+float open_wx(int i)
+{
+    return i == 0 ? side_weight(VF_GRID_SIDE_LEFT) : (i == NX() ? side_weight(VF_GRID_SIDE_RIGHT) : 1.0);
+}
+
+float open_wy(int j)
+{
+    return j == 0 ? side_weight(VF_GRID_SIDE_BOTTOM) : (j == NY() ? side_weight(VF_GRID_SIDE_TOP) : 1.0);
+}
+
+// A cell's mask test and a face's weight, read only where solids may exist.
+#define VF_GRID_IS_FLUID(MASK, k) (grid_open || MASK[k] == VF_GRID_CELL_FLUID)
+#define VF_GRID_WX_AT(WX, i, j) (grid_open ? open_wx(i) : WX[uidx(i, j)])
+#define VF_GRID_WY_AT(WY, i, j) (grid_open ? open_wy(j) : WY[vidx(i, j)])
 
 int cidx(int i, int j)
 {
@@ -187,7 +218,7 @@ vf_cell_stencil cell_stencil(vec2 p)
         lo = 3.0e38;                                                                \
         hi = -3.0e38;                                                               \
         for (int q = 0; q < 4; q++) {                                               \
-            if (MASK[s.k[q]] != VF_GRID_CELL_FLUID)                                 \
+            if (!VF_GRID_IS_FLUID(MASK, s.k[q]))                                    \
                 continue;                                                           \
             float x = BUF[s.k[q]];                                                  \
             sum += s.w[q] * x;                                                      \

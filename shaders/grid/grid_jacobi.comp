@@ -25,7 +25,6 @@ VF_PUSH(vf_grid_push)
 
 layout(local_size_x = VF_GRID_JT_DEFAULT_WG, local_size_y = VF_GRID_JT_DEFAULT_WG) in;
 layout(local_size_x_id = VF_GRID_SPEC_JT_WX, local_size_y_id = VF_GRID_SPEC_JT_WY) in;
-layout(constant_id = VF_GRID_SPEC_OPEN) const bool jt_open = false;
 
 layout(std430, binding = VF_GRID_JAC_X_IN) readonly buffer XIn { float x_in[]; };
 layout(std430, binding = VF_GRID_JAC_B) readonly buffer B { float b[]; };
@@ -38,12 +37,6 @@ layout(std430, binding = VF_GRID_JAC_X_OUT) writeonly buffer XOut { float x_out[
 #endif
 const uint RX = gl_WorkGroupSize.x * 4u, RY = gl_WorkGroupSize.y * 4u;
 shared float sm[2 * RX * RY];
-
-float side_weight(uint side)
-{
-    uint t = side_type(side);
-    return t == VF_GRID_BC_OUTFLOW ? 2.0 : (t == VF_GRID_BC_PERIODIC ? 1.0 : 0.0);
-}
 
 // The cell at global (i, j) of the region (outside the box: wrapped where
 // periodic): its x and b, and the weights of its left, right, bottom and top
@@ -60,7 +53,7 @@ void load_cell(int i, int j, out float xv, out float bv, out vec4 w)
     bv = a ? b[k] : 0.0;
     if (!a)
         w = vec4(0.0);
-    else if (jt_open)
+    else if (grid_open)
         w = vec4(i > 0 ? 1.0 : side_weight(VF_GRID_SIDE_LEFT), i < nx - 1 ? 1.0 : side_weight(VF_GRID_SIDE_RIGHT),
                  j > 0 ? 1.0 : side_weight(VF_GRID_SIDE_BOTTOM), j < ny - 1 ? 1.0 : side_weight(VF_GRID_SIDE_TOP));
     else
@@ -126,7 +119,7 @@ void main()
     // factors (1, a side's weight, or 0 outside a non-periodic side), kept as
     // 6 vectors instead of 16 and multiplied out in every iteration (exact)
     vec4 col_a, col_l, col_r, row_a, row_b, row_t;
-    if (jt_open) {
+    if (grid_open) {
         for (int q = 0; q < 4; q++) {
             int i = g.x + q, j = g.y + q;
             bool px = per_x(), py = per_y();
@@ -168,7 +161,7 @@ void main()
                         get(base, rx, lb.x + 3, yb));
         vec4 top = vec4(get(base, rx, lb.x, yt), get(base, rx, lb.x + 1, yt), get(base, rx, lb.x + 2, yt),
                         get(base, rx, lb.x + 3, yt));
-        if (jt_open) {
+        if (grid_open) {
             vec4 a0 = col_a * row_a.x, a1 = col_a * row_a.y, a2 = col_a * row_a.z, a3 = col_a * row_a.w;
             wl0 = col_l * a0;
             wl1 = col_l * a1;

@@ -38,7 +38,7 @@ void main()
     if (i >= NX() || j >= NY())
         return;
     int k = cidx(i, j);
-    if (mask[k] != VF_GRID_CELL_FLUID) {
+    if (!VF_GRID_IS_FLUID(mask, k)) {
         o0[k] = 0.0;
         if (pc.count > 1u)
             o1[k] = 0.0;

@@ -20,7 +20,7 @@ layout(std430, binding = VF_GRID_AV_MASK) readonly buffer Mask { uint mask[]; };
 layout(std430, binding = VF_GRID_AV_SU) readonly buffer Su { float su[]; };
 layout(std430, binding = VF_GRID_AV_SV) readonly buffer Sv { float sv[]; };
 
-#define MASKSOLID(k) (mask[k] != VF_GRID_CELL_FLUID)
+#define MASKSOLID(k) (!VF_GRID_IS_FLUID(mask, k))
 VF_GRID_U_FETCH(fu, u)
 VF_GRID_V_FETCH(fv, v)
 VF_GRID_U_SAMPLE(sample_u, fu)
@@ -44,7 +44,7 @@ void main()
         int ie = (per_x() && i == nx) ? 0 : i;
         int k = uidx(ie, j);
         float r;
-        if (wx[k] == 0.0) {
+        if (VF_GRID_WX_AT(wx, ie, j) == 0.0) {
             r = fixed_u(ie, j);
         } else {
             vec2 p = vec2(float(ie), float(j) + 0.5) * pc.h;
@@ -58,7 +58,7 @@ void main()
         int je = (per_y() && j == ny) ? 0 : j;
         int k = vidx(i, je);
         float r;
-        if (wy[k] == 0.0) {
+        if (VF_GRID_WY_AT(wy, i, je) == 0.0) {
             r = fixed_v(i, je);
         } else {
             vec2 p = vec2(float(i) + 0.5, float(je)) * pc.h;

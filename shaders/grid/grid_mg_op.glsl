@@ -9,21 +9,14 @@
 // weights follow from the position and the side types, so only the four
 // neighbours are loaded, without branches or modulo. The sums are the same
 // terms in the same order (a closed side adds w x = 0 x 0).
-layout(constant_id = VF_GRID_SPEC_OPEN) const bool mg_open = false;
-
-float mg_side_weight(uint side)
-{
-    uint t = side_type(side);
-    return t == VF_GRID_BC_OUTFLOW ? 2.0 : (t == VF_GRID_BC_PERIODIC ? 1.0 : 0.0);
-}
 
 vec2 mg_neighbours_open(int i, int j)
 {
     int nx = NX(), ny = NY(), k = cidx(i, j);
     bool px = per_x(), py = per_y();
     bool l = i > 0, r = i < nx - 1, b = j > 0, t = j < ny - 1;
-    float wl = l ? 1.0 : mg_side_weight(VF_GRID_SIDE_LEFT), wr = r ? 1.0 : mg_side_weight(VF_GRID_SIDE_RIGHT);
-    float wb = b ? 1.0 : mg_side_weight(VF_GRID_SIDE_BOTTOM), wt = t ? 1.0 : mg_side_weight(VF_GRID_SIDE_TOP);
+    float wl = l ? 1.0 : side_weight(VF_GRID_SIDE_LEFT), wr = r ? 1.0 : side_weight(VF_GRID_SIDE_RIGHT);
+    float wb = b ? 1.0 : side_weight(VF_GRID_SIDE_BOTTOM), wt = t ? 1.0 : side_weight(VF_GRID_SIDE_TOP);
     // outside the box: the periodic image, else 0 (outflow) or weight 0 (wall)
     float xl = l ? XVAL(k - 1) : (px ? XVAL(k + nx - 1) : 0.0);
     float xr = r ? XVAL(k + 1) : (px ? XVAL(k - nx + 1) : 0.0);
@@ -43,7 +36,7 @@ vec2 mg_neighbours_open(int i, int j)
 
 vec2 mg_neighbours(int i, int j)
 {
-    if (mg_open)
+    if (grid_open)
         return mg_neighbours_open(i, j);
     int nx = NX(), ny = NY();
     float s = 0.0, ws = 0.0, w;

@@ -160,7 +160,7 @@ void restrict_residual(int q)
 
 bool cell_open(int q, int i, int j, int nx)
 {
-    if (mg_open)
+    if (grid_open)
         return true;
     return wx_at(q, j * (nx + 1) + i) + wx_at(q, j * (nx + 1) + i + 1) + wy_at(q, j * nx + i) +
                wy_at(q, (j + 1) * nx + i) > 0.0;

@@ -12,12 +12,6 @@ layout(std430, binding = VF_GRID_W_MASK) readonly buffer Mask { uint mask[]; };
 layout(std430, binding = VF_GRID_W_WX) writeonly buffer Wx { float wx[]; };
 layout(std430, binding = VF_GRID_W_WY) writeonly buffer Wy { float wy[]; };
 
-float edge_weight(uint side)
-{
-    uint t = side_type(side);
-    return t == VF_GRID_BC_OUTFLOW ? 2.0 : (t == VF_GRID_BC_PERIODIC ? 1.0 : 0.0);
-}
-
 bool solid(int i, int j)
 {
     return mask[cidx(i, j)] != VF_GRID_CELL_FLUID;
@@ -34,9 +28,9 @@ void main()
         if ((a >= 0 && solid(a, j)) || (b >= 0 && solid(b, j)))
             w = 0.0;
         else if (i == 0)
-            w = edge_weight(VF_GRID_SIDE_LEFT);
+            w = side_weight(VF_GRID_SIDE_LEFT);
         else if (i == nx)
-            w = edge_weight(VF_GRID_SIDE_RIGHT);
+            w = side_weight(VF_GRID_SIDE_RIGHT);
         else
             w = 1.0;
         wx[uidx(i, j)] = w;
@@ -48,9 +42,9 @@ void main()
         if ((a >= 0 && solid(i, a)) || (b >= 0 && solid(i, b)))
             w = 0.0;
         else if (j == 0)
-            w = edge_weight(VF_GRID_SIDE_BOTTOM);
+            w = side_weight(VF_GRID_SIDE_BOTTOM);
         else if (j == ny)
-            w = edge_weight(VF_GRID_SIDE_TOP);
+            w = side_weight(VF_GRID_SIDE_TOP);
         else
             w = 1.0;
         wy[vidx(i, j)] = w;

@@ -31,14 +31,17 @@
 
 _Static_assert(GP_TAIL_BINDINGS == VF_GRID_TAIL_BINDINGS, "grid_passes.def lists every level of the tail");
 
-/* The variants a pass is built in: the pressure operator's passes (those of
- * op_variant) also for a domain without solids (VF_GRID_SPEC_OPEN: weights
- * from the sides, the weight arrays not read). */
+/* The variants a pass is built in: the passes of op_variant (the pressure
+ * operator's, advection and the boundary pass) also for a domain without
+ * solids (VF_GRID_SPEC_OPEN: weights from the sides, every cell fluid; the
+ * weight and mask arrays are not read). */
 enum { GV_CLOSED, GV_OPEN, GV_COUNT };
 
 static const bool op_variant[GP_COUNT] = {
-    [GP_SMOOTH] = true, [GP_RESIDUAL] = true, [GP_RESTRICT_RES] = true,
-    [GP_COARSE] = true, [GP_TAIL] = true,     [GP_JACOBI] = true,
+    [GP_SMOOTH] = true,       [GP_RESIDUAL] = true,         [GP_RESTRICT_RES] = true,
+    [GP_COARSE] = true,       [GP_TAIL] = true,             [GP_JACOBI] = true,
+    [GP_ADVECT_VEL] = true,   [GP_MACCORMACK_VEL] = true,   [GP_ADVECT_SCALAR] = true,
+    [GP_MACCORMACK_SCALAR] = true, [GP_BOUNDARY] = true,
 };
 
 typedef struct grid_level {
@@ -644,12 +647,13 @@ static void run2d(vf_grid *g, VkCommandBuffer cmd, int p, const vf_binding *b, c
 
 #define B(buf) vf_bind_buffer(buf)
 
-/* A face-weight array's binding: its first element only when the open
- * variant (which never reads it) runs. */
+/* A face-weight or mask array's binding: its first element only when the
+ * open variant (which never reads it) runs. */
 static vf_binding weight_binding(const vf_grid *g, vf_buffer *w)
 {
     return g->solids ? vf_bind_buffer(w) : (vf_binding){.buffer = w, .range = 4};
 }
+#define W(buf) weight_binding(g, buf)
 
 /* Norm of a cell field over the fluid cells (x scale) into stats[slot]. */
 static void record_norm(vf_grid *g, VkCommandBuffer cmd, vf_buffer *field, float scale, uint32_t slot)
@@ -830,8 +834,8 @@ static void pass_advect_velocity(vf_grid *g, VkCommandBuffer cmd)
         [VF_GRID_AV_U] = B(g->u[cu]),   [VF_GRID_AV_V] = B(g->v[cu]),
         [VF_GRID_AV_U_SRC] = B(g->u[cu]), [VF_GRID_AV_V_SRC] = B(g->v[cu]),
         [VF_GRID_AV_U_OUT] = B(mc ? g->uh : g->u[nu]), [VF_GRID_AV_V_OUT] = B(mc ? g->vh : g->v[nu]),
-        [VF_GRID_AV_WX] = B(g->lv[0].wx), [VF_GRID_AV_WY] = B(g->lv[0].wy),
-        [VF_GRID_AV_MASK] = B(g->mask), [VF_GRID_AV_SU] = B(g->su), [VF_GRID_AV_SV] = B(g->sv),
+        [VF_GRID_AV_WX] = W(g->lv[0].wx), [VF_GRID_AV_WY] = W(g->lv[0].wy),
+        [VF_GRID_AV_MASK] = W(g->mask), [VF_GRID_AV_SU] = W(g->su), [VF_GRID_AV_SV] = W(g->sv),
     };
     run2d(g, cmd, GP_ADVECT_VEL, b, &pc, g->nx + 1, g->ny + 1);
     if (mc) {
@@ -872,8 +876,8 @@ static void pass_boundary(vf_grid *g, VkCommandBuffer cmd)
     uint32_t cu = g->cu, nu = cu ^ 1;
     vf_binding b[GP_BOUNDARY_BINDINGS] = {
         [VF_GRID_BND_U_IN] = B(g->u[cu]),  [VF_GRID_BND_V_IN] = B(g->v[cu]),  [VF_GRID_BND_U_OUT] = B(g->u[nu]),
-        [VF_GRID_BND_V_OUT] = B(g->v[nu]), [VF_GRID_BND_WX] = B(g->lv[0].wx), [VF_GRID_BND_WY] = B(g->lv[0].wy),
-        [VF_GRID_BND_MASK] = B(g->mask),   [VF_GRID_BND_SU] = B(g->su),       [VF_GRID_BND_SV] = B(g->sv),
+        [VF_GRID_BND_V_OUT] = B(g->v[nu]), [VF_GRID_BND_WX] = W(g->lv[0].wx), [VF_GRID_BND_WY] = W(g->lv[0].wy),
+        [VF_GRID_BND_MASK] = W(g->mask),   [VF_GRID_BND_SU] = W(g->su),       [VF_GRID_BND_SV] = W(g->sv),
     };
     run2d(g, cmd, GP_BOUNDARY, b, &pc, g->nx + 1, g->ny + 1);
     g->cu = nu;
@@ -916,7 +920,7 @@ static void advect_scalars(vf_grid *g, VkCommandBuffer cmd, vf_buffer *const *sr
         h[k] = mc ? hat[q] : dst[q];
     }
     vf_binding b[GP_ADVECT_SCALAR_BINDINGS] = {
-        [VF_GRID_AS_U] = B(g->u[g->cu]), [VF_GRID_AS_V] = B(g->v[g->cu]), [VF_GRID_AS_MASK] = B(g->mask),
+        [VF_GRID_AS_U] = B(g->u[g->cu]), [VF_GRID_AS_V] = B(g->v[g->cu]), [VF_GRID_AS_MASK] = W(g->mask),
         [VF_GRID_AS_SRC0] = B(s[0]),     [VF_GRID_AS_SRC1] = B(s[1]),     [VF_GRID_AS_SRC2] = B(s[2]),
         [VF_GRID_AS_HAT0] = B(h[0]),     [VF_GRID_AS_HAT1] = B(h[1]),     [VF_GRID_AS_HAT2] = B(h[2]),
         [VF_GRID_AS_OUT0] = B(mc ? h[0] : d[0]), [VF_GRID_AS_OUT1] = B(mc ? h[1] : d[1]),
