@@ -221,7 +221,7 @@ int main(int argc, char **argv)
     vf_test_section("bad input: one line naming the option, exit 2");
     char args[4096];
     snprintf(args, sizeof args, "smoke3d --set n=16 --steps 1 --export '%s' --export-compress gzip", vf_test_path("bad1"));
-    bad_input(args, "none or zlib");
+    bad_input(args, "one of none|zlib");
     bad_input("smoke3d --set n=16 --steps 1 --export-compress zlib", "--export");
     snprintf(args, sizeof args, "dam-break --steps 1 --export '%s' --export-compress zlib", vf_test_path("bad2"));
     bad_input(args, "sph");
