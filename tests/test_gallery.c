@@ -225,7 +225,7 @@ static void check_jet(const gallery_scene *g, const char *dir, const uint8_t *px
     double rise = nv * nv / (2.0 * grav);
     float a[3] = {(float)(0.5 * tx), (float)(nh + 0.5 * rise), (float)(0.5 * tz)};
     float b[3] = {a[0], (float)(nh + rise), a[2]};
-    double ax, ay, bx, by;
+    double ax = 0, ay = 0, bx = 0, by = 0;
     if (!CHECK_MSG(project(&cam, w, h, a, &ax, &ay) && project(&cam, w, h, b, &bx, &by) && ay > by + 4,
                    "the jet's axis projects into the frame")) {
         free(bg);

@@ -566,8 +566,8 @@ vf_result vf_session_check_bytes(const uint8_t *data, size_t size, char *err, si
     if (!msg)
         return VF_ERR_NO_MEMORY;
     while (off < size) {
-        uint8_t type;
-        uint32_t len;
+        uint8_t type = 0;
+        uint32_t len = 0;
         if (size - off < VF_MSG_HEAD_BYTES || vf_msg_check_head(data + off, &type, &len, werr, sizeof werr) != VF_OK ||
             size - off - VF_MSG_HEAD_BYTES < len ||
             vf_msg_decode_payload(type, data + off + VF_MSG_HEAD_BYTES, len, msg, werr, sizeof werr) != VF_OK) {
