@@ -24,6 +24,10 @@ void vf_sim_pass_record(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, con
                         vf_pipeline *pipe, const vf_binding *b, const void *push, uint32_t gx, uint32_t gy,
                         uint32_t gz)
 {
+    if (!prof) { /* inside a step's scope, or nothing timed: no scope of its own */
+        vf_sim_pass_dispatch(gpu, cmd, pipe, b, push, gx, gy, gz);
+        return;
+    }
     uint32_t scope = vf_scope_begin(gpu, prof, cmd, pass->name, true);
     vf_cmd_dispatch(cmd, pipe, b, push, gx, gy, gz);
     vf_scope_end(gpu, prof, cmd, scope, true);

@@ -46,9 +46,11 @@ typedef struct vf_sim_pass {
 vf_result vf_sim_pass_pipeline(vf_gpu *gpu, const vf_sim_pass *pass, const uint32_t *spec, uint32_t spec_count,
                                const char *variant, vf_pipeline **out);
 
-/** Records one pass: its profiler scope (prof may be NULL), the dispatch of
- * gx x gy x gz workgroups of pipe with bindings b and push constants push
- * (NULL when the pass has none), then a compute-to-compute barrier. */
+/** Records one pass: its profiler scope and debug label (only when prof is
+ * not NULL: a pass recorded inside a step's scope, or with nothing timed,
+ * adds neither), the dispatch of gx x gy x gz workgroups of pipe with
+ * bindings b and push constants push (NULL when the pass has none), then a
+ * compute-to-compute barrier. */
 void vf_sim_pass_record(vf_gpu *gpu, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
                         vf_pipeline *pipe, const vf_binding *b, const void *push, uint32_t gx, uint32_t gy,
                         uint32_t gz);
