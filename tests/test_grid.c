@@ -208,6 +208,19 @@ static void check_jacobi(vf_gpu *gpu, vf_grid *g, const vf_grid_ref *r, const st
     free(out);
 }
 
+/* The CPU reference's grid for a solver's desc: size, cell, step, sides and
+ * side velocities. */
+static vf_grid_ref ref_for(const vf_grid_desc *gd)
+{
+    vf_grid_ref r = {.nx = gd->nx, .ny = gd->ny, .h = (float)(gd->width / gd->nx), .dt = (float)gd->dt};
+    for (int s = 0; s < 4; s++) {
+        r.sides[s] = gd->sides[s];
+        r.side_u[s] = gd->side_u[s];
+        r.side_v[s] = gd->side_v[s];
+    }
+    return r;
+}
+
 static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
 {
     vf_test_section(name);
@@ -217,12 +230,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     if (!CHECK_MSG(res == VF_OK, "create %s: %s %s", name, vf_result_message(res), err))
         return;
     const vf_grid_desc *gd = vf_grid_get_desc(g);
-    vf_grid_ref r = {.nx = gd->nx, .ny = gd->ny, .h = (float)(gd->width / gd->nx), .dt = (float)gd->dt};
-    for (int s = 0; s < 4; s++) {
-        r.sides[s] = gd->sides[s];
-        r.side_u[s] = gd->side_u[s];
-        r.side_v[s] = gd->side_v[s];
-    }
+    vf_grid_ref r = ref_for(gd);
     state st;
     state_init(&st, r.nx, r.ny, r.h);
     size_t nu = st.nu, nv = st.nv, nc = st.nc;
@@ -509,12 +517,7 @@ static void test_transport_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
         if (!CHECK_MSG(vf_grid_create(gpu, d, &g, err, sizeof err) == VF_OK, "create %s: %s", name, err))
             return;
         const vf_grid_desc *gd = vf_grid_get_desc(g);
-        vf_grid_ref r = {.nx = gd->nx, .ny = gd->ny, .h = (float)(gd->width / gd->nx), .dt = (float)gd->dt};
-        for (int s = 0; s < 4; s++) {
-            r.sides[s] = gd->sides[s];
-            r.side_u[s] = gd->side_u[s];
-            r.side_v[s] = gd->side_v[s];
-        }
+        vf_grid_ref r = ref_for(gd);
         state st;
         state_init(&st, r.nx, r.ny, r.h);
         size_t nc = st.nc;
