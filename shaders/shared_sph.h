@@ -81,15 +81,39 @@
                                        then VkDrawIndirectCommand (6 vertices x count instances) (write) */
 #define VF_SPH_DRAW_ARGS_OFFSET 16 /* byte offset of the draw arguments in that buffer */
 
-#define VF_SPH_DENSITY_BIND_START 2 /* sph_density: uint cell starts */
-#define VF_SPH_DENSITY_BIND_POS 3   /* vec4 positions (cell order) */
-#define VF_SPH_DENSITY_BIND_DENS 4  /* vec2 (density, pressure) (write) */
+/* Density and forces read the neighbours' cell starts, positions and
+ * records through uniform texel buffers (views of the same buffers, bound as
+ * the *_T slots) when the specialization constant VF_SPH_SPEC_TEXEL is true:
+ * on CPU devices a texel fetch is one gather per value, where a storage-buffer
+ * element is loaded one invocation at a time. The host sets it false where
+ * the device cannot address the particle capacity as texels
+ * (maxTexelBufferElements); the storage buffers are then read, and the views
+ * are still bound. */
+#define VF_SPH_SPEC_TEXEL 0
+/* sph_forces: true when the surface tension is on (prm.tension > 0); false
+ * leaves its terms out of the neighbour loop. */
+#define VF_SPH_SPEC_TENSION 1
 
-#define VF_SPH_FORCES_BIND_START 2 /* sph_forces: uint cell starts */
-#define VF_SPH_FORCES_BIND_POS 3   /* vec4 positions */
-#define VF_SPH_FORCES_BIND_VEL 4   /* vec4 velocities */
-#define VF_SPH_FORCES_BIND_DENS 5  /* vec2 (density, pressure) */
-#define VF_SPH_FORCES_BIND_ACC 6   /* vec4 accelerations (write) */
+/* sph_density also writes each particle's neighbour records, everything the
+ * force loop needs of it in two vec4: (x, p / rho^2) and (v, 1 / rho). A
+ * neighbour then costs two reads instead of three, and its divisions are
+ * done once per particle instead of once per pair. */
+#define VF_SPH_DENSITY_BIND_START 2   /* sph_density: uint cell starts */
+#define VF_SPH_DENSITY_BIND_POS 3     /* vec4 positions (cell order) */
+#define VF_SPH_DENSITY_BIND_DENS 4    /* vec2 (density, pressure) (write) */
+#define VF_SPH_DENSITY_BIND_START_T 5 /* the cell starts as R32_UINT texels */
+#define VF_SPH_DENSITY_BIND_POS_T 6   /* the positions as RGBA32F texels */
+#define VF_SPH_DENSITY_BIND_VEL 7     /* vec4 velocities */
+#define VF_SPH_DENSITY_BIND_NB_X 8    /* vec4 (x, p / rho^2) (write) */
+#define VF_SPH_DENSITY_BIND_NB_V 9    /* vec4 (v, 1 / rho) (write) */
+
+#define VF_SPH_FORCES_BIND_START 2   /* sph_forces: uint cell starts */
+#define VF_SPH_FORCES_BIND_NB_X 3    /* vec4 (x, p / rho^2) */
+#define VF_SPH_FORCES_BIND_NB_V 4    /* vec4 (v, 1 / rho) */
+#define VF_SPH_FORCES_BIND_ACC 5     /* vec4 accelerations (write) */
+#define VF_SPH_FORCES_BIND_START_T 6 /* texel views: cell starts (R32_UINT) */
+#define VF_SPH_FORCES_BIND_NB_X_T 7  /* and the two records (RGBA32F) */
+#define VF_SPH_FORCES_BIND_NB_V_T 8
 
 #define VF_SPH_INTEGRATE_BIND_POS 2 /* sph_integrate: vec4 positions (read/write) */
 #define VF_SPH_INTEGRATE_BIND_VEL 3 /* vec4 velocities (read/write) */

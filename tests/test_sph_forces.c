@@ -5,7 +5,11 @@
  * Tolerance: 1e-4 relative, per particle, with the scale of each quantity
  * floored at 1e-3 of its largest value over the particles (a near-zero
  * pressure or force is compared against that floor instead of itself).
- * Also one integration step per mode against the CPU integrator. */
+ * Also one integration step per mode against the CPU integrator. Cases: the
+ * two equations of state and integrators; without surface tension (its terms
+ * are specialized out of the force pass); and the neighbours read from the
+ * storage buffers instead of texel views (the path of devices that cannot
+ * address the particles as texels). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +108,11 @@ static void check_step(vf_sph *sph, const vf_sph_snapshot *start, vf_sph_integra
     free(vd);
 }
 
-static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_integrator integ)
+/* One cluster against the CPU reference. tension: surface tension on (its
+ * terms are a specialization of the force pass); buffer_reads: the fallback
+ * that reads the neighbours from storage buffers instead of texel views. */
+static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_integrator integ, bool tension,
+                     bool buffer_reads)
 {
     const double s = 0.02, h = 1.91 * s;
     const int m = 12; /* 12^3 = 1728 particles, less those in the obstacles */
@@ -138,7 +146,8 @@ static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_int
     d.keep_negative_pressure = keep_negative;
     d.sound_speed = 12;
     d.viscosity = 0.5;
-    d.tension = 0.5;
+    d.tension = tension ? 0.5 : 0;
+    d.buffer_reads = buffer_reads;
     d.damping = 0.3;
     d.restitution = 0.5;
     d.gravity[1] = -9.81;
@@ -194,10 +203,11 @@ static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_int
         double diff[3] = {snap.acc[k][0] - acc[j][0], snap.acc[k][1] - acc[j][1], snap.acc[k][2] - acc[j][2]};
         e_a = fmax(e_a, norm3(diff) / fmax(norm3(acc[j]), 1e-3 * a_max));
     }
-    printf("%s%s: %u particles, density %.1f..%.1f, |p| <= %.4g Pa, |a| <= %.4g m/s^2; max relative error: "
+    printf("%s%s%s%s: %u particles, density %.1f..%.1f, |p| <= %.4g Pa, |a| <= %.4g m/s^2; max relative error: "
            "density %.2e, acceleration %.2e; pressure %.2e against the reference (cancellation in rho - rho0), "
            "%.2e against the equation of state of the gpu density\n",
-           eos == VF_SPH_TAIT ? "tait" : "linear", keep_negative ? " (negative pressure kept)" : "", n, rho_min, rho_max,
+           eos == VF_SPH_TAIT ? "tait" : "linear", keep_negative ? " (negative pressure kept)" : "",
+           tension ? "" : " (no tension)", buffer_reads ? " (storage-buffer reads)" : "", n, rho_min, rho_max,
            p_max, a_max, e_rho, e_a, e_p, e_eos);
     CHECK_LE(e_rho, 1e-4);
     CHECK_LE(e_eos, 1e-4);
@@ -234,9 +244,11 @@ int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     vf_gpu *gpu = vf_test_gpu();
-    run_case(gpu, VF_SPH_TAIT, false, VF_SPH_LEAPFROG);
-    run_case(gpu, VF_SPH_TAIT, true, VF_SPH_SYMPLECTIC_EULER);
-    run_case(gpu, VF_SPH_LINEAR, true, VF_SPH_LEAPFROG);
+    run_case(gpu, VF_SPH_TAIT, false, VF_SPH_LEAPFROG, true, false);
+    run_case(gpu, VF_SPH_TAIT, true, VF_SPH_SYMPLECTIC_EULER, true, false);
+    run_case(gpu, VF_SPH_LINEAR, true, VF_SPH_LEAPFROG, true, false);
+    run_case(gpu, VF_SPH_TAIT, false, VF_SPH_LEAPFROG, false, false);
+    run_case(gpu, VF_SPH_TAIT, false, VF_SPH_LEAPFROG, true, true);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }

@@ -6,6 +6,9 @@
 #define SPH_STATE_ACCESS readonly
 #endif
 
+// Neighbour reads through texel views (shared_sph.h, VF_SPH_SPEC_TEXEL).
+layout(constant_id = VF_SPH_SPEC_TEXEL) const bool sph_texel = true;
+
 layout(std140, binding = VF_SPH_BIND_PARAMS) uniform Params { vf_sph_params prm; };
 layout(std430, binding = VF_SPH_BIND_STATE) SPH_STATE_ACCESS buffer State { vf_sph_state st; };
 
@@ -225,4 +228,62 @@ bool sph_row_range(vec3 f, ivec3 c, int y, int z, out int x0, out int x1)
     x0 = max(x0, int(floor(f.x - rx)));
     x1 = min(x1, int(floor(f.x + rx)));
     return x0 <= x1;
+}
+
+// The rows (y, z) of cells within VF_SPH_CELL_DIV of a particle's cell c, as
+// one loop of VF_SPH_ROWS rows (z outer, y inner): every invocation runs the
+// same rows. sph_row_candidates gives row k's candidates [b, e) in cell order
+// (sph_row_range's cells of the row within h; empty where the row is outside
+// the grid or farther than h). The shader defines start_at, its read of the
+// cell starts.
+const int VF_SPH_ROW_WIDTH = 2 * VF_SPH_CELL_DIV + 1;
+const int VF_SPH_ROWS = VF_SPH_ROW_WIDTH * VF_SPH_ROW_WIDTH;
+uint start_at(uint k);
+
+void sph_row_candidates(int k, ivec3 c, vec3 f, out uint b, out uint e)
+{
+    int y = c.y - VF_SPH_CELL_DIV + k % VF_SPH_ROW_WIDTH, z = c.z - VF_SPH_CELL_DIV + k / VF_SPH_ROW_WIDTH;
+    int x0, x1;
+    b = 0u;
+    e = 0u;
+    if (y < 0 || y >= int(prm.grid_y) || z < 0 || z >= int(prm.grid_z) || !sph_row_range(f, c, y, z, x0, x1))
+        return;
+    uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
+    b = start_at(row + uint(x0));
+    e = start_at(row + uint(x1) + 1u);
+}
+
+// The mirror images (sph_mirrors) of the neighbours within h of x, by image
+// set: the images across the walls of axes mask (mask != 0), or across the
+// obstacle's plane (mask == 0). The images within h of x are the images of
+// the particles within h of x's own image, so a set's loop visits the rows
+// around that image: only the cap of the fluid within h of it (about a fifth
+// of the neighbourhood on average), where one loop over the neighbours with
+// every image of each would visit all of them for each image set.
+vec3 sph_mirror(vec3 x, uint mask, sph_mirrors m, bool velocity)
+{
+    return mask != 0u ? sph_mirror_axes(x, mask, velocity ? vec3(0.0) : m.plane)
+                      : sph_mirror_plane(x, m.n, velocity ? 0.0 : m.c);
+}
+
+// The image sets of m, one after the other: start with set = m.axes and
+// obstacle = m.obstacle; sph_next_image_set gives the next set's mask (see
+// sph_mirror) and false when there is none left.
+bool sph_next_image_set(sph_mirrors m, inout uint set, inout bool obstacle, out uint mask)
+{
+    mask = set;
+    if (set != 0u) {
+        set = (set - 1u) & m.axes;
+        return true;
+    }
+    bool more = obstacle;
+    obstacle = false;
+    return more;
+}
+
+// As sph_rows_at for a position that may lie outside the tank (an image):
+// the rows' distances are measured from the point itself, not clamped.
+vec3 sph_rows_at_image(vec3 x)
+{
+    return (x - prm.lo.xyz) * prm.inv_cell;
 }

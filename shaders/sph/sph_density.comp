@@ -1,8 +1,15 @@
 #version 450
-// Density by the poly6 kernel over the cells within h (VF_SPH_CELL_DIV cells of h / VF_SPH_CELL_DIV each way) (particles in cell
-// order: the three cells of a row along x are one contiguous range, so each
-// row's range is read once), with the mirror images of the neighbours near
-// walls (sph_mirrors), and pressure from the equation of state.
+// Density by the poly6 kernel over the cells within h (VF_SPH_CELL_DIV cells
+// of h / VF_SPH_CELL_DIV each way; particles in cell order, so the cells of a
+// row within h are one contiguous range, read once), then the mirror images
+// of the neighbours near walls (sph_mirrors), and pressure from the equation
+// of state; and the neighbour records of the particle (shared_sph.h).
+//
+// The images are summed in loops of their own (one per image set, over the
+// rows around the particle's own image: sph_mirror), entered only by
+// particles near a wall or an obstacle: a device that runs both sides of a
+// branch for every SIMD lane (llvmpipe) then pays nothing for them inside the
+// fluid.
 #include "shared.h"
 #include "sph_common.glsl"
 
@@ -10,6 +17,24 @@ layout(local_size_x = VF_SPH_WG) in;
 layout(std430, binding = VF_SPH_DENSITY_BIND_START) readonly buffer Start { uint start[]; };
 layout(std430, binding = VF_SPH_DENSITY_BIND_POS) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = VF_SPH_DENSITY_BIND_DENS) writeonly buffer Dens { vec2 dens[]; };
+layout(binding = VF_SPH_DENSITY_BIND_START_T) uniform usamplerBuffer start_t;
+layout(binding = VF_SPH_DENSITY_BIND_POS_T) uniform samplerBuffer pos_t;
+layout(std430, binding = VF_SPH_DENSITY_BIND_VEL) readonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = VF_SPH_DENSITY_BIND_NB_X) writeonly buffer NbX { vec4 nb_x[]; };
+layout(std430, binding = VF_SPH_DENSITY_BIND_NB_V) writeonly buffer NbV { vec4 nb_v[]; };
+
+uint start_at(uint k) { return sph_texel ? texelFetch(start_t, int(k)).x : start[k]; }
+vec3 pos_at(uint j) { return sph_texel ? texelFetch(pos_t, int(j)).xyz : pos[j].xyz; }
+
+float h2, inv_h2;
+
+// The poly6 term of a point at offset d (0 beyond h).
+float poly6(vec3 d)
+{
+    float r2 = dot(d, d);
+    float t = 1.0 - r2 * inv_h2;
+    return r2 < h2 ? t * t * t : 0.0;
+}
 
 void main()
 {
@@ -18,48 +43,36 @@ void main()
         return;
     vec3 xi = pos[i].xyz;
     ivec3 c = sph_cell3(xi);
-    ivec3 n = sph_grid();
     vec3 f = sph_rows_at(xi);
-    float h2 = prm.h2, inv_h2 = prm.inv_h * prm.inv_h;
-    sph_mirrors m = sph_mirrors_at(xi);
-    bool mirrored = m.axes != 0u || m.obstacle;
+    h2 = prm.h2;
+    inv_h2 = prm.inv_h * prm.inv_h;
     float sum = 0.0;
-    for (int z = max(c.z - VF_SPH_CELL_DIV, 0); z <= min(c.z + VF_SPH_CELL_DIV, n.z - 1); z++) {
-        for (int y = max(c.y - VF_SPH_CELL_DIV, 0); y <= min(c.y + VF_SPH_CELL_DIV, n.y - 1); y++) {
-            int x0, x1;
-            if (!sph_row_range(f, c, y, z, x0, x1))
-                continue;
-            uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
-            uint b = start[row + uint(x0)], e = start[row + uint(x1) + 1u];
+    for (int k = 0; k < VF_SPH_ROWS; k++) {
+        uint b, e;
+        sph_row_candidates(k, c, f, b, e);
+        for (uint j = b; j < e; j++)
+            sum += poly6(xi - pos_at(j));
+    }
+    sph_mirrors m = sph_mirrors_at(xi);
+    uint set = m.axes, mask;
+    bool obstacle = m.obstacle;
+    while (sph_next_image_set(m, set, obstacle, mask)) {
+        vec3 xm = sph_mirror(xi, mask, m, false);
+        ivec3 cm = sph_cell3(xm);
+        vec3 fm = sph_rows_at_image(xm);
+        for (int k = 0; k < VF_SPH_ROWS; k++) {
+            uint b, e;
+            sph_row_candidates(k, cm, fm, b, e);
             for (uint j = b; j < e; j++) {
-                vec3 xj = pos[j].xyz;
-                vec3 d = xi - xj;
-                float r2 = dot(d, d);
-                if (r2 >= h2)
-                    continue;
-                float t = 1.0 - r2 * inv_h2;
-                sum += t * t * t;
-                if (!mirrored)
-                    continue;
-                for (uint mask = m.axes; mask != 0u; mask = (mask - 1u) & m.axes) {
-                    d = xi - sph_mirror_axes(xj, mask, m.plane);
-                    r2 = dot(d, d);
-                    if (r2 < h2) {
-                        t = 1.0 - r2 * inv_h2;
-                        sum += t * t * t;
-                    }
-                }
-                if (m.obstacle) {
-                    d = xi - sph_mirror_plane(xj, m.n, m.c);
-                    r2 = dot(d, d);
-                    if (r2 < h2) {
-                        t = 1.0 - r2 * inv_h2;
-                        sum += t * t * t;
-                    }
-                }
+                vec3 xj = pos_at(j), d = xi - xj;
+                if (dot(d, d) < h2) // the images of the neighbours within h only
+                    sum += poly6(xi - sph_mirror(xj, mask, m, false));
             }
         }
     }
     float rho = prm.mass * prm.poly6 * sum;
-    dens[i] = vec2(rho, sph_pressure(rho));
+    float p = sph_pressure(rho), inv_rho = 1.0 / rho;
+    dens[i] = vec2(rho, p);
+    nb_x[i] = vec4(xi, p * inv_rho * inv_rho);
+    nb_v[i] = vec4(vel[i].xyz, inv_rho);
 }

@@ -2,31 +2,43 @@
 // Accelerations: symmetric pressure force with the spiky gradient
 // (a_i = -sum m (p_i/rho_i^2 + p_j/rho_j^2) grad W), viscosity with the
 // viscosity-kernel Laplacian (Mueller 2003), surface tension from the colour
-// field (when prm.tension > 0), gravity, velocity damping and the interactive
-// push/pull force. Same 27-cell row loop as sph_density, with the mirror
-// images of the neighbours near walls (including the particle's own image).
+// field (when the tension is on: specialization constant), gravity, velocity
+// damping and the interactive push/pull force. Same row loops as
+// sph_density: the neighbours, then, in loops entered only by particles near
+// a wall or an obstacle, the mirror images of the neighbours (including the
+// particle's own image), one image set at a time.
 #include "shared.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_SPH_WG) in;
+layout(constant_id = VF_SPH_SPEC_TENSION) const bool tension = false;
 layout(std430, binding = VF_SPH_FORCES_BIND_START) readonly buffer Start { uint start[]; };
-layout(std430, binding = VF_SPH_FORCES_BIND_POS) readonly buffer Pos { vec4 pos[]; };
-layout(std430, binding = VF_SPH_FORCES_BIND_VEL) readonly buffer Vel { vec4 vel[]; };
-layout(std430, binding = VF_SPH_FORCES_BIND_DENS) readonly buffer Dens { vec2 dens[]; };
+layout(std430, binding = VF_SPH_FORCES_BIND_NB_X) readonly buffer NbX { vec4 nb_x[]; };
+layout(std430, binding = VF_SPH_FORCES_BIND_NB_V) readonly buffer NbV { vec4 nb_v[]; };
 layout(std430, binding = VF_SPH_FORCES_BIND_ACC) writeonly buffer Acc { vec4 acc[]; };
+layout(binding = VF_SPH_FORCES_BIND_START_T) uniform usamplerBuffer start_t;
+layout(binding = VF_SPH_FORCES_BIND_NB_X_T) uniform samplerBuffer nb_x_t;
+layout(binding = VF_SPH_FORCES_BIND_NB_V_T) uniform samplerBuffer nb_v_t;
 VF_PUSH(vf_sph_forces_push)
+
+uint start_at(uint k) { return sph_texel ? texelFetch(start_t, int(k)).x : start[k]; }
+vec4 nb_x_at(uint j) { return sph_texel ? texelFetch(nb_x_t, int(j)) : nb_x[j]; } // (x, p / rho^2)
+vec4 nb_v_at(uint j) { return sph_texel ? texelFetch(nb_v_t, int(j)) : nb_v[j]; } // (v, 1 / rho)
 
 // Sums of one particle's pair terms (the constant factors are applied once
 // at the end).
 vec3 sp, sv, sn;
 float slap;
 vec3 vi;
-float pterm_i;
-bool tension;
+float pterm_i, h2;
 
-// One neighbour (or image) at offset d = x_i - x_j with r2 = |d|^2 < h^2.
-void pair(vec3 d, float r2, vec3 vj, float pterm_j, float inv_rhoj)
+// One neighbour (or image) at offset d = x_i - x_j, when |d| < h, with
+// pterm_j = p_j / rho_j^2.
+void pair(vec3 d, float pterm_j, vec3 vj, float inv_rhoj)
 {
+    float r2 = dot(d, d);
+    if (r2 >= h2)
+        return;
     float r = sqrt(r2);
     float q = r * prm.inv_h;
     float omq = 1.0 - q;
@@ -45,55 +57,49 @@ void main()
     uint i = sph_index();
     if (i >= st.count)
         return;
-    vec3 xi = pos[i].xyz;
-    vi = vel[i].xyz;
-    vec2 di = dens[i];
-    float inv_rhoi = 1.0 / di.x;
-    pterm_i = di.y * inv_rhoi * inv_rhoi;
-    tension = prm.tension > 0.0;
+    vec4 xr = nb_x[i], vr = nb_v[i];
+    vec3 xi = xr.xyz;
+    vi = vr.xyz;
+    float inv_rhoi = vr.w;
+    pterm_i = xr.w;
     sp = vec3(0.0);
     sv = vec3(0.0);
     sn = vec3(0.0);
     slap = 0.0;
     ivec3 c = sph_cell3(xi);
-    ivec3 n = sph_grid();
     vec3 f = sph_rows_at(xi);
-    float h2 = prm.h2;
-    sph_mirrors m = sph_mirrors_at(xi);
-    bool mirrored = m.axes != 0u || m.obstacle;
-    for (int z = max(c.z - VF_SPH_CELL_DIV, 0); z <= min(c.z + VF_SPH_CELL_DIV, n.z - 1); z++) {
-        for (int y = max(c.y - VF_SPH_CELL_DIV, 0); y <= min(c.y + VF_SPH_CELL_DIV, n.y - 1); y++) {
-            int x0, x1;
-            if (!sph_row_range(f, c, y, z, x0, x1))
+    h2 = prm.h2;
+    for (int k = 0; k < VF_SPH_ROWS; k++) {
+        uint b, e;
+        sph_row_candidates(k, c, f, b, e);
+        for (uint j = b; j < e; j++) {
+            if (j == i)
                 continue;
-            uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
-            uint b = start[row + uint(x0)], e = start[row + uint(x1) + 1u];
+            vec4 xj = nb_x_at(j);
+            vec3 d = xi - xj.xyz;
+            if (dot(d, d) >= h2)
+                continue;
+            vec4 vj = nb_v_at(j);
+            pair(d, xj.w, vj.xyz, vj.w);
+        }
+    }
+    sph_mirrors m = sph_mirrors_at(xi);
+    uint set = m.axes, mask;
+    bool obstacle = m.obstacle;
+    while (sph_next_image_set(m, set, obstacle, mask)) {
+        vec3 xm = sph_mirror(xi, mask, m, false);
+        ivec3 cm = sph_cell3(xm);
+        vec3 fm = sph_rows_at_image(xm);
+        for (int k = 0; k < VF_SPH_ROWS; k++) {
+            uint b, e;
+            sph_row_candidates(k, cm, fm, b, e);
             for (uint j = b; j < e; j++) {
-                vec3 xj = pos[j].xyz;
-                vec3 d = xi - xj;
-                float r2 = dot(d, d);
-                if (r2 >= h2)
-                    continue;
-                vec3 vj = vel[j].xyz;
-                vec2 dj = dens[j];
-                float inv_rhoj = 1.0 / dj.x;
-                float pterm_j = dj.y * inv_rhoj * inv_rhoj;
-                if (j != i)
-                    pair(d, r2, vj, pterm_j, inv_rhoj);
-                if (!mirrored)
-                    continue;
-                for (uint mask = m.axes; mask != 0u; mask = (mask - 1u) & m.axes) {
-                    d = xi - sph_mirror_axes(xj, mask, m.plane);
-                    r2 = dot(d, d);
-                    if (r2 < h2)
-                        pair(d, r2, sph_mirror_axes(vj, mask, vec3(0.0)), pterm_j, inv_rhoj);
-                }
-                if (m.obstacle) {
-                    d = xi - sph_mirror_plane(xj, m.n, m.c);
-                    r2 = dot(d, d);
-                    if (r2 < h2)
-                        pair(d, r2, sph_mirror_plane(vj, m.n, 0.0), pterm_j, inv_rhoj);
-                }
+                vec4 xr = nb_x_at(j);
+                vec3 d = xi - xr.xyz;
+                if (dot(d, d) >= h2)
+                    continue; // the images of the neighbours within h only (as sph_density)
+                vec4 vr = nb_v_at(j);
+                pair(xi - sph_mirror(xr.xyz, mask, m, false), xr.w, sph_mirror(vr.xyz, mask, m, true), vr.w);
             }
         }
     }

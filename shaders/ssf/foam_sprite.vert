@@ -1,7 +1,11 @@
 #version 450
 // Diffuse particles as camera-facing quads (6 vertices per particle, one
 // instance each, pulled from the foam buffers): size by class, the class
-// and remaining lifetime passed on for the colour and fade.
+// and remaining lifetime passed on for the colour and fade. A sprite smaller
+// than VF_FOAM_MIN_RADIUS_PX on the screen is drawn at that radius with its
+// alpha scaled by the area ratio: the same light, spread over the pixels it
+// falls in, instead of a full-strength pixel wherever its tiny quad happens
+// to cover a pixel centre (sparkle that comes and goes as it moves).
 #include "shared.h"
 #include "ssf_common.glsl"
 
@@ -30,6 +34,13 @@ void main()
     v_alpha = alpha * clamp(p.w / 0.5, 0.0, 1.0); // fade out over the last half second
     v_corner = corners[gl_VertexIndex];
     v_depth = -c.z;
+    const float VF_FOAM_MIN_RADIUS_PX = 1.0;
+    float radius_px = size * fr.eye.w / max(-c.z, 1e-6);
+    if (radius_px < VF_FOAM_MIN_RADIUS_PX) {
+        float grow = VF_FOAM_MIN_RADIUS_PX / max(radius_px, 1e-6);
+        size *= grow;
+        v_alpha /= grow * grow;
+    }
     if (c.z > -fr.proj_params.z) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         return;

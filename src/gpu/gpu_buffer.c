@@ -90,6 +90,14 @@ vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **
     VkBufferUsageFlags usage = desc->usage ? desc->usage
                                            : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                                  VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    uint32_t texel = desc->texel_format ? vf_format_size(desc->texel_format) : 0;
+    if (desc->texel_format) {
+        if (!texel || !vf_gpu_texel_buffer_fits(gpu, desc->texel_format, 1) || desc->size < texel) {
+            free(b);
+            return VF_ERR_UNSUPPORTED;
+        }
+        usage |= VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT;
+    }
     VkBufferCreateInfo bci = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = desc->size,
@@ -109,6 +117,19 @@ vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **
     if (desc->memory != VF_MEMORY_DEVICE)
         if ((res = VF_VK(vkMapMemory(gpu->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped))) != VF_OK)
             goto fail;
+    if (texel) {
+        uint64_t texels = desc->size / texel, max = gpu->props.limits.maxTexelBufferElements;
+        b->texel_bytes = (texels < max ? texels : max) * texel;
+        VkBufferViewCreateInfo vci = {
+            .sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+            .buffer = b->buffer,
+            .format = desc->texel_format,
+            .range = b->texel_bytes,
+        };
+        if ((res = VF_VK(vkCreateBufferView(gpu->device, &vci, NULL, &b->texel_view))) != VF_OK)
+            goto fail;
+        vf_gpu_name(gpu, VK_OBJECT_TYPE_BUFFER_VIEW, (uint64_t)b->texel_view, desc->name ? desc->name : "texel view");
+    }
     vf_gpu_name(gpu, VK_OBJECT_TYPE_BUFFER, (uint64_t)b->buffer, desc->name ? desc->name : "buffer");
     vf_gpu_name(gpu, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)b->memory, desc->name ? desc->name : "buffer memory");
     *out = b;
@@ -118,12 +139,22 @@ fail:
     return res;
 }
 
+bool vf_gpu_texel_buffer_fits(vf_gpu *gpu, VkFormat format, uint64_t elements)
+{
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(gpu->physical, format, &fp);
+    return (fp.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) &&
+           elements <= gpu->props.limits.maxTexelBufferElements;
+}
+
 void vf_buffer_destroy(vf_buffer **pb)
 {
     if (!pb || !*pb)
         return;
     vf_buffer *b = *pb;
     vf_set_cache_forget(b->gpu, b->serial);
+    if (b->texel_view)
+        vkDestroyBufferView(b->gpu->device, b->texel_view, NULL);
     if (b->buffer)
         vkDestroyBuffer(b->gpu->device, b->buffer, NULL);
     if (b->memory)

@@ -17,6 +17,10 @@ typedef struct vf_buffer_desc {
     VkBufferUsageFlags usage; /* 0: storage | transfer src | transfer dst */
     vf_memory memory;
     const char *name;         /* debug name (copied into the object name) */
+    VkFormat texel_format;    /* 0: none; else the buffer can also be read as a
+                                 uniform texel buffer of this format: a view over
+                                 its first min(size / texel, maxTexelBufferElements)
+                                 texels (see vf_gpu_texel_buffer_fits) */
 } vf_buffer_desc;
 
 typedef struct vf_buffer {
@@ -28,6 +32,8 @@ typedef struct vf_buffer {
     uint64_t serial; /* unique within the context, never 0 (descriptor-set cache key) */
     bool coherent;   /* host-visible memory that needs no flush or invalidate */
     VkDeviceSize allocation; /* bytes of the memory allocation */
+    VkBufferView texel_view; /* the texel view (vf_buffer_desc.texel_format), or VK_NULL_HANDLE */
+    VkDeviceSize texel_bytes; /* bytes the texel view covers */
 } vf_buffer;
 
 /** Creates a buffer. Returns VF_ERR_TOO_LARGE when the size exceeds the
@@ -35,6 +41,11 @@ typedef struct vf_buffer {
  * allocation fails. Bound ranges above maxStorageBufferRange are the caller's
  * concern (gpu->info.max_storage_buffer_range). */
 vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **out);
+/** Whether a uniform texel buffer of format can address elements texels on
+ * this device: the format supports VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT
+ * for buffers and elements <= maxTexelBufferElements. */
+bool vf_gpu_texel_buffer_fits(vf_gpu *gpu, VkFormat format, uint64_t elements);
+
 /** Makes host writes to [offset, offset+size) of a mapped buffer visible to
  * the device: vkFlushMappedMemoryRanges with the range widened to
  * nonCoherentAtomSize, or nothing for coherent memory. size may be

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define VF_SET_CACHE_POOLS (VF_SET_CACHE_MAX / VF_SET_CACHE_CHUNK)
-#define VF_SET_CACHE_TYPES 4u
+#define VF_SET_CACHE_TYPES 5u /* the descriptor types of vf_binding_type */
 
 struct vf_set_cache {
     vf_gpu *gpu;

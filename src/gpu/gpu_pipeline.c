@@ -15,6 +15,7 @@ static VkDescriptorType descriptor_type(vf_binding_type t)
     case VF_BIND_UNIFORM_BUFFER: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     case VF_BIND_STORAGE_IMAGE: return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     case VF_BIND_SAMPLED_IMAGE: return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    case VF_BIND_TEXEL_BUFFER: return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
     default: return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     }
 }
@@ -298,6 +299,12 @@ void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bi
                 k[1] = bi[i].offset;
                 k[2] = bi[i].range;
                 k[3] = 0;
+            } else if (p->types[i] == VF_BIND_TEXEL_BUFFER) {
+                w[i].pTexelBufferView = &b->buffer->texel_view;
+                k[0] = b->buffer->serial;
+                k[1] = 0;
+                k[2] = b->buffer->texel_bytes;
+                k[3] = 1; /* not a buffer range: a buffer binding's k[3] is 0 */
             } else {
                 ii[i] = (VkDescriptorImageInfo){
                     .sampler = b->sampler,
@@ -334,6 +341,16 @@ static uint64_t texel_bytes(VkFormat f)
     }
 }
 
+/* Whether buf is also bound to p as a storage or uniform buffer. */
+static bool bound_as_buffer(const vf_pipeline *p, const vf_binding *bindings, const vf_buffer *buf)
+{
+    for (uint32_t k = 0; k < p->binding_count; k++)
+        if ((p->types[k] == VF_BIND_STORAGE_BUFFER || p->types[k] == VF_BIND_UNIFORM_BUFFER) &&
+            bindings[k].buffer == buf)
+            return true;
+    return false;
+}
+
 uint64_t vf_pipeline_bound_bytes(const vf_pipeline *p, const vf_binding *bindings)
 {
     uint64_t n = 0;
@@ -341,6 +358,8 @@ uint64_t vf_pipeline_bound_bytes(const vf_pipeline *p, const vf_binding *binding
         const vf_binding *b = &bindings[i];
         if ((p->types[i] == VF_BIND_STORAGE_BUFFER || p->types[i] == VF_BIND_UNIFORM_BUFFER) && b->buffer)
             n += b->range ? b->range : b->buffer->size - b->offset;
+        else if (p->types[i] == VF_BIND_TEXEL_BUFFER && b->buffer)
+            n += bound_as_buffer(p, bindings, b->buffer) ? 0 : b->buffer->texel_bytes; /* the same bytes, once */
         else if (b->image)
             n += (uint64_t)b->image->width * b->image->height * texel_bytes(b->image->format);
     }

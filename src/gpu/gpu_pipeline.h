@@ -18,10 +18,12 @@ typedef enum vf_binding_type {
     VF_BIND_UNIFORM_BUFFER,
     VF_BIND_STORAGE_IMAGE,   /* image in VK_IMAGE_LAYOUT_GENERAL */
     VF_BIND_SAMPLED_IMAGE,   /* combined image sampler */
+    VF_BIND_TEXEL_BUFFER,    /* uniform texel buffer: the buffer's texel view (vf_buffer_desc.texel_format) */
 } vf_binding_type;
 
 /** One resource for one binding. For buffers: buffer, offset and range
- * (0 = the rest of the buffer). For images: image, sampler (sampled only) and
+ * (0 = the rest of the buffer); a texel buffer binding reads buffer's texel
+ * view (offset and range unused). For images: image, sampler (sampled only) and
  * the layout it will be in when the commands run (0 = image->layout). */
 typedef struct vf_binding {
     vf_buffer *buffer;
@@ -105,7 +107,8 @@ void vf_pipeline_destroy(vf_pipeline **p);
 void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push);
 
 /** Bytes of the buffer ranges and images that `bindings` gives p (each
- * counted once): the traffic of a pass touching every bound element once.
+ * counted once; a texel view of a buffer the pass also binds as a buffer adds
+ * nothing): the traffic of a pass touching every bound element once.
  * bindings may be NULL (0). */
 uint64_t vf_pipeline_bound_bytes(const vf_pipeline *p, const vf_binding *bindings);
 

@@ -33,8 +33,10 @@ struct vf_sph {
     int cur; /* which of the double buffers holds the current particles */
 
     vf_buffer *params, *state, *dispatch, *start, *counts, *sums, *cell, *slot, *keys, *dens, *acc, *pattern;
+    vf_buffer *nb_x, *nb_v; /* the neighbour records sph_density writes for sph_forces (shared_sph.h) */
     vf_buffer *pos[2], *vel[2], *id[2];
     vf_pipeline *pipe[SP_COUNT];
+    bool texel; /* density and forces read the neighbours through texel views (VF_SPH_SPEC_TEXEL) */
 
     vf_sph_forces_push interact;
     double emit_interval, emit_timer;
@@ -54,12 +56,14 @@ static void vec4f(float out[4], const double in[3], double w)
 static vf_result create_pipelines(vf_sph *s)
 {
     vf_result r = VF_OK;
+    uint32_t spec[] = {[VF_SPH_SPEC_TEXEL] = s->texel, [VF_SPH_SPEC_TENSION] = s->desc.tension > 0};
     for (int i = 0; i < SP_COUNT && r == VF_OK; i++)
-        r = vf_sim_pass_pipeline(s->gpu, &SP_passes[i], NULL, 0, NULL, &s->pipe[i]);
+        r = vf_sim_pass_pipeline(s->gpu, &SP_passes[i], spec, 2, NULL, &s->pipe[i]);
     return r;
 }
 
-static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, const char *name, vf_buffer **out)
+static vf_result make_view_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, VkFormat texel,
+                                  const char *name, vf_buffer **out)
 {
     vf_buffer_desc bd = {
         .size = size,
@@ -67,8 +71,26 @@ static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags 
                        : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                              VK_BUFFER_USAGE_TRANSFER_DST_BIT,
         .name = name,
+        .texel_format = texel,
     };
     return vf_buffer_create(gpu, &bd, out);
+}
+
+static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, const char *name, vf_buffer **out)
+{
+    return make_view_buffer(gpu, size, usage, VK_FORMAT_UNDEFINED, name, out);
+}
+
+/* The formats of the texel views density and forces read (shared_sph.h);
+ * Vulkan requires uniform texel buffer support of both. */
+#define SPH_START_TEXELS VK_FORMAT_R32_UINT
+#define SPH_VEC4_TEXELS VK_FORMAT_R32G32B32A32_SFLOAT
+
+/* Whether the device can read every particle and cell start as a texel. */
+static bool texel_reads_fit(vf_sph *s)
+{
+    return vf_gpu_texel_buffer_fits(s->gpu, SPH_START_TEXELS, (uint64_t)s->cells + 1) &&
+           vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC4_TEXELS, s->capacity);
 }
 
 /* Blocks of counts the two-pass scan of the cell starts works on. */
@@ -89,11 +111,14 @@ static vf_result create_buffers(vf_sph *s)
                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                          "sph dispatch args", &s->dispatch)) ||
-        (r = make_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, "sph cell starts", &s->start)) ||
+        (r = make_view_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, SPH_START_TEXELS, "sph cell starts",
+                              &s->start)) ||
         (r = make_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, "sph cell counts", &s->counts)) ||
         (r = make_buffer(g, 4 * scan_blocks(s), 0, "sph cell count block sums", &s->sums)) ||
         (r = make_buffer(g, 4 * n, 0, "sph cell", &s->cell)) || (r = make_buffer(g, 4 * n, 0, "sph slot", &s->slot)) ||
         (r = make_buffer(g, 4 * n, 0, "sph keys", &s->keys)) || (r = make_buffer(g, 8 * n, 0, "sph density", &s->dens)) ||
+        (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour x and p / rho^2", &s->nb_x)) ||
+        (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour v and 1 / rho", &s->nb_v)) ||
         (r = make_buffer(g, 16 * n, 0, "sph acceleration", &s->acc)) ||
         (r = make_buffer(g, 16 * (VkDeviceSize)(s->prm.emit_count ? s->prm.emit_count : 1), 0, "sph nozzle pattern",
                          &s->pattern)))
@@ -101,7 +126,7 @@ static vf_result create_buffers(vf_sph *s)
     for (int k = 0; k < 2; k++) {
         char name[32];
         snprintf(name, sizeof name, "sph position %d", k);
-        if ((r = make_buffer(g, 16 * n, 0, name, &s->pos[k])))
+        if ((r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, name, &s->pos[k])))
             return r;
         snprintf(name, sizeof name, "sph velocity %d", k);
         if ((r = make_buffer(g, 16 * n, 0, name, &s->vel[k])))
@@ -388,12 +413,22 @@ vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
                                           [VF_SPH_BIND_STATE] = B(s->state),
                                           [VF_SPH_DENSITY_BIND_START] = B(s->start),
                                           [VF_SPH_DENSITY_BIND_POS] = B(s->pos[a]),
-                                          [VF_SPH_DENSITY_BIND_DENS] = B(s->dens)};
+                                          [VF_SPH_DENSITY_BIND_DENS] = B(s->dens),
+                                          [VF_SPH_DENSITY_BIND_START_T] = B(s->start),
+                                          [VF_SPH_DENSITY_BIND_POS_T] = B(s->pos[a]),
+                                          [VF_SPH_DENSITY_BIND_VEL] = B(s->vel[a]),
+                                          [VF_SPH_DENSITY_BIND_NB_X] = B(s->nb_x),
+                                          [VF_SPH_DENSITY_BIND_NB_V] = B(s->nb_v)};
     record_particles(s, cmd, prof, SP_DENSITY, db, NULL);
-    vf_binding fb[SP_FORCES_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),      [VF_SPH_BIND_STATE] = B(s->state),
-                                         [VF_SPH_FORCES_BIND_START] = B(s->start), [VF_SPH_FORCES_BIND_POS] = B(s->pos[a]),
-                                         [VF_SPH_FORCES_BIND_VEL] = B(s->vel[a]),  [VF_SPH_FORCES_BIND_DENS] = B(s->dens),
-                                         [VF_SPH_FORCES_BIND_ACC] = B(s->acc)};
+    vf_binding fb[SP_FORCES_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
+                                         [VF_SPH_BIND_STATE] = B(s->state),
+                                         [VF_SPH_FORCES_BIND_START] = B(s->start),
+                                         [VF_SPH_FORCES_BIND_NB_X] = B(s->nb_x),
+                                         [VF_SPH_FORCES_BIND_NB_V] = B(s->nb_v),
+                                         [VF_SPH_FORCES_BIND_ACC] = B(s->acc),
+                                         [VF_SPH_FORCES_BIND_START_T] = B(s->start),
+                                         [VF_SPH_FORCES_BIND_NB_X_T] = B(s->nb_x),
+                                         [VF_SPH_FORCES_BIND_NB_V_T] = B(s->nb_v)};
     record_particles(s, cmd, prof, SP_FORCES, fb, &s->interact);
     return VF_OK;
 }
@@ -576,6 +611,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
     s->capacity = (uint32_t)want;
     s->cells = (uint32_t)cells;
     s->initial_count = desc->count;
+    s->texel = !desc->buffer_reads && texel_reads_fit(s);
     fill_params(s, g[0], g[1], g[2]);
     s->dt = vf_sph_step_size(desc);
     vec4f(s->interact.interact, desc->interact, desc->interact[3]);
@@ -666,7 +702,7 @@ void vf_sph_destroy(vf_sph **ps)
         vf_pipeline_destroy(&s->pipe[i]);
     vf_buffer *bufs[] = {s->params, s->state,  s->dispatch, s->start,  s->counts, s->sums,   s->cell,
                          s->slot,   s->keys,   s->dens,     s->acc,    s->pattern, s->pos[0], s->pos[1],
-                         s->vel[0], s->vel[1], s->id[0],    s->id[1]};
+                         s->vel[0], s->vel[1], s->id[0],    s->id[1], s->nb_x, s->nb_v};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         vf_buffer_destroy(&bufs[i]);
     free(s);
