@@ -32,13 +32,10 @@ float slap;
 vec3 vi;
 float pterm_i, h2;
 
-// One neighbour (or image) at offset d = x_i - x_j, when |d| < h, with
+// One neighbour (or image) at offset d = x_i - x_j, r2 = |d|^2 < h^2, with
 // pterm_j = p_j / rho_j^2.
-void pair(vec3 d, float pterm_j, vec3 vj, float inv_rhoj)
+void pair(vec3 d, float r2, float pterm_j, vec3 vj, float inv_rhoj)
 {
-    float r2 = dot(d, d);
-    if (r2 >= h2)
-        return;
     float r = sqrt(r2);
     float q = r * prm.inv_h;
     float omq = 1.0 - q;
@@ -73,14 +70,13 @@ void main()
         uint b, e;
         sph_row_candidates(k, c, f, b, e);
         for (uint j = b; j < e; j++) {
-            if (j == i)
-                continue;
             vec4 xj = nb_x_at(j);
             vec3 d = xi - xj.xyz;
-            if (dot(d, d) >= h2)
-                continue;
-            vec4 vj = nb_v_at(j);
-            pair(d, xj.w, vj.xyz, vj.w);
+            float r2 = dot(d, d);
+            if (r2 < h2 && j != i) {
+                vec4 vj = nb_v_at(j);
+                pair(d, r2, xj.w, vj.xyz, vj.w);
+            }
         }
     }
     sph_mirrors m = sph_mirrors_at(xi);
@@ -99,7 +95,10 @@ void main()
                 if (dot(d, d) >= h2)
                     continue; // the images of the neighbours within h only (as sph_density)
                 vec4 vr = nb_v_at(j);
-                pair(xi - sph_mirror(xr.xyz, mask, m, false), xr.w, sph_mirror(vr.xyz, mask, m, true), vr.w);
+                d = xi - sph_mirror(xr.xyz, mask, m, false);
+                float r2 = dot(d, d);
+                if (r2 < h2)
+                    pair(d, r2, xr.w, sph_mirror(vr.xyz, mask, m, true), vr.w);
             }
         }
     }
