@@ -4,7 +4,8 @@
 // once: the closing kick of the previous step and the drift of this one, the
 // same operations in the same order as the two passes). Copies the pressure
 // to pos.w and the density to vel.w (the layout renderers read). Also keeps the
-// largest speed seen (workgroup maximum, one atomicMax per workgroup) for the
+// largest speed seen (a shared atomicMax per invocation, then one global
+// atomicMax per workgroup: two workgroup barriers) for the
 // guards: the step size itself never needs a readback. With pc.bin = 1 it
 // also bins the new position exactly as sph_bin does (the leapfrog drift:
 // one pass instead of two; the counts must be cleared before).
@@ -22,12 +23,15 @@ layout(std430, binding = VF_SPH_INTEGRATE_BIND_SLOT) writeonly buffer Slot { uin
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_START) buffer Counts { uint counts[]; };
 VF_PUSH(vf_sph_integrate_push)
 
-shared uint s_max[VF_SPH_WG];
+shared uint s_max;
 
 void main()
 {
     uint i = sph_index();
     uint lid = gl_LocalInvocationID.x;
+    if (lid == 0u)
+        s_max = 0u;
+    barrier();
     uint speed_bits = 0u;
     if (i < st.count) {
         vec3 a = acc[i].xyz;
@@ -62,13 +66,9 @@ void main()
             slot[i] = atomicAdd(counts[c], 1u);
         }
     }
-    s_max[lid] = speed_bits;
+    if (speed_bits != 0u)
+        atomicMax(s_max, speed_bits);
     barrier();
-    for (uint s = VF_SPH_WG / 2u; s > 0u; s >>= 1u) {
-        if (lid < s)
-            s_max[lid] = max(s_max[lid], s_max[lid + s]);
-        barrier();
-    }
-    if (lid == 0u && s_max[0] != 0u)
-        atomicMax(st.max_speed_bits, s_max[0]);
+    if (lid == 0u && s_max != 0u)
+        atomicMax(st.max_speed_bits, s_max);
 }
