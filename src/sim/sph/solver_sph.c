@@ -21,8 +21,8 @@
 
 /* Bytes of GPU memory per particle of capacity: pos and vel (vec4, double
  * buffered), ids (double buffered), cell, slot, key, (density, pressure),
- * acceleration. */
-#define SPH_BYTES_PER_PARTICLE (2 * 16 + 2 * 16 + 2 * 4 + 4 + 4 + 4 + 8 + 16)
+ * acceleration, the two neighbour records. */
+#define SPH_BYTES_PER_PARTICLE (2 * 16 + 2 * 16 + 2 * 4 + 4 + 4 + 4 + 8 + 16 + 2 * 16)
 
 struct vf_sph {
     vf_gpu *gpu;
