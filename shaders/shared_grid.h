@@ -27,8 +27,9 @@
 #define VF_GRID_SPEC_OPEN 0
 
 /* Specialization constant of the advection kernels: 1 when they read the
- * fields they sample (u, v and the scalars) through uniform texel buffers,
- * R32_SFLOAT views of the same buffers bound as the *_T slots: on CPU
+ * fields they sample (u, v and the scalars) and the mask through uniform
+ * texel buffers, R32_SFLOAT (R32_UINT) views of the same buffers bound as the
+ * *_T slots: on CPU
  * devices a texel fetch is one gather per value, where a storage-buffer
  * element is loaded one invocation at a time. The host sets 0 where the
  * device cannot address a field as texels (maxTexelBufferElements); the
@@ -213,7 +214,8 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_AV_V_T 12
 #define VF_GRID_AV_U_SRC_T 13
 #define VF_GRID_AV_V_SRC_T 14
-#define VF_GRID_AV_BINDINGS 15
+#define VF_GRID_AV_MASK_T 15  /* and of MASK (R32_UINT) */
+#define VF_GRID_AV_BINDINGS 16
 /* grid_advect_scalar.comp / grid_maccormack_scalar.comp: up to 3 channels.
  * SRC = the fields at time n; HAT = the forward result (MacCormack only). */
 #define VF_GRID_AS_U 0
@@ -236,7 +238,8 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_AS_HAT0_T 17
 #define VF_GRID_AS_HAT1_T 18
 #define VF_GRID_AS_HAT2_T 19
-#define VF_GRID_AS_BINDINGS 20
+#define VF_GRID_AS_MASK_T 20  /* and of MASK (R32_UINT) */
+#define VF_GRID_AS_BINDINGS 21
 /* grid_diffuse.comp: both components per dispatch */
 #define VF_GRID_DIF_RHS_U 0
 #define VF_GRID_DIF_X_U 1

@@ -32,6 +32,12 @@ layout(std430, binding = VF_GRID_ADV(V)) readonly buffer V { float v[]; };
 layout(binding = VF_GRID_ADV(U_T)) uniform samplerBuffer u_t;
 layout(binding = VF_GRID_ADV(V_T)) uniform samplerBuffer v_t;
 layout(std430, binding = VF_GRID_ADV(MASK)) readonly buffer Mask { uint mask[]; };
+layout(binding = VF_GRID_ADV(MASK_T)) uniform usamplerBuffer mask_t;
+
+uint mask_at(int k)
+{
+    return grid_texel ? texelFetch(mask_t, k).x : mask[k];
+}
 
 VF_GRID_FIELD_LOAD(u_at, u, u_t)
 VF_GRID_FIELD_LOAD(v_at, v, v_t)
@@ -56,13 +62,13 @@ layout(std430, binding = VF_GRID_AV_SV) readonly buffer Sv { float sv[]; };
 
 VF_GRID_FIELD_LOAD(u_src_at, u_src, u_src_t)
 VF_GRID_FIELD_LOAD(v_src_at, v_src, v_src_t)
-#define MASKSOLID(k) (!VF_GRID_IS_FLUID(mask, k))
+#define MASKSOLID(k) (!VF_GRID_IS_FLUID(mask_at, k))
 VF_GRID_U_FETCH(fus, u_src_at)
 VF_GRID_V_FETCH(fvs, v_src_at)
 VF_GRID_U_SAMPLE(sample_us, fus)
 VF_GRID_V_SAMPLE(sample_vs, fvs)
-VF_GRID_SOLID_VEL(solid_u, mask, su)
-VF_GRID_SOLID_VEL(solid_v, mask, sv)
+VF_GRID_SOLID_VEL(solid_u, mask_at, su)
+VF_GRID_SOLID_VEL(solid_v, mask_at, sv)
 VF_GRID_FIXED_U(fixed_u, solid_u)
 VF_GRID_FIXED_V(fixed_v, solid_v)
 #else
@@ -90,10 +96,10 @@ VF_GRID_FIELD_LOAD(s2_at, s2, s2_t)
 VF_GRID_FIELD_LOAD(h0_at, h0, h0_t)
 VF_GRID_FIELD_LOAD(h1_at, h1, h1_t)
 VF_GRID_FIELD_LOAD(h2_at, h2, h2_t)
-VF_GRID_C_SAMPLE(sample0, s0_at, mask)
-VF_GRID_C_SAMPLE(sample1, s1_at, mask)
-VF_GRID_C_SAMPLE(sample2, s2_at, mask)
-VF_GRID_C_SAMPLE(sampleh0, h0_at, mask)
-VF_GRID_C_SAMPLE(sampleh1, h1_at, mask)
-VF_GRID_C_SAMPLE(sampleh2, h2_at, mask)
+VF_GRID_C_SAMPLE(sample0, s0_at, mask_at)
+VF_GRID_C_SAMPLE(sample1, s1_at, mask_at)
+VF_GRID_C_SAMPLE(sample2, s2_at, mask_at)
+VF_GRID_C_SAMPLE(sampleh0, h0_at, mask_at)
+VF_GRID_C_SAMPLE(sampleh1, h1_at, mask_at)
+VF_GRID_C_SAMPLE(sampleh2, h2_at, mask_at)
 #endif

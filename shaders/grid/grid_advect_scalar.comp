@@ -15,7 +15,7 @@ void main()
         return;
     int k = cidx(i, j);
     float r0 = 0.0, r1 = 0.0, r2 = 0.0, lo, hi;
-    if (VF_GRID_IS_FLUID(mask, k)) {
+    if (VF_GRID_IS_FLUID(mask_at, k)) {
         vf_cell_stencil st = cell_stencil(trace((vec2(i, j) + 0.5) * pc.h, pc.a.x));
         r0 = sample0(st, lo, hi);
         if (pc.count > 1u)

@@ -91,8 +91,9 @@ float open_wy(int j)
     return j == 0 ? side_weight(VF_GRID_SIDE_BOTTOM) : (j == NY() ? side_weight(VF_GRID_SIDE_TOP) : 1.0);
 }
 
-// A cell's mask test and a face's weight, read only where solids may exist.
-#define VF_GRID_IS_FLUID(MASK, k) (grid_open || MASK[k] == VF_GRID_CELL_FLUID)
+// A cell's mask test (MASK_AT: the mask read, a function of the cell index)
+// and a face's weight, read only where solids may exist.
+#define VF_GRID_IS_FLUID(MASK_AT, k) (grid_open || MASK_AT(k) == VF_GRID_CELL_FLUID)
 #define VF_GRID_WX_AT(WX, i, j) (grid_open ? open_wx(i) : WX[uidx(i, j)])
 #define VF_GRID_WY_AT(WY, i, j) (grid_open ? open_wy(j) : WY[vidx(i, j)])
 
@@ -229,14 +230,14 @@ vf_cell_stencil cell_stencil(vec2 p)
 
 // Samples a cell field read through LOAD (a function of the cell index)
 // through a stencil whose solid cells have weight 0.
-#define VF_GRID_C_SAMPLE(NAME, LOAD, MASK)                                          \
+#define VF_GRID_C_SAMPLE(NAME, LOAD, MASK_AT)                                       \
     float NAME(vf_cell_stencil s, out float lo, out float hi)                       \
     {                                                                               \
         float sum = 0.0, wsum = 0.0;                                                \
         lo = 3.0e38;                                                                \
         hi = -3.0e38;                                                               \
         for (int q = 0; q < 4; q++) {                                               \
-            if (!VF_GRID_IS_FLUID(MASK, s.k[q]))                                    \
+            if (!VF_GRID_IS_FLUID(MASK_AT, s.k[q]))                                 \
                 continue;                                                           \
             float x = LOAD(s.k[q]);                                                 \
             sum += s.w[q] * x;                                                      \
@@ -253,12 +254,12 @@ vf_cell_stencil cell_stencil(vec2 p)
     }
 
 // Velocity of the face a solid cell imposes: the mean of the adjacent solid
-// cells' velocities (a and b are cell indices or -1).
-#define VF_GRID_SOLID_VEL(NAME, MASK, SVEL)                                         \
+// cells' velocities (a and b are cell indices or -1; MASK_AT the mask read).
+#define VF_GRID_SOLID_VEL(NAME, MASK_AT, SVEL)                                      \
     float NAME(int a, int b)                                                        \
     {                                                                               \
-        bool sa = a >= 0 && MASK[a] != VF_GRID_CELL_FLUID;                          \
-        bool sb = b >= 0 && MASK[b] != VF_GRID_CELL_FLUID;                          \
+        bool sa = a >= 0 && MASK_AT(a) != VF_GRID_CELL_FLUID;                       \
+        bool sb = b >= 0 && MASK_AT(b) != VF_GRID_CELL_FLUID;                       \
         float s = 0.0, n = 0.0;                                                     \
         if (sa) { s += SVEL[a]; n += 1.0; }                                         \
         if (sb) { s += SVEL[b]; n += 1.0; }                                         \

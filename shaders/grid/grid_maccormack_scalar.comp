@@ -14,7 +14,7 @@ void main()
     if (i >= NX() || j >= NY())
         return;
     int k = cidx(i, j);
-    if (!VF_GRID_IS_FLUID(mask, k)) {
+    if (!VF_GRID_IS_FLUID(mask_at, k)) {
         o0[k] = 0.0;
         if (pc.count > 1u)
             o1[k] = 0.0;

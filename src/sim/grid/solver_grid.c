@@ -298,25 +298,27 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
 
 /* ------------------------------------------------------------------ create */
 
-/* The format of the texel views through which advection samples the
- * fields (shared_grid.h, VF_GRID_SPEC_TEXEL); Vulkan requires uniform texel
- * buffer support of it. */
+/* The formats of the texel views through which advection reads the fields
+ * and the mask (shared_grid.h, VF_GRID_SPEC_TEXEL); Vulkan requires uniform
+ * texel buffer support of both. */
 #define GRID_FIELD_TEXELS VK_FORMAT_R32_SFLOAT
+#define GRID_MASK_TEXELS VK_FORMAT_R32_UINT
 
-/* A storage buffer; with a texel view of GRID_FIELD_TEXELS when texel (a
- * field advection samples). */
-static vf_result make_view_buf(vf_grid *g, vf_buffer **out, uint64_t bytes, bool texel, const char *name)
+/* A storage buffer; with a texel view of format texel unless it is
+ * VK_FORMAT_UNDEFINED. */
+static vf_result make_view_buf(vf_grid *g, vf_buffer **out, uint64_t bytes, VkFormat texel, const char *name)
 {
-    vf_buffer_desc bd = {.size = align256(bytes), .name = name, .texel_format = texel ? GRID_FIELD_TEXELS : 0};
+    vf_buffer_desc bd = {.size = align256(bytes), .name = name, .texel_format = texel};
     return vf_buffer_create(g->gpu, &bd, out);
 }
 
 /* Whether the device can read every element of the sampled fields (the u
- * and v faces, the cells) as a texel. */
+ * and v faces, the cells) and of the mask as a texel. */
 static bool texel_reads_fit(const vf_grid *g)
 {
     uint64_t fu = (uint64_t)(g->nx + 1) * g->ny, fv = (uint64_t)g->nx * (g->ny + 1);
-    return vf_gpu_texel_buffer_fits(g->gpu, GRID_FIELD_TEXELS, fu > fv ? fu : fv);
+    return vf_gpu_texel_buffer_fits(g->gpu, GRID_FIELD_TEXELS, fu > fv ? fu : fv) &&
+           vf_gpu_texel_buffer_fits(g->gpu, GRID_MASK_TEXELS, (uint64_t)g->nx * g->ny);
 }
 
 static uint64_t field_count(const vf_grid *g, vf_grid_field f)
@@ -338,8 +340,8 @@ static vf_result create_buffers(vf_grid *g)
         if ((res = make_view_buf(g, &(ptr), (bytes), (texel), (name))) != VF_OK) \
             return res;                                                         \
     } while (0)
-#define MK(ptr, bytes, name) MKV(ptr, bytes, false, name)
-#define MKF(ptr, bytes, name) MKV(ptr, bytes, true, name) /* a field advection samples */
+#define MK(ptr, bytes, name) MKV(ptr, bytes, VK_FORMAT_UNDEFINED, name)
+#define MKF(ptr, bytes, name) MKV(ptr, bytes, GRID_FIELD_TEXELS, name) /* a field advection samples */
     MKF(g->u[0], fu, "grid u 0");
     MKF(g->u[1], fu, "grid u 1");
     MKF(g->v[0], fv, "grid v 0");
@@ -368,7 +370,7 @@ static vf_result create_buffers(vf_grid *g)
         }
         MK(g->warp, c, "grid warp image");
     }
-    MK(g->mask, c, "grid mask");
+    MKV(g->mask, c, GRID_MASK_TEXELS, "grid mask");
     MK(g->su, c, "grid solid u");
     MK(g->sv, c, "grid solid v");
     MK(g->mask_static, c, "grid mask static");
@@ -870,7 +872,7 @@ static void pass_advect_velocity(vf_grid *g, VkCommandBuffer cmd)
         [VF_GRID_AV_WX] = W(g->lv[0].wx), [VF_GRID_AV_WY] = W(g->lv[0].wy),
         [VF_GRID_AV_MASK] = W(g->mask), [VF_GRID_AV_SU] = W(g->su), [VF_GRID_AV_SV] = W(g->sv),
         [VF_GRID_AV_U_T] = B(g->u[cu]), [VF_GRID_AV_V_T] = B(g->v[cu]),
-        [VF_GRID_AV_U_SRC_T] = B(g->u[cu]), [VF_GRID_AV_V_SRC_T] = B(g->v[cu]),
+        [VF_GRID_AV_U_SRC_T] = B(g->u[cu]), [VF_GRID_AV_V_SRC_T] = B(g->v[cu]), [VF_GRID_AV_MASK_T] = B(g->mask),
     };
     run2d(g, cmd, GP_ADVECT_VEL, b, &pc, g->nx + 1, g->ny + 1);
     if (mc) {
@@ -963,6 +965,7 @@ static void advect_scalars(vf_grid *g, VkCommandBuffer cmd, vf_buffer *const *sr
         [VF_GRID_AS_U_T] = B(g->u[g->cu]), [VF_GRID_AS_V_T] = B(g->v[g->cu]),
         [VF_GRID_AS_SRC0_T] = B(s[0]),     [VF_GRID_AS_SRC1_T] = B(s[1]),     [VF_GRID_AS_SRC2_T] = B(s[2]),
         [VF_GRID_AS_HAT0_T] = B(h[0]),     [VF_GRID_AS_HAT1_T] = B(h[1]),     [VF_GRID_AS_HAT2_T] = B(h[2]),
+        [VF_GRID_AS_MASK_T] = B(g->mask),
     };
     run2d(g, cmd, GP_ADVECT_SCALAR, b, &pc, g->nx, g->ny);
     if (mc) {
