@@ -90,16 +90,12 @@ layout(std430, binding = VF_GRID_AS_OUT0) writeonly buffer O0 { float o0[]; };
 layout(std430, binding = VF_GRID_AS_OUT1) writeonly buffer O1 { float o1[]; };
 layout(std430, binding = VF_GRID_AS_OUT2) writeonly buffer O2 { float o2[]; };
 
-VF_GRID_FIELD_LOAD(s0_at, s0, s0_t)
-VF_GRID_FIELD_LOAD(s1_at, s1, s1_t)
-VF_GRID_FIELD_LOAD(s2_at, s2, s2_t)
-VF_GRID_FIELD_LOAD(h0_at, h0, h0_t)
-VF_GRID_FIELD_LOAD(h1_at, h1, h1_t)
-VF_GRID_FIELD_LOAD(h2_at, h2, h2_t)
-VF_GRID_C_SAMPLE(sample0, s0_at, mask_at)
-VF_GRID_C_SAMPLE(sample1, s1_at, mask_at)
-VF_GRID_C_SAMPLE(sample2, s2_at, mask_at)
-VF_GRID_C_SAMPLE(sampleh0, h0_at, mask_at)
-VF_GRID_C_SAMPLE(sampleh1, h1_at, mask_at)
-VF_GRID_C_SAMPLE(sampleh2, h2_at, mask_at)
+// A channel's read AT and its sample SAMPLE (solid cells left out).
+#define VF_GRID_CHANNEL(AT, SAMPLE, BUF, TEX) VF_GRID_FIELD_LOAD(AT, BUF, TEX) VF_GRID_C_SAMPLE(SAMPLE, AT, mask_at)
+VF_GRID_CHANNEL(s0_at, sample0, s0, s0_t)
+VF_GRID_CHANNEL(s1_at, sample1, s1, s1_t)
+VF_GRID_CHANNEL(s2_at, sample2, s2, s2_t)
+VF_GRID_CHANNEL(h0_at, sampleh0, h0, h0_t)
+VF_GRID_CHANNEL(h1_at, sampleh1, h1, h1_t)
+VF_GRID_CHANNEL(h2_at, sampleh2, h2, h2_t)
 #endif
