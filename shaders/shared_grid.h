@@ -26,6 +26,21 @@
  * face-weight arrays are then not read. */
 #define VF_GRID_SPEC_OPEN 0
 
+/* Specialization constant of the advection kernels: 1 when they read the
+ * fields they sample (u, v and the scalars) and the mask through uniform
+ * texel buffers, R32_SFLOAT (R32_UINT) views of the same buffers bound as the
+ * *_T slots: on CPU
+ * devices a texel fetch is one gather per value, where a storage-buffer
+ * element is loaded one invocation at a time. The host sets 0 where the
+ * device cannot address a field as texels (maxTexelBufferElements); the
+ * storage buffers are then read, and the views are still bound. */
+#define VF_GRID_SPEC_TEXEL 1
+/* Specialization constant of the advection kernels: the side types packed as
+ * in vf_grid_push.sides (which they do not read), so that the code of the
+ * side types the domain does not have is compiled out: on CPU devices both
+ * sides of a branch run, and the periodic wrap divides one lane at a time. */
+#define VF_GRID_SPEC_SIDES 2
+
 /* The multigrid tail (grid_mg_tail.comp): the levels from the tail level down
  * to the coarsest, V-cycled by ONE workgroup in shared memory (restriction,
  * smoothing, the coarse SOR solve and the prolongation separated by
@@ -195,7 +210,12 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_AV_MASK 8
 #define VF_GRID_AV_SU 9
 #define VF_GRID_AV_SV 10
-#define VF_GRID_AV_BINDINGS 11
+#define VF_GRID_AV_U_T 11     /* texel views (VF_GRID_SPEC_TEXEL) of U, V, U_SRC, V_SRC */
+#define VF_GRID_AV_V_T 12
+#define VF_GRID_AV_U_SRC_T 13
+#define VF_GRID_AV_V_SRC_T 14
+#define VF_GRID_AV_MASK_T 15  /* and of MASK (R32_UINT) */
+#define VF_GRID_AV_BINDINGS 16
 /* grid_advect_scalar.comp / grid_maccormack_scalar.comp: up to 3 channels.
  * SRC = the fields at time n; HAT = the forward result (MacCormack only). */
 #define VF_GRID_AS_U 0
@@ -210,7 +230,16 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_AS_OUT0 9
 #define VF_GRID_AS_OUT1 10
 #define VF_GRID_AS_OUT2 11
-#define VF_GRID_AS_BINDINGS 12
+#define VF_GRID_AS_U_T 12     /* texel views (VF_GRID_SPEC_TEXEL) of U, V, SRC0..2, HAT0..2 */
+#define VF_GRID_AS_V_T 13
+#define VF_GRID_AS_SRC0_T 14
+#define VF_GRID_AS_SRC1_T 15
+#define VF_GRID_AS_SRC2_T 16
+#define VF_GRID_AS_HAT0_T 17
+#define VF_GRID_AS_HAT1_T 18
+#define VF_GRID_AS_HAT2_T 19
+#define VF_GRID_AS_MASK_T 20  /* and of MASK (R32_UINT) */
+#define VF_GRID_AS_BINDINGS 21
 /* grid_diffuse.comp: both components per dispatch */
 #define VF_GRID_DIF_RHS_U 0
 #define VF_GRID_DIF_X_U 1

@@ -1,7 +1,8 @@
 /* Grid solver kernels on the GPU against the CPU reference (solver_grid_ref.c)
  * on the same random inputs, for three boundary set-ups (walls with a lid and
  * a moving obstacle; inflow/outflow channel with a pillar; periodic box), with
- * validation and synchronization validation on.
+ * validation and synchronization validation on; two of them again with the
+ * advection reading the fields from storage buffers instead of texel views.
  *
  * Tolerances (max |gpu - cpu| relative to max(1, max |cpu|)): 2e-6 for
  * copies, masks and weights (exact), 1e-5 for local arithmetic (splat,
@@ -625,6 +626,12 @@ int main(int argc, char **argv)
     c.source = (vf_grid_source){.on = true, .cx = 0.05f, .cy = 0.95f, .radius = 0.1f, .fx = 3.0f, .fy = -2.0f,
                                 .r = 1.0f};
     test_setup(gpu, "periodic box + disc (32x32)", &c);
+
+    /* A and C with the advection reading the fields from the storage buffers
+     * (the path of devices that cannot address them as texels) */
+    a.buffer_reads = c.buffer_reads = true;
+    test_setup(gpu, "walls + lid + moving disc + maccormack (48x32), storage-buffer reads", &a);
+    test_setup(gpu, "periodic box + disc (32x32), storage-buffer reads", &c);
 
     /* D: closed box with painted solid cells, 160 x 128: five levels, the
      * coarser ones V-cycled by one workgroup, the finer ones by the

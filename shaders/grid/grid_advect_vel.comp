@@ -4,35 +4,10 @@
 // faces get their wall / solid / inflow value. Writes every face of _out.
 #include "shared.h"
 VF_PUSH(vf_grid_push)
-#include "grid_common.glsl"
+#define VF_GRID_ADVECT_VELOCITY
+#include "grid_advect.glsl"
 
 VF_GRID_LOCAL
-layout(std430, binding = VF_GRID_AV_U) readonly buffer U { float u[]; };
-layout(std430, binding = VF_GRID_AV_V) readonly buffer V { float v[]; };
-layout(std430, binding = VF_GRID_AV_U_SRC) readonly buffer USrc { float u_src[]; };
-layout(std430, binding = VF_GRID_AV_V_SRC) readonly buffer VSrc { float v_src[]; };
-layout(std430, binding = VF_GRID_AV_U_OUT) writeonly buffer UOut { float u_out[]; };
-layout(std430, binding = VF_GRID_AV_V_OUT) writeonly buffer VOut { float v_out[]; };
-layout(std430, binding = VF_GRID_AV_WX) readonly buffer Wx { float wx[]; };
-layout(std430, binding = VF_GRID_AV_WY) readonly buffer Wy { float wy[]; };
-layout(std430, binding = VF_GRID_AV_MASK) readonly buffer Mask { uint mask[]; };
-layout(std430, binding = VF_GRID_AV_SU) readonly buffer Su { float su[]; };
-layout(std430, binding = VF_GRID_AV_SV) readonly buffer Sv { float sv[]; };
-
-#define MASKSOLID(k) (!VF_GRID_IS_FLUID(mask, k))
-VF_GRID_U_FETCH(fu, u)
-VF_GRID_V_FETCH(fv, v)
-VF_GRID_U_SAMPLE(sample_u, fu)
-VF_GRID_V_SAMPLE(sample_v, fv)
-VF_GRID_U_FETCH(fus, u_src)
-VF_GRID_V_FETCH(fvs, v_src)
-VF_GRID_U_SAMPLE(sample_us, fus)
-VF_GRID_V_SAMPLE(sample_vs, fvs)
-VF_GRID_TRACE(sample_u, sample_v)
-VF_GRID_SOLID_VEL(solid_u, mask, su)
-VF_GRID_SOLID_VEL(solid_v, mask, sv)
-VF_GRID_FIXED_U(fixed_u, solid_u)
-VF_GRID_FIXED_V(fixed_v, solid_v)
 
 void main()
 {

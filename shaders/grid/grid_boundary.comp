@@ -18,9 +18,10 @@ layout(std430, binding = VF_GRID_BND_MASK) readonly buffer Mask { uint mask[]; }
 layout(std430, binding = VF_GRID_BND_SU) readonly buffer Su { float su[]; };
 layout(std430, binding = VF_GRID_BND_SV) readonly buffer Sv { float sv[]; };
 
-#define MASKSOLID(k) (!VF_GRID_IS_FLUID(mask, k))
-VF_GRID_SOLID_VEL(solid_u, mask, su)
-VF_GRID_SOLID_VEL(solid_v, mask, sv)
+uint mask_at(int k) { return mask[k]; }
+#define MASKSOLID(k) (!VF_GRID_IS_FLUID(mask_at, k))
+VF_GRID_SOLID_VEL(solid_u, mask_at, su)
+VF_GRID_SOLID_VEL(solid_v, mask_at, sv)
 VF_GRID_FIXED_U(fixed_u, solid_u)
 VF_GRID_FIXED_V(fixed_v, solid_v)
 

@@ -7,9 +7,15 @@
 
 #define VF_GRID_LOCAL layout(local_size_x = VF_GRID_WG_X, local_size_y = VF_GRID_WG_Y) in;
 
+// The packed side types: pc.sides, or a specialization constant in the
+// kernels that define VF_GRID_SIDES before including this file.
+#ifndef VF_GRID_SIDES
+#define VF_GRID_SIDES pc.sides
+#endif
+
 uint side_type(uint s)
 {
-    return (pc.sides >> (4u * s)) & 15u;
+    return (VF_GRID_SIDES >> (4u * s)) & 15u;
 }
 
 // The weight of a box side's faces in the pressure operator: 2 outflow
@@ -40,6 +46,13 @@ int wrapi(int i, int n)
 {
     int r = i % n;
     return r < 0 ? r + n : r;
+}
+
+// wrapi for i in [-n, 2n) (at most a period outside [0, n)), by one
+// addition: CPU devices divide one lane at a time.
+int wrap_near(int i, int n)
+{
+    return i < 0 ? i + n : (i >= n ? i - n : i);
 }
 
 // A shader that walks several levels defines VF_GRID_LEVEL_DIMS and its own
@@ -78,8 +91,9 @@ float open_wy(int j)
     return j == 0 ? side_weight(VF_GRID_SIDE_BOTTOM) : (j == NY() ? side_weight(VF_GRID_SIDE_TOP) : 1.0);
 }
 
-// A cell's mask test and a face's weight, read only where solids may exist.
-#define VF_GRID_IS_FLUID(MASK, k) (grid_open || MASK[k] == VF_GRID_CELL_FLUID)
+// A cell's mask test (MASK_AT: the mask read, a function of the cell index)
+// and a face's weight, read only where solids may exist.
+#define VF_GRID_IS_FLUID(MASK_AT, k) (grid_open || MASK_AT(k) == VF_GRID_CELL_FLUID)
 #define VF_GRID_WX_AT(WX, i, j) (grid_open ? open_wx(i) : WX[uidx(i, j)])
 #define VF_GRID_WY_AT(WY, i, j) (grid_open ? open_wy(j) : WY[vidx(i, j)])
 
@@ -88,13 +102,13 @@ int cidx(int i, int j)
     return j * NX() + i;
 }
 
-// Where a fetch at a, outside [0, n) across the sides s0 (a < 0) and s1,
-// reads: the wrapped index on a periodic side, else the nearest inside one;
-// s gets the side.
+// Where a fetch at a, outside [0, n) by at most n across the sides s0
+// (a < 0) and s1, reads: the wrapped index on a periodic side, else the
+// nearest inside one; s gets the side.
 int ghost_source(int a, int n, uint s0, uint s1, out uint s)
 {
     s = a < 0 ? s0 : s1;
-    return side_type(s) == VF_GRID_BC_PERIODIC ? wrapi(a, n) : (a < 0 ? 0 : n - 1);
+    return side_type(s) == VF_GRID_BC_PERIODIC ? wrap_near(a, n) : (a < 0 ? 0 : n - 1);
 }
 
 // A ghost's value from the value it reads: mirrored about the side's
@@ -105,23 +119,27 @@ float ghost_value(float inner, uint s, float side_vel)
     return t == VF_GRID_BC_NOSLIP || t == VF_GRID_BC_INFLOW ? 2.0 * side_vel - inner : inner;
 }
 
-// A face field at face (i, j), its index already wrapped or clamped along the
-// faces; across them the rows (or columns) outside come from the sides'
-// condition (ghosts). U: u, i in [0, nx], j in [-1, ny], the ghosts from the
-// bottom and top; else v, j in [0, ny], i in [-1, nx], from the left and right.
-#define VF_GRID_FACE_FETCH(NAME, BUF, U)                                            \
+// A face field at face (i, j) read through LOAD (a function of the element
+// index), its index already wrapped or clamped along the faces; across them
+// the rows (or columns) outside come from the sides' condition (ghosts). U:
+// u, i in [0, nx], j in [-1, ny], the ghosts from the bottom and top; else v,
+// j in [0, ny], i in [-1, nx], from the left and right. One load either way
+// (a ghost reads its source row), so a device that runs both sides of a
+// branch loads once.
+#define VF_GRID_FACE_FETCH(NAME, LOAD, U)                                           \
     float NAME(int i, int j)                                                        \
     {                                                                               \
         int a = U ? j : i, n = U ? NY() : NX();                                     \
-        if (a >= 0 && a < n)                                                        \
-            return BUF[U ? uidx(i, j) : vidx(i, j)];                                \
+        bool inside = a >= 0 && a < n;                                              \
         uint s;                                                                     \
         int r = ghost_source(a, n, U ? VF_GRID_SIDE_BOTTOM : VF_GRID_SIDE_LEFT,     \
                              U ? VF_GRID_SIDE_TOP : VF_GRID_SIDE_RIGHT, s);         \
-        return ghost_value(BUF[U ? uidx(i, r) : vidx(r, j)], s, U ? pc.side_u[s] : pc.side_v[s]); \
+        r = inside ? a : r;                                                         \
+        float x = LOAD(U ? uidx(i, r) : vidx(r, j));                                \
+        return inside ? x : ghost_value(x, s, U ? pc.side_u[s] : pc.side_v[s]);     \
     }
-#define VF_GRID_U_FETCH(NAME, BUF) VF_GRID_FACE_FETCH(NAME, BUF, true)
-#define VF_GRID_V_FETCH(NAME, BUF) VF_GRID_FACE_FETCH(NAME, BUF, false)
+#define VF_GRID_U_FETCH(NAME, LOAD) VF_GRID_FACE_FETCH(NAME, LOAD, true)
+#define VF_GRID_V_FETCH(NAME, LOAD) VF_GRID_FACE_FETCH(NAME, LOAD, false)
 
 // One axis of a bilinear stencil at g (a position / h, shifted so that the
 // samples lie at the integers) over n samples: the indices i0 and i1 = i0 + 1
@@ -133,7 +151,7 @@ void stencil_axis(float g, int n, bool periodic, float lo, float hi, int last, o
         float fl = floor(g);
         f = g - fl;
         i0 = wrapi(int(fl), n);
-        i1 = wrapi(int(fl) + 1, n);
+        i1 = i0 + 1 < n ? i0 + 1 : 0;
     } else {
         g = clamp(g, lo, hi);
         i0 = min(int(floor(g)), last);
@@ -210,17 +228,18 @@ vf_cell_stencil cell_stencil(vec2 p)
     return s;
 }
 
-// Samples BUF through a stencil whose solid cells have weight 0.
-#define VF_GRID_C_SAMPLE(NAME, BUF, MASK)                                           \
+// Samples a cell field read through LOAD (a function of the cell index)
+// through a stencil whose solid cells have weight 0.
+#define VF_GRID_C_SAMPLE(NAME, LOAD, MASK_AT)                                       \
     float NAME(vf_cell_stencil s, out float lo, out float hi)                       \
     {                                                                               \
         float sum = 0.0, wsum = 0.0;                                                \
         lo = 3.0e38;                                                                \
         hi = -3.0e38;                                                               \
         for (int q = 0; q < 4; q++) {                                               \
-            if (!VF_GRID_IS_FLUID(MASK, s.k[q]))                                    \
+            if (!VF_GRID_IS_FLUID(MASK_AT, s.k[q]))                                 \
                 continue;                                                           \
-            float x = BUF[s.k[q]];                                                  \
+            float x = LOAD(s.k[q]);                                                 \
             sum += s.w[q] * x;                                                      \
             wsum += s.w[q];                                                         \
             lo = min(lo, x);                                                        \
@@ -235,12 +254,12 @@ vf_cell_stencil cell_stencil(vec2 p)
     }
 
 // Velocity of the face a solid cell imposes: the mean of the adjacent solid
-// cells' velocities (a and b are cell indices or -1).
-#define VF_GRID_SOLID_VEL(NAME, MASK, SVEL)                                         \
+// cells' velocities (a and b are cell indices or -1; MASK_AT the mask read).
+#define VF_GRID_SOLID_VEL(NAME, MASK_AT, SVEL)                                      \
     float NAME(int a, int b)                                                        \
     {                                                                               \
-        bool sa = a >= 0 && MASK[a] != VF_GRID_CELL_FLUID;                          \
-        bool sb = b >= 0 && MASK[b] != VF_GRID_CELL_FLUID;                          \
+        bool sa = a >= 0 && MASK_AT(a) != VF_GRID_CELL_FLUID;                       \
+        bool sb = b >= 0 && MASK_AT(b) != VF_GRID_CELL_FLUID;                       \
         float s = 0.0, n = 0.0;                                                     \
         if (sa) { s += SVEL[a]; n += 1.0; }                                         \
         if (sb) { s += SVEL[b]; n += 1.0; }                                         \

@@ -5,35 +5,10 @@
 // clamped to the range of the u^n stencil the backward trace sampled.
 #include "shared.h"
 VF_PUSH(vf_grid_push)
-#include "grid_common.glsl"
+#define VF_GRID_ADVECT_VELOCITY
+#include "grid_advect.glsl"
 
 VF_GRID_LOCAL
-layout(std430, binding = VF_GRID_AV_U) readonly buffer U { float u[]; };
-layout(std430, binding = VF_GRID_AV_V) readonly buffer V { float v[]; };
-layout(std430, binding = VF_GRID_AV_U_SRC) readonly buffer USrc { float u_src[]; };
-layout(std430, binding = VF_GRID_AV_V_SRC) readonly buffer VSrc { float v_src[]; };
-layout(std430, binding = VF_GRID_AV_U_OUT) writeonly buffer UOut { float u_out[]; };
-layout(std430, binding = VF_GRID_AV_V_OUT) writeonly buffer VOut { float v_out[]; };
-layout(std430, binding = VF_GRID_AV_WX) readonly buffer Wx { float wx[]; };
-layout(std430, binding = VF_GRID_AV_WY) readonly buffer Wy { float wy[]; };
-layout(std430, binding = VF_GRID_AV_MASK) readonly buffer Mask { uint mask[]; };
-layout(std430, binding = VF_GRID_AV_SU) readonly buffer Su { float su[]; };
-layout(std430, binding = VF_GRID_AV_SV) readonly buffer Sv { float sv[]; };
-
-#define MASKSOLID(k) (!VF_GRID_IS_FLUID(mask, k))
-VF_GRID_U_FETCH(fu, u)
-VF_GRID_V_FETCH(fv, v)
-VF_GRID_U_SAMPLE(sample_u, fu)
-VF_GRID_V_SAMPLE(sample_v, fv)
-VF_GRID_U_FETCH(fus, u_src)
-VF_GRID_V_FETCH(fvs, v_src)
-VF_GRID_U_SAMPLE(sample_us, fus)
-VF_GRID_V_SAMPLE(sample_vs, fvs)
-VF_GRID_TRACE(sample_u, sample_v)
-VF_GRID_SOLID_VEL(solid_u, mask, su)
-VF_GRID_SOLID_VEL(solid_v, mask, sv)
-VF_GRID_FIXED_U(fixed_u, solid_u)
-VF_GRID_FIXED_V(fixed_v, solid_v)
 
 void main()
 {
@@ -50,7 +25,7 @@ void main()
             vec2 p = vec2(float(ie), float(j) + 0.5) * pc.h;
             sample_u(trace(p, pc.a.x), lo, hi);
             float back = sample_us(trace(p, -pc.a.x), dummy0, dummy1);
-            r = clamp(u_src[k] + 0.5 * (u[k] - back), lo, hi);
+            r = clamp(u_src_at(k) + 0.5 * (u_at(k) - back), lo, hi);
         }
         u_out[uidx(i, j)] = r;
     }
@@ -64,7 +39,7 @@ void main()
             vec2 p = vec2(float(i) + 0.5, float(je)) * pc.h;
             sample_v(trace(p, pc.a.x), lo, hi);
             float back = sample_vs(trace(p, -pc.a.x), dummy0, dummy1);
-            r = clamp(v_src[k] + 0.5 * (v[k] - back), lo, hi);
+            r = clamp(v_src_at(k) + 0.5 * (v_at(k) - back), lo, hi);
         }
         v_out[vidx(i, j)] = r;
     }

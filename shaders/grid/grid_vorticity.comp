@@ -10,8 +10,10 @@ layout(std430, binding = VF_GRID_VORT_U) readonly buffer U { float u[]; };
 layout(std430, binding = VF_GRID_VORT_V) readonly buffer V { float v[]; };
 layout(std430, binding = VF_GRID_VORT_OMEGA) writeonly buffer Omega { float omega[]; };
 
-VF_GRID_U_FETCH(fu, u)
-VF_GRID_V_FETCH(fv, v)
+float u_at(int k) { return u[k]; }
+float v_at(int k) { return v[k]; }
+VF_GRID_U_FETCH(fu, u_at)
+VF_GRID_V_FETCH(fv, v_at)
 
 float corner(int i, int j)
 {

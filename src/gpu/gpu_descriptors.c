@@ -30,7 +30,7 @@ vf_result vf_set_cache_create(vf_gpu *gpu, VkDescriptorSetLayout layout, const V
                               const char *name, vf_set_cache **out)
 {
     *out = NULL;
-    if (!gpu || count == 0 || count > 16 || !types)
+    if (!gpu || count == 0 || count > VF_SET_MAX_BINDINGS || !types)
         return VF_ERR_INVALID_ARG;
     vf_set_cache *c = calloc(1, sizeof *c);
     if (!c)

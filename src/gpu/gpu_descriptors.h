@@ -26,11 +26,13 @@
 #define VF_SET_CACHE_MAX 1024u
 /* 64-bit words of a cache key per binding: serial, offset, range, sampler|layout */
 #define VF_SET_KEY_WORDS 4u
+/* Bindings of a set, at most (a pipeline's, VF_MAX_BINDINGS in gpu_pipeline.h) */
+#define VF_SET_MAX_BINDINGS 24u
 
 typedef struct vf_set_cache vf_set_cache;
 
 /** Creates an empty cache for sets of `layout`, whose binding i has type
- * types[i] (count <= 16, one descriptor each). No pool exists until the first
+ * types[i] (count <= VF_SET_MAX_BINDINGS, one descriptor each). No pool exists until the first
  * set is needed. name is the debug-name prefix (copied); may be NULL. */
 vf_result vf_set_cache_create(vf_gpu *gpu, VkDescriptorSetLayout layout, const VkDescriptorType *types, uint32_t count,
                               const char *name, vf_set_cache **out);

@@ -9,6 +9,8 @@
 #include "gpu_shaders.h"
 #include "shared.h"
 
+_Static_assert(VF_MAX_BINDINGS <= VF_SET_MAX_BINDINGS, "a pipeline's set fits the set cache");
+
 static VkDescriptorType descriptor_type(vf_binding_type t)
 {
     switch (t) {

@@ -9,7 +9,7 @@
 
 #include "gpu_buffer.h"
 
-#define VF_MAX_BINDINGS 16
+#define VF_MAX_BINDINGS 24 /* the grid's scalar advection binds 21: 12 buffers and texel views of 9 of them */
 #define VF_MAX_COLOR_TARGETS 4
 #define VF_MAX_SPEC_CONSTANTS 8
 

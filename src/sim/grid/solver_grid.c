@@ -44,6 +44,13 @@ static const bool op_variant[GP_COUNT] = {
     [GP_MACCORMACK_SCALAR] = true, [GP_BOUNDARY] = true,
 };
 
+/* The advection passes: they sample the fields through texel views where
+ * the device can (VF_GRID_SPEC_TEXEL) and take the side types as a
+ * specialization constant (VF_GRID_SPEC_SIDES). */
+static const bool texel_reads[GP_COUNT] = {
+    [GP_ADVECT_VEL] = true, [GP_MACCORMACK_VEL] = true, [GP_ADVECT_SCALAR] = true, [GP_MACCORMACK_SCALAR] = true,
+};
+
 typedef struct grid_level {
     uint32_t nx, ny;
     float h;
@@ -62,6 +69,7 @@ struct vf_grid {
     uint32_t tail_floats; /* its shared array (VF_GRID_SPEC_TAIL_FLOATS) */
     uint32_t tail_wg;     /* its workgroup size (VF_GRID_SPEC_TAIL_WG) */
     uint32_t jt_wg;       /* grid_jacobi's workgroup side (VF_GRID_SPEC_JT_WX / _WY) */
+    bool texel;           /* advection reads the fields through texel views (VF_GRID_SPEC_TEXEL) */
     uint32_t coarse_iters;
     float coarse_omega;
     uint32_t diffuse_iters;
@@ -290,10 +298,27 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
 
 /* ------------------------------------------------------------------ create */
 
-static vf_result make_buf(vf_grid *g, vf_buffer **out, uint64_t bytes, const char *name)
+/* The formats of the texel views through which advection reads the fields
+ * and the mask (shared_grid.h, VF_GRID_SPEC_TEXEL); Vulkan requires uniform
+ * texel buffer support of both. */
+#define GRID_FIELD_TEXELS VK_FORMAT_R32_SFLOAT
+#define GRID_MASK_TEXELS VK_FORMAT_R32_UINT
+
+/* A storage buffer; with a texel view of format texel unless it is
+ * VK_FORMAT_UNDEFINED. */
+static vf_result make_view_buf(vf_grid *g, vf_buffer **out, uint64_t bytes, VkFormat texel, const char *name)
 {
-    vf_buffer_desc bd = {.size = align256(bytes), .name = name};
+    vf_buffer_desc bd = {.size = align256(bytes), .name = name, .texel_format = texel};
     return vf_buffer_create(g->gpu, &bd, out);
+}
+
+/* Whether the device can read every element of the sampled fields (the u
+ * and v faces, the cells) and of the mask as a texel. */
+static bool texel_reads_fit(const vf_grid *g)
+{
+    uint64_t fu = (uint64_t)(g->nx + 1) * g->ny, fv = (uint64_t)g->nx * (g->ny + 1);
+    return vf_gpu_texel_buffer_fits(g->gpu, GRID_FIELD_TEXELS, fu > fv ? fu : fv) &&
+           vf_gpu_texel_buffer_fits(g->gpu, GRID_MASK_TEXELS, (uint64_t)g->nx * g->ny);
 }
 
 static uint64_t field_count(const vf_grid *g, vf_grid_field f)
@@ -310,40 +335,42 @@ static vf_result create_buffers(vf_grid *g)
     vf_result res;
     uint64_t c = (uint64_t)g->nx * g->ny * 4, fu = (uint64_t)(g->nx + 1) * g->ny * 4, fv = (uint64_t)g->nx * (g->ny + 1) * 4;
     bool mc = g->d.advection == VF_GRID_ADVECT_MACCORMACK;
-#define MK(ptr, bytes, name)                                   \
-    do {                                                       \
-        if ((res = make_buf(g, &(ptr), (bytes), (name))) != VF_OK) \
-            return res;                                        \
+#define MKV(ptr, bytes, texel, name)                                            \
+    do {                                                                        \
+        if ((res = make_view_buf(g, &(ptr), (bytes), (texel), (name))) != VF_OK) \
+            return res;                                                         \
     } while (0)
-    MK(g->u[0], fu, "grid u 0");
-    MK(g->u[1], fu, "grid u 1");
-    MK(g->v[0], fv, "grid v 0");
-    MK(g->v[1], fv, "grid v 1");
+#define MK(ptr, bytes, name) MKV(ptr, bytes, VK_FORMAT_UNDEFINED, name)
+#define MKF(ptr, bytes, name) MKV(ptr, bytes, GRID_FIELD_TEXELS, name) /* a field advection samples */
+    MKF(g->u[0], fu, "grid u 0");
+    MKF(g->u[1], fu, "grid u 1");
+    MKF(g->v[0], fv, "grid v 0");
+    MKF(g->v[1], fv, "grid v 1");
     if (mc) {
-        MK(g->uh, fu, "grid u maccormack");
-        MK(g->vh, fv, "grid v maccormack");
+        MKF(g->uh, fu, "grid u maccormack");
+        MKF(g->vh, fv, "grid v maccormack");
     }
     static const char *dye_names[2][3] = {{"grid dye r 0", "grid dye g 0", "grid dye b 0"},
                                           {"grid dye r 1", "grid dye g 1", "grid dye b 1"}};
     static const char *dyeh_names[3] = {"grid dye r maccormack", "grid dye g maccormack", "grid dye b maccormack"};
     for (int k = 0; k < 2; k++)
         for (int ch = 0; ch < 3; ch++)
-            MK(g->dye[k][ch], c, dye_names[k][ch]);
+            MKF(g->dye[k][ch], c, dye_names[k][ch]);
     if (mc)
         for (int ch = 0; ch < 3; ch++)
-            MK(g->dyeh[ch], c, dyeh_names[ch]);
+            MKF(g->dyeh[ch], c, dyeh_names[ch]);
     if (g->d.texcoords) {
-        MK(g->tex[0][0], c, "grid tex s 0");
-        MK(g->tex[0][1], c, "grid tex t 0");
-        MK(g->tex[1][0], c, "grid tex s 1");
-        MK(g->tex[1][1], c, "grid tex t 1");
+        MKF(g->tex[0][0], c, "grid tex s 0");
+        MKF(g->tex[0][1], c, "grid tex t 0");
+        MKF(g->tex[1][0], c, "grid tex s 1");
+        MKF(g->tex[1][1], c, "grid tex t 1");
         if (mc) {
-            MK(g->texh[0], c, "grid tex s maccormack");
-            MK(g->texh[1], c, "grid tex t maccormack");
+            MKF(g->texh[0], c, "grid tex s maccormack");
+            MKF(g->texh[1], c, "grid tex t maccormack");
         }
         MK(g->warp, c, "grid warp image");
     }
-    MK(g->mask, c, "grid mask");
+    MKV(g->mask, c, GRID_MASK_TEXELS, "grid mask");
     MK(g->su, c, "grid solid u");
     MK(g->sv, c, "grid solid v");
     MK(g->mask_static, c, "grid mask static");
@@ -379,7 +406,9 @@ static vf_result create_buffers(vf_grid *g)
         snprintf(name, sizeof name, "grid mg wy %u", l);
         MK(L->wy, (uint64_t)L->nx * (L->ny + 1) * 4, name);
     }
+#undef MKF
 #undef MK
+#undef MKV
     return VF_OK;
 }
 
@@ -390,6 +419,11 @@ static vf_result create_pipelines(vf_grid *g)
     for (int i = 0; i < GP_COUNT; i++)
         for (uint32_t v = 0; v < (op_variant[i] ? GV_COUNT : 1); v++) {
             uint32_t spec[3] = {[VF_GRID_SPEC_OPEN] = v}, count = v;
+            if (texel_reads[i]) {
+                spec[VF_GRID_SPEC_TEXEL] = g->texel;
+                spec[VF_GRID_SPEC_SIDES] = g->sides_packed;
+                count = 3;
+            }
             if (i == GP_JACOBI) {
                 spec[VF_GRID_SPEC_JT_WX] = spec[VF_GRID_SPEC_JT_WY] = g->jt_wg;
                 count = 3;
@@ -533,6 +567,7 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     g->solids = g->d.mover.shape != VF_GRID_SHAPE_NONE;
     for (int k = 0; k < 4; k++)
         g->solids = g->solids || g->d.obstacles[k].shape != VF_GRID_SHAPE_NONE;
+    g->texel = !d.buffer_reads && texel_reads_fit(g);
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
         vf_grid_destroy(&g);
         return vf_solver_alloc_failed(gpu, res, need, what, err, cap);
@@ -836,11 +871,13 @@ static void pass_advect_velocity(vf_grid *g, VkCommandBuffer cmd)
         [VF_GRID_AV_U_OUT] = B(mc ? g->uh : g->u[nu]), [VF_GRID_AV_V_OUT] = B(mc ? g->vh : g->v[nu]),
         [VF_GRID_AV_WX] = W(g->lv[0].wx), [VF_GRID_AV_WY] = W(g->lv[0].wy),
         [VF_GRID_AV_MASK] = W(g->mask), [VF_GRID_AV_SU] = W(g->su), [VF_GRID_AV_SV] = W(g->sv),
+        [VF_GRID_AV_U_T] = B(g->u[cu]), [VF_GRID_AV_V_T] = B(g->v[cu]),
+        [VF_GRID_AV_U_SRC_T] = B(g->u[cu]), [VF_GRID_AV_V_SRC_T] = B(g->v[cu]), [VF_GRID_AV_MASK_T] = B(g->mask),
     };
     run2d(g, cmd, GP_ADVECT_VEL, b, &pc, g->nx + 1, g->ny + 1);
     if (mc) {
-        b[VF_GRID_AV_U_SRC] = B(g->uh);
-        b[VF_GRID_AV_V_SRC] = B(g->vh);
+        b[VF_GRID_AV_U_SRC] = b[VF_GRID_AV_U_SRC_T] = B(g->uh);
+        b[VF_GRID_AV_V_SRC] = b[VF_GRID_AV_V_SRC_T] = B(g->vh);
         b[VF_GRID_AV_U_OUT] = B(g->u[nu]);
         b[VF_GRID_AV_V_OUT] = B(g->v[nu]);
         run2d(g, cmd, GP_MACCORMACK_VEL, b, &pc, g->nx + 1, g->ny + 1);
@@ -925,6 +962,10 @@ static void advect_scalars(vf_grid *g, VkCommandBuffer cmd, vf_buffer *const *sr
         [VF_GRID_AS_HAT0] = B(h[0]),     [VF_GRID_AS_HAT1] = B(h[1]),     [VF_GRID_AS_HAT2] = B(h[2]),
         [VF_GRID_AS_OUT0] = B(mc ? h[0] : d[0]), [VF_GRID_AS_OUT1] = B(mc ? h[1] : d[1]),
         [VF_GRID_AS_OUT2] = B(mc ? h[2] : d[2]),
+        [VF_GRID_AS_U_T] = B(g->u[g->cu]), [VF_GRID_AS_V_T] = B(g->v[g->cu]),
+        [VF_GRID_AS_SRC0_T] = B(s[0]),     [VF_GRID_AS_SRC1_T] = B(s[1]),     [VF_GRID_AS_SRC2_T] = B(s[2]),
+        [VF_GRID_AS_HAT0_T] = B(h[0]),     [VF_GRID_AS_HAT1_T] = B(h[1]),     [VF_GRID_AS_HAT2_T] = B(h[2]),
+        [VF_GRID_AS_MASK_T] = B(g->mask),
     };
     run2d(g, cmd, GP_ADVECT_SCALAR, b, &pc, g->nx, g->ny);
     if (mc) {

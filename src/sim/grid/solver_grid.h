@@ -117,6 +117,9 @@ typedef struct vf_grid_desc {
     vf_grid_mover mover;
     vf_grid_source source;
     bool texcoords;             /* advect (s, t) and export the warped image */
+    bool buffer_reads;          /* advection reads the fields it samples from the storage
+                                   buffers even where the device can read them as texels
+                                   (the fallback path; for tests) */
     bool closed_mean;           /* internal: set by create */
 } vf_grid_desc;
 
