@@ -321,6 +321,22 @@ static void user_file_runs(void)
     expect_cli_error(args, "negative_size.json: grid.n: -64 is out of range");
     snprintf(args, sizeof args, "bench --scene '%s' --solver height --out '%s'", path, vf_test_path("bench2"));
     expect_cli_error(args, "is a grid scene");
+
+    vf_test_section("bench --scene NAME sweeps a built-in scene");
+    rc = vf_test_run_capture(out, sizeof out,
+                             "'%s' bench --scene cavity --sizes 16 --frames 1 --warmup 0 --repeat 1 --render none --out '%s' --quiet",
+                             vf_t.vkfluid, vf_test_path("bench3"));
+    CHECK_MSG(rc == 0, "bench --scene cavity: exit %d: %s", rc, out);
+    bench = vf_test_read_file(vf_test_path("bench3/bench.json"), NULL);
+    if (CHECK(bench != NULL)) {
+        CHECK_STR_CONTAINS(bench, "cavity");
+        CHECK_MSG(!strstr(bench, "\"height\"") && !strstr(bench, "\"sph\""), "only the scene's solver is swept");
+        free(bench);
+    }
+    snprintf(args, sizeof args, "bench --scene cavity --solver sph --out '%s'", vf_test_path("bench4"));
+    expect_cli_error(args, "is a grid scene");
+    snprintf(args, sizeof args, "bench --scene cavty --out '%s'", vf_test_path("bench4"));
+    expect_cli_error(args, "give the path of a scene file (.json) or a built-in scene name");
 }
 
 static void listing_and_readme(void)

@@ -40,7 +40,7 @@ static const bench_family families[] = {
 typedef struct bench_opts {
     const char *device, *out, *solver, *scene_file;
     const char *model_dir; /* --model [DIR]: print the roofline predictions; NULL: off */
-    vf_scene_loaded file_scene; /* --scene FILE, loaded and validated by parse (owned) */
+    vf_scene_loaded file_scene; /* --scene SCENE (a built-in name or a file), loaded and validated by parse (owned) */
     uint64_t sizes[FAMILY_COUNT][VF_BENCH_MAX_SIZES];
     uint32_t size_count[FAMILY_COUNT];
     bool sizes_given[FAMILY_COUNT];
@@ -52,7 +52,7 @@ typedef struct bench_opts {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: vkfluid bench [--solver sph|grid|height|grid3d|all | --scene FILE] [--sizes [SOLVER=]LIST]...\n"
+            "usage: vkfluid bench [--solver sph|grid|height|grid3d|all | --scene SCENE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
             "                     [--model [DIR]]\n"
@@ -70,7 +70,8 @@ static void usage(FILE *f)
             "options:\n"
             "  --solver S        sph, grid, height, grid3d or all (default all; all takes grid3d\n"
             "                    only with --sizes grid3d=LIST)\n"
-            "  --scene FILE      sweep the sizes of the scene in FILE (its solver only)\n"
+            "  --scene SCENE     sweep the sizes of a built-in scene (vkfluid scenes) or of a\n"
+            "                    scene file (a .json path); its solver only\n"
             "  --sizes LIST      comma-separated sizes (particles, or cells per side) for the\n"
             "                    chosen solver; SOLVER=LIST sets one solver's sizes\n"
             "  --render WxH|none render each frame offscreen at WxH too (default 1280x720)\n"
@@ -650,13 +651,15 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--solver"))
             o->solver = argv[i + 1];
-    /* --scene FILE: its solver's sweep, the file as the base of every size */
+    /* --scene SCENE: its solver's sweep, the scene (built-in or file) as the base of every size */
     for (int i = 1; i + 1 < argc; i++) {
         if (strcmp(argv[i], "--scene") || o->scene_file)
             continue;
         o->scene_file = argv[i + 1];
         char ferr[1600];
-        vf_result fres = vf_scene_load_file(o->scene_file, &o->file_scene, ferr, sizeof ferr);
+        const vf_scene_info *builtin = vf_scene_find(o->scene_file);
+        vf_result fres = builtin ? vf_scene_load_builtin(builtin, &o->file_scene, ferr, sizeof ferr)
+                                 : vf_scene_load_file(o->scene_file, &o->file_scene, ferr, sizeof ferr);
         if (fres == VF_OK &&
             (fres = vf_scene_validate(o->file_scene.info, o->file_scene.desc, o->scene_file, ferr, sizeof ferr)) != VF_OK)
             vf_scene_loaded_free(&o->file_scene);
@@ -665,7 +668,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
             return fres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
         }
         if (o->solver && strcmp(o->solver, o->file_scene.info->family)) {
-            vf_app_error("--solver %s: the scene file %s is a %s scene: leave out --solver", o->solver, o->scene_file,
+            vf_app_error("--solver %s: the scene %s is a %s scene: leave out --solver", o->solver, o->scene_file,
                          o->file_scene.info->family);
             return VF_EXIT_USAGE;
         }
