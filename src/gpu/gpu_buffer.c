@@ -91,11 +91,10 @@ vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **
                                            : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                                  VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     uint32_t texel = desc->texel_format ? vf_format_size(desc->texel_format) : 0;
+    vf_result res = VF_ERR_UNSUPPORTED;
     if (desc->texel_format) {
-        if (!texel || !vf_gpu_texel_buffer_fits(gpu, desc->texel_format, 1) || desc->size < texel) {
-            free(b);
-            return VF_ERR_UNSUPPORTED;
-        }
+        if (!texel || !vf_gpu_texel_buffer_fits(gpu, desc->texel_format, 1) || desc->size < texel)
+            goto fail; /* a format vkfluid has no size for, or the device cannot read as texels */
         usage |= VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT;
     }
     VkBufferCreateInfo bci = {
@@ -104,7 +103,7 @@ vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **
         .usage = usage,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    vf_result res = VF_VK(vkCreateBuffer(gpu->device, &bci, NULL, &b->buffer));
+    res = VF_VK(vkCreateBuffer(gpu->device, &bci, NULL, &b->buffer));
     if (res != VF_OK)
         goto fail;
     VkMemoryRequirements req;

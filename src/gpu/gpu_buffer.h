@@ -38,7 +38,8 @@ typedef struct vf_buffer {
 
 /** Creates a buffer. Returns VF_ERR_TOO_LARGE when the size exceeds the
  * memory heap it would live in, VF_ERR_OUT_OF_DEVICE_MEMORY when the
- * allocation fails. Bound ranges above maxStorageBufferRange are the caller's
+ * allocation fails, VF_ERR_UNSUPPORTED when desc->texel_format is set but the
+ * device cannot read that format as a uniform texel buffer. Bound ranges above maxStorageBufferRange are the caller's
  * concern (gpu->info.max_storage_buffer_range). */
 vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **out);
 /** Whether a uniform texel buffer of format can address elements texels on
