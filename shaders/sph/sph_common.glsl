@@ -230,19 +230,19 @@ bool sph_row_range(vec3 f, ivec3 c, int y, int z, out int x0, out int x1)
     return x0 <= x1;
 }
 
-// The rows (y, z) of cells within VF_SPH_CELL_DIV of a particle's cell c, as
-// one loop of VF_SPH_ROWS rows (z outer, y inner): every invocation runs the
-// same rows. sph_row_candidates gives row k's candidates [b, e) in cell order
-// (sph_row_range's cells of the row within h; empty where the row is outside
-// the grid or farther than h). The shader defines start_at, its read of the
-// cell starts.
-const int VF_SPH_ROW_WIDTH = 2 * VF_SPH_CELL_DIV + 1;
-const int VF_SPH_ROWS = VF_SPH_ROW_WIDTH * VF_SPH_ROW_WIDTH;
+// The rows (y, z) of cells around a particle's cell c (or an image's), as
+// two loops over the bounds of sph_row_bounds (z outer, y inner):
+//     ivec2 lo, hi;
+//     sph_row_bounds(c, f, lo, hi);
+//     for (int z = lo.y; z <= hi.y; z++)
+//         for (int y = lo.x; y <= hi.x; y++) { sph_row_candidates_at(y, z, c, f, b, e); ... }
+// sph_row_candidates_at gives row (y, z)'s candidates [b, e) in cell order
+// (sph_row_range's cells of the row within h; empty where the row is farther
+// than h). The shader defines start_at, its read of the cell starts.
 uint start_at(uint k);
 
-void sph_row_candidates(int k, ivec3 c, vec3 f, out uint b, out uint e)
+void sph_row_candidates_at(int y, int z, ivec3 c, vec3 f, out uint b, out uint e)
 {
-    int y = c.y - VF_SPH_CELL_DIV + k % VF_SPH_ROW_WIDTH, z = c.z - VF_SPH_CELL_DIV + k / VF_SPH_ROW_WIDTH;
     int x0, x1;
     b = 0u;
     e = 0u;
@@ -251,6 +251,21 @@ void sph_row_candidates(int k, ivec3 c, vec3 f, out uint b, out uint e)
     uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
     b = start_at(row + uint(x0));
     e = start_at(row + uint(x1) + 1u);
+}
+
+// The rows (y, z) that sph_row_candidates_at can find candidates in, as the
+// bounds lo <= (y, z) <= hi: within VF_SPH_CELL_DIV of c, inside the grid,
+// and not farther than h from f along y or z alone (with a margin above
+// sph_row_range's, so every row left out is one it rejects, and the sums
+// keep their order). Around a mirror image outside the tank this leaves the
+// rows of the cap only: across the floor or a z wall one or two rows of five
+// instead of all five. A device that runs every lane through the longest
+// loop (llvmpipe) otherwise paid the setup of 25 rows for every image set.
+void sph_row_bounds(ivec3 c, vec3 f, out ivec2 lo, out ivec2 hi)
+{
+    float hc = prm.h * prm.inv_cell * 1.001;
+    lo = max(max(c.yz - VF_SPH_CELL_DIV, ivec2(0)), ivec2(floor(f.yz - hc)));
+    hi = min(min(c.yz + VF_SPH_CELL_DIV, ivec2(int(prm.grid_y), int(prm.grid_z)) - 1), ivec2(floor(f.yz + hc)));
 }
 
 // The mirror images (sph_mirrors) of the neighbours within h of x, by image

@@ -54,7 +54,7 @@ void main()
     uint i = sph_index();
     if (i >= st.count)
         return;
-    vec4 xr = nb_x[i], vr = nb_v[i];
+    vec4 xr = nb_x_at(i), vr = nb_v_at(i);
     vec3 xi = xr.xyz;
     vi = vr.xyz;
     float inv_rhoi = vr.w;
@@ -66,9 +66,12 @@ void main()
     ivec3 c = sph_cell3(xi);
     vec3 f = sph_rows_at(xi);
     h2 = prm.h2;
-    for (int k = 0; k < VF_SPH_ROWS; k++) {
+    ivec2 lo0, hi0;
+    sph_row_bounds(c, f, lo0, hi0);
+    for (int z = lo0.y; z <= hi0.y; z++)
+    for (int y = lo0.x; y <= hi0.x; y++) {
         uint b, e;
-        sph_row_candidates(k, c, f, b, e);
+        sph_row_candidates_at(y, z, c, f, b, e);
         for (uint j = b; j < e; j++) {
             vec4 xj = nb_x_at(j);
             vec3 d = xi - xj.xyz;
@@ -86,9 +89,12 @@ void main()
         vec3 xm = sph_mirror(xi, mask, m, false);
         ivec3 cm = sph_cell3(xm);
         vec3 fm = sph_rows_at_image(xm);
-        for (int k = 0; k < VF_SPH_ROWS; k++) {
+        ivec2 lo, hi;
+        sph_row_bounds(cm, fm, lo, hi);
+        for (int z = lo.y; z <= hi.y; z++)
+        for (int y = lo.x; y <= hi.x; y++) {
             uint b, e;
-            sph_row_candidates(k, cm, fm, b, e);
+            sph_row_candidates_at(y, z, cm, fm, b, e);
             for (uint j = b; j < e; j++) {
                 vec4 xr = nb_x_at(j);
                 vec3 d = xi - xr.xyz;
