@@ -74,7 +74,9 @@
 #define VF_SPH_SCAN_BLOCK (VF_SPH_SCAN_WG * VF_SPH_SCAN_PER_THREAD)
 #define VF_SPH_SCAN_BIND_COUNTS 0 /* uint per-cell counts (read; sph_scan: set to zero) */
 #define VF_SPH_SCAN_BIND_SUMS 1   /* uint block sums (sph_scan_sums: write; sph_scan: read) */
-#define VF_SPH_SCAN_BIND_START 2  /* sph_scan: uint exclusive cell starts (write) */
+#define VF_SPH_SCAN_BIND_COUNTS_T 2 /* the counts as R32_UINT texels (read when VF_SPH_SPEC_TEXEL is true) */
+#define VF_SPH_SCAN_BIND_START 3    /* sph_scan: uint exclusive cell starts (write) */
+#define VF_SPH_SCAN_BIND_SUMS_T 4   /* sph_scan: the block sums as R32_UINT texels (as COUNTS_T) */
 
 #define VF_SPH_ARGS_BIND_START 2    /* sph_args: uint cell starts (read, compact mode) */
 #define VF_SPH_ARGS_BIND_DISPATCH 3 /* uvec4[2]: VkDispatchIndirectCommand of the per-particle passes,
@@ -82,8 +84,9 @@
 #define VF_SPH_DRAW_ARGS_OFFSET 16 /* byte offset of the draw arguments in that buffer */
 
 /* Density and forces read the neighbours' cell starts, positions and
- * records through uniform texel buffers (views of the same buffers, bound as
- * the *_T slots) when the specialization constant VF_SPH_SPEC_TEXEL is true:
+ * records, and the integration each particle's own state, through uniform
+ * texel buffers (views of the same buffers, bound as the *_T slots) when the
+ * specialization constant VF_SPH_SPEC_TEXEL is true:
  * on CPU devices a texel fetch is one gather per value, where a storage-buffer
  * element is loaded one invocation at a time. The host sets it false where
  * the device cannot address the particle capacity as texels
@@ -122,6 +125,10 @@
 #define VF_SPH_INTEGRATE_BIND_CELL 6  /* with bin = 1: as sph_bin's cell, slot and counts (the */
 #define VF_SPH_INTEGRATE_BIND_SLOT 7  /* new position binned in the same pass; counts cleared */
 #define VF_SPH_INTEGRATE_BIND_START 8 /* before it); with bin = 0 not accessed */
+#define VF_SPH_INTEGRATE_BIND_POS_T 9   /* texel views of the particle's own position, */
+#define VF_SPH_INTEGRATE_BIND_VEL_T 10  /* velocity and acceleration (RGBA32F) and of */
+#define VF_SPH_INTEGRATE_BIND_ACC_T 11  /* (density, pressure) (RG32F), read when */
+#define VF_SPH_INTEGRATE_BIND_DENS_T 12 /* VF_SPH_SPEC_TEXEL is true (each read before its write) */
 
 #define VF_SPH_EMIT_BIND_START 2   /* sph_emit: uint cell starts of the last binning */
 #define VF_SPH_EMIT_BIND_POS 3     /* vec4 positions (read, append) */

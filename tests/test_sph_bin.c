@@ -4,8 +4,9 @@
  * Cases: random particles clustered in part of a large tank (many empty
  * cells), every particle in one cell, one particle, particles on cell faces,
  * and a sink that removes particles (compaction). Also checks that binning
- * twice gives the same order (determinism of the atomic slots), and that the
- * per-cell counts are zero again after the scan. */
+ * twice gives the same order (determinism of the atomic slots), that the
+ * per-cell counts are zero again after the scan, and the scan's
+ * storage-buffer reads (buffer_reads) as well as its texel reads. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,14 @@ int main(int argc, char **argv)
         d.sink = false;
         /* 5. one particle */
         run_case(gpu, &d, 1, pos, "one particle");
+        /* 6. case 1 with the scan reading the storage buffers (the fallback
+         * of devices that cannot address the cells as texels) */
+        for (uint32_t i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++)
+                pos[i][k] = (float)(0.4 * rnd());
+        d.buffer_reads = true;
+        run_case(gpu, &d, n, pos, "random, clustered, storage-buffer reads");
+        d.buffer_reads = false;
         free(pos);
     }
     vf_test_gpu_done(&gpu);

@@ -21,6 +21,10 @@ layout(std430, binding = VF_SPH_INTEGRATE_BIND_DENS) readonly buffer Dens { vec2
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_CELL) writeonly buffer Cell { uint cell[]; };
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_SLOT) writeonly buffer Slot { uint slot[]; };
 layout(std430, binding = VF_SPH_INTEGRATE_BIND_START) buffer Counts { uint counts[]; };
+layout(binding = VF_SPH_INTEGRATE_BIND_POS_T) uniform samplerBuffer pos_t;
+layout(binding = VF_SPH_INTEGRATE_BIND_VEL_T) uniform samplerBuffer vel_t;
+layout(binding = VF_SPH_INTEGRATE_BIND_ACC_T) uniform samplerBuffer acc_t;
+layout(binding = VF_SPH_INTEGRATE_BIND_DENS_T) uniform samplerBuffer dens_t;
 VF_PUSH(vf_sph_integrate_push)
 
 shared uint s_max;
@@ -34,10 +38,13 @@ void main()
     barrier();
     uint speed_bits = 0u;
     if (i < st.count) {
-        vec3 a = acc[i].xyz;
-        vec3 v = vel[i].xyz;
-        vec2 rp = dens[i];
-        vec3 x = pos[i].xyz;
+        // each value read once, before this invocation writes it (texel views:
+        // one gather on llvmpipe where a storage buffer loads lane by lane)
+        int t = int(i);
+        vec3 a = sph_texel ? texelFetch(acc_t, t).xyz : acc[i].xyz;
+        vec3 v = sph_texel ? texelFetch(vel_t, t).xyz : vel[i].xyz;
+        vec2 rp = sph_texel ? texelFetch(dens_t, t).xy : dens[i];
+        vec3 x = sph_texel ? texelFetch(pos_t, t).xyz : pos[i].xyz;
         if (pc.mode == VF_SPH_INTEGRATE_KICK) {
             v += (0.5 * pc.dt) * a;
         } else if (pc.mode == VF_SPH_INTEGRATE_KICK_DRIFT) {

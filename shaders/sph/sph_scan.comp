@@ -10,6 +10,9 @@ layout(local_size_x = VF_SPH_SCAN_WG) in;
 layout(std430, binding = VF_SPH_SCAN_BIND_COUNTS) buffer Counts { uint counts[]; };
 layout(std430, binding = VF_SPH_SCAN_BIND_SUMS) readonly buffer Sums { uint sums[]; };
 layout(std430, binding = VF_SPH_SCAN_BIND_START) writeonly buffer Start { uint start[]; };
+layout(binding = VF_SPH_SCAN_BIND_COUNTS_T) uniform usamplerBuffer counts_t;
+layout(binding = VF_SPH_SCAN_BIND_SUMS_T) uniform usamplerBuffer sums_t;
+layout(constant_id = VF_SPH_SPEC_TEXEL) const bool sph_texel = true; // reads through the texel views
 VF_PUSH(vf_sph_scan_push)
 
 shared uint s_sum[VF_SPH_SCAN_WG];
@@ -24,7 +27,7 @@ void main()
     // the offset: sums of blocks [0, block)
     uint before = 0u;
     for (uint b = lid; b < block; b += VF_SPH_SCAN_WG)
-        before += sums[b];
+        before += sph_texel ? texelFetch(sums_t, int(b)).x : sums[b];
     s_sum[lid] = before;
     barrier();
     for (uint s = VF_SPH_SCAN_WG / 2u; s > 0u; s >>= 1u) {
@@ -40,7 +43,7 @@ void main()
     uint sum = 0u;
     for (uint k = 0u; k < VF_SPH_SCAN_PER_THREAD; k++) {
         uint idx = base + k;
-        uint x = idx < pc.count ? counts[idx] : 0u;
+        uint x = idx < pc.count ? (sph_texel ? texelFetch(counts_t, int(idx)).x : counts[idx]) : 0u;
         v[k] = sum;
         sum += x;
     }

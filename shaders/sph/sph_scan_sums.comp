@@ -6,6 +6,8 @@
 layout(local_size_x = VF_SPH_SCAN_WG) in;
 layout(std430, binding = VF_SPH_SCAN_BIND_COUNTS) readonly buffer Counts { uint counts[]; };
 layout(std430, binding = VF_SPH_SCAN_BIND_SUMS) writeonly buffer Sums { uint sums[]; };
+layout(binding = VF_SPH_SCAN_BIND_COUNTS_T) uniform usamplerBuffer counts_t;
+layout(constant_id = VF_SPH_SPEC_TEXEL) const bool sph_texel = true; // reads through the texel view
 VF_PUSH(vf_sph_scan_push)
 
 shared uint s_sum[VF_SPH_SCAN_WG];
@@ -21,7 +23,7 @@ void main()
     for (uint k = 0u; k < VF_SPH_SCAN_PER_THREAD; k++) {
         uint idx = base + k;
         if (idx < pc.count)
-            sum += counts[idx];
+            sum += sph_texel ? texelFetch(counts_t, int(idx)).x : counts[idx];
     }
     s_sum[lid] = sum;
     barrier();

@@ -81,16 +81,18 @@ static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags 
     return make_view_buffer(gpu, size, usage, VK_FORMAT_UNDEFINED, name, out);
 }
 
-/* The formats of the texel views density and forces read (shared_sph.h);
- * Vulkan requires uniform texel buffer support of both. */
+/* The formats of the texel views density, forces and the integration read
+ * (shared_sph.h); Vulkan requires uniform texel buffer support of all three. */
 #define SPH_START_TEXELS VK_FORMAT_R32_UINT
 #define SPH_VEC4_TEXELS VK_FORMAT_R32G32B32A32_SFLOAT
+#define SPH_VEC2_TEXELS VK_FORMAT_R32G32_SFLOAT
 
 /* Whether the device can read every particle and cell start as a texel. */
 static bool texel_reads_fit(vf_sph *s)
 {
     return vf_gpu_texel_buffer_fits(s->gpu, SPH_START_TEXELS, (uint64_t)s->cells + 1) &&
-           vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC4_TEXELS, s->capacity);
+           vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC4_TEXELS, s->capacity) &&
+           vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC2_TEXELS, s->capacity);
 }
 
 /* Blocks of counts the two-pass scan of the cell starts works on. */
@@ -113,13 +115,14 @@ static vf_result create_buffers(vf_sph *s)
                          "sph dispatch args", &s->dispatch)) ||
         (r = make_view_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, SPH_START_TEXELS, "sph cell starts",
                               &s->start)) ||
-        (r = make_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, "sph cell counts", &s->counts)) ||
-        (r = make_buffer(g, 4 * scan_blocks(s), 0, "sph cell count block sums", &s->sums)) ||
+        (r = make_view_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, SPH_START_TEXELS, "sph cell counts",
+                              &s->counts)) ||
+        (r = make_view_buffer(g, 4 * scan_blocks(s), 0, SPH_START_TEXELS, "sph cell count block sums", &s->sums)) ||
         (r = make_buffer(g, 4 * n, 0, "sph cell", &s->cell)) || (r = make_buffer(g, 4 * n, 0, "sph slot", &s->slot)) ||
-        (r = make_buffer(g, 4 * n, 0, "sph keys", &s->keys)) || (r = make_buffer(g, 8 * n, 0, "sph density", &s->dens)) ||
+        (r = make_buffer(g, 4 * n, 0, "sph keys", &s->keys)) || (r = make_view_buffer(g, 8 * n, 0, SPH_VEC2_TEXELS, "sph density", &s->dens)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour x and p / rho^2", &s->nb_x)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour v and 1 / rho", &s->nb_v)) ||
-        (r = make_buffer(g, 16 * n, 0, "sph acceleration", &s->acc)) ||
+        (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph acceleration", &s->acc)) ||
         (r = make_buffer(g, 16 * (VkDeviceSize)(s->prm.emit_count ? s->prm.emit_count : 1), 0, "sph nozzle pattern",
                          &s->pattern)))
         return r;
@@ -129,7 +132,7 @@ static vf_result create_buffers(vf_sph *s)
         if ((r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, name, &s->pos[k])))
             return r;
         snprintf(name, sizeof name, "sph velocity %d", k);
-        if ((r = make_buffer(g, 16 * n, 0, name, &s->vel[k])))
+        if ((r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, name, &s->vel[k])))
             return r;
         snprintf(name, sizeof name, "sph id %d", k);
         if ((r = make_buffer(g, 4 * n, 0, name, &s->id[k])))
@@ -353,11 +356,15 @@ static void record_scan(vf_sph *s, VkCommandBuffer cmd)
 {
     vf_sph_scan_push pc = {.count = s->cells + 1};
     uint64_t items = (uint64_t)scan_blocks(s) * VF_SPH_SCAN_WG;
-    vf_binding sb[SP_SCAN_SUMS_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts), [VF_SPH_SCAN_BIND_SUMS] = B(s->sums)};
+    vf_binding sb[SP_SCAN_SUMS_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts),
+                                            [VF_SPH_SCAN_BIND_SUMS] = B(s->sums),
+                                            [VF_SPH_SCAN_BIND_COUNTS_T] = B(s->counts)};
     vf_cmd_dispatch_1d(cmd, s->pipe[SP_SCAN_SUMS], sb, &pc, items);
     barrier(s, cmd);
     vf_binding xb[SP_SCAN_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts), [VF_SPH_SCAN_BIND_SUMS] = B(s->sums),
-                                       [VF_SPH_SCAN_BIND_START] = B(s->start)};
+                                       [VF_SPH_SCAN_BIND_START] = B(s->start),
+                                       [VF_SPH_SCAN_BIND_COUNTS_T] = B(s->counts),
+                                       [VF_SPH_SCAN_BIND_SUMS_T] = B(s->sums)};
     vf_cmd_dispatch_1d(cmd, s->pipe[SP_SCAN], xb, &pc, items);
     barrier(s, cmd);
 }
@@ -448,7 +455,11 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
         [VF_SPH_INTEGRATE_BIND_DENS] = B(s->dens),
         [VF_SPH_INTEGRATE_BIND_CELL] = bin ? B(s->cell) : (vf_binding){.buffer = s->cell, .range = 4},
         [VF_SPH_INTEGRATE_BIND_SLOT] = bin ? B(s->slot) : (vf_binding){.buffer = s->slot, .range = 4},
-        [VF_SPH_INTEGRATE_BIND_START] = bin ? B(s->counts) : (vf_binding){.buffer = s->counts, .range = 4}};
+        [VF_SPH_INTEGRATE_BIND_START] = bin ? B(s->counts) : (vf_binding){.buffer = s->counts, .range = 4},
+        [VF_SPH_INTEGRATE_BIND_POS_T] = B(s->pos[a]),
+        [VF_SPH_INTEGRATE_BIND_VEL_T] = B(s->vel[a]),
+        [VF_SPH_INTEGRATE_BIND_ACC_T] = B(s->acc),
+        [VF_SPH_INTEGRATE_BIND_DENS_T] = B(s->dens)};
     vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u, .kick_dt = (float)kick_dt};
     record_particles(s, cmd, prof, SP_INTEGRATE, ib, &pc);
 }
