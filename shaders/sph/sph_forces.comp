@@ -25,27 +25,32 @@ uint start_at(uint k) { return sph_texel ? texelFetch(start_t, int(k)).x : start
 vec4 nb_x_at(uint j) { return sph_texel ? texelFetch(nb_x_t, int(j)) : nb_x[j]; } // (x, p / rho^2)
 vec4 nb_v_at(uint j) { return sph_texel ? texelFetch(nb_v_t, int(j)) : nb_v[j]; } // (v, 1 / rho)
 
-// Sums of one particle's pair terms (the constant factors are applied once
-// at the end).
-vec3 sp, sv, sn;
-float slap;
-vec3 vi;
-float pterm_i, h2;
+// The particle i and the sums of its pair terms (the constant factors are
+// applied once at the end). Local variables, not shader globals: llvmpipe
+// keeps a global's value in memory across the loop, which cost the force
+// pass about 5 %.
+struct sph_sums {
+    vec3 vi;       // velocity of i
+    float pterm_i; // p_i / rho_i^2
+    vec3 p, v, n;  // pressure, viscosity and colour-field gradient sums
+    float lap;     // colour-field Laplacian sum
+};
 
 // One neighbour (or image) at offset d = x_i - x_j, r2 = |d|^2 < h^2, with
-// pterm_j = p_j / rho_j^2.
-void pair(vec3 d, float r2, float pterm_j, vec3 vj, float inv_rhoj)
+// pterm_j = p_j / rho_j^2. The pressure term of a pair closer than 1e-6 h
+// (the particle itself) is left out by a select, not a branch.
+void pair(inout sph_sums s, vec3 d, float r2, float pterm_j, vec3 vj, float inv_rhoj)
 {
     float r = sqrt(r2);
     float q = r * prm.inv_h;
     float omq = 1.0 - q;
-    if (r > 1e-6 * prm.h)
-        sp += ((pterm_i + pterm_j) * omq * omq / r) * d;
-    sv += (vj - vi) * (omq * inv_rhoj);
+    float w = (s.pterm_i + pterm_j) * omq * omq / r;
+    s.p += (r > 1e-6 * prm.h ? w : 0.0) * d;
+    s.v += (vj - s.vi) * (omq * inv_rhoj);
     if (tension) {
         float t = 1.0 - q * q;
-        sn -= (t * t * inv_rhoj) * d;
-        slap -= t * (3.0 - 7.0 * q * q) * inv_rhoj;
+        s.n -= (t * t * inv_rhoj) * d;
+        s.lap -= t * (3.0 - 7.0 * q * q) * inv_rhoj;
     }
 }
 
@@ -56,16 +61,18 @@ void main()
         return;
     vec4 xr = nb_x_at(i), vr = nb_v_at(i);
     vec3 xi = xr.xyz;
-    vi = vr.xyz;
+    vec3 vi = vr.xyz;
     float inv_rhoi = vr.w;
-    pterm_i = xr.w;
-    sp = vec3(0.0);
-    sv = vec3(0.0);
-    sn = vec3(0.0);
-    slap = 0.0;
+    sph_sums s;
+    s.vi = vi;
+    s.pterm_i = xr.w;
+    s.p = vec3(0.0);
+    s.v = vec3(0.0);
+    s.n = vec3(0.0);
+    s.lap = 0.0;
     ivec3 c = sph_cell3(xi);
     vec3 f = sph_rows_at(xi);
-    h2 = prm.h2;
+    float h2 = prm.h2;
     ivec2 lo0, hi0;
     sph_row_bounds(c, f, lo0, hi0);
     for (int z = lo0.y; z <= hi0.y; z++)
@@ -78,7 +85,7 @@ void main()
             float r2 = dot(d, d);
             if (r2 < h2 && j != i) {
                 vec4 vj = nb_v_at(j);
-                pair(d, r2, xj.w, vj.xyz, vj.w);
+                pair(s, d, r2, xj.w, vj.xyz, vj.w);
             }
         }
     }
@@ -104,16 +111,16 @@ void main()
                 d = xi - sph_mirror(xr.xyz, mask, m, false);
                 float r2 = dot(d, d);
                 if (r2 < h2)
-                    pair(d, r2, xr.w, sph_mirror(vr.xyz, mask, m, true), vr.w);
+                    pair(s, d, r2, xr.w, sph_mirror(vr.xyz, mask, m, true), vr.w);
             }
         }
     }
     float mass = prm.mass;
-    vec3 a = (mass * prm.spiky) * sp + (prm.viscosity * mass * prm.visc * inv_rhoi) * sv + prm.gravity.xyz -
+    vec3 a = (mass * prm.spiky) * s.p + (prm.viscosity * mass * prm.visc * inv_rhoi) * s.v + prm.gravity.xyz -
              prm.damping * vi;
     if (tension) {
-        vec3 normal = (mass * prm.poly6_grad * prm.inv_h) * sn;
-        float lap = mass * prm.poly6_lap * (slap - 3.0 * inv_rhoi);
+        vec3 normal = (mass * prm.poly6_grad * prm.inv_h) * s.n;
+        float lap = mass * prm.poly6_lap * (s.lap - 3.0 * inv_rhoi);
         float len = length(normal);
         if (len > prm.tension_threshold)
             a -= (prm.tension * lap * inv_rhoi / len) * normal;
