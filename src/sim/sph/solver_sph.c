@@ -36,7 +36,7 @@ struct vf_sph {
     vf_buffer *nb_x, *nb_v; /* the neighbour records sph_density writes for sph_forces (shared_sph.h) */
     vf_buffer *pos[2], *vel[2], *id[2];
     vf_pipeline *pipe[SP_COUNT];
-    bool texel; /* density and forces read the neighbours through texel views (VF_SPH_SPEC_TEXEL) */
+    bool texel; /* density, forces, drift and scan read through texel views (VF_SPH_SPEC_TEXEL) */
 
     vf_sph_forces_push interact;
     double emit_interval, emit_timer;
@@ -119,7 +119,8 @@ static vf_result create_buffers(vf_sph *s)
                               &s->counts)) ||
         (r = make_view_buffer(g, 4 * scan_blocks(s), 0, SPH_START_TEXELS, "sph cell count block sums", &s->sums)) ||
         (r = make_buffer(g, 4 * n, 0, "sph cell", &s->cell)) || (r = make_buffer(g, 4 * n, 0, "sph slot", &s->slot)) ||
-        (r = make_buffer(g, 4 * n, 0, "sph keys", &s->keys)) || (r = make_view_buffer(g, 8 * n, 0, SPH_VEC2_TEXELS, "sph density", &s->dens)) ||
+        (r = make_buffer(g, 4 * n, 0, "sph keys", &s->keys)) ||
+        (r = make_view_buffer(g, 8 * n, 0, SPH_VEC2_TEXELS, "sph density", &s->dens)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour x and p / rho^2", &s->nb_x)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour v and 1 / rho", &s->nb_v)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph acceleration", &s->acc)) ||
