@@ -7,7 +7,7 @@
 #endif
 
 // Neighbour reads through texel views (shared_sph.h, VF_SPH_SPEC_TEXEL).
-layout(constant_id = VF_SPH_SPEC_TEXEL) const bool sph_texel = true;
+#include "sph_texel.glsl"
 
 layout(std140, binding = VF_SPH_BIND_PARAMS) uniform Params { vf_sph_params prm; };
 layout(std430, binding = VF_SPH_BIND_STATE) SPH_STATE_ACCESS buffer State { vf_sph_state st; };

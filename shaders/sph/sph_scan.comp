@@ -5,6 +5,7 @@
 // writes offset + prefix to the starts and sets the counts back to zero, so
 // the next binning needs no clearing pass.
 #include "shared.h"
+#include "sph_texel.glsl"
 
 layout(local_size_x = VF_SPH_SCAN_WG) in;
 layout(std430, binding = VF_SPH_SCAN_BIND_COUNTS) buffer Counts { uint counts[]; };
@@ -12,7 +13,6 @@ layout(std430, binding = VF_SPH_SCAN_BIND_SUMS) readonly buffer Sums { uint sums
 layout(std430, binding = VF_SPH_SCAN_BIND_START) writeonly buffer Start { uint start[]; };
 layout(binding = VF_SPH_SCAN_BIND_COUNTS_T) uniform usamplerBuffer counts_t;
 layout(binding = VF_SPH_SCAN_BIND_SUMS_T) uniform usamplerBuffer sums_t;
-layout(constant_id = VF_SPH_SPEC_TEXEL) const bool sph_texel = true; // reads through the texel views
 VF_PUSH(vf_sph_scan_push)
 
 shared uint s_sum[VF_SPH_SCAN_WG];

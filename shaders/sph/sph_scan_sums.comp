@@ -2,12 +2,12 @@
 // First pass of the cell starts: the sum of each block of VF_SPH_SCAN_BLOCK
 // per-cell counts (workgroup reduction through shared memory).
 #include "shared.h"
+#include "sph_texel.glsl"
 
 layout(local_size_x = VF_SPH_SCAN_WG) in;
 layout(std430, binding = VF_SPH_SCAN_BIND_COUNTS) readonly buffer Counts { uint counts[]; };
 layout(std430, binding = VF_SPH_SCAN_BIND_SUMS) writeonly buffer Sums { uint sums[]; };
 layout(binding = VF_SPH_SCAN_BIND_COUNTS_T) uniform usamplerBuffer counts_t;
-layout(constant_id = VF_SPH_SPEC_TEXEL) const bool sph_texel = true; // reads through the texel view
 VF_PUSH(vf_sph_scan_push)
 
 shared uint s_sum[VF_SPH_SCAN_WG];

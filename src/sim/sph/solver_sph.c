@@ -81,8 +81,9 @@ static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags 
     return make_view_buffer(gpu, size, usage, VK_FORMAT_UNDEFINED, name, out);
 }
 
-/* The formats of the texel views density, forces and the integration read
- * (shared_sph.h); Vulkan requires uniform texel buffer support of all three. */
+/* The formats of the texel views density, forces, the integration and the
+ * scan read (shared_sph.h); Vulkan requires uniform texel buffer support of
+ * all three. */
 #define SPH_START_TEXELS VK_FORMAT_R32_UINT
 #define SPH_VEC4_TEXELS VK_FORMAT_R32G32B32A32_SFLOAT
 #define SPH_VEC2_TEXELS VK_FORMAT_R32G32_SFLOAT
