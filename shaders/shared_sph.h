@@ -29,7 +29,8 @@
 #define VF_SPH_INTEGRATE_EULER 0 /* symplectic Euler: v += a dt, x += v dt */
 #define VF_SPH_INTEGRATE_DRIFT 1 /* leapfrog, start of a step: v += a dt/2, x += v dt */
 #define VF_SPH_INTEGRATE_KICK 2  /* leapfrog, end of a step: v += a dt/2 */
-#define VF_SPH_INTEGRATE_KICK_DRIFT 3 /* the previous step's closing kick (v += a kick_dt/2), then the drift */
+#define VF_SPH_INTEGRATE_KICK_DRIFT 3 /* one step's closing kick (v += a kick_dt/2), then the next step's drift: */
+                                      /* sph_forces_drift (sph_kick_drift), not sph_integrate */
 
 /* sph_args.comp modes. */
 #define VF_SPH_ARGS_INIT 0    /* recompute the dispatch size from count */
@@ -117,6 +118,27 @@
 #define VF_SPH_FORCES_BIND_START_T 6 /* texel views: cell starts (R32_UINT) */
 #define VF_SPH_FORCES_BIND_NB_X_T 7  /* and the two records (RGBA32F) */
 #define VF_SPH_FORCES_BIND_NB_V_T 8
+/* sph_forces_drift: the same pass, then (as sph_integrate's
+ * sph_integrate's drift with bin = 1, or bin = 0 when the next substep
+ * emits) the closing kick of this step and the drift of the next, in one
+ * pass: the particle's own (x, v) are in its records already. Writes no
+ * accelerations (the ACC slot is bound and not accessed). */
+#define VF_SPH_FORCES_BIND_POS 9     /* vec4 positions (write; w: pressure) */
+#define VF_SPH_FORCES_BIND_VEL 10    /* vec4 velocities (write; w: density) */
+#define VF_SPH_FORCES_BIND_DENS 11   /* vec2 (density, pressure) (read) */
+#define VF_SPH_FORCES_BIND_DENS_T 12 /* its texel view (RG32F) */
+#define VF_SPH_FORCES_BIND_CELL 13   /* as sph_bin's cell, slot and counts */
+#define VF_SPH_FORCES_BIND_SLOT 14
+#define VF_SPH_FORCES_BIND_COUNTS 15
+/* sph_forces_drift's flags: BIN: also bin the new position (as sph_bin).
+ * ODD: the largest speed goes to state.max_speed_bits_odd, else to
+ * max_speed_bits; the host alternates it. An invocation whose speed is at
+ * most the other word (complete: written by an earlier pass) leaves its
+ * atomic out, so on a GPU only the few particles faster than everything
+ * before them touch the shared word, and the largest of the two words is
+ * still the largest speed seen. */
+#define VF_SPH_DRIFT_BIN 1u
+#define VF_SPH_DRIFT_ODD 2u
 
 #define VF_SPH_INTEGRATE_BIND_POS 2 /* sph_integrate: vec4 positions (read/write) */
 #define VF_SPH_INTEGRATE_BIND_VEL 3 /* vec4 velocities (read/write) */
@@ -199,9 +221,9 @@ VF_STRUCT_BEGIN(vf_sph_state)
     VF_UINT next_id;        /* persistent id of the next emitted particle */
     VF_UINT emitted;        /* particles added by the emitter so far */
     VF_UINT removed;        /* particles removed by the sink so far */
-    VF_UINT max_speed_bits; /* floatBitsToUint of the largest speed seen (NaN sorts above +inf) */
+    VF_UINT max_speed_bits; /* floatBitsToUint of the largest speed seen (NaN sorts above +inf): */
     VF_UINT pending;        /* particles appended by the last emit pass, not yet counted */
-    VF_UINT pad0;
+    VF_UINT max_speed_bits_odd; /* the largest of this and max_speed_bits (see VF_SPH_DRIFT_ODD) */
     VF_UINT pad1;
 VF_STRUCT_END(vf_sph_state)
 VF_STATIC_ASSERT(sizeof(vf_sph_state) == 32, "vf_sph_state must match std430")
@@ -235,9 +257,9 @@ VF_STATIC_ASSERT(sizeof(vf_sph_args_push) == 16, "vf_sph_args_push must match st
 VF_STRUCT_BEGIN(vf_sph_forces_push)
     VF_VEC4(interact); /* xyz point, w radius (0: off) */
     VF_FLOAT strength;
-    VF_UINT pad0;
-    VF_UINT pad1;
-    VF_UINT pad2;
+    VF_FLOAT kick_dt;  /* sph_forces_drift: this step's size (its closing kick), s */
+    VF_FLOAT dt;       /* sph_forces_drift: the next step's size (its drift), s */
+    VF_UINT flags;     /* sph_forces_drift: VF_SPH_DRIFT_* */
 VF_STRUCT_END(vf_sph_forces_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_forces_push) == 32, "vf_sph_forces_push must match std430")
 
@@ -245,7 +267,7 @@ VF_STRUCT_BEGIN(vf_sph_integrate_push)
     VF_FLOAT dt;   /* time step, s */
     VF_UINT mode;  /* VF_SPH_INTEGRATE_* */
     VF_UINT bin;   /* 1: also bin the new position (as sph_bin) */
-    VF_FLOAT kick_dt; /* VF_SPH_INTEGRATE_KICK_DRIFT: the previous step's size, s */
+    VF_UINT pad0;
 VF_STRUCT_END(vf_sph_integrate_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_integrate_push) == 16, "vf_sph_integrate_push must match std430")
 

@@ -45,13 +45,34 @@ static double vec_err(uint32_t count, const uint32_t *id, const float (*a)[4], c
     return e;
 }
 
+/* The largest speed the state holds: the larger of its two words
+ * (VF_SPH_DRIFT_ODD). */
+static double state_max_speed(const vf_sph_state *st)
+{
+    uint32_t bits = st->max_speed_bits > st->max_speed_bits_odd ? st->max_speed_bits : st->max_speed_bits_odd;
+    float v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+/* The largest speed of n velocities, or of was. */
+static double speeds_max(uint32_t n, const float (*v)[4], double was)
+{
+    for (uint32_t i = 0; i < n; i++)
+        was = fmax(was, sqrt((double)v[i][0] * v[i][0] + (double)v[i][1] * v[i][1] + (double)v[i][2] * v[i][2]));
+    return was;
+}
+
 /* One whole GPU step against the CPU: integrate (leapfrog drift or nothing),
  * brute-force density and forces at the new positions, integrate (kick or
- * symplectic Euler). start is the read-back state in GPU order; with
- * kick_pending its closing half kick was left to this step's drift (one pass:
- * VF_SPH_INTEGRATE_KICK_DRIFT). */
-static void check_step(vf_sph *sph, const vf_sph_snapshot *start, vf_sph_integrator integ, const vf_sph_forces_push *push,
-                       bool kick_pending)
+ * symplectic Euler). start is the read-back state in GPU order. With fused
+ * (leapfrog) two steps: the first a substep inside a frame, whose forces
+ * pass also records its closing kick and the second's drift
+ * (sph_forces_drift, VF_SPH_INTEGRATE_KICK_DRIFT on the CPU), the second a
+ * whole step from there. The state's largest speed against the speeds the
+ * integration passes see (after each drift and each closing kick). */
+static void check_step(vf_gpu *gpu, vf_sph *sph, const vf_sph_snapshot *start, vf_sph_integrator integ, const vf_sph_forces_push *push,
+                       bool fused)
 {
     const vf_sph_params *prm = vf_sph_get_params(sph);
     uint32_t n = start->count;
@@ -62,16 +83,27 @@ static void check_step(vf_sph *sph, const vf_sph_snapshot *start, vf_sph_integra
     memcpy(p, start->pos, 16ull * n);
     memcpy(v, start->vel, 16ull * n);
     memcpy(a, start->acc, 16ull * n);
-    if (integ == VF_SPH_LEAPFROG)
-        vf_sph_ref_integrate(prm, kick_pending ? VF_SPH_INTEGRATE_KICK_DRIFT : VF_SPH_INTEGRATE_DRIFT, dt, n, p, v,
-                             (const float (*)[4])a);
-    vf_sph_ref_density(prm, n, (const float (*)[4])p, rho, press);
-    vf_sph_ref_forces(prm, push, n, (const float (*)[4])p, (const float (*)[4])v, rho, press, acc);
-    for (uint32_t i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++)
-            a[i][k] = (float)acc[i][k];
+    double speed = state_max_speed(&start->state);
+    for (int step = 0; step < (fused ? 2 : 1); step++) {
+        if (integ == VF_SPH_LEAPFROG) {
+            if (step) {
+                /* VF_SPH_INTEGRATE_KICK_DRIFT, as a kick and a drift, for the
+                 * speed between them */
+                vf_sph_ref_integrate(prm, VF_SPH_INTEGRATE_KICK, dt, n, p, v, (const float (*)[4])a);
+                speed = speeds_max(n, (const float (*)[4])v, speed);
+            }
+            vf_sph_ref_integrate(prm, VF_SPH_INTEGRATE_DRIFT, dt, n, p, v, (const float (*)[4])a);
+            speed = speeds_max(n, (const float (*)[4])v, speed);
+        }
+        vf_sph_ref_density(prm, n, (const float (*)[4])p, rho, press);
+        vf_sph_ref_forces(prm, push, n, (const float (*)[4])p, (const float (*)[4])v, rho, press, acc);
+        for (uint32_t i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++)
+                a[i][k] = (float)acc[i][k];
+    }
     vf_sph_ref_integrate(prm, integ == VF_SPH_LEAPFROG ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt, n, p, v,
                          (const float (*)[4])a);
+    speed = speeds_max(n, (const float (*)[4])v, speed);
     /* reference indexed by id */
     uint32_t *where = malloc(4ull * n);
     for (uint32_t i = 0; i < n; i++)
@@ -83,6 +115,21 @@ static void check_step(vf_sph *sph, const vf_sph_snapshot *start, vf_sph_integra
             vd[where[i]][k] = v[i][k];
             vmax = fmax(vmax, fabs(v[i][k]));
         }
+    if (fused) {
+        /* a substep that leaves its closing kick to the forces pass, as the
+         * substeps inside a frame do; a read or an evaluate before the next
+         * substep is refused */
+        VkCommandBuffer cmd;
+        if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
+            if (CHECK(vf_sph_record_substep(sph, cmd, NULL, vf_sph_dt(sph), false) == VF_OK)) {
+                CHECK(vf_sph_record_evaluate(sph, cmd, NULL) == VF_ERR_INVALID_ARG);
+                CHECK(vf_sph_record_substep(sph, cmd, NULL, 2 * vf_sph_dt(sph), true) == VF_ERR_INVALID_ARG);
+                CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+            } else {
+                vf_cmd_oneshot_abandon(gpu, cmd);
+            }
+        }
+    }
     CHECK(vf_sph_run_steps(sph, 1) == VF_OK);
     vf_sph_snapshot after;
     if (CHECK(vf_sph_read(sph, false, &after) == VF_OK)) {
@@ -92,9 +139,13 @@ static void check_step(vf_sph *sph, const vf_sph_snapshot *start, vf_sph_integra
         double ev = vec_err(after.count, after.id, (const float (*)[4])after.vel, (const double (*)[3])vd, n, 1e-3 * vmax);
         printf("  one %s step%s (dt %.3g s): max position error %.2e h, max velocity error %.2e relative\n",
                integ == VF_SPH_LEAPFROG ? "leapfrog" : "symplectic euler",
-               kick_pending ? " after one that left its closing kick to it" : "", dt, ep, ev);
+               fused ? " after one whose forces pass kicked and drifted" : "", dt, ep, ev);
         CHECK_LE(ep, 1e-5);
         CHECK_LE(ev, 1e-4);
+        double gpu_speed = state_max_speed(&after.state);
+        printf("  largest speed %.6g m/s (cpu %.6g, at the start %.6g)\n", gpu_speed, speed,
+               state_max_speed(&start->state));
+        CHECK_REL(gpu_speed, speed, 1e-4, 0);
         vf_sph_snapshot_free(&after);
     }
     free(where);
@@ -213,23 +264,16 @@ static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_int
     CHECK_LE(e_eos, 1e-4);
     CHECK_LE(e_a, 1e-4);
 
-    check_step(sph, &snap, integ, &push, false);
+    check_step(gpu, sph, &snap, integ, &push, false);
     vf_sph_snapshot_free(&snap);
-    if (integ == VF_SPH_LEAPFROG) {
-        /* a substep that leaves its closing kick to the next one (as the
-         * substeps inside a frame do), then a whole step from there */
-        VkCommandBuffer cmd;
-        if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
-            if (CHECK(vf_sph_record_substep(sph, cmd, NULL, vf_sph_dt(sph), false) == VF_OK))
-                CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-            else
-                vf_cmd_oneshot_abandon(gpu, cmd);
-        }
+    /* from the state the whole step left (its accelerations included): a
+     * substep inside a frame, then a whole step; twice (the second time the
+     * forces pass keeps its largest speed in the other word, VF_SPH_DRIFT_ODD) */
+    for (int k = 0; k < 2 && integ == VF_SPH_LEAPFROG; k++)
         if (CHECK(vf_sph_read(sph, true, &snap) == VF_OK)) {
-            check_step(sph, &snap, integ, &push, true);
+            check_step(gpu, sph, &snap, integ, &push, true);
             vf_sph_snapshot_free(&snap);
         }
-    }
 free_ref:
     free(rho);
     free(press);

@@ -17,12 +17,7 @@ void main()
     uint i = sph_index();
     if (i >= st.count)
         return;
-    vec3 p = pos[i].xyz;
-    uint c;
-    if (prm.sink_enabled != 0u && all(greaterThanEqual(p, prm.sink_lo.xyz)) && all(lessThanEqual(p, prm.sink_hi.xyz)))
-        c = prm.cells;
-    else
-        c = sph_cell_index(sph_cell3(p));
+    uint c = sph_bin_cell(pos[i].xyz);
     cell[i] = c;
     slot[i] = atomicAdd(counts[c], 1u);
 }

@@ -114,6 +114,31 @@ void sph_collide(inout vec3 x, inout vec3 v)
     }
 }
 
+// The cell a binning puts a position in: the extra bin prm.cells inside the
+// sink (the scatter drops it), else its grid cell. sph_bin, sph_integrate and
+// sph_forces_drift.
+uint sph_bin_cell(vec3 x)
+{
+    if (prm.sink_enabled != 0u && all(greaterThanEqual(x, prm.sink_lo.xyz)) && all(lessThanEqual(x, prm.sink_hi.xyz)))
+        return prm.cells;
+    return sph_cell_index(sph_cell3(x));
+}
+
+// The leapfrog's closing half kick of one step (kick_dt), then the opening
+// half kick and the drift of the next (dt), and the collisions. Returns the
+// speed after the closing kick (the speed at the end of the step) as uint
+// bits. sph_forces_drift, inside a frame (VF_SPH_INTEGRATE_KICK_DRIFT of the
+// CPU reference).
+uint sph_kick_drift(inout vec3 x, inout vec3 v, vec3 a, float kick_dt, float dt)
+{
+    v += (0.5 * kick_dt) * a;
+    uint speed_bits = floatBitsToUint(length(v));
+    v += (0.5 * dt) * a;
+    x += dt * v;
+    sph_collide(x, v);
+    return speed_bits;
+}
+
 // Walls by mirror particles: a particle closer than h to a tank wall sees,
 // besides its neighbours, their mirror images across that wall (and across
 // every combination of the walls it is near, for edges and corners), and

@@ -1,8 +1,8 @@
 #version 450
 // Time integration with collision against walls and obstacles: symplectic
-// Euler, or the two halves of kick-drift-kick leapfrog (or both halves at
-// once: the closing kick of the previous step and the drift of this one, the
-// same operations in the same order as the two passes). Copies the pressure
+// Euler, or the two halves of kick-drift-kick leapfrog: the drift of a
+// frame's first substep and the closing kick of its last (inside a frame
+// sph_forces_drift does both at once). Copies the pressure
 // to pos.w and the density to vel.w (the layout renderers read). Also keeps the
 // largest speed seen (a shared atomicMax per invocation, then one global
 // atomicMax per workgroup: two workgroup barriers) for the
@@ -47,12 +47,6 @@ void main()
         vec3 x = sph_texel ? texelFetch(pos_t, t).xyz : pos[i].xyz;
         if (pc.mode == VF_SPH_INTEGRATE_KICK) {
             v += (0.5 * pc.dt) * a;
-        } else if (pc.mode == VF_SPH_INTEGRATE_KICK_DRIFT) {
-            v += (0.5 * pc.kick_dt) * a;
-            speed_bits = floatBitsToUint(length(v)); // the speed at the end of the previous step
-            v += (0.5 * pc.dt) * a;
-            x += pc.dt * v;
-            sph_collide(x, v);
         } else {
             v += (pc.mode == VF_SPH_INTEGRATE_DRIFT ? 0.5 * pc.dt : pc.dt) * a;
             x += pc.dt * v;
@@ -63,12 +57,7 @@ void main()
         vel[i] = vec4(v, rp.x);
         speed_bits = max(speed_bits, floatBitsToUint(length(v))); // NaN sorts above +inf as uint
         if (pc.bin != 0u) {
-            uint c;
-            if (prm.sink_enabled != 0u && all(greaterThanEqual(x, prm.sink_lo.xyz)) &&
-                all(lessThanEqual(x, prm.sink_hi.xyz)))
-                c = prm.cells;
-            else
-                c = sph_cell_index(sph_cell3(x));
+            uint c = sph_bin_cell(x);
             cell[i] = c;
             slot[i] = atomicAdd(counts[c], 1u);
         }

@@ -40,7 +40,9 @@ struct vf_sph {
 
     vf_sph_forces_push interact;
     double emit_interval, emit_timer;
-    double kick_pending; /* > 0: the last step's closing half kick (of this step size) is not recorded yet */
+    double drifted;   /* > 0: this step's drift (of this size) was recorded with the last step's forces */
+    bool drift_binned; /* and it binned the particles it moved */
+    bool speed_odd;    /* the next sph_forces_drift keeps its largest speed in max_speed_bits_odd */
 };
 
 static void vec4f(float out[4], const double in[3], double w)
@@ -415,7 +417,10 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     return record_binning(s, cmd, prof, false);
 }
 
-vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
+/* Density and forces; drift: the forces pass also records the closing kick
+ * of this step and the drift of the next (sph_forces_drift; its push
+ * constants), NULL: it writes the accelerations. */
+static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, const vf_sph_forces_push *drift)
 {
     int a = s->cur;
     vf_binding db[SP_DENSITY_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
@@ -438,13 +443,42 @@ vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
                                          [VF_SPH_FORCES_BIND_START_T] = B(s->start),
                                          [VF_SPH_FORCES_BIND_NB_X_T] = B(s->nb_x),
                                          [VF_SPH_FORCES_BIND_NB_V_T] = B(s->nb_v)};
-    record_particles(s, cmd, prof, SP_FORCES, fb, &s->interact);
+    if (!drift) {
+        record_particles(s, cmd, prof, SP_FORCES, fb, &s->interact);
+        return;
+    }
+    /* without binning the bin buffers are bound by their first word only */
+    bool bin = (drift->flags & VF_SPH_DRIFT_BIN) != 0;
+    vf_binding db2[SP_FORCES_DRIFT_BINDINGS] = {
+        [VF_SPH_BIND_PARAMS] = B(s->params),
+        [VF_SPH_BIND_STATE] = B(s->state),
+        [VF_SPH_FORCES_BIND_START] = B(s->start),
+        [VF_SPH_FORCES_BIND_NB_X] = B(s->nb_x),
+        [VF_SPH_FORCES_BIND_NB_V] = B(s->nb_v),
+        [VF_SPH_FORCES_BIND_ACC] = {.buffer = s->acc, .range = 16},
+        [VF_SPH_FORCES_BIND_START_T] = B(s->start),
+        [VF_SPH_FORCES_BIND_NB_X_T] = B(s->nb_x),
+        [VF_SPH_FORCES_BIND_NB_V_T] = B(s->nb_v),
+        [VF_SPH_FORCES_BIND_POS] = B(s->pos[a]),
+        [VF_SPH_FORCES_BIND_VEL] = B(s->vel[a]),
+        [VF_SPH_FORCES_BIND_DENS] = B(s->dens),
+        [VF_SPH_FORCES_BIND_DENS_T] = B(s->dens),
+        [VF_SPH_FORCES_BIND_CELL] = bin ? B(s->cell) : (vf_binding){.buffer = s->cell, .range = 4},
+        [VF_SPH_FORCES_BIND_SLOT] = bin ? B(s->slot) : (vf_binding){.buffer = s->slot, .range = 4},
+        [VF_SPH_FORCES_BIND_COUNTS] = bin ? B(s->counts) : (vf_binding){.buffer = s->counts, .range = 4}};
+    record_particles(s, cmd, prof, SP_FORCES_DRIFT, db2, drift);
+}
+
+vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
+{
+    if (!s || s->drifted > 0)
+        return VF_ERR_INVALID_ARG;
+    record_evaluate(s, cmd, prof, NULL);
     return VF_OK;
 }
 
 /* bin: the pass also bins the new positions (the counts cleared first). */
-static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t mode, double dt, bool bin,
-                             double kick_dt)
+static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t mode, double dt, bool bin)
 {
     int a = s->cur;
     /* without binning the bin buffers are bound by their first word only */
@@ -462,7 +496,7 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
         [VF_SPH_INTEGRATE_BIND_VEL_T] = B(s->vel[a]),
         [VF_SPH_INTEGRATE_BIND_ACC_T] = B(s->acc),
         [VF_SPH_INTEGRATE_BIND_DENS_T] = B(s->dens)};
-    vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u, .kick_dt = (float)kick_dt};
+    vf_sph_integrate_push pc = {.dt = (float)dt, .mode = mode, .bin = bin ? 1u : 0u};
     record_particles(s, cmd, prof, SP_INTEGRATE, ib, &pc);
 }
 
@@ -489,6 +523,9 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
 {
     if (!s || !(dt > 0))
         return VF_ERR_INVALID_ARG;
+    /* a drift recorded with the last step's forces was of the size it was told */
+    if (s->drifted > 0 && dt != s->drifted)
+        return VF_ERR_INVALID_ARG;
     bool leapfrog = s->desc.integrator == VF_SPH_LEAPFROG;
     vf_cmd_label_begin(s->gpu, cmd, "sph step");
     bool emit = false;
@@ -502,26 +539,35 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     /* the drift bins the particles it moves, unless an emission adds some
      * after it */
     bool binned = leapfrog && !emit;
-    if (leapfrog) {
-        /* the previous step's closing kick, when it was left to this drift */
-        bool kick = s->kick_pending > 0;
-        record_integrate(s, cmd, prof, kick ? VF_SPH_INTEGRATE_KICK_DRIFT : VF_SPH_INTEGRATE_DRIFT, dt, binned,
-                         s->kick_pending);
-        s->kick_pending = 0;
-    } else if (s->kick_pending > 0) {
-        record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_KICK, s->kick_pending, false, 0);
-        s->kick_pending = 0;
+    if (s->drifted > 0) {
+        /* the last step's forces pass recorded the drift, and predicted this
+         * step's emission exactly as above */
+        binned = s->drift_binned;
+        s->drifted = 0;
+    } else if (leapfrog) {
+        record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_DRIFT, dt, binned);
     }
     if (emit)
         record_emit(s, cmd, prof);
     vf_result r = record_binning(s, cmd, prof, binned);
-    if (r == VF_OK)
-        r = vf_sph_record_evaluate(s, cmd, prof);
     if (r == VF_OK) {
-        if (leapfrog && !finish)
-            s->kick_pending = dt;
-        else
-            record_integrate(s, cmd, prof, leapfrog ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt, false, 0);
+        if (leapfrog && !finish) {
+            /* the closing kick of this step and the drift of the next one (of
+             * the same size) in the forces pass; it bins unless the next step
+             * emits */
+            bool next_emit = s->desc.emitter && s->emit_timer + dt >= s->emit_interval;
+            vf_sph_forces_push pc = s->interact;
+            pc.kick_dt = (float)dt;
+            pc.dt = (float)dt;
+            pc.flags = (next_emit ? 0u : VF_SPH_DRIFT_BIN) | (s->speed_odd ? VF_SPH_DRIFT_ODD : 0u);
+            s->speed_odd = !s->speed_odd;
+            record_evaluate(s, cmd, prof, &pc);
+            s->drifted = dt;
+            s->drift_binned = !next_emit;
+        } else {
+            record_evaluate(s, cmd, prof, NULL);
+            record_integrate(s, cmd, prof, leapfrog ? VF_SPH_INTEGRATE_KICK : VF_SPH_INTEGRATE_EULER, dt, false);
+        }
     }
     vf_cmd_label_end(s->gpu, cmd);
     return r;

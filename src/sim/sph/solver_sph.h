@@ -118,14 +118,17 @@ uint32_t vf_sph_capacity(const vf_sph *s);
 /** Records one substep of dt (bin, scan, sort, scatter, density, forces,
  * integrate; emit when due). prof may be NULL. No readback. */
 vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt);
-/** As vf_sph_record_step; with finish = false (leapfrog only) the step's
- * closing half kick is left to the next substep's drift, which records both
- * in one pass. Until a substep with finish = true is recorded the velocities
- * on the GPU are half a kick behind: read, render or export only after one. */
+/** As vf_sph_record_step; with finish = false (leapfrog only) the forces
+ * pass also records the step's closing half kick and the next substep's
+ * drift (and binning), of the same dt: the next call must be another
+ * substep of that dt (else VF_ERR_INVALID_ARG). Until a substep with
+ * finish = true is recorded the positions on the GPU are a drift ahead of
+ * the velocities: read, render or export only after one. */
 vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt, bool finish);
 /** Records only the binning and reorder of the current particles (tests). */
 vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof);
-/** Records density and forces for the current order (tests; after binning). */
+/** Records density and forces for the current order (tests; after binning).
+ * VF_ERR_INVALID_ARG between a substep with finish = false and the next. */
 vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof);
 /** Records and submits `steps` substeps of the solver's dt (one-shot
  * submits of at most 64 steps each; waits). For tests and tools. */

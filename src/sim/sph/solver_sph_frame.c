@@ -157,10 +157,12 @@ static vf_result sph_export_last_good(vf_solver *base, const char *dir, uint32_t
     return export_snapshot(&s->good, dir, index);
 }
 
+/* The largest speed seen: the larger of the two words (VF_SPH_DRIFT_ODD). */
 static float max_speed(const vf_sph_state *st)
 {
+    uint32_t bits = st->max_speed_bits > st->max_speed_bits_odd ? st->max_speed_bits : st->max_speed_bits_odd;
     float v;
-    memcpy(&v, &st->max_speed_bits, sizeof v);
+    memcpy(&v, &bits, sizeof v);
     return v;
 }
 
