@@ -29,8 +29,6 @@
 #define VF_SPH_INTEGRATE_EULER 0 /* symplectic Euler: v += a dt, x += v dt */
 #define VF_SPH_INTEGRATE_DRIFT 1 /* leapfrog, start of a step: v += a dt/2, x += v dt */
 #define VF_SPH_INTEGRATE_KICK 2  /* leapfrog, end of a step: v += a dt/2 */
-#define VF_SPH_INTEGRATE_KICK_DRIFT 3 /* one step's closing kick (v += a kick_dt/2), then the next step's drift: */
-                                      /* sph_forces_drift (sph_kick_drift), not sph_integrate */
 
 /* sph_args.comp modes. */
 #define VF_SPH_ARGS_INIT 0    /* recompute the dispatch size from count */

@@ -68,7 +68,7 @@ static double speeds_max(uint32_t n, const float (*v)[4], double was)
  * symplectic Euler). start is the read-back state in GPU order. With fused
  * (leapfrog) two steps: the first a substep inside a frame, whose forces
  * pass also records its closing kick and the second's drift
- * (sph_forces_drift, VF_SPH_INTEGRATE_KICK_DRIFT on the CPU), the second a
+ * (sph_forces_drift; on the CPU a kick, then a drift), the second a
  * whole step from there. The state's largest speed against the speeds the
  * integration passes see (after each drift and each closing kick). */
 static void check_step(vf_gpu *gpu, vf_sph *sph, const vf_sph_snapshot *start, vf_sph_integrator integ, const vf_sph_forces_push *push,
@@ -87,8 +87,8 @@ static void check_step(vf_gpu *gpu, vf_sph *sph, const vf_sph_snapshot *start, v
     for (int step = 0; step < (fused ? 2 : 1); step++) {
         if (integ == VF_SPH_LEAPFROG) {
             if (step) {
-                /* VF_SPH_INTEGRATE_KICK_DRIFT, as a kick and a drift, for the
-                 * speed between them */
+                /* the closing kick, then the drift (sph_kick_drift: the
+                 * same operations), and the speed between them */
                 vf_sph_ref_integrate(prm, VF_SPH_INTEGRATE_KICK, dt, n, p, v, (const float (*)[4])a);
                 speed = speeds_max(n, (const float (*)[4])v, speed);
             }

@@ -127,8 +127,8 @@ uint sph_bin_cell(vec3 x)
 // The leapfrog's closing half kick of one step (kick_dt), then the opening
 // half kick and the drift of the next (dt), and the collisions. Returns the
 // speed after the closing kick (the speed at the end of the step) as uint
-// bits. sph_forces_drift, inside a frame (VF_SPH_INTEGRATE_KICK_DRIFT of the
-// CPU reference).
+// bits. sph_forces_drift, inside a frame (on the CPU: VF_SPH_INTEGRATE_KICK,
+// then VF_SPH_INTEGRATE_DRIFT).
 uint sph_kick_drift(inout vec3 x, inout vec3 v, vec3 a, float kick_dt, float dt)
 {
     v += (0.5 * kick_dt) * a;

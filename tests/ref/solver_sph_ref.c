@@ -377,9 +377,6 @@ void vf_sph_ref_integrate(const vf_sph_params *prm, uint32_t mode, float dt, uin
             for (int k = 0; k < 3; k++)
                 v[k] += (0.5f * dt) * acc[i][k];
         } else {
-            if (mode == VF_SPH_INTEGRATE_KICK_DRIFT)
-                for (int k = 0; k < 3; k++)
-                    v[k] += (0.5f * dt) * acc[i][k];
             float f = mode == VF_SPH_INTEGRATE_EULER ? dt : 0.5f * dt;
             for (int k = 0; k < 3; k++) {
                 v[k] += f * acc[i][k];

@@ -56,8 +56,7 @@ void vf_sph_ref_forces(const vf_sph_params *prm, const vf_sph_forces_push *push,
                        const float (*vel)[4], const double *rho, const double *press, double (*acc)[3]);
 
 /** One integration pass (mode VF_SPH_INTEGRATE_*) in fp32, with the same
- * collisions as the shader; updates pos and vel in place. KICK_DRIFT uses dt
- * for both the kick and the drift. */
+ * collisions as the shader; updates pos and vel in place. */
 void vf_sph_ref_integrate(const vf_sph_params *prm, uint32_t mode, float dt, uint32_t n, float (*pos)[4], float (*vel)[4],
                           const float (*acc)[4]);
 
