@@ -116,9 +116,9 @@
 #define VF_SPH_FORCES_BIND_START_T 6 /* texel views: cell starts (R32_UINT) */
 #define VF_SPH_FORCES_BIND_NB_X_T 7  /* and the two records (RGBA32F) */
 #define VF_SPH_FORCES_BIND_NB_V_T 8
-/* sph_forces_drift: the same pass, then (as sph_integrate's
- * sph_integrate's drift with bin = 1, or bin = 0 when the next substep
- * emits) the closing kick of this step and the drift of the next, in one
+/* sph_forces_drift: the same pass, then the closing kick of this step and
+ * the drift of the next (as sph_integrate's drift with bin = 1, or bin = 0
+ * when the next substep emits), in one
  * pass: the particle's own (x, v) are in its records already. Writes no
  * accelerations (the ACC slot is bound and not accessed). */
 #define VF_SPH_FORCES_BIND_POS 9     /* vec4 positions (write; w: pressure) */
@@ -219,9 +219,9 @@ VF_STRUCT_BEGIN(vf_sph_state)
     VF_UINT next_id;        /* persistent id of the next emitted particle */
     VF_UINT emitted;        /* particles added by the emitter so far */
     VF_UINT removed;        /* particles removed by the sink so far */
-    VF_UINT max_speed_bits; /* floatBitsToUint of the largest speed seen (NaN sorts above +inf): */
+    VF_UINT max_speed_bits; /* floatBitsToUint of a largest speed (NaN sorts above +inf) */
     VF_UINT pending;        /* particles appended by the last emit pass, not yet counted */
-    VF_UINT max_speed_bits_odd; /* the largest of this and max_speed_bits (see VF_SPH_DRIFT_ODD) */
+    VF_UINT max_speed_bits_odd; /* the second word (VF_SPH_DRIFT_ODD): the larger of the two is the largest speed seen */
     VF_UINT pad1;
 VF_STRUCT_END(vf_sph_state)
 VF_STATIC_ASSERT(sizeof(vf_sph_state) == 32, "vf_sph_state must match std430")
@@ -255,9 +255,9 @@ VF_STATIC_ASSERT(sizeof(vf_sph_args_push) == 16, "vf_sph_args_push must match st
 VF_STRUCT_BEGIN(vf_sph_forces_push)
     VF_VEC4(interact); /* xyz point, w radius (0: off) */
     VF_FLOAT strength;
-    VF_FLOAT kick_dt;  /* sph_forces_drift: this step's size (its closing kick), s */
-    VF_FLOAT dt;       /* sph_forces_drift: the next step's size (its drift), s */
+    VF_FLOAT dt;       /* sph_forces_drift: the step size (this step's and the next's), s */
     VF_UINT flags;     /* sph_forces_drift: VF_SPH_DRIFT_* */
+    VF_UINT pad0;
 VF_STRUCT_END(vf_sph_forces_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_forces_push) == 32, "vf_sph_forces_push must match std430")
 

@@ -170,7 +170,7 @@ void main()
     vec3 x, v;
     vec3 a = acceleration(i, x, v);
     vec2 rp = sph_texel ? texelFetch(dens_t, int(i)).xy : dens[i];
-    uint speed_bits = sph_kick_drift(x, v, a, pc.kick_dt, pc.dt);
+    uint speed_bits = sph_kick_drift(x, v, a, pc.dt, pc.dt);
     pos[i] = vec4(x, rp.y);
     vel[i] = vec4(v, rp.x);
     speed_bits = max(speed_bits, floatBitsToUint(length(v))); // NaN sorts above +inf as uint

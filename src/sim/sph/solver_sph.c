@@ -557,7 +557,6 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
              * emits */
             bool next_emit = s->desc.emitter && s->emit_timer + dt >= s->emit_interval;
             vf_sph_forces_push pc = s->interact;
-            pc.kick_dt = (float)dt;
             pc.dt = (float)dt;
             pc.flags = (next_emit ? 0u : VF_SPH_DRIFT_BIN) | (s->speed_odd ? VF_SPH_DRIFT_ODD : 0u);
             s->speed_odd = !s->speed_odd;
