@@ -108,6 +108,20 @@
 #define VF_SPH_DENSITY_BIND_VEL 7     /* vec4 velocities */
 #define VF_SPH_DENSITY_BIND_NB_X 8    /* vec4 (x, p / rho^2) (write) */
 #define VF_SPH_DENSITY_BIND_NB_V 9    /* vec4 (v, 1 / rho) (write) */
+#define VF_SPH_DENSITY_BIND_MASK 10   /* uvec4[2] neighbour bits (write; below) */
+
+/* sph_density also writes, for each particle, which of the candidates of
+ * its neighbour loop (the rows of sph_row_candidates_at, in the loop's
+ * order) lie within h: one bit per candidate, VF_SPH_MASK_WORDS 32-bit
+ * words, the first min(n, 32) candidates of each row of n (a row's bit k
+ * also stands for its candidates k + 32, k + 64, ...). sph_forces then
+ * visits only the candidates whose bit is set, and every candidate past
+ * the 32nd of a row or past the last word, so a set bit too many costs time
+ * and never a pair. On a device that runs a loop as long as its longest
+ * lane (llvmpipe), the force loop's iterations are about the neighbours'
+ * (about 100 for 8 lanes of ~58 neighbours) instead of the candidates'
+ * (about 210 for 8 lanes of ~148). */
+#define VF_SPH_MASK_WORDS 6
 
 #define VF_SPH_FORCES_BIND_START 2   /* sph_forces: uint cell starts */
 #define VF_SPH_FORCES_BIND_NB_X 3    /* vec4 (x, p / rho^2) */
@@ -116,18 +130,19 @@
 #define VF_SPH_FORCES_BIND_START_T 6 /* texel views: cell starts (R32_UINT) */
 #define VF_SPH_FORCES_BIND_NB_X_T 7  /* and the two records (RGBA32F) */
 #define VF_SPH_FORCES_BIND_NB_V_T 8
+#define VF_SPH_FORCES_BIND_MASK 9    /* sph_density's neighbour bits (read) */
 /* sph_forces_drift: the same pass, then the closing kick of this step and
  * the drift of the next (as sph_integrate's drift with bin = 1, or bin = 0
  * when the next substep emits), in one
  * pass: the particle's own (x, v) are in its records already. Writes no
  * accelerations (the ACC slot is bound and not accessed). */
-#define VF_SPH_FORCES_BIND_POS 9     /* vec4 positions (write; w: pressure) */
-#define VF_SPH_FORCES_BIND_VEL 10    /* vec4 velocities (write; w: density) */
-#define VF_SPH_FORCES_BIND_DENS 11   /* vec2 (density, pressure) (read) */
-#define VF_SPH_FORCES_BIND_DENS_T 12 /* its texel view (RG32F) */
-#define VF_SPH_FORCES_BIND_CELL 13   /* as sph_bin's cell, slot and counts */
-#define VF_SPH_FORCES_BIND_SLOT 14
-#define VF_SPH_FORCES_BIND_COUNTS 15
+#define VF_SPH_FORCES_BIND_POS 10    /* vec4 positions (write; w: pressure) */
+#define VF_SPH_FORCES_BIND_VEL 11    /* vec4 velocities (write; w: density) */
+#define VF_SPH_FORCES_BIND_DENS 12   /* vec2 (density, pressure) (read) */
+#define VF_SPH_FORCES_BIND_DENS_T 13 /* its texel view (RG32F) */
+#define VF_SPH_FORCES_BIND_CELL 14   /* as sph_bin's cell, slot and counts */
+#define VF_SPH_FORCES_BIND_SLOT 15
+#define VF_SPH_FORCES_BIND_COUNTS 16
 /* sph_forces_drift's flags: BIN: also bin the new position (as sph_bin).
  * ODD: the largest speed goes to state.max_speed_bits_odd, else to
  * max_speed_bits; the host alternates it. An invocation whose speed is at

@@ -271,7 +271,7 @@ void sph_row_candidates_at(int y, int z, ivec3 c, vec3 f, out uint b, out uint e
     int x0, x1;
     b = 0u;
     e = 0u;
-    if (y < 0 || y >= int(prm.grid_y) || z < 0 || z >= int(prm.grid_z) || !sph_row_range(f, c, y, z, x0, x1))
+    if (!sph_row_range(f, c, y, z, x0, x1)) // (y, z) lies in the grid: sph_row_bounds
         return;
     uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
     b = start_at(row + uint(x0));
@@ -326,4 +326,33 @@ bool sph_next_image_set(sph_mirrors m, inout uint set, inout bool obstacle, out 
 vec3 sph_rows_at_image(vec3 x)
 {
     return (x - prm.lo.xyz) * prm.inv_cell;
+}
+
+// The neighbour bits (shared_sph.h, VF_SPH_MASK_WORDS, 5 to 8): a bit
+// stream in two uvec4 (words 0-3 and 4-7; the words past the count stay 0
+// and are not stored), candidate p of the stream at bit p & 31 of word
+// p >> 5. sph_mask_append adds a row's len bits at position p (bits above
+// len clear; what lies past the last word is dropped) and moves p on;
+// sph_mask_bits reads len (<= 32) bits from position p, every bit past the
+// last word set.
+uint sph_mask_word(uvec4 m0, uvec4 m1, uint w)
+{
+    return w < 4u ? m0[w & 3u] : (w < VF_SPH_MASK_WORDS ? m1[w & 3u] : ~0u);
+}
+
+void sph_mask_append(inout uvec4 m0, inout uvec4 m1, inout uint p, uint bits, uint len)
+{
+    uint w = p >> 5u, sh = p & 31u;
+    uint lo = bits << sh, hi = (bits >> 1u) >> (31u - sh); // hi: the bits that spill into word w + 1
+    uvec4 k = uvec4(0u, 1u, 2u, 3u), k4 = k + 4u;
+    m0 |= mix(uvec4(0u), uvec4(lo), equal(k, uvec4(w))) | mix(uvec4(0u), uvec4(hi), equal(k, uvec4(w + 1u)));
+    m1 |= mix(uvec4(0u), uvec4(lo), equal(k4, uvec4(w))) | mix(uvec4(0u), uvec4(hi), equal(k4, uvec4(w + 1u)));
+    p += len;
+}
+
+uint sph_mask_bits(uvec4 m0, uvec4 m1, uint p, uint len)
+{
+    uint w = p >> 5u, sh = p & 31u;
+    uint bits = (sph_mask_word(m0, m1, w) >> sh) | ((sph_mask_word(m0, m1, w + 1u) << 1u) << (31u - sh));
+    return len < 32u ? bits & ((1u << len) - 1u) : bits;
 }

@@ -22,6 +22,7 @@ layout(binding = VF_SPH_DENSITY_BIND_POS_T) uniform samplerBuffer pos_t;
 layout(std430, binding = VF_SPH_DENSITY_BIND_VEL) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = VF_SPH_DENSITY_BIND_NB_X) writeonly buffer NbX { vec4 nb_x[]; };
 layout(std430, binding = VF_SPH_DENSITY_BIND_NB_V) writeonly buffer NbV { vec4 nb_v[]; };
+layout(std430, binding = VF_SPH_DENSITY_BIND_MASK) writeonly buffer NbBits { uint nb_bits[]; };
 
 uint start_at(uint k) { return sph_texel ? texelFetch(start_t, int(k)).x : start[k]; }
 vec3 pos_at(uint j) { return sph_texel ? texelFetch(pos_t, int(j)).xyz : pos[j].xyz; }
@@ -47,14 +48,25 @@ void main()
     h2 = prm.h2;
     inv_h2 = prm.inv_h * prm.inv_h;
     float sum = 0.0;
+    uvec4 m0 = uvec4(0u), m1 = uvec4(0u); // the neighbour bits
+    uint at = 0u; // its position
     ivec2 lo0, hi0;
     sph_row_bounds(c, f, lo0, hi0);
     for (int z = lo0.y; z <= hi0.y; z++)
     for (int y = lo0.x; y <= hi0.x; y++) {
         uint b, e;
         sph_row_candidates_at(y, z, c, f, b, e);
-        for (uint j = b; j < e; j++)
-            sum += poly6(xi - pos_at(j));
+        uint bits = 0u, bit = 1u; // bit: the candidate's (0 past the 32nd)
+        for (uint j = b; j < e; j++) {
+            vec3 d = xi - pos_at(j);
+            float r2 = dot(d, d);
+            float t = 1.0 - r2 * inv_h2;
+            bool near = r2 < h2;
+            sum += near ? t * t * t : 0.0;
+            bits |= near ? bit : 0u;
+            bit <<= 1u;
+        }
+        sph_mask_append(m0, m1, at, bits, min(e - b, 32u));
     }
     sph_mirrors m = sph_mirrors_at(xi);
     uint set = m.axes, mask;
@@ -81,4 +93,6 @@ void main()
     dens[i] = vec2(rho, p);
     nb_x[i] = vec4(xi, p * inv_rho * inv_rho);
     nb_v[i] = vec4(vel[i].xyz, inv_rho);
+    for (uint k = 0u; k < VF_SPH_MASK_WORDS; k++)
+        nb_bits[VF_SPH_MASK_WORDS * i + k] = k < 4u ? m0[k & 3u] : m1[k & 3u];
 }

@@ -26,6 +26,7 @@ layout(std430, binding = VF_SPH_FORCES_BIND_ACC) writeonly buffer Acc { vec4 acc
 layout(binding = VF_SPH_FORCES_BIND_START_T) uniform usamplerBuffer start_t;
 layout(binding = VF_SPH_FORCES_BIND_NB_X_T) uniform samplerBuffer nb_x_t;
 layout(binding = VF_SPH_FORCES_BIND_NB_V_T) uniform samplerBuffer nb_v_t;
+layout(std430, binding = VF_SPH_FORCES_BIND_MASK) readonly buffer NbBits { uint nb_bits[]; };
 #ifdef SPH_FORCES_DRIFT
 layout(std430, binding = VF_SPH_FORCES_BIND_POS) writeonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = VF_SPH_FORCES_BIND_VEL) writeonly buffer Vel { vec4 vel[]; };
@@ -89,11 +90,37 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
     float h2 = prm.h2;
     ivec2 lo0, hi0;
     sph_row_bounds(c, f, lo0, hi0);
+    uvec4 m0, m1 = uvec4(0u);
+    for (uint k = 0u; k < VF_SPH_MASK_WORDS; k++) {
+        uint word = nb_bits[VF_SPH_MASK_WORDS * i + k];
+        if (k < 4u)
+            m0[k] = word;
+        else
+            m1[k & 3u] = word;
+    }
+    uint at = 0u; // its position
     for (int z = lo0.y; z <= hi0.y; z++)
     for (int y = lo0.x; y <= hi0.x; y++) {
         uint b, e;
         sph_row_candidates_at(y, z, c, f, b, e);
-        for (uint j = b; j < e; j++) {
+        uint len = min(e - b, 32u);
+        uint bits = sph_mask_bits(m0, m1, at, len);
+        at += len;
+        // the candidates sph_density found within h (and a few more: see
+        // shared_sph.h), in their order
+        while (bits != 0u) {
+            uint j = b + uint(findLSB(bits));
+            bits &= bits - 1u;
+            vec4 xj = nb_x_at(j);
+            vec3 d = xi - xj.xyz;
+            float r2 = dot(d, d);
+            if (r2 < h2 && j != i) {
+                vec4 vj = nb_v_at(j);
+                pair(s, d, r2, xj.w, vj.xyz, vj.w);
+            }
+        }
+        // a row's candidates past its 32nd, all of them (rare)
+        for (uint j = b + 32u; j < e; j++) {
             vec4 xj = nb_x_at(j);
             vec3 d = xi - xj.xyz;
             float r2 = dot(d, d);
