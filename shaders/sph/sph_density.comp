@@ -52,10 +52,9 @@ void main()
     uint at = 0u; // its position
     ivec2 lo0, hi0;
     sph_row_bounds(c, f, lo0, hi0);
-    for (int z = lo0.y; z <= hi0.y; z++)
-    for (int y = lo0.x; y <= hi0.x; y++) {
+    for (int r = 0; r < SPH_ROWS; r++) {
         uint b, e;
-        sph_row_candidates_at(y, z, c, f, b, e);
+        sph_row_candidates_of(r, c, f, lo0, hi0, b, e);
         uint bits = 0u, bit = 1u; // bit: the candidate's (0 past the 32nd)
         for (uint j = b; j < e; j++) {
             vec3 d = xi - pos_at(j);

@@ -99,28 +99,22 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
             m1[k & 3u] = word;
     }
     uint at = 0u; // its position
-    for (int z = lo0.y; z <= hi0.y; z++)
-    for (int y = lo0.x; y <= hi0.x; y++) {
+    for (int r = 0; r < SPH_ROWS; r++) {
         uint b, e;
-        sph_row_candidates_at(y, z, c, f, b, e);
+        sph_row_candidates_of(r, c, f, lo0, hi0, b, e);
         uint len = min(e - b, 32u);
         uint bits = sph_mask_bits(m0, m1, at, len);
         at += len;
         // the candidates sph_density found within h (and a few more: see
-        // shared_sph.h), in their order
-        while (bits != 0u) {
-            uint j = b + uint(findLSB(bits));
+        // shared_sph.h), in their order, then the row's candidates past its
+        // 32nd, all of them (rare); one loop, so the pair terms are
+        // compiled once and a row pays for one loop, not two
+        uint rest = b + 32u; // the next of those
+        while (bits != 0u || rest < e) {
+            bool bit = bits != 0u;
+            uint j = bit ? b + uint(findLSB(bits)) : rest;
             bits &= bits - 1u;
-            vec4 xj = nb_x_at(j);
-            vec3 d = xi - xj.xyz;
-            float r2 = dot(d, d);
-            if (r2 < h2 && j != i) {
-                vec4 vj = nb_v_at(j);
-                pair(s, d, r2, xj.w, vj.xyz, vj.w);
-            }
-        }
-        // a row's candidates past its 32nd, all of them (rare)
-        for (uint j = b + 32u; j < e; j++) {
+            rest += bit ? 0u : 1u;
             vec4 xj = nb_x_at(j);
             vec3 d = xi - xj.xyz;
             float r2 = dot(d, d);
