@@ -108,20 +108,22 @@
 #define VF_SPH_DENSITY_BIND_VEL 7     /* vec4 velocities */
 #define VF_SPH_DENSITY_BIND_NB_X 8    /* vec4 (x, p / rho^2) (write) */
 #define VF_SPH_DENSITY_BIND_NB_V 9    /* vec4 (v, 1 / rho) (write) */
-#define VF_SPH_DENSITY_BIND_MASK 10   /* uvec4[2] neighbour bits (write; below) */
+#define VF_SPH_DENSITY_BIND_MASK 10   /* uint[VF_SPH_MASK_WORDS] a particle: its neighbour bits (write; below) */
 
 /* sph_density also writes, for each particle, which of the candidates of
- * its neighbour loop (the rows of sph_row_candidates_at, in the loop's
- * order) lie within h: one bit per candidate, VF_SPH_MASK_WORDS 32-bit
- * words, the first min(n, 32) candidates of each row of n (a row's bit k
- * also stands for its candidates k + 32, k + 64, ...). sph_forces then
- * visits only the candidates whose bit is set, and every candidate past
- * the 32nd of a row or past the last word, so a set bit too many costs time
- * and never a pair. On a device that runs a loop as long as its longest
+ * its neighbour loop (the rows of sph_row_candidates_of, in the loop's
+ * order) lie within h: one bit per candidate, in VF_SPH_MASK_WORDS 32-bit
+ * words, for the first min(n, 32) candidates of each row of n. sph_forces
+ * then visits only the candidates whose bit is set, and every candidate
+ * past the 32nd of a row or past the last word, so a set bit too many costs
+ * time and never a pair. On a device that runs a loop as long as its longest
  * lane (llvmpipe), the force loop's iterations are about the neighbours'
  * (about 100 for 8 lanes of ~58 neighbours) instead of the candidates'
  * (about 210 for 8 lanes of ~148). */
 #define VF_SPH_MASK_WORDS 6
+#if VF_SPH_MASK_WORDS < 5 || VF_SPH_MASK_WORDS > 8
+#error "VF_SPH_MASK_WORDS: 5 to 8 (sph_common.glsl keeps the bits in two uvec4)"
+#endif
 
 #define VF_SPH_FORCES_BIND_START 2   /* sph_forces: uint cell starts */
 #define VF_SPH_FORCES_BIND_NB_X 3    /* vec4 (x, p / rho^2) */
