@@ -108,7 +108,7 @@
 #define VF_SPH_DENSITY_BIND_VEL 7     /* vec4 velocities */
 #define VF_SPH_DENSITY_BIND_NB_X 8    /* vec4 (x, p / rho^2) (write) */
 #define VF_SPH_DENSITY_BIND_NB_V 9    /* vec4 (v, 1 / rho) (write) */
-#define VF_SPH_DENSITY_BIND_MASK 10   /* uint[VF_SPH_MASK_WORDS] a particle: its neighbour bits (write; below) */
+#define VF_SPH_DENSITY_BIND_NB_BITS 10 /* uint[VF_SPH_MASK_WORDS] a particle: its neighbour bits (write; below) */
 
 /* sph_density also writes, for each particle, which of the candidates of
  * its neighbour loop (the rows of sph_row_candidates_of, in the loop's
@@ -132,7 +132,7 @@
 #define VF_SPH_FORCES_BIND_START_T 6 /* texel views: cell starts (R32_UINT) */
 #define VF_SPH_FORCES_BIND_NB_X_T 7  /* and the two records (RGBA32F) */
 #define VF_SPH_FORCES_BIND_NB_V_T 8
-#define VF_SPH_FORCES_BIND_MASK 9    /* sph_density's neighbour bits (read) */
+#define VF_SPH_FORCES_BIND_NB_BITS 9 /* sph_density's neighbour bits (read) */
 /* sph_forces_drift: the same pass, then the closing kick of this step and
  * the drift of the next (as sph_integrate's drift with bin = 1, or bin = 0
  * when the next substep emits), in one

@@ -22,7 +22,7 @@ layout(binding = VF_SPH_DENSITY_BIND_POS_T) uniform samplerBuffer pos_t;
 layout(std430, binding = VF_SPH_DENSITY_BIND_VEL) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = VF_SPH_DENSITY_BIND_NB_X) writeonly buffer NbX { vec4 nb_x[]; };
 layout(std430, binding = VF_SPH_DENSITY_BIND_NB_V) writeonly buffer NbV { vec4 nb_v[]; };
-layout(std430, binding = VF_SPH_DENSITY_BIND_MASK) writeonly buffer NbBits { uint nb_bits[]; };
+layout(std430, binding = VF_SPH_DENSITY_BIND_NB_BITS) writeonly buffer NbBits { uint nb_bits[]; };
 
 uint start_at(uint k) { return sph_texel ? texelFetch(start_t, int(k)).x : start[k]; }
 vec3 pos_at(uint j) { return sph_texel ? texelFetch(pos_t, int(j)).xyz : pos[j].xyz; }

@@ -26,7 +26,7 @@ layout(std430, binding = VF_SPH_FORCES_BIND_ACC) writeonly buffer Acc { vec4 acc
 layout(binding = VF_SPH_FORCES_BIND_START_T) uniform usamplerBuffer start_t;
 layout(binding = VF_SPH_FORCES_BIND_NB_X_T) uniform samplerBuffer nb_x_t;
 layout(binding = VF_SPH_FORCES_BIND_NB_V_T) uniform samplerBuffer nb_v_t;
-layout(std430, binding = VF_SPH_FORCES_BIND_MASK) readonly buffer NbBits { uint nb_bits[]; };
+layout(std430, binding = VF_SPH_FORCES_BIND_NB_BITS) readonly buffer NbBits { uint nb_bits[]; };
 #ifdef SPH_FORCES_DRIFT
 layout(std430, binding = VF_SPH_FORCES_BIND_POS) writeonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = VF_SPH_FORCES_BIND_VEL) writeonly buffer Vel { vec4 vel[]; };

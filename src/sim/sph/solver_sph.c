@@ -34,7 +34,7 @@ struct vf_sph {
 
     vf_buffer *params, *state, *dispatch, *start, *counts, *sums, *cell, *slot, *keys, *dens, *acc, *pattern;
     vf_buffer *nb_x, *nb_v; /* the neighbour records sph_density writes for sph_forces (shared_sph.h) */
-    vf_buffer *mask;        /* the neighbour bits sph_density writes for sph_forces (shared_sph.h) */
+    vf_buffer *nb_bits;     /* the neighbour bits sph_density writes for sph_forces (shared_sph.h) */
     vf_buffer *pos[2], *vel[2], *id[2];
     vf_pipeline *pipe[SP_COUNT];
     bool texel; /* density, forces, drift and scan read through texel views (VF_SPH_SPEC_TEXEL) */
@@ -128,7 +128,7 @@ static vf_result create_buffers(vf_sph *s)
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour x and p / rho^2", &s->nb_x)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour v and 1 / rho", &s->nb_v)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph acceleration", &s->acc)) ||
-        (r = make_buffer(g, 4 * VF_SPH_MASK_WORDS * n, 0, "sph neighbour bits", &s->mask)) ||
+        (r = make_buffer(g, 4 * VF_SPH_MASK_WORDS * n, 0, "sph neighbour bits", &s->nb_bits)) ||
         (r = make_buffer(g, 16 * (VkDeviceSize)(s->prm.emit_count ? s->prm.emit_count : 1), 0, "sph nozzle pattern",
                          &s->pattern)))
         return r;
@@ -435,7 +435,7 @@ static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, c
                                           [VF_SPH_DENSITY_BIND_VEL] = B(s->vel[a]),
                                           [VF_SPH_DENSITY_BIND_NB_X] = B(s->nb_x),
                                           [VF_SPH_DENSITY_BIND_NB_V] = B(s->nb_v),
-                                          [VF_SPH_DENSITY_BIND_MASK] = B(s->mask)};
+                                          [VF_SPH_DENSITY_BIND_NB_BITS] = B(s->nb_bits)};
     record_particles(s, cmd, prof, SP_DENSITY, db, NULL);
     vf_binding fb[SP_FORCES_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
                                          [VF_SPH_BIND_STATE] = B(s->state),
@@ -446,7 +446,7 @@ static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, c
                                          [VF_SPH_FORCES_BIND_START_T] = B(s->start),
                                          [VF_SPH_FORCES_BIND_NB_X_T] = B(s->nb_x),
                                          [VF_SPH_FORCES_BIND_NB_V_T] = B(s->nb_v),
-                                         [VF_SPH_FORCES_BIND_MASK] = B(s->mask)};
+                                         [VF_SPH_FORCES_BIND_NB_BITS] = B(s->nb_bits)};
     if (!drift) {
         record_particles(s, cmd, prof, SP_FORCES, fb, &s->interact);
         return;
@@ -463,7 +463,7 @@ static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, c
         [VF_SPH_FORCES_BIND_START_T] = B(s->start),
         [VF_SPH_FORCES_BIND_NB_X_T] = B(s->nb_x),
         [VF_SPH_FORCES_BIND_NB_V_T] = B(s->nb_v),
-        [VF_SPH_FORCES_BIND_MASK] = B(s->mask),
+        [VF_SPH_FORCES_BIND_NB_BITS] = B(s->nb_bits),
         [VF_SPH_FORCES_BIND_POS] = B(s->pos[a]),
         [VF_SPH_FORCES_BIND_VEL] = B(s->vel[a]),
         [VF_SPH_FORCES_BIND_DENS] = B(s->dens),
@@ -765,7 +765,7 @@ void vf_sph_destroy(vf_sph **ps)
         vf_pipeline_destroy(&s->pipe[i]);
     vf_buffer *bufs[] = {s->params, s->state,  s->dispatch, s->start,  s->counts, s->sums,   s->cell,
                          s->slot,   s->keys,   s->dens,     s->acc,    s->pattern, s->pos[0], s->pos[1],
-                         s->vel[0], s->vel[1], s->id[0],    s->id[1], s->nb_x, s->nb_v, s->mask};
+                         s->vel[0], s->vel[1], s->id[0],    s->id[1], s->nb_x, s->nb_v, s->nb_bits};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         vf_buffer_destroy(&bufs[i]);
     free(s);
