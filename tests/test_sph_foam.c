@@ -39,11 +39,6 @@ static vf_result run_foam(vf_gpu *gpu, vf_sph *sph, vf_foam *foam, double dt)
     return vf_cmd_oneshot_submit(gpu, cmd);
 }
 
-static double rel_err(double a, double b)
-{
-    return fabs(a - b) / fmax(fabs(b), 1e-3);
-}
-
 static void test_gpu_cpu(vf_gpu *gpu)
 {
     vf_test_section("potentials and classes, gpu against cpu");
@@ -100,19 +95,43 @@ static void test_gpu_cpu(vf_gpu *gpu)
         const vf_sph_params *prm = vf_sph_get_params(sph);
         vf_foam_ref_potentials(prm, &push, snap.count, (const float(*)[4])snap.pos, (const float(*)[4])snap.vel, snap.id,
                                cnorm, cpot);
-        /* fp32 on both sides, the same neighbours in the same order: within
-         * 1e-4 relative (1e-3 absolute floor); generated counts (a floor)
-         * equal, except that at most 1% may differ by one at a rounding step. */
+        /* fp32 on both sides, the neighbours in another order, and a driver
+         * may fuse multiply-adds (NVIDIA does, lavapipe does not). Normals:
+         * each component within 1e-4 relative or 1e-5 of the sum of the
+         * weights (normal.w, which bounds the sum of |terms|: |d / r| <= 1;
+         * a sum of up to ~80 terms rounds by ~80 eps of it). The potentials
+         * are then taken from the GPU's own normals, so that a normal's
+         * rounding does not move a neighbour's direction (ill-conditioned
+         * where the normal is short): trapped air within 1e-4 relative or
+         * 1e-5 of sum(w) times the largest |v_i - v_j| (terms of
+         * |v_ij| (1 - cos) w, cancelling in 1 - cos), wave crests likewise
+         * with 2 for the velocity (terms of (1 - n_i.n_j) w), kinetic energy
+         * and the sum of the weights 1e-4 relative (1e-3 absolute floor). Generated counts (a floor)
+         * equal, except that at most 1% may differ by one at a rounding
+         * step. A lost neighbour moves a value by ~1/50 of sum(w). */
+        double vmax = 0;
+        for (uint32_t k = 0; k < snap.count; k++)
+            vmax = fmax(vmax, sqrt((double)snap.vel[k][0] * snap.vel[k][0] + (double)snap.vel[k][1] * snap.vel[k][1] +
+                                   (double)snap.vel[k][2] * snap.vel[k][2]));
         uint64_t bad = 0, bad_gen = 0, near = 0, gen = 0, ta_on = 0, wc_on = 0, surf = 0;
         double worst = 0;
         for (uint32_t k = 0; k < snap.count; k++) {
-            for (int c = 0; c < 3; c++) {
-                double e = rel_err(gpot[k][c], cpot[k][c]);
-                worst = fmax(worst, e);
-                bad += e > 1e-4;
-                double en = rel_err(gnorm[k][c], cnorm[k][c]);
+            double wsum = cnorm[k][3];
+            for (int c = 0; c < 4; c++) {
+                double en = fabs(gnorm[k][c] - cnorm[k][c]) / fmax(1e-4 * fabs(cnorm[k][c]), c < 3 ? 1e-5 * wsum + 1e-9 : 1e-7);
                 worst = fmax(worst, en);
-                bad += en > 1e-4;
+                bad += !(en <= 1.0);
+            }
+        }
+        vf_foam_ref_potentials_of(prm, &push, snap.count, (const float(*)[4])snap.pos, (const float(*)[4])snap.vel,
+                                  snap.id, (const float(*)[4])gnorm, cpot);
+        for (uint32_t k = 0; k < snap.count; k++) {
+            double wsum = cnorm[k][3];
+            const double floor[3] = {1e-5 * wsum * 2 * vmax + 1e-9, 1e-5 * wsum * 2 + 1e-9, 1e-7};
+            for (int c = 0; c < 3; c++) {
+                double e = fabs(gpot[k][c] - cpot[k][c]) / fmax(1e-4 * fabs(cpot[k][c]), floor[c]);
+                worst = fmax(worst, e);
+                bad += !(e <= 1.0);
             }
             double dg = fabs(gpot[k][3] - cpot[k][3]);
             near += dg == 1.0;
@@ -124,7 +143,7 @@ static void test_gpu_cpu(vf_gpu *gpu)
                     0.3f * cnorm[k][3];
         }
         printf("%u fluid particles: %llu at the surface, %llu with trapped air above its minimum, %llu on wave crests, "
-               "%llu diffuse generated; worst relative difference %.2e, generated counts differing by one: %llu\n",
+               "%llu diffuse generated; worst difference %.2g of its tolerance, generated counts differing by one: %llu\n",
                snap.count, (unsigned long long)surf, (unsigned long long)ta_on, (unsigned long long)wc_on,
                (unsigned long long)gen, worst, (unsigned long long)near);
         CHECK_EQ_U64(bad, 0);

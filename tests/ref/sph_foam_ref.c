@@ -57,6 +57,12 @@ void vf_foam_ref_potentials(const vf_sph_params *prm, const vf_foam_push *p, uin
         memcpy(normal[i], sum, sizeof sum);
         normal[i][3] = wsum;
     }
+    vf_foam_ref_potentials_of(prm, p, n, pos, vel, id, (const float(*)[4])normal, pot);
+}
+
+void vf_foam_ref_potentials_of(const vf_sph_params *prm, const vf_foam_push *p, uint32_t n, const float (*pos)[4],
+                               const float (*vel)[4], const uint32_t *id, const float (*normal)[4], float (*pot)[4])
+{
     for (uint32_t i = 0; i < n; i++) {
         float ni[3], vi[3] = {vel[i][0], vel[i][1], vel[i][2]};
         bool surface = len3(normal[i]) > 0.3f * normal[i][3];
