@@ -87,6 +87,19 @@ VF_STRUCT_BEGIN(vf_selftest_push)
 VF_STRUCT_END(vf_selftest_push)
 VF_STATIC_ASSERT(sizeof(vf_selftest_push) == 32, "vf_selftest_push must match std430")
 
+/* ---------------------------------------------------------------- bench copy */
+/* bench: device-local bandwidth through the shader cores, one uvec4 per
+ * invocation (vkCmdCopyBuffer may run on a slower copy engine). */
+#define VF_BENCH_COPY_BIND_SRC 0
+#define VF_BENCH_COPY_BIND_DST 1
+VF_STRUCT_BEGIN(vf_bench_copy_push)
+    VF_UINT count; /* uvec4 elements */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_bench_copy_push)
+VF_STATIC_ASSERT(sizeof(vf_bench_copy_push) == 16, "vf_bench_copy_push must match std430")
+
 /* ---------------------------------------------------------------- overlay text */
 /* stb_easy_font quads: 4 vertices of {float x, y, z; uint8 rgba[4]} each. */
 #define VF_OVERLAY_BIND_VERTS 0

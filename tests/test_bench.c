@@ -96,6 +96,7 @@ int main(int argc, char **argv)
             solvers++;
         }
     CHECK_MSG(solvers >= 1, "at least one solver to benchmark");
+    char device_name[256] = "";
     vf_test_section("tiny sweep");
     int rc = vf_test_run_capture(out, sizeof out,
                                  "'%s' bench%s --frames 3 --warmup 1 --repeat 2 --render 96x64 --out '%s' --quiet --model '%s/bench/models'",
@@ -127,12 +128,16 @@ int main(int argc, char **argv)
         need(doc, "date", cJSON_String, "top");
         const cJSON *dev = need(doc, "device", cJSON_Object, "top");
         if (dev) {
-            need(dev, "name", cJSON_String, "device");
+            const cJSON *dn = need(dev, "name", cJSON_String, "device");
+            if (dn)
+                snprintf(device_name, sizeof device_name, "%s", dn->valuestring);
             need(dev, "type", cJSON_String, "device");
             need(dev, "driver", cJSON_String, "device");
             need(dev, "vulkan", cJSON_String, "device");
             positive(dev, "memory_bytes", "device");
             positive(dev, "peak_copy_gbps", "device");
+            positive(dev, "copy_transfer_gbps", "device");
+            positive(dev, "copy_shader_gbps", "device");
         }
         const cJSON *set = need(doc, "settings", cJSON_Object, "top");
         if (set) {
@@ -236,6 +241,34 @@ int main(int argc, char **argv)
         rc = vf_test_run_capture(out, sizeof out, "'%s' bench --model '%s' --out '%s'", vf_t.vkfluid, dir, vf_test_path("bad"));
         CHECK_MSG(rc == 2, "a device file without latency_source: exit %d, want 2: %s", rc, out);
         CHECK_STR_CONTAINS(out, "latency_source");
+
+        /* the device key: measured times beside the predictions only for a
+         * file that names the benchmarked device; a key that is no name fails */
+        static const char *const devs[3] = {"\"%s\"", "\"no such device 0x1f\"", "5"};
+        for (int k = 0; k < 3; k++) {
+            char key[300];
+            snprintf(key, sizeof key, devs[k], device_name);
+            f = fopen(path, "w");
+            if (!CHECK(f != NULL))
+                break;
+            fprintf(f,
+                    "{\"name\": \"x\", \"device\": %s, \"bandwidth_gbps\": 100, \"bandwidth_source\": \"spec\", "
+                    "\"dispatch_latency_us\": 5, \"latency_source\": \"assumed\"}\n",
+                    key);
+            fclose(f);
+            rc = vf_test_run_capture(out, sizeof out,
+                                     "'%s' bench --solver height --sizes 128 --frames 1 --warmup 0 --repeat 1 --render none "
+                                     "--model '%s' --out '%s' --force",
+                                     vf_t.vkfluid, dir, vf_test_path("dev"));
+            if (k < 2) {
+                CHECK_MSG(rc == 0, "device key %s: exit %d: %s", key, rc, out);
+                CHECK_MSG((strstr(out, "meas/pred") != NULL) == (k == 0), "device key %s: measured column %s", key,
+                          k == 0 ? "missing" : "for another device");
+            } else {
+                CHECK_MSG(rc == 2, "device key %s: exit %d, want 2: %s", key, rc, out);
+                CHECK_STR_CONTAINS(out, "key device");
+            }
+        }
     }
     if (vf_scene_find("smoke")) {
         rc = vf_test_run_capture(out, sizeof out, "'%s' bench --solver grid --sizes 100000 --frames 1 --out '%s' --quiet",

@@ -85,7 +85,9 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
     fprintf(f, ", \"vulkan\": \"%u.%u.%u\", \"memory_bytes\": %llu, ", VK_API_VERSION_MAJOR(d->api_version),
             VK_API_VERSION_MINOR(d->api_version), VK_API_VERSION_PATCH(d->api_version),
             (unsigned long long)d->device_local_bytes);
-    jnum(f, "peak_copy_gbps", r->peak_copy_gbps, false);
+    jnum(f, "peak_copy_gbps", r->peak_copy_gbps, true);
+    jnum(f, "copy_transfer_gbps", r->copy_transfer_gbps, true);
+    jnum(f, "copy_shader_gbps", r->copy_shader_gbps, false);
     fprintf(f, "},\n  \"settings\": {\"frames\": %u, \"warmup\": %u, \"repeat\": %u, \"render\": ", r->frames, r->warmup,
             r->repeat);
     if (r->render_width)
@@ -385,7 +387,8 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
     fprintf(f, "device: %s (%s), driver %s (%s), vulkan %u.%u.%u\n", d->name, vf_device_type_name(d->type), d->driver_name,
             d->driver_info, VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
             VK_API_VERSION_PATCH(d->api_version));
-    fprintf(f, "measured copy bandwidth (device-local, read + write): %.1f GB/s\n", r->peak_copy_gbps);
+    fprintf(f, "measured copy bandwidth (device-local, read + write): %.1f GB/s (vkCmdCopyBuffer %.1f, compute shader %.1f)\n",
+            r->peak_copy_gbps, r->copy_transfer_gbps, r->copy_shader_gbps);
     fprintf(f, "frames %u (after %u warm-up), repeats %u, render %s\n\n", r->frames, r->warmup, r->repeat,
             r->render_width ? "on" : "off");
     for (uint32_t si = 0; si < r->solver_count; si++) {

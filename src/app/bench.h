@@ -58,7 +58,8 @@ typedef struct vf_bench_solver {
 
 typedef struct vf_bench_report {
     vf_device_info device;
-    double peak_copy_gbps; /* measured device-local copy bandwidth (read + write) */
+    double peak_copy_gbps; /* measured device-local copy bandwidth (read + write): the larger of the two below */
+    double copy_transfer_gbps, copy_shader_gbps; /* by vkCmdCopyBuffer, by a compute shader */
     uint32_t frames, warmup, repeat;
     uint32_t render_width, render_height; /* 0: simulation only */
     char date[32];

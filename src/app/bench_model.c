@@ -1,5 +1,7 @@
 #include "bench_model.h"
 
+#include "text.h"
+
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <math.h>
@@ -49,6 +51,7 @@ static vf_result load_one(const char *path, vf_bench_model *m, char *err, size_t
     const cJSON *bws = cJSON_GetObjectItemCaseSensitive(root, "bandwidth_source");
     const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "dispatch_latency_us");
     const cJSON *lats = cJSON_GetObjectItemCaseSensitive(root, "latency_source");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
     if (!cJSON_IsObject(root))
         snprintf(err, cap, "%s: not a JSON object: see bench/models/ for the format", path);
     else if (!cJSON_IsString(name))
@@ -62,7 +65,14 @@ static vf_result load_one(const char *path, vf_bench_model *m, char *err, size_t
         snprintf(err, cap, "%s: key dispatch_latency_us: must be a number in (0, 1e6] (microseconds)", path);
     else if (!cJSON_IsString(lats) || !lats->valuestring[0])
         snprintf(err, cap, "%s: key latency_source: must say where the latency comes from", path);
+    else if (dev && (!cJSON_IsString(dev) || !dev->valuestring[0] || strlen(dev->valuestring) >= sizeof m->device))
+        snprintf(err, cap,
+                 "%s: key device: must be a part of the Vulkan device name the file describes (1 to %zu characters), "
+                 "or left out",
+                 path, sizeof m->device - 1);
     else {
+        if (dev)
+            snprintf(m->device, sizeof m->device, "%s", dev->valuestring);
         snprintf(m->name, sizeof m->name, "%s", name->valuestring);
         snprintf(m->bandwidth_source, sizeof m->bandwidth_source, "%s", bws->valuestring);
         snprintf(m->latency_source, sizeof m->latency_source, "%s", lats->valuestring);
@@ -162,7 +172,7 @@ void vf_bench_print_model(const vf_bench_report *r, const vf_bench_model *models
                 m->latency_us, m->latency_source);
         fprintf(f, "    %-7s %10s %16s %16s %16s %14s", "solver", "size", "pred ms/substep", "pred ms/frame",
                 "pred fps (sim)", "pred fps+render");
-        bool measured = m->bandwidth_gbps == 0;
+        bool measured = m->device[0] && vf_text_icontains(r->device.name, m->device);
         if (measured)
             fprintf(f, " %16s %10s", "measured ms/frm", "meas/pred");
         fprintf(f, "\n");

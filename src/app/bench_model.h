@@ -19,6 +19,7 @@ typedef struct vf_bench_model {
     double bandwidth_gbps;   /* 0: the measured copy bandwidth of the benchmarked device */
     double latency_us;       /* per dependent dispatch (or draw) */
     char bandwidth_source[320], latency_source[320];
+    char device[96];         /* a part of the Vulkan device name it describes ("" = none) */
 } vf_bench_model;
 
 /** Loads every *.json device file of dir (sorted by name) into models (at
@@ -35,8 +36,9 @@ double vf_bench_model_substep_ms(const vf_bench_model *m, const vf_bench_work *w
 double vf_bench_model_render_ms(const vf_bench_model *m, const vf_bench_work *w, double peak_gbps);
 
 /** Prints the predictions of every model for every size of r (labelled as
- * predictions), and for each model whose bandwidth is the measured one, the
- * measured simulation milliseconds per frame beside the predicted. */
+ * predictions), and for each model whose device key is a part of the
+ * benchmarked device's name (case-insensitive), the measured simulation
+ * milliseconds per frame beside the predicted. */
 void vf_bench_print_model(const vf_bench_report *r, const vf_bench_model *models, uint32_t count, FILE *f);
 
 #endif

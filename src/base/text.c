@@ -128,3 +128,18 @@ void vf_format_bytes(unsigned long long bytes, char *buf, size_t cap)
     else
         snprintf(buf, cap, "%.0f MiB", (double)bytes / (double)(1ull << 20));
 }
+
+bool vf_text_icontains(const char *hay, const char *needle)
+{
+    size_t nl = strlen(needle);
+    if (nl == 0)
+        return false;
+    for (const char *h = hay; *h; h++) {
+        size_t k = 0;
+        while (k < nl && h[k] && tolower((unsigned char)h[k]) == tolower((unsigned char)needle[k]))
+            k++;
+        if (k == nl)
+            return true;
+    }
+    return false;
+}

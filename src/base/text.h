@@ -4,6 +4,7 @@
 #ifndef VF_TEXT_H
 #define VF_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /** The candidate closest to word by edit distance (insertions, deletions,
@@ -26,6 +27,9 @@ void vf_format_double(double v, char *buf, size_t cap);
  * message: control bytes, DEL and quotes become '?', a cut never ends inside
  * a UTF-8 sequence and is marked with "..."; s may be NULL (empty text). */
 void vf_text_safe(const char *s, char *buf, size_t cap, size_t max);
+
+/** True when needle (non-empty) occurs in hay, ignoring ASCII case. */
+bool vf_text_icontains(const char *hay, const char *needle);
 
 /** Writes a byte count for a message: "1.5 GiB" from 1 GiB up, else "12 MiB". */
 void vf_format_bytes(unsigned long long bytes, char *buf, size_t cap);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpu_limits.h"
+#include "text.h"
 
 #define VF_VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 
@@ -160,21 +161,6 @@ fail_instance:
     return res;
 }
 
-static bool icontains(const char *hay, const char *needle)
-{
-    size_t nl = strlen(needle);
-    if (nl == 0)
-        return false;
-    for (const char *h = hay; *h; h++) {
-        size_t k = 0;
-        while (k < nl && h[k] && tolower((unsigned char)h[k]) == tolower((unsigned char)needle[k]))
-            k++;
-        if (k == nl)
-            return true;
-    }
-    return false;
-}
-
 vf_result vf_gpu_match_device(const vf_device_info *devs, uint32_t count, const char *spec, uint32_t *index)
 {
     if (!spec || !*spec)
@@ -190,7 +176,7 @@ vf_result vf_gpu_match_device(const vf_device_info *devs, uint32_t count, const 
         return VF_OK;
     }
     for (uint32_t i = 0; i < count; i++)
-        if (icontains(devs[i].name, spec) || icontains(devs[i].driver_name, spec)) {
+        if (vf_text_icontains(devs[i].name, spec) || vf_text_icontains(devs[i].driver_name, spec)) {
             *index = i;
             return VF_OK;
         }
