@@ -139,6 +139,29 @@ static void test_dispatch_and_profiler(vf_gpu *gpu)
         }
     }
     vf_profiler_destroy(&prof);
+
+    /* a frame with more scopes than the slot holds: the extra ones are
+     * refused and counted, and the slot's next use holds them all */
+    vf_profiler_desc pd = {.max_scopes = 4, .slots = 2};
+    CHECK(vf_profiler_create(gpu, &pd, &prof) == VF_OK);
+    for (int use = 0; prof && use < 2; use++) {
+        if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+            break;
+        vf_profiler_reset(prof, cmd, 1);
+        static const char *const names[7] = {"a", "b", "c", "d", "e", "f", "g"};
+        for (int k = 0; k < 7; k++)
+            vf_profiler_end(prof, cmd, vf_profiler_begin(prof, cmd, names[k]));
+        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+        vf_pass_time t[8];
+        uint32_t nt = 0;
+        CHECK(vf_profiler_collect(prof, 1, t, 8, &nt) == VF_OK);
+        printf("profiler use %d: 7 scopes asked, %u collected, %u refused\n", use + 1, nt,
+               vf_profiler_dropped(prof, 1));
+        CHECK_EQ_INT(nt, use == 0 ? 4 : 7);
+        CHECK_EQ_INT(vf_profiler_dropped(prof, 1), use == 0 ? 3 : 0);
+        CHECK(nt >= 4 && !strcmp(t[nt - 1].name, names[nt - 1]));
+    }
+    vf_profiler_destroy(&prof);
     vf_buffer_destroy(&b);
     vf_pipeline_destroy(&p);
 }

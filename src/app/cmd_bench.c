@@ -258,7 +258,7 @@ static void samples_add(samples *s, const vf_pass_time *t, uint32_t n, vf_solver
         if (k == s->count) {
             if (k >= VF_BENCH_MAX_PASSES || !(s->v[k] = calloc(s->cap, sizeof(double))))
                 continue;
-            snprintf(s->name[k], sizeof s->name[k], "%s", t[i].name);
+            snprintf(s->name[k], sizeof s->name[k], "%.*s", (int)sizeof s->name[k] - 1, t[i].name);
             s->render[k] = render_mode;
             s->bytes[k] = solver->vt->pass_bytes ? solver->vt->pass_bytes(solver, t[i].name) * t[i].count : 0;
             for (uint32_t j = 0; j < s->n; j++)
@@ -304,7 +304,26 @@ typedef struct run_ctx {
     vf_profiler *prof;
     vf_progress *progress;
     uint64_t *done;
+    uint32_t incomplete; /* timed frames left out of the pass times: more scopes than the profiler held */
 } run_ctx;
+
+/* Adds the pass times of the frame in slot to smp. When the profiler
+ * refused some of its scopes (the slot grows at its next reset), only the
+ * frame's total (bench.sim, its first scope) counts: a pass whose later
+ * substeps went untimed would sum too little. */
+static void collect_frame(run_ctx *c, uint32_t slot, samples *smp, vf_solver *solver, bool render_mode)
+{
+    vf_pass_time t[VF_BENCH_MAX_PASSES];
+    uint32_t n = 0;
+    bool whole = vf_profiler_dropped(c->prof, slot) == 0;
+    if (vf_profiler_collect(c->prof, slot, t, VF_BENCH_MAX_PASSES, &n) != VF_OK)
+        return;
+    if (!whole) {
+        c->incomplete++;
+        n = n && !strcmp(t[0].name, "bench.sim") ? 1 : 0;
+    }
+    samples_add(smp, t, n, solver, render_mode);
+}
 
 /* Runs `count` frames; with render, draws each into target. Collects pass
  * times into smp when not NULL. Returns wall seconds (< 0 on failure). */
@@ -318,12 +337,8 @@ static double run_frames(run_ctx *c, vf_solver *solver, vf_renderer *renderer, v
         uint32_t slot;
         if ((*res = vf_frames_begin(c->frames, &cmd, &slot)) != VF_OK)
             return -1;
-        if (used[slot] && smp) {
-            vf_pass_time t[VF_BENCH_MAX_PASSES];
-            uint32_t n = 0;
-            if (vf_profiler_collect(c->prof, slot, t, VF_BENCH_MAX_PASSES, &n) == VF_OK)
-                samples_add(smp, t, n, solver, renderer != NULL);
-        }
+        if (used[slot] && smp)
+            collect_frame(c, slot, smp, solver, renderer != NULL);
         vf_profiler_reset(c->prof, cmd, slot);
         vf_cmd_barrier_frame_start(cmd);
         uint32_t s = vf_profiler_begin_compute(c->prof, cmd, "bench.sim");
@@ -348,12 +363,8 @@ static double run_frames(run_ctx *c, vf_solver *solver, vf_renderer *renderer, v
     for (uint32_t k = 0; k < 2; k++) {
         if ((*res = vf_frames_wait(c->frames, k)) != VF_OK)
             return -1;
-        if (used[k] && smp) {
-            vf_pass_time t[VF_BENCH_MAX_PASSES];
-            uint32_t n = 0;
-            if (vf_profiler_collect(c->prof, k, t, VF_BENCH_MAX_PASSES, &n) == VF_OK)
-                samples_add(smp, t, n, solver, renderer != NULL);
-        }
+        if (used[k] && smp)
+            collect_frame(c, k, smp, solver, renderer != NULL);
     }
     *res = VF_OK;
     return vf_app_now() - t0;
@@ -532,6 +543,7 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
     }
     if (run_frames(c, solver, NULL, NULL, o->warmup, NULL, &res) < 0)
         goto gpu_fail;
+    c->incomplete = 0;
     steps0 = solver->steps;
     uint64_t frames0 = solver->frames;
     double wall_total = 0;
@@ -571,6 +583,14 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
             hi = fmax(hi, rfps[r]);
         }
         z->render_fps_spread = z->render_fps_median > 0 ? (hi - lo) / z->render_fps_median : 0;
+    }
+    if (c->incomplete) {
+        if (c->progress->drawn && c->progress->tty)
+            fputc('\n', stderr);
+        vf_app_warn("bench %s at %s %llu: %u of %u timed frames recorded more passes than the profiler held then; "
+                    "the per-pass times leave them out, the frame totals do not (more --warmup frames avoid it)",
+                    fam->solver, fam->size_key, (unsigned long long)z->size, c->incomplete,
+                    o->frames * o->repeat * (renderer ? 2u : 1u));
     }
     /* per-pass statistics: the simulation's passes from the simulation-only
      * frames, the render passes from the rendered frames */
@@ -790,7 +810,7 @@ int vf_cmd_bench(int argc, char **argv)
         goto done;
     rc = VF_EXIT_RUNTIME;
     vf_frames_desc fd = {.count = 2, .name = "bench frames"};
-    vf_profiler_desc pd = {.slots = 2, .max_scopes = 2048};
+    vf_profiler_desc pd = {.slots = 2, .max_scopes = 4096}; /* a slot grows when a frame asks for more */
     if (vf_frames_create(gpu, &fd, &frames) != VF_OK || vf_profiler_create(gpu, &pd, &prof) != VF_OK) {
         vf_app_error("bench set-up failed");
         goto done;

@@ -25,7 +25,8 @@ typedef struct vf_pass_time {
     uint32_t count; /* how many scopes had that name */
 } vf_pass_time;
 
-/** Zeroed: 256 scopes per slot, 2 slots. */
+/** Zeroed: 256 scopes per slot, 2 slots. A slot grows when a frame asks for
+ * more (vf_profiler_reset), up to 65536 scopes. */
 typedef struct vf_profiler_desc {
     uint32_t max_scopes;
     uint32_t slots;
@@ -41,8 +42,17 @@ void vf_profiler_destroy(vf_profiler **prof);
 /** True when the device writes timestamps on this queue. */
 bool vf_profiler_supported(const vf_profiler *prof);
 /** Records the reset of a slot's queries and makes it current. Must be
- * recorded outside a render pass, before any begin/end of this slot. */
+ * recorded outside a render pass, before any begin/end of this slot, once the
+ * slot's earlier submit has completed (as after vf_frames_begin of that slot)
+ * and been collected. When the slot's last recording asked for more scopes
+ * than it held, the slot first grows to hold them (doubling, up to 65536;
+ * on failure it stays as it was), so a frame with more passes than
+ * max_scopes is timed whole from its slot's next use on. */
 void vf_profiler_reset(vf_profiler *prof, VkCommandBuffer cmd, uint32_t slot);
+/** Scopes vf_profiler_begin refused since the slot's last reset because the
+ * slot was full: their passes, and the later ones, are missing from what
+ * vf_profiler_collect reports for it. */
+uint32_t vf_profiler_dropped(const vf_profiler *prof, uint32_t slot);
 /** Writes the start timestamp of a named pass (the name is copied, truncated
  * to 31 bytes). Returns the scope id for vf_profiler_end, or UINT32_MAX when
  * the slot is full (then end ignores it). */
