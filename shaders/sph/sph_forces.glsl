@@ -2,10 +2,11 @@
 // (a_i = -sum m (p_i/rho_i^2 + p_j/rho_j^2) grad W), viscosity with the
 // viscosity-kernel Laplacian (Mueller 2003), surface tension from the colour
 // field (when the tension is on: specialization constant), gravity, velocity
-// damping and the interactive push/pull force. Same row loops as
-// sph_density: the neighbours, then, in loops entered only by particles near
-// a wall or an obstacle, the mirror images of the neighbours (including the
-// particle's own image), one image set at a time.
+// damping and the interactive push/pull force. The same rows as
+// sph_density, a slab of 5 at a time, visiting the candidates its neighbour
+// bits mark; then, in loops entered only by particles near a wall or an
+// obstacle, the mirror images of the neighbours (including the particle's
+// own image), one image set at a time.
 //
 // Included by sph_forces.comp (writes the accelerations) and, with
 // SPH_FORCES_DRIFT defined, by sph_forces_drift.comp: the closing kick of
@@ -99,22 +100,37 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
             m1[k & 3u] = word;
     }
     uint at = 0u; // its position
-    for (int r = 0; r < SPH_ROWS; r++) {
-        uint b, e;
-        sph_row_candidates_of(r, c, f, lo0, hi0, b, e);
-        uint len = min(e - b, 32u);
-        uint bits = sph_mask_bits(m0, m1, at, len);
-        at += len;
-        // the candidates sph_density found within h (and a few more: see
-        // shared_sph.h), in their order, then the row's candidates past its
-        // 32nd, all of them (rare); one loop, so the pair terms are
-        // compiled once and a row pays for one loop, not two
-        uint rest = b + 32u; // the next of those
-        while (bits != 0u || rest < e) {
-            bool bit = bits != 0u;
-            uint j = bit ? b + uint(findLSB(bits)) : rest;
-            bits &= bits - 1u;
-            rest += bit ? 0u : 1u;
+    // The rows a slab of equal z at a time (SPH_ROW_SPAN rows of y): one
+    // loop over the slab's set bits, row after row, and then each row's
+    // candidates past its 32nd (rare), so the sums keep their order. A
+    // device that runs every lane until the busiest is done (llvmpipe) runs
+    // the slab's loop as long as the lane with the most neighbours in the
+    // slab, not as long as the busiest lane of each row added up.
+    for (int zs = 0; zs < SPH_ROW_SPAN; zs++) {
+        uint rb[SPH_ROW_SPAN], re[SPH_ROW_SPAN], rw[SPH_ROW_SPAN], rr[SPH_ROW_SPAN];
+        for (int k = 0; k < SPH_ROW_SPAN; k++) {
+            uint b, e;
+            sph_row_candidates_of(zs * SPH_ROW_SPAN + k, c, f, lo0, hi0, b, e);
+            uint len = min(e - b, 32u);
+            rw[k] = sph_mask_bits(m0, m1, at, len);
+            at += len;
+            rb[k] = b;
+            re[k] = e;
+            rr[k] = b + 32u; // the row's next candidate past its 32nd
+        }
+        for (;;) {
+            bool found = false;
+            uint j = 0u;
+            for (int k = 0; k < SPH_ROW_SPAN; k++) {
+                bool bit = !found && rw[k] != 0u;
+                bool rest = !found && !bit && rr[k] < re[k];
+                j = bit ? rb[k] + uint(findLSB(rw[k])) : (rest ? rr[k] : j);
+                rw[k] &= bit ? rw[k] - 1u : ~0u;
+                rr[k] += rest ? 1u : 0u;
+                found = found || bit || rest;
+            }
+            if (!found)
+                break;
             vec4 xj = nb_x_at(j);
             vec3 d = xi - xj.xyz;
             float r2 = dot(d, d);
