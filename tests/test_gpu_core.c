@@ -166,6 +166,52 @@ static void test_dispatch_and_profiler(vf_gpu *gpu)
     vf_pipeline_destroy(&p);
 }
 
+/* bench_copy.comp (the benchmark's shader copy bandwidth) against memcpy:
+ * the first count uvec4 of src land in dst, nothing past them is written. */
+static void test_bench_copy(vf_gpu *gpu)
+{
+    vf_test_section("bench copy kernel against memcpy");
+    const uint32_t n = 100003, count = n - 5; /* uvec4 elements; a tail left alone */
+    vf_pipeline *p = NULL;
+    vf_buffer *src = NULL, *dst = NULL;
+    uint32_t *in = malloc((size_t)n * 16), *out = malloc((size_t)n * 16), *want = malloc((size_t)n * 16);
+    vf_compute_desc cd = {.shader = "bench_copy.comp", .binding_count = 2,
+                          .bindings = {[VF_BENCH_COPY_BIND_SRC] = VF_BIND_STORAGE_BUFFER,
+                                       [VF_BENCH_COPY_BIND_DST] = VF_BIND_STORAGE_BUFFER},
+                          .push_size = sizeof(vf_bench_copy_push)};
+    vf_buffer_desc bd = {.size = (VkDeviceSize)n * 16, .name = "bench copy test src"};
+    CHECK(in && out && want);
+    CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK);
+    CHECK(vf_buffer_create(gpu, &bd, &src) == VF_OK);
+    bd.name = "bench copy test dst";
+    CHECK(vf_buffer_create(gpu, &bd, &dst) == VF_OK);
+    VkCommandBuffer cmd;
+    if (in && out && want && p && src && dst && vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK) {
+        for (uint32_t i = 0; i < 4 * n; i++)
+            in[i] = i * 2654435761u;
+        memset(want, 0xab, (size_t)n * 16); /* the fill below */
+        memcpy(want, in, (size_t)count * 16);
+        CHECK(vf_buffer_write(src, 0, in, (VkDeviceSize)n * 16) == VF_OK);
+        vkCmdFillBuffer(cmd, dst->buffer, 0, VK_WHOLE_SIZE, 0xabababab);
+        vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        vf_binding bind[2] = {[VF_BENCH_COPY_BIND_SRC] = vf_bind_buffer(src),
+                              [VF_BENCH_COPY_BIND_DST] = vf_bind_buffer(dst)};
+        vf_bench_copy_push pc = {.count = count};
+        vf_cmd_dispatch_1d(cmd, p, bind, &pc, count);
+        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+        CHECK(vf_buffer_read(dst, 0, out, (VkDeviceSize)n * 16) == VF_OK);
+        uint64_t bad = 0;
+        for (uint32_t i = 0; i < 4 * n; i++)
+            bad += out[i] != want[i];
+        CHECK_EQ_U64(bad, 0);
+    }
+    vf_buffer_destroy(&src);
+    vf_buffer_destroy(&dst);
+    vf_pipeline_destroy(&p);
+    free(in), free(out), free(want);
+}
+
 /* A missing barrier between a dispatch that writes a buffer and one that
  * reads it must be reported by synchronization validation and counted: this
  * proves that the zero count every other test asserts is meaningful. (This
@@ -408,6 +454,7 @@ int main(int argc, char **argv)
     test_buffers(gpu);
     test_images(gpu);
     test_dispatch_and_profiler(gpu);
+    test_bench_copy(gpu);
     test_limits(gpu);
     vf_test_gpu_done(&gpu);
     test_descriptor_sets();
