@@ -249,10 +249,20 @@ bool sph_row_range(vec3 f, ivec3 c, int y, int z, out int x0, out int x1)
     x1 = min(c.x + VF_SPH_CELL_DIV, int(prm.grid_x) - 1);
     if (!(rem > 0.0))
         return false;
-    float rx = sqrt(rem);
-    x0 = max(x0, int(floor(f.x - rx)));
-    x1 = min(x1, int(floor(f.x + rx)));
-    return x0 <= x1;
+    // the cells c.x - k and c.x + k (k = 1 .. VF_SPH_CELL_DIV) within sqrt(rem)
+    // of f.x, compared squared (no square root or floor); c.x itself is
+    // within it unless f.x lies outside the grid (around an image)
+    float fr = f.x - float(c.x); // in [0, 1] inside the grid
+    float g0 = max(0.0, max(-fr, fr - 1.0));
+    int kl = 0, kr = 0;
+    for (int k = 1; k <= VF_SPH_CELL_DIV; k++) {
+        float gl = fr + float(k - 1), gr = float(k) - fr;
+        kl += gl * gl < rem ? 1 : 0;
+        kr += gr * gr < rem ? 1 : 0;
+    }
+    x0 = max(x0, c.x - kl);
+    x1 = min(x1, c.x + kr);
+    return g0 * g0 < rem && x0 <= x1;
 }
 
 // The rows (y, z) of cells around a particle's cell c (or an image's), as

@@ -1,9 +1,10 @@
 #version 450
 // Second pass of the cell starts: each workgroup adds up the block sums
-// before its block (its offset), scans its block of counts (exclusive,
-// Hillis-Steele through shared memory, correct for any subgroup size),
-// writes offset + prefix to the starts and sets the counts back to zero, so
-// the next binning needs no clearing pass.
+// before its block (its offset), scans its block of counts (each thread
+// adds up its run, the runs' sums are scanned Hillis-Steele through shared
+// memory, correct for any subgroup size, and each thread reads its run again
+// to write the starts), writes offset + prefix to the starts and sets the
+// counts back to zero, so the next binning needs no clearing pass.
 #include "shared.h"
 #include "sph_texel.glsl"
 
@@ -16,6 +17,8 @@ layout(binding = VF_SPH_SCAN_BIND_SUMS_T) uniform usamplerBuffer sums_t;
 VF_PUSH(vf_sph_scan_push)
 
 shared uint s_sum[VF_SPH_SCAN_WG];
+
+uint count_at(uint k) { return sph_texel ? texelFetch(counts_t, int(k)).x : counts[k]; }
 
 void main()
 {
@@ -39,13 +42,10 @@ void main()
     barrier();
 
     uint base = block * VF_SPH_SCAN_BLOCK + lid * VF_SPH_SCAN_PER_THREAD;
-    uint v[VF_SPH_SCAN_PER_THREAD];
     uint sum = 0u;
     for (uint k = 0u; k < VF_SPH_SCAN_PER_THREAD; k++) {
         uint idx = base + k;
-        uint x = idx < pc.count ? (sph_texel ? texelFetch(counts_t, int(idx)).x : counts[idx]) : 0u;
-        v[k] = sum;
-        sum += x;
+        sum += idx < pc.count ? count_at(idx) : 0u;
     }
     s_sum[lid] = sum;
     barrier();
@@ -57,12 +57,14 @@ void main()
         s_sum[lid] = x;
         barrier();
     }
-    uint exclusive = offset + s_sum[lid] - sum;
+    uint run = offset + s_sum[lid] - sum; // the thread's first start
     for (uint k = 0u; k < VF_SPH_SCAN_PER_THREAD; k++) {
         uint idx = base + k;
         if (idx < pc.count) {
-            start[idx] = v[k] + exclusive;
+            uint x = count_at(idx);
+            start[idx] = run;
             counts[idx] = 0u;
+            run += x;
         }
     }
 }
