@@ -240,13 +240,31 @@ float sph_row_gap(float f, int cell)
     return max(0.0, max(float(cell) - f, f - float(cell + 1)));
 }
 
-bool sph_row_range(vec3 f, ivec3 c, int y, int z, out int x0, out int x1)
+// What the row functions read of the parameters, read once by sph_rows_of
+// before the loops and passed to them. A device that cannot keep a uniform
+// value in a register across the loop's texel reads (opaque calls on
+// llvmpipe) otherwise reads it again on every row, one lane at a time.
+struct sph_rows {
+    float reach2; // (h / cell)^2, with the margin of 0.1 %
+    uint gx, gy;  // prm.grid_x, prm.grid_y
+};
+
+sph_rows sph_rows_of()
 {
+    sph_rows g;
     float hc = prm.h * prm.inv_cell;
+    g.reach2 = hc * hc * 1.001;
+    g.gx = prm.grid_x;
+    g.gy = prm.grid_y;
+    return g;
+}
+
+bool sph_row_range(sph_rows g, vec3 f, ivec3 c, int y, int z, out int x0, out int x1)
+{
     float gy = sph_row_gap(f.y, y), gz = sph_row_gap(f.z, z);
-    float rem = hc * hc * 1.001 - gy * gy - gz * gz;
+    float rem = g.reach2 - gy * gy - gz * gz;
     x0 = max(c.x - VF_SPH_CELL_DIV, 0);
-    x1 = min(c.x + VF_SPH_CELL_DIV, int(prm.grid_x) - 1);
+    x1 = min(c.x + VF_SPH_CELL_DIV, int(g.gx) - 1);
     if (!(rem > 0.0))
         return false;
     // the cells c.x - k and c.x + k (k = 1 .. VF_SPH_CELL_DIV) within sqrt(rem)
@@ -270,20 +288,20 @@ bool sph_row_range(vec3 f, ivec3 c, int y, int z, out int x0, out int x1)
 //     ivec2 lo, hi;
 //     sph_row_bounds(c, f, lo, hi);
 //     for (int z = lo.y; z <= hi.y; z++)
-//         for (int y = lo.x; y <= hi.x; y++) { sph_row_candidates_at(y, z, c, f, b, e); ... }
+//         for (int y = lo.x; y <= hi.x; y++) { sph_row_candidates_at(g, y, z, c, f, b, e); ... }
 // sph_row_candidates_at gives row (y, z)'s candidates [b, e) in cell order
 // (sph_row_range's cells of the row within h; empty where the row is farther
 // than h). The shader defines start_at, its read of the cell starts.
 uint start_at(uint k);
 
-void sph_row_candidates_at(int y, int z, ivec3 c, vec3 f, out uint b, out uint e)
+void sph_row_candidates_at(sph_rows g, int y, int z, ivec3 c, vec3 f, out uint b, out uint e)
 {
     int x0, x1;
     b = 0u;
     e = 0u;
-    if (!sph_row_range(f, c, y, z, x0, x1)) // (y, z) lies in the grid: sph_row_bounds
+    if (!sph_row_range(g, f, c, y, z, x0, x1)) // (y, z) lies in the grid: sph_row_bounds
         return;
-    uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
+    uint row = g.gx * (uint(y) + g.gy * uint(z));
     b = start_at(row + uint(x0));
     e = start_at(row + uint(x1) + 1u);
 }
@@ -304,7 +322,7 @@ void sph_row_bounds(ivec3 c, vec3 f, out ivec2 lo, out ivec2 hi)
 }
 
 // The rows of a particle's own neighbourhood as one loop of a fixed count:
-//     for (int r = 0; r < SPH_ROWS; r++) { sph_row_candidates_of(r, c, f, lo, hi, b, e); ... }
+//     for (int r = 0; r < SPH_ROWS; r++) { sph_row_candidates_of(g, r, c, f, lo, hi, b, e); ... }
 // row r of the (2 VF_SPH_CELL_DIV + 1)^2 around c, z outer and y inner (the
 // order of the two loops above), empty outside sph_row_bounds' lo..hi. Every
 // invocation runs the same count, which costs llvmpipe less than two nested
@@ -312,13 +330,13 @@ void sph_row_bounds(ivec3 c, vec3 f, out ivec2 lo, out ivec2 hi)
 const int SPH_ROW_SPAN = 2 * VF_SPH_CELL_DIV + 1;
 const int SPH_ROWS = SPH_ROW_SPAN * SPH_ROW_SPAN;
 
-void sph_row_candidates_of(int r, ivec3 c, vec3 f, ivec2 lo, ivec2 hi, out uint b, out uint e)
+void sph_row_candidates_of(sph_rows g, int r, ivec3 c, vec3 f, ivec2 lo, ivec2 hi, out uint b, out uint e)
 {
     ivec2 yz = c.yz - VF_SPH_CELL_DIV + ivec2(r % SPH_ROW_SPAN, r / SPH_ROW_SPAN);
     b = 0u;
     e = 0u;
     if (all(greaterThanEqual(yz, lo)) && all(lessThanEqual(yz, hi)))
-        sph_row_candidates_at(yz.x, yz.y, c, f, b, e);
+        sph_row_candidates_at(g, yz.x, yz.y, c, f, b, e);
 }
 
 // The mirror images (sph_mirrors) of the neighbours within h of x, by image

@@ -52,9 +52,10 @@ void main()
     uint at = 0u; // its position
     ivec2 lo0, hi0;
     sph_row_bounds(c, f, lo0, hi0);
+    sph_rows g = sph_rows_of();
     for (int r = 0; r < SPH_ROWS; r++) {
         uint b, e;
-        sph_row_candidates_of(r, c, f, lo0, hi0, b, e);
+        sph_row_candidates_of(g, r, c, f, lo0, hi0, b, e);
         uint bits = 0u, bit = 1u; // bit: the candidate's (0 past the 32nd)
         for (uint j = b; j < e; j++) {
             vec3 d = xi - pos_at(j);
@@ -79,7 +80,7 @@ void main()
         for (int z = lo.y; z <= hi.y; z++)
         for (int y = lo.x; y <= hi.x; y++) {
             uint b, e;
-            sph_row_candidates_at(y, z, cm, fm, b, e);
+            sph_row_candidates_at(g, y, z, cm, fm, b, e);
             for (uint j = b; j < e; j++) {
                 vec3 xj = pos_at(j), d = xi - xj;
                 if (dot(d, d) < h2) // the images of the neighbours within h only

@@ -50,6 +50,7 @@ vec4 nb_v_at(uint j) { return sph_texel ? texelFetch(nb_v_t, int(j)) : nb_v[j]; 
 struct sph_sums {
     vec3 vi;       // velocity of i
     float pterm_i; // p_i / rho_i^2
+    float inv_h, r_min; // 1 / h and 1e-6 h (read once: sph_rows)
     vec3 p, v, n;  // pressure, viscosity and colour-field gradient sums
     float lap;     // colour-field Laplacian sum
 };
@@ -60,15 +61,28 @@ struct sph_sums {
 void pair(inout sph_sums s, vec3 d, float r2, float pterm_j, vec3 vj, float inv_rhoj)
 {
     float r = sqrt(r2);
-    float q = r * prm.inv_h;
+    float q = r * s.inv_h;
     float omq = 1.0 - q;
     float w = (s.pterm_i + pterm_j) * omq * omq / r;
-    s.p += (r > 1e-6 * prm.h ? w : 0.0) * d;
+    s.p += (r > s.r_min ? w : 0.0) * d;
     s.v += (vj - s.vi) * (omq * inv_rhoj);
     if (tension) {
         float t = 1.0 - q * q;
         s.n -= (t * t * inv_rhoj) * d;
         s.lap -= t * (3.0 - 7.0 * q * q) * inv_rhoj;
+    }
+}
+
+// Candidate j of particle i (at xi): its pair terms if it lies within h and
+// is not i.
+void candidate(inout sph_sums s, vec3 xi, uint i, uint j, float h2)
+{
+    vec4 xj = nb_x_at(j);
+    vec3 d = xi - xj.xyz;
+    float r2 = dot(d, d);
+    if (r2 < h2 && j != i) {
+        vec4 vj = nb_v_at(j);
+        pair(s, d, r2, xj.w, vj.xyz, vj.w);
     }
 }
 
@@ -82,6 +96,8 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
     sph_sums s;
     s.vi = vi;
     s.pterm_i = xr.w;
+    s.inv_h = prm.inv_h;
+    s.r_min = 1e-6 * prm.h;
     s.p = vec3(0.0);
     s.v = vec3(0.0);
     s.n = vec3(0.0);
@@ -91,6 +107,7 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
     float h2 = prm.h2;
     ivec2 lo0, hi0;
     sph_row_bounds(c, f, lo0, hi0);
+    sph_rows g = sph_rows_of();
     uvec4 m0, m1 = uvec4(0u);
     for (uint k = 0u; k < VF_SPH_MASK_WORDS; k++) {
         uint word = nb_bits[VF_SPH_MASK_WORDS * i + k];
@@ -101,16 +118,18 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
     }
     uint at = 0u; // its position
     // The rows a slab of equal z at a time (SPH_ROW_SPAN rows of y): one
-    // loop over the slab's set bits, row after row, and then each row's
-    // candidates past its 32nd (rare), so the sums keep their order. A
+    // loop over the slab's set bits, row after row, then one over the rows'
+    // candidates past their 32nd (rare, and the bits do not cover them). A
     // device that runs every lane until the busiest is done (llvmpipe) runs
     // the slab's loop as long as the lane with the most neighbours in the
-    // slab, not as long as the busiest lane of each row added up.
+    // slab, not as long as the busiest lane of each row added up; and the
+    // second loop, which no lane enters in most slabs, keeps its selection
+    // out of the first.
     for (int zs = 0; zs < SPH_ROW_SPAN; zs++) {
         uint rb[SPH_ROW_SPAN], re[SPH_ROW_SPAN], rw[SPH_ROW_SPAN], rr[SPH_ROW_SPAN];
         for (int k = 0; k < SPH_ROW_SPAN; k++) {
             uint b, e;
-            sph_row_candidates_of(zs * SPH_ROW_SPAN + k, c, f, lo0, hi0, b, e);
+            sph_row_candidates_of(g, zs * SPH_ROW_SPAN + k, c, f, lo0, hi0, b, e);
             uint len = min(e - b, 32u);
             rw[k] = sph_mask_bits(m0, m1, at, len);
             at += len;
@@ -123,21 +142,26 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
             uint j = 0u;
             for (int k = 0; k < SPH_ROW_SPAN; k++) {
                 bool bit = !found && rw[k] != 0u;
-                bool rest = !found && !bit && rr[k] < re[k];
-                j = bit ? rb[k] + uint(findLSB(rw[k])) : (rest ? rr[k] : j);
+                j = bit ? rb[k] + uint(findLSB(rw[k])) : j;
                 rw[k] &= bit ? rw[k] - 1u : ~0u;
-                rr[k] += rest ? 1u : 0u;
-                found = found || bit || rest;
+                found = found || bit;
             }
             if (!found)
                 break;
-            vec4 xj = nb_x_at(j);
-            vec3 d = xi - xj.xyz;
-            float r2 = dot(d, d);
-            if (r2 < h2 && j != i) {
-                vec4 vj = nb_v_at(j);
-                pair(s, d, r2, xj.w, vj.xyz, vj.w);
+            candidate(s, xi, i, j, h2);
+        }
+        for (;;) {
+            bool found = false;
+            uint j = 0u;
+            for (int k = 0; k < SPH_ROW_SPAN; k++) {
+                bool rest = !found && rr[k] < re[k];
+                j = rest ? rr[k] : j;
+                rr[k] += rest ? 1u : 0u;
+                found = found || rest;
             }
+            if (!found)
+                break;
+            candidate(s, xi, i, j, h2);
         }
     }
     sph_mirrors m = sph_mirrors_at(xi);
@@ -152,7 +176,7 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
         for (int z = lo.y; z <= hi.y; z++)
         for (int y = lo.x; y <= hi.x; y++) {
             uint b, e;
-            sph_row_candidates_at(y, z, cm, fm, b, e);
+            sph_row_candidates_at(g, y, z, cm, fm, b, e);
             for (uint j = b; j < e; j++) {
                 vec4 xr = nb_x_at(j);
                 vec3 d = xi - xr.xyz;
