@@ -113,6 +113,7 @@
 #define VF_SPH_DENSITY_BIND_NB_X 8    /* vec4 (x, p / rho^2) (write) */
 #define VF_SPH_DENSITY_BIND_NB_V 9    /* vec4 (v, 1 / rho) (write) */
 #define VF_SPH_DENSITY_BIND_NB_BITS 10 /* uint[VF_SPH_MASK_WORDS] a particle: its neighbour bits (write; below) */
+#define VF_SPH_DENSITY_BIND_VEL_T 11 /* the velocities as RGBA32F texels (read when VF_SPH_SPEC_TEXEL is true) */
 
 /* sph_density also writes, for each particle, which of the candidates of
  * its neighbour loop (the rows of sph_row_candidates_of, in the loop's
@@ -128,6 +129,9 @@
 #if VF_SPH_MASK_WORDS < 5 || VF_SPH_MASK_WORDS > 8
 #error "VF_SPH_MASK_WORDS: 5 to 8 (sph_common.glsl keeps the bits in two uvec4)"
 #endif
+#if VF_SPH_MASK_WORDS % 2
+#error "VF_SPH_MASK_WORDS: even (sph_forces reads the bits two words to a texel)"
+#endif
 
 #define VF_SPH_FORCES_BIND_START 2   /* sph_forces: uint cell starts */
 #define VF_SPH_FORCES_BIND_NB_X 3    /* vec4 (x, p / rho^2) */
@@ -137,18 +141,19 @@
 #define VF_SPH_FORCES_BIND_NB_X_T 7  /* and the two records (RGBA32F) */
 #define VF_SPH_FORCES_BIND_NB_V_T 8
 #define VF_SPH_FORCES_BIND_NB_BITS 9 /* sph_density's neighbour bits (read) */
+#define VF_SPH_FORCES_BIND_NB_BITS_T 10 /* the bits as RG32_UINT texels, two words each (as the other _T) */
 /* sph_forces_drift: the same pass, then the closing kick of this step and
  * the drift of the next (as sph_integrate's drift with bin = 1, or bin = 0
  * when the next substep emits), in one
  * pass: the particle's own (x, v) are in its records already. Writes no
  * accelerations (the ACC slot is bound and not accessed). */
-#define VF_SPH_FORCES_BIND_POS 10    /* vec4 positions (write; w: pressure) */
-#define VF_SPH_FORCES_BIND_VEL 11    /* vec4 velocities (write; w: density) */
-#define VF_SPH_FORCES_BIND_DENS 12   /* vec2 (density, pressure) (read) */
-#define VF_SPH_FORCES_BIND_DENS_T 13 /* its texel view (RG32F) */
-#define VF_SPH_FORCES_BIND_CELL 14   /* as sph_bin's cell, slot and counts */
-#define VF_SPH_FORCES_BIND_SLOT 15
-#define VF_SPH_FORCES_BIND_COUNTS 16
+#define VF_SPH_FORCES_BIND_POS 11    /* vec4 positions (write; w: pressure) */
+#define VF_SPH_FORCES_BIND_VEL 12    /* vec4 velocities (write; w: density) */
+#define VF_SPH_FORCES_BIND_DENS 13   /* vec2 (density, pressure) (read) */
+#define VF_SPH_FORCES_BIND_DENS_T 14 /* its texel view (RG32F) */
+#define VF_SPH_FORCES_BIND_CELL 15   /* as sph_bin's cell, slot and counts */
+#define VF_SPH_FORCES_BIND_SLOT 16
+#define VF_SPH_FORCES_BIND_COUNTS 17
 /* sph_forces_drift's flags: BIN: also bin the new position (as sph_bin).
  * ODD: the largest speed goes to state.max_speed_bits_odd, else to
  * max_speed_bits; the host alternates it. An invocation whose speed is at

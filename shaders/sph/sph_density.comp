@@ -22,6 +22,7 @@ layout(binding = VF_SPH_DENSITY_BIND_POS_T) uniform samplerBuffer pos_t;
 layout(std430, binding = VF_SPH_DENSITY_BIND_VEL) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = VF_SPH_DENSITY_BIND_NB_X) writeonly buffer NbX { vec4 nb_x[]; };
 layout(std430, binding = VF_SPH_DENSITY_BIND_NB_V) writeonly buffer NbV { vec4 nb_v[]; };
+layout(binding = VF_SPH_DENSITY_BIND_VEL_T) uniform samplerBuffer vel_t;
 layout(std430, binding = VF_SPH_DENSITY_BIND_NB_BITS) writeonly buffer NbBits { uint nb_bits[]; };
 
 uint start_at(uint k) { return sph_texel ? texelFetch(start_t, int(k)).x : start[k]; }
@@ -92,7 +93,7 @@ void main()
     float p = sph_pressure(rho), inv_rho = 1.0 / rho;
     dens[i] = vec2(rho, p);
     nb_x[i] = vec4(xi, p * inv_rho * inv_rho);
-    nb_v[i] = vec4(vel[i].xyz, inv_rho);
+    nb_v[i] = vec4(sph_texel ? texelFetch(vel_t, int(i)).xyz : vel[i].xyz, inv_rho);
     for (uint k = 0u; k < VF_SPH_MASK_WORDS; k++)
         nb_bits[VF_SPH_MASK_WORDS * i + k] = k < 4u ? m0[k & 3u] : m1[k & 3u];
 }

@@ -28,6 +28,7 @@ layout(binding = VF_SPH_FORCES_BIND_START_T) uniform usamplerBuffer start_t;
 layout(binding = VF_SPH_FORCES_BIND_NB_X_T) uniform samplerBuffer nb_x_t;
 layout(binding = VF_SPH_FORCES_BIND_NB_V_T) uniform samplerBuffer nb_v_t;
 layout(std430, binding = VF_SPH_FORCES_BIND_NB_BITS) readonly buffer NbBits { uint nb_bits[]; };
+layout(binding = VF_SPH_FORCES_BIND_NB_BITS_T) uniform usamplerBuffer nb_bits_t;
 #ifdef SPH_FORCES_DRIFT
 layout(std430, binding = VF_SPH_FORCES_BIND_POS) writeonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = VF_SPH_FORCES_BIND_VEL) writeonly buffer Vel { vec4 vel[]; };
@@ -109,12 +110,16 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
     sph_row_bounds(c, f, lo0, hi0);
     sph_rows g = sph_rows_of();
     uvec4 m0, m1 = uvec4(0u);
-    for (uint k = 0u; k < VF_SPH_MASK_WORDS; k++) {
-        uint word = nb_bits[VF_SPH_MASK_WORDS * i + k];
-        if (k < 4u)
-            m0[k] = word;
-        else
-            m1[k & 3u] = word;
+    for (uint k = 0u; k < VF_SPH_MASK_WORDS; k += 2u) {
+        uint word = VF_SPH_MASK_WORDS * i + k;
+        uvec2 w = sph_texel ? texelFetch(nb_bits_t, int(word / 2u)).xy : uvec2(nb_bits[word], nb_bits[word + 1u]);
+        if (k < 4u) {
+            m0[k] = w.x;
+            m0[k + 1u] = w.y;
+        } else {
+            m1[k & 3u] = w.x;
+            m1[(k + 1u) & 3u] = w.y;
+        }
     }
     uint at = 0u; // its position
     // The rows a slab of equal z at a time (SPH_ROW_SPAN rows of y): one

@@ -260,6 +260,7 @@ uint32_t vf_format_size(VkFormat f)
     case VK_FORMAT_R16G16_SFLOAT: return 4;
     case VK_FORMAT_R16_SFLOAT: return 2;
     case VK_FORMAT_R32G32_SFLOAT:
+    case VK_FORMAT_R32G32_UINT:
     case VK_FORMAT_R16G16B16A16_SFLOAT: return 8;
     case VK_FORMAT_R32G32B32A32_SFLOAT: return 16;
     default: return 0;

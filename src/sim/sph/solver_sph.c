@@ -86,17 +86,19 @@ static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags 
 
 /* The formats of the texel views density, forces, the integration and the
  * scan read (shared_sph.h); Vulkan requires uniform texel buffer support of
- * all three. */
+ * all four. */
 #define SPH_START_TEXELS VK_FORMAT_R32_UINT
 #define SPH_VEC4_TEXELS VK_FORMAT_R32G32B32A32_SFLOAT
 #define SPH_VEC2_TEXELS VK_FORMAT_R32G32_SFLOAT
+#define SPH_BITS_TEXELS VK_FORMAT_R32G32_UINT
 
-/* Whether the device can read every particle and cell start as a texel. */
+/* Whether the device can read every particle, cell start and neighbour bit as a texel. */
 static bool texel_reads_fit(vf_sph *s)
 {
     return vf_gpu_texel_buffer_fits(s->gpu, SPH_START_TEXELS, (uint64_t)s->cells + 1) &&
            vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC4_TEXELS, s->capacity) &&
-           vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC2_TEXELS, s->capacity);
+           vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC2_TEXELS, s->capacity) &&
+           vf_gpu_texel_buffer_fits(s->gpu, SPH_BITS_TEXELS, (uint64_t)s->capacity * VF_SPH_MASK_WORDS / 2);
 }
 
 /* Blocks of counts the two-pass scan of the cell starts works on. */
@@ -128,7 +130,7 @@ static vf_result create_buffers(vf_sph *s)
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour x and p / rho^2", &s->nb_x)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour v and 1 / rho", &s->nb_v)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph acceleration", &s->acc)) ||
-        (r = make_buffer(g, 4 * VF_SPH_MASK_WORDS * n, 0, "sph neighbour bits", &s->nb_bits)) ||
+        (r = make_view_buffer(g, 4 * VF_SPH_MASK_WORDS * n, 0, SPH_BITS_TEXELS, "sph neighbour bits", &s->nb_bits)) ||
         (r = make_buffer(g, 16 * (VkDeviceSize)(s->prm.emit_count ? s->prm.emit_count : 1), 0, "sph nozzle pattern",
                          &s->pattern)))
         return r;
@@ -435,7 +437,8 @@ static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, c
                                           [VF_SPH_DENSITY_BIND_VEL] = B(s->vel[a]),
                                           [VF_SPH_DENSITY_BIND_NB_X] = B(s->nb_x),
                                           [VF_SPH_DENSITY_BIND_NB_V] = B(s->nb_v),
-                                          [VF_SPH_DENSITY_BIND_NB_BITS] = B(s->nb_bits)};
+                                          [VF_SPH_DENSITY_BIND_NB_BITS] = B(s->nb_bits),
+                                          [VF_SPH_DENSITY_BIND_VEL_T] = B(s->vel[a])};
     record_particles(s, cmd, prof, SP_DENSITY, db, NULL);
     vf_binding fb[SP_FORCES_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
                                          [VF_SPH_BIND_STATE] = B(s->state),
@@ -446,7 +449,8 @@ static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, c
                                          [VF_SPH_FORCES_BIND_START_T] = B(s->start),
                                          [VF_SPH_FORCES_BIND_NB_X_T] = B(s->nb_x),
                                          [VF_SPH_FORCES_BIND_NB_V_T] = B(s->nb_v),
-                                         [VF_SPH_FORCES_BIND_NB_BITS] = B(s->nb_bits)};
+                                         [VF_SPH_FORCES_BIND_NB_BITS] = B(s->nb_bits),
+                                         [VF_SPH_FORCES_BIND_NB_BITS_T] = B(s->nb_bits)};
     if (!drift) {
         record_particles(s, cmd, prof, SP_FORCES, fb, &s->interact);
         return;
@@ -464,6 +468,7 @@ static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, c
         [VF_SPH_FORCES_BIND_NB_X_T] = B(s->nb_x),
         [VF_SPH_FORCES_BIND_NB_V_T] = B(s->nb_v),
         [VF_SPH_FORCES_BIND_NB_BITS] = B(s->nb_bits),
+        [VF_SPH_FORCES_BIND_NB_BITS_T] = B(s->nb_bits),
         [VF_SPH_FORCES_BIND_POS] = B(s->pos[a]),
         [VF_SPH_FORCES_BIND_VEL] = B(s->vel[a]),
         [VF_SPH_FORCES_BIND_DENS] = B(s->dens),
