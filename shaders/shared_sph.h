@@ -51,6 +51,10 @@
 #define VF_SPH_SORT_BIND_SLOT 4  /* uint slots (read) */
 #define VF_SPH_SORT_BIND_START 5 /* uint cell starts (read) */
 #define VF_SPH_SORT_BIND_KEYS 6  /* uint ids in atomic-slot order (write) */
+#define VF_SPH_SORT_BIND_ID_T 7    /* texel views (R32_UINT) of the ids, cells, slots and starts */
+#define VF_SPH_SORT_BIND_CELL_T 8  /* (read when VF_SPH_SPEC_TEXEL is true) */
+#define VF_SPH_SORT_BIND_SLOT_T 9
+#define VF_SPH_SORT_BIND_START_T 10
 
 #define VF_SPH_SCATTER_BIND_CELL 2    /* sph_scatter: uint cells (read) */
 #define VF_SPH_SCATTER_BIND_START 3   /* uint cell starts (read) */
@@ -61,6 +65,12 @@
 #define VF_SPH_SCATTER_BIND_POS_OUT 8 /* vec4 in cell order (write) */
 #define VF_SPH_SCATTER_BIND_VEL_OUT 9 /* vec4 (write) */
 #define VF_SPH_SCATTER_BIND_ID_OUT 10 /* uint (write) */
+#define VF_SPH_SCATTER_BIND_CELL_T 11   /* texel views of what it reads (read when */
+#define VF_SPH_SCATTER_BIND_START_T 12  /* VF_SPH_SPEC_TEXEL is true): R32_UINT */
+#define VF_SPH_SCATTER_BIND_KEYS_T 13
+#define VF_SPH_SCATTER_BIND_POS_IN_T 14 /* RGBA32F */
+#define VF_SPH_SCATTER_BIND_VEL_IN_T 15
+#define VF_SPH_SCATTER_BIND_ID_IN_T 16  /* R32_UINT */
 
 /* The cell starts: sph_bin (and sph_integrate with bin = 1) count into a
  * counts array that is zero between binnings; sph_scan_sums adds up blocks of

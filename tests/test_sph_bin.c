@@ -5,8 +5,9 @@
  * cells), every particle in one cell, one particle, particles on cell faces,
  * and a sink that removes particles (compaction). Also checks that binning
  * twice gives the same order (determinism of the atomic slots), that the
- * per-cell counts are zero again after the scan, and the scan's
- * storage-buffer reads (buffer_reads) as well as its texel reads. */
+ * per-cell counts are zero again after the scan, and the storage-buffer reads
+ * (buffer_reads) of the scan, the sort and the reorder as well as their
+ * texel reads. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,7 +181,7 @@ int main(int argc, char **argv)
         d.sink = false;
         /* 5. one particle */
         run_case(gpu, &d, 1, pos, "one particle");
-        /* 6. case 1 with the scan reading the storage buffers (the fallback
+        /* 6. case 1 with the scan, sort and reorder reading the storage buffers (the fallback
          * of devices that cannot address the cells as texels) */
         for (uint32_t i = 0; i < n; i++)
             for (int k = 0; k < 3; k++)

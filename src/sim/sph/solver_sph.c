@@ -96,6 +96,7 @@ static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags 
 static bool texel_reads_fit(vf_sph *s)
 {
     return vf_gpu_texel_buffer_fits(s->gpu, SPH_START_TEXELS, (uint64_t)s->cells + 1) &&
+           vf_gpu_texel_buffer_fits(s->gpu, SPH_START_TEXELS, s->capacity) && /* cells, slots, keys, ids */
            vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC4_TEXELS, s->capacity) &&
            vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC2_TEXELS, s->capacity) &&
            vf_gpu_texel_buffer_fits(s->gpu, SPH_BITS_TEXELS, (uint64_t)s->capacity * VF_SPH_MASK_WORDS / 2);
@@ -124,8 +125,9 @@ static vf_result create_buffers(vf_sph *s)
         (r = make_view_buffer(g, 4 * ((VkDeviceSize)s->cells + 1), 0, SPH_START_TEXELS, "sph cell counts",
                               &s->counts)) ||
         (r = make_view_buffer(g, 4 * scan_blocks(s), 0, SPH_START_TEXELS, "sph cell count block sums", &s->sums)) ||
-        (r = make_buffer(g, 4 * n, 0, "sph cell", &s->cell)) || (r = make_buffer(g, 4 * n, 0, "sph slot", &s->slot)) ||
-        (r = make_buffer(g, 4 * n, 0, "sph keys", &s->keys)) ||
+        (r = make_view_buffer(g, 4 * n, 0, SPH_START_TEXELS, "sph cell", &s->cell)) ||
+        (r = make_view_buffer(g, 4 * n, 0, SPH_START_TEXELS, "sph slot", &s->slot)) ||
+        (r = make_view_buffer(g, 4 * n, 0, SPH_START_TEXELS, "sph keys", &s->keys)) ||
         (r = make_view_buffer(g, 8 * n, 0, SPH_VEC2_TEXELS, "sph density", &s->dens)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour x and p / rho^2", &s->nb_x)) ||
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "sph neighbour v and 1 / rho", &s->nb_v)) ||
@@ -143,7 +145,7 @@ static vf_result create_buffers(vf_sph *s)
         if ((r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, name, &s->vel[k])))
             return r;
         snprintf(name, sizeof name, "sph id %d", k);
-        if ((r = make_buffer(g, 4 * n, 0, name, &s->id[k])))
+        if ((r = make_view_buffer(g, 4 * n, 0, SPH_START_TEXELS, name, &s->id[k])))
             return r;
     }
     return VF_OK;
@@ -397,7 +399,9 @@ static vf_result record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     vf_binding sb[SP_SORT_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),    [VF_SPH_BIND_STATE] = B(s->state),
                                        [VF_SPH_SORT_BIND_ID] = B(s->id[a]),    [VF_SPH_SORT_BIND_CELL] = B(s->cell),
                                        [VF_SPH_SORT_BIND_SLOT] = B(s->slot),   [VF_SPH_SORT_BIND_START] = B(s->start),
-                                       [VF_SPH_SORT_BIND_KEYS] = B(s->keys)};
+                                       [VF_SPH_SORT_BIND_KEYS] = B(s->keys),   [VF_SPH_SORT_BIND_ID_T] = B(s->id[a]),
+                                       [VF_SPH_SORT_BIND_CELL_T] = B(s->cell), [VF_SPH_SORT_BIND_SLOT_T] = B(s->slot),
+                                       [VF_SPH_SORT_BIND_START_T] = B(s->start)};
     record_particles(s, cmd, prof, SP_SORT, sb, NULL);
 
     sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[SP_SCATTER]);
@@ -407,7 +411,10 @@ static vf_result record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
         [VF_SPH_SCATTER_BIND_KEYS] = B(s->keys),      [VF_SPH_SCATTER_BIND_POS_IN] = B(s->pos[a]),
         [VF_SPH_SCATTER_BIND_VEL_IN] = B(s->vel[a]),  [VF_SPH_SCATTER_BIND_ID_IN] = B(s->id[a]),
         [VF_SPH_SCATTER_BIND_POS_OUT] = B(s->pos[o]), [VF_SPH_SCATTER_BIND_VEL_OUT] = B(s->vel[o]),
-        [VF_SPH_SCATTER_BIND_ID_OUT] = B(s->id[o])};
+        [VF_SPH_SCATTER_BIND_ID_OUT] = B(s->id[o]),   [VF_SPH_SCATTER_BIND_CELL_T] = B(s->cell),
+        [VF_SPH_SCATTER_BIND_START_T] = B(s->start),  [VF_SPH_SCATTER_BIND_KEYS_T] = B(s->keys),
+        [VF_SPH_SCATTER_BIND_POS_IN_T] = B(s->pos[a]), [VF_SPH_SCATTER_BIND_VEL_IN_T] = B(s->vel[a]),
+        [VF_SPH_SCATTER_BIND_ID_IN_T] = B(s->id[a])};
     dispatch_particles(s, cmd, SP_SCATTER, xb, NULL);
     if (s->desc.sink)
         record_args(s, cmd, VF_SPH_ARGS_COMPACT);

@@ -83,7 +83,7 @@ typedef struct vf_sph_desc {
     double interact[4];        /* interactive force: point xyz, radius (0: off) */
     double interact_strength;  /* m/s^2: > 0 pushes away, < 0 pulls */
 
-    bool buffer_reads;         /* density, forces, the drift and the scan read from the
+    bool buffer_reads;         /* density, forces, the drift, the scan and the reorder read from the
                                   storage buffers even where the device can read them as
                                   texels (the fallback path; for tests) */
 } vf_sph_desc;
