@@ -21,6 +21,16 @@ layout(std430, binding = VF_FOAM_BIND_KEEP) buffer Keep { uint keep[]; };
 layout(std430, binding = VF_FOAM_BIND_DPOS_OUT) buffer DPosOut { vec4 dpos_out[]; };
 layout(std430, binding = VF_FOAM_BIND_DVEL_OUT) buffer DVelOut { vec4 dvel_out[]; };
 
+// The fluid's cell starts, for the neighbour rows of sph_common.glsl: the
+// foam passes visit the rows of sph_row_candidates_of, which leave out only
+// cells farther than h. The fluid's positions are those of its last binning
+// (the frame's closing kick moves no particle), so the neighbours within h
+// and the order of their sums are those of the whole rows. (With the
+// symplectic Euler integrator the last step moved them after the binning,
+// and a neighbour search over cells is approximate either way; the pairs it
+// can miss lie at the edge of h, where the weights vanish.)
+uint start_at(uint k) { return start[k]; }
+
 uint foam_index()
 {
     return vf_group_linear() * VF_FOAM_WG + gl_LocalInvocationID.x;

@@ -17,22 +17,25 @@ void main()
     if (i >= st.count)
         return;
     vec3 xi = pos[i].xyz;
-    ivec3 c = sph_cell3(xi), n = sph_grid();
-    int x0 = max(c.x - VF_SPH_CELL_DIV, 0), x1 = min(c.x + VF_SPH_CELL_DIV, n.x - 1);
+    ivec3 c = sph_cell3(xi);
     vec3 sum = vec3(0.0);
     float wsum = 0.0;
-    for (int z = max(c.z - VF_SPH_CELL_DIV, 0); z <= min(c.z + VF_SPH_CELL_DIV, n.z - 1); z++)
-        for (int y = max(c.y - VF_SPH_CELL_DIV, 0); y <= min(c.y + VF_SPH_CELL_DIV, n.y - 1); y++) {
-            uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
-            for (uint j = start[row + uint(x0)]; j < start[row + uint(x1) + 1u]; j++) {
-                vec3 d = xi - pos[j].xyz;
-                float r = length(d);
-                if (j != i && r < prm.h && r > 0.0) {
-                    float w = foam_weight(r);
-                    sum += d / r * w;
-                    wsum += w;
-                }
+    vec3 f = sph_rows_at(xi);
+    ivec2 lo, hi;
+    sph_row_bounds(c, f, lo, hi);
+    sph_rows grid_rows = sph_rows_of();
+    for (int row = 0; row < SPH_ROWS; row++) {
+        uint b, e;
+        sph_row_candidates_of(grid_rows, row, c, f, lo, hi, b, e);
+        for (uint j = b; j < e; j++) {
+            vec3 d = xi - pos[j].xyz;
+            float r = length(d);
+            if (j != i && r < prm.h && r > 0.0) {
+                float w = foam_weight(r);
+                sum += d / r * w;
+                wsum += w;
             }
         }
+    }
     normal[i] = vec4(sum, wsum);
 }

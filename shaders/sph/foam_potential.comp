@@ -27,24 +27,27 @@ void main()
     // (|sum| above 0.3 of the weights' sum; about 0.5 at a flat surface)
     bool surface = length(ni_raw) > 0.3 * normal[i].w;
     vec3 ni = foam_unit(ni_raw);
-    ivec3 c = sph_cell3(xi), n = sph_grid();
-    int x0 = max(c.x - VF_SPH_CELL_DIV, 0), x1 = min(c.x + VF_SPH_CELL_DIV, n.x - 1);
+    ivec3 c = sph_cell3(xi);
     float ta = 0.0, wc = 0.0;
-    for (int z = max(c.z - VF_SPH_CELL_DIV, 0); z <= min(c.z + VF_SPH_CELL_DIV, n.z - 1); z++)
-        for (int y = max(c.y - VF_SPH_CELL_DIV, 0); y <= min(c.y + VF_SPH_CELL_DIV, n.y - 1); y++) {
-            uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
-            for (uint j = start[row + uint(x0)]; j < start[row + uint(x1) + 1u]; j++) {
-                vec3 xij = xi - pos[j].xyz;
-                float r = length(xij);
-                if (j == i || !(r < prm.h) || r <= 0.0)
-                    continue;
-                float w = foam_weight(r);
-                vec3 vij = vi - vel[j].xyz;
-                ta += length(vij) * (1.0 - dot(foam_unit(vij), xij / r)) * w;
-                if (dot(-xij / r, ni) < 0.0)
-                    wc += (1.0 - dot(ni, foam_unit(normal[j].xyz))) * w;
-            }
+    vec3 f = sph_rows_at(xi);
+    ivec2 lo, hi;
+    sph_row_bounds(c, f, lo, hi);
+    sph_rows grid_rows = sph_rows_of();
+    for (int row = 0; row < SPH_ROWS; row++) {
+        uint b, e;
+        sph_row_candidates_of(grid_rows, row, c, f, lo, hi, b, e);
+        for (uint j = b; j < e; j++) {
+            vec3 xij = xi - pos[j].xyz;
+            float r = length(xij);
+            if (j == i || !(r < prm.h) || r <= 0.0)
+                continue;
+            float w = foam_weight(r);
+            vec3 vij = vi - vel[j].xyz;
+            ta += length(vij) * (1.0 - dot(foam_unit(vij), xij / r)) * w;
+            if (dot(-xij / r, ni) < 0.0)
+                wc += (1.0 - dot(ni, foam_unit(normal[j].xyz))) * w;
         }
+    }
     if (!surface || dot(foam_unit(vi), ni) < pc.motion.z)
         wc = 0.0;
     float ek = 0.5 * dot(vi, vi);

@@ -18,24 +18,27 @@ void main()
     }
     vec3 x = dpos[i].xyz, v = dvel[i].xyz;
     float life = dpos[i].w, dt = pc.rate.z;
-    ivec3 c = sph_cell3(x), n = sph_grid();
-    int x0 = max(c.x - VF_SPH_CELL_DIV, 0), x1 = min(c.x + VF_SPH_CELL_DIV, n.x - 1);
+    ivec3 c = sph_cell3(x);
     uint count = 0u;
     vec3 vsum = vec3(0.0);
     float wsum = 0.0;
-    for (int z = max(c.z - VF_SPH_CELL_DIV, 0); z <= min(c.z + VF_SPH_CELL_DIV, n.z - 1); z++)
-        for (int y = max(c.y - VF_SPH_CELL_DIV, 0); y <= min(c.y + VF_SPH_CELL_DIV, n.y - 1); y++) {
-            uint row = prm.grid_x * (uint(y) + prm.grid_y * uint(z));
-            for (uint j = start[row + uint(x0)]; j < start[row + uint(x1) + 1u]; j++) {
-                float r = length(x - pos[j].xyz);
-                if (r < prm.h) {
-                    count++;
-                    float w = foam_weight(r);
-                    vsum += vel[j].xyz * w;
-                    wsum += w;
-                }
+    vec3 f = sph_rows_at(x);
+    ivec2 lo, hi;
+    sph_row_bounds(c, f, lo, hi);
+    sph_rows grid_rows = sph_rows_of();
+    for (int row = 0; row < SPH_ROWS; row++) {
+        uint b, e;
+        sph_row_candidates_of(grid_rows, row, c, f, lo, hi, b, e);
+        for (uint j = b; j < e; j++) {
+            float r = length(x - pos[j].xyz);
+            if (r < prm.h) {
+                count++;
+                float w = foam_weight(r);
+                vsum += vel[j].xyz * w;
+                wsum += w;
             }
         }
+    }
     vec3 vf = wsum > 0.0 ? vsum / wsum : vec3(0.0);
     uint cls = count < pc.spray_max ? VF_FOAM_SPRAY : count > pc.bubble_min ? VF_FOAM_BUBBLE : VF_FOAM_FOAM;
     vec3 g = prm.gravity.xyz;
