@@ -375,10 +375,13 @@ vec3 sph_rows_at_image(vec3 x)
 }
 
 // The neighbour bits (shared_sph.h, VF_SPH_MASK_WORDS, 5 to 8): a bit
-// stream in two uvec4 (words 0-3 and 4-7; the words past the count stay 0
-// and are not stored), candidate p of the stream at bit p & 31 of word
-// p >> 5. sph_mask_append adds a row's len bits at position p (bits above
-// len clear; what lies past the last word is dropped) and moves p on;
+// stream in two uvec4 (words 0-3 and 4-7; the words past the count are not
+// stored), candidate p of the stream at bit p & 31 of word
+// p >> 5. sph_mask_push adds a row's len bits at position p (bits above len
+// clear; what lies past the last word is dropped) and moves p on, through
+// a pending word acc (the stream's bits from p & ~31 on, 0 at p = 0):
+// a word is written once, when it is full, and sph_mask_flush writes the
+// last one (every word tested for every row cost the density pass 1.5 %).
 // sph_mask_bits reads len (<= 32) bits from position p, every bit past the
 // last word set.
 uint sph_mask_word(uvec4 m0, uvec4 m1, uint w)
@@ -386,14 +389,27 @@ uint sph_mask_word(uvec4 m0, uvec4 m1, uint w)
     return w < 4u ? m0[w & 3u] : (w < VF_SPH_MASK_WORDS ? m1[w & 3u] : ~0u);
 }
 
-void sph_mask_append(inout uvec4 m0, inout uvec4 m1, inout uint p, uint bits, uint len)
+// Word w of the stream (none for w >= 8) set to word.
+void sph_mask_set(inout uvec4 m0, inout uvec4 m1, uint w, uint word)
 {
-    uint w = p >> 5u, sh = p & 31u;
-    uint lo = bits << sh, hi = (bits >> 1u) >> (31u - sh); // hi: the bits that spill into word w + 1
-    uvec4 k = uvec4(0u, 1u, 2u, 3u), k4 = k + 4u;
-    m0 |= mix(uvec4(0u), uvec4(lo), equal(k, uvec4(w))) | mix(uvec4(0u), uvec4(hi), equal(k, uvec4(w + 1u)));
-    m1 |= mix(uvec4(0u), uvec4(lo), equal(k4, uvec4(w))) | mix(uvec4(0u), uvec4(hi), equal(k4, uvec4(w + 1u)));
+    uvec4 k = uvec4(0u, 1u, 2u, 3u);
+    m0 = mix(m0, uvec4(word), equal(k, uvec4(w)));
+    m1 = mix(m1, uvec4(word), equal(k + 4u, uvec4(w)));
+}
+
+void sph_mask_push(inout uvec4 m0, inout uvec4 m1, inout uint acc, inout uint p, uint bits, uint len)
+{
+    uint sh = p & 31u;
+    acc |= bits << sh;
+    bool full = sh + len >= 32u;
+    sph_mask_set(m0, m1, full ? p >> 5u : 8u, acc);
+    acc = full ? (bits >> 1u) >> (31u - sh) : acc; // the bits past the full word
     p += len;
+}
+
+void sph_mask_flush(inout uvec4 m0, inout uvec4 m1, uint acc, uint p)
+{
+    sph_mask_set(m0, m1, p >> 5u, acc);
 }
 
 uint sph_mask_bits(uvec4 m0, uvec4 m1, uint p, uint len)

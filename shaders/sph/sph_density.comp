@@ -50,7 +50,7 @@ void main()
     inv_h2 = prm.inv_h * prm.inv_h;
     float sum = 0.0;
     uvec4 m0 = uvec4(0u), m1 = uvec4(0u); // the neighbour bits
-    uint at = 0u; // its position
+    uint at = 0u, acc = 0u; // its position, the word being filled
     ivec2 lo0, hi0;
     sph_row_bounds(c, f, lo0, hi0);
     sph_rows g = sph_rows_of();
@@ -67,8 +67,9 @@ void main()
             bits |= near ? bit : 0u;
             bit <<= 1u;
         }
-        sph_mask_append(m0, m1, at, bits, min(e - b, 32u));
+        sph_mask_push(m0, m1, acc, at, bits, min(e - b, 32u));
     }
+    sph_mask_flush(m0, m1, acc, at);
     sph_mirrors m = sph_mirrors_at(xi);
     uint set = m.axes, mask;
     bool obstacle = m.obstacle;
