@@ -60,7 +60,8 @@
 #define VF_GRID_TAIL_MAX_WG 256
 #define VF_GRID_TAIL_MAX_LEVELS 4
 
-/* grid_jacobi.comp: several Jacobi iterations per dispatch. Each invocation
+/* grid_jacobi.comp and grid_mg_smooth_tile.comp: several Jacobi iterations
+ * or red-black half-sweeps per dispatch (grid_sweep_tile.glsl). Each invocation
  * keeps VF_GRID_JT_CELLS x VF_GRID_JT_CELLS cells in registers; the
  * workgroup is square, its side the specialization constants
  * VF_GRID_SPEC_JT_WX / _WY (the host picks the largest side up to
@@ -290,6 +291,14 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_JAC_WY 3
 #define VF_GRID_JAC_X_OUT 4
 #define VF_GRID_JAC_BINDINGS 5
+/* grid_mg_smooth_tile.comp: the slots above (count = red-black half-sweeps,
+ * color = the first one's colour) and the coarse level's x and face weights,
+ * read when mode has VF_GRID_TILE_PROLONG */
+#define VF_GRID_JAC_X_C 5
+#define VF_GRID_JAC_WX_C 6
+#define VF_GRID_JAC_WY_C 7
+#define VF_GRID_JAC_TILE_BINDINGS 8
+#define VF_GRID_TILE_PROLONG 1u
 /* grid_mg_restrict_res.comp: the fine residual computed in place and
  * restricted (residual + restriction in one pass); push = the fine level's */
 #define VF_GRID_RR_X_F 0
@@ -309,14 +318,6 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_TAIL_WX0 2
 #define VF_GRID_TAIL_WY0 (VF_GRID_TAIL_WX0 + VF_GRID_TAIL_MAX_LEVELS)
 #define VF_GRID_TAIL_BINDINGS (VF_GRID_TAIL_WY0 + VF_GRID_TAIL_MAX_LEVELS)
-/* grid_mg_prolong.comp: fine x += interpolated coarse x */
-#define VF_GRID_PRO_X_C 0
-#define VF_GRID_PRO_WX_C 1
-#define VF_GRID_PRO_WY_C 2
-#define VF_GRID_PRO_X_F 3
-#define VF_GRID_PRO_WX_F 4
-#define VF_GRID_PRO_WY_F 5
-#define VF_GRID_PRO_BINDINGS 6
 /* grid_mg_mean.comp: b -= mean (closed boxes: makes the Neumann problem solvable) */
 #define VF_GRID_MEAN_B 0
 #define VF_GRID_MEAN_MASK 1

@@ -119,10 +119,12 @@ static void test_jacobi(vf_gpu *gpu, bool obstacle)
     vf_grid_destroy(&g);
 }
 
-/* One V-cycle over L levels: per level above the tail level (pre + post)
- * sweeps of two colours, one residual-and-restriction pass and a
- * prolongation; one dispatch (grid_mg_tail.comp, one workgroup) for the tail
- * level and every coarser one. The tail level is the finest whose V-cycle
+/* One V-cycle over L levels: per level above the tail level one tiled
+ * pre-smoothing pass, one residual-and-restriction pass and one tiled pass
+ * of prolongation and post-smoothing (at most R / 4 half-sweeps each, R = 4
+ * x the tile kernel's workgroup side: 8 or 16, so 2 + 1 sweeps fit); one
+ * dispatch (grid_mg_tail.comp, one workgroup) for the tail level and every
+ * coarser one. The tail level is the finest whose V-cycle
  * fits the device's shared memory: x of that level plus x and b of each
  * coarser one, 4 bytes a cell. */
 static void count_vcycle(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t want_levels, uint32_t want_tail)
@@ -135,7 +137,7 @@ static void count_vcycle(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t want_le
         return;
     vf_gpu_counters c;
     uint32_t levels = vf_grid_levels(g), tail = vf_grid_tail_level(g);
-    uint64_t want = (uint64_t)want_tail * (2 * (d.mg_pre + d.mg_post) + 2) + 1;
+    uint64_t want = (uint64_t)want_tail * 3 + 1;
     CHECK_EQ_INT(levels, want_levels);
     CHECK_EQ_INT(tail, want_tail);
     if (count_pressure(gpu, g, VF_GRID_PRESSURE_MULTIGRID, 1, &c)) {
@@ -145,6 +147,8 @@ static void count_vcycle(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t want_le
         CHECK(c.dispatches == want && c.barriers == want);
         const vf_kernel_count *k = vf_gpu_counters_kernel(&c, "grid_mg_tail.comp open");
         CHECK_MSG(k && k->dispatches == 1, "the open tail kernel ran once");
+        k = vf_gpu_counters_kernel(&c, "grid_mg_smooth_tile.comp open");
+        CHECK_MSG(want_tail == 0 ? !k : k && k->dispatches == 2 * want_tail, "two tiled smoothing passes a level");
     }
     vf_grid_destroy(&g);
 }

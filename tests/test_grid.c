@@ -156,7 +156,7 @@ static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *
     double err;
     size_t worst = vf_test_max_diff(gpu, ref, n, &err);
     double scale = fmax(1.0, vf_test_max_abs(ref, n));
-    printf("  %-28s max |gpu - cpu| = %.3g (scale %.3g, tol %.1g)\n", what, err, scale, tol);
+    printf("  %-28s max |gpu - cpu| = %.3g (scale %.3g, tol %.2g)\n", what, err, scale, tol);
     CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at (%zu, %zu) gpu %.9g cpu %.9g > %.1g x %.3g", what, err,
               worst % w, worst / w, gpu[worst], ref[worst], tol, scale);
     free(gpu);
@@ -178,6 +178,14 @@ static void compare_u32(const char *what, vf_grid *g, vf_grid_field f, const uin
     CHECK_MSG(bad == 0, "%s: %zu of %zu cells differ", what, bad, n);
     free(gpu);
 }
+
+/* Tolerance of the V-cycle comparisons (of the scale). The kernels sum the
+ * CPU's terms in the CPU's order, and lavapipe (both widths) and SwiftShader
+ * match the reference exactly; 2e-6 leaves a device room to round each
+ * multiply-add once (an FMA), and is well below what smoothing in another
+ * order gives (1.8e-5 when a tiled dispatch starts with the wrong colour in
+ * the 10 + 3 sweeps case). */
+#define VCYCLE_TOL 2e-6
 
 /* `iters` Jacobi iterations on the GPU (several per dispatch, an even count
  * of dispatches) against as many CPU iterations, from the state's p and rhs. */
@@ -358,7 +366,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
         CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
     }
     vf_grid_ref_vcycle(&mg);
-    compare("multigrid V-cycle: p", g, VF_GRID_FIELD_P, px, 1e-4);
+    compare("multigrid V-cycle: p", g, VF_GRID_FIELD_P, px, VCYCLE_TOL);
     printf("  (%u levels, coarsest %u x %u, %u SOR sweeps, one workgroup from level %u)\n", levels,
            mg.level[levels - 1].nx, mg.level[levels - 1].ny, mg.coarse_iters, vf_grid_tail_level(g));
     /* Jacobi: a few iterations per dispatch; then more than one dispatch
@@ -487,7 +495,7 @@ static void test_vcycle_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     }
     vf_grid_ref_vcycle(&mg);
     vf_grid_ref_vcycle(&mg);
-    compare("2 V-cycles, no solids: p", g, VF_GRID_FIELD_P, px, 1e-4);
+    compare("2 V-cycles, no solids: p", g, VF_GRID_FIELD_P, px, VCYCLE_TOL);
     printf("  (%u levels, one workgroup from level %u)\n", levels, vf_grid_tail_level(g));
     /* Jacobi without solids: the open variant (weights from the sides) */
     check_jacobi(gpu, g, &r, &st, wx, wy, 6);
@@ -646,6 +654,12 @@ int main(int argc, char **argv)
      * walls with levels above the one-workgroup tail; periodic; outflow */
     vf_grid_desc o1 = {.nx = 160, .ny = 128, .width = 1.25, .dt = 0.01};
     test_vcycle_open(gpu, "open V-cycle: walls (160x128)", &o1);
+    /* more sweeps than one tiled dispatch takes (R / 4 half-sweeps, R = 64
+     * on lavapipe, 32 at the minimum limits): 20 half-sweeps in 3
+     * dispatches of 7, 7 and 6, the second starting with black; an odd
+     * count of post sweeps */
+    vf_grid_desc o4 = {.nx = 160, .ny = 128, .width = 1.25, .dt = 0.01, .mg_pre = 10, .mg_post = 3};
+    test_vcycle_open(gpu, "open V-cycle: walls, 10 + 3 sweeps (160x128)", &o4);
     vf_grid_desc o2 = {.nx = 128, .ny = 64, .dt = 0.01};
     for (int s = 0; s < 4; s++)
         o2.sides[s] = VF_GRID_BC_PERIODIC;

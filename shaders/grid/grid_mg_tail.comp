@@ -5,7 +5,7 @@
 // dispatch instead of 2 (pre + post) + 2 per level and one coarse solve.
 // Per level above the coarsest: `pre` red-black sweeps (as grid_mg_smooth),
 // the residual restricted to the next level (as grid_mg_restrict_res), and
-// after the coarser levels the prolongation (as grid_mg_prolong) and `post`
+// after the coarser levels the prolongation (as grid_mg_prolong.glsl) and `post`
 // sweeps; the coarsest gets `count` red-black SOR sweeps (omega = a.x, as
 // grid_mg_coarse). Each step ends with a workgroup barrier. The tail level's
 // x is read into shared memory and written back; its b stays in the buffer.
