@@ -37,16 +37,25 @@
 const uint RX = gl_WorkGroupSize.x * 4u, RY = gl_WorkGroupSize.y * 4u;
 shared float sm[2 * RX * RY];
 
-// The cell at global (i, j) of the region (outside the box: wrapped where
-// periodic): its x and b, and the weights of its left, right, bottom and top
-// faces (all 0 for a cell outside a non-periodic side, which stays 0).
-void load_cell(int i, int j, out float xv, out float bv, out vec4 w)
+// The block's columns (or rows) from global column i: the box's column of
+// each (its periodic image, else clamped into the box), and 1 where it is in
+// the box or an image, 0 outside a non-periodic side.
+void block_lines(int i, int n, bool periodic, out ivec4 at, out vec4 in_box)
+{
+    for (int q = 0; q < 4; q++) {
+        int c = i + q;
+        in_box[q] = periodic || (c >= 0 && c < n) ? 1.0 : 0.0;
+        at[q] = periodic ? wrapi(c, n) : clamp(c, 0, n - 1);
+    }
+}
+
+// The cell at box column i, row j (a = it is in the box or an image): its x
+// and b, and the weights of its left, right, bottom and top faces (all 0
+// outside a non-periodic side: the cell stays 0). pi, pj: the coarse
+// columns and rows of the prolongation.
+void load_cell(int i, int j, bool a, ivec2 pi, ivec2 pj, out float xv, out float bv, out vec4 w)
 {
     int nx = NX(), ny = NY();
-    bool px = per_x(), py = per_y();
-    bool a = (px || (i >= 0 && i < nx)) && (py || (j >= 0 && j < ny));
-    i = px ? wrapi(i, nx) : clamp(i, 0, nx - 1);
-    j = py ? wrapi(j, ny) : clamp(j, 0, ny - 1);
     int k = cidx(i, j);
     xv = a ? x_in[k] : 0.0;
     bv = a ? b[k] : 0.0;
@@ -60,22 +69,23 @@ void load_cell(int i, int j, out float xv, out float bv, out vec4 w)
 #if VF_TILE_PROLONG
     // the correction in cells with an open face only
     if (a && (pc.mode & VF_GRID_TILE_PROLONG) != 0u && w.x + w.y + w.z + w.w > 0.0) {
-        vec2 c = mg_prolong(i, j, nx, ny);
+        vec2 c = mg_prolong_from(pi, pj, nx / 2);
         if (c.y > 0.0)
             xv += c.x / c.y;
     }
 #endif
 }
 
-// One row of a block (4 cells from global (i, j)): x, b and the face weights
-// as vectors along the row.
-void load_row(int i, int j, out vec4 xr, out vec4 br, out vec4 wl, out vec4 wr, out vec4 wb, out vec4 wt)
+// One row of a block (box row j, the block's columns ci): x, b and the face
+// weights as vectors along the row.
+void load_row(ivec4 ci, vec4 ca, int j, bool ra, ivec2 pi[4], ivec2 pj, out vec4 xr, out vec4 br, out vec4 wl,
+              out vec4 wr, out vec4 wb, out vec4 wt)
 {
     vec4 w0, w1, w2, w3;
-    load_cell(i, j, xr.x, br.x, w0);
-    load_cell(i + 1, j, xr.y, br.y, w1);
-    load_cell(i + 2, j, xr.z, br.z, w2);
-    load_cell(i + 3, j, xr.w, br.w, w3);
+    load_cell(ci.x, j, ra && ca.x > 0.0, pi[0], pj, xr.x, br.x, w0);
+    load_cell(ci.y, j, ra && ca.y > 0.0, pi[1], pj, xr.y, br.y, w1);
+    load_cell(ci.z, j, ra && ca.z > 0.0, pi[2], pj, xr.z, br.z, w2);
+    load_cell(ci.w, j, ra && ca.w > 0.0, pi[3], pj, xr.w, br.w, w3);
     wl = vec4(w0.x, w1.x, w2.x, w3.x);
     wr = vec4(w0.y, w1.y, w2.y, w3.y);
     wb = vec4(w0.z, w1.z, w2.z, w3.z);
@@ -118,22 +128,31 @@ void main()
     float h2 = pc.h * pc.h;
     vec4 x0, x1, x2, x3, b0, b1, b2, b3;
     vec4 wl0, wl1, wl2, wl3, wr0, wr1, wr2, wr3, wb0, wb1, wb2, wb3, wt0, wt1, wt2, wt3;
-    load_row(g.x, g.y, x0, b0, wl0, wr0, wb0, wt0);
-    load_row(g.x, g.y + 1, x1, b1, wl1, wr1, wb1, wt1);
-    load_row(g.x, g.y + 2, x2, b2, wl2, wr2, wb2, wt2);
-    load_row(g.x, g.y + 3, x3, b3, wl3, wr3, wb3, wt3);
+    bool px = per_x(), py = per_y();
+    ivec4 ci, rj;
+    vec4 col_a, row_a;
+    block_lines(g.x, nx, px, ci, col_a);
+    block_lines(g.y, ny, py, rj, row_a);
+    ivec2 pi[4], pj[4];
+    for (int q = 0; q < 4; q++) {
+        pi[q] = ivec2(0);
+        pj[q] = ivec2(0);
+#if VF_TILE_PROLONG
+        pi[q] = mg_prolong_pair(ci[q], nx / 2, px);
+        pj[q] = mg_prolong_pair(rj[q], ny / 2, py);
+#endif
+    }
+    load_row(ci, col_a, rj.x, row_a.x > 0.0, pi, pj[0], x0, b0, wl0, wr0, wb0, wt0);
+    load_row(ci, col_a, rj.y, row_a.y > 0.0, pi, pj[1], x1, b1, wl1, wr1, wb1, wt1);
+    load_row(ci, col_a, rj.z, row_a.z > 0.0, pi, pj[2], x2, b2, wl2, wr2, wb2, wt2);
+    load_row(ci, col_a, rj.w, row_a.w > 0.0, pi, pj[3], x3, b3, wl3, wr3, wb3, wt3);
     // open variant: the weights are products of a column's and a row's
     // factors (1, a side's weight, or 0 outside a non-periodic side), kept as
     // 6 vectors instead of 16 and multiplied out in every iteration (exact)
-    vec4 col_a, col_l, col_r, row_a, row_b, row_t;
+    vec4 col_l, col_r, row_b, row_t;
     if (grid_open) {
         for (int q = 0; q < 4; q++) {
-            int i = g.x + q, j = g.y + q;
-            bool px = per_x(), py = per_y();
-            col_a[q] = px || (i >= 0 && i < nx) ? 1.0 : 0.0;
-            row_a[q] = py || (j >= 0 && j < ny) ? 1.0 : 0.0;
-            i = px ? wrapi(i, nx) : i;
-            j = py ? wrapi(j, ny) : j;
+            int i = px ? ci[q] : g.x + q, j = py ? rj[q] : g.y + q;
             col_l[q] = i > 0 ? 1.0 : side_weight(VF_GRID_SIDE_LEFT);
             col_r[q] = i < nx - 1 ? 1.0 : side_weight(VF_GRID_SIDE_RIGHT);
             row_b[q] = j > 0 ? 1.0 : side_weight(VF_GRID_SIDE_BOTTOM);
