@@ -86,10 +86,13 @@ int main(int argc, char **argv)
     /* two small sizes for every benchmarked solver this build has */
     struct {
         const char *solver, *scene, *sizes;
-    } sweep[] = {{"sph", "dam-break", "sph=2000,4000"}, {"grid", "smoke", "grid=24,48"}, {"height", "pool", "height=24,48"}};
+    } sweep[] = {{"sph", "dam-break", "sph=2000,4000"},
+                 {"grid", "smoke", "grid=24,48"},
+                 {"height", "pool", "height=24,48"},
+                 {"grid3d", "smoke3d", "grid3d=8,16"}};
     char args[1024] = "";
     int solvers = 0;
-    for (int i = 0; i < 3; i++)
+    for (size_t i = 0; i < sizeof sweep / sizeof sweep[0]; i++)
         if (vf_scene_find(sweep[i].scene)) {
             size_t n = strlen(args);
             snprintf(args + n, sizeof args - n, " --sizes %s", sweep[i].sizes);

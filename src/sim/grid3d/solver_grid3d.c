@@ -1044,6 +1044,15 @@ static uint64_t g3_pass_bytes(vf_solver *s, const char *pass)
     return 0;
 }
 
+/* The state a substep advances: the face velocities, the two scalars
+ * (density, temperature) and the pressure (the next solve's start). */
+static uint64_t g3_state_bytes(vf_solver *s)
+{
+    vf_grid3d *g = (vf_grid3d *)s;
+    const uint64_t c = (uint64_t)g->nx * g->ny * g->nz * 4, f = faces_of(g->nx, g->ny, g->nz) * 4;
+    return f + 2 * c + c;
+}
+
 static const vf_solver_vtable grid3d_vtable = {
     .family = "grid3d",
     .destroy = g3_destroy,
@@ -1057,5 +1066,6 @@ static const vf_solver_vtable grid3d_vtable = {
     .interact = g3_interact,
     .describe = g3_describe,
     .pass_bytes = g3_pass_bytes,
+    .state_bytes = g3_state_bytes,
     .submit_substeps = 2,
 };
