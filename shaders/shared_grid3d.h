@@ -25,6 +25,21 @@
 #define VF_G3_COARSE_MAX 8
 #define VF_G3_COARSE_CELLS (VF_G3_COARSE_MAX * VF_G3_COARSE_MAX * VF_G3_COARSE_MAX)
 
+/* grid3d_mg_tail.comp: the levels from the tail level down V-cycled by one
+ * workgroup in shared memory. Specialization constants:
+ *   VF_G3_SPEC_TAIL_FLOATS  floats of the shared array (the tail level's x,
+ *                           x and b of every coarser level; the host sizes it
+ *                           to the device's maxComputeSharedMemorySize)
+ *   VF_G3_SPEC_TAIL_WG      invocations of the workgroup (<= the device's
+ *                           maxComputeWorkGroupInvocations and Size[0])
+ * At most VF_G3_TAIL_MAX_LEVELS levels (one mask binding each). */
+#define VF_G3_SPEC_TAIL_FLOATS 1
+#define VF_G3_SPEC_TAIL_WG 2
+#define VF_G3_TAIL_DEFAULT_FLOATS 4096
+#define VF_G3_TAIL_DEFAULT_WG 128
+#define VF_G3_TAIL_MAX_WG 256
+#define VF_G3_TAIL_MAX_LEVELS 4
+
 /* Sides of the box, 4 bits each in `sides`. */
 #define VF_G3_SIDE_XMIN 0
 #define VF_G3_SIDE_XMAX 1
@@ -136,6 +151,14 @@ VF_STATIC_ASSERT(sizeof(vf_grid3d_push) == 128, "vf_grid3d_push must match std43
 #define VF_G3_MG_B 1
 #define VF_G3_MG_MASK 2
 #define VF_G3_MG_R 3 /* residual only */
+/* grid3d_mg_tail.comp (push constants: the tail level's nx, ny, nz, h and
+ * sides; color = levels in the tail, mode = pre sweeps | post sweeps << 8 |
+ * coarse SOR sweeps << 16, a.x = SOR omega). MASK0 + q is the mask of the
+ * tail's level q (the tail level's own when q is past the tail's levels). */
+#define VF_G3_TAIL_X 0
+#define VF_G3_TAIL_B 1
+#define VF_G3_TAIL_MASK0 2
+#define VF_G3_TAIL_BINDINGS (VF_G3_TAIL_MASK0 + VF_G3_TAIL_MAX_LEVELS)
 /* grid3d_jacobi.comp */
 #define VF_G3_JAC_X_IN 0
 #define VF_G3_JAC_B 1

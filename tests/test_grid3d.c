@@ -224,9 +224,12 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
         uint32_t coarse = vf_grid3d_coarse_sweeps(g, &omega);
         for (uint32_t it = 0; it < d->pressure_iters; it++)
             ref_cycle(&L, 0, d, coarse, omega);
-        printf("  (%d levels, residual rms %.3g -> %.3g)\n", L.count, vf_g3ref_residual_rms(&r, p, rhs),
-               vf_g3ref_residual_rms(&r, L.x[0], rhs));
-        compare("multigrid V-cycles: pressure", g, VF_GRID3D_FIELD_P, L.x[0], 1e-4);
+        printf("  (%d levels, one workgroup from level %u, residual rms %.3g -> %.3g)\n", L.count,
+               vf_grid3d_tail_level(g), vf_g3ref_residual_rms(&r, p, rhs), vf_g3ref_residual_rms(&r, L.x[0], rhs));
+        /* the tail kernel sums the per-level passes' terms in their order:
+         * SwiftShader matches the CPU exactly, lavapipe within 2e-7 */
+        compare("multigrid V-cycles: pressure", g, VF_GRID3D_FIELD_P, L.x[0], 2e-6);
+        CHECK_MSG(vf_grid3d_tail_level(g) + 1 < (uint32_t)L.count, "the coarser levels run in one workgroup");
         for (int l = 0; l < L.count; l++) {
             free(L.mask[l]);
             free(L.x[l]);
@@ -286,6 +289,17 @@ int main(int argc, char **argv)
         .source_on = true, .source = {0.5f, 0.2f, 0.5f, 0.2f}, .source_density = 2.0f, .source_temperature = 3.0f,
     };
     run_setup(gpu, "inflow/outflow box, three obstacles, maccormack, multigrid", &a);
+
+    /* 32 x 32 x 16: levels above the one-workgroup tail (from level 1 with
+     * 32 KiB of shared memory, level 2 with 16 KiB) and the tail below them */
+    vf_grid3d_desc c = {
+        .nx = 32, .ny = 32, .nz = 16, .width = 2.0, .alpha = 1.0,
+        .sides = {VF_G3_BC_NOSLIP, VF_G3_BC_OUTFLOW, VF_G3_BC_NOSLIP, VF_G3_BC_FREESLIP, VF_G3_BC_NOSLIP,
+                  VF_G3_BC_NOSLIP},
+        .obstacles = {{.shape = VF_GRID3D_SHAPE_SPHERE, .centre = {0.4f, 0.5f, 0.5f}, .size = {0.2f}}},
+        .source_on = true, .source = {0.5f, 0.2f, 0.5f, 0.2f}, .source_density = 1.0f, .source_temperature = 2.0f,
+    };
+    run_setup(gpu, "32x32x16 box with an outflow side and a sphere, multigrid above and in the tail", &c);
 
     vf_grid3d_desc b = {
         .nx = 16, .ny = 16, .nz = 16, .alpha = 1.0, .pressure = VF_GRID3D_PRESSURE_JACOBI, .pressure_iters = 30,

@@ -16,6 +16,10 @@
 #define VF_PASS_PREFIX G3
 #include "sim_pass_table.h"
 
+_Static_assert(G3_TAIL_BINDINGS == VF_G3_TAIL_BINDINGS, "grid3d_passes.def lists every level of the tail");
+/* the tail packs the sweeps into its mode: pre and post in 8 bits, the
+ * coarse sweeps in 16 (create checks mg_pre, mg_post <= 64, coarse_iters <= 10000) */
+
 
 size_t vf_grid3d_face_index(uint32_t nx, uint32_t ny, uint32_t nz, int c, int i, int j, int k)
 {
@@ -55,6 +59,9 @@ struct vf_grid3d {
     uint32_t sides_packed;
     uint32_t levels, coarse_iters, diffuse_iters;
     float coarse_omega;
+    uint32_t tail;        /* first level V-cycled by grid3d_mg_tail; levels when none */
+    uint32_t tail_floats; /* its shared array (VF_G3_SPEC_TAIL_FLOATS) */
+    uint32_t tail_wg;     /* its workgroup size (VF_G3_SPEC_TAIL_WG) */
     vf_pipeline *pipe[G3_COUNT];
     vf_buffer *vel[2], *velh, *scal[2], *scalh, *omega;
     g3_level lv[VF_GRID3D_MAX_LEVELS];
@@ -292,11 +299,53 @@ static vf_result create_buffers(vf_grid3d *g)
     return VF_OK;
 }
 
+/* Floats of grid3d_mg_tail's shared array when level t is the tail level:
+ * x of level t, x and b of every coarser level. */
+static uint64_t tail_floats(const vf_grid3d *g, uint32_t t)
+{
+    uint64_t n = (uint64_t)g->lv[t].nx * g->lv[t].ny * g->lv[t].nz;
+    for (uint32_t l = t + 1; l < g->levels; l++)
+        n += 2 * (uint64_t)g->lv[l].nx * g->lv[l].ny * g->lv[l].nz;
+    return n;
+}
+
+/* Picks the tail level (the finest level whose V-cycle down to the coarsest
+ * fits one workgroup's shared memory, from the device's limits, in at most
+ * VF_G3_TAIL_MAX_LEVELS levels) and the tail kernel's workgroup size.
+ * g->tail = g->levels: no tail (one level, or not even two levels fit). */
+static void plan_tail(vf_grid3d *g)
+{
+    const VkPhysicalDeviceLimits *lim = &g->gpu->props.limits;
+    uint64_t cap = lim->maxComputeSharedMemorySize / 4;
+    uint32_t wg = VF_G3_TAIL_MAX_WG;
+    if (wg > lim->maxComputeWorkGroupInvocations)
+        wg = lim->maxComputeWorkGroupInvocations;
+    if (wg > lim->maxComputeWorkGroupSize[0])
+        wg = lim->maxComputeWorkGroupSize[0];
+    g->tail = g->levels;
+    g->tail_floats = VF_G3_TAIL_DEFAULT_FLOATS;
+    g->tail_wg = wg ? wg : 1;
+    for (uint32_t t = 0; t + 1 < g->levels; t++) {
+        uint64_t need = tail_floats(g, t);
+        if (g->levels - t <= VF_G3_TAIL_MAX_LEVELS && need <= cap) {
+            g->tail = t;
+            g->tail_floats = (uint32_t)need;
+            return;
+        }
+    }
+    if (g->tail_floats > cap)
+        g->tail_floats = (uint32_t)cap;
+}
+
+/* Builds every pass; grid3d_mg_tail takes its sizes from the plan. */
 static vf_result create_pipelines(vf_grid3d *g)
 {
     vf_result res = VF_OK;
-    for (int i = 0; i < G3_COUNT && res == VF_OK; i++)
-        res = vf_sim_pass_pipeline(g->gpu, &G3_passes[i], NULL, 0, NULL, &g->pipe[i]);
+    for (int i = 0; i < G3_COUNT && res == VF_OK; i++) {
+        uint32_t spec[3] = {[VF_G3_SPEC_TAIL_FLOATS] = g->tail_floats, [VF_G3_SPEC_TAIL_WG] = g->tail_wg};
+        bool tail = i == G3_TAIL;
+        res = vf_sim_pass_pipeline(g->gpu, &G3_passes[i], tail ? spec : NULL, tail ? 3 : 0, NULL, &g->pipe[i]);
+    }
     return res;
 }
 
@@ -393,6 +442,7 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
         m = g->lv[g->levels - 1].nz;
     g->coarse_iters = d.coarse_iters ? d.coarse_iters : 8 * m;
     g->coarse_omega = (float)(2.0 / (1.0 + sin(3.14159265358979 / (2.0 * m))));
+    plan_tail(g);
     if (d.viscosity > 0) {
         /* Gauss-Seidel on (I - a L): the Jacobi spectral radius is
          * rho = 6a / (1 + 6a) and a red-black sweep cuts the error by rho^2;
@@ -453,6 +503,11 @@ const vf_grid3d_desc *vf_grid3d_get_desc(const vf_grid3d *g)
 uint32_t vf_grid3d_levels(const vf_grid3d *g)
 {
     return g->levels;
+}
+
+uint32_t vf_grid3d_tail_level(const vf_grid3d *g)
+{
+    return g->tail;
 }
 
 uint32_t vf_grid3d_coarse_sweeps(const vf_grid3d *g, float *omega)
@@ -643,8 +698,27 @@ static void mg_smooth(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l, uint32_t sw
         }
 }
 
+/* One V-cycle of the levels from the tail level down, in one dispatch. */
+static void mg_tail(vf_grid3d *g, VkCommandBuffer cmd)
+{
+    uint32_t t = g->tail, n = g->levels - t;
+    g3_level *L = &g->lv[t];
+    vf_grid3d_push pc = push_for(g, t);
+    pc.color = n;
+    pc.mode = g->d.mg_pre | g->d.mg_post << 8 | g->coarse_iters << 16;
+    pc.a[0] = g->coarse_omega;
+    vf_binding b[G3_TAIL_BINDINGS] = {[VF_G3_TAIL_X] = B(L->x), [VF_G3_TAIL_B] = B(L->b)};
+    for (uint32_t q = 0; q < VF_G3_TAIL_MAX_LEVELS; q++)
+        b[VF_G3_TAIL_MASK0 + q] = q < n ? B(g->lv[t + q].mask) : (vf_binding){.buffer = L->mask, .range = 4};
+    vf_sim_pass_dispatch(g->gpu, cmd, g->pipe[G3_TAIL], b, &pc, 1, 1, 1);
+}
+
 static void mg_cycle(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l)
 {
+    if (l == g->tail) {
+        mg_tail(g, cmd);
+        return;
+    }
     if (l + 1 == g->levels) {
         g3_level *L = &g->lv[l];
         vf_grid3d_push pc = push_for(g, l);

@@ -174,6 +174,10 @@ const vf_grid3d_desc *vf_grid3d_get_desc(const vf_grid3d *g);
 /** Multigrid levels planned for the grid. */
 uint32_t vf_grid3d_levels(const vf_grid3d *g);
 
+/** The first multigrid level V-cycled by one workgroup (grid3d_mg_tail),
+ * chosen from the device's shared memory; vf_grid3d_levels when none. */
+uint32_t vf_grid3d_tail_level(const vf_grid3d *g);
+
 /** SOR sweeps and omega (may be NULL) of the coarsest-level solve. */
 uint32_t vf_grid3d_coarse_sweeps(const vf_grid3d *g, float *omega);
 
