@@ -12,6 +12,7 @@
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
 #include "png_io.h"
+#include "sim_multigrid.h"
 #include "text.h"
 
 /* Readback ring of per-frame stats copies. frame_done(k) may run right after
@@ -156,42 +157,20 @@ static uint32_t plan_levels(const vf_grid_desc *d, uint32_t *cnx, uint32_t *cny)
     return n;
 }
 
-/* Floats of grid_mg_tail's shared array when level t is the tail level: x of
- * level t, x and b of every coarser level. */
-static uint64_t tail_floats(const vf_grid *g, uint32_t t)
-{
-    uint64_t n = (uint64_t)g->lv[t].nx * g->lv[t].ny;
-    for (uint32_t l = t + 1; l < g->levels; l++)
-        n += 2 * (uint64_t)g->lv[l].nx * g->lv[l].ny;
-    return n;
-}
-
 /* Picks the tail level (the finest level whose V-cycle down to the coarsest
  * fits one workgroup's shared memory, from the device's limits) and the
  * tail kernel's workgroup size. g->tail = g->levels: no tail (one level, or
  * not even two levels fit). */
 static void plan_tail(vf_grid *g)
 {
-    const VkPhysicalDeviceLimits *lim = &g->gpu->props.limits;
-    uint64_t cap = lim->maxComputeSharedMemorySize / 4;
-    uint32_t wg = VF_GRID_TAIL_MAX_WG;
-    if (wg > lim->maxComputeWorkGroupInvocations)
-        wg = lim->maxComputeWorkGroupInvocations;
-    if (wg > lim->maxComputeWorkGroupSize[0])
-        wg = lim->maxComputeWorkGroupSize[0];
-    g->tail = g->levels;
-    g->tail_floats = VF_GRID_TAIL_DEFAULT_FLOATS;
-    g->tail_wg = wg ? wg : 1;
-    for (uint32_t t = 0; t + 1 < g->levels; t++) {
-        uint64_t need = tail_floats(g, t);
-        if (g->levels - t <= VF_GRID_TAIL_MAX_LEVELS && need <= cap) {
-            g->tail = t;
-            g->tail_floats = (uint32_t)need;
-            return;
-        }
-    }
-    if (g->tail_floats > cap)
-        g->tail_floats = (uint32_t)cap;
+    uint64_t cells[VF_GRID_MAX_LEVELS];
+    for (uint32_t l = 0; l < g->levels; l++)
+        cells[l] = (uint64_t)g->lv[l].nx * g->lv[l].ny;
+    vf_mg_tail_plan p = vf_mg_plan_tail(&g->gpu->props.limits, g->levels, cells, VF_GRID_TAIL_MAX_LEVELS,
+                                        VF_GRID_TAIL_MAX_WG, VF_GRID_TAIL_DEFAULT_FLOATS);
+    g->tail = p.tail;
+    g->tail_floats = p.floats;
+    g->tail_wg = p.wg;
 }
 
 /* grid_jacobi's workgroup side: the largest up to VF_GRID_JT_MAX_WG whose

@@ -9,6 +9,7 @@
 #include "export_vti.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
+#include "sim_multigrid.h"
 #include "text.h"
 
 /* The pass enum (G3_*), binding counts and table G3_passes, from grid3d_passes.def. */
@@ -299,42 +300,20 @@ static vf_result create_buffers(vf_grid3d *g)
     return VF_OK;
 }
 
-/* Floats of grid3d_mg_tail's shared array when level t is the tail level:
- * x of level t, x and b of every coarser level. */
-static uint64_t tail_floats(const vf_grid3d *g, uint32_t t)
-{
-    uint64_t n = (uint64_t)g->lv[t].nx * g->lv[t].ny * g->lv[t].nz;
-    for (uint32_t l = t + 1; l < g->levels; l++)
-        n += 2 * (uint64_t)g->lv[l].nx * g->lv[l].ny * g->lv[l].nz;
-    return n;
-}
-
 /* Picks the tail level (the finest level whose V-cycle down to the coarsest
  * fits one workgroup's shared memory, from the device's limits, in at most
  * VF_G3_TAIL_MAX_LEVELS levels) and the tail kernel's workgroup size.
  * g->tail = g->levels: no tail (one level, or not even two levels fit). */
 static void plan_tail(vf_grid3d *g)
 {
-    const VkPhysicalDeviceLimits *lim = &g->gpu->props.limits;
-    uint64_t cap = lim->maxComputeSharedMemorySize / 4;
-    uint32_t wg = VF_G3_TAIL_MAX_WG;
-    if (wg > lim->maxComputeWorkGroupInvocations)
-        wg = lim->maxComputeWorkGroupInvocations;
-    if (wg > lim->maxComputeWorkGroupSize[0])
-        wg = lim->maxComputeWorkGroupSize[0];
-    g->tail = g->levels;
-    g->tail_floats = VF_G3_TAIL_DEFAULT_FLOATS;
-    g->tail_wg = wg ? wg : 1;
-    for (uint32_t t = 0; t + 1 < g->levels; t++) {
-        uint64_t need = tail_floats(g, t);
-        if (g->levels - t <= VF_G3_TAIL_MAX_LEVELS && need <= cap) {
-            g->tail = t;
-            g->tail_floats = (uint32_t)need;
-            return;
-        }
-    }
-    if (g->tail_floats > cap)
-        g->tail_floats = (uint32_t)cap;
+    uint64_t cells[VF_GRID3D_MAX_LEVELS];
+    for (uint32_t l = 0; l < g->levels; l++)
+        cells[l] = (uint64_t)g->lv[l].nx * g->lv[l].ny * g->lv[l].nz;
+    vf_mg_tail_plan p = vf_mg_plan_tail(&g->gpu->props.limits, g->levels, cells, VF_G3_TAIL_MAX_LEVELS,
+                                        VF_G3_TAIL_MAX_WG, VF_G3_TAIL_DEFAULT_FLOATS);
+    g->tail = p.tail;
+    g->tail_floats = p.floats;
+    g->tail_wg = p.wg;
 }
 
 /* Builds every pass; grid3d_mg_tail takes its sizes from the plan. */
