@@ -1010,41 +1010,38 @@ static void mg_smooth(vf_grid *g, VkCommandBuffer cmd, uint32_t l, uint32_t swee
 }
 
 /* `sweeps` red-black sweeps of level l (red first) from `in` to `out` in
- * grid_mg_smooth_tile dispatches; with `coarse`, the prolongated correction
- * of level l + 1 is added to `in` first (grid_mg_prolong.glsl). A
+ * grid_mg_smooth_tile dispatches; with `prolong`, the first adds the
+ * prolongated correction of level l + 1 to `in` (grid_mg_prolong.glsl). A
  * dispatch of k half-sweeps writes tiles of R - 2k cells (R the region's
  * side); at most R / 4 per dispatch, and an odd number of dispatches, which
  * ping-pong between out and in, so that the result ends in `out` (`in` then
- * holds an intermediate). The level's size is even along a periodic side
- * (plan_levels), as grid_sweep_tile.glsl needs. */
+ * holds an intermediate). Level l has a coarser level, and its size is even
+ * along a periodic side (plan_levels), as grid_sweep_tile.glsl needs. */
 static void mg_smooth_tiles(vf_grid *g, VkCommandBuffer cmd, uint32_t l, uint32_t sweeps, vf_buffer *in,
-                            vf_buffer *out, const grid_level *coarse)
+                            vf_buffer *out, bool prolong)
 {
-    grid_level *L = &g->lv[l];
+    grid_level *L = &g->lv[l], *C = &g->lv[l + 1];
     uint32_t r = g->jt_wg * VF_GRID_JT_CELLS, half = 2 * sweeps, kmax = r / 4;
     uint32_t n = (half + kmax - 1) / kmax;
     n += (n & 1) ^ 1; /* odd: the last dispatch writes out */
-    vf_binding b[2][GP_SMOOTH_TILE_BINDINGS];
-    for (int q = 0; q < 2; q++) {
-        b[q][VF_GRID_JAC_X_IN] = B(q ? out : in);
-        b[q][VF_GRID_JAC_B] = B(L->b);
-        b[q][VF_GRID_JAC_WX] = weight_binding(g, L->wx);
-        b[q][VF_GRID_JAC_WY] = weight_binding(g, L->wy);
-        b[q][VF_GRID_JAC_X_OUT] = B(q ? in : out);
-        /* the coarse level's arrays: read by the first dispatch when asked */
-        const grid_level *C = coarse && !q ? coarse : &g->lv[l + 1 < g->levels ? l + 1 : l];
-        bool read = coarse && !q;
-        b[q][VF_GRID_JAC_X_C] = read ? B(C->x) : (vf_binding){.buffer = C->x, .range = 4};
-        b[q][VF_GRID_JAC_WX_C] = read ? weight_binding(g, C->wx) : (vf_binding){.buffer = C->wx, .range = 4};
-        b[q][VF_GRID_JAC_WY_C] = read ? weight_binding(g, C->wy) : (vf_binding){.buffer = C->wy, .range = 4};
-    }
     vf_grid_push pc = push_for(g, l);
     for (uint32_t q = 0, done = 0; q < n; q++) {
+        bool first = q == 0 && prolong; /* reads the coarse level's arrays; the others bind their first element */
+        vf_binding b[GP_SMOOTH_TILE_BINDINGS] = {
+            [VF_GRID_JAC_X_IN] = B(q & 1 ? out : in),
+            [VF_GRID_JAC_B] = B(L->b),
+            [VF_GRID_JAC_WX] = weight_binding(g, L->wx),
+            [VF_GRID_JAC_WY] = weight_binding(g, L->wy),
+            [VF_GRID_JAC_X_OUT] = B(q & 1 ? in : out),
+            [VF_GRID_JAC_X_C] = first ? B(C->x) : (vf_binding){.buffer = C->x, .range = 4},
+            [VF_GRID_JAC_WX_C] = first ? weight_binding(g, C->wx) : (vf_binding){.buffer = C->wx, .range = 4},
+            [VF_GRID_JAC_WY_C] = first ? weight_binding(g, C->wy) : (vf_binding){.buffer = C->wy, .range = 4},
+        };
         pc.count = half / n + (q < half % n ? 1 : 0);
         pc.color = done & 1;
-        pc.mode = coarse && q == 0 ? VF_GRID_TILE_PROLONG : 0;
+        pc.mode = first ? VF_GRID_TILE_PROLONG : 0;
         uint32_t tile = r - 2 * pc.count;
-        run(g, cmd, NULL, GP_SMOOTH_TILE, b[q & 1], &pc, groups(L->nx, tile), groups(L->ny, tile));
+        run(g, cmd, NULL, GP_SMOOTH_TILE, b, &pc, groups(L->nx, tile), groups(L->ny, tile));
         done += pc.count;
     }
 }
@@ -1098,7 +1095,7 @@ static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
      * restriction in one pass (fine push, coarse cells), the coarse cycle,
      * then prolongation and post-smoothing in one pass from r back to x */
     grid_level *C = &g->lv[l + 1];
-    mg_smooth_tiles(g, cmd, l, g->d.mg_pre, L->x, L->r, NULL);
+    mg_smooth_tiles(g, cmd, l, g->d.mg_pre, L->x, L->r, false);
     vf_grid_push pr = push_for(g, l);
     vf_binding br[GP_RESTRICT_RES_BINDINGS] = {
         [VF_GRID_RR_X_F] = B(L->r), [VF_GRID_RR_B_F] = B(L->b), [VF_GRID_RR_WX_F] = weight_binding(g, L->wx),
@@ -1106,7 +1103,7 @@ static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
     };
     run2d(g, cmd, GP_RESTRICT_RES, br, &pr, C->nx, C->ny);
     mg_cycle(g, cmd, l + 1);
-    mg_smooth_tiles(g, cmd, l, g->d.mg_post, L->r, L->x, C);
+    mg_smooth_tiles(g, cmd, l, g->d.mg_post, L->r, L->x, true);
 }
 
 void vf_grid_record_vcycle(vf_grid *g, VkCommandBuffer cmd)
