@@ -15,13 +15,13 @@
 #define VF_HEIGHT_SOLID 1u
 
 /* 2D kernels use VF_WG_2D_X x VF_WG_2D_Y; the ADI sweeps run one thread per
- * row (or column) in groups of VF_HEIGHT_SWEEP_WG; reductions VF_HEIGHT_REDUCE_WG
- * threads, each summing VF_HEIGHT_REDUCE_PER_THREAD cells. */
+ * row (or column) in groups of VF_HEIGHT_SWEEP_WG; the frame's end
+ * (height_frame_end.comp) VF_HEIGHT_END_WG threads, one per object or cell.
+ * The volume sum of a frame's last pass reduces each workgroup's cells in
+ * shared memory, so those sizes are powers of two. */
 #define VF_HEIGHT_SWEEP_WG 64
-#define VF_HEIGHT_REDUCE_WG 256
-#define VF_HEIGHT_REDUCE_PER_THREAD 16
-#define VF_HEIGHT_REDUCE_BLOCK (VF_HEIGHT_REDUCE_WG * VF_HEIGHT_REDUCE_PER_THREAD)
-#define VF_HEIGHT_OBJECTS_WG 64
+#define VF_HEIGHT_END_WG 256
+#define VF_HEIGHT_END_CPU_CELLS 64 /* cells each invocation of the frame's end corrects on a CPU device */
 /* At most this many drops start in one substep. */
 #define VF_HEIGHT_MAX_DROPS_PER_STEP 16u
 
@@ -47,6 +47,8 @@
 #define VF_HEIGHT_EXPL_BIND_BED 3
 #define VF_HEIGHT_EXPL_BIND_FLAGS 4
 #define VF_HEIGHT_EXPL_BIND_PRES 5    /* pressure height p/(rho g) of the flow (pot) */
+#define VF_HEIGHT_EXPL_BIND_PARTIAL 6 /* volume sum: vf_height_partial per workgroup */
+#define VF_HEIGHT_EXPL_BIND_RESULT 7  /* volume sum: vf_height_volume_result */
 
 /* ---- ADI right-hand side */
 #define VF_HEIGHT_RHS_BIND_ETA 0      /* eta^n */
@@ -63,6 +65,8 @@
 #define VF_HEIGHT_SWEEP_BIND_SCRATCH 3/* modified super-diagonal c' */
 #define VF_HEIGHT_SWEEP_BIND_BED 4
 #define VF_HEIGHT_SWEEP_BIND_FLAGS 5
+#define VF_HEIGHT_SWEEP_BIND_PARTIAL 6/* column sweep, volume sum */
+#define VF_HEIGHT_SWEEP_BIND_RESULT 7
 
 VF_STRUCT_BEGIN(vf_height_step_push)
     VF_UINT nx;
@@ -84,7 +88,7 @@ VF_STRUCT_BEGIN(vf_height_step_push)
     VF_FLOAT hull_sin;
     VF_UINT axis;        /* sweep axis */
     VF_UINT radiate;     /* absorbing sides (radiation condition deta/dt + c deta/dn = 0): VF_HEIGHT_SIDE_* bits */
-    VF_UINT pad0;
+    VF_FLOAT volume_target; /* the pipeline with the volume sum: wanted excess volume / dx^2 (m) */
 VF_STRUCT_END(vf_height_step_push)
 VF_STATIC_ASSERT(sizeof(vf_height_step_push) == 80, "vf_height_step_push must match std430")
 
@@ -96,6 +100,8 @@ VF_STATIC_ASSERT(sizeof(vf_height_step_push) == 80, "vf_height_step_push must ma
 #define VF_HEIGHT_DIST_BIND_PRES 4    /* pressure height p/(rho g) per cell (read-write) */
 #define VF_HEIGHT_DIST_BIND_FLOW_P 5  /* flow pressure, flow_nx * flow_ny */
 #define VF_HEIGHT_DIST_BIND_FLOW_DIV 6/* flow tentative-velocity divergence */
+#define VF_HEIGHT_DIST_BIND_PARTIAL 7 /* volume sum */
+#define VF_HEIGHT_DIST_BIND_RESULT 8
 
 VF_STRUCT_BEGIN(vf_height_disturb_push)
     VF_UINT nx;
@@ -119,27 +125,27 @@ VF_STRUCT_BEGIN(vf_height_disturb_push)
     VF_FLOAT user_amp;   /* crater depth (m); negative raises a bump */
     VF_UINT edge_cells;  /* divergence coupling: flow cells at the left and right ends left out (open ends) */
     VF_FLOAT user_sigma; /* the pointer's crater radius (m) */
-    VF_UINT pad0;
+    VF_FLOAT volume_target; /* as in vf_height_step_push */
     VF_UINT pad1;
     VF_UINT pad2;
 VF_STRUCT_END(vf_height_disturb_push)
 VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 96, "vf_height_disturb_push must match std430")
 
-/* ---- volume: reduce the excess volume, then scale the depth of wet cells */
-#define VF_HEIGHT_VOL_BIND_ETA 0
-#define VF_HEIGHT_VOL_BIND_BED 1
-#define VF_HEIGHT_VOL_BIND_FLAGS 2
-#define VF_HEIGHT_VOL_BIND_PARTIAL 3  /* reduce: vf_height_partial per workgroup (write) */
-#define VF_HEIGHT_FINAL_BIND_PARTIAL 0/* final: partials (read) */
-#define VF_HEIGHT_FINAL_BIND_RESULT 1 /* final: vf_height_volume_result (read-write) */
-#define VF_HEIGHT_APPLY_BIND_RESULT 3 /* apply: the result (read) */
-#define VF_HEIGHT_APPLY_BIND_PREV 4   /* apply: eta^(n-1) (ADI) */
-
+/* ---- volume: the pass that ends a frame, built with the specialization
+ * constant VF_HEIGHT_SPEC_VOLUME true (a pipeline variant: the other
+ * substeps' passes carry no trace of it), also sums the excess depth of its
+ * output (height_volume_sum.glsl): a partial per workgroup, an entry per
+ * block of VF_HEIGHT_VOLUME_BLOCK workgroups, and the total in the result.
+ * The frame's end (height_frame_end.comp) then scales the depth of wet cells. */
+#define VF_HEIGHT_SPEC_VOLUME 0
+#define VF_HEIGHT_SPEC_VOLUME_ROWS 1 /* rows per invocation of the 2D passes' variants with the sum */
+#define VF_HEIGHT_VOLUME_BLOCK 256u
+#define VF_HEIGHT_VOLUME_ROWS 8u   /* those rows on a CPU device (vf_height_desc.volume_rows) */
 VF_STRUCT_BEGIN(vf_height_partial)
-    VF_FLOAT excess;     /* sum of depth - rest depth (m) over the block */
+    VF_FLOAT excess;     /* sum of depth - rest depth (m) over the workgroup's cells */
     VF_FLOAT depth;      /* sum of the depth of wet cells (m) */
-    VF_UINT wet;         /* wet cells in the block */
-    VF_UINT pad0;
+    VF_UINT wet;         /* wet cells of the workgroup */
+    VF_UINT count;       /* a block's entry: its workgroups done with the current sum (0 between sums) */
 VF_STRUCT_END(vf_height_partial)
 
 /* The correction moves each wet cell by scale * its depth (never below the
@@ -149,34 +155,31 @@ VF_STRUCT_BEGIN(vf_height_volume_result)
     VF_FLOAT depth;      /* total depth of wet cells (m) */
     VF_UINT wet;         /* wet cells */
     VF_FLOAT scale;      /* relative depth change applied to wet cells */
-    VF_UINT corrections; /* how many times the correction ran */
-    VF_UINT pad0;
+    VF_UINT corrections; /* how many times the sum ran */
+    VF_UINT arrived;     /* workgroups done with the current sum (0 between passes) */
     VF_UINT pad1;
     VF_UINT pad2;
 VF_STRUCT_END(vf_height_volume_result)
-
-VF_STRUCT_BEGIN(vf_height_volume_push)
-    VF_UINT nx;
-    VF_UINT ny;
-    VF_UINT partials;    /* number of partial sums */
-    VF_FLOAT target;     /* wanted excess volume / dx^2 (m) */
-    VF_UINT flags;       /* apply: VF_HEIGHT_DISTURB_PREV */
-    VF_UINT pad0;
-    VF_UINT pad1;
-    VF_UINT pad2;
-VF_STRUCT_END(vf_height_volume_push)
-VF_STATIC_ASSERT(sizeof(vf_height_volume_push) == 32, "vf_height_volume_push must match std430")
 
 /* ---- floating objects (leaves, ducks, the boat) */
 #define VF_HEIGHT_OBJ_LEAF 0u
 #define VF_HEIGHT_OBJ_DUCK 1u
 #define VF_HEIGHT_OBJ_BOAT 2u
-#define VF_HEIGHT_OBJ_BIND_ETA 0
-#define VF_HEIGHT_OBJ_BIND_BED 1
-#define VF_HEIGHT_OBJ_BIND_FLAGS 2
-#define VF_HEIGHT_OBJ_BIND_OBJECTS 3
-#define VF_HEIGHT_OBJ_BIND_FLOW_VEL 4 /* flow velocity: vec2 per flow cell, or the u faces (MAC) */
-#define VF_HEIGHT_OBJ_BIND_FLOW_V 5   /* MAC: the v faces */
+/* The frame's end (height_frame_end.comp), one dispatch: the first
+ * ceil(count / VF_HEIGHT_END_WG) workgroups move the objects on the frame's
+ * surface (eta, read); with VF_HEIGHT_END_APPLY the others write the
+ * volume-corrected surface to eta_out (which then becomes the current eta). */
+#define VF_HEIGHT_END_BIND_ETA 0
+#define VF_HEIGHT_END_BIND_BED 1
+#define VF_HEIGHT_END_BIND_FLAGS 2
+#define VF_HEIGHT_END_BIND_OBJECTS 3
+#define VF_HEIGHT_END_BIND_FLOW_VEL 4 /* flow velocity: vec2 per flow cell, or the u faces (MAC) */
+#define VF_HEIGHT_END_BIND_FLOW_V 5   /* MAC: the v faces */
+#define VF_HEIGHT_END_BIND_ETA_OUT 6  /* the corrected eta (write) */
+#define VF_HEIGHT_END_BIND_PREV 7     /* ADI: eta^(n-1), shifted with eta (read-write) */
+#define VF_HEIGHT_END_BIND_RESULT 8   /* the volume sum (read) */
+#define VF_HEIGHT_END_APPLY 1u        /* end flags: apply the volume correction */
+#define VF_HEIGHT_END_PREV 2u         /* end flags: shift eta^(n-1) too (ADI: no velocity kick) */
 #define VF_HEIGHT_FLOW_CELL 0u        /* velocity: (u, v) per cell, cell-centred */
 #define VF_HEIGHT_FLOW_MAC 1u         /* u on x faces ((nx + 1) x ny), v on y faces (nx x (ny + 1)) */
 
@@ -211,9 +214,13 @@ VF_STRUCT_BEGIN(vf_height_objects_push)
     VF_UINT flow_layout; /* VF_HEIGHT_FLOW_CELL or VF_HEIGHT_FLOW_MAC */
     VF_FLOAT vel_scale;  /* flow velocity buffer to m/s */
     VF_UINT recycle;     /* 1: objects reaching the right end start again at the left */
+    VF_UINT end_flags;   /* VF_HEIGHT_END_* (vf_height_objects_params leaves it 0) */
+    VF_UINT end_cells;   /* with VF_HEIGHT_END_APPLY: cells per invocation, a workgroup's width apart */
     VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
 VF_STRUCT_END(vf_height_objects_push)
-VF_STATIC_ASSERT(sizeof(vf_height_objects_push) == 80, "vf_height_objects_push must match std430")
+VF_STATIC_ASSERT(sizeof(vf_height_objects_push) == 96, "vf_height_objects_push must match std430")
 
 /* ---- advection of the surface state by the flow (height_advect.comp), once
  * per frame: semi-Lagrangian, bilinear over the wet cells */
@@ -223,8 +230,8 @@ VF_STATIC_ASSERT(sizeof(vf_height_objects_push) == 80, "vf_height_objects_push m
 #define VF_HEIGHT_ADV_BIND_SECOND_OUT 3
 #define VF_HEIGHT_ADV_BIND_BED 4
 #define VF_HEIGHT_ADV_BIND_FLAGS 5
-#define VF_HEIGHT_ADV_BIND_FLOW_VEL 6   /* as VF_HEIGHT_OBJ_BIND_FLOW_VEL */
-#define VF_HEIGHT_ADV_BIND_FLOW_V 7     /* as VF_HEIGHT_OBJ_BIND_FLOW_V */
+#define VF_HEIGHT_ADV_BIND_FLOW_VEL 6   /* as VF_HEIGHT_END_BIND_FLOW_VEL */
+#define VF_HEIGHT_ADV_BIND_FLOW_V 7     /* as VF_HEIGHT_END_BIND_FLOW_V */
 #define VF_HEIGHT_ADV_BINDINGS 8
 
 VF_STRUCT_BEGIN(vf_height_advect_push)

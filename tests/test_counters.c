@@ -1,7 +1,8 @@
 /* Work accounting (gpu_counters): the counts of dispatches, barriers,
  * submits and bound bytes that the recording helpers report, on small cases
  * whose commands are known: a two-level prefix sum, Jacobi pressure
- * iterations and one multigrid V-cycle of the grid solver. */
+ * iterations and one multigrid V-cycle of the grid solver, and frames of the
+ * height field. */
 #include <stdlib.h>
 
 #include "gpu_cmd.h"
@@ -9,6 +10,7 @@
 #include "gpu_scan.h"
 #include "shared.h"
 #include "solver_grid.h"
+#include "solver_height.h"
 #include "testlib.h"
 
 /* A scan of 3 blocks: one block-scan dispatch writing 3 block sums, a
@@ -172,12 +174,70 @@ static void test_grid(vf_gpu *gpu)
     test_vcycle(gpu);
 }
 
+/* One height frame of 3 substeps with volume_fix and objects: the explicit
+ * step 3 times, the last in its variant with the volume sum, then one
+ * frame-end dispatch (objects and correction): 4 dispatches, and 5 barriers
+ * (the part's first, then one per dispatch). Under ADI a substep is 3
+ * passes (right-hand side, row and column sweeps), the last column sweep
+ * summing. Without volume_fix and
+ * objects the substeps alone. */
+static void count_height_frame(vf_gpu *gpu, int integrator, bool fix, int leaves, uint64_t want_dispatches)
+{
+    vf_height_desc d;
+    vf_height_desc_defaults(&d);
+    d.nx = 48;
+    d.ny = 40;
+    d.integrator = integrator;
+    d.volume_fix = fix;
+    d.leaves = leaves;
+    d.ducks = 0;
+    d.boat = false;
+    d.rain = 0;
+    d.dt = 0.5 * vf_height_explicit_limit(&d);
+    d.frame_dt = 3 * d.dt;
+    vf_solver *s = vf_test_height_solver(gpu, &d);
+    if (!s)
+        return;
+    vf_gpu_counters c;
+    vf_gpu_counters_reset(&c);
+    VkCommandBuffer cmd;
+    if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
+        vf_gpu_counters_attach(gpu, &c);
+        CHECK(vf_solver_record_frame(s, cmd, NULL) == VF_OK);
+        vf_gpu_counters_attach(gpu, NULL);
+        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+        CHECK(vf_solver_frame_done(s) == VF_OK);
+    }
+    printf("height %s, volume_fix %s, %d objects: %llu substeps, %llu dispatches, %llu barriers\n",
+           integrator ? "adi" : "explicit", fix ? "on" : "off", leaves, (unsigned long long)s->steps,
+           (unsigned long long)c.dispatches, (unsigned long long)c.barriers);
+    CHECK_EQ_U64(s->steps, 3);
+    CHECK_EQ_U64(c.dispatches, want_dispatches);
+    CHECK_EQ_U64(c.barriers, want_dispatches + 1);
+    const char *last = integrator ? "height_adi_y.comp volume" : "height_explicit.comp volume";
+    const vf_kernel_count *k = vf_gpu_counters_kernel(&c, last);
+    CHECK_EQ_U64(k ? k->dispatches : 0, fix ? 1 : 0);
+    k = vf_gpu_counters_kernel(&c, "height_frame_end.comp");
+    CHECK_EQ_U64(k ? k->dispatches : 0, fix || leaves ? 1 : 0);
+    vf_solver_destroy(&s);
+}
+
+static void test_height(vf_gpu *gpu)
+{
+    vf_test_section("height frames");
+    count_height_frame(gpu, VF_HEIGHT_INT_EXPLICIT, true, 5, 3 + 1);
+    count_height_frame(gpu, VF_HEIGHT_INT_ADI, true, 5, 3 * 3 + 1);
+    count_height_frame(gpu, VF_HEIGHT_INT_EXPLICIT, false, 5, 3 + 1);
+    count_height_frame(gpu, VF_HEIGHT_INT_EXPLICIT, false, 0, 3);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     vf_gpu *gpu = vf_test_gpu();
     test_scan(gpu);
     test_grid(gpu);
+    test_height(gpu);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }

@@ -110,12 +110,22 @@ static double max_jump(const float *f, uint32_t nx, uint32_t ny)
     return m;
 }
 
+static void run_step_volume(vf_gpu *gpu, vf_solver *s, const vf_height_step_push *sp,
+                            const vf_height_disturb_push *dp, bool volume)
+{
+    VkCommandBuffer cmd;
+    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+        return;
+    vf_height_record_step(s, cmd, NULL, sp, dp, volume);
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+}
+
 static void run_step(vf_gpu *gpu, vf_solver *s, const vf_height_step_push *sp, const vf_height_disturb_push *dp)
 {
     VkCommandBuffer cmd;
     if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
         return;
-    vf_height_record_step(s, cmd, NULL, sp, dp);
+    vf_height_record_step(s, cmd, NULL, sp, dp, false);
     CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
 }
 
@@ -392,48 +402,113 @@ static void test_drop_volume(void)
     free(eta), free(bed), free(flags);
 }
 
-static void test_volume_and_objects(vf_gpu *gpu, int integrator)
+/* The volume sum of the pass that ends a frame (the explicit step, the ADI
+ * column sweep, or the disturbances after either), against the host sum of
+ * the state it wrote, then the frame's end (the correction and the objects
+ * in one dispatch) against the CPU references. nx x ny sets how many
+ * workgroups take part (the last one of each block of
+ * VF_HEIGHT_VOLUME_BLOCK, and the last block, sum); rows and cells the work
+ * per invocation (vf_height_desc.volume_rows, end_cells: the CPU device's
+ * choice and the GPU's). */
+static void test_volume(vf_gpu *gpu, int integrator, uint32_t nx, uint32_t ny, int rows, int cells)
 {
-    printf("-- volume correction and floating objects (%s): gpu vs cpu\n", integrator ? "adi" : "explicit");
+    printf("-- volume sum and correction (%s, %ux%u, %d rows, %d cells per invocation): gpu vs cpu\n",
+           integrator ? "adi" : "explicit", nx, ny, rows, cells);
     vf_height_desc d = base_desc(integrator);
+    d.nx = nx;
+    d.ny = ny;
     d.volume_fix = true;
+    d.volume_rows = rows;
+    d.end_cells = cells;
     vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
     host h;
     read_static(s, &h);
-    float *eta0 = malloc(h.n * 4), *eta = malloc(h.n * 4), *g = malloc(h.n * 4), *g2 = malloc(h.n * 4);
+    float *eta0 = malloc(h.n * 4), *eta = malloc(h.n * 4), *second = malloc(h.n * 4), *g = malloc(h.n * 4),
+          *g2 = malloc(h.n * 4), *c = malloc(h.n * 4), *c2 = malloc(h.n * 4);
     CHECK(vf_height_download(s, eta0, NULL) == VF_OK);
     uint32_t wet0 = 0;
-    double target = vf_height_ref_excess(37, 29, eta0, h.bed, h.flags, &wet0, NULL);
+    double target = vf_height_ref_excess(nx, ny, eta0, h.bed, h.flags, &wet0, NULL);
+    vf_height_volume_result r0;
+    CHECK(vf_height_read_volume_result(s, &r0) == VF_OK);
+    CHECK_EQ_INT(r0.corrections, 0);
+    /* twice per last pass: the count of arrived workgroups must start from 0 again */
+    for (int run = 0; run < 4; run++) {
+        const int disturb = run >= 2;
+        random_eta(&h, eta, 0.1f);
+        for (size_t i = 0; i < h.n; i++) {
+            if (eta[i] > h.bed[i])
+                eta[i] += 0.013f * (run + 1); /* a net gain to remove */
+            second[i] = integrator ? eta[i] : 0.2f * (2.0f * frand() - 1.0f); /* adi: at rest */
+        }
+        CHECK(vf_height_upload(s, eta, second) == VF_OK);
+        vf_height_step_push sp = vf_height_step_params(s, 0.7);
+        vf_height_disturb_push dp = vf_height_disturb_params(s, 0);
+        dp.drop_count = disturb ? 3 : 0;
+        dp.drop_base = 5;
+        run_step_volume(gpu, s, &sp, &dp, true);
+        CHECK(vf_height_download(s, g, g2) == VF_OK);
+        vf_height_volume_result r;
+        CHECK(vf_height_read_volume_result(s, &r) == VF_OK);
+        uint32_t wet = 0;
+        double depth = 0;
+        double excess = vf_height_ref_excess(nx, ny, g, h.bed, h.flags, &wet, &depth);
+        printf("%s: gpu excess %.7g, cpu %.7g (difference %.2g); depth gpu %.7g cpu %.7g; wet cells gpu %u cpu %u; "
+               "scale %.4g (target %.4g)\n", disturb ? "step + drops" : "step", r.excess, excess, r.excess - excess,
+               r.depth, depth, r.wet, wet, r.scale, target);
+        /* fp32 sums: within 1e-7 m per cell (the resolution of a float near 1 m of depth) */
+        const double tol = 1e-7 * (double)h.n;
+        CHECK_NEAR(r.excess, excess, tol);
+        CHECK_REL(r.depth, depth, 1e-6, 1.0);
+        CHECK_EQ_INT(r.wet, wet);
+        CHECK_REL(r.scale, (target - excess) / depth, 1e-5, 1e-6);
+        CHECK_EQ_INT(r.corrections, run + 1);
+        CHECK_EQ_INT(r.arrived, 0);
+        CHECK(fabs(excess - target) > 1e-3 * wet); /* there is something to correct */
+        /* the frame's end: the objects move on the uncorrected surface, the cells are corrected */
+        vf_height_state st;
+        vf_height_get_state(s, &st);
+        vf_height_object *o = calloc(st.object_count, sizeof *o), *go = calloc(st.object_count, sizeof *go);
+        CHECK(vf_height_read_objects(s, o) == VF_OK);
+        vf_height_objects_push op = vf_height_objects_params(s);
+        op.dt = 0.1f;
+        CHECK(vf_height_run_frame_end(s, &op, true) == VF_OK);
+        vf_height_ref_objects(&op, g, h.bed, h.flags, NULL, NULL, o);
+        CHECK(vf_height_read_objects(s, go) == VF_OK);
+        double worst = 0;
+        for (uint32_t k = 0; k < st.object_count; k++)
+            worst = fmax(worst, fabs(go[k].x - o[k].x) + fabs(go[k].y - o[k].y) + fabs(go[k].z - o[k].z) +
+                                    fabs(go[k].vx - o[k].vx) + fabs(go[k].vy - o[k].vy));
+        CHECK_LE(worst, 1e-4);
+        free(o), free(go);
+        CHECK(vf_height_download(s, c, c2) == VF_OK);
+        vf_height_ref_volume_apply(nx, ny, integrator ? VF_HEIGHT_END_PREV : 0, r.scale, g, g2, h.bed, h.flags);
+        size_t w = 0;
+        CHECK_LE(max_diff(c, g, h.n, &w), 1e-6);
+        CHECK_LE(max_diff(c2, g2, h.n, &w), 1e-6); /* explicit: the velocity, unchanged */
+        double after = vf_height_ref_excess(nx, ny, c, h.bed, h.flags, NULL, NULL);
+        printf("excess after the correction %.6g (target %.6g)\n", after, target);
+        CHECK_NEAR(after, target, tol);
+    }
+    free(eta0), free(eta), free(second), free(g), free(g2), free(c), free(c2);
+    free_host(&h);
+    vf_solver_destroy(&s);
+}
+
+static void test_objects(vf_gpu *gpu, int integrator)
+{
+    printf("-- floating objects (%s): gpu vs cpu\n", integrator ? "adi" : "explicit");
+    vf_height_desc d = base_desc(integrator);
+    vf_solver *s = vf_test_height_solver(gpu, &d);
+    if (!s)
+        return;
+    host h;
+    read_static(s, &h);
+    float *eta = malloc(h.n * 4), *g = malloc(h.n * 4);
     random_eta(&h, eta, 0.1f);
-    for (size_t i = 0; i < h.n; i++)
-        if (eta[i] > h.bed[i])
-            eta[i] += 0.013f; /* a net gain to remove */
     CHECK(vf_height_upload(s, eta, eta) == VF_OK);
-    uint32_t wet = 0;
-    double depth = 0;
-    double excess = vf_height_ref_excess(37, 29, eta, h.bed, h.flags, &wet, &depth);
-    vf_height_volume_result r;
-    CHECK(vf_height_run_volume_fix(s, &r) == VF_OK);
-    printf("reduction: gpu excess %.7g, cpu %.7g; depth gpu %.7g cpu %.7g; wet cells gpu %u cpu %u; scale %.4g "
-           "(target %.4g)\n", r.excess, excess, r.depth, depth, r.wet, wet, r.scale, target);
-    CHECK_NEAR(r.excess, excess, 1e-4);
-    CHECK_REL(r.depth, depth, 1e-6, 1.0);
-    CHECK_EQ_INT(r.wet, wet);
-    CHECK_REL(r.scale, (target - excess) / depth, 1e-5, 1e-6);
-    CHECK(vf_height_download(s, g, integrator ? g2 : NULL) == VF_OK);
-    float *ref = malloc(h.n * 4), *refp = malloc(h.n * 4);
-    memcpy(ref, eta, h.n * 4);
-    memcpy(refp, eta, h.n * 4);
-    vf_height_ref_volume_apply(37, 29, integrator ? VF_HEIGHT_DISTURB_PREV : 0, r.scale, ref, refp, h.bed, h.flags);
-    size_t w = 0;
-    CHECK_LE(max_diff(g, ref, h.n, &w), 1e-6);
-    if (integrator)
-        CHECK_LE(max_diff(g2, refp, h.n, &w), 1e-6);
-    double after = vf_height_ref_excess(37, 29, g, h.bed, h.flags, NULL, NULL);
-    printf("excess after the correction %.6g (target %.6g)\n", after, target);
-    CHECK_NEAR(after, target, 1e-4);
+    CHECK(vf_height_download(s, g, NULL) == VF_OK);
 
     /* objects: a flow velocity field, one frame of motion */
     vf_height_state st;
@@ -458,7 +533,7 @@ static void test_volume_and_objects(vf_gpu *gpu, int integrator)
     op.dt = 0.1f;
     CHECK_EQ_INT(op.flow, 1);
     for (int rep = 0; rep < 3; rep++)
-        CHECK(vf_height_run_objects(s, &op) == VF_OK);
+        CHECK(vf_height_run_frame_end(s, &op, false) == VF_OK);
     for (int rep = 0; rep < 3; rep++)
         vf_height_ref_objects(&op, g, h.bed, h.flags, fv, NULL, o);
     CHECK(vf_height_read_objects(s, go) == VF_OK);
@@ -500,7 +575,7 @@ static void test_volume_and_objects(vf_gpu *gpu, int integrator)
     op.recycle = 1;
     CHECK_EQ_INT(op.flow_layout, VF_HEIGHT_FLOW_MAC);
     for (int rep = 0; rep < 3; rep++)
-        CHECK(vf_height_run_objects(s, &op) == VF_OK);
+        CHECK(vf_height_run_frame_end(s, &op, false) == VF_OK);
     for (int rep = 0; rep < 3; rep++)
         vf_height_ref_objects(&op, g, h.bed, h.flags, fu, fvv, o);
     CHECK(vf_height_read_objects(s, go) == VF_OK);
@@ -514,7 +589,7 @@ static void test_volume_and_objects(vf_gpu *gpu, int integrator)
     vf_buffer_destroy(&bu);
     vf_buffer_destroy(&bvv);
     free(fu), free(fvv);
-    free(o), free(go), free(fv), free(eta0), free(eta), free(g), free(g2), free(ref), free(refp);
+    free(o), free(go), free(fv), free(eta), free(g);
     free_host(&h);
     vf_solver_destroy(&s);
     vf_buffer_destroy(&bv);
@@ -977,8 +1052,19 @@ int main(int argc, char **argv)
         for (int c = 0; c < 3; c++)
             test_disturb(gpu, integ, c);
     test_drop_volume();
-    test_volume_and_objects(gpu, 0);
-    test_volume_and_objects(gpu, 1);
+    for (int gpu_like = 0; gpu_like < 2; gpu_like++) {
+        /* a CPU device's work per invocation, then a GPU's */
+        const int rows = gpu_like ? 1 : VF_HEIGHT_VOLUME_ROWS, cells = gpu_like ? 1 : VF_HEIGHT_END_CPU_CELLS;
+        test_volume(gpu, 0, 37, 29, rows, cells);
+        test_volume(gpu, 1, 37, 29, rows, cells);
+        test_volume(gpu, 0, 150, 70, rows, cells); /* 3 column-sweep workgroups */
+        test_volume(gpu, 1, 150, 70, rows, cells);
+    }
+    /* more than one block of workgroups (2D: 32 x 9 with 8 rows, 32 x 69 with 1) */
+    test_volume(gpu, 0, 512, 1100, VF_HEIGHT_VOLUME_ROWS, VF_HEIGHT_END_CPU_CELLS);
+    test_volume(gpu, 1, 512, 1100, 1, 1);
+    test_objects(gpu, 0);
+    test_objects(gpu, 1);
     test_flow_solver(gpu);
     test_advect(gpu, 0);
     test_advect(gpu, 1);

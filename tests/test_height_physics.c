@@ -58,7 +58,7 @@ static void steps(vf_gpu *gpu, vf_solver *s, int count)
         vf_height_get_state(s, &st);
         vf_height_step_push sp = vf_height_step_params(s, st.time);
         vf_height_disturb_push dp = vf_height_disturb_params(s, s->steps);
-        vf_height_record_step(s, cmd, NULL, &sp, &dp);
+        vf_height_record_step(s, cmd, NULL, &sp, &dp, false);
     }
     CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
 }

@@ -5,7 +5,8 @@
 // push constant's axis is ignored: each file fixes its axis at compile time). Face
 // depths dm, dp come from eta^n; solid cells and walls have zero faces, so
 // they decouple. Absorbing edges add kappa = c dt / (2 dx) to the diagonal
-// of the first and last cell of each line. The column sweep ends the step and keeps eta >= bed.
+// of the first and last cell of each line. The column sweep ends the step and keeps eta >= bed;
+// built with height_volume (the frame's last step) it also sums the volume of its result.
 
 layout(local_size_x = VF_HEIGHT_SWEEP_WG) in;
 layout(std430, binding = VF_HEIGHT_SWEEP_BIND_ETA) readonly buffer Eta { float eta[]; };
@@ -15,10 +16,16 @@ layout(std430, binding = VF_HEIGHT_SWEEP_BIND_SCRATCH) buffer Scratch { float cp
 layout(std430, binding = VF_HEIGHT_SWEEP_BIND_BED) readonly buffer Bed { float bed[]; };
 layout(std430, binding = VF_HEIGHT_SWEEP_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
 VF_PUSH(vf_height_step_push)
+#ifdef SWEEP_VOLUME
+#define VOL_WG VF_HEIGHT_SWEEP_WG
+#define VOL_BIND_PARTIAL VF_HEIGHT_SWEEP_BIND_PARTIAL
+#define VOL_BIND_RESULT VF_HEIGHT_SWEEP_BIND_RESULT
+#include "height_volume_sum.glsl"
+#endif
 
-void main()
+// Solves one line; the column sweep adds its results to the volume sums.
+void sweep(uint line, inout float ve, inout float vd, inout uint vw)
 {
-    uint line = gl_GlobalInvocationID.x;
     uint n = SWEEP_AXIS == 0u ? pc.nx : pc.ny;
     uint lines = SWEEP_AXIS == 0u ? pc.ny : pc.nx;
     if (line >= lines)
@@ -48,12 +55,36 @@ void main()
         x[idx] = dprev;
         dm = dp;
     }
-    float next = x[base + (n - 1u) * stride];
-    if (SWEEP_AXIS == 1u)
-        x[base + (n - 1u) * stride] = max(next, bed[base + (n - 1u) * stride]);
+    uint last = base + (n - 1u) * stride;
+    float next = x[last];
+#ifdef SWEEP_VOLUME
+    bool vol = height_volume;
+    float b = bed[last];
+    x[last] = max(next, b);
+    if (vol)
+        height_volume_cell(max(next, b), b, flags[last], ve, vd, vw);
+#endif
     for (uint k = n - 1u; k-- > 0u;) {
         uint idx = base + k * stride;
         next = x[idx] - cp[idx] * next;
-        x[idx] = SWEEP_AXIS == 1u ? max(next, bed[idx]) : next;
+#ifdef SWEEP_VOLUME
+        b = bed[idx];
+        x[idx] = max(next, b);
+        if (vol)
+            height_volume_cell(max(next, b), b, flags[idx], ve, vd, vw);
+#else
+        x[idx] = next;
+#endif
     }
+}
+
+void main()
+{
+    float ve = 0.0, vd = 0.0;
+    uint vw = 0u;
+    sweep(gl_GlobalInvocationID.x, ve, vd, vw);
+#ifdef SWEEP_VOLUME
+    if (height_volume)
+        height_volume_sum(ve, vd, vw, pc.volume_target);
+#endif
 }

@@ -22,7 +22,7 @@ layout(std430, binding = VF_HEIGHT_ADV_BIND_FLOW_V) readonly buffer FlowV { floa
 VF_PUSH(vf_height_advect_push)
 
 // Bilinear sample of flow_a / flow_b (w x h values) at array coordinates f
-// (as height_objects.comp).
+// (as the objects of height_frame_end.comp).
 float sample_a(vec2 f, uint w, uint h, uint stride, uint comp)
 {
     f = clamp(f, vec2(0.0), vec2(float(w - 1u), float(h - 1u)));

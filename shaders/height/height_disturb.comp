@@ -12,6 +12,7 @@
 //    waves ride on the pressure-shaped surface instead of flattening it);
 //    with any coupling, a bound flow pressure is kept in pres[] for the views.
 // With the PREV flag (ADI) eta^(n-1) moves by the same amount (no velocity kick).
+// Built with height_volume (the frame's last pass) it also sums the volume of the result.
 #include "shared.h"
 #include "height_common.glsl"
 
@@ -24,6 +25,10 @@ layout(std430, binding = VF_HEIGHT_DIST_BIND_PRES) buffer Pres { float pres[]; }
 layout(std430, binding = VF_HEIGHT_DIST_BIND_FLOW_P) readonly buffer FlowP { float flow_p[]; };
 layout(std430, binding = VF_HEIGHT_DIST_BIND_FLOW_DIV) readonly buffer FlowDiv { float flow_div[]; };
 VF_PUSH(vf_height_disturb_push)
+#define VOL_WG (VF_WG_2D_X * VF_WG_2D_Y)
+#define VOL_BIND_PARTIAL VF_HEIGHT_DIST_BIND_PARTIAL
+#define VOL_BIND_RESULT VF_HEIGHT_DIST_BIND_RESULT
+#include "height_volume_sum.glsl"
 
 // Bilinear sample of a flow field (cell-centred, flow_nx x flow_ny over the
 // same domain) at the centre of height cell (i, j).
@@ -69,13 +74,14 @@ float sample_flow_div(uint i, uint j)
     return s / 16.0;
 }
 
-void main()
+// Disturbs cell (i, j) and adds its new height to the volume sums.
+void disturb(uint i, uint j, inout float ve, inout float vd, inout uint vw)
 {
-    uint i = gl_GlobalInvocationID.x, j = gl_GlobalInvocationID.y;
     if (i >= pc.nx || j >= pc.ny)
         return;
     uint idx = j * pc.nx + i;
-    if ((flags[idx] & VF_HEIGHT_SOLID) != 0u)
+    uint f = flags[idx];
+    if ((f & VF_HEIGHT_SOLID) != 0u)
         return;
     float e = eta[idx], b = bed[idx];
     float delta = 0.0;
@@ -103,10 +109,26 @@ void main()
         if (pc.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
             delta -= pc.dt * pc.strength * pc.div_scale * sample_flow_div(i, j) / (1.0 + e * e);
     }
-    if (delta == 0.0)
-        return;
-    float en = max(e + delta, b);
-    eta[idx] = en;
-    if ((pc.flags & VF_HEIGHT_DISTURB_PREV) != 0u)
-        prev[idx] += en - e;
+    float en = e;
+    if (delta != 0.0) {
+        en = max(e + delta, b);
+        eta[idx] = en;
+        if ((pc.flags & VF_HEIGHT_DISTURB_PREV) != 0u)
+            prev[idx] += en - e;
+    }
+    height_volume_cell(en, b, f, ve, vd, vw);
+}
+
+void main()
+{
+    float ve = 0.0, vd = 0.0;
+    uint vw = 0u;
+    // the variant with the volume sum may take several rows per invocation
+    // (fewer workgroups to sum, for CPU devices)
+    uint rows = height_volume ? height_volume_rows : 1u;
+    uint j = gl_WorkGroupID.y * VF_WG_2D_Y * rows + gl_LocalInvocationID.y;
+    for (uint r = 0u; r < rows; r++)
+        disturb(gl_GlobalInvocationID.x, j + r * VF_WG_2D_Y, ve, vd, vw);
+    if (height_volume)
+        height_volume_sum(ve, vd, vw, pc.volume_target);
 }

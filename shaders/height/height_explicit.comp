@@ -3,6 +3,7 @@
 // face depths): v' = (v + dt g L(eta - pot)) / (1 + dt r) * max(0, 1 - dt damping),
 // r the radiation damping of absorbing edges,
 // eta' = max(eta + dt v', bed). Stable for sqrt(g d) dt / dx <= 1/sqrt(2).
+// Built with height_volume (the frame's last pass) it also sums the volume of eta'.
 #include "shared.h"
 #include "height_common.glsl"
 
@@ -14,6 +15,10 @@ layout(std430, binding = VF_HEIGHT_EXPL_BIND_BED) readonly buffer Bed { float be
 layout(std430, binding = VF_HEIGHT_EXPL_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
 layout(std430, binding = VF_HEIGHT_EXPL_BIND_PRES) readonly buffer Pres { float pres[]; };
 VF_PUSH(vf_height_step_push)
+#define VOL_WG (VF_WG_2D_X * VF_WG_2D_Y)
+#define VOL_BIND_PARTIAL VF_HEIGHT_EXPL_BIND_PARTIAL
+#define VOL_BIND_RESULT VF_HEIGHT_EXPL_BIND_RESULT
+#include "height_volume_sum.glsl"
 
 float pot(uint i, uint j)
 {
@@ -24,9 +29,9 @@ float pot(uint i, uint j)
     return p;
 }
 
-void main()
+// Steps cell (i, j) and adds its new height to the volume sums.
+void step(uint i, uint j, inout float ve, inout float vd, inout uint vw)
 {
-    uint i = gl_GlobalInvocationID.x, j = gl_GlobalInvocationID.y;
     if (i >= pc.nx || j >= pc.ny)
         return;
     uint idx = j * pc.nx + i;
@@ -68,4 +73,19 @@ void main()
     }
     eta_out[idx] = en;
     vel[idx] = v;
+    height_volume_cell(en, b, f, ve, vd, vw);
+}
+
+void main()
+{
+    float ve = 0.0, vd = 0.0;
+    uint vw = 0u;
+    // the variant with the volume sum may take several rows per invocation
+    // (fewer workgroups to sum, for CPU devices)
+    uint rows = height_volume ? height_volume_rows : 1u;
+    uint j = gl_WorkGroupID.y * VF_WG_2D_Y * rows + gl_LocalInvocationID.y;
+    for (uint r = 0u; r < rows; r++)
+        step(gl_GlobalInvocationID.x, j + r * VF_WG_2D_Y, ve, vd, vw);
+    if (height_volume)
+        height_volume_sum(ve, vd, vw, pc.volume_target);
 }

@@ -307,7 +307,7 @@ void vf_height_ref_volume_apply(uint32_t nx, uint32_t ny, uint32_t flags_push, f
             continue;
         float en = e + scale * (e - b);
         eta[idx] = en;
-        if (flags_push & VF_HEIGHT_DISTURB_PREV)
+        if (flags_push & VF_HEIGHT_END_PREV)
             prev[idx] += en - e;
     }
 }

@@ -38,15 +38,15 @@ void vf_height_ref_adi_step(const vf_height_step_push *p, const float *eta, cons
  * without the PREV flag, flow arrays may be NULL when unused). */
 void vf_height_ref_disturb(const vf_height_disturb_push *p, float *eta, float *prev, const float *bed,
                            const uint32_t *flags, float *pres, const float *flow_p, const float *flow_div);
-/** height_volume_reduce + final in double: returns the excess volume / dx^2;
+/** height_volume_sum.glsl in double: returns the excess volume / dx^2;
  * wet cells and the summed depth of wet cells go to *wet and *depth (each may
  * be NULL). The solver's own host sum, vf_height_excess. */
 double vf_height_ref_excess(uint32_t nx, uint32_t ny, const float *eta, const float *bed, const uint32_t *flags,
                             uint32_t *wet, double *depth);
-/** height_volume_apply: wet cells change their depth by the fraction scale. */
+/** height_frame_end.comp's volume correction: wet cells change their depth by the fraction scale. */
 void vf_height_ref_volume_apply(uint32_t nx, uint32_t ny, uint32_t flags_push, float scale, float *eta, float *prev,
                                 const float *bed, const uint32_t *flags);
-/** height_objects.comp. Without p->flow the flow arrays may be NULL; with
+/** height_frame_end.comp's objects. Without p->flow the flow arrays may be NULL; with
  * VF_HEIGHT_FLOW_CELL flow_vel holds 2 floats per flow cell (flow_v unused),
  * with VF_HEIGHT_FLOW_MAC flow_vel holds u ((nx + 1) x ny) and flow_v v
  * (nx x (ny + 1)). */

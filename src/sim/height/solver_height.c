@@ -289,13 +289,16 @@ typedef struct vf_height {
     uint64_t step;         /* substeps recorded */
     uint64_t drops;        /* drops started so far */
     uint32_t cur;          /* index of eta^n in eta[] */
-    uint32_t partials;
+    uint32_t partials;     /* volume partial sums (the most workgroups of a pass that may end a frame) and block entries */
+    uint32_t volume_rows, end_cells; /* from the desc, or by the device (vf_height_desc) */
     float *good_eta;       /* eta at the last passed check (export_last_good) */
     vf_buffer *eta[3];     /* explicit: 2 ping-pong; adi: n+1, n, n-1 rotating */
     vf_buffer *vel;        /* explicit: velocity of height */
     vf_buffer *mid, *scratch; /* adi: row-sweep result, Thomas c' */
     vf_buffer *bed, *flags, *pres, *objects, *partial, *result, *dummy;
     vf_pipeline *pipe[HP_COUNT];           /* HP_ADVECT only with advect */
+    vf_pipeline *pipe_volume[HP_COUNT];    /* volume_fix only: the variants with the volume sum
+                                              of the passes that may end a frame (volume_pass) */
     vf_buffer *adv_eta, *adv_second;       /* advect only: the pass's outputs, swapped in */
     float *bed_host;
     uint32_t *flags_host;
@@ -367,6 +370,8 @@ static void height_destroy(vf_solver *s)
     vf_solver_destroy(&h->flow_src.solver);
     for (int i = 0; i < HP_COUNT; i++)
         vf_pipeline_destroy(&h->pipe[i]);
+    for (int i = 0; i < HP_COUNT; i++)
+        vf_pipeline_destroy(&h->pipe_volume[i]);
     vf_buffer_destroy(&h->adv_eta);
     vf_buffer_destroy(&h->adv_second);
     for (int i = 0; i < 3; i++)
@@ -489,16 +494,23 @@ double vf_height_dt(const vf_solver *s)
     return ((const vf_height *)s)->dt;
 }
 
+/* Whether pass may end a frame, and so has a variant with the volume sum. */
+static bool volume_pass(int pass)
+{
+    return pass == HP_EXPLICIT || pass == HP_ADI_Y || pass == HP_DISTURB;
+}
+
 /* One pass: its profiler scope (named in height_passes.def), the dispatch
  * of gx x gy groups (threads_1d > 0: that many threads in 1D instead), and
- * the barrier after it. */
+ * the barrier after it. With volume, the pass's variant with the volume sum. */
 static void run_pass(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, int pass, const vf_binding *b,
-                     const void *push, uint32_t gx, uint32_t gy, uint64_t threads_1d)
+                     const void *push, uint32_t gx, uint32_t gy, uint64_t threads_1d, bool volume)
 {
+    vf_pipeline *pipe = volume ? h->pipe_volume[pass] : h->pipe[pass];
     if (threads_1d)
-        vf_sim_pass_record_1d(h->base.gpu, cmd, prof, &HP_passes[pass], h->pipe[pass], b, push, threads_1d);
+        vf_sim_pass_record_1d(h->base.gpu, cmd, prof, &HP_passes[pass], pipe, b, push, threads_1d);
     else
-        vf_sim_pass_record(h->base.gpu, cmd, prof, &HP_passes[pass], h->pipe[pass], b, push, gx, gy, 1);
+        vf_sim_pass_record(h->base.gpu, cmd, prof, &HP_passes[pass], pipe, b, push, gx, gy, 1);
 }
 
 static vf_binding bb(vf_buffer *b)
@@ -511,9 +523,11 @@ static uint32_t groups(uint32_t n, uint32_t wg)
     return (n + wg - 1) / wg;
 }
 
-/* The bindings of an ADI sweep: rhs in, solution out. */
+/* The bindings of an ADI sweep: rhs in, solution out (the column sweep's
+ * volume sum bindings too; the row sweep has the first six only). */
+_Static_assert(HP_ADI_X_BINDINGS <= HP_ADI_Y_BINDINGS, "the row sweep's bindings are the column sweep's first ones");
 static void sweep_bindings(vf_height *h, vf_buffer *eta, vf_buffer *in, vf_buffer *out,
-                           vf_binding b[HP_ADI_X_BINDINGS])
+                           vf_binding b[HP_ADI_Y_BINDINGS])
 {
     b[VF_HEIGHT_SWEEP_BIND_ETA] = bb(eta);
     b[VF_HEIGHT_SWEEP_BIND_IN] = bb(in);
@@ -521,14 +535,30 @@ static void sweep_bindings(vf_height *h, vf_buffer *eta, vf_buffer *in, vf_buffe
     b[VF_HEIGHT_SWEEP_BIND_SCRATCH] = bb(h->scratch);
     b[VF_HEIGHT_SWEEP_BIND_BED] = bb(h->bed);
     b[VF_HEIGHT_SWEEP_BIND_FLAGS] = bb(h->flags);
+    b[VF_HEIGHT_SWEEP_BIND_PARTIAL] = bb(h->partial);
+    b[VF_HEIGHT_SWEEP_BIND_RESULT] = bb(h->result);
 }
 
-/* One substep: disturbances (when any), then the integrator. */
-static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_step_push *sp,
-                           const vf_height_disturb_push *dp)
+/* Whether a substep with this disturbance push records the disturbance pass. */
+static bool disturbs(const vf_height_disturb_push *dp)
 {
+    return dp->drop_count > 0 || dp->coupling != VF_HEIGHT_COUPLE_NONE || dp->user_amp != 0.0f ||
+           (dp->flags & VF_HEIGHT_DISTURB_TRACK_P);
+}
+
+/* One substep: the integrator, then disturbances (when any). With volume
+ * (the frame's last substep) the last of its passes also sums the volume of
+ * its output into h->result (height_volume_sum.glsl). */
+static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_step_push *sp,
+                           const vf_height_disturb_push *dp, bool volume)
+{
+    const bool disturb = disturbs(dp);
+    volume = volume && h->pipe_volume[HP_DISTURB]; /* the variants exist with volume_fix */
     const uint32_t gx = groups(h->nx, VF_WG_2D_X), gy = groups(h->ny, VF_WG_2D_Y);
+    const uint32_t gy_volume = groups(h->ny, VF_WG_2D_Y * h->volume_rows); /* the variants' rows */
     vf_buffer *eta = h->eta[h->cur];
+    vf_height_step_push last = *sp; /* the push of the step's last pass */
+    last.volume_target = (float)h->excess0;
     /* the wave step first, then the disturbances on its result: a continuous
      * source (the divergence coupling) added before the step would be taken
      * straight back by it (the velocity of height settles at minus the
@@ -543,8 +573,9 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
             [VF_HEIGHT_EXPL_BIND_ETA] = bb(eta),        [VF_HEIGHT_EXPL_BIND_ETA_OUT] = bb(out),
             [VF_HEIGHT_EXPL_BIND_VEL] = bb(h->vel),     [VF_HEIGHT_EXPL_BIND_BED] = bb(h->bed),
             [VF_HEIGHT_EXPL_BIND_FLAGS] = bb(h->flags), [VF_HEIGHT_EXPL_BIND_PRES] = bb(h->pres),
+            [VF_HEIGHT_EXPL_BIND_PARTIAL] = bb(h->partial), [VF_HEIGHT_EXPL_BIND_RESULT] = bb(h->result),
         };
-        run_pass(h, cmd, prof, HP_EXPLICIT, b, sp, gx, gy, 0);
+        run_pass(h, cmd, prof, HP_EXPLICIT, b, &last, gx, volume && !disturb ? gy_volume : gy, 0, volume && !disturb);
     } else {
         vf_buffer *prev = h->eta[prev_index(h)], *next = h->eta[next_index(h)];
         vf_binding rb[HP_ADI_RHS_BINDINGS] = {
@@ -552,24 +583,24 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
             [VF_HEIGHT_RHS_BIND_OUT] = bb(next),       [VF_HEIGHT_RHS_BIND_BED] = bb(h->bed),
             [VF_HEIGHT_RHS_BIND_FLAGS] = bb(h->flags), [VF_HEIGHT_RHS_BIND_PRES] = bb(h->pres),
         };
-        run_pass(h, cmd, prof, HP_ADI_RHS, rb, sp, gx, gy, 0);
         vf_height_step_push q = *sp;
+        run_pass(h, cmd, prof, HP_ADI_RHS, rb, &q, gx, gy, 0, false);
         q.axis = 0;
-        vf_binding xb[HP_ADI_X_BINDINGS];
+        vf_binding xb[HP_ADI_Y_BINDINGS];
         sweep_bindings(h, eta, next, h->mid, xb);
-        run_pass(h, cmd, prof, HP_ADI_X, xb, &q, groups(h->ny, VF_HEIGHT_SWEEP_WG), 1, 0);
-        q.axis = 1;
+        run_pass(h, cmd, prof, HP_ADI_X, xb, &q, groups(h->ny, VF_HEIGHT_SWEEP_WG), 1, 0, false);
+        last.axis = 1;
         vf_binding yb[HP_ADI_Y_BINDINGS];
         sweep_bindings(h, eta, h->mid, next, yb);
-        run_pass(h, cmd, prof, HP_ADI_Y, yb, &q, groups(h->nx, VF_HEIGHT_SWEEP_WG), 1, 0);
+        run_pass(h, cmd, prof, HP_ADI_Y, yb, &last, groups(h->nx, VF_HEIGHT_SWEEP_WG), 1, 0, volume && !disturb);
     }
     h->cur = next_index(h);
     eta = h->eta[h->cur];
-    if (dp->drop_count > 0 || dp->coupling != VF_HEIGHT_COUPLE_NONE || dp->user_amp != 0.0f ||
-        (dp->flags & VF_HEIGHT_DISTURB_TRACK_P)) {
+    if (disturb) {
         vf_buffer *flow_p = h->flow.pressure ? h->flow.pressure : h->dummy;
         vf_buffer *flow_div = h->flow.divergence ? h->flow.divergence : h->dummy;
         vf_height_disturb_push q = *dp;
+        q.volume_target = (float)h->excess0;
         if (!h->flow.pressure)
             q.flags &= ~VF_HEIGHT_DISTURB_TRACK_P;
         if (!h->flow.divergence && q.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
@@ -582,8 +613,10 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
             [VF_HEIGHT_DIST_BIND_PRES] = bb(h->pres),
             [VF_HEIGHT_DIST_BIND_FLOW_P] = bb(flow_p),
             [VF_HEIGHT_DIST_BIND_FLOW_DIV] = bb(flow_div),
+            [VF_HEIGHT_DIST_BIND_PARTIAL] = bb(h->partial),
+            [VF_HEIGHT_DIST_BIND_RESULT] = bb(h->result),
         };
-        run_pass(h, cmd, prof, HP_DISTURB, b, &q, gx, gy, 0);
+        run_pass(h, cmd, prof, HP_DISTURB, b, &q, gx, volume ? gy_volume : gy, 0, volume);
     }
 }
 
@@ -618,49 +651,38 @@ vf_height_objects_push vf_height_objects_params(const vf_solver *s)
     return p;
 }
 
-static void record_objects(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_objects_push *p)
+/* The frame's end, one dispatch: the objects (op, NULL for none) on the
+ * frame's surface, and with apply the volume correction computed by the
+ * frame's last pass, written to the spare eta slot, which then becomes the
+ * current one (the objects read the surface before the correction, so the
+ * two never touch the same written data). */
+static void record_frame_end(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_objects_push *op,
+                             bool apply)
 {
-    vf_binding b[HP_OBJECTS_BINDINGS] = {
-        [VF_HEIGHT_OBJ_BIND_ETA] = bb(h->eta[h->cur]),
-        [VF_HEIGHT_OBJ_BIND_BED] = bb(h->bed),
-        [VF_HEIGHT_OBJ_BIND_FLAGS] = bb(h->flags),
-        [VF_HEIGHT_OBJ_BIND_OBJECTS] = bb(h->objects),
-        [VF_HEIGHT_OBJ_BIND_FLOW_VEL] = bb(h->flow.velocity ? h->flow.velocity : h->dummy),
-        [VF_HEIGHT_OBJ_BIND_FLOW_V] = bb(h->flow.velocity_v ? h->flow.velocity_v : h->dummy),
+    vf_height_objects_push p = op ? *op : (vf_height_objects_push){.nx = h->nx, .ny = h->ny};
+    p.end_flags = apply ? VF_HEIGHT_END_APPLY | (is_adi(h) ? VF_HEIGHT_END_PREV : 0u) : 0u;
+    p.end_cells = h->end_cells;
+    const uint64_t object_groups = groups(p.count, VF_HEIGHT_END_WG);
+    const uint64_t cell_groups = apply ? groups((uint32_t)cells(h), VF_HEIGHT_END_WG * h->end_cells) : 0;
+    if (object_groups + cell_groups == 0)
+        return;
+    vf_buffer *out = apply ? h->eta[next_index(h)] : h->dummy;
+    vf_binding b[HP_FRAME_END_BINDINGS] = {
+        [VF_HEIGHT_END_BIND_ETA] = bb(h->eta[h->cur]),
+        [VF_HEIGHT_END_BIND_BED] = bb(h->bed),
+        [VF_HEIGHT_END_BIND_FLAGS] = bb(h->flags),
+        [VF_HEIGHT_END_BIND_OBJECTS] = bb(h->objects),
+        [VF_HEIGHT_END_BIND_FLOW_VEL] = bb(h->flow.velocity ? h->flow.velocity : h->dummy),
+        [VF_HEIGHT_END_BIND_FLOW_V] = bb(h->flow.velocity_v ? h->flow.velocity_v : h->dummy),
+        [VF_HEIGHT_END_BIND_ETA_OUT] = bb(out),
+        [VF_HEIGHT_END_BIND_PREV] = bb(apply && is_adi(h) ? h->eta[prev_index(h)] : h->dummy),
+        [VF_HEIGHT_END_BIND_RESULT] = bb(h->result),
     };
-    run_pass(h, cmd, prof, HP_OBJECTS, b, p, groups(h->object_count, VF_HEIGHT_OBJECTS_WG), 1, 0);
-}
-
-static void record_volume_fix(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof)
-{
-    vf_height_volume_push p = {
-        .nx = h->nx,
-        .ny = h->ny,
-        .partials = h->partials,
-        .target = (float)h->excess0,
-        .flags = is_adi(h) ? VF_HEIGHT_DISTURB_PREV : 0u,
-    };
-    vf_buffer *eta = h->eta[h->cur];
-    vf_binding rb[HP_VOLUME_REDUCE_BINDINGS] = {
-        [VF_HEIGHT_VOL_BIND_ETA] = bb(eta),
-        [VF_HEIGHT_VOL_BIND_BED] = bb(h->bed),
-        [VF_HEIGHT_VOL_BIND_FLAGS] = bb(h->flags),
-        [VF_HEIGHT_VOL_BIND_PARTIAL] = bb(h->partial),
-    };
-    run_pass(h, cmd, prof, HP_VOLUME_REDUCE, rb, &p, 0, 0, (uint64_t)h->partials * VF_HEIGHT_REDUCE_WG);
-    vf_binding fb[HP_VOLUME_FINAL_BINDINGS] = {
-        [VF_HEIGHT_FINAL_BIND_PARTIAL] = bb(h->partial),
-        [VF_HEIGHT_FINAL_BIND_RESULT] = bb(h->result),
-    };
-    run_pass(h, cmd, prof, HP_VOLUME_FINAL, fb, &p, 1, 1, 0);
-    vf_binding ab[HP_VOLUME_APPLY_BINDINGS] = {
-        [VF_HEIGHT_VOL_BIND_ETA] = bb(eta),
-        [VF_HEIGHT_VOL_BIND_BED] = bb(h->bed),
-        [VF_HEIGHT_VOL_BIND_FLAGS] = bb(h->flags),
-        [VF_HEIGHT_APPLY_BIND_RESULT] = bb(h->result),
-        [VF_HEIGHT_APPLY_BIND_PREV] = bb(is_adi(h) ? h->eta[prev_index(h)] : eta),
-    };
-    run_pass(h, cmd, prof, HP_VOLUME_APPLY, ab, &p, 0, 0, cells(h));
+    run_pass(h, cmd, prof, HP_FRAME_END, b, &p, 0, 0, (object_groups + cell_groups) * VF_HEIGHT_END_WG, false);
+    if (apply) {
+        h->eta[next_index(h)] = h->eta[h->cur];
+        h->eta[h->cur] = out;
+    }
 }
 
 vf_height_advect_push vf_height_advect_params(const vf_solver *s)
@@ -700,7 +722,7 @@ static void record_advect(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, 
         [VF_HEIGHT_ADV_BIND_FLOW_VEL] = bb(h->flow.velocity),
         [VF_HEIGHT_ADV_BIND_FLOW_V] = bb(h->flow.velocity_v ? h->flow.velocity_v : h->dummy),
     };
-    run_pass(h, cmd, prof, HP_ADVECT, b, p, groups(h->nx, VF_WG_2D_X), groups(h->ny, VF_WG_2D_Y), 0);
+    run_pass(h, cmd, prof, HP_ADVECT, b, p, groups(h->nx, VF_WG_2D_X), groups(h->ny, VF_WG_2D_Y), 0, false);
     tmp = h->eta[h->cur];
     h->eta[h->cur] = h->adv_eta;
     h->adv_eta = tmp;
@@ -775,7 +797,7 @@ static vf_result height_record_substep(vf_solver *s, VkCommandBuffer cmd, vf_pro
         dp.user_amp = (float)(h->pointer.button == 1 ? -h->d.drop_amplitude : h->d.drop_amplitude) * 2.0f;
         h->pointer_last = h->sim_time;
     }
-    record_substep(h, cmd, prof, &sp, &dp);
+    record_substep(h, cmd, prof, &sp, &dp, h->d.volume_fix && index + 1 == s->frame_substeps);
     h->drops += dp.drop_count;
     h->step++;
     h->sim_time += h->dt;
@@ -785,12 +807,9 @@ static vf_result height_record_substep(vf_solver *s, VkCommandBuffer cmd, vf_pro
 static vf_result height_frame_end(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     vf_height *h = (vf_height *)s;
-    if (h->object_count) {
-        vf_height_objects_push op = vf_height_objects_params(s);
-        record_objects(h, cmd, prof, &op);
-    }
-    if (h->d.volume_fix)
-        record_volume_fix(h, cmd, prof);
+    vf_height_objects_push op = vf_height_objects_params(s);
+    /* the last substep summed the volume (none without substeps: nothing to correct) */
+    record_frame_end(h, cmd, prof, &op, h->d.volume_fix && s->frame_substeps > 0);
     return VF_OK;
 }
 
@@ -807,11 +826,11 @@ static vf_result height_frame_done(vf_solver *s)
 }
 
 vf_result vf_height_record_step(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_step_push *sp,
-                                const vf_height_disturb_push *dp)
+                                const vf_height_disturb_push *dp, bool volume)
 {
     vf_height *h = (vf_height *)s;
     vf_cmd_barrier_compute_on(h->base.gpu, cmd);
-    record_substep(h, cmd, prof, sp, dp);
+    record_substep(h, cmd, prof, sp, dp, volume);
     h->drops += dp->drop_count;
     h->step++;
     h->sim_time += sp->dt;
@@ -968,7 +987,7 @@ vf_result vf_height_run_sweep(vf_solver *s, const vf_height_step_push *push, con
         res = upload(in, rhs, bytes);
     VkCommandBuffer cmd;
     if (res == VF_OK && (res = vf_cmd_oneshot_begin(h->base.gpu, &cmd)) == VF_OK) {
-        vf_binding b[HP_ADI_X_BINDINGS];
+        vf_binding b[HP_ADI_Y_BINDINGS];
         sweep_bindings(h, h->eta[h->cur], in, res_buf, b);
         uint32_t lines = push->axis == 0 ? h->ny : h->nx;
         vf_cmd_dispatch(cmd, h->pipe[push->axis == 0 ? HP_ADI_X : HP_ADI_Y], b, push, groups(lines, VF_HEIGHT_SWEEP_WG),
@@ -982,33 +1001,21 @@ vf_result vf_height_run_sweep(vf_solver *s, const vf_height_step_push *push, con
     return res;
 }
 
-vf_result vf_height_run_objects(vf_solver *s, const vf_height_objects_push *push)
+vf_result vf_height_run_frame_end(vf_solver *s, const vf_height_objects_push *objects, bool apply)
 {
     vf_height *h = (vf_height *)s;
-    if (!h->object_count)
-        return VF_OK;
     VkCommandBuffer cmd;
     vf_result res = vf_cmd_oneshot_begin(h->base.gpu, &cmd);
     if (res != VF_OK)
         return res;
     vf_cmd_barrier_compute_on(h->base.gpu, cmd);
-    record_objects(h, cmd, NULL, push);
+    record_frame_end(h, cmd, NULL, objects, apply);
     return vf_cmd_oneshot_submit(h->base.gpu, cmd);
 }
 
-vf_result vf_height_run_volume_fix(vf_solver *s, vf_height_volume_result *out)
+vf_result vf_height_read_volume_result(vf_solver *s, vf_height_volume_result *out)
 {
-    vf_height *h = (vf_height *)s;
-    VkCommandBuffer cmd;
-    vf_result res = vf_cmd_oneshot_begin(h->base.gpu, &cmd);
-    if (res != VF_OK)
-        return res;
-    vf_cmd_barrier_compute_on(h->base.gpu, cmd);
-    record_volume_fix(h, cmd, NULL);
-    res = vf_cmd_oneshot_submit(h->base.gpu, cmd);
-    if (res == VF_OK && out)
-        res = vf_buffer_read(h->result, 0, out, sizeof *out);
-    return res;
+    return vf_buffer_read(((vf_height *)s)->result, 0, out, sizeof *out);
 }
 
 /* ------------------------------------------------------------------ export, summary, check */
@@ -1192,7 +1199,8 @@ static uint64_t height_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_height *h = (vf_height *)s;
     const uint64_t f = 4 * cells(h), flow = (uint64_t)h->flow.nx * h->flow.ny * 4;
-    const uint64_t partials = h->partials, objects = h->object_count;
+    const uint64_t objects = h->object_count;
+    const bool apply = h->d.volume_fix;
     const bool pres = h->d.coupling == VF_HEIGHT_COUPLE_PRESSURE, track = h->flow.pressure != NULL, adi = is_adi(h);
     const bool divergence = h->d.coupling == VF_HEIGHT_COUPLE_DIVERGENCE;
 #define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
@@ -1325,7 +1333,18 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     h->ny = (uint32_t)desc->ny;
     h->dx = (float)desc->dx;
     h->object_count = (uint32_t)((desc->boat ? 1 : 0) + desc->leaves + desc->ducks);
-    h->partials = (uint32_t)((n + VF_HEIGHT_REDUCE_BLOCK - 1) / VF_HEIGHT_REDUCE_BLOCK);
+    /* the explicit step and the disturbances run 2D workgroups, the column
+     * sweep 1D ones; a partial per workgroup, then an entry per block */
+    const bool cpu = gpu->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    h->volume_rows = desc->volume_rows > 0 ? (desc->volume_rows > 1 ? VF_HEIGHT_VOLUME_ROWS : 1u)
+                                           : (cpu ? VF_HEIGHT_VOLUME_ROWS : 1u);
+    h->end_cells = desc->end_cells > 0 ? (uint32_t)(desc->end_cells < VF_HEIGHT_END_CPU_CELLS ? desc->end_cells
+                                                                                               : VF_HEIGHT_END_CPU_CELLS)
+                                       : (cpu ? VF_HEIGHT_END_CPU_CELLS : 1u);
+    uint32_t most = groups(h->nx, VF_WG_2D_X) * groups(h->ny, VF_WG_2D_Y * h->volume_rows);
+    if (most < groups(h->nx, VF_HEIGHT_SWEEP_WG))
+        most = groups(h->nx, VF_HEIGHT_SWEEP_WG);
+    h->partials = most + groups(most, VF_HEIGHT_VOLUME_BLOCK);
     h->bed_host = malloc(n * sizeof(float));
     h->flags_host = malloc(n * sizeof(uint32_t));
     float *eta = malloc(n * sizeof(float));
@@ -1370,6 +1389,10 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     for (int i = 0; i < HP_COUNT && res == VF_OK; i++)
         if (i != HP_ADVECT || desc->advect)
             res = vf_sim_pass_pipeline(h->base.gpu, &HP_passes[i], NULL, 0, NULL, &h->pipe[i]);
+    const uint32_t volume_spec[] = {[VF_HEIGHT_SPEC_VOLUME] = 1, [VF_HEIGHT_SPEC_VOLUME_ROWS] = h->volume_rows};
+    for (int i = 0; i < HP_COUNT && res == VF_OK && desc->volume_fix; i++)
+        if (volume_pass(i))
+            res = vf_sim_pass_pipeline(h->base.gpu, &HP_passes[i], volume_spec, 2, "volume", &h->pipe_volume[i]);
     if (res != VF_OK)
         goto fail;
 
@@ -1381,6 +1404,7 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     if (res == VF_OK) res = vf_buffer_fill(h->pres, 0, VK_WHOLE_SIZE, 0);
     if (res == VF_OK) res = upload(h->objects, objs, (h->object_count + 1) * sizeof(vf_height_object));
     if (res == VF_OK) res = vf_buffer_fill(h->result, 0, VK_WHOLE_SIZE, 0);
+    if (res == VF_OK) res = vf_buffer_fill(h->partial, 0, VK_WHOLE_SIZE, 0); /* the block counts start at 0 */
     if (res == VF_OK) res = vf_buffer_fill(h->dummy, 0, VK_WHOLE_SIZE, 0);
     if (res != VF_OK)
         goto fail;

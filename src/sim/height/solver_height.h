@@ -103,6 +103,13 @@ typedef struct vf_height_desc {
     bool dye;               /* river: dye stripes enter with the flow, drift with it and are drawn on the water */
     double strength;        /* divergence coupling s (m s): a flow step adds -s delta / (1 + eta^2) */
     double rho;             /* density for the pressure coupling (kg/m^3) */
+    /* Work per invocation at the frame's end (not scene keys; 0: by the device). A CPU device runs
+     * a workgroup as SIMD batches that execute every branch masked, so the pass that sums the
+     * volume takes VF_HEIGHT_VOLUME_ROWS rows per invocation there and the correction
+     * VF_HEIGHT_END_CPU_CELLS cells (fewer batches pay for the sum's barrier and for the objects'
+     * code); a GPU takes one of each, for parallelism. */
+    int volume_rows;        /* 1 or VF_HEIGHT_VOLUME_ROWS */
+    int end_cells;          /* 1 to VF_HEIGHT_END_CPU_CELLS */
     /* Cells given by the caller (e.g. a scene file's shapes, rasterised), nx*ny each, row-major (cell (i, j) at
      * j * nx + i). Owned by the caller and read only while vf_height_validate, vf_height_max_depth,
      * vf_height_explicit_limit or vf_height_create runs (create keeps no pointer to them). */
@@ -209,8 +216,8 @@ vf_result vf_height_attach_flow_solver(vf_solver *s, const vf_height_flow_source
  * object placement. */
 float vf_height_hash01(uint32_t seed, uint32_t k);
 /** The excess water volume / dx^2 of a state over host arrays of nx*ny cells
- * (what height_volume_reduce + final sum, here in double): the depth of every
- * wet cell that is not solid, less the rest depth of its bed. The wet cells
+ * (what the volume sum of a frame's last pass computes, here in double): the
+ * depth of every wet cell that is not solid, less the rest depth of its bed. The wet cells
  * and their summed depth go to *wet and *depth (each may be NULL). */
 double vf_height_excess(uint32_t nx, uint32_t ny, const float *eta, const float *bed, const uint32_t *flags,
                         uint32_t *wet, double *depth);
@@ -234,10 +241,13 @@ vf_result vf_height_volume(vf_solver *s, double *volume);
 /** Reads the floating objects (count = state.object_count). Waits. */
 vf_result vf_height_read_objects(vf_solver *s, vf_height_object *out);
 
-/** Records exactly one substep (disturbances + integrator) with the given
- * pushes, without objects or the volume correction. */
+/** Records exactly one substep (integrator + disturbances) with the given
+ * pushes, without objects or the volume correction. With volume, the
+ * substep's last pass also sums the volume of its output into the volume
+ * result (vf_height_read_volume_result), as the last substep of a frame
+ * does with volume_fix. */
 vf_result vf_height_record_step(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_step_push *sp,
-                                const vf_height_disturb_push *dp);
+                                const vf_height_disturb_push *dp, bool volume);
 /** Runs one tridiagonal sweep (push->axis) of the ADI kernel on rhs (nx*ny)
  * with the face depths of the current eta, writing out. Waits. */
 vf_result vf_height_run_sweep(vf_solver *s, const vf_height_step_push *push, const float *rhs, float *out);
@@ -248,13 +258,16 @@ vf_height_advect_push vf_height_advect_params(const vf_solver *s);
  * VF_ERR_INVALID_ARG when the solver was created without `advect` or has no
  * flow velocity. */
 vf_result vf_height_run_advect(vf_solver *s, const vf_height_advect_push *push);
-/** Runs the object kernel once with the given push. Waits. */
-vf_result vf_height_run_objects(vf_solver *s, const vf_height_objects_push *push);
+/** Runs the frame's end once: the objects with the given push (objects may
+ * be NULL: none; its end_flags are ignored), and with apply the volume
+ * correction of the last volume sum (vf_height_record_step with volume),
+ * which then becomes the current eta. Waits. */
+vf_result vf_height_run_frame_end(vf_solver *s, const vf_height_objects_push *objects, bool apply);
 /** The object push of the next frame. */
 vf_height_objects_push vf_height_objects_params(const vf_solver *s);
-/** Runs the volume correction once (reduce, final, apply). Waits. The result
- * (before the correction) goes to *out when not NULL. */
-vf_result vf_height_run_volume_fix(vf_solver *s, vf_height_volume_result *out);
+/** Reads the volume result: the last sum and the scale it computed, and how
+ * many sums ran. Waits. */
+vf_result vf_height_read_volume_result(vf_solver *s, vf_height_volume_result *out);
 
 
 #endif

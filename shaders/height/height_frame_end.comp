@@ -1,20 +1,32 @@
 #version 450
-// Floating objects, once per frame: each object slides down the surface slope
+// The end of a frame, one dispatch. The first ceil(count / VF_HEIGHT_END_WG)
+// workgroups move the floating objects; with VF_HEIGHT_END_APPLY the others
+// write the volume-corrected surface to eta_out (eta stays as the objects
+// read it, so the two halves share no written data).
+//
+// Objects: each slides down the surface slope
 // (horizontal force -m g grad eta, which is also what makes it follow the
 // orbital motion of waves), relaxes towards the flow velocity with time
 // constant tau (zero without a flow), bounces off walls, solid and dry cells,
 // and takes the surface elevation (bobbing). Ducks turn towards where they go,
 // leaves spin slowly. With a boat, object 0 is the boat on its set path.
 // With recycle, objects reaching the right end start again at the left (a river).
+//
+// Volume correction: every wet cell changes its depth by the fraction the
+// frame's last pass computed (height_volume_sum.glsl); eta^(n-1) moves by the
+// same amount under ADI, so no velocity is created.
 #include "shared.h"
 
-layout(local_size_x = VF_HEIGHT_OBJECTS_WG) in;
-layout(std430, binding = VF_HEIGHT_OBJ_BIND_ETA) readonly buffer Eta { float eta[]; };
-layout(std430, binding = VF_HEIGHT_OBJ_BIND_BED) readonly buffer Bed { float bed[]; };
-layout(std430, binding = VF_HEIGHT_OBJ_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
-layout(std430, binding = VF_HEIGHT_OBJ_BIND_OBJECTS) buffer Objects { vf_height_object objects[]; };
-layout(std430, binding = VF_HEIGHT_OBJ_BIND_FLOW_VEL) readonly buffer FlowVel { float flow_a[]; };
-layout(std430, binding = VF_HEIGHT_OBJ_BIND_FLOW_V) readonly buffer FlowV { float flow_b[]; };
+layout(local_size_x = VF_HEIGHT_END_WG) in;
+layout(std430, binding = VF_HEIGHT_END_BIND_ETA) readonly buffer Eta { float eta[]; };
+layout(std430, binding = VF_HEIGHT_END_BIND_BED) readonly buffer Bed { float bed[]; };
+layout(std430, binding = VF_HEIGHT_END_BIND_FLAGS) readonly buffer Flags { uint flags[]; };
+layout(std430, binding = VF_HEIGHT_END_BIND_OBJECTS) buffer Objects { vf_height_object objects[]; };
+layout(std430, binding = VF_HEIGHT_END_BIND_FLOW_VEL) readonly buffer FlowVel { float flow_a[]; };
+layout(std430, binding = VF_HEIGHT_END_BIND_FLOW_V) readonly buffer FlowV { float flow_b[]; };
+layout(std430, binding = VF_HEIGHT_END_BIND_ETA_OUT) writeonly buffer EtaOut { float eta_out[]; };
+layout(std430, binding = VF_HEIGHT_END_BIND_PREV) buffer Prev { float prev[]; };
+layout(std430, binding = VF_HEIGHT_END_BIND_RESULT) readonly buffer Result { vf_height_volume_result result; };
 VF_PUSH(vf_height_objects_push)
 
 float sample_eta(vec2 p)
@@ -75,9 +87,9 @@ bool blocked(vec2 p)
     return (flags[idx] & VF_HEIGHT_SOLID) != 0u || eta[idx] - bed[idx] < 1e-3;
 }
 
-void main()
+// Object k over one frame.
+void move_object(uint k)
 {
-    uint k = gl_GlobalInvocationID.x;
     if (k >= pc.count)
         return;
     vf_height_object o = objects[k];
@@ -134,4 +146,35 @@ void main()
     o.vy = v.y;
     o.z = sample_eta(np);
     objects[k] = o;
+}
+
+// Cell idx, corrected.
+void correct(uint idx)
+{
+    if (idx >= pc.nx * pc.ny)
+        return;
+    float e = eta[idx], b = bed[idx];
+    float en = e;
+    if ((flags[idx] & VF_HEIGHT_SOLID) == 0u && e - b > 0.0) {
+        en = e + result.scale * (e - b);
+        if ((pc.end_flags & VF_HEIGHT_END_PREV) != 0u)
+            prev[idx] += en - e;
+    }
+    eta_out[idx] = en;
+}
+
+void main()
+{
+    uint group = vf_group_linear();
+    uint object_groups = (pc.count + VF_HEIGHT_END_WG - 1u) / VF_HEIGHT_END_WG;
+    if (group < object_groups) {
+        move_object(group * VF_HEIGHT_END_WG + gl_LocalInvocationID.x);
+    } else if ((pc.end_flags & VF_HEIGHT_END_APPLY) != 0u) {
+        // pc.end_cells cells per invocation, a workgroup's width apart: a
+        // CPU device runs the object half masked for every batch of
+        // invocations, so fewer of them make it cheap there
+        uint base = (group - object_groups) * VF_HEIGHT_END_WG * pc.end_cells + gl_LocalInvocationID.x;
+        for (uint c = 0u; c < pc.end_cells; c++)
+            correct(base + c * VF_HEIGHT_END_WG);
+    }
 }
