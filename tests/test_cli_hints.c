@@ -33,6 +33,9 @@ static void test_did_you_mean(void)
     expect_hint("run dambreak", "did you mean dam-break?");
     expect_hint("run smoke --step 3", "did you mean --steps?");
     expect_hint("run smoke --set vorticty=1 --steps 1", "did you mean vorticity?");
+    /* another command's option is named as such, not suggested back */
+    expect_hint("bench --set volume_fix=false", "'vkfluid bench' has no option --set (other commands do)");
+    expect_hint("compare --frames 3", "'vkfluid compare' has no option --frames (other commands do)");
     /* nothing near: no guess */
     int rc = vf_test_run_capture(out, sizeof out, "'%s' run zzzzzzzzzz", vf_t.vkfluid);
     CHECK(rc == 2 && !strstr(out, "did you mean"));

@@ -130,7 +130,9 @@ int vf_app_unknown_option(const char *cmd, const char *opt)
         "--help",        "--markdown", "--threshold", "--diff", "--tolerance",
     };
     const char *near = vf_suggest(opt, options, sizeof options / sizeof options[0]);
-    if (near)
+    if (near && !strcmp(near, opt)) /* another command's option: suggesting it back would not help */
+        vf_app_error("'vkfluid %s' has no option %s (other commands do): see vkfluid %s --help", cmd, opt, cmd);
+    else if (near)
         vf_app_error("unknown option '%s' for 'vkfluid %s': did you mean %s? see vkfluid %s --help", opt, cmd, near, cmd);
     else
         vf_app_error("unknown option '%s' for 'vkfluid %s': see vkfluid %s --help", opt, cmd, cmd);

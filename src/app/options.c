@@ -21,7 +21,7 @@ static int unknown(const char *cmd, const char *opt, const vf_opt *table, size_t
     cands[k++] = "--set";
     cands[k++] = "--scene";
     const char *near = vf_suggest(opt, cands, k);
-    if (!near)
+    if (!near || !strcmp(near, opt)) /* nothing near, or a scene option this command does not take */
         return vf_app_unknown_option(cmd, opt);
     vf_app_error("unknown option '%s' for 'vkfluid %s': did you mean %s? see vkfluid %s --help", opt, cmd, near, cmd);
     return VF_EXIT_USAGE;
