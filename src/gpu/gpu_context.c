@@ -106,8 +106,13 @@ static void fill_info(VkPhysicalDevice pd, uint32_t index, vf_device_info *d)
     }
     vkGetPhysicalDeviceFeatures2(pd, &f2);
     d->push_descriptor = has_extension(pd, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    /* subgroup sums and votes in compute shaders (the height field's volume sum) */
+    const VkSubgroupFeatureFlags subgroup_ops =
+        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
     if (!f13.synchronization2 || !f13.dynamicRendering)
         snprintf(d->unusable_why, sizeof d->unusable_why, "lacks synchronization2 or dynamicRendering");
+    else if ((sg.supportedOperations & subgroup_ops) != subgroup_ops || !(sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT))
+        snprintf(d->unusable_why, sizeof d->unusable_why, "lacks subgroup vote and arithmetic operations in compute shaders");
     else if (!find_queue_family(pd, &family, &bits))
         snprintf(d->unusable_why, sizeof d->unusable_why, "has no graphics+compute queue");
     else if (!vf_limits_check_shaders(&p->limits, d->unusable_why, sizeof d->unusable_why))
