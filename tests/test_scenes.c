@@ -247,7 +247,11 @@ static void hostile(void)
     snprintf(args, sizeof args, "run cavity --scene '%s/nan.json' --steps 1", dir);
     expect_cli_error(args, "a scene was already given");
     expect_cli_error("run cavity --set height.nx=64 --steps 1", "height: not this scene's solver");
-    expect_cli_error("run --scene", "--scene needs a file");
+    expect_cli_error("run --scene", "--scene needs a scene");
+    /* --scene takes a built-in name too, as the first argument does */
+    expect_cli_error("run --scene smok --steps 1", "unknown scene 'smok' for 'vkfluid run': did you mean smoke?");
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' run --scene smoke --set n=32 --steps 1 --quiet", vf_t.vkfluid);
+    CHECK_MSG(rc == 0, "run --scene smoke: exit %d: %s", rc, out);
     snprintf(args, sizeof args, "run '%s/too_large_grid.json' --steps 1", dir);
     expect_cli_error(args, "too_large_grid.json: grid.n: 65536 x 65536 cells need");
     /* in range, but more than any device holds (4e9 x 108 bytes): the check

@@ -34,17 +34,13 @@ int vf_cmd_scene_begin(vf_cmd_scene *sc, int argc, char **argv, const char *cmd)
         return VF_EXIT_RUNTIME;
     }
     int scene_arg = -1; /* argv index of the scene name or file */
-    bool is_file = false;
-    if (argc > 1 && argv[1][0] != '-') {
+    if (argc > 1 && argv[1][0] != '-')
         scene_arg = 1;
-        size_t len = strlen(argv[1]);
-        is_file = strchr(argv[1], '/') || (len > 5 && !strcmp(argv[1] + len - 5, ".json"));
-    }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--scene"))
             continue;
         if (i + 1 >= argc) {
-            vf_app_error("--scene needs a file: vkfluid %s --scene FILE.json (see vkfluid scenes for the built-in ones)", cmd);
+            vf_app_error("--scene needs a scene: vkfluid %s --scene FILE.json or a built-in name (vkfluid scenes)", cmd);
             vf_cmd_scene_end(sc);
             return VF_EXIT_USAGE;
         }
@@ -54,11 +50,14 @@ int vf_cmd_scene_begin(vf_cmd_scene *sc, int argc, char **argv, const char *cmd)
             return VF_EXIT_USAGE;
         }
         scene_arg = i + 1;
-        is_file = true;
         sc->consumed[i] = true;
         i++;
     }
     if (scene_arg >= 0) {
+        /* a path or a .json name is a file, anything else a built-in scene (as bench --scene) */
+        const char *a = argv[scene_arg];
+        size_t len = strlen(a);
+        bool is_file = strchr(a, '/') || (len > 5 && !strcmp(a + len - 5, ".json"));
         char err[1600];
         vf_scene_loaded loaded;
         vf_result res;
