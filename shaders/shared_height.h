@@ -138,9 +138,13 @@ VF_STATIC_ASSERT(sizeof(vf_height_disturb_push) == 96, "vf_height_disturb_push m
  * block of VF_HEIGHT_VOLUME_BLOCK workgroups, and the total in the result.
  * The frame's end (height_frame_end.comp) then scales the depth of wet cells. */
 #define VF_HEIGHT_SPEC_VOLUME 0
-#define VF_HEIGHT_SPEC_VOLUME_ROWS 1 /* rows per invocation of the 2D passes' variants with the sum */
 #define VF_HEIGHT_VOLUME_BLOCK 256u
-#define VF_HEIGHT_VOLUME_ROWS 8u   /* those rows on a CPU device (vf_height_desc.volume_rows) */
+/* Consecutive rows each invocation of the explicit step and the disturbances
+ * takes (a specialization constant; vf_height_desc.rows): the step reuses the
+ * cells above and below a row from the rows before, and the summing variants
+ * have fewer workgroups to sum. */
+#define VF_HEIGHT_SPEC_ROWS 1
+#define VF_HEIGHT_CPU_ROWS 8u /* on a CPU device */
 VF_STRUCT_BEGIN(vf_height_partial)
     VF_FLOAT excess;     /* sum of depth - rest depth (m) over the workgroup's cells */
     VF_FLOAT depth;      /* sum of the depth of wet cells (m) */

@@ -129,10 +129,14 @@ static void run_step(vf_gpu *gpu, vf_solver *s, const vf_height_step_push *sp, c
     CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
 }
 
-static void test_explicit(vf_gpu *gpu)
+/* rows: consecutive rows per invocation (vf_height_desc.rows: a GPU's 1, a
+ * CPU device's VF_HEIGHT_CPU_ROWS, which reuses the cells above and below). */
+static void test_explicit(vf_gpu *gpu, int rows)
 {
     vf_test_section("explicit step: gpu vs cpu");
+    printf("-- %d row%s per invocation\n", rows, rows > 1 ? "s" : "");
     vf_height_desc d = base_desc(VF_HEIGHT_INT_EXPLICIT);
+    d.rows = rows;
     vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
         return;
@@ -280,11 +284,13 @@ static vf_buffer *make_flow_buffer(vf_gpu *gpu, const float *data, size_t n, con
     return b;
 }
 
-static void test_disturb(vf_gpu *gpu, int integrator, int coupling)
+static void test_disturb(vf_gpu *gpu, int integrator, int coupling, int rows)
 {
     const char *cname[] = {"none", "pressure", "divergence"};
-    printf("-- disturb (%s, coupling=%s, 3 drops and a pointer drop): gpu vs cpu\n", integrator ? "adi" : "explicit", cname[coupling]);
+    printf("-- disturb (%s, coupling=%s, 3 drops and a pointer drop, %d rows per invocation): gpu vs cpu\n",
+           integrator ? "adi" : "explicit", cname[coupling], rows);
     vf_height_desc d = base_desc(integrator);
+    d.rows = rows;
     d.coupling = coupling;
     d.rho = 1000.0;
     d.strength = 0.8;
@@ -408,7 +414,7 @@ static void test_drop_volume(void)
  * in one dispatch) against the CPU references. nx x ny sets how many
  * workgroups take part (the last one of each block of
  * VF_HEIGHT_VOLUME_BLOCK, and the last block, sum); rows and cells the work
- * per invocation (vf_height_desc.volume_rows, end_cells: the CPU device's
+ * per invocation (vf_height_desc.rows, end_cells: the CPU device's
  * choice and the GPU's). */
 static void test_volume(vf_gpu *gpu, int integrator, uint32_t nx, uint32_t ny, int rows, int cells)
 {
@@ -418,7 +424,7 @@ static void test_volume(vf_gpu *gpu, int integrator, uint32_t nx, uint32_t ny, i
     d.nx = nx;
     d.ny = ny;
     d.volume_fix = true;
-    d.volume_rows = rows;
+    d.rows = rows;
     d.end_cells = cells;
     vf_solver *s = vf_test_height_solver(gpu, &d);
     if (!s)
@@ -1046,22 +1052,25 @@ int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     vf_gpu *gpu = vf_test_gpu();
-    test_explicit(gpu);
+    test_explicit(gpu, 1);
+    test_explicit(gpu, VF_HEIGHT_CPU_ROWS);
     test_adi(gpu);
     for (int integ = 0; integ < 2; integ++)
-        for (int c = 0; c < 3; c++)
-            test_disturb(gpu, integ, c);
+        for (int c = 0; c < 3; c++) {
+            test_disturb(gpu, integ, c, 1);
+            test_disturb(gpu, integ, c, VF_HEIGHT_CPU_ROWS);
+        }
     test_drop_volume();
     for (int gpu_like = 0; gpu_like < 2; gpu_like++) {
         /* a CPU device's work per invocation, then a GPU's */
-        const int rows = gpu_like ? 1 : VF_HEIGHT_VOLUME_ROWS, cells = gpu_like ? 1 : VF_HEIGHT_END_CPU_CELLS;
+        const int rows = gpu_like ? 1 : VF_HEIGHT_CPU_ROWS, cells = gpu_like ? 1 : VF_HEIGHT_END_CPU_CELLS;
         test_volume(gpu, 0, 37, 29, rows, cells);
         test_volume(gpu, 1, 37, 29, rows, cells);
         test_volume(gpu, 0, 150, 70, rows, cells); /* 3 column-sweep workgroups */
         test_volume(gpu, 1, 150, 70, rows, cells);
     }
     /* more than one block of workgroups (2D: 32 x 9 with 8 rows, 32 x 69 with 1) */
-    test_volume(gpu, 0, 512, 1100, VF_HEIGHT_VOLUME_ROWS, VF_HEIGHT_END_CPU_CELLS);
+    test_volume(gpu, 0, 512, 1100, VF_HEIGHT_CPU_ROWS, VF_HEIGHT_END_CPU_CELLS);
     test_volume(gpu, 1, 512, 1100, 1, 1);
     test_objects(gpu, 0);
     test_objects(gpu, 1);

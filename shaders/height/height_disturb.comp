@@ -123,12 +123,10 @@ void main()
 {
     float ve = 0.0, vd = 0.0;
     uint vw = 0u;
-    // the variant with the volume sum may take several rows per invocation
-    // (fewer workgroups to sum, for CPU devices)
-    uint rows = height_volume ? height_volume_rows : 1u;
-    uint j = gl_WorkGroupID.y * VF_WG_2D_Y * rows + gl_LocalInvocationID.y;
-    for (uint r = 0u; r < rows; r++)
-        disturb(gl_GlobalInvocationID.x, j + r * VF_WG_2D_Y, ve, vd, vw);
+    // height_rows consecutive rows per invocation (as height_explicit.comp)
+    uint j0 = (gl_WorkGroupID.y * VF_WG_2D_Y + gl_LocalInvocationID.y) * height_rows;
+    for (uint r = 0u; r < height_rows; r++)
+        disturb(gl_GlobalInvocationID.x, j0 + r, ve, vd, vw);
     if (height_volume)
         height_volume_sum(ve, vd, vw, pc.volume_target);
 }

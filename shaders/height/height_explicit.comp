@@ -29,14 +29,26 @@ float pot(uint i, uint j)
     return p;
 }
 
-// Steps cell (i, j) and adds its new height to the volume sums.
-void step(uint i, uint j, inout float ve, inout float vd, inout uint vw)
+// A cell's surface, bed and flags.
+struct Cell {
+    float e;
+    float b;
+    uint f;
+};
+
+Cell cell_at(uint idx)
 {
-    if (i >= pc.nx || j >= pc.ny)
-        return;
+    return Cell(eta[idx], bed[idx], flags[idx]);
+}
+
+// Steps cell (i, j), c, with the cells below (dn, j - 1) and above (up,
+// j + 1) given (unused at the domain's edge), and adds its new height to the
+// volume sums.
+void step(uint i, uint j, Cell c, Cell dn, Cell up, inout float ve, inout float vd, inout uint vw)
+{
     uint idx = j * pc.nx + i;
-    float e = eta[idx], b = bed[idx];
-    uint f = flags[idx];
+    float e = c.e, b = c.b;
+    uint f = c.f;
     if ((f & VF_HEIGHT_SOLID) != 0u) {
         eta_out[idx] = e;
         vel[idx] = 0.0;
@@ -46,20 +58,18 @@ void step(uint i, uint j, inout float ve, inout float vd, inout uint vw)
     float acc = 0.0;
     if (i > 0u) {
         uint n = idx - 1u;
-        acc += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(i - 1u, j)) - phi);
+        float en = eta[n];
+        acc += height_face_depth(e, b, f, en, bed[n], flags[n]) * ((en - pot(i - 1u, j)) - phi);
     }
     if (i + 1u < pc.nx) {
         uint n = idx + 1u;
-        acc += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(i + 1u, j)) - phi);
+        float en = eta[n];
+        acc += height_face_depth(e, b, f, en, bed[n], flags[n]) * ((en - pot(i + 1u, j)) - phi);
     }
-    if (j > 0u) {
-        uint n = idx - pc.nx;
-        acc += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(i, j - 1u)) - phi);
-    }
-    if (j + 1u < pc.ny) {
-        uint n = idx + pc.nx;
-        acc += height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(i, j + 1u)) - phi);
-    }
+    if (j > 0u)
+        acc += height_face_depth(e, b, f, dn.e, dn.b, dn.f) * ((dn.e - pot(i, j - 1u)) - phi);
+    if (j + 1u < pc.ny)
+        acc += height_face_depth(e, b, f, up.e, up.b, up.f) * ((up.e - pot(i, j + 1u)) - phi);
     acc *= pc.g / (pc.dx * pc.dx);
     // absorbing edges: damping at c/dx per boundary face, taken implicitly
     float rad = 0.0;
@@ -80,12 +90,23 @@ void main()
 {
     float ve = 0.0, vd = 0.0;
     uint vw = 0u;
-    // the variant with the volume sum may take several rows per invocation
-    // (fewer workgroups to sum, for CPU devices)
-    uint rows = height_volume ? height_volume_rows : 1u;
-    uint j = gl_WorkGroupID.y * VF_WG_2D_Y * rows + gl_LocalInvocationID.y;
-    for (uint r = 0u; r < rows; r++)
-        step(gl_GlobalInvocationID.x, j + r * VF_WG_2D_Y, ve, vd, vw);
+    // height_rows consecutive rows per invocation (a CPU device: each row
+    // reuses the cells above and below it from the rows before)
+    uint i = gl_GlobalInvocationID.x;
+    uint j0 = (gl_WorkGroupID.y * VF_WG_2D_Y + gl_LocalInvocationID.y) * height_rows;
+    if (i < pc.nx && j0 < pc.ny) {
+        uint idx = j0 * pc.nx + i;
+        Cell dn = j0 > 0u ? cell_at(idx - pc.nx) : Cell(0.0, 0.0, 0u);
+        Cell c = cell_at(idx);
+        for (uint r = 0u; r < height_rows && j0 + r < pc.ny; r++) {
+            uint j = j0 + r;
+            Cell up = j + 1u < pc.ny ? cell_at(idx + pc.nx) : Cell(0.0, 0.0, 0u);
+            step(i, j, c, dn, up, ve, vd, vw);
+            dn = c;
+            c = up;
+            idx += pc.nx;
+        }
+    }
     if (height_volume)
         height_volume_sum(ve, vd, vw, pc.volume_target);
 }

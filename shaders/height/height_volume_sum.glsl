@@ -24,7 +24,8 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 
 layout(constant_id = VF_HEIGHT_SPEC_VOLUME) const bool height_volume = false;
-layout(constant_id = VF_HEIGHT_SPEC_VOLUME_ROWS) const uint height_volume_rows = 1u; // 2D passes
+// rows per invocation of the 2D passes that include this (explicit step, disturbances)
+layout(constant_id = VF_HEIGHT_SPEC_ROWS) const uint height_rows = 1u;
 layout(std430, binding = VOL_BIND_PARTIAL) coherent buffer VolPartial { vf_height_partial vol_partial[]; };
 layout(std430, binding = VOL_BIND_RESULT) coherent buffer VolResult { vf_height_volume_result vol_result; };
 

@@ -290,7 +290,7 @@ typedef struct vf_height {
     uint64_t drops;        /* drops started so far */
     uint32_t cur;          /* index of eta^n in eta[] */
     uint32_t partials;     /* volume partial sums (the most workgroups of a pass that may end a frame) and block entries */
-    uint32_t volume_rows, end_cells; /* from the desc, or by the device (vf_height_desc) */
+    uint32_t rows, end_cells; /* from the desc, or by the device (vf_height_desc) */
     float *good_eta;       /* eta at the last passed check (export_last_good) */
     vf_buffer *eta[3];     /* explicit: 2 ping-pong; adi: n+1, n, n-1 rotating */
     vf_buffer *vel;        /* explicit: velocity of height */
@@ -555,7 +555,7 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
     const bool disturb = disturbs(dp);
     volume = volume && h->pipe_volume[HP_DISTURB]; /* the variants exist with volume_fix */
     const uint32_t gx = groups(h->nx, VF_WG_2D_X), gy = groups(h->ny, VF_WG_2D_Y);
-    const uint32_t gy_volume = groups(h->ny, VF_WG_2D_Y * h->volume_rows); /* the variants' rows */
+    const uint32_t gy_rows = groups(h->ny, VF_WG_2D_Y * h->rows); /* explicit and disturb: h->rows rows each */
     vf_buffer *eta = h->eta[h->cur];
     vf_height_step_push last = *sp; /* the push of the step's last pass */
     last.volume_target = (float)h->excess0;
@@ -575,7 +575,7 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
             [VF_HEIGHT_EXPL_BIND_FLAGS] = bb(h->flags), [VF_HEIGHT_EXPL_BIND_PRES] = bb(h->pres),
             [VF_HEIGHT_EXPL_BIND_PARTIAL] = bb(h->partial), [VF_HEIGHT_EXPL_BIND_RESULT] = bb(h->result),
         };
-        run_pass(h, cmd, prof, HP_EXPLICIT, b, &last, gx, volume && !disturb ? gy_volume : gy, 0, volume && !disturb);
+        run_pass(h, cmd, prof, HP_EXPLICIT, b, &last, gx, gy_rows, 0, volume && !disturb);
     } else {
         vf_buffer *prev = h->eta[prev_index(h)], *next = h->eta[next_index(h)];
         vf_binding rb[HP_ADI_RHS_BINDINGS] = {
@@ -616,7 +616,7 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
             [VF_HEIGHT_DIST_BIND_PARTIAL] = bb(h->partial),
             [VF_HEIGHT_DIST_BIND_RESULT] = bb(h->result),
         };
-        run_pass(h, cmd, prof, HP_DISTURB, b, &q, gx, volume ? gy_volume : gy, 0, volume);
+        run_pass(h, cmd, prof, HP_DISTURB, b, &q, gx, gy_rows, 0, volume);
     }
 }
 
@@ -1336,12 +1336,11 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     /* the explicit step and the disturbances run 2D workgroups, the column
      * sweep 1D ones; a partial per workgroup, then an entry per block */
     const bool cpu = gpu->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    h->volume_rows = desc->volume_rows > 0 ? (desc->volume_rows > 1 ? VF_HEIGHT_VOLUME_ROWS : 1u)
-                                           : (cpu ? VF_HEIGHT_VOLUME_ROWS : 1u);
+    h->rows = desc->rows > 0 ? (desc->rows > 1 ? VF_HEIGHT_CPU_ROWS : 1u) : (cpu ? VF_HEIGHT_CPU_ROWS : 1u);
     h->end_cells = desc->end_cells > 0 ? (uint32_t)(desc->end_cells < VF_HEIGHT_END_CPU_CELLS ? desc->end_cells
                                                                                                : VF_HEIGHT_END_CPU_CELLS)
                                        : (cpu ? VF_HEIGHT_END_CPU_CELLS : 1u);
-    uint32_t most = groups(h->nx, VF_WG_2D_X) * groups(h->ny, VF_WG_2D_Y * h->volume_rows);
+    uint32_t most = groups(h->nx, VF_WG_2D_X) * groups(h->ny, VF_WG_2D_Y * h->rows);
     if (most < groups(h->nx, VF_HEIGHT_SWEEP_WG))
         most = groups(h->nx, VF_HEIGHT_SWEEP_WG);
     h->partials = most + groups(most, VF_HEIGHT_VOLUME_BLOCK);
@@ -1386,10 +1385,12 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     if (res != VF_OK)
         goto fail;
 
+    /* the shaders that have no such constant ignore it */
+    const uint32_t plain_spec[] = {[VF_HEIGHT_SPEC_VOLUME] = 0, [VF_HEIGHT_SPEC_ROWS] = h->rows};
     for (int i = 0; i < HP_COUNT && res == VF_OK; i++)
         if (i != HP_ADVECT || desc->advect)
-            res = vf_sim_pass_pipeline(h->base.gpu, &HP_passes[i], NULL, 0, NULL, &h->pipe[i]);
-    const uint32_t volume_spec[] = {[VF_HEIGHT_SPEC_VOLUME] = 1, [VF_HEIGHT_SPEC_VOLUME_ROWS] = h->volume_rows};
+            res = vf_sim_pass_pipeline(h->base.gpu, &HP_passes[i], plain_spec, 2, NULL, &h->pipe[i]);
+    const uint32_t volume_spec[] = {[VF_HEIGHT_SPEC_VOLUME] = 1, [VF_HEIGHT_SPEC_ROWS] = h->rows};
     for (int i = 0; i < HP_COUNT && res == VF_OK && desc->volume_fix; i++)
         if (volume_pass(i))
             res = vf_sim_pass_pipeline(h->base.gpu, &HP_passes[i], volume_spec, 2, "volume", &h->pipe_volume[i]);

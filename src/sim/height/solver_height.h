@@ -103,12 +103,14 @@ typedef struct vf_height_desc {
     bool dye;               /* river: dye stripes enter with the flow, drift with it and are drawn on the water */
     double strength;        /* divergence coupling s (m s): a flow step adds -s delta / (1 + eta^2) */
     double rho;             /* density for the pressure coupling (kg/m^3) */
-    /* Work per invocation at the frame's end (not scene keys; 0: by the device). A CPU device runs
-     * a workgroup as SIMD batches that execute every branch masked, so the pass that sums the
-     * volume takes VF_HEIGHT_VOLUME_ROWS rows per invocation there and the correction
-     * VF_HEIGHT_END_CPU_CELLS cells (fewer batches pay for the sum's barrier and for the objects'
-     * code); a GPU takes one of each, for parallelism. */
-    int volume_rows;        /* 1 or VF_HEIGHT_VOLUME_ROWS */
+    /* Work per invocation (not scene keys; 0: by the device). A CPU device loads buffers one lane
+     * at a time and runs a workgroup as SIMD batches that execute every branch masked, so there
+     * the explicit step and the disturbances take VF_HEIGHT_CPU_ROWS consecutive rows per
+     * invocation (a row's neighbours above and below come from the rows before, and the frame's
+     * volume sum has fewer workgroups) and the correction at the frame's end
+     * VF_HEIGHT_END_CPU_CELLS cells (fewer batches pay for the objects' code); a GPU takes one of
+     * each, for parallelism. */
+    int rows;               /* 1 or VF_HEIGHT_CPU_ROWS */
     int end_cells;          /* 1 to VF_HEIGHT_END_CPU_CELLS */
     /* Cells given by the caller (e.g. a scene file's shapes, rasterised), nx*ny each, row-major (cell (i, j) at
      * j * nx + i). Owned by the caller and read only while vf_height_validate, vf_height_max_depth,
