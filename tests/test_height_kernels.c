@@ -122,11 +122,7 @@ static void run_step_volume(vf_gpu *gpu, vf_solver *s, const vf_height_step_push
 
 static void run_step(vf_gpu *gpu, vf_solver *s, const vf_height_step_push *sp, const vf_height_disturb_push *dp)
 {
-    VkCommandBuffer cmd;
-    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
-        return;
-    vf_height_record_step(s, cmd, NULL, sp, dp, false);
-    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    run_step_volume(gpu, s, sp, dp, false);
 }
 
 /* rows: consecutive rows per invocation (vf_height_desc.rows: a GPU's 1, a
