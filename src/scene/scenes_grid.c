@@ -11,7 +11,7 @@
 #define MAX_SUBSTEPS 80 /* x ~12 profiler scopes per step stays under run's 1024 */
 
 /* the scenes' own choice keys (params.h choice lists) */
-#define WALLS_LIST(X) VF_WALLS_LIST(X, VF_GRID)
+#define WALLS_LIST(X) VF_WALLS_LIST(X, VF_GRID) X(VF_GRID_WALLS_PERIODIC, "periodic")
 #define SMOKE_OBSTACLE_LIST(X) X(SMOKE_OBSTACLE_NONE, "none") X(SMOKE_OBSTACLE_DISC, "disc") X(SMOKE_OBSTACLE_MOVING, "moving")
 #define CHANNEL_PILLAR_LIST(X) X(CHANNEL_PILLAR_CYLINDER, "cylinder") X(CHANNEL_PILLAR_SQUARE, "square")
 enum { WALLS_LIST(VF_CHOICE_ENUM) };
@@ -23,10 +23,17 @@ enum { CHANNEL_PILLAR_LIST(VF_CHOICE_ENUM) };
     {"n", VF_PARAM_INT, K(n), def_n, VF_GRID_MIN_N, 65536, false, NULL, "cells", "cells per side"},                    \
     {"pressure", VF_PARAM_ENUM, K(pressure), VF_GRID_PRESSURE_MULTIGRID, 0, 0, false,                                \
      VF_CHOICES(VF_GRID_PRESSURE_LIST), "", "pressure solver"},                                                        \
-    {"pressure_iters", VF_PARAM_INT, K(pressure_iters), 0, 0, 100000, false, NULL, "",                                 \
-     "V-cycles (multigrid) or iterations (jacobi) per step; 0: 4 / 200"},                                              \
+    {"pressure_iters", VF_PARAM_INT, K(pressure_iters), 0, 0, 1000000, false, NULL, "",                                \
+     "V-cycles (multigrid), iterations (jacobi, ssor) or sub-steps (penalty) per step; 0: 4 / 200 / 8 / the "          \
+     "fewest stable ones (fft: one exact solve)"},                                                                     \
+    {"epsilon", VF_PARAM_DOUBLE, K(epsilon), 0.005, 0, 1e6, true, NULL, "s/m^2",                                       \
+     "pressure=penalty: Chen & Lobo's penalty parameter, eps p + div u = 0"},                                          \
+    {"ssor_omega", VF_PARAM_DOUBLE, K(ssor_omega), 1.7, 0, 1.99, true, NULL, "",                                          \
+     "pressure=ssor: the relaxation factor (below 2)"},                                                                \
     {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, VF_CHOICES(VF_GRID_ADVECTION_LIST), "",                \
      "advection scheme"},                                                                                              \
+    {"donor_gamma", VF_PARAM_DOUBLE, K(donor_gamma), 1, 0, 1, true, NULL, "",                                          \
+     "advect=donor-cell: the upwind share (1: pure donor cell, towards 0: central differences)"},                      \
     {"cfl", VF_PARAM_DOUBLE, K(cfl), def_cfl, 0, 20, true, NULL, "", "substep = cfl * h / speed"},                    \
     {"frame_dt", VF_PARAM_DOUBLE, K(frame_dt), 0, 0, 100, false, NULL, "s",                                            \
      "simulated time per frame; 0: automatic (at most 16 substeps)"},                                                  \
@@ -50,7 +57,8 @@ static const vf_param_def smoke_keys[] = {
     {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0.05, 0, 1, false, NULL, "", "colour blending per step"},
     {"obstacle", VF_PARAM_ENUM, K(obstacle), SMOKE_OBSTACLE_NONE, 0, 0, false, VF_CHOICES(SMOKE_OBSTACLE_LIST), "",
      "obstacle in the box"},
-    {"walls", VF_PARAM_ENUM, K(walls), VF_GRID_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "", "box walls"},
+    {"walls", VF_PARAM_ENUM, K(walls), VF_GRID_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "",
+     "box walls (periodic: every side wraps, for pressure=fft)"},
     {"periodic", VF_PARAM_BOOL, K(periodic), 0, 0, 1, false, NULL, "", "periodic left and right sides"},
     {"texcoords", VF_PARAM_BOOL, K(texcoords), 1, 0, 1, false, NULL, "", "advect texture coordinates (warped image)"},
 };
@@ -63,7 +71,7 @@ static const vf_param_def channel_keys[] = {
     {"obstacle", VF_PARAM_ENUM, K(obstacle), CHANNEL_PILLAR_CYLINDER, 0, 0, false, VF_CHOICES(CHANNEL_PILLAR_LIST), "",
      "pillar shape"},
     {"walls", VF_PARAM_ENUM, K(walls), VF_GRID_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "",
-     "top and bottom walls"},
+     "top and bottom walls (periodic: they wrap)"},
     {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0, 0, 1, false, NULL, "", "colour blending per step"},
     {"texcoords", VF_PARAM_BOOL, K(texcoords), 0, 0, 1, false, NULL, "", "advect texture coordinates (warped image)"},
 };
@@ -109,6 +117,28 @@ static void common_desc(const vf_grid_scene_desc *sd, vf_grid_desc *d)
     d->advection = (vf_grid_advection)sd->advect;
     d->diffuse_iters = (uint32_t)sd->diffuse_iters;
     d->cfl = sd->cfl;
+    d->epsilon = sd->epsilon;
+    d->ssor_omega = sd->ssor_omega;
+    d->donor_gamma = sd->donor_gamma;
+}
+
+/* The side type of a scene's walls key. */
+static uint32_t wall_type(int walls)
+{
+    return walls == VF_GRID_WALLS_NOSLIP ? VF_GRID_BC_NOSLIP
+                                         : (walls == VF_GRID_WALLS_PERIODIC ? VF_GRID_BC_PERIODIC : VF_GRID_BC_FREESLIP);
+}
+
+/* Klein et al.'s explicit convection is stable for (|u| + |v|) dt / h <= 1:
+ * refused above cfl 0.5 (the substep's speed is the scene's expected one). */
+static vf_result check_donor_cell(const vf_grid_scene_desc *sd, char *err, size_t cap)
+{
+    if (sd->advect != VF_GRID_ADVECT_DONOR_CELL || sd->cfl <= 0.5)
+        return VF_OK;
+    snprintf(err, cap, "cfl: %g: advect=donor-cell is an explicit step, stable for (|u| + |v|) dt / h <= 1: use cfl=0.5 "
+                       "or less",
+             sd->cfl);
+    return VF_ERR_INVALID_ARG;
 }
 
 /* A scene file's shapes on a grid desc: obstacles into the free obstacle
@@ -153,7 +183,7 @@ static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, dou
         if (!((sh->inflow_sides | sh->outflow_sides) & bit))
             continue;
         if (d->sides[side] == VF_GRID_BC_PERIODIC) {
-            snprintf(err, cap, "%s: the %s side is periodic in this scene: set periodic=false first",
+            snprintf(err, cap, "%s: the %s side is periodic in this scene: set periodic=false and walls=freeslip first",
                      (sh->inflow_sides & bit) ? "inflows" : "outflows", names[side]);
             return VF_ERR_INVALID_ARG;
         }
@@ -245,7 +275,9 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
 {
     memset(d, 0, sizeof *d);
     common_desc(sd, d);
-    vf_result res;
+    vf_result res = check_donor_cell(sd, err, cap);
+    if (res != VF_OK)
+        return res;
     double nominal = 0.05, speed_used = 1.0;
     if (scene == &vf_scene_grid_cavity) {
         d->nx = d->ny = (uint32_t)sd->n;
@@ -264,7 +296,7 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
     } else if (scene == &vf_scene_grid_smoke) {
         d->nx = d->ny = (uint32_t)sd->n;
         d->width = 1.0;
-        uint32_t wall = sd->walls == VF_GRID_WALLS_NOSLIP ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
+        uint32_t wall = wall_type(sd->walls);
         for (int s = 0; s < 4; s++)
             d->sides[s] = wall;
         if (sd->periodic)
@@ -289,7 +321,7 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         d->nx = (uint32_t)lround(sd->length * sd->n);
         d->nx += d->nx & 1;
         d->width = (double)d->nx / d->ny; /* height 1 */
-        uint32_t wall = sd->walls == VF_GRID_WALLS_NOSLIP ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
+        uint32_t wall = wall_type(sd->walls);
         d->sides[VF_GRID_SIDE_LEFT] = VF_GRID_BC_INFLOW;
         d->sides[VF_GRID_SIDE_RIGHT] = VF_GRID_BC_OUTFLOW;
         d->sides[VF_GRID_SIDE_BOTTOM] = d->sides[VF_GRID_SIDE_TOP] = wall;

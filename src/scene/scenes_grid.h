@@ -16,16 +16,19 @@ typedef struct vf_grid_scene_desc {
     double inflow;      /* channel inflow speed */
     double length;      /* channel length / height */
     int obstacle;       /* channel: cylinder|square; smoke: none|disc|moving */
-    int walls;          /* noslip|freeslip (smoke, channel sides) */
+    int walls;          /* noslip|freeslip|periodic (smoke, channel sides) */
     bool periodic;      /* smoke: periodic left/right */
     double viscosity;   /* smoke */
     double vorticity;
     double buoyancy;
     double dye_mix;
     double force;       /* smoke source acceleration */
-    int pressure;       /* multigrid|jacobi */
+    int pressure;       /* multigrid|jacobi|ssor|penalty|fft */
     int pressure_iters; /* 0: automatic */
-    int advect;         /* semi-lagrangian|maccormack */
+    double epsilon;     /* penalty parameter */
+    double ssor_omega;  /* SSOR relaxation */
+    int advect;         /* semi-lagrangian|maccormack|donor-cell */
+    double donor_gamma; /* donor-cell share */
     double cfl;
     double frame_dt;    /* 0: automatic */
     int diffuse_iters;  /* 0: automatic */
