@@ -1,4 +1,4 @@
-/* scenes_grid: the built-in grid scenes (smoke, cavity, channel), their keys
+/* scenes_grid: the built-in grid scenes (smoke, cavity, channel, shear), their keys
  * and the mapping from a scene's keys (and a scene file's shapes) to the grid
  * solver's desc. */
 #ifndef VF_SCENES_GRID_H
@@ -34,6 +34,8 @@ typedef struct vf_grid_scene_desc {
     int diffuse_iters;  /* 0: automatic */
     int report_every;
     bool texcoords;
+    int flow;           /* shear: shear|taylor-green */
+    double thickness;   /* shear: the layers' thickness */
     vf_scene_shapes shapes; /* scene file: obstacles (discs, squares), inflow/outflow sides, dye regions */
 } vf_grid_scene_desc;
 
@@ -41,6 +43,7 @@ typedef struct vf_grid_scene_desc {
 extern const vf_scene_info vf_scene_grid_smoke;
 extern const vf_scene_info vf_scene_grid_cavity;
 extern const vf_scene_info vf_scene_grid_channel;
+extern const vf_scene_info vf_scene_grid_shear;
 
 /** Builds the solver desc of a grid scene from its keys; one-line reason in
  * err for combinations the solver cannot run. */

@@ -712,6 +712,14 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     g->jt_wg = plan_jacobi_wg(&gpu->props.limits);
     g->ssor_wg = plan_ssor_wg(&gpu->props.limits);
     plan_penalty(&gpu->props.limits, &g->pen_wg, &g->pen_cells);
+    {
+        /* a domain that fits one region: as few invocations as cover it
+         * (CPU devices run a workgroup's invocations a few at a time, and
+         * every barrier visits them all) */
+        uint32_t m = d.nx > d.ny ? d.nx : d.ny, w = (m + g->pen_cells - 1) / g->pen_cells;
+        if (w < g->pen_wg)
+            g->pen_wg = w;
+    }
     if (d.pressure == VF_GRID_PRESSURE_PENALTY) {
         g->pen_substeps = d.pressure_iters;
         g->pen_dtau = d.dt / d.pressure_iters;
