@@ -362,6 +362,93 @@ static void test_cavity(vf_gpu *gpu)
     CHECK(r.div_rms < 1e-3);
 }
 
+/* Kinetic energy per area of the MAC velocity (faces weighted by h^2). */
+static double kinetic_energy(vf_grid *g)
+{
+    const vf_grid_desc *d = vf_grid_get_desc(g);
+    size_t nu = (size_t)(d->nx + 1) * d->ny, nv = (size_t)d->nx * (d->ny + 1);
+    float *u = malloc(nu * 4), *v = malloc(nv * 4);
+    double e = 0;
+    if (u && v && vf_grid_read(g, VF_GRID_FIELD_U, u) == VF_OK && vf_grid_read(g, VF_GRID_FIELD_V, v) == VF_OK) {
+        for (uint32_t j = 0; j < d->ny; j++)
+            for (uint32_t i = 0; i < d->nx; i++) /* face nx is face 0 (periodic) */
+                e += 0.5 * u[(size_t)j * (d->nx + 1) + i] * u[(size_t)j * (d->nx + 1) + i];
+        for (uint32_t j = 0; j < d->ny; j++)
+            for (uint32_t i = 0; i < d->nx; i++)
+                e += 0.5 * v[(size_t)j * d->nx + i] * v[(size_t)j * d->nx + i];
+        e /= (double)d->nx * d->ny;
+    }
+    free(u);
+    free(v);
+    return e;
+}
+
+/* Taylor-Green vortices in the doubly periodic box (the shear scene,
+ * flow=taylor-green) with Stam's FFT projection: an exact solution whose
+ * energy decays as exp(-16 pi^2 nu t) (its convective term is a pressure
+ * gradient, which the projection must remove exactly); the divergence after
+ * each frame's projection stays at rounding level, and multigrid on the same
+ * run gives the same velocity. */
+static void test_taylor_green(vf_gpu *gpu)
+{
+    vf_test_section("taylor-green vortices, doubly periodic, fft projection (n = 32)");
+    double e_end[2] = {0, 0};
+    const char *solvers[2] = {"pressure=fft", "pressure=multigrid"};
+    for (int m = 0; m < 2; m++) {
+        const char *sets[] = {"flow=taylor-green", "n=32", "viscosity=0.01", "frame_dt=0.05", solvers[m]};
+        vf_solver *s = make_scene(gpu, "shear", sets, 5);
+        vf_grid *g = vf_grid_from_solver(s);
+        if (!g)
+            return;
+        const vf_grid_desc *d = vf_grid_get_desc(g);
+        double e0 = kinetic_energy(g), worst_div = 0, worst_rel = 0, t = 0;
+        for (int f = 0; f < 10; f++) {
+            CHECK(vf_grid_run_steps(g, d->substeps) == VF_OK);
+            vf_grid_stats st;
+            CHECK(vf_grid_read_stats(g, &st) == VF_OK);
+            worst_div = fmax(worst_div, st.div_after);
+            worst_rel = fmax(worst_rel, st.div_after / st.div_before);
+        }
+        t = vf_grid_time(g);
+        double e = kinetic_energy(g), want = e0 * exp(-16 * M_PI * M_PI * 0.01 * t);
+        double rate = -log(e / e0) / t, rate_want = 16 * M_PI * M_PI * 0.01;
+        e_end[m] = e;
+        printf("  RESULT taylor-green %s: t %.2f energy %.6f -> %.6f (exact %.6f): decay rate %.4f / s (exact %.4f, "
+               "%+.1f %%); divergence after projection at most %.2g (%.2g of before)\n",
+               solvers[m], t, e0, e, want, rate, rate_want, 100 * (rate / rate_want - 1), worst_div, worst_rel);
+        CHECK_MSG(fabs(rate / rate_want - 1) <= 0.05, "decay rate %.4f against %.4f", rate, rate_want);
+        if (m == 0)
+            CHECK_MSG(worst_rel <= 1e-5, "fft: divergence after %.3g of before", worst_rel);
+        vf_solver_destroy(&s);
+    }
+    printf("  fft and multigrid energies at the end differ by %.2g (relative)\n", fabs(e_end[0] / e_end[1] - 1));
+    CHECK(fabs(e_end[0] / e_end[1] - 1) <= 1e-4);
+}
+
+/* Chen & Lobo's penalty method on the cavity (n = 16, re 100, to t = 12):
+ * it leaves a divergence eps p that falls with eps (about 4x from eps 0.04
+ * to 0.01) and tends to the projection's flow (multigrid's, the same
+ * run otherwise) as eps -> 0. */
+static void test_penalty_cavity(vf_gpu *gpu)
+{
+    vf_test_section("penalty method on the cavity (n = 16, re 100): divergence ~ eps, flow -> the projection's");
+    const char *mg[] = {"frame_dt=0.1"};
+    const char *p1[] = {"frame_dt=0.1", "pressure=penalty", "epsilon=0.04"};
+    const char *p2[] = {"frame_dt=0.1", "pressure=penalty", "epsilon=0.01"};
+    cavity_result rm, r1, r2;
+    if (!cavity_run(gpu, "multigrid", mg, 1, 16, 100, 12, &rm) || !cavity_run(gpu, "penalty eps 0.04", p1, 3, 16, 100, 12, &r1) ||
+        !cavity_run(gpu, "penalty eps 0.01", p2, 3, 16, 100, 12, &r2))
+        return;
+    double ratio = r1.div_rms / r2.div_rms;
+    printf("  divergence left: eps 0.04 %.3g, eps 0.01 %.3g (ratio %.2f; eps p: %.3g, %.3g); ghia: multigrid %.4f, "
+           "penalty %.4f, %.4f\n",
+           r1.div_rms, r2.div_rms, ratio, 0.04 * r1.p_rms, 0.01 * r2.p_rms, rm.ghia, r1.ghia, r2.ghia);
+    CHECK_MSG(ratio >= 2.5 && ratio <= 6.0, "divergence ratio %.2f for eps x4 (want about 4)", ratio);
+    CHECK_MSG(fabs(r2.ghia - rm.ghia) <= fabs(r1.ghia - rm.ghia) + 1e-3, "penalty nearer the projection at smaller eps");
+    CHECK_MSG(fabs(r2.ghia - rm.ghia) <= 0.01, "penalty eps 0.01 and multigrid differ by %.4f in the ghia error",
+              fabs(r2.ghia - rm.ghia));
+}
+
 /* The channel's vortex street: v on the centreline 3 diameters behind the
  * pillar, read after every frame from t = 0 to t_end; the shedding
  * frequency f from its upward crossings of its mean after t_skip, and
@@ -694,6 +781,8 @@ int main(int argc, char **argv)
     test_projection(gpu);
     test_obstacles(gpu);
     test_cavity(gpu);
+    test_taylor_green(gpu);
+    test_penalty_cavity(gpu);
     vf_test_gpu_done(&gpu);
     test_cli();
     return vf_test_finish();
