@@ -92,7 +92,7 @@
 #define VF_GRID_PEN_DEFAULT_WG 8
 #define VF_GRID_PEN_DEFAULT_CELLS 2
 #define VF_GRID_PEN_MAX_CELLS 4
-#define VF_GRID_PENALTY_FIRST 1u /* mode bit: this dispatch starts the sub-steps (p_1 from b and p_0) */
+#define VF_GRID_PENALTY_FIRST 1u /* mode bit: this dispatch starts the sub-steps (the sum S starts at 0) */
 #define VF_GRID_PENALTY_FULL_X 2u /* mode bit: the region is the whole domain along x (no halo) */
 #define VF_GRID_PENALTY_FULL_Y 4u /* mode bit: the region is the whole domain along y */
 
@@ -379,10 +379,10 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_SSOR_WY 3
 #define VF_GRID_SSOR_BINDINGS 4
 /* grid_penalty.comp: count = sub-steps k in this dispatch, mode =
- * VF_GRID_PENALTY_* bits, a.x = dtau / (eps h^2), a.y = -dt / eps (the
- * coefficient of b in the first sub-step). Per sub-step p <- p + a.x h^2 A p
- * (the first: p <- a.y b + a.x h^2 A p) after S <- S + p; the workgroup
- * writes its tile of p_out and s_out */
+ * VF_GRID_PENALTY_* bits, a.x = dtau / (eps h^2), a.y = dtau / eps, a.z =
+ * 1 / K (K the substep's sub-steps). Per sub-step S <- S + p, then
+ * p <- p + a.x h^2 A p - (a.y b + a.z p0) (p0 the substep's first
+ * pressure); the workgroup writes its tile of p_out and s_out */
 #define VF_GRID_PEN_P_IN 0
 #define VF_GRID_PEN_S_IN 1
 #define VF_GRID_PEN_B 2
@@ -390,7 +390,8 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_PEN_WY 4
 #define VF_GRID_PEN_P_OUT 5
 #define VF_GRID_PEN_S_OUT 6
-#define VF_GRID_PEN_BINDINGS 7
+#define VF_GRID_PEN_P0 7
+#define VF_GRID_PEN_BINDINGS 8
 /* grid_fft_scale.comp: the periodic pressure in Fourier space, mode by mode
  * p^ = b^ / (-(ex[kx] + ey[ky]) N), 0 for the mean (kx = ky = 0); EIG holds
  * ex (nx / 2 + 1 floats: 4 sin^2(pi kx / nx) / h^2) then ey (ny floats),

@@ -242,8 +242,8 @@ static void test_penalty(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool op
         CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
         double dtau = gd->dt / k, h = s.r.h;
         memcpy(x, s.p, s.nc * 4);
-        vf_grid_ref_penalty(&s.r, k, (float)(dtau / (gd->epsilon * h * h)), (float)(-gd->dt / gd->epsilon), x, s.b,
-                            s.wx, s.wy, sum);
+        vf_grid_ref_penalty(&s.r, k, (float)(dtau / (gd->epsilon * h * h)), (float)(dtau / gd->epsilon), x, s.b, s.wx,
+                            s.wy, sum);
         vf_grid_ref r2 = s.r;
         r2.dt = (float)dtau;
         vf_grid_ref_gradient(&r2, s.u, s.v, sum, s.wx, s.wy, ru, rv);

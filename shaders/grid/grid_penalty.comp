@@ -1,23 +1,26 @@
 #version 450
-// Chen & Lobo's penalty pressure, eps p + div u = 0, advanced by explicit
-// sub-steps of dtau (their equations 9-11 without the convective and viscous
-// terms, which the solver's own passes take):
-//   u_{m+1} = u_m - dtau grad p_m,   p_{m+1} = -div(u_{m+1}) / eps.
-// With div(grad p) = A p (the operator of grid_mg_op.glsl, the same face
-// weights as the gradient and divergence passes) the pressure alone obeys
-//   p_1 = -dt b / eps + (dtau / eps) A p_0,   p_{m+1} = p_m + (dtau / eps) A p_m
-// (b = div(u*) / dt, u* the velocity before the sub-steps, p_0 the previous
-// step's pressure), and the velocity after K sub-steps is
-// u* - dtau grad S, S = p_0 + ... + p_{K-1}. This kernel runs pc.count of
-// those sub-steps on p and on the running sum S (S_in = 0 and the first
-// form when pc.mode has VF_GRID_PENALTY_FIRST); the gradient pass then
-// applies dtau grad S and the divergence pass sets p = -div(u) / eps.
+// Chen & Lobo's penalty pressure, eps p + div u = 0, with their explicit
+// update (equations 9-11) taken in sub-steps of dtau over the substep dt:
+//   u_{m+1} = u_m + dtau f - dtau grad p_m,   p_{m+1} = -div(u_{m+1}) / eps,
+// where f, the convective, viscous and source terms, is what the solver's
+// own passes did over the substep, (u* - u^n) / dt, spread evenly over the
+// K = dt / dtau sub-steps. With div(grad p) = A p (the operator of
+// grid_mg_op.glsl, the same face weights as the gradient and divergence
+// passes), div u^n = -eps p_0 (the previous substep ended on
+// p = -div(u) / eps) and b = div(u*) / dt, the pressure alone obeys
+//   p_{m+1} = p_m + (dtau / eps) A p_m - ((dtau / eps) b + p_0 / K),
+// and the velocity after the K sub-steps is u* - dtau grad S,
+// S = p_0 + ... + p_{K-1}. This kernel runs pc.count of those sub-steps on p
+// and on the running sum S (S_in = 0 when pc.mode has
+// VF_GRID_PENALTY_FIRST); the gradient pass then applies dtau grad S and the
+// divergence pass sets p = -div(u) / eps. A steady state solves
+// (A - eps / dt) p = b and leaves div u = -eps p, the paper's.
 //
 // A workgroup keeps a region of R x R cells in shared memory (p, two
 // copies: one barrier a sub-step) and each invocation C x C of its cells in
-// registers (p, S, b, the face weights). Along an axis of at most R cells
-// (pc.mode VF_GRID_PENALTY_FULL_X / _Y) the region is the whole axis: a
-// periodic side wraps inside it and any number of sub-steps runs in one
+// registers (p, S, b, p_0, the face weights). Along an axis of at most R
+// cells (pc.mode VF_GRID_PENALTY_FULL_X / _Y) the region is the whole axis:
+// a periodic side wraps inside it and any number of sub-steps runs in one
 // dispatch. Along a longer axis the region is its tile of R - 2k cells plus
 // a halo of k = pc.count cells on each side (wrapped at a periodic side, 0
 // outside a wall), and only the tile is written: what the region's edge
@@ -38,6 +41,7 @@ layout(std430, binding = VF_GRID_PEN_WX) readonly buffer Wx { float wx[]; };
 layout(std430, binding = VF_GRID_PEN_WY) readonly buffer Wy { float wy[]; };
 layout(std430, binding = VF_GRID_PEN_P_OUT) writeonly buffer POut { float p_out[]; };
 layout(std430, binding = VF_GRID_PEN_S_OUT) writeonly buffer SOut { float s_out[]; };
+layout(std430, binding = VF_GRID_PEN_P0) readonly buffer P0 { float p0[]; };
 
 const int R = int(gl_WorkGroupSize.x) * CELLS;
 shared float sm[2 * R * R];
@@ -99,11 +103,12 @@ void main()
         int c = inbox[q] ? cidx(g.x, g.y) : 0;
         pv[q] = inbox[q] ? p_in[c] : 0.0;
         sv[q] = inbox[q] && !first ? s_in[c] : 0.0;
-        bv[q] = inbox[q] ? b[c] : 0.0;
+        /* the constant part of a sub-step: (dtau / eps) b + p_0 / K */
+        bv[q] = inbox[q] ? pc.a.y * b[c] + pc.a.z * p0[c] : 0.0;
         wv[q] = inbox[q] ? vec4(wx[uidx(g.x, g.y)], wx[uidx(g.x + 1, g.y)], wy[vidx(g.x, g.y)], wy[vidx(g.x, g.y + 1)])
                          : vec4(0.0);
     }
-    float alpha = pc.a.x, coef_b = pc.a.y;
+    float alpha = pc.a.x;
     for (int it = 0; it < k; it++) {
         int buf = (it & 1) * R * R;
         for (int q = 0; q < CELLS * CELLS; q++)
@@ -130,7 +135,7 @@ void main()
             ws += w.w;
             float lap = s - ws * pv[q];
             sv[q] += pv[q];
-            pv[q] = (first && it == 0) ? coef_b * bv[q] + alpha * lap : pv[q] + alpha * lap;
+            pv[q] = pv[q] + alpha * lap - bv[q];
         }
     }
     for (int q = 0; q < CELLS * CELLS; q++) {

@@ -1020,10 +1020,15 @@ void vf_grid_ref_penalty(const vf_grid_ref *r, uint32_t substeps, float alpha, f
                          const float *wx, const float *wy, float *sum)
 {
     size_t n = (size_t)r->nx * r->ny;
-    float *next = malloc(n * sizeof(float));
-    if (!next)
+    float *next = malloc(n * sizeof(float)), *c = malloc(n * sizeof(float));
+    if (!next || !c) {
+        free(next);
+        free(c);
         return;
+    }
     memset(sum, 0, n * sizeof(float));
+    for (size_t k = 0; k < n; k++) /* the constant part: coef_b b + p_0 / K */
+        c[k] = coef_b * b[k] + (1.0f / (float)substeps) * p[k];
     for (uint32_t m = 0; m < substeps; m++) {
         for (int j = 0; j < NY; j++)
             for (int i = 0; i < NX; i++) {
@@ -1032,11 +1037,12 @@ void vf_grid_ref_penalty(const vf_grid_ref *r, uint32_t substeps, float alpha, f
                 size_t k = CI(i, j);
                 float lap = s - ws * p[k];
                 sum[k] += p[k];
-                next[k] = m == 0 ? coef_b * b[k] + alpha * lap : p[k] + alpha * lap;
+                next[k] = p[k] + alpha * lap - c[k];
             }
         memcpy(p, next, n * sizeof(float));
     }
     free(next);
+    free(c);
 }
 
 /* ------------------------------------------------------------------ Stam's FFT solver */

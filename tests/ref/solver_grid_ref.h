@@ -127,9 +127,9 @@ void vf_grid_ref_donor_cell(const vf_grid_ref *r, float gamma, const float *u, c
 void vf_grid_ref_ssor(const vf_grid_ref *r, uint32_t iters, float omega, float *x, const float *b, const float *wx,
                       const float *wy);
 
-/** grid_penalty: `substeps` penalty sub-steps from p (the previous
- * pressure; replaced by p_K): p_1 = coef_b b + alpha (h^2 A p_0), then
- * p_{m+1} = p_m + alpha (h^2 A p_m); sum = p_0 + ... + p_{K-1}. */
+/** grid_penalty: `substeps` (K) penalty sub-steps from p (p_0, the previous
+ * pressure; replaced by p_K): p_{m+1} = p_m + alpha (h^2 A p_m) -
+ * (coef_b b + p_0 / K); sum = p_0 + ... + p_{K-1}. */
 void vf_grid_ref_penalty(const vf_grid_ref *r, uint32_t substeps, float alpha, float coef_b, float *p, const float *b,
                          const float *wx, const float *wy, float *sum);
 

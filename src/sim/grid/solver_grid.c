@@ -79,7 +79,7 @@ struct vf_grid {
     uint32_t pen_wg, pen_cells; /* grid_penalty's workgroup side and cells per invocation per axis */
     uint32_t pen_substeps;      /* penalty sub-steps per substep */
     double pen_dtau;            /* their step */
-    vf_buffer *pen_p, *pen_s[2]; /* penalty: the pressure's ping-pong partner, the sub-steps' sums */
+    vf_buffer *pen_p[2], *pen_s[2]; /* penalty: the sub-steps' pressures and sums (ping-pong) */
     uint32_t pen_sum;           /* which pen_s holds the sum after the last solve */
     vf_fft *fft;                /* fft: the transforms */
     vf_buffer *fft_eig;         /* fft: the operator's eigenvalues per axis (grid_fft_scale) */
@@ -279,7 +279,7 @@ uint64_t vf_grid_memory_bytes(const vf_grid_desc *desc_in)
     }
     uint64_t extra = 0;
     if (d.pressure == VF_GRID_PRESSURE_PENALTY)
-        floats += 3 * c; /* the pressure's partner, the two sums */
+        floats += 4 * c; /* the sub-steps' pressures and sums, two each */
     if (d.pressure == VF_GRID_PRESSURE_FFT) {
         const uint32_t size[3] = {d.nx, d.ny, 1};
         extra = 2 * (vf_fft_real_bytes(2, size) - c * 4) + vf_fft_memory_bytes(2, size) + (d.nx / 2 + 1 + d.ny) * 4;
@@ -533,7 +533,8 @@ static vf_result create_buffers(vf_grid *g)
         MK(L->wy, (uint64_t)L->nx * (L->ny + 1) * 4, name);
     }
     if (g->d.pressure == VF_GRID_PRESSURE_PENALTY) {
-        MK(g->pen_p, c, "grid penalty pressure");
+        MK(g->pen_p[0], c, "grid penalty pressure 0");
+        MK(g->pen_p[1], c, "grid penalty pressure 1");
         MK(g->pen_s[0], c, "grid penalty sum 0");
         MK(g->pen_s[1], c, "grid penalty sum 1");
     }
@@ -772,7 +773,7 @@ void vf_grid_destroy(vf_grid **pg)
     vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->dyeh[0], &g->dyeh[1],
                          &g->dyeh[2], &g->tex[0][0], &g->tex[0][1], &g->tex[1][0], &g->tex[1][1], &g->texh[0],
                          &g->texh[1], &g->mask, &g->su, &g->sv, &g->mask_static, &g->su_static, &g->sv_static,
-                         &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp, &g->pen_p, &g->pen_s[0],
+                         &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp, &g->pen_p[0], &g->pen_p[1], &g->pen_s[0],
                          &g->pen_s[1], &g->fft_eig};
     vf_fft_destroy(&g->fft);
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -1456,8 +1457,9 @@ static uint32_t penalty_dispatches(const vf_grid *g, uint32_t total, uint32_t r,
 }
 
 /* `total` penalty sub-steps of dtau = dt / total on the right-hand side b
- * and the previous pressure p (grid_penalty.comp): the sum of their
- * pressures ends in pen_s[pen_sum], for the gradient pass. */
+ * and the previous pressure p (grid_penalty.comp, which reads p as p_0
+ * throughout): the sub-steps' pressures ping-pong between pen_p[0] and [1],
+ * the sum of them ends in pen_s[pen_sum], for the gradient pass. */
 static void record_penalty(vf_grid *g, VkCommandBuffer cmd, uint32_t total)
 {
     grid_level *L = &g->lv[0];
@@ -1467,14 +1469,14 @@ static void record_penalty(vf_grid *g, VkCommandBuffer cmd, uint32_t total)
     g->pen_dtau = (double)g->dt / total;
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = (float)(g->pen_dtau / (g->d.epsilon * (double)g->h * g->h));
-    pc.a[1] = (float)(-(double)g->dt / g->d.epsilon);
-    vf_buffer *p[2] = {L->x, g->pen_p};
+    pc.a[1] = (float)(g->pen_dtau / g->d.epsilon);
+    pc.a[2] = (float)(1.0 / total);
     for (uint32_t q = 0; q < n; q++) {
         vf_binding b[GP_PENALTY_BINDINGS] = {
-            [VF_GRID_PEN_P_IN] = B(p[q & 1]),          [VF_GRID_PEN_S_IN] = B(g->pen_s[q & 1]),
+            [VF_GRID_PEN_P_IN] = B(q ? g->pen_p[(q + 1) & 1] : L->x), [VF_GRID_PEN_S_IN] = B(g->pen_s[q & 1]),
             [VF_GRID_PEN_B] = B(L->b),                 [VF_GRID_PEN_WX] = B(L->wx),
-            [VF_GRID_PEN_WY] = B(L->wy),               [VF_GRID_PEN_P_OUT] = B(p[(q + 1) & 1]),
-            [VF_GRID_PEN_S_OUT] = B(g->pen_s[(q + 1) & 1]),
+            [VF_GRID_PEN_WY] = B(L->wy),               [VF_GRID_PEN_P_OUT] = B(g->pen_p[q & 1]),
+            [VF_GRID_PEN_S_OUT] = B(g->pen_s[(q + 1) & 1]),  [VF_GRID_PEN_P0] = B(L->x),
         };
         pc.count = total / n + (q < total % n ? 1 : 0);
         pc.mode = (q == 0 ? VF_GRID_PENALTY_FIRST : 0u) | (fx ? VF_GRID_PENALTY_FULL_X : 0u) |
@@ -1517,7 +1519,7 @@ vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf
             record_ssor(g, cmd, iters);
         break;
     case VF_GRID_PRESSURE_PENALTY:
-        if (!g->pen_p || !iters)
+        if (!g->pen_p[0] || !iters)
             return VF_ERR_INVALID_ARG; /* created without the penalty's buffers */
         record_penalty(g, cmd, iters);
         break;
