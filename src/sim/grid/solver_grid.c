@@ -149,8 +149,9 @@ static void fill_defaults(vf_grid_desc *d)
         static const uint32_t iters[] = {[VF_GRID_PRESSURE_MULTIGRID] = 4, [VF_GRID_PRESSURE_JACOBI] = 200,
                                          [VF_GRID_PRESSURE_SSOR] = 8, [VF_GRID_PRESSURE_FFT] = 1};
         uint64_t k = vf_grid_penalty_min_substeps(d);
+        bool known = (unsigned)d->pressure < sizeof iters / sizeof iters[0]; /* else validate refuses it */
         d->pressure_iters = d->pressure == VF_GRID_PRESSURE_PENALTY ? (uint32_t)(k < UINT32_MAX ? k : UINT32_MAX)
-                                                                    : iters[d->pressure];
+                                                                    : (known ? iters[d->pressure] : 4);
     }
     bool dirichlet = false;
     for (int s = 0; s < 4; s++)
@@ -162,8 +163,9 @@ uint64_t vf_grid_penalty_min_substeps(const vf_grid_desc *d)
 {
     double h = (d->width > 0 ? d->width : 1.0) / d->nx, eps = d->epsilon > 0 ? d->epsilon : 0.005;
     /* the most face weight a cell has: 1 a face, 2 towards an outflow side */
-    double sw = 4.0 + (d->sides[VF_GRID_SIDE_LEFT] == VF_GRID_BC_OUTFLOW || d->sides[VF_GRID_SIDE_RIGHT] == VF_GRID_BC_OUTFLOW) +
-                (d->sides[VF_GRID_SIDE_BOTTOM] == VF_GRID_BC_OUTFLOW || d->sides[VF_GRID_SIDE_TOP] == VF_GRID_BC_OUTFLOW);
+    const uint32_t *sd = d->sides;
+    double sw = 4.0 + (sd[VF_GRID_SIDE_LEFT] == VF_GRID_BC_OUTFLOW || sd[VF_GRID_SIDE_RIGHT] == VF_GRID_BC_OUTFLOW) +
+                (sd[VF_GRID_SIDE_BOTTOM] == VF_GRID_BC_OUTFLOW || sd[VF_GRID_SIDE_TOP] == VF_GRID_BC_OUTFLOW);
     double k = ceil(d->dt / (0.9 * eps * h * h / sw) - 1e-9);
     return k < 1 ? 1 : (k > 1e18 ? (uint64_t)1e18 : (uint64_t)k);
 }
@@ -240,8 +242,9 @@ static uint32_t plan_ssor_wg(const VkPhysicalDeviceLimits *lim)
 static void plan_penalty(const VkPhysicalDeviceLimits *lim, uint32_t *wg, uint32_t *cells)
 {
     *wg = 16;
-    while (*wg > VF_GRID_PEN_DEFAULT_WG && ((uint64_t)*wg * *wg > lim->maxComputeWorkGroupInvocations ||
-                                             *wg > lim->maxComputeWorkGroupSize[0] || *wg > lim->maxComputeWorkGroupSize[1]))
+    while (*wg > VF_GRID_PEN_DEFAULT_WG &&
+           ((uint64_t)*wg * *wg > lim->maxComputeWorkGroupInvocations || *wg > lim->maxComputeWorkGroupSize[0] ||
+            *wg > lim->maxComputeWorkGroupSize[1]))
         *wg /= 2;
     *cells = VF_GRID_PEN_MAX_CELLS;
     while (*cells > 1 && 2ull * (*wg * *cells) * (*wg * *cells) * 4 > lim->maxComputeSharedMemorySize)
@@ -293,8 +296,8 @@ static vf_result validate_fft(const vf_grid_desc *d, char *err, size_t cap)
 {
     for (int s = 0; s < 4; s++)
         if (d->sides[s] != VF_GRID_BC_PERIODIC) {
-            vf_set_err(err, cap, "pressure: fft solves a doubly periodic box only (Stam's FFT solver): use walls=periodic, "
-                                 "or pressure=multigrid");
+            vf_set_err(err, cap, "pressure: fft solves a doubly periodic box only (Stam's FFT solver): use "
+                                 "walls=periodic, or pressure=multigrid");
             return VF_ERR_INVALID_ARG;
         }
     bool solids = d->mover.shape != VF_GRID_SHAPE_NONE;
@@ -546,38 +549,59 @@ static vf_result create_buffers(vf_grid *g)
     return VF_OK;
 }
 
-/* Builds every pass, the op_variant passes also open; grid_jacobi and
- * grid_mg_tail take their sizes from the plan (create). */
+/* Whether grid `g` uses pass i: the passes of the pressure solvers and the
+ * advection scheme it was not made with are not built (each pipeline costs
+ * a compile, seconds on a CPU device), except SSOR, which the benchmark runs
+ * on any grid: it is built on its first use (ssor_pipeline). */
+static bool pass_needed(const vf_grid *g, int i)
+{
+    switch (i) {
+    case GP_SSOR: return g->d.pressure == VF_GRID_PRESSURE_SSOR;
+    case GP_PENALTY: return g->d.pressure == VF_GRID_PRESSURE_PENALTY;
+    case GP_FFT_SCALE: return g->d.pressure == VF_GRID_PRESSURE_FFT;
+    case GP_DONOR_CELL: return g->d.advection == VF_GRID_ADVECT_DONOR_CELL;
+    default: return true;
+    }
+}
+
+/* Builds pass i's pipeline in variant v (GV_OPEN: for a domain without
+ * solids) with its specialization constants. */
+static vf_result create_pipeline(vf_grid *g, int i, uint32_t v)
+{
+    uint32_t spec[3] = {[VF_GRID_SPEC_OPEN] = v}, count = v;
+    if (texel_reads[i]) {
+        spec[VF_GRID_SPEC_TEXEL] = g->texel;
+        spec[VF_GRID_SPEC_SIDES] = g->sides_packed;
+        count = 3;
+    }
+    if (i == GP_JACOBI || i == GP_SMOOTH_TILE) {
+        spec[VF_GRID_SPEC_JT_WX] = spec[VF_GRID_SPEC_JT_WY] = g->jt_wg;
+        count = 3;
+    }
+    if (i == GP_TAIL) {
+        spec[VF_GRID_SPEC_TAIL_FLOATS] = g->tail_floats;
+        spec[VF_GRID_SPEC_TAIL_WG] = g->tail_wg;
+        count = 3;
+    }
+    if (i == GP_SSOR) {
+        spec[VF_GRID_SPEC_SSOR_WG] = g->ssor_wg;
+        count = 2;
+    }
+    if (i == GP_PENALTY) {
+        spec[VF_GRID_SPEC_PEN_WG] = g->pen_wg;
+        spec[VF_GRID_SPEC_PEN_CELLS] = g->pen_cells;
+        count = 3;
+    }
+    return vf_sim_pass_pipeline(g->gpu, &GP_passes[i], spec, count, v == GV_OPEN ? "open" : NULL, &g->pipe[i][v]);
+}
+
+/* Builds every pass the grid uses (pass_needed), the op_variant passes also
+ * open; grid_jacobi and grid_mg_tail take their sizes from the plan (create). */
 static vf_result create_pipelines(vf_grid *g)
 {
     for (int i = 0; i < GP_COUNT; i++)
-        for (uint32_t v = 0; v < (op_variant[i] ? GV_COUNT : 1); v++) {
-            uint32_t spec[3] = {[VF_GRID_SPEC_OPEN] = v}, count = v;
-            if (texel_reads[i]) {
-                spec[VF_GRID_SPEC_TEXEL] = g->texel;
-                spec[VF_GRID_SPEC_SIDES] = g->sides_packed;
-                count = 3;
-            }
-            if (i == GP_JACOBI || i == GP_SMOOTH_TILE) {
-                spec[VF_GRID_SPEC_JT_WX] = spec[VF_GRID_SPEC_JT_WY] = g->jt_wg;
-                count = 3;
-            }
-            if (i == GP_TAIL) {
-                spec[VF_GRID_SPEC_TAIL_FLOATS] = g->tail_floats;
-                spec[VF_GRID_SPEC_TAIL_WG] = g->tail_wg;
-                count = 3;
-            }
-            if (i == GP_SSOR) {
-                spec[VF_GRID_SPEC_SSOR_WG] = g->ssor_wg;
-                count = 2;
-            }
-            if (i == GP_PENALTY) {
-                spec[VF_GRID_SPEC_PEN_WG] = g->pen_wg;
-                spec[VF_GRID_SPEC_PEN_CELLS] = g->pen_cells;
-                count = 3;
-            }
-            vf_result res = vf_sim_pass_pipeline(g->gpu, &GP_passes[i], spec, count, v == GV_OPEN ? "open" : NULL,
-                                                 &g->pipe[i][v]);
+        for (uint32_t v = 0; v < (op_variant[i] ? GV_COUNT : 1) && pass_needed(g, i); v++) {
+            vf_result res = create_pipeline(g, i, v);
             if (res != VF_OK)
                 return res;
         }
@@ -773,8 +797,8 @@ void vf_grid_destroy(vf_grid **pg)
     vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->dyeh[0], &g->dyeh[1],
                          &g->dyeh[2], &g->tex[0][0], &g->tex[0][1], &g->tex[1][0], &g->tex[1][1], &g->texh[0],
                          &g->texh[1], &g->mask, &g->su, &g->sv, &g->mask_static, &g->su_static, &g->sv_static,
-                         &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp, &g->pen_p[0], &g->pen_p[1], &g->pen_s[0],
-                         &g->pen_s[1], &g->fft_eig};
+                         &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp, &g->pen_p[0], &g->pen_p[1],
+                         &g->pen_s[0], &g->pen_s[1], &g->fft_eig};
     vf_fft_destroy(&g->fft);
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         vf_buffer_destroy(all[i]);
@@ -1417,9 +1441,15 @@ static void record_jacobi(vf_grid *g, VkCommandBuffer cmd, uint32_t iters)
 }
 
 /* `iters` symmetric SOR iterations in one grid_ssor dispatch (one
- * workgroup). */
-static void record_ssor(vf_grid *g, VkCommandBuffer cmd, uint32_t iters)
+ * workgroup); its pipeline is built here on a grid made with another
+ * solver. */
+static vf_result record_ssor(vf_grid *g, VkCommandBuffer cmd, uint32_t iters)
 {
+    if (!g->pipe[GP_SSOR][GV_CLOSED]) {
+        vf_result res = create_pipeline(g, GP_SSOR, GV_CLOSED);
+        if (res != VF_OK)
+            return res;
+    }
     grid_level *L = &g->lv[0];
     vf_grid_push pc = push_for(g, 0);
     pc.count = iters;
@@ -1427,6 +1457,7 @@ static void record_ssor(vf_grid *g, VkCommandBuffer cmd, uint32_t iters)
     vf_binding b[GP_SSOR_BINDINGS] = {[VF_GRID_SSOR_X] = B(L->x), [VF_GRID_SSOR_B] = B(L->b),
                                       [VF_GRID_SSOR_WX] = B(L->wx), [VF_GRID_SSOR_WY] = B(L->wy)};
     run(g, cmd, NULL, GP_SSOR, b, &pc, 1, 1);
+    return VF_OK;
 }
 
 /* Penalty sub-steps per grid_penalty dispatch: all of them when the region
@@ -1515,8 +1546,11 @@ vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf
             record_jacobi(g, cmd, iters);
         break;
     case VF_GRID_PRESSURE_SSOR:
-        if (iters)
-            record_ssor(g, cmd, iters);
+        if (iters) {
+            vf_result res = record_ssor(g, cmd, iters);
+            if (res != VF_OK)
+                return res;
+        }
         break;
     case VF_GRID_PRESSURE_PENALTY:
         if (!g->pen_p[0] || !iters)
