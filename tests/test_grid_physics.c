@@ -710,7 +710,7 @@ static void measure(vf_gpu *gpu, const char *what)
     };
     if (strstr(what, "channel"))
         for (size_t k = 0; k < sizeof ch / sizeof ch[0]; k++)
-            channel_strouhal(gpu, ch[k].label, ch[k].sets, ch[k].nsets, 64, 15, 35);
+            channel_strouhal(gpu, ch[k].label, ch[k].sets, ch[k].nsets, 64, 15, 30);
 }
 
 /* No flux through the faces of solid cells (they carry the solid's velocity),

@@ -296,8 +296,9 @@ static vf_result validate_fft(const vf_grid_desc *d, char *err, size_t cap)
 {
     for (int s = 0; s < 4; s++)
         if (d->sides[s] != VF_GRID_BC_PERIODIC) {
-            vf_set_err(err, cap, "pressure: fft solves a doubly periodic box only (Stam's FFT solver): use "
-                                 "walls=periodic, or pressure=multigrid");
+            vf_set_err(err, cap, "pressure: fft solves a doubly periodic box only (Stam's FFT solver), and this one "
+                                 "has walls, an inflow or an outflow: use walls=periodic in a box (smoke, shear), or "
+                                 "pressure=multigrid");
             return VF_ERR_INVALID_ARG;
         }
     bool solids = d->mover.shape != VF_GRID_SHAPE_NONE;
