@@ -277,6 +277,7 @@ typedef struct cavity_result {
     double t, change;     /* simulated time, max change of u over the last second */
     double div_rms, div_max, p_rms; /* the divergence left after the last substep, the pressure (rms) */
     double wall;          /* seconds */
+    float *p;             /* the pressure (n^2, the mean removed) when asked for (cavity_run keep_p); free it */
 } cavity_result;
 
 /* Runs the cavity (keys `sets`, n cells, Reynolds number re) until u
@@ -284,8 +285,8 @@ typedef struct cavity_result {
  * compares u at x = 0.5 with Ghia et al. The u faces at i = n/2 lie on
  * x = 0.5 exactly; rows at y = (j + 1/2) h, the wall (u = 0) at y = 0 and
  * the lid (u = 1) at y = 1. */
-static bool cavity_run(vf_gpu *gpu, const char *label, const char *const *extra, int nextra, int n, int re, double tmax,
-                       cavity_result *out)
+static bool cavity_run_keep(vf_gpu *gpu, const char *label, const char *const *extra, int nextra, int n, int re,
+                            double tmax, bool keep_p, cavity_result *out)
 {
     memset(out, 0, sizeof *out);
     char sn[32], sre[32];
@@ -342,6 +343,12 @@ static bool cavity_run(vf_gpu *gpu, const char *label, const char *const *extra,
     *out = (cavity_result){.ghia = worst, .t = t, .change = change, .div_rms = st.div_after,
                            .div_max = st.div_after_max, .p_rms = sqrt(pv),
                            .wall = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec)};
+    if (keep_p) {
+        for (size_t k = 0; k < nc; k++)
+            p[k] -= (float)pm;
+        out->p = p;
+        p = NULL;
+    }
     printf("  RESULT cavity re=%d n=%d %-34s t %5.1f (change %.1e/s): max |u - ghia| = %.4f, divergence left rms %.3g "
            "max %.3g, pressure rms %.3g (%.0f s)\n",
            re, n, label, t, change, worst, st.div_after, st.div_after_max, out->p_rms, out->wall);
@@ -350,6 +357,12 @@ static bool cavity_run(vf_gpu *gpu, const char *label, const char *const *extra,
     free(p);
     vf_solver_destroy(&s);
     return true;
+}
+
+static bool cavity_run(vf_gpu *gpu, const char *label, const char *const *extra, int nextra, int n, int re, double tmax,
+                       cavity_result *out)
+{
+    return cavity_run_keep(gpu, label, extra, nextra, n, re, tmax, false, out);
 }
 
 static void test_cavity(vf_gpu *gpu)
@@ -693,6 +706,36 @@ static void measure(vf_gpu *gpu, const char *what)
         for (int re = 100; re <= 400; re += 300)
             for (size_t k = 0; k < sizeof cav / sizeof cav[0]; k++)
                 cavity_run(gpu, cav[k].label, cav[k].sets, cav[k].nsets, 32, re, re == 400 ? 60 : 40, &r);
+    if (strstr(what, "penalty")) {
+        /* the penalty's pressure against the projection's, point by point, at three eps */
+        cavity_result m, q;
+        const char *eps[3][2] = {{"pressure=penalty", "epsilon=0.05"}, {"pressure=penalty", "epsilon=0.02"},
+                                 {"pressure=penalty", "epsilon=0.005"}};
+        for (int re = 100; re <= 100; re += 300) {
+            if (!cavity_run_keep(gpu, "defaults (maccormack, multigrid)", NULL, 0, 32, re, re == 400 ? 60 : 40, true, &m))
+                continue;
+            for (int k = 0; k < 3; k++) {
+                if (!cavity_run_keep(gpu, eps[k][1], eps[k], 2, 32, re, re == 400 ? 60 : 40, true, &q))
+                    continue;
+                double d = 0, dc = 0;
+                int cnt = 0;
+                for (int j = 0; j < 32; j++)
+                    for (int i = 0; i < 32; i++) {
+                        double e = (double)q.p[j * 32 + i] - m.p[j * 32 + i];
+                        d += e * e / (32 * 32);
+                        if (i > 1 && i < 30 && j > 1 && j < 30) { /* away from the walls and the lid's corners */
+                            dc += e * e;
+                            cnt++;
+                        }
+                    }
+                printf("  RESULT penalty re=%d %s: pressure minus multigrid's rms %.3g (%.3g away from the walls), "
+                       "of multigrid's %.3g\n",
+                       re, eps[k][1], sqrt(d), sqrt(dc / cnt), m.p_rms);
+                free(q.p);
+            }
+            free(m.p);
+        }
+    }
     if (strstr(what, "fine"))
         for (int re = 100; re <= 400; re += 300)
             for (int n = 64; n <= 128; n *= 2)
@@ -708,9 +751,16 @@ static void measure(vf_gpu *gpu, const char *what)
         {"donor-cell, multigrid", {"advect=donor-cell", "cfl=0.5"}, 2},
         {"donor-cell, ssor x8 (klein)", {"advect=donor-cell", "cfl=0.5", "pressure=ssor"}, 3},
     };
-    if (strstr(what, "channel"))
-        for (size_t k = 0; k < sizeof ch / sizeof ch[0]; k++)
-            channel_strouhal(gpu, ch[k].label, ch[k].sets, ch[k].nsets, 64, 15, 30);
+    /* "channel" runs every row; "channel41" only rows 4 and 1, in that order */
+    const char *c = strstr(what, "channel");
+    if (c) {
+        c += strlen("channel");
+        if (*c < '0' || *c > '9')
+            c = "01234";
+        for (; *c >= '0' && *c <= '9'; c++)
+            if ((size_t)(*c - '0') < sizeof ch / sizeof ch[0])
+                channel_strouhal(gpu, ch[*c - '0'].label, ch[*c - '0'].sets, ch[*c - '0'].nsets, 64, 15, 30);
+    }
 }
 
 /* No flux through the faces of solid cells (they carry the solid's velocity),
