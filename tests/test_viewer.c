@@ -79,6 +79,8 @@ static const char *small_set(const char *family)
         return "--set nx=48 --set ny=48 --set boat_length=1 --set boat_width=0.4"; /* the boat fits a 2.4 m domain */
     if (!strcmp(family, "sph"))
         return "--set particles=1000 --set frame_dt=0.004"; /* ~10 substeps a frame */
+    if (!strcmp(family, "terrain"))
+        return "--set nx=64 --set ny=32 --set dx=2";
     return "";
 }
 
