@@ -12,12 +12,16 @@
  *    drain: the total is exactly what it started with plus what rain and
  *    the source added less what the drain took (drift 0, the bound is
  *    1e-6 relative);
- *  - the bulldozer breaches the terrain scene's dam and the lake runs out. */
+ *  - the bulldozer breaches the terrain scene's dam and the lake runs out;
+ *  - a heightmap from a scene file (tests/shapes/terrain_heightmap.json, a
+ *    16-bit PNG) and the same map as raw floats give the ground the map's
+ *    function has at the cell centres, the right way round. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu_cmd.h"
+#include "scene_file.h"
 #include "solver_terrain.h"
 #include "testlib.h"
 
@@ -334,6 +338,93 @@ static void test_breach(vf_gpu *gpu)
     vf_solver_destroy(&s);
 }
 
+/* ------------------------------------------------------------------ heightmaps */
+
+/* The function tests/shapes/terrain_heightmap.{png,f32} sample (u, v: fractions of x and y). */
+static double map_z(double u, double v)
+{
+    return 2.0 + 6.0 * ((u - 0.5) * (u - 0.5) * 4 + (v - 0.5) * (v - 0.5) * 4) / 2 + 1.5 * sin(3.1 * u) * cos(2.3 * v);
+}
+
+/* Creates the scene of a file (text written to name in the scratch folder
+ * when text is not NULL, else tests/shapes/name) and reads its ground (m). */
+static float *load_ground(vf_gpu *gpu, const char *name, const char *text, int *nx, int *ny, double *dx)
+{
+    char path[1024], err[1024] = "";
+    if (text) {
+        snprintf(path, sizeof path, "%s", vf_test_path(name));
+        FILE *f = fopen(path, "w");
+        if (!CHECK(f != NULL))
+            return NULL;
+        fputs(text, f);
+        fclose(f);
+    } else {
+        snprintf(path, sizeof path, "%s/tests/shapes/%s", vf_t.source, name);
+    }
+    vf_scene_loaded sc;
+    vf_solver *s = NULL;
+    vf_result r = vf_scene_load_file(path, &sc, err, sizeof err);
+    if (r == VF_OK && (r = vf_scene_validate(sc.info, sc.desc, path, err, sizeof err)) == VF_OK)
+        r = sc.info->create(sc.info, gpu, sc.desc, &s, err, sizeof err);
+    vf_scene_loaded_free(&sc);
+    if (!CHECK_MSG(r == VF_OK, "%s: %s", name, err))
+        return NULL;
+    vf_terrain_state st;
+    vf_terrain_get_state(s, &st);
+    float *g = malloc((size_t)st.nx * st.ny * 4);
+    CHECK(vf_terrain_download(s, g, NULL, NULL) == VF_OK);
+    for (size_t i = 0; i < (size_t)st.nx * st.ny; i++)
+        g[i] += (float)st.datum;
+    *nx = (int)st.nx;
+    *ny = (int)st.ny;
+    *dx = st.dx;
+    vf_solver_destroy(&s);
+    return g;
+}
+
+static void test_heightmap(vf_gpu *gpu)
+{
+    vf_test_section("heightmaps: a 16-bit png and raw floats");
+    int nx, ny, rx, ry;
+    double dx, rdx;
+    float *png = load_ground(gpu, "terrain_heightmap.json", NULL, &nx, &ny, &dx);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"solver\": \"terrain\", \"scene\": \"terrain\",\n"
+             " \"terrain\": {\"nx\": 48, \"dozer\": false, \"repose\": 90},\n"
+             " \"heightmap\": {\"file\": \"%s/tests/shapes/terrain_heightmap.f32\", \"size\": [64, 32], \"width\": 64, "
+             "\"height\": 32}}\n",
+             vf_t.source);
+    float *raw = load_ground(gpu, "raw.json", text, &rx, &ry, &rdx);
+    if (png && raw && CHECK(nx == 48 && ny == 24 && rx == nx && ry == ny)) {
+        /* bilinear between the map's samples at the cell centres (pixel centres at (k + 0.5) / W) */
+        double worst = 0, worst_raw = 0;
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                double u = ((i + 0.5) / nx * 64 - 0.5), v = ((1.0 - (j + 0.5) / ny) * 32 - 0.5);
+                u = fmin(fmax(u, 0), 63);
+                v = fmin(fmax(v, 0), 31);
+                int u0 = (int)u, v0 = (int)v, u1 = u0 < 63 ? u0 + 1 : u0, v1 = v0 < 31 ? v0 + 1 : v0;
+                double tu = u - u0, tv = v - v0;
+#define S(c, r) map_z(((c) + 0.5) / 64, 1.0 - ((r) + 0.5) / 32)
+                double want = (S(u0, v0) * (1 - tu) + S(u1, v0) * tu) * (1 - tv) + (S(u0, v1) * (1 - tu) + S(u1, v1) * tu) * tv;
+#undef S
+                worst = fmax(worst, fabs(png[j * nx + i] - want));
+                worst_raw = fmax(worst_raw, fabs(raw[j * nx + i] - want));
+            }
+        printf("48 x 24 cells of %.4g m: the png's ground within %.3g m of the map, the raw file's within %.3g m\n", dx,
+               worst, worst_raw);
+        CHECK_NEAR(dx, 64.0 / 48, 1e-6); /* the state's float */
+        CHECK_LE(worst, 2e-4); /* 16 bits over 10 m */
+        CHECK_LE(worst_raw, 1e-5);
+        /* the right way round: the map's lowest point is near the middle, its high corner at x = 0, y = 0 */
+        CHECK(png[0] > png[(ny / 2) * nx + nx / 2]);
+        CHECK(fabs(png[0] - map_z(0.5 / 48, 0.5 / 24)) < 0.05);
+    }
+    free(png);
+    free(raw);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -343,6 +434,7 @@ int main(int argc, char **argv)
     test_lake_at_rest(gpu);
     test_volume_changing(gpu);
     test_breach(gpu);
+    test_heightmap(gpu);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }
