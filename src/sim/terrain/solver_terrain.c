@@ -202,6 +202,8 @@ static double pick_dt(const vf_terrain_desc *d, double deepest, double lo, doubl
 /* Checks one spot (a source or a drain) named key ("source", "sources[2]"). */
 static vf_result check_spot(const vf_terrain_desc *d, const vf_terrain_spot *s, const char *key, char *err, size_t cap)
 {
+    if (s->rate == 0)
+        return VF_OK; /* not in use */
     if (!(s->rate >= 0) || !isfinite(s->rate)) {
         snprintf(err, cap, "%s_rate=%g: must be a finite number >= 0", key, s->rate);
         return VF_ERR_INVALID_ARG;
@@ -240,6 +242,12 @@ vf_result vf_terrain_validate(const vf_terrain_desc *d, char *err, size_t cap)
     if (deepest > MAX_DEPTH) {
         snprintf(err, cap, "water_level=%g: water %.4g m deep, more than the %g m the solver takes: lower it",
                  d->water_level, deepest, MAX_DEPTH);
+        return VF_ERR_INVALID_ARG;
+    }
+    double limit = 0.5 * d->dx / (2.0 * sqrt(d->g * design_depth(deepest, lo, hi)));
+    if (d->dt > limit) {
+        snprintf(err, cap, "dt=%g: above the stability limit %.4g s (dx / (4 sqrt(g H)), H = %.3g m, the deepest water "
+                 "or the relief): lower dt or use 0 (automatic)", d->dt, limit, design_depth(deepest, lo, hi));
         return VF_ERR_INVALID_ARG;
     }
     double dt = pick_dt(d, deepest, lo, hi);
