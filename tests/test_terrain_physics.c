@@ -254,6 +254,7 @@ static void test_volume_changing(vf_gpu *gpu)
     d.dx = 2.0;
     d.rain = 50;
     d.source.rate = 1.0;
+    d.source.radius = 5; /* 21 cells */
     d.drain.rate = 5.0;
     d.drain.radius = 6;
     d.frame_dt = 0.05;
@@ -298,6 +299,12 @@ static void test_volume_changing(vf_gpu *gpu)
     CHECK(cut > 2.0 && raised > 1.0);
     char msg[256] = "";
     CHECK(vf_solver_check(s, msg, sizeof msg) == VF_OK);
+    vf_terrain_stats st;
+    CHECK(vf_terrain_read_stats(s, &st) == VF_OK);
+    float cfl;
+    memcpy(&cfl, &st.cfl_bits, sizeof cfl);
+    printf("largest CFL number %.3g, speeds held at the cap in %u cell-substeps\n", cfl, st.capped);
+    CHECK_EQ_INT(st.capped, 0); /* the automatic substep needs no cap here */
     free(bed0), free(bed);
     vf_solver_destroy(&s);
 }
