@@ -260,17 +260,6 @@ vf_result vf_terrain_validate(const vf_terrain_desc *d, char *err, size_t cap)
     vf_result r;
     if ((r = check_spot(d, &d->source, "source", err, cap)) != VF_OK || (r = check_spot(d, &d->drain, "drain", err, cap)) != VF_OK)
         return r;
-    if (d->more_source_count + 1 > VF_TERRAIN_MAX_SOURCES || d->more_drain_count + 1 > VF_TERRAIN_MAX_DRAINS) {
-        snprintf(err, cap, "source_rate: at most %d sources and %d drains in all (the keys' and a scene file's)",
-                 VF_TERRAIN_MAX_SOURCES, VF_TERRAIN_MAX_DRAINS);
-        return VF_ERR_INVALID_ARG;
-    }
-    for (uint32_t k = 0; k < d->more_source_count; k++)
-        if ((r = check_spot(d, &d->more_sources[k], "source", err, cap)) != VF_OK)
-            return r;
-    for (uint32_t k = 0; k < d->more_drain_count; k++)
-        if ((r = check_spot(d, &d->more_drains[k], "drain", err, cap)) != VF_OK)
-            return r;
     if (d->dozer && d->dozer_x0 == d->dozer_x1 && d->dozer_y0 == d->dozer_y1) {
         snprintf(err, cap, "dozer_x1=%g: the bulldozer's path has no length: give dozer_x1, dozer_y1 away from its start",
                  d->dozer_x1);
@@ -980,21 +969,15 @@ static vf_terrain_disc spot_disc(const vf_terrain *t, const vf_terrain_spot *sp)
     return d;
 }
 
-/* The spots of a desc in use (rate > 0): sources and drains, their discs. */
+/* The spots of a desc in use (rate > 0): the source and the drain, their discs. */
 static void place_spots(vf_terrain *t, const vf_terrain_desc *d)
 {
     const vf_terrain_spot *src[VF_TERRAIN_MAX_SOURCES], *drn[VF_TERRAIN_MAX_DRAINS];
     uint32_t ns = 0, nd = 0;
     if (d->source.rate > 0)
         src[ns++] = &d->source;
-    for (uint32_t k = 0; k < d->more_source_count && ns < VF_TERRAIN_MAX_SOURCES; k++)
-        if (d->more_sources[k].rate > 0)
-            src[ns++] = &d->more_sources[k];
     if (d->drain.rate > 0)
         drn[nd++] = &d->drain;
-    for (uint32_t k = 0; k < d->more_drain_count && nd < VF_TERRAIN_MAX_DRAINS; k++)
-        if (d->more_drains[k].rate > 0)
-            drn[nd++] = &d->more_drains[k];
     for (uint32_t k = 0; k < ns; k++) {
         t->spots[k] = *src[k];
         t->tool_cells.sources[k] = spot_disc(t, src[k]);
@@ -1110,8 +1093,7 @@ vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver 
     t->base.gpu = gpu;
     t->base.frame_dt = desc->frame_dt;
     t->d = *desc;
-    t->d.heightmap = NULL; /* the caller's arrays: create keeps no pointer to them */
-    t->d.more_sources = t->d.more_drains = NULL;
+    t->d.heightmap = NULL; /* the caller's array: create keeps no pointer to it */
     t->nx = (uint32_t)desc->nx;
     t->ny = (uint32_t)desc->ny;
     build_ground(desc, ground);

@@ -18,8 +18,9 @@
  * viewer's pointer digs (left) or raises (right) the ground under it, and
  * soil steeper than its angle of repose slips to the lower neighbour (a
  * talus model); the water keeps its depth and follows the new ground.
- * Sources and drains (discs of cells with a rate in m^3/s) and rain (mm/h)
- * anywhere.
+ * A source and a drain (discs of cells with a rate in m^3/s; the update
+ * pass takes up to VF_TERRAIN_MAX_SOURCES and VF_TERRAIN_MAX_DRAINS) and
+ * rain (mm/h) anywhere.
  *
  * Scenes: terrain (scenes_terrain.c). Drawn by render_surface over the
  * shaded ground. */
@@ -81,8 +82,6 @@ typedef struct vf_terrain_desc {
     /* Not keys: given by the caller (a scene file), each may be NULL/0. Read
      * only while validate or create runs (create keeps no pointer). */
     const float *heightmap; /* nx*ny ground elevations (m), row-major from y = 0; replaces `ground` */
-    const vf_terrain_spot *more_sources, *more_drains; /* besides the keys' */
-    uint32_t more_source_count, more_drain_count;
 } vf_terrain_desc;
 
 /** The parameter table of the terrain family. */
@@ -94,7 +93,7 @@ extern const size_t vf_terrain_param_count;
 void vf_terrain_desc_defaults(vf_terrain_desc *desc);
 
 /** Cross-key checks: sizes, water within the quanta's range, the substep
- * count, sources and drains inside the domain and within their count, the
+ * (stability, count per frame), the source and drain inside the domain, the
  * bulldozer's path. One-line reason in err (cap bytes) starting with the key. */
 vf_result vf_terrain_validate(const vf_terrain_desc *desc, char *err, size_t cap);
 
