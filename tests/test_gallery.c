@@ -68,6 +68,7 @@ static const gallery_scene scenes[] = {
     {"double-dam", 12, "--set spacing=0.025", false},
     {"drop", 12, "--set spacing=0.025", false},
     {"fountain", 24, "--set spacing=0.025", true},
+    {"terrain", 600, "", false},
 };
 
 typedef struct gallery_metrics {
