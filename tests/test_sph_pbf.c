@@ -204,14 +204,14 @@ int main(int argc, char **argv)
     const pbf_case cases[] = {
         {"one iteration, no XSPH, vorticity or artificial pressure", 1, 1, 0, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
         {"two iterations", 2, 1, 0, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
-        {"one iteration, XSPH", 1, 1, 0.05, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"one iteration, XSPH", 1, 1, 6.0, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
         {"one iteration, artificial pressure", 1, 1, 0, 0, 0.1, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
-        {"three iterations, XSPH, vorticity confinement, artificial pressure, negative pressure kept", 3, 1, 0.05, 0.5,
+        {"three iterations, XSPH, vorticity confinement, artificial pressure, negative pressure kept", 3, 1, 6.0, 0.5,
          0.1, 2.41, true, false, 0.4, 0.5, 2, 0.01, true, true},
-        {"the same, neighbours from storage buffers", 3, 1, 0.05, 0.5, 0.1, 2.41, true, true, 0.4, 0.5, 2, 0.01, true, true},
-        {"two substeps of a frame (the first one's last pass predicts and bins the second)", 2, 2, 0.05, 0.5, 0.1,
+        {"the same, neighbours from storage buffers", 3, 1, 6.0, 0.5, 0.1, 2.41, true, true, 0.4, 0.5, 2, 0.01, true, true},
+        {"two substeps of a frame (the first one's last pass predicts and bins the second)", 2, 2, 6.0, 0.5, 0.1,
          2.41, false, false, 0.1, 0.25, 2, 0.01, false, false},
-        {"h = 4 spacings (the neighbour bits overflow)", 2, 1, 0.05, 0, 0.1, 4.0, false, false, 0.1, 0.1, 2, 10.0, true, true},
+        {"h = 4 spacings (the neighbour bits overflow)", 2, 1, 6.0, 0, 0.1, 4.0, false, false, 0.1, 0.1, 2, 10.0, true, true},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         run_case(gpu, &cases[k]);
