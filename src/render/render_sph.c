@@ -32,6 +32,7 @@ static vf_result rs_resize(vf_renderer *r, uint32_t width, uint32_t height)
     if (res == VF_OK) {
         r->width = s->ssf->width;
         r->height = s->ssf->height;
+        r->path = s->ssf->path;
     }
     return res;
 }
@@ -117,6 +118,7 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
         .particles = particles_of(sph),
         .options = o,
         .name = "sph",
+        .path = opt->path,
     };
     memcpy(d.box_min, v.box_min, sizeof d.box_min);
     memcpy(d.box_max, v.box_max, sizeof d.box_max);
@@ -156,6 +158,7 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
     s->base.format = s->ssf->format;
     s->base.width = s->ssf->width;
     s->base.height = s->ssf->height;
+    s->base.path = s->ssf->path;
     *out = &s->base;
     return VF_OK;
 }

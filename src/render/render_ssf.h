@@ -96,6 +96,7 @@ typedef struct vf_render_ssf_desc {
     vf_camera camera;          /* fov_y == 0: vf_camera_for_box() */
     vf_ssf_options options;
     const char *name;          /* debug-name prefix [ssf] */
+    vf_render_path path;       /* compute or raster; auto: vf_render_path_auto() [auto] */
 } vf_render_ssf_desc;
 
 /** Internal images, for tests and tools (vf_render_ssf_image). */
