@@ -48,6 +48,7 @@ typedef struct bench_opts {
     uint32_t frames, warmup, repeat;
     unsigned rw, rh;
     bool force, quiet, results;
+    vf_render_path render_path;
 } bench_opts;
 
 static void usage(FILE *f)
@@ -56,7 +57,7 @@ static void usage(FILE *f)
             "usage: vkfluid bench [--solver sph|grid|height|grid3d|all | --scene SCENE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
-            "                     [--model [DIR]]\n"
+            "                     [--model [DIR]] [--render-path auto|compute|raster]\n"
             "\n"
             "For each size: warm-up frames, then R repeats of N timed frames. Reports GPU\n"
             "milliseconds per pass (timestamps), simulation-only frames and steps per\n"
@@ -76,6 +77,7 @@ static void usage(FILE *f)
             "  --sizes LIST      comma-separated sizes (particles, or cells per side) for the\n"
             "                    chosen solver; SOLVER=LIST sets one solver's sizes\n"
             "  --render WxH|none render each frame offscreen at WxH too (default 1280x720)\n"
+            VF_CMD_RENDER_PATH_HELP
             "  --frames N        timed frames per repeat (default 30)\n"
             "  --warmup N        untimed frames first (default 5)\n"
             "  --repeat R        repeats (default 3); medians and spread over them\n"
@@ -508,7 +510,7 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         goto done;
     }
     if (o->rw) {
-        vf_render_options ro = {.width = o->rw, .height = o->rh, .format = VF_CAPTURE_FORMAT};
+        vf_render_options ro = {.width = o->rw, .height = o->rh, .format = VF_CAPTURE_FORMAT, .path = o->render_path};
         vf_capture_desc cd = {.width = o->rw, .height = o->rh};
         if (vf_render_create_for(c->gpu, solver, &ro, &renderer, err, sizeof err) != VF_OK)
             renderer = NULL; /* a solver without a renderer is timed without one */
@@ -516,6 +518,8 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
             vf_app_error("bench: cannot create the %ux%u render target: %s", o->rw, o->rh, vf_result_message(res));
             goto done;
         }
+        if (renderer)
+            snprintf(z->render_path, sizeof z->render_path, "%s", vf_render_path_name(renderer->path));
     }
     uint64_t steps0;
     double fps[64], rfps[64];
@@ -740,6 +744,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         {.name = "--scene", .type = VF_OPT_TEXT, .out = &scene_seen},
         {.name = "--sizes", .type = VF_OPT_CALL, .out = o, .parse = opt_sizes},
         {.name = "--render", .type = VF_OPT_CALL, .out = o, .parse = opt_render},
+        {.name = "--render-path", .type = VF_OPT_CALL, .out = &o->render_path, .parse = vf_cmd_parse_render_path},
         {.name = "--frames", .type = VF_OPT_U32, .out = &o->frames, .min = 1, .max = 100000},
         {.name = "--warmup", .type = VF_OPT_U32, .out = &o->warmup, .min = 0, .max = 100000},
         {.name = "--repeat", .type = VF_OPT_U32, .out = &o->repeat, .min = 1, .max = 64},
@@ -821,6 +826,7 @@ int vf_cmd_bench(int argc, char **argv)
     rep->repeat = o.repeat;
     rep->render_width = o.rw;
     rep->render_height = o.rh;
+    snprintf(rep->render_path, sizeof rep->render_path, "%s", vf_render_path_name(o.render_path));
     time_t now = time(NULL);
     struct tm tmv;
     gmtime_r(&now, &tmv);

@@ -1062,6 +1062,12 @@ void vf_render_ssf_smooth_params(const vf_renderer *r, vf_ssf_smooth_push *param
         *iterations = s->opt.smooth_off ? 0u : (uint32_t)s->opt.iterations;
 }
 
+void vf_render_ssf_frame(const vf_renderer *r, vf_ssf_frame *out)
+{
+    if (is_ssf(r))
+        fill_frame((const ssf *)r, out);
+}
+
 void vf_render_ssf_blur_params(const vf_renderer *r, vf_ssf_blur_push *params)
 {
     if (is_ssf(r))

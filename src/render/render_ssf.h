@@ -179,6 +179,10 @@ void vf_render_ssf_record_smooth(vf_renderer *r, VkCommandBuffer cmd, vf_profile
  * x+y iterations (0 when smoothing is off). */
 void vf_render_ssf_smooth_params(const vf_renderer *r, vf_ssf_smooth_push *params, uint32_t *iterations);
 
+/** The frame constants of the next record as the GPU sees them (camera,
+ * sizes, radius), for vf_ssf_splat_ref. */
+void vf_render_ssf_frame(const vf_renderer *r, vf_ssf_frame *out);
+
 /** Thickness blur parameters as the GPU sees them (the x pass; the y pass
  * has dir 0, 1), for vf_ssf_blur_pass_ref. */
 void vf_render_ssf_blur_params(const vf_renderer *r, vf_ssf_blur_push *params);
