@@ -54,7 +54,7 @@ void main()
         args[VF_SSF_ARGS_FOAM + 1] = 1u;
         args[VF_SSF_ARGS_FOAM + 2] = 1u;
         args[VF_SSF_ARGS_FOAM_COUNT] = foam;
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 4 && pc.stats != 0u; k++) /* a counted frame's counts stay until the next one */
             args[VF_SSF_ARGS_STATS + k] = 0u;
     }
     if (p.x < tsize.x && p.y < tsize.y)

@@ -67,7 +67,17 @@ typedef struct vf_bench_report {
     char date[32];
     vf_bench_solver solver[VF_BENCH_MAX_SOLVERS];
     uint32_t solver_count;
+    /* --model: the render work of the dam break's first frame with
+     * VF_BENCH_MODEL_PARTICLES particles at VF_BENCH_MODEL_WIDTH x HEIGHT, counted on
+     * this device on each path ([0] compute, [1] raster) */
+    bool model_render_counted[2];
+    vf_bench_work model_render[2];
+    char model_render_why[256]; /* when not counted */
 } vf_bench_report;
+
+#define VF_BENCH_MODEL_PARTICLES 1048576u
+#define VF_BENCH_MODEL_WIDTH 1920u
+#define VF_BENCH_MODEL_HEIGHT 1080u
 
 /** Median of n values (sorts a copy); 0 for n == 0. */
 double vf_bench_median(const double *v, uint32_t n);

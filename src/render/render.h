@@ -39,6 +39,14 @@ vf_render_path vf_render_path_auto(const vf_device_info *dev, char *why, size_t 
 /** "auto", "compute" or "raster". */
 const char *vf_render_path_name(vf_render_path path);
 
+/** What a renderer's compute passes counted on the device in a frame
+ * (vf_renderer_vtable.gpu_counts): pixels whose rays were tested against a
+ * particle's sphere, and the atomic operations on the accumulators. */
+typedef struct vf_render_gpu_counts {
+    uint64_t pixels_tested;
+    uint64_t depth_atomics, thickness_atomics, foam_atomics;
+} vf_render_gpu_counts;
+
 typedef struct vf_renderer_vtable {
     const char *name; /* "grid", "surface", "ssf", "particles" */
     /** Frees everything; the GPU must be idle. */
@@ -67,6 +75,11 @@ typedef struct vf_renderer_vtable {
      * then maps the pointer's window position) or the ray misses the domain's
      * plane. May be NULL. */
     bool (*pick)(vf_renderer *r, const float origin[3], const float dir[3], float pos[2]);
+    /** Optional: the device's counts of the last frame recorded while work
+     * counters were attached to the context (gpu_counters.h: frames recorded
+     * so count on the device too), read back once that frame has completed
+     * (the caller waits for it). False when there are none. May be NULL. */
+    bool (*gpu_counts)(vf_renderer *r, vf_render_gpu_counts *out);
 } vf_renderer_vtable;
 
 struct vf_renderer {

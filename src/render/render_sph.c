@@ -79,6 +79,12 @@ static void rs_get_camera(vf_renderer *r, vf_camera *cam)
         s->ssf->vt->get_camera(s->ssf, cam);
 }
 
+static bool rs_gpu_counts(vf_renderer *r, vf_render_gpu_counts *out)
+{
+    render_sph *s = (render_sph *)r;
+    return s->ssf->vt->gpu_counts && s->ssf->vt->gpu_counts(s->ssf, out);
+}
+
 static const vf_renderer_vtable rs_vtable = {
     .name = "ssf",
     .destroy = rs_destroy,
@@ -86,6 +92,7 @@ static const vf_renderer_vtable rs_vtable = {
     .record = rs_record,
     .set_camera = rs_set_camera,
     .get_camera = rs_get_camera,
+    .gpu_counts = rs_gpu_counts,
 };
 
 vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,

@@ -488,14 +488,28 @@ void ssf_pass_frame_constants(ssf *s, VkCommandBuffer cmd)
                    VK_ACCESS_2_UNIFORM_READ_BIT);
 }
 
+/* Counts a draw of p with bindings b in the work counters (when attached):
+ * its bound bytes and the attachments' bytes, each once. */
+static void count_draw(ssf *s, const vf_pipeline *p, const vf_binding *b, uint64_t attachment_bytes)
+{
+    if (s->base.gpu->counters)
+        vf_count_draw_pass(s->base.gpu, p->name, vf_pipeline_bound_bytes(p, b) + attachment_bytes);
+}
+
+/* Bytes of an image (an attachment), or 0. */
+static uint64_t image_bytes(const vf_image *img)
+{
+    return img ? (uint64_t)img->width * img->height * vf_format_size(img->format) : 0;
+}
+
 static void pass_scene(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_scene", false);
     ssf_image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+                  VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
     ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+                  VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c =
         vf_render_color_attachment(s->img[VF_SSF_IMAGE_SCENE_COLOR], VK_ATTACHMENT_LOAD_OP_CLEAR);
@@ -506,7 +520,7 @@ static void pass_scene(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     vf_binding b = ssf_bind_frame(s);
     vf_cmd_bind(cmd, s->p_scene, &b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
-    vf_count_draw(s->base.gpu);
+    count_draw(s, s->p_scene, &b, image_bytes(s->img[VF_SSF_IMAGE_SCENE_COLOR]) + image_bytes(s->img[VF_SSF_IMAGE_SCENE_DEPTH]));
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
@@ -517,11 +531,11 @@ static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     /* The spheres' depth buffer starts as a copy of the scene's, so spheres
      * behind the floor or the tank edges leave no depth. */
     ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
-              VK_ACCESS_2_TRANSFER_READ_BIT);
+                  VK_ACCESS_2_TRANSFER_READ_BIT);
     ssf_image_use(s, VF_SSF_IMAGE_FLUID_ZBUF, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
-              VK_ACCESS_2_TRANSFER_WRITE_BIT);
+                  VK_ACCESS_2_TRANSFER_WRITE_BIT);
     ssf_image_use(s, VF_SSF_IMAGE_DEPTH, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
     ssf_image_flush(s, cmd, false);
     VkImageCopy region = {
         .srcSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
@@ -531,23 +545,26 @@ static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     vkCmdCopyImage(cmd, s->img[VF_SSF_IMAGE_SCENE_DEPTH]->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                    s->img[VF_SSF_IMAGE_FLUID_ZBUF]->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
     ssf_image_use(s, VF_SSF_IMAGE_FLUID_ZBUF, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+                  VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c = vf_render_color_attachment(s->img[VF_SSF_IMAGE_DEPTH], VK_ATTACHMENT_LOAD_OP_CLEAR);
     VkRenderingAttachmentInfo d = vf_render_depth_attachment(
         s->img[VF_SSF_IMAGE_FLUID_ZBUF], VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
         VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
     vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
+    /* the attachments, and the copy of the scene's depth into the depth buffer (read and written) */
+    uint64_t att = image_bytes(s->img[VF_SSF_IMAGE_DEPTH]) + 3 * image_bytes(s->img[VF_SSF_IMAGE_FLUID_ZBUF]);
     if (s->surf.vertices) {
         vf_binding b[3] = {ssf_bind_frame(s), vf_bind_buffer(s->surf.vertices), vf_bind_buffer(s->surf.indices)};
         vf_cmd_bind(cmd, s->p_mesh_depth, b, NULL);
         vkCmdDrawIndirect(cmd, s->surf.draw_args->buffer, s->surf.draw_offset, 1, 0);
+        count_draw(s, s->p_mesh_depth, b, att);
     } else if (ssf_have_particles(s)) {
         vf_binding b[2] = {ssf_bind_frame(s), ssf_bind_positions(s)};
         vf_cmd_bind(cmd, s->p_depth, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
-        vf_count_draw(s->base.gpu);
+        count_draw(s, s->p_depth, b, att);
     }
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
@@ -558,12 +575,12 @@ static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_thickness", false);
     /* Read-only from here on: sampled here, the composite's depth test later. */
     ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-              VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
-                  VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+                  VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                      VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
     ssf_image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-              VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+                  VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                  VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
     ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c =
         vf_render_color_attachment(s->img[VF_SSF_IMAGE_THICKNESS], VK_ATTACHMENT_LOAD_OP_CLEAR);
@@ -573,12 +590,13 @@ static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
                            ssf_bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
         vf_cmd_bind(cmd, s->p_mesh_thickness, b, NULL);
         vkCmdDrawIndirect(cmd, s->surf.draw_args->buffer, s->surf.draw_offset, 1, 0);
+        count_draw(s, s->p_mesh_thickness, b, image_bytes(s->img[VF_SSF_IMAGE_THICKNESS]));
     } else if (ssf_have_particles(s)) {
         vf_binding b[3] = {ssf_bind_frame(s), ssf_bind_positions(s),
                            ssf_bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
         vf_cmd_bind(cmd, s->p_thickness, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
-        vf_count_draw(s->base.gpu);
+        count_draw(s, s->p_thickness, b, image_bytes(s->img[VF_SSF_IMAGE_THICKNESS]));
     }
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
@@ -652,7 +670,7 @@ void ssf_pass_thickness_blur(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     const VkPipelineStageFlags2 cs = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     ssf_image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     ssf_image_use(s, IMG_THICK_TMP, VK_IMAGE_LAYOUT_GENERAL, cs,
-              VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     ssf_image_use(s, VF_SSF_IMAGE_THICKNESS_BLUR, VK_IMAGE_LAYOUT_GENERAL, cs, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     ssf_image_flush(s, cmd, false);
     vf_ssf_blur_push p;
@@ -670,12 +688,12 @@ void ssf_pass_thickness_blur(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
 
-static void draw_background(ssf *s, VkCommandBuffer cmd)
+static void draw_background(ssf *s, VkCommandBuffer cmd, const vf_image *target)
 {
     vf_binding b[2] = {ssf_bind_frame(s), ssf_bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, s->base.gpu->sampler_nearest)};
     vf_cmd_bind(cmd, s->p_background, b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
-    vf_count_draw(s->base.gpu);
+    count_draw(s, s->p_background, b, image_bytes(target));
 }
 
 static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_image *target, int depth_img)
@@ -686,27 +704,27 @@ static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
     ssf_image_use(s, VF_SSF_IMAGE_THICKNESS_BLUR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     ssf_image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+                  VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
     ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c = vf_render_color_attachment(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
     VkRenderingAttachmentInfo d = vf_render_depth_attachment(
         s->img[VF_SSF_IMAGE_SCENE_DEPTH], VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
         VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_NONE);
     vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
-    draw_background(s, cmd);
+    draw_background(s, cmd, target);
     VkSampler ns = s->base.gpu->sampler_nearest, ls = s->base.gpu->sampler_linear;
     vf_binding b[4] = {ssf_bind_frame(s), ssf_bind_sampled(s, depth_img, ns), ssf_bind_sampled(s, VF_SSF_IMAGE_THICKNESS_BLUR, ns),
                        ssf_bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, ls)};
     vf_cmd_bind(cmd, s->p_composite, b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
-    vf_count_draw(s->base.gpu);
+    count_draw(s, s->p_composite, b, image_bytes(target) + image_bytes(s->img[VF_SSF_IMAGE_SCENE_DEPTH]));
     if (s->foam.positions) {
         vf_binding fb[4] = {ssf_bind_frame(s), vf_bind_buffer(s->foam.positions), vf_bind_buffer(s->foam.velocities),
                             ssf_bind_sampled(s, depth_img, ns)};
         vf_cmd_bind(cmd, s->p_foam, fb, NULL);
         vkCmdDrawIndirect(cmd, s->foam.draw_args->buffer, s->foam.draw_offset, 1, 0);
-        vf_count_draw(s->base.gpu);
+        count_draw(s, s->p_foam, fb, image_bytes(target) + image_bytes(s->img[VF_SSF_IMAGE_SCENE_DEPTH]));
     }
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
@@ -716,17 +734,17 @@ static void pass_particles(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
 {
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_particles", false);
     ssf_image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+                  VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
     ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+                  VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
     ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c = vf_render_color_attachment(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
     VkRenderingAttachmentInfo d = vf_render_depth_attachment(
         s->img[VF_SSF_IMAGE_SCENE_DEPTH], VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
         VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
     vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
-    draw_background(s, cmd);
+    draw_background(s, cmd, target);
     if (ssf_have_particles(s)) {
         vf_binding attr = s->parts.attributes
                               ? (vf_binding){.buffer = s->parts.attributes, .offset = s->parts.attributes_offset,
@@ -735,7 +753,7 @@ static void pass_particles(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
         vf_binding b[3] = {ssf_bind_frame(s), ssf_bind_positions(s), attr};
         vf_cmd_bind(cmd, s->p_particles, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
-        vf_count_draw(s->base.gpu);
+        count_draw(s, s->p_particles, b, image_bytes(target) + image_bytes(s->img[VF_SSF_IMAGE_SCENE_DEPTH]));
     }
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
@@ -814,6 +832,11 @@ static void ssf_get_camera(vf_renderer *r, vf_camera *cam)
     *cam = current_camera((ssf *)r);
 }
 
+static bool ssf_gpu_counts(vf_renderer *r, vf_render_gpu_counts *out)
+{
+    return ssf_compute_gpu_counts((ssf *)r, out);
+}
+
 static const vf_renderer_vtable ssf_vtable = {
     .name = "ssf",
     .destroy = ssf_destroy,
@@ -821,6 +844,7 @@ static const vf_renderer_vtable ssf_vtable = {
     .record = ssf_record,
     .set_camera = ssf_set_camera,
     .get_camera = ssf_get_camera,
+    .gpu_counts = ssf_gpu_counts,
 };
 
 static bool is_ssf(const vf_renderer *r)

@@ -139,6 +139,7 @@ void ssf_compute_destroy(ssf *s)
 vf_result ssf_compute_buffers(ssf *s, uint32_t w, uint32_t h, uint32_t tw, uint32_t th)
 {
     ssf_compute_free_buffers(s);
+    s->counted = false;
     VkDeviceSize px = (VkDeviceSize)w * h * 4, tpx = (VkDeviceSize)tw * th * 4;
     if (px > s->base.gpu->props.limits.maxStorageBufferRange)
         return VF_ERR_TOO_LARGE;
@@ -355,8 +356,20 @@ static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
 
+bool ssf_compute_gpu_counts(ssf *s, vf_render_gpu_counts *out)
+{
+    uint32_t w[4];
+    if (s->base.path != VF_RENDER_PATH_COMPUTE || !s->counted || !s->cs.args ||
+        vf_buffer_read(s->cs.args, VF_SSF_ARGS_STATS * 4, w, sizeof w) != VF_OK)
+        return false;
+    *out = (vf_render_gpu_counts){w[0], w[1], w[2], w[3]};
+    return true;
+}
+
 vf_result ssf_compute_record(ssf *s, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
 {
+    s->stats = s->base.gpu->counters != NULL; /* the work accounting's frames count on the device too */
+    s->counted |= s->stats;
     ssf_pass_frame_constants(s, cmd);
     pass_scene(s, cmd, prof);
     pass_splat(s, cmd, prof);

@@ -43,6 +43,7 @@ typedef struct ssf {
     vf_pipeline *p_foam;
     ssf_compute cs;          /* pipelines created with the renderer; buffers with compute targets */
     bool stats;              /* the compute passes count their work into the argument buffer */
+    bool counted;            /* a frame was recorded with stats (the argument buffer holds its counts) */
     vf_buffer *frame;
     vf_image *img[IMG_ALL];  /* the current targets (base.path's set; some NULL) */
     img_state st[IMG_ALL];
@@ -93,6 +94,8 @@ vf_result ssf_compute_buffers(ssf *s, uint32_t w, uint32_t h, uint32_t tw, uint3
 void ssf_compute_free_buffers(ssf *s);
 /** Records the frame of the compute path into target. */
 vf_result ssf_compute_record(ssf *s, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof);
+/** The counts of the last frame recorded with work counters attached. */
+bool ssf_compute_gpu_counts(ssf *s, vf_render_gpu_counts *out);
 /** Whether a target can take the compute path's output: a storage view
  * (vf_image.storage) or transfer-destination usage. */
 bool ssf_compute_target_ok(const vf_image *target);
