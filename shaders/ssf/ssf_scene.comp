@@ -14,9 +14,8 @@
 
 vec2 floor_uv(vec2 frag)
 {
-    vec3 d = normalize(mat3(fr.inv_view) * normalize(ssf_view_ray(frag, fr.viewport.xy)));
-    float t = (fr.box_min.y - fr.eye.y) / d.y;
-    return (fr.eye.xyz + d * t).xz / fr.box_max.w;
+    vec3 d = mat3(fr.inv_view) * ssf_view_ray(frag, fr.viewport.xy); // the length cancels
+    return (fr.eye.xz + d.xz * ((fr.box_min.y - fr.eye.y) / d.y)) / fr.box_max.w;
 }
 
 vec2 coarse_fwidth(vec2 frag)

@@ -5,6 +5,16 @@
 // footprint in tiles at the pixel (the fragment shader: fwidth of uv).
 // Included after ssf_common.glsl.
 
+// The depth-buffer value of the hit at distance t along the ray o + t d
+// (1: none, t >= 1e29, or beyond the far plane).
+float scene_depth_of(vec3 o, vec3 d, float t)
+{
+    if (t >= 1e29)
+        return 1.0;
+    vec3 pv = (fr.view * vec4(o + d * t, 1.0)).xyz;
+    return -pv.z < fr.proj_params.w ? clamp(ssf_ndc_depth(pv.z), 0.0, 1.0) : 1.0;
+}
+
 // Linear colour of the scene along the ray through framebuffer position
 // frag (pixel centres at .5); depth gets the hit's depth-buffer value
 // (0 near .. 1 far; 1 for the sky and beyond the far plane).
@@ -27,8 +37,18 @@ vec3 ssf_scene_cast(vec2 frag, out float depth)
         }
     }
 
-    // Tank edges: beams at least ~1 px wide.
+    // Tank edges: beams at least ~1 px wide. A ray that misses the tank's
+    // box grown by the widest beam (the one at the far corner) hits none.
     vec3 lo = fr.box_min.xyz, hi = fr.box_max.xyz;
+    float far_t = length(o - 0.5 * (lo + hi)) + 0.5 * length(hi - lo);
+    vec3 grow = vec3(max(fr.box_min.w, 0.75 * far_t / fr.eye.w));
+    vec3 inv = 1.0 / d;
+    vec3 ta = (lo - grow - o) * inv, tb = (hi + grow - o) * inv;
+    vec3 tn = min(ta, tb), tx = max(ta, tb);
+    if (max(max(tn.x, tn.y), tn.z) > min(min(tx.x, tx.y), tx.z) || min(min(tx.x, tx.y), tx.z) < 0.0) {
+        depth = scene_depth_of(o, d, best);
+        return color;
+    }
     vec3 c[8] = vec3[8](vec3(lo.x, lo.y, lo.z), vec3(hi.x, lo.y, lo.z), vec3(lo.x, hi.y, lo.z), vec3(hi.x, hi.y, lo.z),
                         vec3(lo.x, lo.y, hi.z), vec3(hi.x, lo.y, hi.z), vec3(lo.x, hi.y, hi.z), vec3(hi.x, hi.y, hi.z));
     const ivec2 e[12] = ivec2[12](ivec2(0, 1), ivec2(2, 3), ivec2(4, 5), ivec2(6, 7), ivec2(0, 2), ivec2(1, 3),
@@ -51,10 +71,6 @@ vec3 ssf_scene_cast(vec2 frag, out float depth)
         }
     }
 
-    depth = 1.0;
-    if (best < 1e29) {
-        vec3 pv = (fr.view * vec4(o + d * best, 1.0)).xyz;
-        depth = -pv.z < fr.proj_params.w ? clamp(ssf_ndc_depth(pv.z), 0.0, 1.0) : 1.0;
-    }
+    depth = scene_depth_of(o, d, best);
     return color;
 }

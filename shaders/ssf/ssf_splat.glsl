@@ -63,8 +63,9 @@ bool ssf_sphere_box(vec3 c, float r, vec2 size, out ivec4 box)
     // ndc = proj_params.xy * (x, y) / w; pixel centres at (ndc + 1) size / 2 - 0.5
     vec2 a = (vec2(ulo, vlo) * fr.proj_params.xy + 1.0) * 0.5 * size - 0.5;
     vec2 b = (vec2(uhi, vhi) * fr.proj_params.xy + 1.0) * 0.5 * size - 0.5;
-    vec2 lo = clamp(floor(min(a, b)) - 1.0, vec2(-1.0), size);
-    vec2 hi = clamp(ceil(max(a, b)) + 1.0, vec2(-1.0), size);
+    // (a hundredth of a pixel of slack for the rounding of the bounds)
+    vec2 lo = clamp(ceil(min(a, b) - 0.01), vec2(-1.0), size);
+    vec2 hi = clamp(floor(max(a, b) + 0.01), vec2(-1.0), size);
     box = ivec4(ivec2(max(lo, vec2(0.0))), ivec2(min(hi, size - 1.0)));
     return box.x <= box.z && box.y <= box.w;
 }
