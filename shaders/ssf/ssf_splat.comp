@@ -21,9 +21,9 @@ void main()
         bool any_px = ssf_sphere_box(c, r, fr.viewport.xy, box);
         if (pc.thick_fused == 0u)
             any_px = ssf_sphere_box(c, r, fr.thick_size.xy, tbox) || any_px;
-        uint area = uint(box.z - box.x + 1) * uint(box.w - box.y + 1);
         bool big = false;
-        if (any_px && box.x <= box.z && area > uint(VF_SSF_SPLAT_BIG_PX)) {
+        if (any_px && box.x <= box.z && box.y <= box.w &&
+            uint(box.z - box.x + 1) * uint(box.w - box.y + 1) > uint(VF_SSF_SPLAT_BIG_PX)) {
             uint slot = atomicAdd(args[VF_SSF_ARGS_BIG_TAKEN], 1u);
             if (slot < uint(VF_SSF_BIG_MAX)) {
                 args[VF_SSF_ARGS_LIST + slot] = i;

@@ -134,7 +134,7 @@ vf_render_path vf_render_path_auto(const vf_device_info *dev, char *why, size_t 
 {
     (void)dev;
     if (why && cap)
-        snprintf(why, cap, "compute on every device: the splat in compute is faster than the rasteriser's sphere "
-                           "impostors on CPU drivers and on GPUs with few raster units (docs/surface-and-foam.md)");
+        snprintf(why, cap, "compute on every device: no device measured so far draws the screen-space fluid faster "
+                           "with its rasteriser (docs/architecture.md, Render paths)");
     return VF_RENDER_PATH_COMPUTE;
 }

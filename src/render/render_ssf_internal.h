@@ -81,8 +81,8 @@ vf_binding ssf_bind_storage(ssf *s, int i);
 bool ssf_have_particles(const ssf *s);
 
 /* render_ssf_compute.c */
-/** Creates the compute path's pipelines; false in *ok when the device
- * lacks what they need (the raster path then). */
+/** Creates the compute path's pipelines (none on failure: auto then takes
+ * the raster path). */
 vf_result ssf_compute_create(ssf *s);
 /** Destroys the compute path's pipelines and buffers; safe when absent. */
 void ssf_compute_destroy(ssf *s);

@@ -193,6 +193,11 @@ static int make_renderer(viewer *v)
                             .format = v->sc.format,
                             .mode = mode[0] ? mode : NULL,
                             .path = v->render_path};
+    /* a swapchain the compute path cannot write (no transfer-destination
+     * usage on this surface): auto draws with the rasteriser */
+    if (ro.path == VF_RENDER_PATH_AUTO && v->sc.image_count &&
+        !(v->sc.images[0].usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT) && !v->sc.images[0].storage)
+        ro.path = VF_RENDER_PATH_RASTER;
     if (v->cli)
         vf_cmd_scene_render_settings(v->cli, &ro);
     vf_result res = vf_render_create_for(v->gpu, v->solver, &ro, &v->renderer, err, sizeof err);
