@@ -30,12 +30,13 @@ static vf_kernel_count *kernel_entry(vf_gpu_counters *c, const char *name)
     return &c->kernel[k];
 }
 
-void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect)
+void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect, bool neighbours)
 {
     vf_gpu_counters *c = gpu ? gpu->counters : NULL;
     if (!c)
         return;
     c->dispatches++;
+    c->neighbour_passes += neighbours;
     c->indirect_dispatches += indirect;
     c->bytes += bytes;
     vf_kernel_count *k = kernel_entry(c, name);
@@ -45,6 +46,7 @@ void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool
     }
     k->dispatches++;
     k->bytes += bytes;
+    k->neighbours = neighbours;
 }
 
 void vf_count_draw_pass(const vf_gpu *gpu, const char *name, uint64_t bytes)

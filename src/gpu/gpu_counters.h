@@ -28,6 +28,7 @@ typedef struct vf_kernel_count {
     uint64_t dispatches;
     uint64_t draws;
     uint64_t bytes; /* bound buffer and image bytes summed over its dispatches (draws: with the attachments) */
+    bool neighbours; /* it loops over neighbours (vf_compute_desc) */
 } vf_kernel_count;
 
 /** The totals since the last reset. */
@@ -39,6 +40,7 @@ typedef struct vf_gpu_counters {
     uint64_t submits;
     uint64_t bytes;               /* bound bytes of every dispatch */
     uint64_t draw_bytes;          /* bytes of the draws counted with vf_count_draw_pass */
+    uint64_t neighbour_passes;    /* dispatches of kernels that loop over neighbours */
     vf_kernel_count kernel[VF_COUNTERS_MAX_KERNELS];
     uint32_t kernel_count;
     uint64_t kernels_dropped;     /* dispatches of kernels beyond VF_COUNTERS_MAX_KERNELS */
@@ -51,9 +53,10 @@ void vf_gpu_counters_reset(vf_gpu_counters *c);
  * The caller owns c and must detach it before freeing it. */
 void vf_gpu_counters_attach(vf_gpu *gpu, vf_gpu_counters *c);
 
-/** Hook: one dispatch of kernel `name` binding `bytes` bytes of buffers.
- * gpu may be NULL; no-op without attached counters. */
-void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect);
+/** Hook: one dispatch of kernel `name` binding `bytes` bytes of buffers;
+ * neighbours: the kernel loops over neighbours (a neighbour pass). gpu may
+ * be NULL; no-op without attached counters. */
+void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect, bool neighbours);
 /** Hook: one draw call. gpu may be NULL. */
 void vf_count_draw(const vf_gpu *gpu);
 /** Hook: one draw call of pipeline `name` touching `bytes` bytes (its bound

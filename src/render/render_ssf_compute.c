@@ -222,7 +222,7 @@ static void cs_dispatch(ssf *s, VkCommandBuffer cmd, size_t k, const cs_bindings
     for (int i = 0; i <= VF_SSF_CS_FOAM_VEL; i++)
         if (cs_passes[k].used & BIT(i))
             used.b[i] = cb->b[i];
-    vf_count_dispatch(s->base.gpu, p->name, vf_pipeline_bound_bytes(p, used.b), gx == 0);
+    vf_count_dispatch(s->base.gpu, p->name, vf_pipeline_bound_bytes(p, used.b), gx == 0, false);
 }
 
 enum { K_SCENE, K_SPLAT, K_BIG, K_RESOLVE, K_FOAM, K_COMPOSITE };

@@ -26,7 +26,7 @@ typedef struct vf_sph_scene_desc {
     double viscosity, alpha, tension, gravity, restitution, damping;
     int integrator;
     double cfl, frame_dt;
-    int method, pbf_substeps, pbf_iterations;
+    int method, walls, pbf_substeps, pbf_iterations;
     double pbf_relaxation, pbf_tensile_k, pbf_tensile_dq, pbf_tensile_n, xsph, vorticity;
     double push_x, push_y, push_z, push_radius, push_strength;
     double sphere_x, sphere_y, sphere_z, sphere_r;
@@ -80,6 +80,8 @@ typedef struct vf_sph_scene_desc {
     {"frame_dt", DBL, OFF(frame_dt), 1.0 / 60.0, 0, 10, true, NULL, "s", "simulated time per frame"},                   \
     {"method", VF_PARAM_ENUM, OFF(method), VF_SPH_WCSPH, 0, 0, false, VF_CHOICES(VF_SPH_METHOD_LIST), "",             \
      "solver: wcsph (weakly compressible, steps bound by the speed of sound), pbf (position-based fluids, Macklin & Mueller 2013: fixed substeps and iterations a frame), dfsph (divergence-free SPH, Bender & Koschier 2015: steps bound by the flow speed)"}, \
+    {"walls", VF_PARAM_ENUM, OFF(walls), VF_SPH_WALLS_AUTO, 0, 0, false, VF_CHOICES(VF_SPH_WALLS_LIST), "",           \
+     "tank walls and obstacles: noslip (viscosity and XSPH drag the fluid along them), freeslip, or auto (noslip for pbf and dfsph, freeslip for wcsph)"}, \
     {"pbf_substeps", VF_PARAM_INT, OFF(pbf_substeps), 2, 1, 100, false, NULL, "1", "pbf: substeps a frame"},          \
     {"pbf_iterations", VF_PARAM_INT, OFF(pbf_iterations), 4, 1, 100, false, NULL, "1",                                 \
      "pbf: density-constraint iterations a substep"},                                                                  \
@@ -516,6 +518,7 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
     sd.cfl = d->cfl;
     sd.frame_dt = d->frame_dt;
     sd.method = (vf_sph_method)d->method;
+    sd.walls = (vf_sph_walls)d->walls;
     sd.pbf_substeps = (uint32_t)d->pbf_substeps;
     sd.pbf_iterations = (uint32_t)d->pbf_iterations;
     sd.pbf_relaxation = d->pbf_relaxation;

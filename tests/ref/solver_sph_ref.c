@@ -85,7 +85,7 @@ int vf_sph_ref_images(const vf_sph_params *prm, const double x[3], const double 
             bool flip = mask & (1u << a);
             img[count][a] = flip ? 2 * plane[a] - p[a] : p[a];
             if (vimg)
-                vimg[count][a] = flip ? -v[a] : v[a];
+                vimg[count][a] = prm->noslip ? -v[a] : flip ? -v[a] : v[a];
         }
         count++;
     }
@@ -125,7 +125,7 @@ int vf_sph_ref_images(const vf_sph_params *prm, const double x[3], const double 
         for (int a = 0; a < 3; a++) {
             img[count][a] = p[a] - 2 * pn * n[a];
             if (vimg)
-                vimg[count][a] = v[a] - 2 * vn * n[a];
+                vimg[count][a] = prm->noslip ? -v[a] : v[a] - 2 * vn * n[a];
         }
         count++;
     }
@@ -300,22 +300,22 @@ void vf_sph_ref_forces(const vf_sph_params *prm, const vf_sph_forces_push *push,
     }
 }
 
-/* The shader's sph_collide in fp32. */
-static void collide(const vf_sph_params *prm, float x[3], float v[3])
+/* The shader's sph_collide_margin in fp32. */
+static void collide_margin(const vf_sph_params *prm, float x[3], float v[3], float margin)
 {
     float e = prm->restitution;
     for (uint32_t k = 0; k < prm->sphere_count; k++) {
         const float *s = prm->spheres[k];
         float d[3] = {x[0] - s[0], x[1] - s[1], x[2] - s[2]};
-        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        if (d2 < s[3] * s[3]) {
+        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], rr = s[3] + margin;
+        if (d2 < rr * rr) {
             float len = sqrtf(d2);
             float n[3] = {0, 1, 0};
             if (len > 1e-6f * s[3])
                 for (int a = 0; a < 3; a++)
                     n[a] = d[a] / len;
             for (int a = 0; a < 3; a++)
-                x[a] = s[a] + n[a] * s[3];
+                x[a] = s[a] + n[a] * rr;
             float vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
             if (vn < 0)
                 for (int a = 0; a < 3; a++)
@@ -323,7 +323,11 @@ static void collide(const vf_sph_params *prm, float x[3], float v[3])
         }
     }
     for (uint32_t k = 0; k < prm->box_count; k++) {
-        const float *lo = prm->box_lo[k], *hi = prm->box_hi[k];
+        float lo[3], hi[3];
+        for (int a = 0; a < 3; a++) {
+            lo[a] = prm->box_lo[k][a] - margin;
+            hi[a] = prm->box_hi[k][a] + margin;
+        }
         bool inside = true;
         for (int a = 0; a < 3; a++)
             inside = inside && x[a] > lo[a] && x[a] < hi[a];
@@ -355,17 +359,29 @@ static void collide(const vf_sph_params *prm, float x[3], float v[3])
         }
     }
     for (int a = 0; a < 3; a++) {
-        if (x[a] < prm->lo[a]) {
-            x[a] = prm->lo[a];
+        if (x[a] < prm->lo[a] + margin) {
+            x[a] = prm->lo[a] + margin;
             if (v[a] < 0)
                 v[a] = -e * v[a];
         }
-        if (x[a] > prm->hi[a]) {
-            x[a] = prm->hi[a];
+        if (x[a] > prm->hi[a] - margin) {
+            x[a] = prm->hi[a] - margin;
             if (v[a] > 0)
                 v[a] = -e * v[a];
         }
     }
+}
+
+/* The shader's sph_collide in fp32. */
+static void collide(const vf_sph_params *prm, float x[3], float v[3])
+{
+    collide_margin(prm, x, v, 0.0f);
+}
+
+/* The large-step methods' margin (sph_wall_margin). */
+static float wall_margin(const vf_sph_params *prm)
+{
+    return 1e-3f * prm->h;
 }
 
 void vf_sph_ref_integrate(const vf_sph_params *prm, uint32_t mode, float dt, uint32_t n, float (*pos)[4], float (*vel)[4],
@@ -437,7 +453,7 @@ void vf_sph_ref_pbf_predict(const vf_sph_params *prm, const vf_pbf_push *push, f
             x1[k] = pos[i][k] + dt * vel[i][k];
             vc[k] = vel[i][k];
         }
-        collide(prm, x1, vc);
+        collide_margin(prm, x1, vc, wall_margin(prm));
         for (int k = 0; k < 3; k++) {
             vel[i][k] = (x1[k] - pos[i][k]) / dt;
             pos[i][k] = x1[k];
@@ -532,7 +548,7 @@ static void pbf_deltas(const vf_sph_params *prm, uint32_t n, const bool *near, c
         float xf[3], unused[3] = {0, 0, 0};
         for (int k = 0; k < 3; k++)
             xf[k] = (float)(x[i][k] + prm->volume * dx[k]);
-        collide(prm, xf, unused);
+        collide_margin(prm, xf, unused, wall_margin(prm));
         for (int k = 0; k < 3; k++)
             out[i][k] = xf[k];
     }

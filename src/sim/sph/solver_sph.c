@@ -241,6 +241,7 @@ static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
     double volume = d->spacing * d->spacing * d->spacing;
     p->volume = (float)volume;
     p->frame_dt = (float)d->frame_dt;
+    p->noslip = d->walls == VF_SPH_WALLS_NOSLIP || (d->walls == VF_SPH_WALLS_AUTO && d->method != VF_SPH_WCSPH);
     /* sum_k |grad_k C|^2 of a particle of the rest lattice: the scale of the
      * constraint's relaxation and of the artificial pressure (a lambda of
      * -k / S0 is what a density error k gives at rest) */
@@ -367,7 +368,7 @@ static void dispatch_pipe(vf_sph *s, VkCommandBuffer cmd, vf_pipeline *p, const 
     vf_cmd_bind(cmd, p, b, push);
     vkCmdDispatchIndirect(cmd, s->dispatch->buffer, 0);
     if (s->gpu->counters)
-        vf_count_dispatch(s->gpu, p->name, vf_pipeline_bound_bytes(p, b), true);
+        vf_count_dispatch(s->gpu, p->name, vf_pipeline_bound_bytes(p, b), true, p->neighbours);
     barrier(s, cmd);
 }
 

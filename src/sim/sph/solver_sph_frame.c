@@ -397,10 +397,12 @@ static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
 #define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);
+#define NEIGHBOUR_PASS PASS
 #include "sph_passes.def"
 #include "pbf_passes.def"
 #include "sph_foam_passes.def"
 #include "sph_mesh_passes.def"
+#undef NEIGHBOUR_PASS
 #undef PASS
     return 0;
 }
