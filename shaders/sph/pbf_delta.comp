@@ -12,7 +12,6 @@
 #include "shared.h"
 #include "pbf_common.glsl"
 
-layout(std430, binding = VF_PBF_BIND_DENS) readonly buffer Dens { vec2 dens[]; };
 layout(std430, binding = VF_PBF_DELTA_BIND_REC) readonly buffer Rec { vec4 rec[]; };
 layout(binding = VF_PBF_DELTA_BIND_REC_T) uniform samplerBuffer rec_t;
 layout(std430, binding = VF_PBF_DELTA_BIND_X) writeonly buffer X { vec4 xk[]; };
@@ -65,7 +64,7 @@ void main()
     sph_mirrors m = sph_mirrors_at(s.xi);
     PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j);)
     vec3 x = s.xi + prm.volume * s.dx, unused = vec3(0.0);
-    sph_collide(x, unused);
+    sph_collide_margin(x, unused, sph_wall_margin());
     if ((pc.flags & VF_PBF_LAST) == 0u) {
         xk[i] = vec4(x, 0.0);
         return;
