@@ -245,7 +245,7 @@ vf_result vf_fft_record(vf_fft *f, VkCommandBuffer cmd, bool inverse)
         const vf_vkfft_kernel *q = &f->kernel[dir][k];
         bool real_side = q->axis == 0 && (dir ? k + 1 == f->kernels[dir] : k == 0);
         uint64_t bytes = (real_side ? f->real_bytes : f->spectrum_bytes) + f->spectrum_bytes + q->lut_bytes;
-        vf_count_dispatch(f->gpu, dir ? "vkfft inverse" : "vkfft forward", bytes, false);
+        vf_count_dispatch(f->gpu, dir ? "vkfft inverse" : "vkfft forward", bytes, false, false);
     }
     vf_count_barriers(f->gpu, f->kernels[dir]);
     /* VkFFT's barriers make its writes visible to reads only; the next pass
