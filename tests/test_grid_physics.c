@@ -751,15 +751,17 @@ static void measure(vf_gpu *gpu, const char *what)
         {"donor-cell, multigrid", {"advect=donor-cell", "cfl=0.5"}, 2},
         {"donor-cell, ssor x8 (klein)", {"advect=donor-cell", "cfl=0.5", "pressure=ssor"}, 3},
     };
-    /* "channel" runs every row; "channel41" only rows 4 and 1, in that order */
+    /* "channel" runs every row; "channel41" only rows 4 and 1, in that order;
+     * with "n32" at n = 32 (128 x 32 cells) instead of 64 */
     const char *c = strstr(what, "channel");
+    int chn = strstr(what, "n32") ? 32 : 64;
     if (c) {
         c += strlen("channel");
         if (*c < '0' || *c > '9')
             c = "01234";
         for (; *c >= '0' && *c <= '9'; c++)
             if ((size_t)(*c - '0') < sizeof ch / sizeof ch[0])
-                channel_strouhal(gpu, ch[*c - '0'].label, ch[*c - '0'].sets, ch[*c - '0'].nsets, 64, 15, 30);
+                channel_strouhal(gpu, ch[*c - '0'].label, ch[*c - '0'].sets, ch[*c - '0'].nsets, chn, 15, 30);
     }
 }
 
