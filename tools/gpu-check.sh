@@ -1,7 +1,8 @@
 #!/bin/sh
 # vkfluid GPU check: on a machine with a GPU, no network and no display, in
 # one go (within about 8 minutes on an H100-class GPU):
-#   1. configure and build (build-gpu/, Release, warnings as errors)
+#   1. configure (build-gpu/, Release, warnings as errors; an existing build
+#      folder keeps its configuration) and build
 #   2. vkfluid devices
 #   3. the test suite without the tests that need a display (ctest -LE matrix,
 #      minus test_viewer and test_replay)
@@ -18,13 +19,15 @@
 # sizes; the defaults are the GPU run):
 #   VKFLUID_CHECK_SIZES    particle counts (default 65536,262144,1048576,4194304)
 #   VKFLUID_CHECK_RENDER   render size (default 1920x1080)
-#   VKFLUID_CHECK_FRAMES   timed frames per size (default 10; 2 warm-up frames first)
+#   VKFLUID_CHECK_FRAMES   timed frames per size (default 5; 2 warm-up frames first)
 #   VKFLUID_CHECK_TESTS    ctest -R regex of the tests to run (default: all
 #                          without a display); "none" skips the tests
 #   VKFLUID_CHECK_DEVICE   bench --device INDEX|NAME (default: the first GPU)
-#   VKFLUID_CHECK_BUILD    build folder (default build-gpu)
+#   VKFLUID_CHECK_BUILD    build folder (default build-gpu; an existing one, e.g.
+#                          build, is built as it is configured)
 #   VKFLUID_CHECK_JOBS     build and test jobs (default: nproc)
-#   VKFLUID_CHECK_LIMIT_S  seconds each of tests and sweep may take (default 240)
+#   VKFLUID_CHECK_TEST_S   seconds the tests may take (default 180)
+#   VKFLUID_CHECK_SWEEP_S  seconds the sweep may take (default 270)
 # Exit status: 0 when every step passed, 1 when a step failed (the results
 # written so far are kept), 2 for a bad setting.
 set -u
@@ -32,7 +35,7 @@ cd "$(dirname "$0")/.."
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 "") ;;
@@ -44,12 +47,13 @@ esac
 
 sizes=${VKFLUID_CHECK_SIZES:-65536,262144,1048576,4194304}
 render=${VKFLUID_CHECK_RENDER:-1920x1080}
-frames=${VKFLUID_CHECK_FRAMES:-10}
+frames=${VKFLUID_CHECK_FRAMES:-5}
 tests=${VKFLUID_CHECK_TESTS:-}
 device=${VKFLUID_CHECK_DEVICE:-}
 build=${VKFLUID_CHECK_BUILD:-build-gpu}
 jobs=${VKFLUID_CHECK_JOBS:-$(nproc 2>/dev/null || echo 4)}
-limit=${VKFLUID_CHECK_LIMIT_S:-240}
+test_s=${VKFLUID_CHECK_TEST_S:-180}
+sweep_s=${VKFLUID_CHECK_SWEEP_S:-270}
 
 bad() {
     echo "error: $1=$2: $3" >&2
@@ -60,7 +64,8 @@ echo "$sizes" | grep -Eq '^[1-9][0-9]*(,[1-9][0-9]*)*$' ||
 echo "$render" | grep -Eq '^[1-9][0-9]*x[1-9][0-9]*$' || bad VKFLUID_CHECK_RENDER "$render" "give WxH, e.g. 1920x1080"
 echo "$frames" | grep -Eq '^[1-9][0-9]{0,3}$' || bad VKFLUID_CHECK_FRAMES "$frames" "give 1 to 9999 frames"
 echo "$jobs" | grep -Eq '^[1-9][0-9]{0,2}$' || bad VKFLUID_CHECK_JOBS "$jobs" "give 1 to 999 jobs"
-echo "$limit" | grep -Eq '^[1-9][0-9]{0,4}$' || bad VKFLUID_CHECK_LIMIT_S "$limit" "give 1 to 99999 seconds"
+echo "$test_s" | grep -Eq '^[1-9][0-9]{0,4}$' || bad VKFLUID_CHECK_TEST_S "$test_s" "give 1 to 99999 seconds"
+echo "$sweep_s" | grep -Eq '^[1-9][0-9]{0,4}$' || bad VKFLUID_CHECK_SWEEP_S "$sweep_s" "give 1 to 99999 seconds"
 for tool in cmake glslc; do
     command -v "$tool" >/dev/null 2>&1 || {
         echo "error: $tool is missing: install the packages tools/quickstart.sh lists (on a machine with a network)" >&2
@@ -77,8 +82,11 @@ status=0
 say() { echo "$*" | tee -a "$log"; }
 
 say "== build ($build, $jobs jobs) at $(elapsed) s"
-if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DVKFLUID_WERROR=ON >"$out/build.log" 2>&1 &&
-    cmake --build "$build" -j "$jobs" >>"$out/build.log" 2>&1; then
+configured=true
+if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DVKFLUID_WERROR=ON >"$out/build.log" 2>&1 || configured=false
+fi
+if $configured && cmake --build "$build" -j "$jobs" >>"$out/build.log" 2>&1; then
     say "built in $(elapsed) s"
 else
     tail -n 30 "$out/build.log" >&2
@@ -97,7 +105,7 @@ if [ "$tests" != none ]; then
     else
         set -- -E '^(test_viewer|test_replay)$'
     fi
-    if timeout "$limit" ctest --test-dir "$build" -LE matrix "$@" -j "$jobs" --output-on-failure \
+    if timeout "$test_s" ctest --test-dir "$build" -LE matrix "$@" -j "$jobs" --output-on-failure \
         >"$out/tests.log" 2>&1; then
         :
     else
@@ -110,7 +118,7 @@ say "== sweep at $(elapsed) s: wcsph,pbf,dfsph at $sizes, render $render, $frame
 set -- --solver wcsph,pbf,dfsph --sizes "$sizes" --render "$render" --frames "$frames" --warmup 2 --repeat 1 \
     --model bench/models --out "$out/bench" --force
 if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
-if timeout "$limit" "$vkfluid" bench "$@" >"$out/bench.txt" 2>"$out/bench.err"; then
+if timeout "$sweep_s" "$vkfluid" bench "$@" >"$out/bench.txt" 2>"$out/bench.err"; then
     :
 else
     status=1
