@@ -111,7 +111,8 @@ if [ "$tests" != none ]; then
     else
         status=1
     fi
-    grep -E 'tests passed|Test #|Total Test time|\*\*\*' "$out/tests.log" | tee -a "$log"
+    grep -E 'tests passed|Test +#|Total Test time|\*\*\*' "$out/tests.log" | tee -a "$log"
+    if [ $status -ne 0 ]; then tail -n 200 "$out/tests.log" >>"$log"; fi
 fi
 
 say "== sweep at $(elapsed) s: wcsph,pbf,dfsph at $sizes, render $render, $frames frames"
