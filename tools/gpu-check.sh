@@ -128,7 +128,9 @@ fi
 cat "$out/bench.txt" >>"$log"
 
 # bench/results/<device>-<date>-sph-realtime.*: the device as bench.json names it
+# (or, when the sweep printed nothing, the first device vkfluid devices lists)
 name=$(sed -n 's/^device: \(.*\) ([a-z-]*), driver.*/\1/p' "$out/bench.txt" | head -n 1)
+[ -n "$name" ] || name=$("$vkfluid" devices 2>/dev/null | sed -n 's/^[* ] [0-9]*: //p' | head -n 1)
 slug=$(printf '%s' "${name:-unknown}" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
 base="bench/results/$slug-$(date -u +%Y-%m-%d)-sph-realtime"
 for ext in csv json svg md; do
