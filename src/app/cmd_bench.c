@@ -1007,6 +1007,40 @@ static int choose_families(const bench_opts *o, bool *want)
     return 0;
 }
 
+/* --results: the report also as bench/results/<device>-<date>.{csv,json,svg,md}
+ * (relative to the working folder, the source folder); an exit code. */
+static int keep_results(const vf_bench_report *rep)
+{
+    char dev[128], base[512];
+    slug(rep->device.name, dev, sizeof dev);
+    snprintf(base, sizeof base, "bench/results/%s-%s", dev, rep->date);
+    const char *ext[4] = {"csv", "json", "svg", "md"};
+    for (int k = 0; k < 4; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s.%s", base, ext[k]);
+        vf_file file;
+        if (vf_file_begin(&file, path) != VF_OK) {
+            vf_app_error("--results: cannot write %s: run from the source folder", path);
+            return VF_EXIT_RUNTIME;
+        }
+        if (k == 0)
+            vf_bench_write_csv(rep, file.f);
+        else if (k == 1)
+            vf_bench_write_json(rep, file.f);
+        else if (k == 2)
+            vf_bench_write_svg(rep, file.f);
+        else
+            vf_bench_write_table(rep, file.f);
+        vf_result written = vf_file_commit(&file);
+        if (written != VF_OK) {
+            vf_app_error("--results: cannot write %s: %s", path, vf_result_message(written));
+            return VF_EXIT_RUNTIME;
+        }
+    }
+    printf("kept as %s.{csv,json,svg,md}\n", base);
+    return VF_EXIT_OK;
+}
+
 int vf_cmd_bench(int argc, char **argv)
 {
     bench_opts o = {.frames = 30, .warmup = 5, .repeat = 3, .rw = 1280, .rh = 720, .out = "out/bench", .all = true};
@@ -1137,36 +1171,8 @@ int vf_cmd_bench(int argc, char **argv)
         goto done;
     }
     printf("wrote %s/bench.csv, bench.json, bench.svg, work.csv and table.md\n", o.out);
-    if (o.results) {
-        char dev[128], base[512];
-        slug(rep->device.name, dev, sizeof dev);
-        snprintf(base, sizeof base, "bench/results/%s-%s", dev, rep->date);
-        const char *ext[4] = {"csv", "json", "svg", "md"};
-        for (int k = 0; k < 4; k++) {
-            char path[600];
-            snprintf(path, sizeof path, "%s.%s", base, ext[k]);
-            vf_file file;
-            if (vf_file_begin(&file, path) != VF_OK) {
-                vf_app_error("--results: cannot write %s: run from the source folder", path);
-                rc = VF_EXIT_RUNTIME;
-                goto done;
-            }
-            if (k == 0)
-                vf_bench_write_csv(rep, file.f);
-            else if (k == 1)
-                vf_bench_write_json(rep, file.f);
-            else if (k == 2)
-                vf_bench_write_svg(rep, file.f);
-            else
-                vf_bench_write_table(rep, file.f);
-            if ((written = vf_file_commit(&file)) != VF_OK) {
-                vf_app_error("--results: cannot write %s: %s", path, vf_result_message(written));
-                rc = VF_EXIT_RUNTIME;
-                goto done;
-            }
-        }
-        printf("kept as %s.{csv,json,svg,md}\n", base);
-    }
+    if (o.results && (rc = keep_results(rep)) != VF_EXIT_OK)
+        goto done;
     rc = VF_EXIT_OK;
 done:
     vf_profiler_destroy(&prof);
