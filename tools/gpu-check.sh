@@ -26,8 +26,8 @@
 #   VKFLUID_CHECK_BUILD    build folder (default build-gpu; an existing one, e.g.
 #                          build, is built as it is configured)
 #   VKFLUID_CHECK_JOBS     build and test jobs (default: nproc)
-#   VKFLUID_CHECK_TEST_S   seconds the tests may take (default 180)
-#   VKFLUID_CHECK_SWEEP_S  seconds the sweep may take (default 270)
+#   VKFLUID_CHECK_TEST_S   seconds the tests may take (default 150)
+#   VKFLUID_CHECK_SWEEP_S  seconds the sweep may take (default 250)
 # Exit status: 0 when every step passed, 1 when a step failed (the results
 # written so far are kept), 2 for a bad setting.
 set -u
@@ -52,8 +52,8 @@ tests=${VKFLUID_CHECK_TESTS:-}
 device=${VKFLUID_CHECK_DEVICE:-}
 build=${VKFLUID_CHECK_BUILD:-build-gpu}
 jobs=${VKFLUID_CHECK_JOBS:-$(nproc 2>/dev/null || echo 4)}
-test_s=${VKFLUID_CHECK_TEST_S:-180}
-sweep_s=${VKFLUID_CHECK_SWEEP_S:-270}
+test_s=${VKFLUID_CHECK_TEST_S:-150}
+sweep_s=${VKFLUID_CHECK_SWEEP_S:-250}
 
 bad() {
     echo "error: $1=$2: $3" >&2
@@ -105,12 +105,11 @@ if [ "$tests" != none ]; then
     else
         set -- -E '^(test_viewer|test_replay)$'
     fi
-    if timeout "$test_s" ctest --test-dir "$build" -LE matrix "$@" -j "$jobs" --output-on-failure \
-        >"$out/tests.log" 2>&1; then
-        :
-    else
-        status=1
-    fi
+    timeout "$test_s" ctest --test-dir "$build" -LE matrix "$@" -j "$jobs" --output-on-failure \
+        >"$out/tests.log" 2>&1
+    rc=$?
+    if [ $rc -eq 124 ]; then say "the tests were stopped after $test_s s (VKFLUID_CHECK_TEST_S)"; fi
+    if [ $rc -ne 0 ]; then status=1; fi
     grep -E 'tests passed|Test +#|Total Test time|\*\*\*' "$out/tests.log" | tee -a "$log"
     if [ $status -ne 0 ]; then tail -n 200 "$out/tests.log" >>"$log"; fi
 fi
@@ -119,11 +118,12 @@ say "== sweep at $(elapsed) s: wcsph,pbf,dfsph at $sizes, render $render, $frame
 set -- --solver wcsph,pbf,dfsph --sizes "$sizes" --render "$render" --frames "$frames" --warmup 2 --repeat 1 \
     --model bench/models --out "$out/bench" --force
 if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
-if timeout "$sweep_s" "$vkfluid" bench "$@" >"$out/bench.txt" 2>"$out/bench.err"; then
-    :
-else
+timeout "$sweep_s" "$vkfluid" bench "$@" >"$out/bench.txt" 2>"$out/bench.err"
+rc=$?
+if [ $rc -eq 124 ]; then say "the sweep was stopped after $sweep_s s (VKFLUID_CHECK_SWEEP_S)"; fi
+if [ $rc -ne 0 ]; then
     status=1
-    tail -n 5 "$out/bench.err" >&2
+    tail -n 5 "$out/bench.err" | tee -a "$log" >&2
 fi
 cat "$out/bench.txt" >>"$log"
 
@@ -133,12 +133,17 @@ name=$(sed -n 's/^device: \(.*\) ([a-z-]*), driver.*/\1/p' "$out/bench.txt" | he
 [ -n "$name" ] || name=$("$vkfluid" devices 2>/dev/null | sed -n 's/^[* ] [0-9]*: //p' | head -n 1)
 slug=$(printf '%s' "${name:-unknown}" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
 base="bench/results/$slug-$(date -u +%Y-%m-%d)-sph-realtime"
+# a whole set: this name's files from an earlier run are replaced or removed
+written=""
 for ext in csv json svg md; do
     src="$out/bench/bench.$ext"
     [ "$ext" = md ] && src="$out/bench/table.md"
-    if [ -f "$src" ]; then cp "$src" "$base.$ext.tmp" && mv "$base.$ext.tmp" "$base.$ext"; fi
+    rm -f "$base.$ext"
+    if [ -f "$src" ]; then
+        cp "$src" "$base.$ext.tmp" && mv "$base.$ext.tmp" "$base.$ext" && written="$written $base.$ext"
+    fi
 done
 say "== done in $(elapsed) s, status $status"
 cp "$log" "$base.txt.tmp" && mv "$base.txt.tmp" "$base.txt"
-echo "wrote $base.{csv,json,svg,md,txt}"
+echo "wrote$written $base.txt"
 exit $status
