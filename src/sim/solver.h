@@ -50,6 +50,17 @@ typedef struct vf_interaction {
     float ray_origin[3], ray_dir[3];
 } vf_interaction;
 
+/** What a solver ran on the GPU since it was created (vt->work_stats), for
+ * the benchmark's work per simulated second. A solver whose GPU chooses its
+ * substeps or iterations (indirect dispatches of 0 workgroups for the rest)
+ * reads its own counts back; for the others what was recorded ran. */
+typedef struct vf_solver_work_stats {
+    uint64_t substeps;         /* substeps run */
+    uint64_t iterations;       /* pressure-solve iterations run (0: the method has none) */
+    uint64_t neighbour_passes; /* neighbour-pass dispatches that ran with work (when neighbour_counted) */
+    bool neighbour_counted;    /* the solver counted neighbour_passes; false: the recorded count is exact */
+} vf_solver_work_stats;
+
 typedef struct vf_solver_vtable {
     const char *family; /* "grid", "height", "sph" */
     /** Frees everything; the GPU must be idle. */
@@ -101,6 +112,10 @@ typedef struct vf_solver_vtable {
      * export_frame, without touching the GPU (it may be lost). Called through
      * vf_solver_export_last_good. May be NULL (no state is kept). */
     vf_result (*export_last_good)(vf_solver *s, const char *dir, uint32_t index);
+    /** What ran on the GPU so far (vf_solver_work_stats) into *out. May read
+     * back and wait for the GPU: for the benchmark after its counted frames,
+     * never per frame. May be NULL (what was recorded ran, no iterations). */
+    void (*work_stats)(vf_solver *s, vf_solver_work_stats *out);
     /** Recommended substeps per submit for this family (see the top of this
      * file); 0: no limit (a frame is one submit). */
     uint32_t submit_substeps;
