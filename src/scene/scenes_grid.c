@@ -329,6 +329,13 @@ static vf_result validate_any(const vf_scene_info *scene, const void *desc, char
     return vf_grid_scene_to_desc(scene, desc, &d, err, cap);
 }
 
+static double frame_dt_any(const vf_scene_info *scene, const void *desc)
+{
+    vf_grid_desc d;
+    char err[256];
+    return vf_grid_scene_to_desc(scene, desc, &d, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
+}
+
 static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
                             size_t cap)
 {
@@ -362,6 +369,7 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
         .preset = preset_,                                                                                             \
         .validate = validate_any,                                                                                      \
         .create = create_any,                                                                                          \
+        .frame_dt = frame_dt_any,                                                                                      \
     };
 
 GRID_SCENE(vf_scene_grid_smoke, "smoke", smoke_keys, NULL,

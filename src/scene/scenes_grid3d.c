@@ -210,6 +210,13 @@ static vf_result validate_any(const vf_scene_info *scene, const void *desc, char
     return scene_to_desc(scene, desc, &d, err, cap);
 }
 
+static double frame_dt_any(const vf_scene_info *scene, const void *desc)
+{
+    vf_grid3d_desc d;
+    char err[256];
+    return scene_to_desc(scene, desc, &d, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
+}
+
 static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
                             size_t cap)
 {
@@ -231,6 +238,7 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
         .desc_size = sizeof(vf_grid3d_scene_desc),                                                                     \
         .validate = validate_any,                                                                                      \
         .create = create_any,                                                                                          \
+        .frame_dt = frame_dt_any,                                                                                      \
     };
 
 GRID3D_SCENE(vf_scene_grid3d_smoke3d, "smoke3d", smoke3d_keys,
