@@ -147,7 +147,7 @@ static void messages(void)
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": -5}}",
                  "grid.re: -5 is out of range: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"n\": 1e300}}",
-                 "grid.n: 1.0000000000000001e+300 is out of range: must be an integer in [16, 65536]");
+                 "grid.n: 1e+300 is out of range: must be an integer in [16, 65536]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": 1e400}}",
                  "grid.re: inf is not a finite number: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"pressure\": 1}}",

@@ -4,6 +4,28 @@
 # GPU tests run with validation (and synchronization validation) forced on and
 # exit 77 (reported as skipped) only when no Vulkan device exists at all.
 file(GLOB VF_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.c)
+# Time limits only end hangs; they scale with the build and the machine:
+# VF_TEST_TIMEOUT_PERCENT (100: as written below) is the measured machine
+# factor tools/quickstart.sh passes (the time of a fixed CPU task against its
+# time on an idle 2-core machine, so a loaded machine gets longer limits), and
+# a sanitizer build multiplies them by 3 (ASan and UBSan slow vkfluid's own
+# code 2-3x; the drivers are not instrumented).
+set(VF_TEST_TIMEOUT_PERCENT 100 CACHE STRING "percent applied to every test's time limit (the machine factor)")
+if(NOT VF_TEST_TIMEOUT_PERCENT MATCHES "^[0-9]+$" OR VF_TEST_TIMEOUT_PERCENT LESS 100)
+  message(FATAL_ERROR "VF_TEST_TIMEOUT_PERCENT=${VF_TEST_TIMEOUT_PERCENT}: must be a whole number of percent >= 100")
+endif()
+set(vf_timeout_build 1)
+if(VKFLUID_SANITIZE)
+  set(vf_timeout_build 3)
+endif()
+# vf_timeout(VAR SECONDS): SECONDS scaled by the build and the machine
+function(vf_timeout var seconds)
+  math(EXPR t "${seconds} * ${vf_timeout_build} * ${VF_TEST_TIMEOUT_PERCENT} / 100")
+  set(${var} ${t} PARENT_SCOPE)
+endfunction()
+vf_timeout(VF_T400 400)
+vf_timeout(VF_T900 900)
+vf_timeout(VF_T1200 1200)
 # tests/ref: the CPU reference of every kernel, a layer above the solvers and
 # renderers it mirrors; the tests see every layer.
 file(GLOB VF_REF_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/ref/*.c)
@@ -23,16 +45,26 @@ foreach(src ${VF_TEST_SOURCES})
     COMMAND ${name} $<TARGET_FILE:vkfluid> ${CMAKE_SOURCE_DIR} ${scratch})
   set_tests_properties(${name} PROPERTIES
     SKIP_RETURN_CODE 77
-    TIMEOUT 400
+    TIMEOUT ${VF_T400}
     ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1")
 endforeach()
 # test_replay runs two viewer sessions, their replays and a 200-frame lockstep
 # pair of processes (each waiting on the other every frame): more time
-set_tests_properties(test_replay PROPERTIES TIMEOUT 900)
+set_tests_properties(test_replay PROPERTIES TIMEOUT ${VF_T900})
 # ten scenes captured and judged: minutes on a CPU device
 if(TEST test_gallery)
-  set_tests_properties(test_gallery PROPERTIES TIMEOUT 1200)
+  set_tests_properties(test_gallery PROPERTIES TIMEOUT ${VF_T1200})
 endif()
+
+# Long physics runs whose host code (the command line, exports, reports) the
+# lighter tests cover too: the sanitizer run leaves them to the plain suite
+# (label "sanitizer-light": tools/quickstart.sh runs -LE 'matrix|sanitizer-light'
+# there, with VKFLUID_DRIVER_LIGHT=1 for test_drivers, as on SwiftShader).
+foreach(name test_gallery test_height_physics test_grid3d_physics)
+  if(TEST ${name})
+    set_tests_properties(${name} PROPERTIES LABELS sanitizer-light)
+  endif()
+endforeach()
 
 # The driver matrix (label "matrix"; the plain suite is `ctest -LE matrix`):
 # the tests that compare GPU kernels with their CPU references, the physics
@@ -94,7 +126,7 @@ foreach(cfg ${VF_MATRIX_CONFIGS})
       COMMAND ${name} $<TARGET_FILE:vkfluid> ${CMAKE_SOURCE_DIR} ${scratch})
     set_tests_properties(${name}@${cfg} PROPERTIES
       LABELS matrix
-      TIMEOUT 900
+      TIMEOUT ${VF_T900}
       ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1;VK_DRIVER_FILES=${icd};VK_ICD_FILENAMES=${icd};${extra}")
   endforeach()
 endforeach()

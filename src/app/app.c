@@ -31,6 +31,12 @@ void vf_app_error(const char *fmt, ...)
     va_end(ap);
 }
 
+const char *vf_app_shown(const char *s, char *buf, size_t cap)
+{
+    vf_text_escape(s, buf, cap, cap, false);
+    return buf;
+}
+
 void vf_app_note(const char *fmt, ...)
 {
     va_list ap;
@@ -141,7 +147,8 @@ int vf_app_unknown_option(const char *cmd, const char *opt)
         "--frames",      "--json",   "--out",    "--quiet",   "--render", "--repeat",       "--results",
         "--scene",       "--screenshot", "--screenshot-dir", "--set", "--size", "--sizes",  "--solver",
         "--steps",       "--substeps-per-submit", "--time", "--video", "--vsync", "--wall",  "--warmup",
-        "--help",        "--markdown", "--threshold", "--diff", "--tolerance",
+        "--help",        "--markdown", "--threshold", "--diff", "--tolerance", "--replay", "--serve", "--join",
+        "--token",       "--record",
     };
     const char *near = vf_suggest(opt, options, sizeof options / sizeof options[0]);
     if (near && !strcmp(near, opt)) /* another command's option: suggesting it back would not help */

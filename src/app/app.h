@@ -27,6 +27,10 @@ typedef struct vf_command {
 /** Prints "error: <formatted>" as one line to stderr (lowercase, no full stop). */
 void vf_app_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/** s escaped for a terminal (vf_text_escape, quotes kept) into buf; returns
+ * buf. For user text (file names, arguments) in lines printed to stdout. */
+const char *vf_app_shown(const char *s, char *buf, size_t cap);
+
 /** Prints the formatted text as one line to stderr, escaped as errors are
  * (a progress or status line that echoes names or arguments). */
 void vf_app_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -885,7 +885,8 @@ int vf_cmd_bench(int argc, char **argv)
         rc = VF_EXIT_RUNTIME;
         goto done;
     }
-    printf("wrote %s/bench.csv, bench.json, bench.svg and work.csv\n", o.out);
+    char shown_out[4200];
+    printf("wrote %s/bench.csv, bench.json, bench.svg and work.csv\n", vf_app_shown(o.out, shown_out, sizeof shown_out));
     if (o.results) {
         char dev[128], base[512];
         slug(rep->device.name, dev, sizeof dev);
@@ -912,7 +913,8 @@ int vf_cmd_bench(int argc, char **argv)
                 goto done;
             }
         }
-        printf("kept as %s.{csv,json,svg}\n", base);
+        char shown_base[4200];
+        printf("kept as %s.{csv,json,svg}\n", vf_app_shown(base, shown_base, sizeof shown_base));
     }
     rc = VF_EXIT_OK;
 done:

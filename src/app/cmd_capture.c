@@ -215,12 +215,16 @@ static int replay_rebuild(void *user, bool new_scene, const char *context)
     return 0;
 }
 
-/* What one frame of a capture costs per pixel, measured with /usr/bin/time
- * on lavapipe (2 cores) at 512^2 and 2048^2: the growth of the peak memory
- * was 9 (3D volume) to 48 (sph screen-space fluid) bytes a pixel, of which
- * the readback and the PNG's rows are about 8 on the host; the time grew by
- * 0.4 to 1.3 us a pixel (render, readback and PNG). */
-#define CAPTURE_DEVICE_BYTES_PER_PIXEL 40.0
+/* What one frame of a capture costs per pixel. At least the colour target
+ * and its readback buffer (4 + 4 bytes) are on the device: a size whose
+ * two exceed 90% of the device memory is refused, as the solvers refuse
+ * sizes. Measured with /usr/bin/time on lavapipe (2 cores) between 512^2
+ * and 2048^2, the peak memory grew by 9 (3D volume) to 48 (sph screen-space
+ * fluid) bytes a pixel, host memory included, and the time by 0.4 to 1.3 us
+ * a pixel (render, readback and PNG): the estimate for large frames. */
+#define CAPTURE_MIN_DEVICE_BYTES_PER_PIXEL 8.0
+#define CAPTURE_BYTES_PER_PIXEL_LOW 9.0
+#define CAPTURE_BYTES_PER_PIXEL_HIGH 48.0
 #define CAPTURE_HOST_BYTES_PER_PIXEL 8.0
 #define CAPTURE_CPU_SECONDS_PER_PIXEL 1.3e-6
 /* Frames larger than this get the estimate before any work. */
@@ -232,13 +236,15 @@ static int check_size(const capture_opts *o, const vf_gpu *gpu)
 {
     uint32_t max_dim = gpu->props.limits.maxImageDimension2D;
     double px = (double)o->width * o->height;
-    double dev = px * CAPTURE_DEVICE_BYTES_PER_PIXEL, host = px * CAPTURE_HOST_BYTES_PER_PIXEL;
+    double dev = px * CAPTURE_MIN_DEVICE_BYTES_PER_PIXEL, host = px * CAPTURE_HOST_BYTES_PER_PIXEL;
     double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    char db[32], hb[32], have[32], rb[32];
+    char db[32], hb[32], have[32], rb[32], lo[32], hi[32];
     vf_format_bytes((unsigned long long)dev, db, sizeof db);
     vf_format_bytes((unsigned long long)host, hb, sizeof hb);
     vf_format_bytes(gpu->info.device_local_bytes, have, sizeof have);
     vf_format_bytes(ram > 0 ? (unsigned long long)ram : 0ull, rb, sizeof rb);
+    vf_format_bytes((unsigned long long)(px * CAPTURE_BYTES_PER_PIXEL_LOW), lo, sizeof lo);
+    vf_format_bytes((unsigned long long)(px * CAPTURE_BYTES_PER_PIXEL_HIGH), hi, sizeof hi);
     if (o->width > max_dim || o->height > max_dim) {
         vf_app_error("--size %ux%u: above this device's image limit of %u pixels per side (maxImageDimension2D)",
                      o->width, o->height, max_dim);
@@ -251,8 +257,9 @@ static int check_size(const capture_opts *o, const vf_gpu *gpu)
         return VF_EXIT_USAGE;
     }
     if (gpu->info.device_local_bytes && dev > 0.9 * (double)gpu->info.device_local_bytes) {
-        vf_app_error("--size %ux%u: its images need about %s of device memory; %s has %s: use a smaller --size",
-                     o->width, o->height, db, gpu->info.name, have);
+        vf_app_error("--size %ux%u: its colour target and readback alone need %s of device memory (about %s to %s with "
+                     "the renderer's own images); %s has %s: use a smaller --size",
+                     o->width, o->height, db, lo, hi, gpu->info.name, have);
         return VF_EXIT_USAGE;
     }
     if (ram > 0 && host > 0.8 * ram) {
@@ -264,9 +271,9 @@ static int check_size(const capture_opts *o, const vf_gpu *gpu)
     if (px > CAPTURE_ESTIMATE_PIXELS && !o->quiet) {
         char t[32];
         vf_cmd_duration_text(px * CAPTURE_CPU_SECONDS_PER_PIXEL, t, sizeof t);
-        vf_app_warn("estimate: --size %ux%u: about %s of device memory (%s has %s) and %s of host memory; on a "
-                    "2-core CPU device about %s a written frame (less on a GPU)",
-                    o->width, o->height, db, gpu->info.name, have, hb, t);
+        vf_app_warn("estimate: --size %ux%u: about %s to %s of memory for the images (%s has %s of device memory); "
+                    "on a 2-core CPU device up to %s a written frame (less on a GPU)",
+                    o->width, o->height, lo, hi, gpu->info.name, have, t);
     }
     return 0;
 }
@@ -570,8 +577,10 @@ int vf_cmd_capture(int argc, char **argv)
         rc = VF_EXIT_INTERRUPTED;
         goto done;
     }
+    char so[4200], sv[4200];
     printf("wrote %u frame%s of %s (%ux%u) to %s%s%s\n", captured, captured == 1 ? "" : "s", sc.info->name, o.width,
-           o.height, o.out, o.video ? " and " : "", o.video ? o.video : "");
+           o.height, vf_app_shown(o.out, so, sizeof so), o.video ? " and " : "",
+           o.video ? vf_app_shown(o.video, sv, sizeof sv) : "");
     rc = VF_EXIT_OK;
     goto done;
 done_progress:

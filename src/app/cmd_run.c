@@ -28,7 +28,7 @@ static void usage(FILE *f)
             "                   [--check-every N]\n"
             "                   [--substeps-per-submit N] [--force] [--device INDEX|NAME]\n"
             "                   [--wall SECONDS] [--quiet]\n"
-            "                   [--replay FILE] [--serve [ADDR:]PORT | --join HOST:PORT]\n"
+            "                   [--replay FILE] [--serve [ADDR:]PORT | --join HOST:PORT] [--token T]\n"
             "\n"
             "Simulates SCENE headless on the GPU. A step is one frame of the scene's fixed\n"
             "simulated time (key frame_dt); a solver may take several substeps per frame.\n"
@@ -71,17 +71,23 @@ static void usage(FILE *f)
             "  --serve [ADDR:]PORT wait for one peer (address default 127.0.0.1) and run\n"
             "                      in lockstep with it: each frame's inputs are exchanged\n"
             "                      before the frame is stepped, and the state is read back\n"
-            "                      and hashed every frame to check both agree; needs --steps\n"
+            "                      and hashed every frame to check both agree; needs --steps;\n"
+            "                      prints the session token a peer must present\n"
             "  --join HOST:PORT    join a serving peer (its scene, --set and --steps);\n"
             "                      with --export, DIR/lockstep.txt lists the hashes\n"
+            "  --token T           the session token: the server's (default: a new random\n"
+            "                      one), which --join must give (8-64 of 0-9 A-Z a-z _ -)\n"
             "\n"
             "On a gpu failure (device lost, out of memory) the error line names the frame,\n"
             "the submit and its passes, and what to try; the state of the last passed check\n"
             "(--check-every) goes to the export folder, or to out/SCENE-failure (a new\n"
             "out/SCENE-failure-K when that one is not empty). SIGINT or SIGTERM ends the\n"
-            "current frame, writes summary.json marked interrupted and exits 130. Exit\n"
-            "codes: 0 ok, 1 a check failed, 2 bad input, 3 a gpu or runtime failure\n"
-            "(an export that cannot be written included), 130 interrupted.\n"
+            "current frame or wait (for a peer too), writes summary.json marked\n"
+            "interrupted and exits 130. Every recorded or received event is checked as\n"
+            "--set and scene files are. Exit codes: 0 ok, 1 a check failed (a number in\n"
+            "summary.json that is not finite included), 2 bad input (a recorded event\n"
+            "included), 3 a gpu or runtime failure (an export that cannot be written and\n"
+            "a lockstep peer's fault included), 130 interrupted.\n"
             "\n"
             "scenes:\n");
     for (size_t i = 0; vf_scenes[i]; i++)
@@ -99,7 +105,8 @@ static void usage(FILE *f)
 #define VF_RUN_MAX_FRAMES 1e15
 
 static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solver *s, const vf_gpu *gpu,
-                               const vf_pass_stats *st, double wall, int interrupted, char *field, size_t cap)
+                               const vf_pass_stats *st, double wall, int interrupted, const char *check_failed,
+                               char *field, size_t cap)
 {
     vf_file file;
     vf_result res = vf_report_begin(&file, dir, "summary.json", sc);
@@ -114,6 +121,11 @@ static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solve
     fprintf(f, ",\n  \"wall_seconds\": ");
     vf_json_number(f, wall);
     fprintf(f, ",\n  \"interrupted\": %s,\n", interrupted ? "true" : "false");
+    if (check_failed) { /* the state that failed its check: its numbers may be null */
+        fprintf(f, "  \"check_failed\": ");
+        vf_json_string(f, check_failed);
+        fprintf(f, ",\n");
+    }
     vf_report_device(f, gpu);
     fprintf(f, ",\n");
     vf_report_passes(f, "ms_per_frame", st);
@@ -264,7 +276,7 @@ static int run_report(const vf_cmd_scene *sc, const run_opts *o, vf_solver *solv
                       const vf_pass_stats *st, double wall, int interrupted, uint32_t export_index)
 {
     char field[512] = "";
-    vf_result res = o->export_dir ? write_summary(o->export_dir, sc, solver, gpu, st, wall, interrupted, field, sizeof field)
+    vf_result res = o->export_dir ? write_summary(o->export_dir, sc, solver, gpu, st, wall, interrupted, NULL, field, sizeof field)
                                   : VF_OK;
     if (res != VF_OK && res != VF_ERR_NUMERIC) {
         vf_app_error("--export %s: cannot write %s/summary.json: %s", o->export_dir, o->export_dir, vf_result_message(res));
@@ -281,8 +293,11 @@ static int run_report(const vf_cmd_scene *sc, const run_opts *o, vf_solver *solv
         for (uint32_t i = 0; i < st->pass_count; i++)
             printf("  %-20s %9.3f ms/frame\n", st->pass[i].name, vf_pass_stats_mean(st, i));
         if (o->export_dir && res == VF_OK)
+        {
+            char shown[4200];
             printf("wrote %u export%s and summary.json to %s\n", export_index, export_index == 1 ? "" : "s",
-                   o->export_dir);
+                   vf_app_shown(o->export_dir, shown, sizeof shown));
+        }
     }
     if (res == VF_ERR_NUMERIC) {
         vf_app_error("scene %s: %s/summary.json: %s is not a finite number (written as null): the state blew up or "
@@ -582,9 +597,13 @@ int vf_cmd_run(int argc, char **argv)
             char fallback[300];
             const char *dump = failure_dir(sc.info->name, o.export_dir, fallback, sizeof fallback);
             bool dumped = dump && solver->vt->export_frame && solver->vt->export_frame(solver, dump, export_index++) == VF_OK;
-            vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s%s%s", sc.info->name,
+            /* and the summary of the failed state (valid JSON: non-finite numbers are null) */
+            char field[512];
+            if (o.export_dir)
+                write_summary(o.export_dir, &sc, solver, gpu, &st, vf_app_now() - t0, 0, err, field, sizeof field);
+            vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s%s%s%s", sc.info->name,
                          (unsigned long long)solver->frames, solver->time, err, dumped ? ": state written to " : "",
-                         dumped ? dump : "");
+                         dumped ? dump : "", o.export_dir ? " with summary.json" : "");
             rc = VF_EXIT_FAIL;
             goto done;
         }

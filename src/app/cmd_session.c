@@ -253,7 +253,7 @@ int vf_session_header_scene(const vf_session_header *h, const char *label, vf_cm
         memcpy(line, p, n);
         line[n] = 0;
         if (n && vf_cmd_scene_set(sc, line, err, sizeof err) != VF_OK) {
-            vf_app_error("%s: --set %s: %s", label, line, err);
+            vf_app_error("%s: --set %s", label, err); /* err begins with the assignment */
             goto fail;
         }
         p += n + (nl ? 1 : 0);
