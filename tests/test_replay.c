@@ -693,6 +693,32 @@ static bool wait_for_text(const char *path, const char *text, int tenths)
     return false;
 }
 
+/* Waits (at most 30 s) until process pid, exec'd into vkfluid, catches
+ * SIGINT (the SigCgt mask of /proc/PID/status, read line by line: /proc
+ * files have no size). */
+static bool wait_for_handler(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    for (int i = 0; i < 3000; i++) {
+        FILE *f = fopen(path, "r");
+        bool named = false;
+        unsigned long long mask = 0;
+        while (f && fgets(line, sizeof line, f)) {
+            if (!strncmp(line, "Name:", 5))
+                named = strstr(line, "vkfluid") != NULL; /* after the exec */
+            if (!strncmp(line, "SigCgt:", 7))
+                mask = strtoull(line + 7, NULL, 16);
+        }
+        if (f)
+            fclose(f);
+        if (named && (mask & (1ull << (SIGINT - 1))))
+            return true;
+        sleep_us(10000);
+    }
+    return false;
+}
+
 /* A loopback connection to port, or -1. */
 static int connect_to(int port)
 {
@@ -917,7 +943,7 @@ static void signals(void)
     /* a signal at once: before or after the command catches it, one line and 130 */
     log = vf_test_path("sig_early.log");
     pid = spawn(log, "exec '%s' run smoke --set n=16 --steps 100000 --quiet", vf_t.vkfluid);
-    sleep_us(20000);
+    CHECK_MSG(wait_for_handler(pid), "the handler is installed first thing");
     kill(pid, SIGINT);
     rc = reap(pid);
     text = vf_test_read_file(log, NULL);

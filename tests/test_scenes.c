@@ -157,7 +157,7 @@ static void messages(void)
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": true}}",
                  "grid.re: true (a boolean) is not allowed: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"r\\ne\": 1}}",
-                 "grid.r?e: unknown key: the grid keys are n, pressure, pressure_iters, advect, cfl, frame_dt, "
+                 "grid.r\\x0ae: unknown key: did you mean re? the grid keys are n, pressure, pressure_iters, advect, cfl, frame_dt, "
                  "diffuse_iters, report_every, re, lid");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\"", "line 1, column 37: the JSON ends too early: close "
                                                                 "every string, array and object");

@@ -793,10 +793,11 @@ int vf_cmd_bench(int argc, char **argv)
             return mres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
         }
     }
-    if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
+    vf_result ores = vf_output_dir_prepare(o.out, o.force, err, sizeof err);
+    if (ores != VF_OK) {
         vf_app_error("--out %s", err);
         vf_scene_loaded_free(&file_scene);
-        return VF_EXIT_USAGE;
+        return ores == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
     }
     vf_bench_report *rep = calloc(1, sizeof *rep);
     if (!rep) {

@@ -645,8 +645,12 @@ int vf_cmd_run(int argc, char **argv)
             slots[k].used = false;
     }
     vf_progress_end(&progress);
-    if (!interrupted && (rc = vf_session_run_finish(&srun, solver, o.export_dir)) != 0)
-        goto done;
+    if (!interrupted && (rc = vf_session_run_finish(&srun, solver, o.export_dir)) != 0) {
+        if (rc != VF_EXIT_INTERRUPTED)
+            goto done;
+        interrupted = vf_app_interrupted(); /* in the last exchange: the summary still goes out */
+        vf_lockstep_abort(&srun.ls);
+    }
     rc = run_report(&sc, &o, solver, gpu, &st, vf_app_now() - t0, interrupted, export_index);
 done:
     vf_frames_destroy(&frames); /* first: waits for the submits that use the profiler's queries */

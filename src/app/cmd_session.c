@@ -313,7 +313,7 @@ int vf_session_record_begin(vf_session_recorder *r, const char *path, const vf_s
     r->path = path;
     if (vf_file_begin(&r->file, path) != VF_OK) {
         vf_app_error("--record %s: cannot create the file (does its folder exist?)", path);
-        return VF_EXIT_USAGE;
+        return VF_EXIT_RUNTIME; /* an output that cannot be written: 3 in every command */
     }
     r->open = true;
     if (vf_record_write_header(r->file.f, h) != VF_OK) {

@@ -1057,6 +1057,7 @@ int main(int argc, char **argv)
     vf_app_catch_interrupts(); /* from here a signal ends any wait and the session */
     if (v.join) {
         /* the server's scene, --set and frame count */
+        vf_cmd_scene_end(&sc); /* the server's scene replaces it (the arguments are parsed) */
         if ((rc = vf_lockstep_open(&v.ls, NULL, v.join, v.token, "view", &hdr)) != 0 ||
             (rc = vf_session_header_scene(&hdr, v.ls.peer_label, &sc)) != 0) {
             if (rc == VF_EXIT_INTERRUPTED)
