@@ -222,8 +222,13 @@ static void on_interrupt(int sig)
             (void)!write(2, int_msg, sizeof int_msg - 1);
         _exit(VF_EXIT_INTERRUPTED);
     }
-    if (interrupt_signal < 0)
+    if (interrupt_signal < 0) {
         interrupt_signal = sig;
+        return;
+    }
+    /* a second signal, of either kind: the default action at once */
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 static void install(int flags)
