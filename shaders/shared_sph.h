@@ -193,6 +193,70 @@
 #define VF_SPH_EMIT_BIND_ACC 6     /* vec4 (append zeros) */
 #define VF_SPH_EMIT_BIND_PATTERN 7 /* vec4 nozzle points (offsets from the origin) */
 
+/* ---------------------------------------------------------------- PBF */
+/* Position-based fluids (Macklin & Mueller 2013), VF_SPH_METHOD_PBF. A substep
+ * predicts the positions (pbf_predict, or the last pass of the substep before,
+ * with its flags), bins and reorders them as the weakly compressible solver
+ * does, then iterates the density constraint: pbf_lambda (the first iteration
+ * walks the rows of cells and writes the neighbour bits; the others visit the
+ * marked candidates) and pbf_delta (the position correction), then XSPH and
+ * the vorticity (pbf_xsph) and its confinement (pbf_confine) when they are on.
+ * Every pass finds a particle's rows from its binned position x0. */
+#define VF_SPH_METHOD_WCSPH 0
+#define VF_SPH_METHOD_PBF 1
+#define VF_SPH_METHOD_DFSPH 2
+
+/* Slots every PBF pass binds (dense; pbf_predict binds those up to
+ * VF_PBF_BIND_COUNTS); 0 and 1 are params and state. The binning's reorder
+ * writes the substep's predicted positions x0 and velocities, which stay as
+ * they are until the substep ends (every pass finds a particle's rows from
+ * x0); the substep's last pass writes the final (or the next substep's
+ * predicted) state into the other pair of buffers, which the reorder read
+ * and which becomes the current one. */
+#define VF_PBF_BIND_POS 2     /* vec4 x0 (read); pbf_predict: the positions it predicts (read, write) */
+#define VF_PBF_BIND_POS_T 3   /* its texel view */
+#define VF_PBF_BIND_VEL 4     /* vec4 the predicted velocities (read); pbf_predict: as POS */
+#define VF_PBF_BIND_DENS 5    /* vec2 (density, sum of the iterations' lambda) (pbf_lambda: write; others: read) */
+#define VF_PBF_BIND_CELL 6    /* uint cell, slot and per-cell counts of the next substep's binning */
+#define VF_PBF_BIND_SLOT 7    /* (VF_PBF_PREDICT with VF_SPH_DRIFT_BIN; else bound by their */
+#define VF_PBF_BIND_COUNTS 8  /* first word and not accessed) */
+#define VF_PBF_BIND_START 9   /* uint cell starts of the binning */
+#define VF_PBF_BIND_START_T 10
+#define VF_PBF_BIND_BITS 11   /* uint[VF_SPH_MASK_WORDS] neighbour bits (pbf_lambda's first iteration writes them) */
+#define VF_PBF_BIND_BITS_T 12 /* as RG32_UINT texels */
+#define VF_PBF_BIND_OUT_POS 13 /* vec4 the final or predicted x, pressure (write, own) */
+#define VF_PBF_BIND_OUT_VEL 14 /* vec4 the final or predicted v, density (write, own; pbf_xsph with
+                                  confinement: v after XSPH, which pbf_confine reads) */
+/* pbf_lambda */
+#define VF_PBF_LAMBDA_BIND_X 15   /* vec4 positions of this iteration (the first reads POS) */
+#define VF_PBF_LAMBDA_BIND_X_T 16
+#define VF_PBF_LAMBDA_BIND_REC 17 /* vec4 (x, lambda) of every particle (write) */
+/* pbf_delta */
+#define VF_PBF_DELTA_BIND_REC 15   /* vec4 (x, lambda) (read) */
+#define VF_PBF_DELTA_BIND_REC_T 16
+#define VF_PBF_DELTA_BIND_X 17     /* vec4 the corrected positions (write); the last iteration with a
+                                      pass after it: (x, pressure) */
+#define VF_PBF_DELTA_BIND_NB_V 18  /* vec4 (v, density) for the pass after it (write) */
+/* pbf_xsph */
+#define VF_PBF_XSPH_BIND_X 15      /* vec4 (x, pressure) after the solve (read) */
+#define VF_PBF_XSPH_BIND_X_T 16
+#define VF_PBF_XSPH_BIND_NB_V 17   /* vec4 (v, density) after the solve (read) */
+#define VF_PBF_XSPH_BIND_NB_V_T 18
+#define VF_PBF_XSPH_BIND_OMEGA 19  /* vec4 the vorticity (write, own, with confinement) */
+#define VF_PBF_XSPH_BIND_WREC 20   /* vec4 (x, |omega|) for pbf_confine (write, with confinement) */
+/* pbf_confine */
+#define VF_PBF_CONFINE_BIND_WREC 15   /* vec4 (x, |omega|) (read) */
+#define VF_PBF_CONFINE_BIND_WREC_T 16
+#define VF_PBF_CONFINE_BIND_OMEGA 17  /* vec4 the particle's own vorticity (read) */
+#define VF_PBF_CONFINE_BIND_X 18      /* vec4 (x, pressure) after the solve (read, own) */
+
+/* vf_pbf_push flags */
+#define VF_PBF_FIRST 4u    /* pbf_lambda: the first iteration (walk the rows, write the bits, set the lambda sum) */
+#define VF_PBF_LAST 8u     /* pbf_delta: the last iteration (the final velocity) */
+#define VF_PBF_POST 16u    /* pbf_delta, pbf_xsph: a pass follows that reads its records (no finish) */
+#define VF_PBF_PREDICT 32u /* the finish predicts the next substep (external forces, x += v dt,
+                              collisions; with VF_SPH_DRIFT_BIN also its binning) */
+
 /* The solver's constants, written once at creation (uniform, std140: only
  * 4-byte scalars and vec4s at 16-byte offsets). Lengths in metres, times in
  * seconds. The kernel factors are for the normalised forms with q = r/h:
@@ -244,9 +308,24 @@ VF_STRUCT_BEGIN(vf_sph_params)
     VF_FLOAT restitution;   /* normal velocity kept (reversed) at walls and obstacles, 0..1 */
     VF_FLOAT damping;       /* linear velocity damping, 1/s (settling) */
     VF_FLOAT emit_clearance2; /* a nozzle point emits only when no particle is closer than this (squared) */
+    VF_FLOAT volume;        /* mass / rho0: a particle's rest volume, m^3 */
+    /* position-based fluids (VF_SPH_METHOD_PBF; Macklin & Mueller 2013) */
+    VF_FLOAT pbf_relax;     /* epsilon of lambda = -C / (sum_k |grad_k C|^2 + epsilon), 1/m^2 */
+    VF_FLOAT pbf_scorr_k;   /* artificial pressure s_corr = -k (W(r) / W(dq))^n (0: off), m^2: the k of
+                               the scene over a particle's sum |grad C|^2 at rest (a lambda) */
+    VF_FLOAT pbf_scorr_inv_w; /* 1 / (1 - (dq/h)^2)^3: the poly6 shape at dq, inverted */
+    VF_FLOAT pbf_scorr_n;   /* n */
+    VF_FLOAT xsph;          /* XSPH: v += xsph sum_j V_j (v_j - v_i) W_ij after the solve (0: off) */
+    VF_FLOAT vorticity;     /* vorticity confinement epsilon: a = epsilon (N x omega), m/s (0: off) */
+    /* divergence-free SPH (VF_SPH_METHOD_DFSPH; Bender & Koschier 2015, 2017) */
+    VF_FLOAT dfsph_cfl;     /* dt = dfsph_cfl h / (largest speed) */
+    VF_FLOAT dfsph_dt_max;  /* the largest step, s */
+    VF_FLOAT dfsph_eta;     /* the density solve's tolerance: average (rho* - rho0) / rho0 */
+    VF_FLOAT dfsph_eta_v;   /* the divergence solve's: average (D rho / Dt) / rho0 * dt */
+    VF_FLOAT frame_dt;      /* simulated seconds per frame */
     VF_FLOAT pad0;
 VF_STRUCT_END(vf_sph_params)
-VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 32,
+VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 44,
                  "vf_sph_params must match std140")
 
 /* GPU-side counters (storage). */
@@ -304,5 +383,16 @@ VF_STRUCT_BEGIN(vf_sph_integrate_push)
     VF_UINT pad0;
 VF_STRUCT_END(vf_sph_integrate_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_integrate_push) == 16, "vf_sph_integrate_push must match std430")
+
+/* The PBF passes: the interactive force (as vf_sph_forces_push), the
+ * substep, the flags (VF_PBF_*, VF_SPH_DRIFT_BIN, VF_SPH_DRIFT_ODD). */
+VF_STRUCT_BEGIN(vf_pbf_push)
+    VF_VEC4(interact); /* xyz point, w radius (0: off) */
+    VF_FLOAT strength;
+    VF_FLOAT dt;       /* the substep, s */
+    VF_UINT flags;
+    VF_UINT pad0;
+VF_STRUCT_END(vf_pbf_push)
+VF_STATIC_ASSERT(sizeof(vf_pbf_push) == 32, "vf_pbf_push must match std430")
 
 #endif
