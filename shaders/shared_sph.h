@@ -257,6 +257,110 @@
 #define VF_PBF_PREDICT 32u /* the finish predicts the next substep (external forces, x += v dt,
                               collisions; with VF_SPH_DRIFT_BIN also its binning) */
 
+/* ---------------------------------------------------------------- DFSPH */
+/* Divergence-free SPH (Bender & Koschier 2015, 2017), VF_SPH_METHOD_DFSPH.
+ * The GPU chooses each substep (the CFL step of the largest speed, split
+ * evenly over what is left of the frame) and ends each pressure solve at
+ * its tolerance; the host records a frame of at most dfsph_substeps
+ * substeps, each solve of at most dfsph_max_iterations iterations, and the
+ * passes the GPU did not need dispatch no workgroup (indirect arguments in
+ * the control block, vf_dfsph_ctl). A substep:
+ *   dfsph_step     (one workgroup) the step, its dispatch arguments
+ *   [emit]         with an emitter: the nozzle, then dfsph_step REFRESH
+ *   binning        as the other methods, dispatched by the step's arguments
+ *   dfsph_density  density, the factor alpha and the divergence solve's warm start
+ *   dfsph_divergence, dfsph_div_update   the divergence solve's iterations
+ *   dfsph_predict  external forces, XSPH and the density solve's warm start
+ *   dfsph_pressure, dfsph_press_update   the density solve's iterations
+ *   dfsph_advect   x += dt v (and with no emitter the next binning)
+ * The last workgroup of dfsph_divergence and dfsph_pressure to finish sums
+ * the error and writes the arguments of the iteration after it. */
+#define VF_DFSPH_MAX_ITERATIONS 64 /* the largest dfsph_max_iterations */
+#define VF_DFSPH_WG VF_SPH_WG
+
+/* The control block (storage; also the indirect arguments). */
+VF_STRUCT_BEGIN(vf_dfsph_ctl)
+    VF_UINT step_x, step_y, step_z, step_w;   /* the per-particle passes of this substep: the particle
+                                                  dispatch, or 0 when the frame's time is done */
+    VF_UINT emit_x, emit_y, emit_z, emit_w;   /* the nozzle pass: 1 when a layer is due */
+    VF_UINT scan_x, scan_y, scan_z, scan_w;   /* the scan of the cell counts (cells / scan block), or 0 */
+    VF_FLOAT time;       /* simulated time done in this frame, s */
+    VF_FLOAT dt;         /* the substep, s */
+    VF_UINT speed_bits;  /* the largest speed of the last advect (floatBitsToUint) */
+    VF_UINT arrived;     /* workgroups of the error pass that have finished (the last resets it) */
+    VF_FLOAT emit_time;  /* simulated time since the last nozzle layer */
+    VF_UINT substeps;    /* substeps run since creation */
+    VF_UINT div_iterations, dens_iterations; /* iterations run since creation */
+    VF_UINT capped;      /* substeps made longer than the CFL step (the frame's recorded substeps ran out) */
+    VF_UINT iteration;   /* the current solve's iterations so far */
+    VF_UINT div_capped, dens_capped; /* solves that stopped at dfsph_max_iterations above their tolerance */
+    VF_FLOAT error;      /* the last error of the current solve */
+    VF_FLOAT div_error_max, dens_error_max; /* the largest error a solve stopped at since creation */
+    VF_FLOAT pad0;
+    /* then the solves' iteration arguments: [k] dispatches iteration k's passes */
+VF_STRUCT_END(vf_dfsph_ctl)
+VF_STATIC_ASSERT(sizeof(vf_dfsph_ctl) == 16 * 3 + 4 * 16, "vf_dfsph_ctl must match std430")
+/* The control buffer: vf_dfsph_ctl, then the divergence solve's iteration
+ * arguments (uvec4 x (VF_DFSPH_MAX_ITERATIONS + 1)), then the density
+ * solve's. */
+#define VF_DFSPH_DIV_ARGS_OFFSET 112
+#define VF_DFSPH_DENS_ARGS_OFFSET (VF_DFSPH_DIV_ARGS_OFFSET + 16 * (VF_DFSPH_MAX_ITERATIONS + 1))
+#define VF_DFSPH_CTL_BYTES (VF_DFSPH_DENS_ARGS_OFFSET + 16 * (VF_DFSPH_MAX_ITERATIONS + 1))
+
+/* dfsph_step modes */
+#define VF_DFSPH_STEP_FRAME 0u   /* a frame begins: its time back to 0 */
+#define VF_DFSPH_STEP_BEGIN 1u   /* a substep begins: its step and arguments */
+#define VF_DFSPH_STEP_REFRESH 2u /* after an emission: the step's particle arguments again */
+
+/* Slots every DFSPH particle pass binds (dense); 0 and 1 are params and state. */
+#define VF_DFSPH_BIND_CTL 2     /* vf_dfsph_ctl and the iteration arguments */
+#define VF_DFSPH_BIND_POS 3     /* vec4 positions (cell order) */
+#define VF_DFSPH_BIND_POS_T 4
+#define VF_DFSPH_BIND_VEL 5     /* vec4 velocities */
+#define VF_DFSPH_BIND_VEL_T 6
+#define VF_DFSPH_BIND_DENS 7    /* vec2 (density, alpha) */
+#define VF_DFSPH_BIND_DENS_T 8
+#define VF_DFSPH_BIND_WARM 9    /* vec2 (kappa, kappa_v): the pressures of the two solves, summed over the
+                                   step (the next step's warm start; reordered with the particles) */
+#define VF_DFSPH_BIND_WARM_T 10
+#define VF_DFSPH_BIND_KAPPA 11  /* float this iteration's kappa (or kappa_v) */
+#define VF_DFSPH_BIND_KAPPA_T 12
+#define VF_DFSPH_BIND_VSTAR 13  /* vec4 the predicted velocities v* of the density solve */
+#define VF_DFSPH_BIND_VSTAR_T 14
+#define VF_DFSPH_BIND_START 15  /* uint cell starts */
+#define VF_DFSPH_BIND_START_T 16
+#define VF_DFSPH_BIND_PARTIAL 17 /* float per workgroup: the error sums */
+#define VF_DFSPH_BIND_CELL 18   /* the next binning (dfsph_advect with VF_SPH_DRIFT_BIN) */
+#define VF_DFSPH_BIND_SLOT 19
+#define VF_DFSPH_BIND_COUNTS 20
+#define VF_DFSPH_BIND_DISPATCH 21 /* uvec4 the particle dispatch arguments (sph_args) */
+#define VF_DFSPH_BIND_BITS 22   /* uint[VF_SPH_MASK_WORDS] neighbour bits (dfsph_density writes them) */
+#define VF_DFSPH_BIND_BITS_T 23
+
+/* dfsph_advect's own slots: it reads the substep's particles in the order of
+ * the binning and writes the end of the substep into the buffers the
+ * binning read (the current ones stay the same whether or not the GPU ran
+ * the substep); 0 and 1 are params and state. */
+#define VF_DFSPH_ADVECT_BIND_CTL 2
+#define VF_DFSPH_ADVECT_BIND_POS_IN 3   /* vec4 positions (the binning's order) */
+#define VF_DFSPH_ADVECT_BIND_VSTAR 4    /* vec4 v* */
+#define VF_DFSPH_ADVECT_BIND_DENS 5     /* vec2 (density, alpha) (read); (density, pressure) (write) */
+#define VF_DFSPH_ADVECT_BIND_WARM_IN 6  /* vec2 the step's kappa, kappa_v */
+#define VF_DFSPH_ADVECT_BIND_ID_IN 7    /* uint ids (the binning's order) */
+#define VF_DFSPH_ADVECT_BIND_POS_OUT 8  /* vec4 the new positions, pressure */
+#define VF_DFSPH_ADVECT_BIND_VEL_OUT 9  /* vec4 the new velocities, density */
+#define VF_DFSPH_ADVECT_BIND_WARM_OUT 10
+#define VF_DFSPH_ADVECT_BIND_ID_OUT 11
+#define VF_DFSPH_ADVECT_BIND_CELL 12    /* with VF_SPH_DRIFT_BIN: the next binning (as sph_bin) */
+#define VF_DFSPH_ADVECT_BIND_SLOT 13
+#define VF_DFSPH_ADVECT_BIND_COUNTS 14
+
+/* The reorder moves the warm start with the particles (sph_scatter with the
+ * specialization constant VF_SPH_SPEC_WARM true). */
+#define VF_SPH_SPEC_WARM 2
+#define VF_SPH_SCATTER_BIND_WARM_IN 17  /* vec2 (read) */
+#define VF_SPH_SCATTER_BIND_WARM_OUT 18 /* vec2 (write) */
+
 /* The solver's constants, written once at creation (uniform, std140: only
  * 4-byte scalars and vec4s at 16-byte offsets). Lengths in metres, times in
  * seconds. The kernel factors are for the normalised forms with q = r/h:
@@ -315,17 +419,23 @@ VF_STRUCT_BEGIN(vf_sph_params)
                                the scene over a particle's sum |grad C|^2 at rest (a lambda) */
     VF_FLOAT pbf_scorr_inv_w; /* 1 / (1 - (dq/h)^2)^3: the poly6 shape at dq, inverted */
     VF_FLOAT pbf_scorr_n;   /* n */
-    VF_FLOAT xsph;          /* XSPH: v += xsph sum_j V_j (v_j - v_i) W_ij after the solve (0: off) */
+    VF_FLOAT xsph;          /* XSPH, per second: v += min(xsph dt, 1) sum_j (m / rho_j) (v_j - v_i) W_ij
+                               each substep (pbf, dfsph; 0: off) */
     VF_FLOAT vorticity;     /* vorticity confinement epsilon: a = epsilon (N x omega), m/s (0: off) */
     /* divergence-free SPH (VF_SPH_METHOD_DFSPH; Bender & Koschier 2015, 2017) */
-    VF_FLOAT dfsph_cfl;     /* dt = dfsph_cfl h / (largest speed) */
+    VF_FLOAT dfsph_cfl;     /* dt = dfsph_cfl spacing / (largest speed) */
     VF_FLOAT dfsph_dt_max;  /* the largest step, s */
-    VF_FLOAT dfsph_eta;     /* the density solve's tolerance: average (rho* - rho0) / rho0 */
-    VF_FLOAT dfsph_eta_v;   /* the divergence solve's: average (D rho / Dt) / rho0 * dt */
+    VF_FLOAT dfsph_eta;     /* the density solve's tolerance: average max(rho* - rho0, 0) / rho0 */
+    VF_FLOAT dfsph_eta_v;   /* the divergence solve's: average max(D rho / Dt, 0) dt / rho0 */
     VF_FLOAT frame_dt;      /* simulated seconds per frame */
-    VF_FLOAT pad0;
+    VF_UINT noslip;         /* 1: the walls' and obstacles' images carry the velocity reversed (no-slip),
+                               0: reflected (free-slip) */
+    VF_UINT dfsph_max_iterations; /* iterations a solve may take (its recorded arguments) */
+    VF_FLOAT emit_interval; /* simulated seconds between nozzle layers (dfsph: the GPU keeps the time) */
+    VF_UINT scan_groups;    /* workgroups of the cell-count scan */
+    VF_FLOAT spacing;       /* particle spacing, m */
 VF_STRUCT_END(vf_sph_params)
-VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 44,
+VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 48,
                  "vf_sph_params must match std140")
 
 /* GPU-side counters (storage). */
@@ -394,5 +504,18 @@ VF_STRUCT_BEGIN(vf_pbf_push)
     VF_UINT pad0;
 VF_STRUCT_END(vf_pbf_push)
 VF_STATIC_ASSERT(sizeof(vf_pbf_push) == 32, "vf_pbf_push must match std430")
+
+/* The DFSPH passes: the interactive force, the mode (dfsph_step) or the
+ * iteration (the solves: it picks the arguments the pass writes), the flags
+ * (VF_SPH_DRIFT_BIN, VF_SPH_DRIFT_ODD), the recorded substeps left in the
+ * frame (dfsph_step). */
+VF_STRUCT_BEGIN(vf_dfsph_push)
+    VF_VEC4(interact); /* xyz point, w radius (0: off) */
+    VF_FLOAT strength;
+    VF_UINT mode;      /* dfsph_step: VF_DFSPH_STEP_*; the solves: the iteration */
+    VF_UINT flags;
+    VF_UINT left;      /* dfsph_step: recorded substeps left in the frame, this one included */
+VF_STRUCT_END(vf_dfsph_push)
+VF_STATIC_ASSERT(sizeof(vf_dfsph_push) == 32, "vf_dfsph_push must match std430")
 
 #endif

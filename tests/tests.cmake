@@ -60,7 +60,7 @@ endif()
 # lighter tests cover too: the sanitizer run leaves them to the plain suite
 # (label "sanitizer-light": tools/quickstart.sh runs -LE 'matrix|sanitizer-light'
 # there, with VKFLUID_DRIVER_LIGHT=1 for test_drivers, as on SwiftShader).
-foreach(name test_gallery test_height_physics test_grid3d_physics)
+foreach(name test_gallery test_height_physics test_grid3d_physics test_terrain_physics)
   if(TEST ${name})
     set_tests_properties(${name} PROPERTIES LABELS sanitizer-light)
   endif()
@@ -82,13 +82,15 @@ endforeach()
 # takes about 8 minutes (its 2^26-element scan), so the matrix leaves it to
 # lavapipe; the scan shaders run in SPH binning (test_sph_bin, test_drivers).
 set(VF_SWIFTSHADER_TESTS test_gpu_core test_grid test_height_kernels test_sph_bin test_sph_kernels
-    test_sph_forces test_sph_pbf test_ssf test_grid3d test_sph_foam test_sph_mesh test_counters test_drivers)
+    test_sph_forces test_sph_pbf test_ssf test_grid3d test_sph_foam test_sph_mesh test_counters test_drivers
+    test_terrain_kernels)
 set(VF_MATRIX_TESTS test_gpu_core test_scan test_grid test_grid_physics test_height_kernels test_height_physics
     test_height_render test_sph_bin test_sph_kernels test_sph_forces test_sph_pbf test_sph_hydro test_sph_run test_ssf
     test_capture test_grid3d test_grid3d_physics test_grid3d_render test_sph_foam test_sph_mesh test_counters
-    test_drivers)
+    test_drivers test_terrain_kernels test_terrain_physics)
 set(VF_MINDESKTOP_TESTS test_gpu_core test_scan test_grid test_height_kernels test_sph_bin test_sph_kernels
-    test_sph_forces test_sph_pbf test_ssf test_grid3d test_sph_foam test_sph_mesh test_counters test_drivers)
+    test_sph_forces test_sph_pbf test_ssf test_grid3d test_sph_foam test_sph_mesh test_counters test_drivers
+    test_terrain_kernels)
 file(GLOB VF_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd*.json)
 if(VF_LVP_ICD)
   list(SORT VF_LVP_ICD)

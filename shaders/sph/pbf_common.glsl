@@ -65,7 +65,7 @@ void pbf_predict(inout vec3 x, inout vec3 v, float dt)
 {
     v += dt * pbf_external(x, v);
     vec3 x1 = x + dt * v, vc = v;
-    sph_collide(x1, vc);
+    sph_collide_margin(x1, vc, sph_wall_margin());
     v = (x1 - x) / dt;
     x = x1;
 }
@@ -126,83 +126,16 @@ bool pbf_pair_of(vec3 x0, uint j)
 }
 
 // The pairs of particle pi_ (binned at px0_): the candidates whose bit is
-// set, a slab of rows of equal z at a time (as sph_forces), PBF_VISIT for
-// each (the candidate in `j`). The candidates the bits do not cover (past
-// the 32nd of a row, past the last word) are taken where their binned
-// positions lie within h (pbf_pair_of), so the pairs are exactly those of
-// the first iteration whatever the particles did since.
+// set (SPH_FOR_MARKED), PBF_VISIT for each (the candidate in `j`); those
+// the bits do not cover are taken where their binned positions lie within
+// h (pbf_pair_of), so the pairs are exactly those of the first iteration
+// whatever the particles did since.
 #define PBF_FOR_NEIGHBOURS(pi_, px0_, PBF_VISIT)                                                                      \
     {                                                                                                                  \
-        ivec3 c_ = sph_cell3(px0_);                                                                                    \
-        vec3 f_ = sph_rows_at(px0_);                                                                                   \
-        ivec2 lo_, hi_;                                                                                                \
-        sph_row_bounds(c_, f_, lo_, hi_);                                                                              \
-        sph_rows g_ = sph_rows_of();                                                                                   \
-        uvec4 m0_, m1_;                                                                                                \
-        pbf_bits(pi_, m0_, m1_);                                                                                       \
-        uint at_ = 0u;                                                                                                 \
-        const uint limit_ = 32u * VF_SPH_MASK_WORDS;                                                                   \
-        for (int zs_ = 0; zs_ < SPH_ROW_SPAN; zs_++) {                                                                 \
-            uint rb_[SPH_ROW_SPAN], re_[SPH_ROW_SPAN], rw_[SPH_ROW_SPAN], rr_[SPH_ROW_SPAN], rs_[SPH_ROW_SPAN];        \
-            for (int k_ = 0; k_ < SPH_ROW_SPAN; k_++) {                                                                \
-                uint b_, e_;                                                                                           \
-                sph_row_candidates_of(g_, zs_ * SPH_ROW_SPAN + k_, c_, f_, lo_, hi_, b_, e_);                          \
-                uint len_ = min(e_ - b_, 32u);                                                                         \
-                rw_[k_] = sph_mask_bits(m0_, m1_, at_, len_);                                                          \
-                /* the bits that lie in the stored words */                                                           \
-                rs_[k_] = at_ >= limit_ ? 0u : (limit_ - at_ >= 32u ? ~0u : (1u << (limit_ - at_)) - 1u);              \
-                at_ += len_;                                                                                           \
-                rb_[k_] = b_;                                                                                          \
-                re_[k_] = e_;                                                                                          \
-                rr_[k_] = b_ + 32u;                                                                                    \
-            }                                                                                                          \
-            for (;;) {                                                                                                 \
-                bool found_ = false, sure_ = true;                                                                     \
-                uint j = 0u;                                                                                           \
-                for (int k_ = 0; k_ < SPH_ROW_SPAN; k_++) {                                                            \
-                    bool bit_ = !found_ && rw_[k_] != 0u;                                                              \
-                    int lsb_ = findLSB(rw_[k_]);                                                                       \
-                    j = bit_ ? rb_[k_] + uint(lsb_) : j;                                                               \
-                    sure_ = bit_ ? ((rs_[k_] >> uint(max(lsb_, 0))) & 1u) != 0u : sure_;                               \
-                    rw_[k_] &= bit_ ? rw_[k_] - 1u : ~0u;                                                              \
-                    found_ = found_ || bit_;                                                                           \
-                }                                                                                                      \
-                if (!found_)                                                                                           \
-                    break;                                                                                             \
-                if (sure_ || pbf_pair_of(px0_, j)) {                                                                   \
-                    PBF_VISIT                                                                                          \
-                }                                                                                                      \
-            }                                                                                                          \
-            for (;;) {                                                                                                 \
-                bool found_ = false;                                                                                   \
-                uint j = 0u;                                                                                           \
-                for (int k_ = 0; k_ < SPH_ROW_SPAN; k_++) {                                                            \
-                    bool rest_ = !found_ && rr_[k_] < re_[k_];                                                         \
-                    j = rest_ ? rr_[k_] : j;                                                                           \
-                    rr_[k_] += rest_ ? 1u : 0u;                                                                        \
-                    found_ = found_ || rest_;                                                                          \
-                }                                                                                                      \
-                if (!found_)                                                                                           \
-                    break;                                                                                             \
-                if (pbf_pair_of(px0_, j)) {                                                                            \
-                    PBF_VISIT                                                                                          \
-                }                                                                                                      \
-            }                                                                                                          \
-        }                                                                                                              \
+        uvec4 pm0_, pm1_;                                                                                              \
+        pbf_bits(pi_, pm0_, pm1_);                                                                                     \
+        SPH_FOR_MARKED(px0_, pm0_, pm1_, pbf_pair_of(px0_, j), PBF_VISIT)                                             \
     }
 
-// The mirror images of a pair near walls and obstacles: a particle within h
-// of a wall or an obstacle (sph_mirrors of its current position) sees the
-// images of each of its pairs that lies within h of it now, across every
-// image set (sph_density's images; the walls and the obstacle are planes).
-// The images of a pair are taken in the pair's own visit, so they are the
-// images of exactly the pairs: PBF_FOR_IMAGE_SETS(m, PBF_VISIT_IMAGE) calls
-// PBF_VISIT_IMAGE for each set (its mask in `mask`; sph_mirror(x, mask, m, ...)).
-#define PBF_FOR_IMAGE_SETS(pm_, PBF_VISIT_IMAGE)                                                                      \
-    {                                                                                                                  \
-        uint set_ = pm_.axes, mask;                                                                                    \
-        bool obstacle_ = pm_.obstacle;                                                                                 \
-        while (sph_next_image_set(pm_, set_, obstacle_, mask)) {                                                      \
-            PBF_VISIT_IMAGE                                                                                            \
-        }                                                                                                              \
-    }
+// The mirror images of a pair (sph_common.glsl's SPH_FOR_IMAGE_SETS).
+#define PBF_FOR_IMAGE_SETS SPH_FOR_IMAGE_SETS

@@ -65,7 +65,7 @@ void main()
     sph_mirrors m = sph_mirrors_at(s.xi);
     PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j);)
     vec3 x = s.xi + prm.volume * s.dx, unused = vec3(0.0);
-    sph_collide(x, unused);
+    sph_collide_margin(x, unused, sph_wall_margin());
     if ((pc.flags & VF_PBF_LAST) == 0u) {
         xk[i] = vec4(x, 0.0);
         return;

@@ -35,8 +35,10 @@ static const bench_family families[] = {
     {"grid", "smoke", "n", {"n", NULL}, 128, 4096, true},
     {"height", "pool", "n", {"nx", "ny"}, 128, 4096, true},
     {"grid3d", "smoke3d", "n", {"n", NULL}, 32, 256, false},
+    {"terrain", "terrain", "n", {"nx", "ny"}, 128, 4096, true},
 };
 #define FAMILY_COUNT (sizeof families / sizeof families[0])
+_Static_assert(FAMILY_COUNT <= VF_BENCH_MAX_SOLVERS, "a report holds every benchmarked family");
 
 typedef struct bench_opts {
     const char *device, *out, *solver, *scene_file;
@@ -48,15 +50,16 @@ typedef struct bench_opts {
     uint32_t frames, warmup, repeat;
     unsigned rw, rh;
     bool force, quiet, results;
+    vf_render_path render_path;
 } bench_opts;
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: vkfluid bench [--solver sph|grid|height|grid3d|all | --scene SCENE] [--sizes [SOLVER=]LIST]...\n"
+            "usage: vkfluid bench [--solver sph|grid|height|grid3d|terrain|all | --scene SCENE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
-            "                     [--model [DIR]]\n"
+            "                     [--model [DIR]] [--render-path auto|compute|raster]\n"
             "\n"
             "For each size: warm-up frames, then R repeats of N timed frames. Reports GPU\n"
             "milliseconds per pass (timestamps), simulation-only frames and steps per\n"
@@ -65,17 +68,18 @@ static void usage(FILE *f)
             "exponent (cost ~ size^k).\n"
             "\n"
             "default sweeps: sph (dam-break) particles 16384 doubling until it no longer\n"
-            "fits in device memory; grid (smoke) and height (pool) 128^2 doubling to 4096^2;\n"
-            "grid3d (smoke3d) n = 32 doubling to 256 (n x 2n x n cells).\n"
+            "fits in device memory; grid (smoke), height (pool) and terrain (terrain) 128^2\n"
+            "doubling to 4096^2; grid3d (smoke3d) n = 32 doubling to 256 (n x 2n x n cells).\n"
             "\n"
             "options:\n"
-            "  --solver S        sph, grid, height, grid3d or all (default all; all takes grid3d\n"
+            "  --solver S        sph, grid, height, grid3d, terrain or all (default all; all takes grid3d\n"
             "                    only with --sizes grid3d=LIST)\n"
             "  --scene SCENE     sweep the sizes of a built-in scene (vkfluid scenes) or of a\n"
             "                    scene file (a .json path); its solver only\n"
             "  --sizes LIST      comma-separated sizes (particles, or cells per side) for the\n"
             "                    chosen solver; SOLVER=LIST sets one solver's sizes\n"
             "  --render WxH|none render each frame offscreen at WxH too (default 1280x720)\n"
+            VF_CMD_RENDER_PATH_HELP
             "  --frames N        timed frames per repeat (default 30)\n"
             "  --warmup N        untimed frames first (default 5)\n"
             "  --repeat R        repeats (default 3); medians and spread over them\n"
@@ -104,7 +108,7 @@ static int parse_sizes(bench_opts *o, const char *arg)
         char name[16];
         snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
         if ((fam = family_index(name)) < 0) {
-            vf_app_error("--sizes %s: unknown solver '%s': use sph, grid, height or grid3d", arg, name);
+            vf_app_error("--sizes %s: unknown solver '%s': use sph, grid, height, grid3d or terrain", arg, name);
             return VF_EXIT_USAGE;
         }
         list = eq + 1;
@@ -410,9 +414,11 @@ static vf_result count_work(run_ctx *c, vf_solver *solver, vf_renderer *renderer
     if (res == VF_OK) {
         double state = solver->vt->state_bytes ? (double)solver->vt->state_bytes(solver) : 0.0;
         vf_bench_work_from_counters(&z->work, sim, count, (double)(solver->steps - steps0), state);
+        vf_render_gpu_counts gc;
+        bool have_gc = renderer && renderer->vt->gpu_counts && renderer->vt->gpu_counts(renderer, &gc);
         if (renderer)
             vf_bench_work_render_from_counters(&z->work, ren, count, o->rw, o->rh,
-                                               0.5 * state + 4.0 * (double)o->rw * o->rh);
+                                               0.5 * state + 4.0 * (double)o->rw * o->rh, have_gc ? &gc : NULL);
     }
     free(sim);
     free(ren);
@@ -462,6 +468,67 @@ static void measure_pressure(vf_gpu *gpu, vf_profiler *prof, vf_solver *solver, 
     free(zero);
 }
 
+/* --model: the render work of the dam break's first frame (not simulated)
+ * with VF_BENCH_MODEL_PARTICLES particles at VF_BENCH_MODEL_WIDTH x HEIGHT,
+ * counted while one frame is recorded and run on this device on each path,
+ * into r->model_render (the model predicts its time on other devices).
+ * A scene or target that does not fit leaves a reason in model_render_why. */
+static void count_model_render(vf_gpu *gpu, vf_bench_report *r)
+{
+    const vf_scene_info *scene = vf_scene_find("dam-break");
+    vf_scene_loaded loaded = {0};
+    char err[1600] = {0}, set[64];
+    vf_solver *solver = NULL;
+    snprintf(set, sizeof set, "particles=%u", VF_BENCH_MODEL_PARTICLES);
+    if (!scene || vf_scene_load_builtin(scene, &loaded, err, sizeof err) != VF_OK ||
+        vf_params_set(scene->params, scene->param_count, loaded.desc, set, err, sizeof err) != VF_OK ||
+        (scene->validate && scene->validate(scene, loaded.desc, err, sizeof err) != VF_OK) ||
+        scene->create(scene, gpu, loaded.desc, &solver, err, sizeof err) != VF_OK) {
+        snprintf(r->model_render_why, sizeof r->model_render_why, "%.200s", err[0] ? err : "no dam-break scene");
+        goto done;
+    }
+    for (int k = 0; k < 2; k++) {
+        vf_render_options ro = {.width = VF_BENCH_MODEL_WIDTH, .height = VF_BENCH_MODEL_HEIGHT,
+                                .format = VF_CAPTURE_FORMAT,
+                                .path = k ? VF_RENDER_PATH_RASTER : VF_RENDER_PATH_COMPUTE};
+        vf_capture_desc cd = {.width = VF_BENCH_MODEL_WIDTH, .height = VF_BENCH_MODEL_HEIGHT};
+        vf_renderer *ren = NULL;
+        vf_capture *cap = NULL;
+        vf_gpu_counters *c = calloc(1, sizeof *c);
+        VkCommandBuffer cmd;
+        vf_result res = c ? vf_render_create_for(gpu, solver, &ro, &ren, err, sizeof err) : VF_ERR_NO_MEMORY;
+        if (res == VF_OK && (res = vf_capture_create(gpu, &cd, &cap)) == VF_OK &&
+            (res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
+            vf_render_barrier_after_sim(cmd);
+            vf_render_prepare_target(cmd, vf_capture_target(cap));
+            vf_gpu_counters_attach(gpu, c);
+            res = ren->vt->record(ren, cmd, vf_capture_target(cap), NULL);
+            vf_gpu_counters_attach(gpu, NULL);
+            if (res == VF_OK)
+                res = vf_cmd_oneshot_submit(gpu, cmd);
+            else
+                vf_cmd_oneshot_abandon(gpu, cmd);
+        }
+        if (res == VF_OK) {
+            vf_render_gpu_counts gc;
+            bool have = ren->vt->gpu_counts && ren->vt->gpu_counts(ren, &gc);
+            vf_bench_work_render_from_counters(&r->model_render[k], c, 1, VF_BENCH_MODEL_WIDTH, VF_BENCH_MODEL_HEIGHT,
+                                               16.0 * VF_BENCH_MODEL_PARTICLES +
+                                                   4.0 * VF_BENCH_MODEL_WIDTH * VF_BENCH_MODEL_HEIGHT,
+                                               have ? &gc : NULL);
+            r->model_render_counted[k] = (int)ren->path == (int)ro.path;
+        } else {
+            snprintf(r->model_render_why, sizeof r->model_render_why, "%.200s", err[0] ? err : vf_result_message(res));
+        }
+        vf_capture_destroy(&cap);
+        vf_renderer_destroy(&ren);
+        free(c);
+    }
+done:
+    vf_solver_destroy(&solver);
+    vf_scene_loaded_free(&loaded);
+}
+
 /* Measures one size; returns an exit code (0 also when it does not fit). */
 static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, const vf_scene_info *scene,
                       const void *base, vf_bench_size *z, bool explicit_size)
@@ -508,7 +575,7 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         goto done;
     }
     if (o->rw) {
-        vf_render_options ro = {.width = o->rw, .height = o->rh, .format = VF_CAPTURE_FORMAT};
+        vf_render_options ro = {.width = o->rw, .height = o->rh, .format = VF_CAPTURE_FORMAT, .path = o->render_path};
         vf_capture_desc cd = {.width = o->rw, .height = o->rh};
         if (vf_render_create_for(c->gpu, solver, &ro, &renderer, err, sizeof err) != VF_OK)
             renderer = NULL; /* a solver without a renderer is timed without one */
@@ -516,6 +583,8 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
             vf_app_error("bench: cannot create the %ux%u render target: %s", o->rw, o->rh, vf_result_message(res));
             goto done;
         }
+        if (renderer)
+            snprintf(z->render_path, sizeof z->render_path, "%s", vf_render_path_name(renderer->path));
     }
     uint64_t steps0;
     double fps[64], rfps[64];
@@ -731,7 +800,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         o->solver = o->file_scene.info->family;
     }
     if (o->solver && strcmp(o->solver, "all") && family_index(o->solver) < 0) {
-        vf_app_error("--solver %s: unknown solver: use sph, grid, height, grid3d or all", o->solver);
+        vf_app_error("--solver %s: unknown solver: use sph, grid, height, grid3d, terrain or all", o->solver);
         return VF_EXIT_USAGE;
     }
     const char *solver_seen = NULL, *scene_seen = NULL; /* taken above */
@@ -740,6 +809,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         {.name = "--scene", .type = VF_OPT_TEXT, .out = &scene_seen},
         {.name = "--sizes", .type = VF_OPT_CALL, .out = o, .parse = opt_sizes},
         {.name = "--render", .type = VF_OPT_CALL, .out = o, .parse = opt_render},
+        {.name = "--render-path", .type = VF_OPT_CALL, .out = &o->render_path, .parse = vf_cmd_parse_render_path},
         {.name = "--frames", .type = VF_OPT_U32, .out = &o->frames, .min = 1, .max = 100000},
         {.name = "--warmup", .type = VF_OPT_U32, .out = &o->warmup, .min = 0, .max = 100000},
         {.name = "--repeat", .type = VF_OPT_U32, .out = &o->repeat, .min = 1, .max = 64},
@@ -822,6 +892,7 @@ int vf_cmd_bench(int argc, char **argv)
     rep->repeat = o.repeat;
     rep->render_width = o.rw;
     rep->render_height = o.rh;
+    snprintf(rep->render_path, sizeof rep->render_path, "%s", vf_render_path_name(o.render_path));
     time_t now = time(NULL);
     struct tm tmv;
     gmtime_r(&now, &tmv);
@@ -876,6 +947,8 @@ int vf_cmd_bench(int argc, char **argv)
         vf_bench_fit(s);
     }
     vf_progress_end(&progress);
+    if (model_count)
+        count_model_render(gpu, rep);
     vf_bench_print(rep, stdout);
     vf_bench_print_work(rep, stdout);
     if (model_count)

@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "solver_sph.h"
 #include "sph_foam.h"
+#include "sph_private.h"
 
 typedef struct sph_solver {
     vf_solver base;
@@ -51,9 +52,15 @@ static void sph_destroy(vf_solver *base)
 
 static vf_result sph_frame_begin(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof, uint32_t *substeps)
 {
-    (void)cmd;
     (void)prof;
     sph_solver *s = (sph_solver *)base;
+    if (s->sph->desc.method == VF_SPH_DFSPH) {
+        /* the GPU chooses the substeps: the frame records the most it may take */
+        sph_dfsph_frame_begin(s->sph, cmd);
+        *substeps = s->sph->dfsph_substeps;
+        s->frame_steps_min = s->frame_steps_max = *substeps;
+        return VF_OK;
+    }
     double dt = vf_sph_dt(s->sph);
     /* how many substeps this frame takes */
     double budget = base->frame_dt + s->carry;
@@ -87,7 +94,10 @@ static vf_result sph_frame_end(vf_solver *base, VkCommandBuffer cmd, vf_profiler
 static vf_result sph_frame_done(vf_solver *base)
 {
     sph_solver *s = (sph_solver *)base;
-    base->time += base->frame_substeps * vf_sph_dt(s->sph);
+    if (s->sph->desc.method == VF_SPH_DFSPH)
+        base->time += base->frame_dt; /* the GPU's substeps fill the frame */
+    else
+        base->time += base->frame_substeps * vf_sph_dt(s->sph);
     return VF_OK;
 }
 
@@ -223,7 +233,20 @@ static void sph_write_summary(vf_solver *base, FILE *f, const char *indent)
     fprintf(f, ",\n%s\"substeps\": %llu,\n", indent, (unsigned long long)base->steps);
     fprintf(f, "%s\"method\": \"%s\",\n", indent, method_names[d->method]);
     if (d->method == VF_SPH_PBF)
-        fprintf(f, "%s\"pbf_iterations\": %u,\n", indent, d->pbf_iterations ? d->pbf_iterations : 4);
+        fprintf(f, "%s\"pbf_iterations\": %u,\n", indent, d->pbf_iterations ? d->pbf_iterations : 6);
+    vf_dfsph_ctl ctl;
+    if (d->method == VF_SPH_DFSPH && sph_dfsph_read_ctl(s->sph, &ctl) == VF_OK) {
+        /* what the GPU chose: the substeps that ran, the solves' iterations */
+        fprintf(f, "%s\"dfsph\": {\"substeps_recorded_per_frame\": %u, \"substeps_run\": %u, \"substeps_capped\": %u, "
+                   "\"divergence_iterations\": %u, \"density_iterations\": %u, \"divergence_solves_capped\": %u, "
+                   "\"density_solves_capped\": %u, \"divergence_error_max\": ",
+                indent, s->sph->dfsph_substeps, ctl.substeps, ctl.capped, ctl.div_iterations, ctl.dens_iterations,
+                ctl.div_capped, ctl.dens_capped);
+        vf_json_number(f, ctl.div_error_max);
+        fprintf(f, ", \"density_error_max\": ");
+        vf_json_number(f, ctl.dens_error_max);
+        fprintf(f, "},\n");
+    }
     double err_mean = NAN, err_max = NAN;
     if (have)
         density_error(&snap, d->rho0, &err_mean, &err_max);
@@ -397,10 +420,12 @@ static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
 #define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);
+#define NEIGHBOUR_PASS PASS
 #include "sph_passes.def"
 #include "pbf_passes.def"
 #include "sph_foam_passes.def"
 #include "sph_mesh_passes.def"
+#undef NEIGHBOUR_PASS
 #undef PASS
     return 0;
 }
