@@ -216,7 +216,8 @@
 #define VF_PBF_BIND_POS 2     /* vec4 x0 (read); pbf_predict: the positions it predicts (read, write) */
 #define VF_PBF_BIND_POS_T 3   /* its texel view */
 #define VF_PBF_BIND_VEL 4     /* vec4 the predicted velocities (read); pbf_predict: as POS */
-#define VF_PBF_BIND_DENS 5    /* vec2 (density, sum of the iterations' lambda) (pbf_lambda: write; others: read) */
+#define VF_PBF_BIND_DENS 5    /* vec2 (density, sum of the iterations' lambda) (pbf_lambda: write; others: read);
+                                 the substep's end: (density, pressure) */
 #define VF_PBF_BIND_CELL 6    /* uint cell, slot and per-cell counts of the next substep's binning */
 #define VF_PBF_BIND_SLOT 7    /* (VF_PBF_PREDICT with VF_SPH_DRIFT_BIN; else bound by their */
 #define VF_PBF_BIND_COUNTS 8  /* first word and not accessed) */

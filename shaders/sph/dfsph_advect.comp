@@ -1,7 +1,7 @@
 #version 450
 // The end of a DFSPH substep: v = v*, x += dt v against the walls and
-// obstacles (1e-3 h off them, restitution as sph_integrate), pressure
-// (kappa rho) and density for the renderers and exports, the largest speed
+// obstacles (1e-3 h off them, restitution as sph_integrate), the pressure
+// of both solves and the density for the renderers and exports, the largest speed
 // (for the next step's CFL and the guards), and with VF_SPH_DRIFT_BIN the
 // binning of the new position (as sph_bin). It reads the particles in the
 // binning's order and writes them, their ids and warm start, into the
@@ -36,7 +36,10 @@ void main()
     vec3 v = vstar[i].xyz, x = pos_in[i].xyz + ctl.dt * v;
     sph_collide_margin(x, v, sph_wall_margin());
     vec2 ra = dens[i], w = warm_in[i];
-    float p = w.x * ra.x; // kappa_i / rho_i = p_i / rho_i^2
+    // the pressure of the step's two solves: kappa_i / rho_i = p_i / rho_i^2
+    // for the density solve's impulse dt sum m (...) grad W, and kappa_v
+    // the divergence solve's sum m (...) grad W without the dt
+    float p = (w.x + w.y / ctl.dt) * ra.x;
     pos_out[i] = vec4(x, p);
     vel_out[i] = vec4(v, ra.x);
     dens[i] = vec2(ra.x, p); // alpha is done with: the exports' pressure
