@@ -147,7 +147,7 @@ static void messages(void)
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": -5}}",
                  "grid.re: -5 is out of range: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"n\": 1e300}}",
-                 "grid.n: 1.0000000000000001e+300 is out of range: must be an integer in [16, 65536]");
+                 "grid.n: 1e+300 is out of range: must be an integer in [16, 65536]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": 1e400}}",
                  "grid.re: inf is not a finite number: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"pressure\": 1}}",
@@ -157,7 +157,7 @@ static void messages(void)
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": true}}",
                  "grid.re: true (a boolean) is not allowed: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"r\\ne\": 1}}",
-                 "grid.r?e: unknown key: the grid keys are n, pressure, pressure_iters, advect, cfl, frame_dt, "
+                 "grid.r\\x0ae: unknown key: did you mean re? the grid keys are n, pressure, pressure_iters, advect, cfl, frame_dt, "
                  "diffuse_iters, report_every, re, lid");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\"", "line 1, column 37: the JSON ends too early: close "
                                                                 "every string, array and object");

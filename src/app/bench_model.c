@@ -1,4 +1,5 @@
 #include "bench_model.h"
+#include "fileio.h"
 
 #include "text.h"
 
@@ -17,7 +18,8 @@ static int cmp_name(const void *a, const void *b)
 /* Reads a small text file whole (at most 64 KiB); NULL when it cannot. */
 static char *read_small(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
+    int why;
+    FILE *f = vf_open_regular(path, &why); /* a FIFO or device is refused, never waited on */
     if (!f)
         return NULL;
     char *buf = malloc(65536 + 1);

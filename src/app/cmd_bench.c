@@ -1037,7 +1037,8 @@ static int keep_results(const vf_bench_report *rep)
             return VF_EXIT_RUNTIME;
         }
     }
-    printf("kept as %s.{csv,json,svg,md}\n", base);
+    char shown_base[4200];
+    printf("kept as %s.{csv,json,svg,md}\n", vf_app_shown(base, shown_base, sizeof shown_base));
     return VF_EXIT_OK;
 }
 
@@ -1072,10 +1073,11 @@ int vf_cmd_bench(int argc, char **argv)
             return mres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
         }
     }
-    if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
+    vf_result ores = vf_output_dir_prepare(o.out, o.force, err, sizeof err);
+    if (ores != VF_OK) {
         vf_app_error("--out %s", err);
         vf_scene_loaded_free(&file_scene);
-        return VF_EXIT_USAGE;
+        return ores == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
     }
     vf_bench_report *rep = calloc(1, sizeof *rep);
     if (!rep) {
@@ -1170,7 +1172,9 @@ int vf_cmd_bench(int argc, char **argv)
         rc = VF_EXIT_RUNTIME;
         goto done;
     }
-    printf("wrote %s/bench.csv, bench.json, bench.svg, work.csv and table.md\n", o.out);
+    char shown_out[4200];
+    printf("wrote %s/bench.csv, bench.json, bench.svg, work.csv and table.md\n",
+           vf_app_shown(o.out, shown_out, sizeof shown_out));
     if (o.results && (rc = keep_results(rep)) != VF_EXIT_OK)
         goto done;
     rc = VF_EXIT_OK;

@@ -237,38 +237,61 @@ bool vf_cmd_scene_consumed(const vf_cmd_scene *sc, int i)
     return sc->consumed && i >= 0 && i < sc->argc && sc->consumed[i];
 }
 
+bool vf_cmd_view_valid(const char *family, const char *mode)
+{
+    const char *modes = vf_render_modes(family);
+    if (!mode || !mode[0] || !modes || strchr(mode, '|'))
+        return false;
+    size_t n = strlen(mode);
+    for (const char *p = modes; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+        if (!strncmp(p, mode, n) && (p[n] == '|' || p[n] == 0))
+            return true;
+    return false;
+}
+
+vf_result vf_cmd_scene_check(const vf_scene_info *info, const void *desc, const char *file, char *err, size_t cap)
+{
+    char label[300];
+    const char *mode = vf_cmd_scene_render_mode(info, (void *)desc), *modes = vf_render_modes(info->family);
+    if (file)
+        snprintf(label, sizeof label, "%s", file);
+    else
+        snprintf(label, sizeof label, "scene %s", info->name);
+    if (mode && modes && !vf_cmd_view_valid(info->family, mode)) {
+        snprintf(err, cap, "%s: render.mode: \"%.60s\" is not a view of the %s solver: use one of %s", label, mode,
+                 info->family, modes);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (!info->validate)
+        return VF_OK;
+    if (file)
+        return vf_scene_validate(info, desc, file, err, cap);
+    char why[1400] = {0};
+    if (info->validate(info, desc, why, sizeof why) != VF_OK) {
+        snprintf(err, cap, "%s: %s", label, why[0] ? why : "invalid parameters");
+        return VF_ERR_INVALID_ARG;
+    }
+    return VF_OK;
+}
+
 int vf_cmd_scene_validate(vf_cmd_scene *sc)
 {
-    if (!sc->info || !sc->info->validate)
+    if (!sc->info)
         return 0;
     char err[1600] = {0};
-    const char *mode = vf_cmd_scene_render_mode(sc->info, sc->desc), *modes = vf_render_modes(sc->info->family);
-    if (mode && modes) {
-        size_t n = strlen(mode);
-        bool found = false;
-        for (const char *p = modes; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
-            found = found || (!strncmp(p, mode, n) && (p[n] == '|' || p[n] == 0));
-        if (!found) {
-            vf_app_error("%s: render.mode: \"%s\" is not a view of the %s solver: use one of %s",
-                         sc->file ? sc->file : sc->info->name, mode, sc->info->family, modes);
-            return VF_EXIT_USAGE;
-        }
-    }
-    if (sc->file) {
-        if (vf_scene_validate(sc->info, sc->desc, sc->file, err, sizeof err) != VF_OK) {
-            vf_app_error("%s", err);
-            return VF_EXIT_USAGE;
-        }
-        return 0;
-    }
-    if (sc->info->validate(sc->info, sc->desc, err, sizeof err) != VF_OK) {
-        vf_app_error("scene %s: %s", sc->info->name, err[0] ? err : "invalid parameters");
+    if (vf_cmd_scene_check(sc->info, sc->desc, sc->file, err, sizeof err) != VF_OK) {
+        vf_app_error("%s", err);
         return VF_EXIT_USAGE;
     }
     return 0;
 }
 
 int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out)
+{
+    return vf_cmd_scene_create_in(sc, gpu, NULL, out);
+}
+
+int vf_cmd_scene_create_in(const vf_cmd_scene *sc, vf_gpu *gpu, const char *context, vf_solver **out)
 {
     char why[1024] = "", err[1600], label[300];
     *out = NULL;
@@ -285,8 +308,22 @@ int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out)
     else if (!why[0])
         snprintf(why, sizeof why, "cannot create the solver: %s", vf_result_message(res));
     vf_scene_format_error(sc->info, label, why, err, sizeof err);
-    vf_app_error("%s", err);
+    if (context)
+        vf_app_error("%s: %s", context, err);
+    else
+        vf_app_error("%s", err);
     return res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+}
+
+double vf_cmd_scene_frame_dt(const vf_scene_info *info, const void *desc)
+{
+    if (info->frame_dt)
+        return info->frame_dt(info, desc);
+    const vf_param_def *d = vf_params_find(info->params, info->param_count, "frame_dt");
+    if (!d || d->type != VF_PARAM_DOUBLE)
+        return 0;
+    double v = *(const double *)((const char *)desc + d->offset);
+    return v > 0 ? v : 0;
 }
 
 const char *vf_cmd_scene_render_mode(const vf_scene_info *info, void *desc)

@@ -54,6 +54,16 @@ bool vf_cmd_scene_consumed(const vf_cmd_scene *sc, int i);
 /** Runs the scene's cross-key validation; returns 0, or 2 after a one-line error. */
 int vf_cmd_scene_validate(vf_cmd_scene *sc);
 
+/** The checks of vf_cmd_scene_validate on any scene and desc, printing
+ * nothing: the view (render.mode) is exactly one of the family's, and the
+ * scene's validate() passes. file: the scene file's path for the message,
+ * NULL for a built-in scene ("scene NAME"). VF_ERR_INVALID_ARG with one
+ * line in err. */
+vf_result vf_cmd_scene_check(const vf_scene_info *info, const void *desc, const char *file, char *err, size_t cap);
+
+/** True when mode is exactly one view of the family (no '|' lists). */
+bool vf_cmd_view_valid(const char *family, const char *mode);
+
 /** Creates the scene's solver on gpu (after vf_cmd_scene_validate). Sizes
  * that do not fit the device are checked by the solvers before they
  * allocate or record anything; their error, like any other, is printed as
@@ -61,6 +71,15 @@ int vf_cmd_scene_validate(vf_cmd_scene *sc);
  * Returns 0 with *out set, or an exit code (2 for bad sizes or arguments,
  * 3 otherwise) after printing. */
 int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out);
+
+/** vf_cmd_scene_create with context (may be NULL) put before the error
+ * line ("--replay FILE: frame 3, event 2 (RESET)"). */
+int vf_cmd_scene_create_in(const vf_cmd_scene *sc, vf_gpu *gpu, const char *context, vf_solver **out);
+
+/** The simulated seconds per frame the scene's solver will take (its
+ * frame_dt hook, else the key frame_dt when positive), known without a GPU;
+ * 0 when it cannot be known before the solver exists. */
+double vf_cmd_scene_frame_dt(const vf_scene_info *info, const void *desc);
 
 /** The view a scene file asks for ("render": {"mode": ...}); NULL when it
  * names none (the solver's default view). */

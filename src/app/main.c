@@ -46,6 +46,7 @@ static void print_usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    vf_app_install_interrupts(); /* before anything that can block */
     if (argc < 2) {
         /* as git does: the usage on stdout (it was asked for, in a way), exit 1 */
         print_usage(stdout);

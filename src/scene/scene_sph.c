@@ -470,7 +470,7 @@ static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *e
                 return VF_ERR_INVALID_ARG;
             }
             if (d->capacity < estimated_count(&g, s)) {
-                snprintf(err, cap, "capacity: %g is smaller than the pool's %.0f particles", d->capacity,
+                snprintf(err, cap, "capacity: %g is smaller than the pool's %.6g particles", d->capacity,
                          estimated_count(&g, s));
                 return VF_ERR_INVALID_ARG;
             }

@@ -194,7 +194,7 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         frame = MAX_SUBSTEPS * dt_max;
     }
     if (steps > MAX_SUBSTEPS) {
-        snprintf(err, cap, "frame_dt=%g: needs %.0f substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
+        snprintf(err, cap, "frame_dt=%g: needs %.6g substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
                  sd->frame_dt, steps, dt_max, sd->cfl, sd->n, MAX_SUBSTEPS, MAX_SUBSTEPS * dt_max);
         return VF_ERR_INVALID_ARG;
     }
@@ -208,6 +208,13 @@ static vf_result validate_any(const vf_scene_info *scene, const void *desc, char
 {
     vf_grid3d_desc d;
     return scene_to_desc(scene, desc, &d, err, cap);
+}
+
+static double frame_dt_any(const vf_scene_info *scene, const void *desc)
+{
+    vf_grid3d_desc d;
+    char err[256];
+    return scene_to_desc(scene, desc, &d, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
 }
 
 static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
@@ -231,6 +238,7 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
         .desc_size = sizeof(vf_grid3d_scene_desc),                                                                     \
         .validate = validate_any,                                                                                      \
         .create = create_any,                                                                                          \
+        .frame_dt = frame_dt_any,                                                                                      \
     };
 
 GRID3D_SCENE(vf_scene_grid3d_smoke3d, "smoke3d", smoke3d_keys,

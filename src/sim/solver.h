@@ -207,6 +207,10 @@ typedef struct vf_scene_info {
      * one-line reason for VF_ERR_TOO_LARGE and similar. */
     vf_result (*create)(const struct vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
                         size_t cap);
+    /** The simulated seconds per frame the solver will take for a validated
+     * desc, without a GPU (for bounds checked before any GPU work); 0 when
+     * it cannot be known. NULL: the key frame_dt when it is positive. */
+    double (*frame_dt)(const struct vf_scene_info *scene, const void *desc);
 } vf_scene_info;
 
 /** Fills desc (scene->desc_size bytes) with the scene's defaults: zeroes,

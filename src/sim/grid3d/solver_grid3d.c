@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "export_vti.h"
+#include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
 #include "sim_multigrid.h"
@@ -1010,8 +1011,10 @@ static void g3_write_summary(vf_solver *s, FILE *f, const char *indent)
     fprintf(f, "%s\"pressure_solver\": \"%s\",\n", indent,
             g->d.pressure == VF_GRID3D_PRESSURE_JACOBI ? "jacobi" : "multigrid");
     fprintf(f, "%s\"pressure_iterations_per_step\": %u,\n", indent, g->d.pressure_iters);
-    fprintf(f, "%s\"final_divergence_l2\": %.9g,\n", indent, rms);
-    fprintf(f, "%s\"final_divergence_max\": %.9g", indent, mx);
+    fprintf(f, "%s\"final_divergence_l2\": ", indent);
+    vf_json_number(f, rms); /* non-finite: null (and the run's check fails) */
+    fprintf(f, ",\n%s\"final_divergence_max\": ", indent);
+    vf_json_number(f, mx);
 }
 
 static vf_result g3_check(vf_solver *s, char *msg, size_t cap)
