@@ -151,7 +151,9 @@ endforeach()
 # suite, the matrix and the sanitizer run would have taken 993 s, 1789 s and
 # 1260 s instead of 1042 s, 1801 s and 1343 s (the sanitizer run without
 # test_grid_physics); the matrix without test_counters@swiftshader 1664 s.
+# test_sph_methods came later: 300 s at load 10.
 set(VF_TEST_COSTS
+    test_sph_methods 300
     test_grid@swiftshader 944 test_drivers@swiftshader 647 test_replay 256
     test_grid@min-desktop 181 test_drivers@lvp128 168 test_drivers 164 test_gallery 149
     test_height_physics@lvp128 143 test_drivers@min-desktop 135 test_height_physics 129 test_height_cli 127
