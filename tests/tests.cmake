@@ -29,7 +29,7 @@ endforeach()
 # test_replay runs two viewer sessions, their replays and a 200-frame lockstep
 # pair of processes (each waiting on the other every frame): more time
 set_tests_properties(test_replay PROPERTIES TIMEOUT 900)
-# ten scenes captured and judged: minutes on a CPU device
+# thirteen scenes captured and judged: minutes on a CPU device
 if(TEST test_gallery)
   set_tests_properties(test_gallery PROPERTIES TIMEOUT 1200)
 endif()
