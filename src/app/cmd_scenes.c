@@ -6,7 +6,9 @@
 #include "app.h"
 #include "fileio.h"
 #include "render_registry.h"
+#include "render_sph.h"
 #include "scene_file.h"
+#include "scene_sph.h"
 #include "scene_shapes.h"
 #include "text.h"
 #include "scenes.h"
@@ -52,6 +54,29 @@ static int load(const vf_scene_info *info, vf_scene_loaded *out)
     return 0;
 }
 
+/* The value a renderer key draws with in this scene when the table's is a
+ * placeholder (0 = derived); false for the others. */
+static bool drawn_value(const vf_scene_info *info, const void *desc, const vf_param_def *d, char *note, size_t cap,
+                        double *v)
+{
+    if (strcmp(info->family, "sph") || strcmp(d->key, "ssf.radius"))
+        return false;
+    double s = vf_scene_sph_spacing(desc);
+    *v = VF_RENDER_SPH_RADIUS_PER_SPACING * s;
+    snprintf(note, cap, " (drawn: %g x the spacing %g m)", VF_RENDER_SPH_RADIUS_PER_SPACING, s);
+    return true;
+}
+
+/* A key's help, with its values when it is a choice (the table's own list). */
+static void print_key(const vf_param_def *d, const char *value, const char *note)
+{
+    char allowed[160] = "";
+    if (d->type == VF_PARAM_ENUM)
+        vf_params_allowed(d, allowed, sizeof allowed);
+    printf("  %-22s %-12s %-7s %s%s%s%s%s\n", d->key, value, d->unit && d->unit[0] && strcmp(d->unit, "1") ? d->unit : "",
+           d->help ? d->help : "", note ? note : "", allowed[0] ? " (" : "", allowed, allowed[0] ? ")" : "");
+}
+
 /* vkfluid scenes NAME: the views, the keys with values and the renderer's keys. */
 static int print_one(const vf_scene_info *info)
 {
@@ -72,22 +97,24 @@ static int print_one(const vf_scene_info *info)
         const vf_param_def *d = &info->params[i];
         char v[64];
         value_text(d, sc.desc, v, sizeof v);
-        printf("  %-22s %-12s %-7s %s\n", d->key, v, d->unit && d->unit[0] && strcmp(d->unit, "1") ? d->unit : "",
-               d->help ? d->help : "");
+        print_key(d, v, NULL);
     }
     size_t rn = 0;
     const vf_param_def *rt = vf_render_params(info->family, &rn);
     const char *view_key = vf_render_view_key(info->family);
     if (rn) {
-        printf("renderer keys (--set KEY=VALUE; the table's defaults, 0 = derived as described):\n");
+        printf("renderer keys (--set KEY=VALUE; the table's defaults, 0 = derived as described, and what is drawn):\n");
         for (size_t i = 0; i < rn; i++) {
             const vf_param_def *d = &rt[i];
             if (view_key && !strcmp(d->key, view_key)) {
                 printf("  %-22s %-12s %-7s %s\n", d->key, def_view, "", "the view: same as --render MODE");
                 continue;
             }
-            char v[64];
-            if (d->type == VF_PARAM_DOUBLE)
+            char v[64], note[96] = "";
+            double drawn;
+            if (drawn_value(info, sc.desc, d, note, sizeof note, &drawn))
+                vf_format_double(drawn, v, sizeof v);
+            else if (d->type == VF_PARAM_DOUBLE)
                 vf_format_double(d->def, v, sizeof v);
             else if (d->type == VF_PARAM_ENUM)
                 snprintf(v, sizeof v, "%.*s", (int)strcspn(d->choices, "|"), d->choices);
@@ -95,8 +122,7 @@ static int print_one(const vf_scene_info *info)
                 snprintf(v, sizeof v, "%s", d->def != 0 ? "true" : "false");
             else
                 snprintf(v, sizeof v, "%d", (int)d->def);
-            printf("  %-22s %-12s %-7s %s\n", d->key, v, d->unit && d->unit[0] && strcmp(d->unit, "1") ? d->unit : "",
-                   d->help ? d->help : "");
+            print_key(d, v, note);
         }
     }
     vf_scene_loaded_free(&sc);

@@ -33,11 +33,11 @@ enum { OBSTACLE_LIST(VF_CHOICE_ENUM) };
     {"walls", VF_PARAM_ENUM, K(walls), VF_GRID3D_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "", "box walls"}, \
     {"obstacle_z", VF_PARAM_DOUBLE, K(obstacle_z), 0.5, -100, 100, false, NULL, "m", "obstacle centre z"}
 
-#define PLUME_KEYS                                                                                                     \
+#define PLUME_KEYS(def_radius)                                                                                         \
     {"viscosity", VF_PARAM_DOUBLE, K(viscosity), 0, 0, 1e6, false, NULL, "m^2/s", "kinematic viscosity"},             \
     {"buoyancy", VF_PARAM_DOUBLE, K(alpha), 4, -1000, 1000, false, NULL, "m/s^2", "upward acceleration per unit temperature"}, \
     {"weight", VF_PARAM_DOUBLE, K(beta), 0.5, -1000, 1000, false, NULL, "m/s^2", "downward acceleration per unit density"}, \
-    {"source_radius", VF_PARAM_DOUBLE, K(source_radius), 0.1, 0, 0.5, true, NULL, "m", "radius of the source sphere at (0.5, 0.15, 0.5)"}, \
+    {"source_radius", VF_PARAM_DOUBLE, K(source_radius), def_radius, 0, 0.5, true, NULL, "m", "radius of the source sphere at (0.5, 0.15, 0.5)"}, \
     {"source_profile", VF_PARAM_ENUM, K(source_profile), VF_GRID3D_SOURCE_UNIFORM, 0, 0, false,                      \
      VF_CHOICES(VF_GRID3D_SOURCE_PROFILE_LIST), "",                                                                    \
      "how the source injects: uniform in the cells inside the sphere, or smooth, weighted 35/8 (1 - d^2/r^2)^2 "        \
@@ -47,7 +47,7 @@ enum { OBSTACLE_LIST(VF_CHOICE_ENUM) };
 
 static const vf_param_def smoke3d_keys[] = {
     COMMON_KEYS(64, VF_GRID3D_ADVECT_MACCORMACK, 1),
-    PLUME_KEYS,
+    PLUME_KEYS(0.1),
     {"source_density", VF_PARAM_DOUBLE, K(source_density), 4, 0, 1e6, false, NULL, "1/s", "density injected per second"},
     {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 2, -1e6, 1e6, false, NULL, "1/s",
      "temperature injected per second"},
@@ -59,7 +59,7 @@ static const vf_param_def smoke3d_keys[] = {
 
 static const vf_param_def fire3d_keys[] = {
     COMMON_KEYS(64, VF_GRID3D_ADVECT_MACCORMACK, 1),
-    PLUME_KEYS,
+    PLUME_KEYS(0.15),
     {"source_density", VF_PARAM_DOUBLE, K(source_density), 2, 0, 1e6, false, NULL, "1/s", "soot injected per second"},
     {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 20, -1e6, 1e6, false, NULL, "1/s",
      "temperature injected per second (the soot glows as a black body at 300 K + 800 K per unit)"},
