@@ -84,7 +84,9 @@ static void usage(FILE *f)
             "  --force           write into a non-empty --out folder\n"
             "  --model [DIR]     also print the roofline model's PREDICTIONS for the device\n"
             "                    files in DIR (default bench/models): time per dispatch =\n"
-            "                    max(bytes / bandwidth, latency) over the counted work\n");
+            "                    max(bytes / bandwidth, latency) over the counted work\n"
+            "  --device D        the GPU to use (index or name substring)\n"
+            "  --quiet           no progress lines (and no estimate of slow frames)\n");
 }
 
 static int family_index(const char *name)

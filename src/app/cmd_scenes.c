@@ -234,6 +234,10 @@ int vf_cmd_scenes(int argc, char **argv)
         usage(stdout);
         return VF_EXIT_OK;
     }
+    if (argc == 2 && !strcmp(argv[1], "--list-options")) {
+        printf("--json\n--markdown\n--export\n--help\n");
+        return VF_EXIT_OK;
+    }
     if (argc == 2 && !strcmp(argv[1], "--json"))
         return print_json();
     if (argc == 2 && !strcmp(argv[1], "--markdown"))

@@ -97,6 +97,10 @@ static void usage(FILE *f)
             "Opens a window and runs SCENE (default smoke) live.\n"
             "\n"
             "options:\n"
+            "  SCENE                 a built-in scene (vkfluid scenes) or a scene file FILE.json\n"
+            "  --scene SCENE         as SCENE: a scene file or a built-in name\n"
+            "  --set KEY=VALUE       change a scene key, KEY or SOLVER.KEY, or a renderer\n"
+            "                        key (ssf.*): vkfluid scenes SCENE lists them\n"
             "  --size WxH            window size (default 1280x720)\n"
             "  --vsync on|off        wait for the display's refresh (default on)\n"
             "  --frames N            render N frames, then exit (for tests and scripts)\n"
@@ -111,6 +115,7 @@ static void usage(FILE *f)
             "                        and run in lockstep with it: both step the same\n"
             "                        inputs each frame (docs/replay.md)\n"
             "  --join HOST:PORT      join a serving viewer (its scene, in lockstep)\n"
+            "  --device D            the GPU to use (index or name substring)\n"
             "  --test-resize N       (tests) resize and minimise the window N times\n"
             "  --test-script N       (tests) drive N frames of scripted mouse and keys\n"
             "  --test-keys KEYS      (tests) press the key of KEYS[i] at frame i: [ ] a-z\n"
@@ -989,7 +994,7 @@ int main(int argc, char **argv)
     };
     if ((rc = vf_opt_parse("view", argc, argv, VF_OPT_TABLE(opts), &help, &sc)) != 0) {
         vf_cmd_scene_end(&sc);
-        return rc;
+        return rc == VF_OPT_LISTED ? VF_EXIT_OK : rc;
     }
     if (help) {
         usage(stdout);
