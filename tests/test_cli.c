@@ -108,10 +108,23 @@ int main(int argc, char **argv)
     CHECK_MSG(out[0] == 0, "bare vkfluid printed on stderr: %s", out);
     expect_usage_error("frobnicate", "unknown command 'frobnicate'");
     options_in_help();
-    /* a bad environment variable: one line naming it, before any work */
-    rc = vf_test_run_capture(out, sizeof out, "VKFLUID_SLOW_FRAME_S=soon '%s' run smoke --steps 1", vf_t.vkfluid);
-    CHECK_MSG(rc == 2 && vf_test_lines(out) == 1, "VKFLUID_SLOW_FRAME_S=soon: exit %d, output: %s", rc, out);
-    CHECK_STR_CONTAINS(out, "VKFLUID_SLOW_FRAME_S=soon: must be a number of seconds >= 0");
+    /* a bad environment variable: one warning line naming it and what it
+     * takes; the command goes on without it */
+    const char *envs[][2] = {
+        {"VKFLUID_SLOW_FRAME_S=soon", "VKFLUID_SLOW_FRAME_S=soon: not valid: it takes a number of seconds >= 0"},
+        {"VKFLUID_FAULT=oom@0", "VKFLUID_FAULT=oom@0: not valid: it takes device-lost@N or oom@N"},
+        {"VKFLUID_LIMITS=tiny", "VKFLUID_LIMITS=tiny: not valid: it takes min-desktop"},
+        {"VKFLUID_DESCRIPTORS=push", "VKFLUID_DESCRIPTORS=push: not valid: it takes sets"},
+    };
+    for (size_t i = 0; i < sizeof envs / sizeof envs[0]; i++) {
+        rc = vf_test_run_capture(out, sizeof out, "{ %s '%s' scenes 2>&1 >/dev/null; }", envs[i][0], vf_t.vkfluid);
+        CHECK_MSG(rc == 0 && vf_test_lines(out) == 1 && !strncmp(out, "warning: ", 9), "%s: exit %d, stderr: %s",
+                  envs[i][0], rc, out);
+        CHECK_STR_CONTAINS(out, envs[i][1]);
+    }
+    rc = vf_test_run_capture(out, sizeof out, "{ VKFLUID_SLOW_FRAME_S=0.5 VKFLUID_FAULT=oom@3 '%s' scenes 2>&1 >/dev/null; }",
+                             vf_t.vkfluid);
+    CHECK_MSG(rc == 0 && out[0] == 0, "valid values: no warning: %s", out);
     expect_usage_error("--frobnicate", "unknown option");
     expect_usage_error("devices --bogus", "unknown option '--bogus'");
     expect_usage_error("selftest --count 0", "--count");

@@ -526,7 +526,7 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
     if (!o->quiet) {
         /* the pace before the size runs: the first warm-up frame's first substeps */
         vf_frame_estimate est;
-        if ((res = vf_cmd_estimate_frame(c->gpu, solver, &est)) != VF_OK)
+        if ((res = vf_cmd_estimate_frame(c->gpu, solver, renderer, 1.0, &est)) != VF_OK)
             goto gpu_fail;
         uint64_t n = o->warmup + (uint64_t)o->frames * o->repeat;
         if (est.measured && est.frame_s > vf_cmd_slow_frame_s()) {

@@ -376,7 +376,8 @@ int vf_cmd_capture(int argc, char **argv)
         bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
         if (fr == 0 && step && !o.quiet) {
             vf_frame_estimate est;
-            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, (uint64_t)o.frames, &est)) != 0)
+            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, renderer, 1.0 / (double)o.every,
+                                               (uint64_t)o.frames, &est)) != 0)
                 goto done_progress;
             step = !est.frame_complete;
             resumed = step;

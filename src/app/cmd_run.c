@@ -376,7 +376,7 @@ int vf_cmd_run(int argc, char **argv)
         bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
         if (fr == 0 && step && !quiet) {
             vf_frame_estimate est;
-            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, total, &est)) != 0) {
+            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, NULL, 0, total, &est)) != 0) {
                 vf_progress_end(&progress);
                 goto done;
             }

@@ -43,7 +43,8 @@ static void print_usage(FILE *f)
             "  VKFLUID_VALIDATION=1 enable the Khronos validation layer with synchronization\n"
             "                       validation (any message is reported on stderr)\n"
             "  VKFLUID_SLOW_FRAME_S=S  warn before the first frame when a frame is estimated\n"
-            "                       above S seconds (default 2; run, capture, bench, view)\n");
+            "                       above S seconds (default 2; run, capture, bench, view)\n"
+            "  (an invalid value gets a warning naming what the variable takes, and is ignored)\n");
 }
 
 int main(int argc, char **argv)
@@ -94,8 +95,9 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) {
-            int rc = vf_cmd_check_env();
-            rc = rc ? rc : commands[i].run(argc - 1, argv + 1);
+            if (strcmp(cmd, "view")) /* the viewer checks them itself */
+                vf_cmd_check_env();
+            int rc = commands[i].run(argc - 1, argv + 1);
             return rc == VF_OPT_LISTED ? VF_EXIT_OK : rc;
         }
     const char *names[sizeof commands / sizeof commands[0]];

@@ -619,7 +619,7 @@ static int draw_frame(viewer *v, double dt)
          * (after this frame's inputs: the frame's results do not change) */
         v->need_estimate = false;
         vf_frame_estimate est;
-        if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, &est)) != VF_OK)
+        if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, v->renderer, 1.0, &est)) != VF_OK)
             goto gpu_fail;
         char line[1024];
         const char *key = NULL;
@@ -968,10 +968,9 @@ int main(int argc, char **argv)
         argv++;
         argc--;
     }
-    int rc = vf_cmd_check_env();
-    if (rc)
-        return rc;
+    vf_cmd_check_env();
     vf_cmd_scene sc = {0};
+    int rc;
     rc = vf_cmd_scene_begin(&sc, argc, argv, "view");
     if (rc >= 0)
         return rc;
