@@ -26,6 +26,8 @@ foreach(src ${VF_TEST_SOURCES})
     TIMEOUT 400
     ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1")
 endforeach()
+# test_install runs cmake --install and cpack on this build folder
+target_compile_definitions(test_install PRIVATE VF_CMAKE_COMMAND="${CMAKE_COMMAND}" VF_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
 # test_replay runs two viewer sessions, their replays and a 200-frame lockstep
 # pair of processes (each waiting on the other every frame): more time
 set_tests_properties(test_replay PROPERTIES TIMEOUT 900)

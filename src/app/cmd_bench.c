@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "app_paths.h"
 #include "app_gpu.h"
 #include "bench.h"
 #include "bench_model.h"
@@ -83,7 +84,8 @@ static void usage(FILE *f)
             "  --results         also keep them as bench/results/<device>-<date>.{csv,json,svg}\n"
             "  --force           write into a non-empty --out folder\n"
             "  --model [DIR]     also print the roofline model's PREDICTIONS for the device\n"
-            "                    files in DIR (default bench/models): time per dispatch =\n"
+            "                    files in DIR (default: those installed with vkfluid, or\n"
+            "                    bench/models of its source tree): time per dispatch =\n"
             "                    max(bytes / bandwidth, latency) over the counted work\n"
             "  --device D        the GPU to use (index or name substring)\n"
             "  --quiet           no progress lines (and no estimate of slow frames)\n");
@@ -747,7 +749,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         {.name = "--repeat", .type = VF_OPT_U32, .out = &o->repeat, .min = 1, .max = 64},
         {.name = "--out", .type = VF_OPT_TEXT, .out = &o->out},
         {.name = "--device", .type = VF_OPT_TEXT, .out = &o->device},
-        {.name = "--model", .type = VF_OPT_OPTIONAL, .out = &o->model_dir, .dflt = "bench/models"},
+        {.name = "--model", .type = VF_OPT_OPTIONAL, .out = &o->model_dir, .dflt = ""},
         {.name = "--force", .type = VF_OPT_FLAG, .out = &o->force},
         {.name = "--results", .type = VF_OPT_FLAG, .out = &o->results},
         {.name = "--quiet", .type = VF_OPT_FLAG, .out = &o->quiet},
@@ -787,8 +789,13 @@ int vf_cmd_bench(int argc, char **argv)
     char err[1024];
     vf_bench_model models[VF_BENCH_MAX_MODELS];
     uint32_t model_count = 0;
+    char model_dir[4096];
+    if (o.model_dir && !o.model_dir[0]) /* --model alone: the device files shipped with vkfluid */
+        vf_app_data_dir("models", "bench/models", model_dir, sizeof model_dir);
+    else if (o.model_dir)
+        snprintf(model_dir, sizeof model_dir, "%s", o.model_dir);
     if (o.model_dir) {
-        vf_result mres = vf_bench_models_load(o.model_dir, models, VF_BENCH_MAX_MODELS, &model_count, err, sizeof err);
+        vf_result mres = vf_bench_models_load(model_dir, models, VF_BENCH_MAX_MODELS, &model_count, err, sizeof err);
         if (mres != VF_OK) {
             vf_app_error("--model %s", err);
             vf_scene_loaded_free(&file_scene);
@@ -879,8 +886,10 @@ int vf_cmd_bench(int argc, char **argv)
     vf_progress_end(&progress);
     vf_bench_print(rep, stdout);
     vf_bench_print_work(rep, stdout);
-    if (model_count)
+    if (model_count) {
+        printf("device files of the model: %s\n", model_dir);
         vf_bench_print_model(rep, models, model_count, stdout);
+    }
     vf_result written = vf_bench_write(rep, o.out);
     if (written != VF_OK) {
         vf_app_error("--out %s: cannot write the results: %s", o.out, vf_result_message(written));
