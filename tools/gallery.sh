@@ -80,15 +80,15 @@ anim() {
     echo "gallery: $dest/$name.webp: $bytes bytes" >&2
 }
 
-still smoke 30
-still cavity 4
-still channel 40
+still smoke 60
+still cavity 120
+still channel 120
 still pool 60
 still boat 90
 still river 60
-still dam-break 24 --set spacing=0.02
+still dam-break 40 --set spacing=0.02
 still double-dam 24 --set spacing=0.02
-still drop 12 --set spacing=0.02
+still drop 24 --set spacing=0.015
 still fountain 24 --set spacing=0.02
 still smoke3d 45
 still fire3d 45

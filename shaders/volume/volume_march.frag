@@ -104,10 +104,14 @@ float obstacles_hit(vec3 o, vec3 d, out vec3 n)
     return best;
 }
 
+// The light at a solid's surface: the transmittance 1.5 cells out along the
+// normal, in the fluid cells next to the solid (the cells inside it hold 0,
+// and sampling between them and the surface drew the staircase of the
+// voxelised shape as rings).
 vec3 shade_solid(vec3 x, vec3 n)
 {
     float lit = max(dot(n, pc.light.xyz), 0.0);
-    vec3 inside = clamp(x, vec3(0.0), pc.box.xyz);
+    vec3 inside = clamp(x + (1.5 * vh()) * n, vec3(0.0), pc.box.xyz);
     return vec3(0.55, 0.52, 0.48) * (0.25 + 0.75 * lit * light_at(inside));
 }
 

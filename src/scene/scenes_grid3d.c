@@ -60,10 +60,10 @@ static const vf_param_def smoke3d_keys[] = {
 static const vf_param_def fire3d_keys[] = {
     COMMON_KEYS(64, VF_GRID3D_ADVECT_MACCORMACK, 1),
     PLUME_KEYS(0.15),
-    {"source_density", VF_PARAM_DOUBLE, K(source_density), 2, 0, 1e6, false, NULL, "1/s", "soot injected per second"},
+    {"source_density", VF_PARAM_DOUBLE, K(source_density), 3, 0, 1e6, false, NULL, "1/s", "soot injected per second"},
     {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 20, -1e6, 1e6, false, NULL, "1/s",
      "temperature injected per second (the soot glows as a black body at 300 K + 800 K per unit)"},
-    {"cooling", VF_PARAM_DOUBLE, K(cooling), 8, 0, 1000, false, NULL, "1/s",
+    {"cooling", VF_PARAM_DOUBLE, K(cooling), 10, 0, 1000, false, NULL, "1/s",
      "the temperature above ambient decays as exp(-cooling t): the flame's height (0 = never)"},
     {"obstacle", VF_PARAM_ENUM, K(obstacle), OBSTACLE_NONE, 0, 0, false, VF_CHOICES(OBSTACLE_LIST), "", "obstacle above the fire"},
     {"obstacle_size", VF_PARAM_DOUBLE, K(obstacle_size), 0.15, 0, 10, true, NULL, "m", "obstacle radius or half side"},
@@ -143,7 +143,7 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         d->source[0] = 0.15f;
         d->source[1] = (float)sd->obstacle_y;
         d->source[2] = (float)sd->obstacle_z;
-        d->source[3] = 0.12f;
+        d->source[3] = 0.08f;
         d->source_density = (float)sd->source_density;
         speed = 1.5 * sd->inflow;
         /* the camera frames the smoke, the obstacle and the near wake, from the side */
@@ -166,9 +166,9 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         d->source_temperature = (float)sd->source_temperature;
         d->cooling = sd->cooling;
         if (scene == &vf_scene_grid3d_fire3d) {
-            d->emission = 8.0f; /* fire: glowing soot, darker smoke */
+            d->emission = 5.0f; /* fire: glowing soot, darker smoke */
             d->extinction = 4.0f;
-            d->albedo = 0.35f;
+            d->albedo = 0.25f;
             d->kelvin = 800.0f;
         }
         /* the camera frames the plume's lowest 1.15 m around the axis (the
