@@ -8,7 +8,7 @@
 #   tools/gallery.sh             every picture (about 25 minutes on lavapipe
 #                                with 2 cores; the 3D scenes take most)
 #   tools/gallery.sh NAME...     only these: scene names, or anim-grid,
-#                                anim-height, anim-sph, anim-grid3d
+#                                anim-height, anim-sph, anim-grid3d, blackbody
 #
 # Environment: VKFLUID (default build/vkfluid), GALLERY_OUT (default
 # docs/gallery), GALLERY_WORK (default out/gallery).
@@ -93,6 +93,11 @@ still fountain 24 --set spacing=0.02
 still smoke3d 45
 still fire3d 45
 still wind3d 60
+
+# the black-body chart the fire's colours come from (docs/grid3d.md, Fire)
+if wanted blackbody; then
+    python3 tools/fire_colors.py chart "$dest/blackbody.png"
+fi
 
 anim anim-grid smoke 0 117 3
 anim anim-height boat 0 116 4
