@@ -193,6 +193,156 @@
 #define VF_SPH_EMIT_BIND_ACC 6     /* vec4 (append zeros) */
 #define VF_SPH_EMIT_BIND_PATTERN 7 /* vec4 nozzle points (offsets from the origin) */
 
+/* ---------------------------------------------------------------- PBF */
+/* Position-based fluids (Macklin & Mueller 2013), VF_SPH_METHOD_PBF. A substep
+ * predicts the positions (pbf_predict, or the last pass of the substep before,
+ * with its flags), bins and reorders them as the weakly compressible solver
+ * does, then iterates the density constraint: pbf_lambda (the first iteration
+ * walks the rows of cells and writes the neighbour bits; the others visit the
+ * marked candidates) and pbf_delta (the position correction), then XSPH and
+ * the vorticity (pbf_xsph) and its confinement (pbf_confine) when they are on.
+ * Every pass finds a particle's rows from its binned position x0. */
+#define VF_SPH_METHOD_WCSPH 0
+#define VF_SPH_METHOD_PBF 1
+#define VF_SPH_METHOD_DFSPH 2
+
+/* Slots every PBF pass binds (dense; pbf_predict binds those up to
+ * VF_PBF_BIND_COUNTS); 0 and 1 are params and state. The binning's reorder
+ * writes the substep's predicted positions x0 and velocities, which stay as
+ * they are until the substep ends (every pass finds a particle's rows from
+ * x0); the substep's last pass writes the final (or the next substep's
+ * predicted) state into the other pair of buffers, which the reorder read
+ * and which becomes the current one. */
+#define VF_PBF_BIND_POS 2     /* vec4 x0 (read); pbf_predict: the positions it predicts (read, write) */
+#define VF_PBF_BIND_POS_T 3   /* its texel view */
+#define VF_PBF_BIND_VEL 4     /* vec4 the predicted velocities (read); pbf_predict: as POS */
+#define VF_PBF_BIND_DENS 5    /* vec2 (density, sum of the iterations' lambda) (pbf_lambda: write; others: read) */
+#define VF_PBF_BIND_CELL 6    /* uint cell, slot and per-cell counts of the next substep's binning */
+#define VF_PBF_BIND_SLOT 7    /* (VF_PBF_PREDICT with VF_SPH_DRIFT_BIN; else bound by their */
+#define VF_PBF_BIND_COUNTS 8  /* first word and not accessed) */
+#define VF_PBF_BIND_START 9   /* uint cell starts of the binning */
+#define VF_PBF_BIND_START_T 10
+#define VF_PBF_BIND_BITS 11   /* uint[VF_SPH_MASK_WORDS] neighbour bits (pbf_lambda's first iteration writes them) */
+#define VF_PBF_BIND_BITS_T 12 /* as RG32_UINT texels */
+#define VF_PBF_BIND_OUT_POS 13 /* vec4 the final or predicted x, pressure (write, own) */
+#define VF_PBF_BIND_OUT_VEL 14 /* vec4 the final or predicted v, density (write, own; pbf_xsph with
+                                  confinement: v after XSPH, which pbf_confine reads) */
+/* pbf_lambda */
+#define VF_PBF_LAMBDA_BIND_X 15   /* vec4 positions of this iteration (the first reads POS) */
+#define VF_PBF_LAMBDA_BIND_X_T 16
+#define VF_PBF_LAMBDA_BIND_REC 17 /* vec4 (x, lambda) of every particle (write) */
+/* pbf_delta */
+#define VF_PBF_DELTA_BIND_REC 15   /* vec4 (x, lambda) (read) */
+#define VF_PBF_DELTA_BIND_REC_T 16
+#define VF_PBF_DELTA_BIND_X 17     /* vec4 the corrected positions (write); the last iteration with a
+                                      pass after it: (x, pressure) */
+#define VF_PBF_DELTA_BIND_NB_V 18  /* vec4 (v, density) for the pass after it (write) */
+/* pbf_xsph */
+#define VF_PBF_XSPH_BIND_X 15      /* vec4 (x, pressure) after the solve (read) */
+#define VF_PBF_XSPH_BIND_X_T 16
+#define VF_PBF_XSPH_BIND_NB_V 17   /* vec4 (v, density) after the solve (read) */
+#define VF_PBF_XSPH_BIND_NB_V_T 18
+#define VF_PBF_XSPH_BIND_OMEGA 19  /* vec4 the vorticity (write, own, with confinement) */
+#define VF_PBF_XSPH_BIND_WREC 20   /* vec4 (x, |omega|) for pbf_confine (write, with confinement) */
+/* pbf_confine */
+#define VF_PBF_CONFINE_BIND_WREC 15   /* vec4 (x, |omega|) (read) */
+#define VF_PBF_CONFINE_BIND_WREC_T 16
+#define VF_PBF_CONFINE_BIND_OMEGA 17  /* vec4 the particle's own vorticity (read) */
+#define VF_PBF_CONFINE_BIND_X 18      /* vec4 (x, pressure) after the solve (read, own) */
+
+/* vf_pbf_push flags */
+#define VF_PBF_FIRST 4u    /* pbf_lambda: the first iteration (walk the rows, write the bits, set the lambda sum) */
+#define VF_PBF_LAST 8u     /* pbf_delta: the last iteration (the final velocity) */
+#define VF_PBF_POST 16u    /* pbf_delta, pbf_xsph: a pass follows that reads its records (no finish) */
+#define VF_PBF_PREDICT 32u /* the finish predicts the next substep (external forces, x += v dt,
+                              collisions; with VF_SPH_DRIFT_BIN also its binning) */
+
+/* ---------------------------------------------------------------- DFSPH */
+/* Divergence-free SPH (Bender & Koschier 2015, 2017), VF_SPH_METHOD_DFSPH.
+ * The GPU chooses each substep (the CFL step of the largest speed, split
+ * evenly over what is left of the frame) and ends each pressure solve at
+ * its tolerance; the host records a frame of at most dfsph_substeps
+ * substeps, each solve of at most dfsph_max_iterations iterations, and the
+ * passes the GPU did not need dispatch no workgroup (indirect arguments in
+ * the control block, vf_dfsph_ctl). A substep:
+ *   dfsph_step     (one workgroup) the step, its dispatch arguments
+ *   [emit]         with an emitter: the nozzle, then dfsph_step REFRESH
+ *   binning        as the other methods, dispatched by the step's arguments
+ *   dfsph_density  density, the factor alpha and the divergence solve's warm start
+ *   dfsph_divergence, dfsph_div_update   the divergence solve's iterations
+ *   dfsph_predict  external forces, XSPH and the density solve's warm start
+ *   dfsph_pressure, dfsph_press_update   the density solve's iterations
+ *   dfsph_advect   x += dt v (and with no emitter the next binning)
+ * The last workgroup of dfsph_divergence and dfsph_pressure to finish sums
+ * the error and writes the arguments of the iteration after it. */
+#define VF_DFSPH_MAX_ITERATIONS 64 /* the largest dfsph_max_iterations */
+#define VF_DFSPH_WG VF_SPH_WG
+
+/* The control block (storage; also the indirect arguments). */
+VF_STRUCT_BEGIN(vf_dfsph_ctl)
+    VF_UINT step_x, step_y, step_z, step_w;   /* the per-particle passes of this substep: the particle
+                                                  dispatch, or 0 when the frame's time is done */
+    VF_UINT emit_x, emit_y, emit_z, emit_w;   /* the nozzle pass: 1 when a layer is due */
+    VF_UINT scan_x, scan_y, scan_z, scan_w;   /* the scan of the cell counts (cells / scan block), or 0 */
+    VF_FLOAT time;       /* simulated time done in this frame, s */
+    VF_FLOAT dt;         /* the substep, s */
+    VF_UINT speed_bits;  /* the largest speed of the last advect (floatBitsToUint) */
+    VF_UINT arrived;     /* workgroups of the error pass that have finished (the last resets it) */
+    VF_FLOAT emit_time;  /* simulated time since the last nozzle layer */
+    VF_UINT substeps;    /* substeps run since creation */
+    VF_UINT div_iterations, dens_iterations; /* iterations run since creation */
+    VF_UINT capped;      /* substeps made longer than the CFL step (the frame's recorded substeps ran out) */
+    VF_UINT iteration;   /* the current solve's iterations so far */
+    VF_UINT div_capped, dens_capped; /* solves that stopped at dfsph_max_iterations above their tolerance */
+    VF_FLOAT error;      /* the last error of the current solve */
+    VF_FLOAT div_error_max, dens_error_max; /* the largest error a solve stopped at since creation */
+    VF_FLOAT pad0;
+    /* then the solves' iteration arguments: [k] dispatches iteration k's passes */
+VF_STRUCT_END(vf_dfsph_ctl)
+VF_STATIC_ASSERT(sizeof(vf_dfsph_ctl) == 16 * 3 + 4 * 16, "vf_dfsph_ctl must match std430")
+/* The control buffer: vf_dfsph_ctl, then the divergence solve's iteration
+ * arguments (uvec4 x (VF_DFSPH_MAX_ITERATIONS + 1)), then the density
+ * solve's. */
+#define VF_DFSPH_DIV_ARGS_OFFSET 112
+#define VF_DFSPH_DENS_ARGS_OFFSET (VF_DFSPH_DIV_ARGS_OFFSET + 16 * (VF_DFSPH_MAX_ITERATIONS + 1))
+#define VF_DFSPH_CTL_BYTES (VF_DFSPH_DENS_ARGS_OFFSET + 16 * (VF_DFSPH_MAX_ITERATIONS + 1))
+
+/* dfsph_step modes */
+#define VF_DFSPH_STEP_FRAME 0u   /* a frame begins: its time back to 0 */
+#define VF_DFSPH_STEP_BEGIN 1u   /* a substep begins: its step and arguments */
+#define VF_DFSPH_STEP_REFRESH 2u /* after an emission: the step's particle arguments again */
+
+/* Slots every DFSPH particle pass binds (dense); 0 and 1 are params and state. */
+#define VF_DFSPH_BIND_CTL 2     /* vf_dfsph_ctl and the iteration arguments */
+#define VF_DFSPH_BIND_POS 3     /* vec4 positions (cell order) */
+#define VF_DFSPH_BIND_POS_T 4
+#define VF_DFSPH_BIND_VEL 5     /* vec4 velocities */
+#define VF_DFSPH_BIND_VEL_T 6
+#define VF_DFSPH_BIND_DENS 7    /* vec2 (density, alpha) */
+#define VF_DFSPH_BIND_DENS_T 8
+#define VF_DFSPH_BIND_WARM 9    /* vec2 (kappa, kappa_v): the pressures of the two solves, summed over the
+                                   step (the next step's warm start; reordered with the particles) */
+#define VF_DFSPH_BIND_WARM_T 10
+#define VF_DFSPH_BIND_KAPPA 11  /* float this iteration's kappa (or kappa_v) */
+#define VF_DFSPH_BIND_KAPPA_T 12
+#define VF_DFSPH_BIND_VSTAR 13  /* vec4 the predicted velocities v* of the density solve */
+#define VF_DFSPH_BIND_VSTAR_T 14
+#define VF_DFSPH_BIND_START 15  /* uint cell starts */
+#define VF_DFSPH_BIND_START_T 16
+#define VF_DFSPH_BIND_PARTIAL 17 /* float per workgroup: the error sums */
+#define VF_DFSPH_BIND_CELL 18   /* the next binning (dfsph_advect with VF_SPH_DRIFT_BIN) */
+#define VF_DFSPH_BIND_SLOT 19
+#define VF_DFSPH_BIND_COUNTS 20
+#define VF_DFSPH_BIND_DISPATCH 21 /* uvec4 the particle dispatch arguments (sph_args) */
+#define VF_DFSPH_BIND_BITS 22   /* uint[VF_SPH_MASK_WORDS] neighbour bits (dfsph_density writes them) */
+#define VF_DFSPH_BIND_BITS_T 23
+
+/* The reorder moves the warm start with the particles (sph_scatter with the
+ * specialization constant VF_SPH_SPEC_WARM true). */
+#define VF_SPH_SPEC_WARM 2
+#define VF_SPH_SCATTER_BIND_WARM_IN 17  /* vec2 (read) */
+#define VF_SPH_SCATTER_BIND_WARM_OUT 18 /* vec2 (write) */
+
 /* The solver's constants, written once at creation (uniform, std140: only
  * 4-byte scalars and vec4s at 16-byte offsets). Lengths in metres, times in
  * seconds. The kernel factors are for the normalised forms with q = r/h:
@@ -244,9 +394,29 @@ VF_STRUCT_BEGIN(vf_sph_params)
     VF_FLOAT restitution;   /* normal velocity kept (reversed) at walls and obstacles, 0..1 */
     VF_FLOAT damping;       /* linear velocity damping, 1/s (settling) */
     VF_FLOAT emit_clearance2; /* a nozzle point emits only when no particle is closer than this (squared) */
-    VF_FLOAT pad0;
+    VF_FLOAT volume;        /* mass / rho0: a particle's rest volume, m^3 */
+    /* position-based fluids (VF_SPH_METHOD_PBF; Macklin & Mueller 2013) */
+    VF_FLOAT pbf_relax;     /* epsilon of lambda = -C / (sum_k |grad_k C|^2 + epsilon), 1/m^2 */
+    VF_FLOAT pbf_scorr_k;   /* artificial pressure s_corr = -k (W(r) / W(dq))^n (0: off), m^2: the k of
+                               the scene over a particle's sum |grad C|^2 at rest (a lambda) */
+    VF_FLOAT pbf_scorr_inv_w; /* 1 / (1 - (dq/h)^2)^3: the poly6 shape at dq, inverted */
+    VF_FLOAT pbf_scorr_n;   /* n */
+    VF_FLOAT xsph;          /* XSPH: v += xsph sum_j V_j (v_j - v_i) W_ij after the solve (0: off) */
+    VF_FLOAT vorticity;     /* vorticity confinement epsilon: a = epsilon (N x omega), m/s (0: off) */
+    /* divergence-free SPH (VF_SPH_METHOD_DFSPH; Bender & Koschier 2015, 2017) */
+    VF_FLOAT dfsph_cfl;     /* dt = dfsph_cfl spacing / (largest speed) */
+    VF_FLOAT dfsph_dt_max;  /* the largest step, s */
+    VF_FLOAT dfsph_eta;     /* the density solve's tolerance: average max(rho* - rho0, 0) / rho0 */
+    VF_FLOAT dfsph_eta_v;   /* the divergence solve's: average max(D rho / Dt, 0) dt / rho0 */
+    VF_FLOAT frame_dt;      /* simulated seconds per frame */
+    VF_UINT noslip;         /* 1: the walls' and obstacles' images carry the velocity reversed (no-slip),
+                               0: reflected (free-slip) */
+    VF_UINT dfsph_max_iterations; /* iterations a solve may take (its recorded arguments) */
+    VF_FLOAT emit_interval; /* simulated seconds between nozzle layers (dfsph: the GPU keeps the time) */
+    VF_UINT scan_groups;    /* workgroups of the cell-count scan */
+    VF_FLOAT spacing;       /* particle spacing, m */
 VF_STRUCT_END(vf_sph_params)
-VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 32,
+VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 48,
                  "vf_sph_params must match std140")
 
 /* GPU-side counters (storage). */
@@ -304,5 +474,29 @@ VF_STRUCT_BEGIN(vf_sph_integrate_push)
     VF_UINT pad0;
 VF_STRUCT_END(vf_sph_integrate_push)
 VF_STATIC_ASSERT(sizeof(vf_sph_integrate_push) == 16, "vf_sph_integrate_push must match std430")
+
+/* The PBF passes: the interactive force (as vf_sph_forces_push), the
+ * substep, the flags (VF_PBF_*, VF_SPH_DRIFT_BIN, VF_SPH_DRIFT_ODD). */
+VF_STRUCT_BEGIN(vf_pbf_push)
+    VF_VEC4(interact); /* xyz point, w radius (0: off) */
+    VF_FLOAT strength;
+    VF_FLOAT dt;       /* the substep, s */
+    VF_UINT flags;
+    VF_UINT pad0;
+VF_STRUCT_END(vf_pbf_push)
+VF_STATIC_ASSERT(sizeof(vf_pbf_push) == 32, "vf_pbf_push must match std430")
+
+/* The DFSPH passes: the interactive force, the mode (dfsph_step) or the
+ * iteration (the solves: it picks the arguments the pass writes), the flags
+ * (VF_SPH_DRIFT_BIN, VF_SPH_DRIFT_ODD), the recorded substeps left in the
+ * frame (dfsph_step). */
+VF_STRUCT_BEGIN(vf_dfsph_push)
+    VF_VEC4(interact); /* xyz point, w radius (0: off) */
+    VF_FLOAT strength;
+    VF_UINT mode;      /* dfsph_step: VF_DFSPH_STEP_*; the solves: the iteration */
+    VF_UINT flags;
+    VF_UINT left;      /* dfsph_step: recorded substeps left in the frame, this one included */
+VF_STRUCT_END(vf_dfsph_push)
+VF_STATIC_ASSERT(sizeof(vf_dfsph_push) == 32, "vf_dfsph_push must match std430")
 
 #endif

@@ -59,27 +59,28 @@ float sph_pressure(float rho)
     return p;
 }
 
-// Keeps a particle out of the obstacles and inside the walls: the position
-// goes back to the surface and the normal velocity, when it points inwards,
-// is reversed and scaled by the restitution (<= 1: never gains energy).
-void sph_collide(inout vec3 x, inout vec3 v)
+// Keeps a particle out of the obstacles and inside the walls, at least
+// margin away from each surface: the position goes back to that distance
+// and the normal velocity, when it points inwards, is reversed and scaled
+// by the restitution (<= 1: never gains energy).
+void sph_collide_margin(inout vec3 x, inout vec3 v, float margin)
 {
     float e = prm.restitution;
     for (uint k = 0u; k < prm.sphere_count; k++) {
         vec4 s = prm.spheres[k];
         vec3 d = x - s.xyz;
-        float d2 = dot(d, d);
-        if (d2 < s.w * s.w) {
+        float d2 = dot(d, d), r = s.w + margin;
+        if (d2 < r * r) {
             float len = sqrt(d2);
             vec3 n = len > 1e-6 * s.w ? d / len : vec3(0.0, 1.0, 0.0);
-            x = s.xyz + n * s.w;
+            x = s.xyz + n * r;
             float vn = dot(v, n);
             if (vn < 0.0)
                 v -= (1.0 + e) * vn * n;
         }
     }
     for (uint k = 0u; k < prm.box_count; k++) {
-        vec3 lo = prm.box_lo[k].xyz, hi = prm.box_hi[k].xyz;
+        vec3 lo = prm.box_lo[k].xyz - margin, hi = prm.box_hi[k].xyz + margin;
         if (all(greaterThan(x, lo)) && all(lessThan(x, hi))) {
             vec3 dlo = x - lo, dhi = hi - x;
             int axis = 0;
@@ -101,18 +102,29 @@ void sph_collide(inout vec3 x, inout vec3 v)
         }
     }
     for (int a = 0; a < 3; a++) {
-        if (x[a] < prm.lo[a]) {
-            x[a] = prm.lo[a];
+        if (x[a] < prm.lo[a] + margin) {
+            x[a] = prm.lo[a] + margin;
             if (v[a] < 0.0)
                 v[a] = -e * v[a];
         }
-        if (x[a] > prm.hi[a]) {
-            x[a] = prm.hi[a];
+        if (x[a] > prm.hi[a] - margin) {
+            x[a] = prm.hi[a] - margin;
             if (v[a] > 0.0)
                 v[a] = -e * v[a];
         }
     }
 }
+
+void sph_collide(inout vec3 x, inout vec3 v)
+{
+    sph_collide_margin(x, v, 0.0);
+}
+
+// The margin the large-step methods keep particles off the surfaces at: a
+// particle on a wall would see its own mirror image at its own position,
+// where the image's gradient has no direction (rounding sets it), and
+// could never move off its image's density.
+float sph_wall_margin() { return 1e-3 * prm.h; }
 
 // The cell a binning puts a position in: the extra bin prm.cells inside the
 // sink (the scatter drops it), else its grid cell. sph_bin, sph_integrate and
@@ -144,7 +156,7 @@ uint sph_kick_drift(inout vec3 x, inout vec3 v, vec3 a, float kick_dt, float dt)
 // every combination of the walls it is near, for edges and corners), and
 // across the surface of the nearest obstacle (its tangent plane). Images carry
 // the density and pressure of their original and its velocity reflected
-// (free slip). A lattice of fluid against a wall therefore continues
+// (free slip) or reversed (no slip: prm.noslip). A lattice of fluid against a wall therefore continues
 // seamlessly through it: no density deficit at walls, and the pressure of the
 // images holds the fluid out (no penetration) with a symmetric pair force.
 // Reflection never brings an image closer than its original, so the images
@@ -348,6 +360,8 @@ void sph_row_candidates_of(sph_rows g, int r, ivec3 c, vec3 f, ivec2 lo, ivec2 h
 // every image of each would visit all of them for each image set.
 vec3 sph_mirror(vec3 x, uint mask, sph_mirrors m, bool velocity)
 {
+    if (velocity && prm.noslip != 0u)
+        return -x; // no-slip walls at rest: the image moves against its original
     return mask != 0u ? sph_mirror_axes(x, mask, velocity ? vec3(0.0) : m.plane)
                       : sph_mirror_plane(x, m.n, velocity ? 0.0 : m.c);
 }
@@ -418,3 +432,80 @@ uint sph_mask_bits(uvec4 m0, uvec4 m1, uint p, uint len)
     uint bits = (sph_mask_word(m0, m1, w) >> sh) | ((sph_mask_word(m0, m1, w + 1u) << 1u) << (31u - sh));
     return len < 32u ? bits & ((1u << len) - 1u) : bits;
 }
+
+// The candidates of a particle at x0 (the rows of its cell, as the loop that
+// wrote its neighbour bits m0, m1 walked them) whose bit is set, a slab of
+// rows of equal z at a time (as sph_forces): VISIT for each, the candidate in
+// `j`. The candidates the bits do not cover (past the 32nd of a row, past the
+// last word) are visited where CHECK (an expression of j) holds.
+#define SPH_FOR_MARKED(x0_, m0_, m1_, CHECK, VISIT)                                                                    \
+    {                                                                                                                  \
+        ivec3 c_ = sph_cell3(x0_);                                                                                     \
+        vec3 f_ = sph_rows_at(x0_);                                                                                    \
+        ivec2 lo_, hi_;                                                                                                \
+        sph_row_bounds(c_, f_, lo_, hi_);                                                                              \
+        sph_rows g_ = sph_rows_of();                                                                                   \
+        uint at_ = 0u;                                                                                                 \
+        const uint limit_ = 32u * VF_SPH_MASK_WORDS;                                                                   \
+        for (int zs_ = 0; zs_ < SPH_ROW_SPAN; zs_++) {                                                                 \
+            uint rb_[SPH_ROW_SPAN], re_[SPH_ROW_SPAN], rw_[SPH_ROW_SPAN], rr_[SPH_ROW_SPAN], rs_[SPH_ROW_SPAN];        \
+            for (int k_ = 0; k_ < SPH_ROW_SPAN; k_++) {                                                                \
+                uint b_, e_;                                                                                           \
+                sph_row_candidates_of(g_, zs_ * SPH_ROW_SPAN + k_, c_, f_, lo_, hi_, b_, e_);                          \
+                uint len_ = min(e_ - b_, 32u);                                                                         \
+                rw_[k_] = sph_mask_bits(m0_, m1_, at_, len_);                                                          \
+                /* the bits that lie in the stored words */                                                           \
+                rs_[k_] = at_ >= limit_ ? 0u : (limit_ - at_ >= 32u ? ~0u : (1u << (limit_ - at_)) - 1u);              \
+                at_ += len_;                                                                                           \
+                rb_[k_] = b_;                                                                                          \
+                re_[k_] = e_;                                                                                          \
+                rr_[k_] = b_ + 32u;                                                                                    \
+            }                                                                                                          \
+            for (;;) {                                                                                                 \
+                bool found_ = false, sure_ = true;                                                                     \
+                uint j = 0u;                                                                                           \
+                for (int k_ = 0; k_ < SPH_ROW_SPAN; k_++) {                                                            \
+                    bool bit_ = !found_ && rw_[k_] != 0u;                                                              \
+                    int lsb_ = findLSB(rw_[k_]);                                                                       \
+                    j = bit_ ? rb_[k_] + uint(lsb_) : j;                                                               \
+                    sure_ = bit_ ? ((rs_[k_] >> uint(max(lsb_, 0))) & 1u) != 0u : sure_;                               \
+                    rw_[k_] &= bit_ ? rw_[k_] - 1u : ~0u;                                                              \
+                    found_ = found_ || bit_;                                                                           \
+                }                                                                                                      \
+                if (!found_)                                                                                           \
+                    break;                                                                                             \
+                if (sure_ || (CHECK)) {                                                                                \
+                    VISIT                                                                                              \
+                }                                                                                                      \
+            }                                                                                                          \
+            for (;;) {                                                                                                 \
+                bool found_ = false;                                                                                   \
+                uint j = 0u;                                                                                           \
+                for (int k_ = 0; k_ < SPH_ROW_SPAN; k_++) {                                                            \
+                    bool rest_ = !found_ && rr_[k_] < re_[k_];                                                         \
+                    j = rest_ ? rr_[k_] : j;                                                                           \
+                    rr_[k_] += rest_ ? 1u : 0u;                                                                        \
+                    found_ = found_ || rest_;                                                                          \
+                }                                                                                                      \
+                if (!found_)                                                                                           \
+                    break;                                                                                             \
+                if (CHECK) {                                                                                           \
+                    VISIT                                                                                              \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
+    }
+
+// The mirror images of a pair near walls and obstacles: a particle within h
+// of a wall or an obstacle (sph_mirrors of its position) sees the images of
+// each of its pairs within h of it, across every image set (sph_density's
+// images), taken in the pair's own visit: SPH_FOR_IMAGE_SETS(m, VISIT_IMAGE)
+// calls VISIT_IMAGE for each set (its mask in `mask`; sph_mirror(x, mask, m, ...)).
+#define SPH_FOR_IMAGE_SETS(pm_, VISIT_IMAGE)                                                                           \
+    {                                                                                                                  \
+        uint set_ = pm_.axes, mask;                                                                                    \
+        bool obstacle_ = pm_.obstacle;                                                                                 \
+        while (sph_next_image_set(pm_, set_, obstacle_, mask)) {                                                      \
+            VISIT_IMAGE                                                                                                \
+        }                                                                                                              \
+    }

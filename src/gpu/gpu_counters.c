@@ -13,12 +13,13 @@ void vf_gpu_counters_attach(vf_gpu *gpu, vf_gpu_counters *c)
     gpu->counters = c;
 }
 
-void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect)
+void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect, bool neighbours)
 {
     vf_gpu_counters *c = gpu ? gpu->counters : NULL;
     if (!c)
         return;
     c->dispatches++;
+    c->neighbour_passes += neighbours;
     c->indirect_dispatches += indirect;
     c->bytes += bytes;
     if (!name)
@@ -36,6 +37,7 @@ void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool
     }
     c->kernel[k].dispatches++;
     c->kernel[k].bytes += bytes;
+    c->kernel[k].neighbours = neighbours;
 }
 
 void vf_count_draw(const vf_gpu *gpu)

@@ -25,6 +25,7 @@ typedef struct vf_kernel_count {
     char name[40];
     uint64_t dispatches;
     uint64_t bytes; /* bound buffer bytes summed over its dispatches */
+    bool neighbours; /* it loops over neighbours (vf_compute_desc) */
 } vf_kernel_count;
 
 /** The totals since the last reset. */
@@ -35,6 +36,7 @@ typedef struct vf_gpu_counters {
     uint64_t barriers;            /* vkCmdPipelineBarrier2 calls through the helpers */
     uint64_t submits;
     uint64_t bytes;               /* bound bytes of every dispatch */
+    uint64_t neighbour_passes;    /* dispatches of kernels that loop over neighbours */
     vf_kernel_count kernel[VF_COUNTERS_MAX_KERNELS];
     uint32_t kernel_count;
     uint64_t kernels_dropped;     /* dispatches of kernels beyond VF_COUNTERS_MAX_KERNELS */
@@ -47,9 +49,10 @@ void vf_gpu_counters_reset(vf_gpu_counters *c);
  * The caller owns c and must detach it before freeing it. */
 void vf_gpu_counters_attach(vf_gpu *gpu, vf_gpu_counters *c);
 
-/** Hook: one dispatch of kernel `name` binding `bytes` bytes of buffers.
- * gpu may be NULL; no-op without attached counters. */
-void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect);
+/** Hook: one dispatch of kernel `name` binding `bytes` bytes of buffers;
+ * neighbours: the kernel loops over neighbours (a neighbour pass). gpu may
+ * be NULL; no-op without attached counters. */
+void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect, bool neighbours);
 /** Hook: one draw call. gpu may be NULL. */
 void vf_count_draw(const vf_gpu *gpu);
 /** Hook: `n` pipeline barriers. gpu may be NULL. */

@@ -93,6 +93,7 @@ vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, v
     p->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
     p->stages = VK_SHADER_STAGE_COMPUTE_BIT;
     p->local_size_x = desc->local_size_x ? desc->local_size_x : VF_WG_1D;
+    p->neighbours = desc->neighbours;
     const char *name = desc->name ? desc->name : desc->shader;
     snprintf(p->name, sizeof p->name, "%s", name);
     if (desc->spec_count > VF_MAX_SPEC_CONSTANTS) {
@@ -374,7 +375,7 @@ void vf_cmd_dispatch(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding
     vf_cmd_bind(cmd, p, bindings, push);
     vkCmdDispatch(cmd, gx, gy, gz);
     if (p->gpu->counters)
-        vf_count_dispatch(p->gpu, p->name, vf_pipeline_bound_bytes(p, bindings), false);
+        vf_count_dispatch(p->gpu, p->name, vf_pipeline_bound_bytes(p, bindings), false, p->neighbours);
 }
 
 void vf_cmd_dispatch_1d(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push,

@@ -46,6 +46,7 @@ typedef struct vf_compute_desc {
     uint32_t push_size;          /* bytes of push constants, 0..128, multiple of 4 */
     uint32_t local_size_x;       /* workgroup x size the shader declares (for dispatch_1d); 0 = VF_WG_1D */
     const char *name;            /* debug name; NULL = shader name */
+    bool neighbours;             /* the kernel loops over each element's neighbours (work accounting) */
     uint32_t spec_count;         /* specialization constants: constant_id i = spec[i] (32-bit) */
     uint32_t spec[VF_MAX_SPEC_CONSTANTS];
 } vf_compute_desc;
@@ -85,6 +86,7 @@ typedef struct vf_pipeline {
     uint32_t push_size;
     uint32_t local_size_x;
     char name[40];       /* debug name (work accounting, gpu_counters.h) */
+    bool neighbours;     /* a compute kernel that loops over neighbours (vf_compute_desc) */
     struct vf_set_cache *sets; /* the descriptor-set path only; NULL with push descriptors */
 } vf_pipeline;
 

@@ -26,6 +26,8 @@ typedef struct vf_sph_scene_desc {
     double viscosity, alpha, tension, gravity, restitution, damping;
     int integrator;
     double cfl, frame_dt;
+    int method, walls, pbf_substeps, pbf_iterations;
+    double pbf_relaxation, pbf_tensile_k, pbf_tensile_dq, pbf_tensile_n, xsph, vorticity;
     double push_x, push_y, push_z, push_radius, push_strength;
     double sphere_x, sphere_y, sphere_z, sphere_r;
     double box_x, box_y, box_z, box_sx, box_sy, box_sz;
@@ -76,6 +78,23 @@ typedef struct vf_sph_scene_desc {
      "kick-drift-kick leapfrog or symplectic euler"},                                                                  \
     {"cfl", DBL, OFF(cfl), 0.25, 0, 1, true, NULL, "1", "step size dt = cfl h / (c + largest expected speed)"},        \
     {"frame_dt", DBL, OFF(frame_dt), 1.0 / 60.0, 0, 10, true, NULL, "s", "simulated time per frame"},                   \
+    {"method", VF_PARAM_ENUM, OFF(method), VF_SPH_WCSPH, 0, 0, false, VF_CHOICES(VF_SPH_METHOD_LIST), "",             \
+     "solver: wcsph (weakly compressible, steps bound by the speed of sound), pbf (position-based fluids, Macklin & Mueller 2013: fixed substeps and iterations a frame), dfsph (divergence-free SPH, Bender & Koschier 2015: steps bound by the flow speed)"}, \
+    {"walls", VF_PARAM_ENUM, OFF(walls), VF_SPH_WALLS_AUTO, 0, 0, false, VF_CHOICES(VF_SPH_WALLS_LIST), "",           \
+     "tank walls and obstacles: noslip (viscosity and XSPH drag the fluid along them), freeslip, or auto (noslip for pbf and dfsph, freeslip for wcsph)"}, \
+    {"pbf_substeps", VF_PARAM_INT, OFF(pbf_substeps), 2, 1, 100, false, NULL, "1", "pbf: substeps a frame"},          \
+    {"pbf_iterations", VF_PARAM_INT, OFF(pbf_iterations), 4, 1, 100, false, NULL, "1",                                 \
+     "pbf: density-constraint iterations a substep"},                                                                  \
+    {"pbf_relaxation", DBL, OFF(pbf_relaxation), 0.01, 0, 100, false, NULL, "1",                                      \
+     "pbf: constraint relaxation epsilon, in units of a particle's sum |grad C|^2 at rest"},                           \
+    {"pbf_tensile_k", DBL, OFF(pbf_tensile_k), 0.1, 0, 10, false, NULL, "1",                                          \
+     "pbf: artificial pressure s_corr = -k (W(r) / W(dq))^n against clumping, k as a density error; 0: off"},        \
+    {"pbf_tensile_dq", DBL, OFF(pbf_tensile_dq), 0.2, 0, 0.99, false, NULL, "1", "pbf: dq of the artificial pressure, over h"}, \
+    {"pbf_tensile_n", DBL, OFF(pbf_tensile_n), 4, 1, 16, false, NULL, "1", "pbf: exponent n of the artificial pressure"}, \
+    {"xsph", DBL, OFF(xsph), 0.01, 0, 1, false, NULL, "1",                                                            \
+     "pbf: XSPH viscosity c, v += c sum_j V_j (v_j - v_i) W_ij each substep; 0: off"},                                  \
+    {"vorticity", DBL, OFF(vorticity), 0, 0, 100, false, NULL, "m/s",                                                 \
+     "pbf: vorticity confinement epsilon, a = epsilon (N x omega); 0: off (one neighbour pass less a substep)"},       \
     {"push_x", DBL, OFF(push_x), 0, -1e3, 1e3, false, NULL, "m", "interactive force: point x"},                        \
     {"push_y", DBL, OFF(push_y), 0, -1e3, 1e3, false, NULL, "m", "interactive force: point y"},                        \
     {"push_z", DBL, OFF(push_z), 0, -1e3, 1e3, false, NULL, "m", "interactive force: point z"},                        \
@@ -505,6 +524,16 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
     sd.integrator = (vf_sph_integrator)d->integrator;
     sd.cfl = d->cfl;
     sd.frame_dt = d->frame_dt;
+    sd.method = (vf_sph_method)d->method;
+    sd.walls = (vf_sph_walls)d->walls;
+    sd.pbf_substeps = (uint32_t)d->pbf_substeps;
+    sd.pbf_iterations = (uint32_t)d->pbf_iterations;
+    sd.pbf_relaxation = d->pbf_relaxation;
+    sd.pbf_tensile_k = d->pbf_tensile_k;
+    sd.pbf_tensile_dq = d->pbf_tensile_dq;
+    sd.pbf_tensile_n = d->pbf_tensile_n;
+    sd.xsph = d->xsph;
+    sd.vorticity = d->vorticity;
     sd.interact[0] = d->push_x;
     sd.interact[1] = d->push_y;
     sd.interact[2] = d->push_z;

@@ -17,7 +17,9 @@
  *     bytes     the bytes one execution must move, an expression over the
  *               names the family's pass_bytes function defines
  * and sim_pass_table.h turns it into the enum, the binding counts and the
- * table of vf_sim_pass. */
+ * table of vf_sim_pass. A pass written NEIGHBOUR_PASS (the same columns)
+ * loops over each particle's neighbours: the work accounting counts its
+ * dispatches as neighbour passes. */
 #ifndef VF_SIM_PASS_H
 #define VF_SIM_PASS_H
 

@@ -12,6 +12,11 @@
 #define VF_PASS_ID(id) VF_PASS_CAT(VF_PASS_PREFIX, id)
 #define VF_PASS_BINDINGS_ID(id) VF_PASS_CAT(VF_PASS_ID(id), BINDINGS)
 
+/* A table may write NEIGHBOUR_PASS for PASS (the same columns): a pass that
+ * loops over each particle's neighbours, counted as a neighbour pass by the
+ * work accounting (vf_compute_desc.neighbours). */
+#define NEIGHBOUR_PASS PASS
+
 enum {
 #define PASS(id, name_, shader_, push_, local_, bindings_, bytes_) VF_PASS_ID(id),
 #include VF_PASS_FILE
@@ -28,6 +33,7 @@ enum {
 #undef BIND
 
 #define BIND(slot, type) [slot] = VF_BIND_##type,
+#undef NEIGHBOUR_PASS
 static const vf_sim_pass VF_PASS_CAT(VF_PASS_PREFIX, passes)[VF_PASS_ID(COUNT)] = {
 #define PASS(id, name_, shader_, push_, local_, bindings_, bytes_)                                                     \
     [VF_PASS_ID(id)] = {name_,                                                                                         \
@@ -36,7 +42,16 @@ static const vf_sim_pass VF_PASS_CAT(VF_PASS_PREFIX, passes)[VF_PASS_ID(COUNT)] 
                          .bindings = {bindings_},                                                                      \
                          .push_size = VF_PASS_PUSH_SIZE(push_),                                                        \
                          .local_size_x = local_}},
+#define NEIGHBOUR_PASS(id, name_, shader_, push_, local_, bindings_, bytes_)                                           \
+    [VF_PASS_ID(id)] = {name_,                                                                                         \
+                        {.shader = shader_,                                                                            \
+                         .binding_count = VF_PASS_BINDINGS_ID(id),                                                     \
+                         .bindings = {bindings_},                                                                      \
+                         .push_size = VF_PASS_PUSH_SIZE(push_),                                                        \
+                         .local_size_x = local_,                                                                       \
+                         .neighbours = true}},
 #include VF_PASS_FILE
 #undef PASS
+#undef NEIGHBOUR_PASS
 };
 #undef BIND

@@ -85,7 +85,7 @@ int vf_sph_ref_images(const vf_sph_params *prm, const double x[3], const double 
             bool flip = mask & (1u << a);
             img[count][a] = flip ? 2 * plane[a] - p[a] : p[a];
             if (vimg)
-                vimg[count][a] = flip ? -v[a] : v[a];
+                vimg[count][a] = prm->noslip ? -v[a] : flip ? -v[a] : v[a];
         }
         count++;
     }
@@ -125,7 +125,7 @@ int vf_sph_ref_images(const vf_sph_params *prm, const double x[3], const double 
         for (int a = 0; a < 3; a++) {
             img[count][a] = p[a] - 2 * pn * n[a];
             if (vimg)
-                vimg[count][a] = v[a] - 2 * vn * n[a];
+                vimg[count][a] = prm->noslip ? -v[a] : v[a] - 2 * vn * n[a];
         }
         count++;
     }
@@ -300,22 +300,22 @@ void vf_sph_ref_forces(const vf_sph_params *prm, const vf_sph_forces_push *push,
     }
 }
 
-/* The shader's sph_collide in fp32. */
-static void collide(const vf_sph_params *prm, float x[3], float v[3])
+/* The shader's sph_collide_margin in fp32. */
+static void collide_margin(const vf_sph_params *prm, float x[3], float v[3], float margin)
 {
     float e = prm->restitution;
     for (uint32_t k = 0; k < prm->sphere_count; k++) {
         const float *s = prm->spheres[k];
         float d[3] = {x[0] - s[0], x[1] - s[1], x[2] - s[2]};
-        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        if (d2 < s[3] * s[3]) {
+        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], rr = s[3] + margin;
+        if (d2 < rr * rr) {
             float len = sqrtf(d2);
             float n[3] = {0, 1, 0};
             if (len > 1e-6f * s[3])
                 for (int a = 0; a < 3; a++)
                     n[a] = d[a] / len;
             for (int a = 0; a < 3; a++)
-                x[a] = s[a] + n[a] * s[3];
+                x[a] = s[a] + n[a] * rr;
             float vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
             if (vn < 0)
                 for (int a = 0; a < 3; a++)
@@ -323,7 +323,11 @@ static void collide(const vf_sph_params *prm, float x[3], float v[3])
         }
     }
     for (uint32_t k = 0; k < prm->box_count; k++) {
-        const float *lo = prm->box_lo[k], *hi = prm->box_hi[k];
+        float lo[3], hi[3];
+        for (int a = 0; a < 3; a++) {
+            lo[a] = prm->box_lo[k][a] - margin;
+            hi[a] = prm->box_hi[k][a] + margin;
+        }
         bool inside = true;
         for (int a = 0; a < 3; a++)
             inside = inside && x[a] > lo[a] && x[a] < hi[a];
@@ -355,17 +359,29 @@ static void collide(const vf_sph_params *prm, float x[3], float v[3])
         }
     }
     for (int a = 0; a < 3; a++) {
-        if (x[a] < prm->lo[a]) {
-            x[a] = prm->lo[a];
+        if (x[a] < prm->lo[a] + margin) {
+            x[a] = prm->lo[a] + margin;
             if (v[a] < 0)
                 v[a] = -e * v[a];
         }
-        if (x[a] > prm->hi[a]) {
-            x[a] = prm->hi[a];
+        if (x[a] > prm->hi[a] - margin) {
+            x[a] = prm->hi[a] - margin;
             if (v[a] > 0)
                 v[a] = -e * v[a];
         }
     }
+}
+
+/* The shader's sph_collide in fp32. */
+static void collide(const vf_sph_params *prm, float x[3], float v[3])
+{
+    collide_margin(prm, x, v, 0.0f);
+}
+
+/* The large-step methods' margin (sph_wall_margin). */
+static float wall_margin(const vf_sph_params *prm)
+{
+    return 1e-3f * prm->h;
 }
 
 void vf_sph_ref_integrate(const vf_sph_params *prm, uint32_t mode, float dt, uint32_t n, float (*pos)[4], float (*vel)[4],
@@ -387,4 +403,297 @@ void vf_sph_ref_integrate(const vf_sph_params *prm, uint32_t mode, float dt, uin
         }
         v[3] = 0;
     }
+}
+
+/* ------------------------------------------------------------------ PBF */
+
+/* The shaders' spiky gradient at offset d (|d| = r, 0 < r < h), with the
+ * lattice normalisation of prm->spiky. */
+static void pbf_grad(const vf_sph_params *prm, const double d[3], double r, double out[3])
+{
+    double omq = 1 - r / prm->h, f = -prm->spiky * omq * omq / r;
+    for (int k = 0; k < 3; k++)
+        out[k] = f * d[k];
+}
+
+static double pbf_shape(const vf_sph_params *prm, double r2)
+{
+    double t = 1 - r2 / ((double)prm->h * prm->h);
+    return t * t * t;
+}
+
+static double dist2(const double a[3], const double b[3])
+{
+    double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
+
+/* The external accelerations of the prediction (pbf_common.glsl). */
+static void pbf_external(const vf_sph_params *prm, const vf_pbf_push *push, const float x[3], const float v[3], float a[3])
+{
+    for (int k = 0; k < 3; k++)
+        a[k] = prm->gravity[k] - prm->damping * v[k];
+    if (push && push->interact[3] > 0) {
+        float d[3] = {x[0] - push->interact[0], x[1] - push->interact[1], x[2] - push->interact[2]};
+        float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), rad = push->interact[3];
+        if (len < rad && len > 1e-6f * rad)
+            for (int k = 0; k < 3; k++)
+                a[k] += push->strength * (1.0f - len / rad) / len * d[k];
+    }
+}
+
+void vf_sph_ref_pbf_predict(const vf_sph_params *prm, const vf_pbf_push *push, float dt, uint32_t n, float (*pos)[4],
+                            float (*vel)[4])
+{
+    for (uint32_t i = 0; i < n; i++) {
+        float a[3], x1[3], vc[3];
+        pbf_external(prm, push, pos[i], vel[i], a);
+        for (int k = 0; k < 3; k++) {
+            vel[i][k] += dt * a[k];
+            x1[k] = pos[i][k] + dt * vel[i][k];
+            vc[k] = vel[i][k];
+        }
+        collide_margin(prm, x1, vc, wall_margin(prm));
+        for (int k = 0; k < 3; k++) {
+            vel[i][k] = (x1[k] - pos[i][k]) / dt;
+            pos[i][k] = x1[k];
+        }
+    }
+}
+
+/* The pairs of a PBF substep: i and j within h at the binned positions x0. */
+static bool *pbf_pairs(const vf_sph_params *prm, uint32_t n, const double (*x0)[3])
+{
+    bool *near = malloc((size_t)n * n);
+    if (!near)
+        return NULL;
+    double h2 = (double)prm->h * prm->h;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n; j++)
+            near[(size_t)i * n + j] = dist2(x0[i], x0[j]) < h2;
+    return near;
+}
+
+/* lambda of every particle at positions x (pbf_lambda.comp). */
+static void pbf_lambdas(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], double *rho,
+                        double *lambda)
+{
+    double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2, vol = prm->volume;
+    for (uint32_t i = 0; i < n; i++) {
+        double w = 0, grad[3] = {0, 0, 0}, sq = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            double r2 = dist2(x[i], x[j]);
+            if (r2 >= h2)
+                continue;
+            double pts[9][3];
+            int m = 0;
+            if (near[(size_t)i * n + j])
+                memcpy(pts[m++], x[j], sizeof pts[0]);
+            if (near[(size_t)i * n + j])
+                m += vf_sph_ref_images(prm, x[i], x[j], NULL, pts + m, NULL);
+            for (int t = 0; t < m; t++) {
+                double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
+                double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                if (q2 >= h2)
+                    continue;
+                w += pbf_shape(prm, q2);
+                if (q2 > rmin2) {
+                    double g[3];
+                    pbf_grad(prm, d, sqrt(q2), g);
+                    for (int k = 0; k < 3; k++) {
+                        grad[k] += vol * g[k];
+                        sq += vol * vol * g[k] * g[k];
+                    }
+                }
+            }
+        }
+        rho[i] = prm->mass * prm->poly6 * w;
+        double c = rho[i] / prm->rho0 - 1;
+        if (prm->clamp_pressure && c < 0)
+            c = 0;
+        lambda[i] = -c / (grad[0] * grad[0] + grad[1] * grad[1] + grad[2] * grad[2] + sq + prm->pbf_relax);
+    }
+}
+
+/* The corrected positions (pbf_delta.comp), into out. */
+static void pbf_deltas(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], const double *lambda,
+                       double (*out)[3])
+{
+    double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2;
+    for (uint32_t i = 0; i < n; i++) {
+        double dx[3] = {0, 0, 0};
+        for (uint32_t j = 0; j < n; j++) {
+            if (dist2(x[i], x[j]) >= h2)
+                continue;
+            double pts[9][3];
+            int m = 0;
+            if (near[(size_t)i * n + j])
+                memcpy(pts[m++], x[j], sizeof pts[0]);
+            if (near[(size_t)i * n + j])
+                m += vf_sph_ref_images(prm, x[i], x[j], NULL, pts + m, NULL);
+            for (int t = 0; t < m; t++) {
+                double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
+                double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                if (q2 >= h2 || q2 <= rmin2)
+                    continue;
+                double scorr = 0;
+                if (prm->pbf_scorr_k > 0)
+                    scorr = -prm->pbf_scorr_k * pow(pbf_shape(prm, q2) * prm->pbf_scorr_inv_w, prm->pbf_scorr_n);
+                double g[3];
+                pbf_grad(prm, d, sqrt(q2), g);
+                for (int k = 0; k < 3; k++)
+                    dx[k] += (lambda[i] + lambda[j] + scorr) * g[k];
+            }
+        }
+        float xf[3], unused[3] = {0, 0, 0};
+        for (int k = 0; k < 3; k++)
+            xf[k] = (float)(x[i][k] + prm->volume * dx[k]);
+        collide_margin(prm, xf, unused, wall_margin(prm));
+        for (int k = 0; k < 3; k++)
+            out[i][k] = xf[k];
+    }
+}
+
+/* XSPH and the vorticity (pbf_xsph.comp): dv and omega of every particle. */
+static void pbf_xsph(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], const double (*v)[3],
+                     const double *rho, double (*dv)[3], double (*w)[3])
+{
+    double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2;
+    for (uint32_t i = 0; i < n; i++) {
+        double a[3] = {0, 0, 0}, o[3] = {0, 0, 0};
+        for (uint32_t j = 0; j < n; j++) {
+            if (dist2(x[i], x[j]) >= h2)
+                continue;
+            double pts[9][3], vs[9][3];
+            int m = 0;
+            if (near[(size_t)i * n + j]) {
+                memcpy(pts[m], x[j], sizeof pts[0]);
+                memcpy(vs[m++], v[j], sizeof vs[0]);
+            }
+            if (near[(size_t)i * n + j])
+                m += vf_sph_ref_images(prm, x[i], x[j], v[j], pts + m, vs + m);
+            for (int t = 0; t < m; t++) {
+                double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
+                double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                if (q2 >= h2)
+                    continue;
+                double vol = prm->mass / rho[j], wk = vol * prm->poly6 * pbf_shape(prm, q2);
+                double dvij[3] = {v[i][0] - vs[t][0], v[i][1] - vs[t][1], v[i][2] - vs[t][2]};
+                for (int k = 0; k < 3; k++)
+                    a[k] -= wk * dvij[k];
+                if (q2 > rmin2) {
+                    double g[3];
+                    pbf_grad(prm, d, sqrt(q2), g);
+                    o[0] += vol * (dvij[1] * g[2] - dvij[2] * g[1]);
+                    o[1] += vol * (dvij[2] * g[0] - dvij[0] * g[2]);
+                    o[2] += vol * (dvij[0] * g[1] - dvij[1] * g[0]);
+                }
+            }
+        }
+        memcpy(dv[i], a, sizeof a);
+        memcpy(w[i], o, sizeof o);
+    }
+}
+
+/* The confinement's eta = grad |omega| (pbf_confine.comp). */
+static void pbf_eta(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], const double *wlen,
+                    double (*eta)[3])
+{
+    double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2;
+    for (uint32_t i = 0; i < n; i++) {
+        double e[3] = {0, 0, 0};
+        for (uint32_t j = 0; j < n; j++) {
+            if (dist2(x[i], x[j]) >= h2)
+                continue;
+            double pts[9][3];
+            int m = 0;
+            if (near[(size_t)i * n + j])
+                memcpy(pts[m++], x[j], sizeof pts[0]);
+            if (near[(size_t)i * n + j])
+                m += vf_sph_ref_images(prm, x[i], x[j], NULL, pts + m, NULL);
+            for (int t = 0; t < m; t++) {
+                double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
+                double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                if (q2 >= h2 || q2 <= rmin2)
+                    continue;
+                double g[3];
+                pbf_grad(prm, d, sqrt(q2), g);
+                for (int k = 0; k < 3; k++)
+                    e[k] += prm->volume * (wlen[j] - wlen[i]) * g[k];
+            }
+        }
+        memcpy(eta[i], e, sizeof e);
+    }
+}
+
+vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *push, uint32_t iterations, float dt,
+                                 uint32_t n, float (*pos)[4], float (*vel)[4], double *rho_out, double *lambda_out)
+{
+    vf_sph_ref_pbf_predict(prm, push, dt, n, pos, vel);
+    double(*x0)[3] = malloc(24ull * n), (*x)[3] = malloc(24ull * n), (*xn)[3] = malloc(24ull * n);
+    double(*v)[3] = malloc(24ull * n), (*dv)[3] = malloc(24ull * n), (*w)[3] = malloc(24ull * n);
+    double *rho = malloc(8ull * n), *lambda = malloc(8ull * n), *lsum = calloc(n, 8), *wlen = calloc(n, 8);
+    bool *near = NULL;
+    vf_result r = VF_ERR_NO_MEMORY;
+    if (!x0 || !x || !xn || !v || !dv || !w || !rho || !lambda || !lsum || !wlen)
+        goto done;
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            x0[i][k] = x[i][k] = pos[i][k];
+    if (!(near = pbf_pairs(prm, n, (const double (*)[3])x0)))
+        goto done;
+    for (uint32_t it = 0; it < iterations; it++) {
+        pbf_lambdas(prm, n, near, (const double (*)[3])x, rho, lambda);
+        for (uint32_t i = 0; i < n; i++)
+            lsum[i] += lambda[i];
+        pbf_deltas(prm, n, near, (const double (*)[3])x, lambda, xn);
+        memcpy(x, xn, 24ull * n);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            v[i][k] = vel[i][k] + (x[i][k] - x0[i][k]) / dt;
+    if (prm->xsph > 0 || prm->vorticity > 0) {
+        pbf_xsph(prm, n, near, (const double (*)[3])x, (const double (*)[3])v, rho, dv, w);
+        for (uint32_t i = 0; i < n; i++) {
+            for (int k = 0; k < 3; k++)
+                v[i][k] += prm->xsph * dv[i][k];
+            wlen[i] = sqrt(w[i][0] * w[i][0] + w[i][1] * w[i][1] + w[i][2] * w[i][2]);
+        }
+    }
+    if (prm->vorticity > 0) {
+        pbf_eta(prm, n, near, (const double (*)[3])x, wlen, dv);
+        for (uint32_t i = 0; i < n; i++) {
+            double *e = dv[i], len = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+            if (!(len > 1e-20))
+                continue;
+            double f = dt * prm->vorticity / len;
+            v[i][0] += f * (e[1] * w[i][2] - e[2] * w[i][1]);
+            v[i][1] += f * (e[2] * w[i][0] - e[0] * w[i][2]);
+            v[i][2] += f * (e[0] * w[i][1] - e[1] * w[i][0]);
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            pos[i][k] = (float)x[i][k];
+            vel[i][k] = (float)v[i][k];
+        }
+        if (rho_out)
+            rho_out[i] = rho[i];
+        if (lambda_out)
+            lambda_out[i] = lsum[i];
+    }
+    r = VF_OK;
+done:
+    free(x0);
+    free(x);
+    free(xn);
+    free(v);
+    free(dv);
+    free(w);
+    free(rho);
+    free(lambda);
+    free(lsum);
+    free(wlen);
+    free(near);
+    return r;
 }

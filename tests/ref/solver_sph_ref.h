@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "shared.h"
+#include "vf_error.h"
 
 /** Kernels of Mueller et al. 2003 with support radius h (0 beyond h):
  * W_poly6(r), the spiky gradient at offset d (= x_i - x_j), the viscosity
@@ -59,5 +60,23 @@ void vf_sph_ref_forces(const vf_sph_params *prm, const vf_sph_forces_push *push,
  * collisions as the shader; updates pos and vel in place. */
 void vf_sph_ref_integrate(const vf_sph_params *prm, uint32_t mode, float dt, uint32_t n, float (*pos)[4], float (*vel)[4],
                           const float (*acc)[4]);
+
+/** The prediction of a PBF substep (pbf_predict.comp) in fp32: external
+ * forces (gravity, damping, the interactive force of push; push may be
+ * NULL), x += dt v against the walls and obstacles, v the velocity of that
+ * move. */
+void vf_sph_ref_pbf_predict(const vf_sph_params *prm, const vf_pbf_push *push, float dt, uint32_t n, float (*pos)[4],
+                            float (*vel)[4]);
+
+/** One whole PBF substep of dt (shared_sph.h, VF_SPH_METHOD_PBF), brute
+ * force in double precision: the prediction, iterations of the density
+ * constraint over the pairs within h at the predicted positions that are
+ * still within h, and their mirror images), the final velocity, XSPH, the
+ * vorticity and its confinement; pos and vel updated in place, rho_out and
+ * lambda_out (may be NULL) get each particle's density at the last
+ * iteration and the sum of its lambdas. VF_ERR_NO_MEMORY when it cannot
+ * allocate (n^2 bytes of pairs). */
+vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *push, uint32_t iterations, float dt,
+                                 uint32_t n, float (*pos)[4], float (*vel)[4], double *rho_out, double *lambda_out);
 
 #endif

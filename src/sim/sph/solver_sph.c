@@ -1,4 +1,5 @@
 #include "solver_sph.h"
+#include "sph_private.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -24,27 +25,7 @@
  * acceleration, the two neighbour records, the neighbour bits. */
 #define SPH_BYTES_PER_PARTICLE (2 * 16 + 2 * 16 + 2 * 4 + 4 + 4 + 4 + 8 + 16 + 2 * 16 + 4 * VF_SPH_MASK_WORDS)
 
-struct vf_sph {
-    vf_gpu *gpu;
-    vf_sph_desc desc; /* pointers cleared */
-    vf_sph_params prm;
-    double dt;
-    uint32_t capacity, cells, initial_count;
-    int cur; /* which of the double buffers holds the current particles */
-
-    vf_buffer *params, *state, *dispatch, *start, *counts, *sums, *cell, *slot, *keys, *dens, *acc, *pattern;
-    vf_buffer *nb_x, *nb_v; /* the neighbour records sph_density writes for sph_forces (shared_sph.h) */
-    vf_buffer *nb_bits;     /* the neighbour bits sph_density writes for sph_forces (shared_sph.h) */
-    vf_buffer *pos[2], *vel[2], *id[2];
-    vf_pipeline *pipe[SP_COUNT];
-    bool texel; /* density, forces, drift and scan read through texel views (VF_SPH_SPEC_TEXEL) */
-
-    vf_sph_forces_push interact;
-    double emit_interval, emit_timer;
-    double drifted;   /* > 0: this step's drift (of this size) was recorded with the last step's forces */
-    bool drift_binned; /* and it binned the particles it moved */
-    bool speed_odd;    /* the next sph_forces_drift keeps its largest speed in max_speed_bits_odd */
-};
+_Static_assert(SP_COUNT <= SPH_MAX_PIPES, "sph_private.h: SPH_MAX_PIPES holds every pass of sph_passes.def");
 
 static void vec4f(float out[4], const double in[3], double w)
 {
@@ -60,8 +41,14 @@ static vf_result create_pipelines(vf_sph *s)
 {
     vf_result r = VF_OK;
     uint32_t spec[] = {[VF_SPH_SPEC_TEXEL] = s->texel, [VF_SPH_SPEC_TENSION] = s->desc.tension > 0};
-    for (int i = 0; i < SP_COUNT && r == VF_OK; i++)
-        r = vf_sim_pass_pipeline(s->gpu, &SP_passes[i], spec, 2, NULL, &s->pipe[i]);
+    for (int i = 0; i < SP_COUNT && r == VF_OK; i++) {
+        /* the other methods do without the weakly compressible forces and integration */
+        bool wcsph_only = i == SP_FORCES || i == SP_FORCES_DRIFT || i == SP_INTEGRATE;
+        if (!wcsph_only || s->desc.method == VF_SPH_WCSPH)
+            r = vf_sim_pass_pipeline(s->gpu, &SP_passes[i], spec, 2, NULL, &s->pipe[i]);
+    }
+    if (r == VF_OK && s->desc.method == VF_SPH_PBF)
+        r = sph_pbf_create(s, spec, 2);
     return r;
 }
 
@@ -136,6 +123,9 @@ static vf_result create_buffers(vf_sph *s)
         (r = make_buffer(g, 16 * (VkDeviceSize)(s->prm.emit_count ? s->prm.emit_count : 1), 0, "sph nozzle pattern",
                          &s->pattern)))
         return r;
+    if (s->desc.method == VF_SPH_PBF &&
+        (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "pbf iteration positions", &s->iter)))
+        return r;
     for (int k = 0; k < 2; k++) {
         char name[32];
         snprintf(name, sizeof name, "sph position %d", k);
@@ -168,6 +158,31 @@ static double spiky_lattice_moment(double h, double s)
                     k += 45.0 / (SPH_PI * pow(h, 6)) * (h - r) * (h - r) * (l * s) * (l * s) / r;
             }
     return k * s * s * s;
+}
+
+/* sum_j |grad W_ij|^2 over the cubic lattice of spacing s around a lattice
+ * point (the spiky gradient of factor spiky): the PBF constraint's
+ * sum |grad C|^2 of a particle at rest is volume^2 times it. */
+static double spiky_lattice_grad2(double h, double s, double spiky)
+{
+    int m = (int)ceil(h / s) + 1;
+    double sum = 0;
+    for (int i = -m; i <= m; i++)
+        for (int j = -m; j <= m; j++)
+            for (int l = -m; l <= m; l++) {
+                double r = s * sqrt((double)(i * i + j * j + l * l));
+                if (r > 0 && r < h) {
+                    double g = spiky * (1 - r / h) * (1 - r / h);
+                    sum += g * g;
+                }
+            }
+    return sum;
+}
+
+/* The PBF substeps a frame and iterations a substep of d (0: the defaults). */
+static uint32_t pbf_substeps(const vf_sph_desc *d)
+{
+    return d->pbf_substeps ? d->pbf_substeps : 2;
 }
 
 /* Fills the constants block from the desc. */
@@ -223,6 +238,21 @@ static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
     p->restitution = (float)d->restitution;
     p->damping = (float)d->damping;
     p->emit_clearance2 = (float)(0.8 * d->spacing * 0.8 * d->spacing);
+    double volume = d->spacing * d->spacing * d->spacing;
+    p->volume = (float)volume;
+    p->frame_dt = (float)d->frame_dt;
+    p->noslip = d->walls == VF_SPH_WALLS_NOSLIP || (d->walls == VF_SPH_WALLS_AUTO && d->method != VF_SPH_WCSPH);
+    /* sum_k |grad_k C|^2 of a particle of the rest lattice: the scale of the
+     * constraint's relaxation and of the artificial pressure (a lambda of
+     * -k / S0 is what a density error k gives at rest) */
+    double s0 = volume * volume * spiky_lattice_grad2(h, d->spacing, p->spiky);
+    p->pbf_relax = (float)(d->pbf_relaxation * s0);
+    p->pbf_scorr_k = (float)(d->pbf_tensile_k / s0);
+    double dq = 1 - d->pbf_tensile_dq * d->pbf_tensile_dq;
+    p->pbf_scorr_inv_w = (float)(dq > 0 ? 1 / (dq * dq * dq) : 0);
+    p->pbf_scorr_n = (float)d->pbf_tensile_n;
+    p->xsph = (float)d->xsph;
+    p->vorticity = (float)d->vorticity;
 }
 
 /* The nozzle: points of a square lattice of the particle spacing on a disc
@@ -273,6 +303,8 @@ static double vlen(const double v[3])
  * explicit steps need dt < 2 / 30 h^2 / nu; 0.05 leaves a margin). */
 double vf_sph_step_size(const vf_sph_desc *d)
 {
+    if (d->method == VF_SPH_PBF)
+        return d->frame_dt / pbf_substeps(d);
     double h = d->h;
     double dt = d->cfl * h / (d->sound_speed + d->speed_ref);
     double a = vlen(d->gravity) + fabs(d->interact_strength);
@@ -329,25 +361,35 @@ static vf_binding B(vf_buffer *b)
     return vf_bind_buffer(b);
 }
 
-/* Records pass over the particles: an indirect dispatch (the count is on
+/* Records pipe over the particles: an indirect dispatch (the count is on
  * the GPU), then the barrier. */
-static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, int pass, const vf_binding *b, const void *push)
+static void dispatch_pipe(vf_sph *s, VkCommandBuffer cmd, vf_pipeline *p, const vf_binding *b, const void *push)
 {
-    const vf_pipeline *p = s->pipe[pass];
     vf_cmd_bind(cmd, p, b, push);
     vkCmdDispatchIndirect(cmd, s->dispatch->buffer, 0);
     if (s->gpu->counters)
-        vf_count_dispatch(s->gpu, p->name, vf_pipeline_bound_bytes(p, b), true);
+        vf_count_dispatch(s->gpu, p->name, vf_pipeline_bound_bytes(p, b), true, p->neighbours);
     barrier(s, cmd);
+}
+
+static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, int pass, const vf_binding *b, const void *push)
+{
+    dispatch_pipe(s, cmd, s->pipe[pass], b, push);
+}
+
+void sph_record_particles(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
+                          vf_pipeline *pipe, const vf_binding *b, const void *push)
+{
+    uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, pass);
+    dispatch_pipe(s, cmd, pipe, b, push);
+    vf_sim_pass_end(s->gpu, cmd, prof, sc);
 }
 
 /* dispatch_particles in the pass's own profiler scope. */
 static void record_particles(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, int pass, const vf_binding *b,
                              const void *push)
 {
-    uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[pass]);
-    dispatch_particles(s, cmd, pass, b, push);
-    vf_sim_pass_end(s->gpu, cmd, prof, sc);
+    sph_record_particles(s, cmd, prof, &SP_passes[pass], s->pipe[pass], b, push);
 }
 
 static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
@@ -382,7 +424,7 @@ static void record_scan(vf_sph *s, VkCommandBuffer cmd)
 /* The binning; binned: the counts, cells and slots were already made by the
  * leapfrog drift (sph_integrate with bin = 1). The counts are zero before a
  * binning (zero at creation, set back to zero by every scan). */
-static vf_result record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, bool binned)
+vf_result sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, bool binned)
 {
     int a = s->cur, o = 1 - s->cur;
     if (!binned) {
@@ -425,7 +467,7 @@ static vf_result record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
 
 vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
-    return record_binning(s, cmd, prof, false);
+    return sph_record_binning(s, cmd, prof, false);
 }
 
 /* Density and forces; drift: the forces pass also records the closing kick
@@ -447,6 +489,8 @@ static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, c
                                           [VF_SPH_DENSITY_BIND_NB_BITS] = B(s->nb_bits),
                                           [VF_SPH_DENSITY_BIND_VEL_T] = B(s->vel[a])};
     record_particles(s, cmd, prof, SP_DENSITY, db, NULL);
+    if (!s->pipe[SP_FORCES])
+        return; /* the other methods: the density only (the state at creation) */
     vf_binding fb[SP_FORCES_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
                                          [VF_SPH_BIND_STATE] = B(s->state),
                                          [VF_SPH_FORCES_BIND_START] = B(s->start),
@@ -517,7 +561,7 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     record_particles(s, cmd, prof, SP_INTEGRATE, ib, &pc);
 }
 
-static void record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
+void sph_record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     int a = s->cur;
     uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[SP_EMIT]);
@@ -536,6 +580,22 @@ vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     return vf_sph_record_substep(s, cmd, prof, dt, true);
 }
 
+bool sph_emit_step(vf_sph *s, double dt)
+{
+    if (!s->desc.emitter)
+        return false;
+    s->emit_timer += dt;
+    if (s->emit_timer < s->emit_interval)
+        return false;
+    s->emit_timer -= s->emit_interval;
+    return true;
+}
+
+bool sph_emit_next(const vf_sph *s, double dt)
+{
+    return s->desc.emitter && s->emit_timer + dt >= s->emit_interval;
+}
+
 vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt, bool finish)
 {
     if (!s || !(dt > 0))
@@ -543,16 +603,11 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
     /* a drift recorded with the last step's forces was of the size it was told */
     if (s->drifted > 0 && dt != s->drifted)
         return VF_ERR_INVALID_ARG;
+    if (s->desc.method == VF_SPH_PBF)
+        return sph_pbf_record_substep(s, cmd, prof, dt, finish);
     bool leapfrog = s->desc.integrator == VF_SPH_LEAPFROG;
     vf_cmd_label_begin(s->gpu, cmd, "sph step");
-    bool emit = false;
-    if (s->desc.emitter) {
-        s->emit_timer += dt;
-        if (s->emit_timer >= s->emit_interval) {
-            s->emit_timer -= s->emit_interval;
-            emit = true;
-        }
-    }
+    bool emit = sph_emit_step(s, dt);
     /* the drift bins the particles it moves, unless an emission adds some
      * after it */
     bool binned = leapfrog && !emit;
@@ -565,14 +620,14 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
         record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_DRIFT, dt, binned);
     }
     if (emit)
-        record_emit(s, cmd, prof);
-    vf_result r = record_binning(s, cmd, prof, binned);
+        sph_record_emit(s, cmd, prof);
+    vf_result r = sph_record_binning(s, cmd, prof, binned);
     if (r == VF_OK) {
         if (leapfrog && !finish) {
             /* the closing kick of this step and the drift of the next one (of
              * the same size) in the forces pass; it bins unless the next step
              * emits */
-            bool next_emit = s->desc.emitter && s->emit_timer + dt >= s->emit_interval;
+            bool next_emit = sph_emit_next(s, dt);
             vf_sph_forces_push pc = s->interact;
             pc.dt = (float)dt;
             pc.flags = (next_emit ? 0u : VF_SPH_DRIFT_BIN) | (s->speed_odd ? VF_SPH_DRIFT_ODD : 0u);
@@ -590,6 +645,12 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
 }
 
 /* ------------------------------------------------------------------ create */
+
+/* Bytes of GPU memory per particle of capacity for the desc's method. */
+static uint64_t sph_bytes_per_particle(const vf_sph_desc *d)
+{
+    return SPH_BYTES_PER_PARTICLE + (d->method == VF_SPH_PBF ? 16 : 0);
+}
 
 vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3], char *err,
                             size_t cap)
@@ -616,7 +677,8 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
     uint64_t heap = gpu->info.device_local_bytes;
     uint64_t fixed = 4 * (cells + 1) * 2 + 4 * ((cells + 1) / VF_SPH_SCAN_BLOCK + 1) +
                      (1u << 20); /* starts, counts, block sums, small buffers */
-    uint64_t by_heap = heap > fixed ? (uint64_t)((double)(heap - fixed) * 0.9) / SPH_BYTES_PER_PARTICLE : 0;
+    uint64_t per = sph_bytes_per_particle(desc);
+    uint64_t by_heap = heap > fixed ? (uint64_t)((double)(heap - fixed) * 0.9) / per : 0;
     uint64_t by_range = range / 16;
     uint64_t max_particles = by_heap < by_range ? by_heap : by_range;
     if (max_particles > (uint64_t)UINT32_MAX - VF_SPH_WG)
@@ -625,7 +687,7 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
         vf_set_err(err, cap,
                 "particles: %llu particles do not fit on %s: at most %llu fit (%d bytes each; %llu MiB device memory, "
                 "%llu MiB storage buffer range, maxStorageBufferRange)",
-                (unsigned long long)particles, gpu->info.name, (unsigned long long)max_particles, SPH_BYTES_PER_PARTICLE,
+                (unsigned long long)particles, gpu->info.name, (unsigned long long)max_particles, (int)per,
                 (unsigned long long)(heap >> 20), (unsigned long long)(range >> 20));
         return VF_ERR_TOO_LARGE;
     }
@@ -775,9 +837,10 @@ void vf_sph_destroy(vf_sph **ps)
     vf_sph *s = *ps;
     for (int i = 0; i < SP_COUNT; i++)
         vf_pipeline_destroy(&s->pipe[i]);
+    sph_pbf_destroy(s);
     vf_buffer *bufs[] = {s->params, s->state,  s->dispatch, s->start,  s->counts, s->sums,   s->cell,
                          s->slot,   s->keys,   s->dens,     s->acc,    s->pattern, s->pos[0], s->pos[1],
-                         s->vel[0], s->vel[1], s->id[0],    s->id[1], s->nb_x, s->nb_v, s->nb_bits};
+                         s->vel[0], s->vel[1], s->id[0],    s->id[1], s->nb_x, s->nb_v, s->nb_bits, s->iter};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         vf_buffer_destroy(&bufs[i]);
     free(s);

@@ -23,6 +23,12 @@ typedef struct sph_solver {
 
 static const vf_solver_vtable sph_vtable;
 
+/* The speed (over the scene's largest expected flow speed) above which a
+ * large-step method's guard calls the state broken. */
+#define SPH_SPEED_BOUND 20
+
+static const char *const method_names[] = {VF_SPH_METHOD_LIST(VF_CHOICE_NAME)};
+
 vf_sph *vf_sph_from_solver(vf_solver *s)
 {
     return s && s->vt == &sph_vtable ? ((sph_solver *)s)->sph : NULL;
@@ -172,6 +178,21 @@ static float max_speed(const vf_sph_state *st)
     return v;
 }
 
+/* The compression of the particles' densities: the mean and the largest of
+ * max(rho / rho0 - 1, 0) (a density below rho0 at the free surface is no
+ * error); for pbf the density of the last constraint iteration. */
+static void density_error(const vf_sph_snapshot *snap, double rho0, double *mean, double *max)
+{
+    double sum = 0, big = 0;
+    for (uint32_t i = 0; i < snap->count; i++) {
+        double e = fmax(snap->dens[i][0] / rho0 - 1, 0);
+        sum += e;
+        big = fmax(big, e);
+    }
+    *mean = snap->count ? sum / snap->count : 0;
+    *max = big;
+}
+
 static void sph_write_summary(vf_solver *base, FILE *f, const char *indent)
 {
     sph_solver *s = (sph_solver *)base;
@@ -206,6 +227,17 @@ static void sph_write_summary(vf_solver *base, FILE *f, const char *indent)
     fprintf(f, ",\n%s\"dt_max\": ", indent);
     vf_json_number(f, dt);
     fprintf(f, ",\n%s\"substeps\": %llu,\n", indent, (unsigned long long)base->steps);
+    fprintf(f, "%s\"method\": \"%s\",\n", indent, method_names[d->method]);
+    if (d->method == VF_SPH_PBF)
+        fprintf(f, "%s\"pbf_iterations\": %u,\n", indent, d->pbf_iterations ? d->pbf_iterations : 4);
+    double err_mean = NAN, err_max = NAN;
+    if (have)
+        density_error(&snap, d->rho0, &err_mean, &err_max);
+    fprintf(f, "%s\"density_error_mean\": ", indent);
+    vf_json_number(f, err_mean);
+    fprintf(f, ",\n%s\"density_error_max\": ", indent);
+    vf_json_number(f, err_max);
+    fprintf(f, ",\n");
     fprintf(f, "%s\"substeps_per_frame_min\": %u,\n", indent, s->frame_steps_min);
     fprintf(f, "%s\"substeps_per_frame_max\": %u,\n", indent, s->frame_steps_max);
     fprintf(f, "%s\"max_speed\": ", indent);
@@ -257,11 +289,19 @@ static vf_result sph_check(vf_solver *base, char *msg, size_t cap)
                          p[2]);
     }
     double vmax = max_speed(&snap.state), dt = vf_sph_dt(s->sph);
-    if (!why[0] && !(vmax * dt <= 0.5 * d->h))
+    if (!why[0] && d->method == VF_SPH_WCSPH && !(vmax * dt <= 0.5 * d->h))
         snprintf(why, sizeof why,
                  "the largest speed %.4g m/s moves particles %.3g h in one step (more than 0.5 h): the step size "
                  "assumes speeds well below sound_speed = %.4g m/s; raise sound_speed or lower cfl",
                  vmax, vmax * dt / d->h, d->sound_speed);
+    /* the large-step methods move particles further than h in a step by
+     * design: a speed far above any the scene can make is a solve that
+     * diverged */
+    if (!why[0] && d->method == VF_SPH_PBF && !(vmax <= SPH_SPEED_BOUND * d->speed_ref))
+        snprintf(why, sizeof why,
+                 "the largest speed %.4g m/s is over %d times the largest flow speed the scene can make (%.4g m/s): "
+                 "the density solve diverged; raise pbf_iterations or pbf_substeps",
+                 vmax, SPH_SPEED_BOUND, d->speed_ref);
     if (why[0]) {
         vf_sph_snapshot_free(&snap);
         if (s->have_good)
@@ -363,9 +403,12 @@ static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
 #define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);
+#define NEIGHBOUR_PASS PASS
 #include "sph_passes.def"
+#include "pbf_passes.def"
 #include "sph_foam_passes.def"
 #include "sph_mesh_passes.def"
+#undef NEIGHBOUR_PASS
 #undef PASS
     return 0;
 }

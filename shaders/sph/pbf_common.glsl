@@ -1,0 +1,141 @@
+// pbf_common.glsl: what the position-based fluid passes share (shared_sph.h,
+// VF_PBF_*): the bindings of the particle's own state, the kernels of the
+// density constraint, the neighbour loop over the rows of a particle's
+// binned position (the bits pbf_lambda's first iteration writes: the pairs
+// of the substep, those within h at the binned positions), the mirror
+// images of a pair near walls and obstacles, and the finish of a substep
+// (the final or the next substep's predicted state, the binning, the largest
+// speed) into the other pair of particle buffers. Included after shared.h with SPH_STATE_ACCESS defined empty (the
+// speed atomics). Mirrored on the CPU by tests/ref/solver_sph_ref.c.
+#include "sph_common.glsl"
+
+layout(local_size_x = VF_SPH_WG) in;
+layout(std430, binding = VF_PBF_BIND_POS) buffer Pos { vec4 pos[]; };
+layout(binding = VF_PBF_BIND_POS_T) uniform samplerBuffer pos_t;
+layout(std430, binding = VF_PBF_BIND_VEL) buffer Vel { vec4 vel[]; };
+layout(std430, binding = VF_PBF_BIND_CELL) writeonly buffer Cell { uint cell[]; };
+layout(std430, binding = VF_PBF_BIND_SLOT) writeonly buffer Slot { uint slot[]; };
+layout(std430, binding = VF_PBF_BIND_COUNTS) buffer Counts { uint counts[]; };
+layout(std430, binding = VF_PBF_BIND_START) readonly buffer Start { uint start[]; };
+layout(binding = VF_PBF_BIND_START_T) uniform usamplerBuffer start_t;
+layout(std430, binding = VF_PBF_BIND_BITS) buffer Bits { uint bits[]; };
+layout(binding = VF_PBF_BIND_BITS_T) uniform usamplerBuffer bits_t;
+layout(std430, binding = VF_PBF_BIND_OUT_POS) writeonly buffer OutPos { vec4 out_pos[]; };
+layout(std430, binding = VF_PBF_BIND_OUT_VEL) buffer OutVel { vec4 out_vel[]; };
+VF_PUSH(vf_pbf_push)
+
+uint start_at(uint k) { return sph_texel ? texelFetch(start_t, int(k)).x : start[k]; }
+// The binned position x0 of particle i (its rows).
+vec3 x0_at(uint i) { return sph_texel ? texelFetch(pos_t, int(i)).xyz : pos[i].xyz; }
+
+// The poly6 shape (1 - r^2/h^2)^3 and the spiky gradient at offset d
+// (= x_i - x_j, 0 < |d| < h): -spiky (1 - r/h)^2 d / r.
+float pbf_w(float r2)
+{
+    float t = 1.0 - r2 * prm.inv_h * prm.inv_h;
+    return t * t * t;
+}
+vec3 pbf_grad(vec3 d, float r2)
+{
+    float r = sqrt(r2);
+    float omq = 1.0 - r * prm.inv_h;
+    return (-prm.spiky * omq * omq / r) * d;
+}
+
+// The external accelerations of the prediction: gravity, damping and the
+// interactive force.
+vec3 pbf_external(vec3 x, vec3 v)
+{
+    vec3 a = prm.gravity.xyz - prm.damping * v;
+    float radius = pc.interact.w;
+    if (radius > 0.0) {
+        vec3 d = x - pc.interact.xyz;
+        float len = length(d);
+        if (len < radius && len > 1e-6 * radius)
+            a += (pc.strength * (1.0 - len / radius) / len) * d;
+    }
+    return a;
+}
+
+// The prediction of a substep: v += dt a, x += dt v, x kept out of the walls
+// and obstacles, and v the velocity of the move that was made (a wall stops
+// the particle: the velocity follows the positions, as every correction of
+// the substep does).
+void pbf_predict(inout vec3 x, inout vec3 v, float dt)
+{
+    v += dt * pbf_external(x, v);
+    vec3 x1 = x + dt * v, vc = v;
+    sph_collide_margin(x1, vc, sph_wall_margin());
+    v = (x1 - x) / dt;
+    x = x1;
+}
+
+// The end of a substep for particle i: the final position and velocity (and
+// with VF_PBF_PREDICT the next substep's prediction and, with
+// VF_SPH_DRIFT_BIN, its binning), pressure and density for the renderers, and
+// the largest final speed (VF_SPH_DRIFT_ODD as in sph_forces_drift).
+void pbf_finish(uint i, vec3 x, vec3 v, float rho, float p)
+{
+    uint speed_bits = floatBitsToUint(length(v)); // NaN sorts above +inf as uint
+    if ((pc.flags & VF_PBF_PREDICT) != 0u)
+        pbf_predict(x, v, pc.dt);
+    out_pos[i] = vec4(x, p);
+    out_vel[i] = vec4(v, rho);
+    if ((pc.flags & (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN)) == (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN)) {
+        uint c = sph_bin_cell(x);
+        cell[i] = c;
+        slot[i] = atomicAdd(counts[c], 1u);
+    }
+    if ((pc.flags & VF_SPH_DRIFT_ODD) != 0u) {
+        if (speed_bits > st.max_speed_bits)
+            atomicMax(st.max_speed_bits_odd, speed_bits);
+    } else if (speed_bits > st.max_speed_bits_odd) {
+        atomicMax(st.max_speed_bits, speed_bits);
+    }
+}
+
+// The pressure that the substep's corrections stand for: a correction
+// V sum (lambda_i + lambda_j) grad W moves a particle as the symmetric
+// pressure force of pressures -rho0 lambda / dt^2 does in one step.
+float pbf_pressure(float lambda_sum) { return -prm.rho0 * lambda_sum / (pc.dt * pc.dt); }
+
+// The neighbour bits of particle i (pbf_lambda's first iteration).
+void pbf_bits(uint i, out uvec4 m0, out uvec4 m1)
+{
+    m0 = uvec4(0u);
+    m1 = uvec4(0u);
+    for (uint k = 0u; k < VF_SPH_MASK_WORDS; k += 2u) {
+        uint word = VF_SPH_MASK_WORDS * i + k;
+        uvec2 w = sph_texel ? texelFetch(bits_t, int(word / 2u)).xy : uvec2(bits[word], bits[word + 1u]);
+        if (k < 4u) {
+            m0[k] = w.x;
+            m0[k + 1u] = w.y;
+        } else {
+            m1[k & 3u] = w.x;
+            m1[(k + 1u) & 3u] = w.y;
+        }
+    }
+}
+
+// Whether candidate j was within h of a particle binned at x0: a pair of
+// the substep.
+bool pbf_pair_of(vec3 x0, uint j)
+{
+    vec3 d = x0 - x0_at(j);
+    return dot(d, d) < prm.h2;
+}
+
+// The pairs of particle pi_ (binned at px0_): the candidates whose bit is
+// set (SPH_FOR_MARKED), PBF_VISIT for each (the candidate in `j`); those
+// the bits do not cover are taken where their binned positions lie within
+// h (pbf_pair_of), so the pairs are exactly those of the first iteration
+// whatever the particles did since.
+#define PBF_FOR_NEIGHBOURS(pi_, px0_, PBF_VISIT)                                                                      \
+    {                                                                                                                  \
+        uvec4 pm0_, pm1_;                                                                                              \
+        pbf_bits(pi_, pm0_, pm1_);                                                                                     \
+        SPH_FOR_MARKED(px0_, pm0_, pm1_, pbf_pair_of(px0_, j), PBF_VISIT)                                             \
+    }
+
+// The mirror images of a pair (sph_common.glsl's SPH_FOR_IMAGE_SETS).
+#define PBF_FOR_IMAGE_SETS SPH_FOR_IMAGE_SETS

@@ -1,0 +1,82 @@
+#version 450
+// The position correction of one PBF iteration (Macklin & Mueller 2013,
+// eq. 12-14): dx_i = V sum_j (lambda_i + lambda_j + s_corr) grad W_ij over
+// the pairs within h and their mirror images (pbf_common.glsl), with the
+// artificial pressure s_corr = -k (W(r) / W(dq))^n, then the walls and
+// obstacles (positions only). The last iteration (VF_PBF_LAST) also gives
+// the final velocity, v = v_predicted + (x - x0) / dt (the prediction
+// already made v the velocity of its own move), and either hands
+// (x, pressure) and (v, density) to the pass after it (VF_PBF_POST) or ends
+// the substep (pbf_finish).
+#define SPH_STATE_ACCESS
+#include "shared.h"
+#include "pbf_common.glsl"
+
+layout(std430, binding = VF_PBF_BIND_DENS) readonly buffer Dens { vec2 dens[]; };
+layout(std430, binding = VF_PBF_DELTA_BIND_REC) readonly buffer Rec { vec4 rec[]; };
+layout(binding = VF_PBF_DELTA_BIND_REC_T) uniform samplerBuffer rec_t;
+layout(std430, binding = VF_PBF_DELTA_BIND_X) writeonly buffer X { vec4 xk[]; };
+layout(std430, binding = VF_PBF_DELTA_BIND_NB_V) writeonly buffer NbV { vec4 nb_v[]; };
+
+vec4 rec_at(uint j) { return sph_texel ? texelFetch(rec_t, int(j)) : rec[j]; }
+
+struct sums {
+    vec3 dx;
+    vec3 xi;
+    float lambda_i, h2, r_min2;
+};
+
+// A pair or an image at x with multiplier lambda_j.
+void term(inout sums s, vec3 x, float lambda_j)
+{
+    vec3 d = s.xi - x;
+    float r2 = dot(d, d);
+    if (r2 < s.h2 && r2 > s.r_min2) {
+        float scorr = 0.0;
+        if (prm.pbf_scorr_k > 0.0)
+            scorr = -prm.pbf_scorr_k * pow(pbf_w(r2) * prm.pbf_scorr_inv_w, prm.pbf_scorr_n);
+        s.dx += (s.lambda_i + lambda_j + scorr) * pbf_grad(d, r2);
+    }
+}
+
+void visit(inout sums s, sph_mirrors m, uint j)
+{
+    vec4 r = rec_at(j);
+    vec3 d = s.xi - r.xyz;
+    if (dot(d, d) < s.h2) {
+        term(s, r.xyz, r.w);
+        PBF_FOR_IMAGE_SETS(m, term(s, sph_mirror(r.xyz, mask, m, false), r.w);)
+    }
+}
+
+void main()
+{
+    uint i = sph_index();
+    if (i >= st.count)
+        return;
+    vec3 x0 = x0_at(i);
+    vec4 own = rec_at(i);
+    sums s;
+    s.dx = vec3(0.0);
+    s.xi = own.xyz;
+    s.lambda_i = own.w;
+    s.h2 = prm.h2;
+    s.r_min2 = 1e-12 * prm.h2;
+    sph_mirrors m = sph_mirrors_at(s.xi);
+    PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j);)
+    vec3 x = s.xi + prm.volume * s.dx, unused = vec3(0.0);
+    sph_collide_margin(x, unused, sph_wall_margin());
+    if ((pc.flags & VF_PBF_LAST) == 0u) {
+        xk[i] = vec4(x, 0.0);
+        return;
+    }
+    vec3 v = vel[i].xyz + (x - x0) / pc.dt;
+    vec2 rl = dens[i];
+    float p = pbf_pressure(rl.y);
+    if ((pc.flags & VF_PBF_POST) != 0u) {
+        xk[i] = vec4(x, p);
+        nb_v[i] = vec4(v, rl.x);
+    } else {
+        pbf_finish(i, x, v, rl.x, p);
+    }
+}

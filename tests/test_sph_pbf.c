@@ -1,0 +1,220 @@
+/* Position-based fluids (VF_SPH_METHOD_PBF) on the GPU against the CPU
+ * brute-force reference of a whole substep (tests/ref/solver_sph_ref.c:
+ * prediction, density-constraint iterations, final velocity, XSPH,
+ * vorticity and its confinement), for a random configuration: a jittered
+ * lattice (+-40 % of the spacing) with random velocities (+-0.5 m/s) against
+ * the walls, a sphere and a box obstacle, with the interactive force on (in
+ * the case of two substeps neither: gravity and the force drive particles
+ * into the obstacles, whose surfaces gather them so close that the
+ * direction between two of them is set by rounding); no-slip walls (the
+ * default for pbf); in the two last cases +-10 % and +-0.25 or +-0.1 m/s, and in the last a
+ * relaxation of 10 (at h = 4 spacings the lattice's poly6 sum is not 1 and
+ * the first correction is large): at +-40 % their results move by 2e-5 to
+ * 3e-5 h when the input moves by one ulp (fp32 cannot hold them to 1e-5 h).
+ * Tolerances: positions 1e-5 h; velocities 1e-4 relative with a floor of
+ * 1e-3 of the largest; densities 1e-4 relative; the sums of lambda 1e-3
+ * relative with a floor of 1e-2 of the largest (a lambda is a difference of
+ * densities near rho0 over sums of squared gradients: fp32 keeps about 4
+ * digits of it, fewer where it is near 0). Cases: one iteration without XSPH, vorticity or the
+ * artificial pressure; three iterations with all of them and negative
+ * pressures kept; the same reading the neighbours from storage buffers; two
+ * substeps inside a frame (the first one's last pass predicts and bins the
+ * second); and h = 4 spacings, where the neighbour bits overflow. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_cmd.h"
+#include "solver_sph.h"
+#include "solver_sph_ref.h"
+#include "testlib.h"
+
+static uint64_t rng_state = 192837465;
+static double rnd(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+static double norm3(const double *v)
+{
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+typedef struct pbf_case {
+    const char *name;
+    uint32_t iterations, substeps;
+    double xsph, vorticity, tensile_k, smoothing;
+    bool keep_negative, buffer_reads;
+    double jitter, speed; /* of the lattice, in spacings; of the random velocities, m/s */
+    uint32_t per_frame;   /* substeps a frame (the substep is 1/60 s over it) */
+    double relaxation;
+    bool push, obstacles; /* the interactive force on; the sphere and the box */
+} pbf_case;
+
+/* The GPU's state after `substeps` substeps (the last with finish) against
+ * the reference's. */
+static void compare(const vf_sph_params *prm, const vf_sph_snapshot *after, uint32_t n, const uint32_t *where,
+                    const float (*p)[4], const float (*v)[4], const double *rho, const double *lsum)
+{
+    double vmax = 0, lmax = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        vmax = fmax(vmax, norm3((double[]){v[i][0], v[i][1], v[i][2]}));
+        lmax = fmax(lmax, fabs(lsum[i]));
+    }
+    double ep = 0, ev = 0, er = 0, el = 0;
+    for (uint32_t k = 0; k < after->count; k++) {
+        uint32_t j = after->id[k] < n ? where[after->id[k]] : 0;
+        double dp[3], dv[3];
+        for (int a = 0; a < 3; a++) {
+            dp[a] = after->pos[k][a] - p[j][a];
+            dv[a] = after->vel[k][a] - v[j][a];
+        }
+        ep = fmax(ep, norm3(dp) / prm->h);
+        ev = fmax(ev, norm3(dv) / fmax(norm3((double[]){v[j][0], v[j][1], v[j][2]}), 1e-3 * vmax));
+        er = fmax(er, fabs(after->dens[k][0] - rho[j]) / rho[j]);
+        el = fmax(el, fabs(after->dens[k][1] - lsum[j]) / fmax(fabs(lsum[j]), 1e-2 * lmax));
+    }
+    printf("  max error: position %.2e h, velocity %.2e, density %.2e, lambda sum %.2e (largest |sum| %.3g m^2, "
+           "speed %.3g m/s)\n",
+           ep, ev, er, el, lmax, vmax);
+    CHECK_LE(ep, 1e-5);
+    CHECK_LE(ev, 1e-4);
+    CHECK_LE(er, 1e-4);
+    CHECK_LE(el, 1e-3);
+}
+
+static void run_case(vf_gpu *gpu, const pbf_case *c)
+{
+    vf_test_section(c->name);
+    const double s = 0.02, h = c->smoothing * s;
+    const int m = 10;
+    uint32_t n = (uint32_t)(m * m * m);
+    float(*pos)[4] = calloc(n, sizeof *pos), (*vel)[4] = calloc(n, sizeof *vel);
+    uint32_t i = 0;
+    for (int z = 0; z < m; z++)
+        for (int y = 0; y < m; y++)
+            for (int x = 0; x < m; x++) {
+                int cc[3] = {x, y, z};
+                for (int k = 0; k < 3; k++) {
+                    pos[i][k] = (float)(0.011 + s * (cc[k] + 2 * c->jitter * (rnd() - 0.5)));
+                    vel[i][k] = (float)(2 * c->speed * (rnd() - 0.5));
+                }
+                double q[3] = {pos[i][0] - 0.1, pos[i][1] - 0.1, pos[i][2] - 0.1};
+                bool in_sphere = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] < 0.03 * 0.03;
+                bool in_box = pos[i][0] > 0.15 && pos[i][0] < 0.2 && pos[i][1] > 0.02 && pos[i][1] < 0.12 &&
+                              pos[i][2] > 0.02 && pos[i][2] < 0.07;
+                if (!in_sphere && !in_box)
+                    i++;
+            }
+    n = i;
+    vf_sph_desc d = {0};
+    for (int k = 0; k < 3; k++)
+        d.hi[k] = 0.3;
+    d.spacing = s;
+    d.h = h;
+    d.rho0 = 1000;
+    d.sound_speed = 12;
+    d.keep_negative_pressure = c->keep_negative;
+    d.buffer_reads = c->buffer_reads;
+    d.damping = 0.3;
+    d.restitution = 0.5;
+    d.gravity[1] = -9.81;
+    d.cfl = 0.25;
+    d.frame_dt = 1.0 / 60;
+    d.method = VF_SPH_PBF;
+    d.pbf_substeps = c->per_frame;
+    d.pbf_iterations = c->iterations;
+    d.pbf_relaxation = c->relaxation;
+    d.pbf_tensile_k = c->tensile_k;
+    d.pbf_tensile_dq = 0.2;
+    d.pbf_tensile_n = 4;
+    d.xsph = c->xsph;
+    d.vorticity = c->vorticity;
+    d.interact[0] = d.interact[1] = d.interact[2] = 0.12;
+    d.interact[3] = c->push ? 0.08 : 0;
+    d.interact_strength = 30;
+    d.sphere_count = c->obstacles ? 1 : 0;
+    d.spheres[0][0] = d.spheres[0][1] = d.spheres[0][2] = 0.1;
+    d.spheres[0][3] = 0.03;
+    d.box_count = c->obstacles ? 1 : 0;
+    d.box_lo[0][0] = 0.15, d.box_lo[0][1] = 0.02, d.box_lo[0][2] = 0.02;
+    d.box_hi[0][0] = 0.2, d.box_hi[0][1] = 0.12, d.box_hi[0][2] = 0.07;
+    d.count = n;
+    d.pos = (const float (*)[4])pos;
+    d.vel = (const float (*)[4])vel;
+    vf_sph *sph = vf_test_sph(gpu, &d);
+    if (!sph)
+        goto done;
+    const vf_sph_params *prm = vf_sph_get_params(sph);
+    vf_pbf_push push = {.strength = (float)d.interact_strength};
+    for (int k = 0; k < 4; k++)
+        push.interact[k] = (float)d.interact[k];
+    double dt = vf_sph_dt(sph);
+    printf("  %u particles, h = %.2f spacings, dt %.4g s, %u iteration(s), xsph %g, vorticity %g m/s, s_corr k %g\n", n,
+           c->smoothing, dt, c->iterations, c->xsph, c->vorticity, c->tensile_k);
+
+    vf_sph_snapshot start;
+    if (!CHECK(vf_sph_read(sph, false, &start) == VF_OK))
+        goto done;
+    n = start.count;
+    float(*p)[4] = malloc(16ull * n), (*v)[4] = malloc(16ull * n);
+    double *rho = malloc(8ull * n), *lsum = malloc(8ull * n);
+    uint32_t *where = calloc(n, 4);
+    memcpy(p, start.pos, 16ull * n);
+    memcpy(v, start.vel, 16ull * n);
+    for (uint32_t k = 0; k < n; k++)
+        if (start.id[k] < n)
+            where[start.id[k]] = k;
+    for (uint32_t sub = 0; sub < c->substeps; sub++)
+        CHECK(vf_sph_ref_pbf_substep(prm, &push, c->iterations, (float)dt, n, p, v, rho, lsum) == VF_OK);
+
+    VkCommandBuffer cmd;
+    if (CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
+        vf_result r = VF_OK;
+        for (uint32_t sub = 0; sub < c->substeps && r == VF_OK; sub++)
+            r = vf_sph_record_substep(sph, cmd, NULL, dt, sub + 1 == c->substeps);
+        if (CHECK(r == VF_OK))
+            CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+        else
+            vf_cmd_oneshot_abandon(gpu, cmd);
+    }
+    vf_sph_snapshot after;
+    if (CHECK(vf_sph_read(sph, false, &after) == VF_OK)) {
+        CHECK_EQ_INT(after.count, n);
+        compare(prm, &after, n, where, (const float (*)[4])p, (const float (*)[4])v, rho, lsum);
+        vf_sph_snapshot_free(&after);
+    }
+    vf_sph_snapshot_free(&start);
+    free(p);
+    free(v);
+    free(rho);
+    free(lsum);
+    free(where);
+done:
+    vf_sph_destroy(&sph);
+    free(pos);
+    free(vel);
+}
+
+int main(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    vf_gpu *gpu = vf_test_gpu();
+    const pbf_case cases[] = {
+        {"one iteration, no XSPH, vorticity or artificial pressure", 1, 1, 0, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"two iterations", 2, 1, 0, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"one iteration, XSPH", 1, 1, 0.05, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"one iteration, artificial pressure", 1, 1, 0, 0, 0.1, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"three iterations, XSPH, vorticity confinement, artificial pressure, negative pressure kept", 3, 1, 0.05, 0.5,
+         0.1, 2.41, true, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"the same, neighbours from storage buffers", 3, 1, 0.05, 0.5, 0.1, 2.41, true, true, 0.4, 0.5, 2, 0.01, true, true},
+        {"two substeps of a frame (the first one's last pass predicts and bins the second)", 2, 2, 0.05, 0.5, 0.1,
+         2.41, false, false, 0.1, 0.25, 2, 0.01, false, false},
+        {"h = 4 spacings (the neighbour bits overflow)", 2, 1, 0.05, 0, 0.1, 4.0, false, false, 0.1, 0.1, 2, 10.0, true, true},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        run_case(gpu, &cases[k]);
+    vf_test_gpu_done(&gpu);
+    return vf_test_finish();
+}
