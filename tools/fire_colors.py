@@ -6,10 +6,11 @@
       volume view's fire uses), 1000 K to 3000 K left to right, each colour
       at its brightest (largest component 1), sRGB
   tools/fire_colors.py match FRAME.png
-      for a frame of fire3d: in every tenth row of the flame (rows whose
-      brightest pixel is brighter than the background by 60 levels), the
-      brightest pixel and the chart's temperature whose colour is nearest to
-      it (in the chromaticity r/(r+g+b), g/(r+g+b) of linear sRGB), from the
+      for a frame of fire3d: in every tenth row of the flame (rows with a
+      pixel whose red exceeds its blue by 60 levels: the glow, not the grey
+      smoke or floor), the pixel where red leads blue the most and the
+      chart's temperature whose colour is nearest to its glow (the pixel less
+      the row's background, in linear sRGB) (in the chromaticity r/(r+g+b), g/(r+g+b) of linear sRGB), from the
       flame's top to its bottom; a pixel with two channels at 255 is only
       called overexposed (its colour is the clipping's, not the flame's)
 
@@ -116,17 +117,21 @@ def main():
     luma = [[0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2] for p in row] for row in img]
     background = sorted(v for row in luma for v in row)[len(luma) * w // 2]
     chart = [(k, chroma(color_at(rows, k))) for k in range(800, 4001, 25)]
-    print(f"{sys.argv[2]}: background luma {background:.0f}; the flame's brightest pixel per row, top to bottom:")
+    print(f"{sys.argv[2]}: background luma {background:.0f}; the glow's pixel per row, top to bottom:")
     for y in range(0, h, 10):
-        x = max(range(w), key=lambda i: luma[y][i])
-        if luma[y][x] < background + 60:
+        # the row's pixel where red leads blue the most: the glow, not the grey smoke or floor
+        x = max(range(w), key=lambda i: img[y][i][0] - img[y][i][2])
+        if img[y][x][0] - img[y][x][2] < 60:
             continue
         if 255 in img[y][x]:
             clipped = [v for v in img[y][x] if v < 255]
             if len(clipped) < 2:
                 print(f"  row {y:3d}: sRGB {img[y][x]}: overexposed")
                 continue
-        lin = [to_linear(v / 255) for v in img[y][x]]
+        # the glow alone: the pixel less the row's background (the median of
+        # its left tenth, linear), which the thin flame adds its light to
+        left = sorted(img[y][:max(1, w // 10)], key=sum)[max(1, w // 10) // 2]
+        lin = [max(to_linear(v / 255) - to_linear(b / 255), 0.0) for v, b in zip(img[y][x], left)]
         r, g = chroma(lin)
         k, _ = min(chart, key=lambda e: (e[1][0] - r) ** 2 + (e[1][1] - g) ** 2)
         print(f"  row {y:3d}: sRGB {img[y][x]} -> nearest on the chart {k} K{' (red clipped)' if 255 in img[y][x] else ''}")

@@ -757,6 +757,26 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
     return vf_opt_parse("bench", argc, argv, VF_OPT_TABLE(opts), help, NULL);
 }
 
+/* --model [DIR]: the device files of DIR, or with no DIR (opt "") those
+ * shipped with vkfluid (app_paths.h); their folder into dir. 0 without
+ * --model (opt NULL), else an exit code after a one-line error. */
+static int load_models(const char *opt, char *dir, size_t cap, vf_bench_model *models, uint32_t *count)
+{
+    *count = 0;
+    if (!opt)
+        return 0;
+    if (!opt[0])
+        vf_app_data_dir("models", "bench/models", dir, cap);
+    else
+        snprintf(dir, cap, "%s", opt);
+    char err[1024];
+    vf_result res = vf_bench_models_load(dir, models, VF_BENCH_MAX_MODELS, count, err, sizeof err);
+    if (res == VF_OK)
+        return 0;
+    vf_app_error("--model %s", err);
+    return res == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
+}
+
 int vf_cmd_bench(int argc, char **argv)
 {
     bench_opts o = {.frames = 30, .warmup = 5, .repeat = 3, .rw = 1280, .rh = 720, .out = "out/bench"};
@@ -790,17 +810,9 @@ int vf_cmd_bench(int argc, char **argv)
     vf_bench_model models[VF_BENCH_MAX_MODELS];
     uint32_t model_count = 0;
     char model_dir[4096];
-    if (o.model_dir && !o.model_dir[0]) /* --model alone: the device files shipped with vkfluid */
-        vf_app_data_dir("models", "bench/models", model_dir, sizeof model_dir);
-    else if (o.model_dir)
-        snprintf(model_dir, sizeof model_dir, "%s", o.model_dir);
-    if (o.model_dir) {
-        vf_result mres = vf_bench_models_load(model_dir, models, VF_BENCH_MAX_MODELS, &model_count, err, sizeof err);
-        if (mres != VF_OK) {
-            vf_app_error("--model %s", err);
-            vf_scene_loaded_free(&file_scene);
-            return mres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
-        }
+    if ((rc = load_models(o.model_dir, model_dir, sizeof model_dir, models, &model_count)) != 0) {
+        vf_scene_loaded_free(&file_scene);
+        return rc;
     }
     if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
         vf_app_error("--out %s", err);
