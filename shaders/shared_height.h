@@ -169,6 +169,7 @@ VF_STRUCT_END(vf_height_volume_result)
 #define VF_HEIGHT_OBJ_LEAF 0u
 #define VF_HEIGHT_OBJ_DUCK 1u
 #define VF_HEIGHT_OBJ_BOAT 2u
+#define VF_HEIGHT_OBJ_DOZER 3u /* the terrain family's bulldozer */
 /* The frame's end (height_frame_end.comp), one dispatch: the first
  * ceil(count / VF_HEIGHT_END_WG) workgroups move the objects on the frame's
  * surface (eta, read); with VF_HEIGHT_END_APPLY the others write the

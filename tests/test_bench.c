@@ -89,7 +89,8 @@ int main(int argc, char **argv)
     } sweep[] = {{"sph", "dam-break", "sph=2000,4000"},
                  {"grid", "smoke", "grid=24,48"},
                  {"height", "pool", "height=24,48"},
-                 {"grid3d", "smoke3d", "grid3d=8,16"}};
+                 {"grid3d", "smoke3d", "grid3d=8,16"},
+                 {"terrain", "terrain", "terrain=24,48"}};
     char args[1024] = "";
     int solvers = 0;
     for (size_t i = 0; i < sizeof sweep / sizeof sweep[0]; i++)

@@ -35,6 +35,7 @@ static const solver_size sizes[] = {
     {"grid", "--set n=32"},
     {"sph", "--set particles=600"},
     {"grid3d", "--set n=8"},
+    {"terrain", "--set nx=32 --set ny=16 --set dx=4"},
 };
 
 /* Keys only some scenes have. */

@@ -90,6 +90,7 @@ static const gallery_scene scenes[] = {
     {"double-dam", 12, "--set spacing=0.025", false, false, false},
     {"drop", 12, "--set spacing=0.025", false, false, false},
     {"fountain", 24, "--set spacing=0.025", true, false, false},
+    {"terrain", 600, "", false, false, false},
     {"smoke3d", 39, "--set n=32", false, true, true},
     {"fire3d", 39, "--set n=32", false, true, false},
     {"wind3d", 39, "", false, true, true},

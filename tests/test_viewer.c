@@ -8,7 +8,7 @@
  * and ] and [ must move the slice plane (the picture changes, differently for
  * each key); the overlay's contrast over a light view and its scene list on
  * H, and the estimate of slow frames (the viewer pauses before one, except
- * while recording). */
+ * while recording); the terrain's dig and raise tool under the pointer. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +79,8 @@ static const char *small_set(const char *family)
         return "--set nx=48 --set ny=48 --set boat_length=1 --set boat_width=0.4"; /* the boat fits a 2.4 m domain */
     if (!strcmp(family, "sph"))
         return "--set particles=1000 --set frame_dt=0.004"; /* ~10 substeps a frame */
+    if (!strcmp(family, "terrain"))
+        return "--set nx=64 --set ny=32 --set dx=2";
     return "";
 }
 
@@ -154,6 +156,82 @@ done:
     free(a);
     free(b);
     return ok;
+}
+
+/* The ground of a terrain export (terrain_0000.csv in dir), n cells; the
+ * cells' x in *x. NULL when it cannot be read. */
+static double *terrain_ground(const char *dir, size_t n, double *x)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/terrain_0000.csv", dir);
+    char *text = vf_test_read_file(path, NULL);
+    double *g = text ? malloc(n * sizeof *g) : NULL;
+    size_t k = 0;
+    for (char *line = text ? strchr(text, '\n') : NULL; g && line && k < n; line = strchr(line, '\n'), k++) {
+        line++;
+        double y, surface;
+        if (sscanf(line, "%lf,%lf,%lf,%lf", &x[k], &y, &surface, &g[k]) != 4)
+            break;
+    }
+    free(text);
+    if (g && k != n) {
+        free(g);
+        g = NULL;
+    }
+    return g;
+}
+
+/* The terrain's dig/raise tool under the pointer: a recorded session with
+ * the scripted left drag (frames 2 to 9, window x 0.3 to 0.54) digs; in the
+ * full script the right drag (frames 17 to 22, x 0.7 to 0.9) raises, after
+ * the script's Up key (nx by a quarter: 80) and reset. The replays' exports
+ * against the untouched ground of the same size: the dug cells lie left of
+ * the raised ones along the domain, as the drags do in the window (the
+ * default camera looks along -y, domain x to the right). */
+static void test_terrain_tool(const char *xvfb)
+{
+    vf_test_section("terrain: the pointer digs (left drag) and raises (right drag) the ground under it");
+    const char *sets = "--set ny=32 --set dx=2 --set dozer=false --set source_rate=0 --set drain_rate=0 --set repose=90";
+    static double x[80 * 32];
+    double centre[2] = {0, 0}, most[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        const int nx = k == 0 ? 64 : 80, frames = k == 0 ? 10 : 24;
+        const size_t n = (size_t)nx * 32;
+        char rec[64], exp[64], plain_dir[64];
+        snprintf(rec, sizeof rec, "tool%d.rec", k);
+        snprintf(exp, sizeof exp, "tool%d", k);
+        snprintf(plain_dir, sizeof plain_dir, "plain%d", k);
+        int rc = vf_test_run_capture(out, sizeof out, "'%s' run terrain %s --set nx=%d --steps 1 --export '%s' --quiet",
+                                     vf_t.vkfluid, sets, nx, vf_test_path(plain_dir));
+        double *plain = rc == 0 ? terrain_ground(vf_test_path(plain_dir), n, x) : NULL;
+        CHECK_MSG(plain != NULL, "the untouched ground: exit %d: %s", rc, out);
+        rc = vf_test_run_capture(out, sizeof out,
+                                 "VKFLUID_VALIDATION=1 %s '%s' view terrain %s --set nx=64 --size 320x180 --frames %d "
+                                 "--vsync off --test-script %d --record '%s'",
+                                 xvfb, vf_t.vkfluid, sets, frames, frames, vf_test_path(rec));
+        CHECK_MSG(rc == 0 && !strstr(out, "validation:"), "view terrain --test-script %d: exit %d: %s", frames, rc, out);
+        rc = vf_test_run_capture(out, sizeof out, "'%s' run --replay '%s' --export '%s' --quiet", vf_t.vkfluid,
+                                 vf_test_path(rec), vf_test_path(exp));
+        double *g = rc == 0 && plain ? terrain_ground(vf_test_path(exp), n, x) : NULL;
+        if (CHECK_MSG(g != NULL, "replay %s: exit %d: %s", rec, rc, out)) {
+            double w = 0;
+            for (size_t i = 0; i < n; i++) {
+                double d = (g[i] - plain[i]) * (k == 0 ? -1 : 1); /* dug (k 0) or raised (k 1) */
+                most[k] = fmax(most[k], d);
+                if (d > 0.002) {
+                    centre[k] += d * x[i] / (nx * 2.0); /* as a fraction of the domain's length */
+                    w += d;
+                }
+            }
+            centre[k] = w > 0 ? centre[k] / w : NAN;
+        }
+        free(g);
+        free(plain);
+    }
+    printf("dug by up to %.3g m around x = %.3g of the length, raised by up to %.3g m around x = %.3g\n", most[0],
+           centre[0], most[1], centre[1]);
+    CHECK(most[0] > 0.02 && most[1] > 0.02);
+    CHECK(centre[0] < centre[1] - 0.1);
 }
 
 int main(int argc, char **argv)
@@ -286,6 +364,8 @@ int main(int argc, char **argv)
         printf("slice plane moved: mean change %.2f with ]]]], %.2f with [[[[, %.2f between them\n", up, down, both);
         CHECK_MSG(up > 1.0 && down > 1.0 && both > 1.0, "] and [ move the slice plane: %.2f, %.2f, %.2f", up, down, both);
     }
+
+    test_terrain_tool(xvfb);
 
     vf_test_section("50 scripted resize and minimise cycles");
     rc = vf_test_run_capture(out, sizeof out, "VKFLUID_VALIDATION=1 %s '%s' view smoke --set n=32 --size 200x150 --test-resize 50 --vsync off",

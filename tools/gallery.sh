@@ -93,6 +93,7 @@ still fountain 24 --set spacing=0.02
 still smoke3d 45
 still fire3d 45
 still wind3d 60
+still terrain 600
 
 # the black-body chart the fire's colours come from (docs/grid3d.md, Fire)
 if wanted blackbody; then

@@ -3,7 +3,9 @@
 // C_i = rho_i / rho0 - 1 (clamped at 0 unless negative pressures are kept),
 // lambda_i = -C_i / (sum_k |grad_k C_i|^2 + epsilon) with grad_k C_i =
 // V grad W_ik (V = m / rho0, the spiky gradient), over the pairs within h
-// and their mirror images near walls and obstacles (pbf_common.glsl).
+// and their mirror images near walls and obstacles (pbf_common.glsl); an
+// image moves with its original (reflected), so its gradient counts with
+// its original's in grad_k C_i, and a particle's own images in grad_i C_i.
 // Writes the record (x_i, lambda_i) pbf_delta reads and (density, sum of
 // the iterations' lambda). The first iteration (VF_PBF_FIRST) reads the
 // binned positions, walks the rows of cells as sph_density does and writes
@@ -21,8 +23,9 @@ layout(std430, binding = VF_PBF_LAMBDA_BIND_REC) writeonly buffer Rec { vec4 rec
 struct sums {
     vec3 xi;
     float w;    // sum of the poly6 shapes
-    vec3 grad;  // sum_j V grad W_ij (= grad_i C_i)
-    float sq;   // sum_j |V grad W_ij|^2
+    vec3 grad;  // sum_j V grad W_ij over the pairs and images (= grad_i C_i, but for the particle's own images)
+    float sq;   // sum_j |grad_j C_i|^2 over the other particles
+    vec3 own;   // the reflected gradients of the particle's own images (grad_i C_i = grad - own)
     float h2, r_min2, volume;
     bool first;
 };
@@ -34,29 +37,36 @@ vec3 x_at(sums s, uint j)
     return sph_texel ? texelFetch(xk_t, int(j)).xyz : xk[j].xyz;
 }
 
-// A point at offset d from x_i (a pair or an image).
-void term(inout sums s, vec3 d)
+// A point at offset d from x_i (a pair or an image): its poly6 shape; its
+// gradient V grad W (0 beyond h and for the particle itself).
+vec3 term(inout sums s, vec3 d)
 {
     float r2 = dot(d, d);
     if (!(r2 < s.h2))
-        return;
+        return vec3(0.0);
     s.w += pbf_w(r2);
-    if (r2 > s.r_min2) {
-        vec3 g = s.volume * pbf_grad(d, r2);
-        s.grad += g;
-        s.sq += dot(g, g);
-    }
+    if (!(r2 > s.r_min2))
+        return vec3(0.0);
+    vec3 g = s.volume * pbf_grad(d, r2);
+    s.grad += g;
+    return g;
 }
 
-// Candidate j: its term and its images when it lies within h; true then.
-bool visit(inout sums s, sph_mirrors m, uint j)
+// Candidate j: its term and its images' when it lies within h; true then.
+// grad_j C_i = -(its gradient + its images' reflected back); for j = i the
+// images' reflected gradients belong to grad_i C_i (an image moves with i).
+bool visit(inout sums s, sph_mirrors m, uint j, uint i)
 {
     vec3 xj = x_at(s, j);
     vec3 d = s.xi - xj;
     bool near = dot(d, d) < s.h2;
     if (near) {
-        term(s, d);
-        PBF_FOR_IMAGE_SETS(m, term(s, s.xi - sph_mirror(xj, mask, m, false));)
+        vec3 c = term(s, d);
+        PBF_FOR_IMAGE_SETS(m, c += sph_reflect(term(s, s.xi - sph_mirror(xj, mask, m, false)), mask, m);)
+        if (j == i)
+            s.own += c;
+        else
+            s.sq += dot(c, c);
     }
     return near;
 }
@@ -73,6 +83,7 @@ void main()
     s.w = 0.0;
     s.grad = vec3(0.0);
     s.sq = 0.0;
+    s.own = vec3(0.0);
     s.h2 = prm.h2;
     s.r_min2 = 1e-12 * prm.h2;
     s.volume = prm.volume;
@@ -91,7 +102,7 @@ void main()
             sph_row_candidates_of(g, r, c, f, lo0, hi0, b, e);
             uint rbits = 0u, bit = 1u;
             for (uint j = b; j < e; j++) {
-                rbits |= visit(s, m, j) ? bit : 0u;
+                rbits |= visit(s, m, j, i) ? bit : 0u;
                 bit <<= 1u;
             }
             sph_mask_push(m0, m1, acc, at, rbits, min(e - b, 32u));
@@ -100,13 +111,14 @@ void main()
         for (uint k = 0u; k < VF_SPH_MASK_WORDS; k++)
             bits[VF_SPH_MASK_WORDS * i + k] = k < 4u ? m0[k & 3u] : m1[k & 3u];
     } else {
-        PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j);)
+        PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j, i);)
     }
     float rho = prm.mass * prm.poly6 * s.w;
     float c = rho / prm.rho0 - 1.0;
     if (prm.clamp_pressure != 0u)
         c = max(c, 0.0);
-    float lambda = -c / (dot(s.grad, s.grad) + s.sq + prm.pbf_relax);
+    vec3 gi = s.grad - s.own;
+    float lambda = -c / (dot(gi, gi) + s.sq + prm.pbf_relax);
     rec[i] = vec4(s.xi, lambda);
     dens[i] = vec2(rho, s.first ? lambda : dens[i].y + lambda);
 }

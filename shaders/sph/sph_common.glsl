@@ -366,6 +366,13 @@ vec3 sph_mirror(vec3 x, uint mask, sph_mirrors m, bool velocity)
                       : sph_mirror_plane(x, m.n, velocity ? 0.0 : m.c);
 }
 
+// The reflection of a direction (a gradient) by the image set mask of m:
+// how an image's offset turns when its original moves.
+vec3 sph_reflect(vec3 v, uint mask, sph_mirrors m)
+{
+    return mask != 0u ? sph_mirror_axes(v, mask, vec3(0.0)) : sph_mirror_plane(v, m.n, 0.0);
+}
+
 // The image sets of m, one after the other: start with set = m.axes and
 // obstacle = m.obstacle; sph_next_image_set gives the next set's mask (see
 // sph_mirror) and false when there is none left.

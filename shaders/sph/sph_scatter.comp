@@ -2,7 +2,7 @@
 // The reorder: every particle's destination is its cell's start plus the
 // rank of its persistent id among the ids of that cell (so the order inside a
 // cell is by id, independent of atomic races), and the particle data itself
-// (position, velocity, id) moves there. Sink particles are dropped (their
+// (position, velocity, id; for DFSPH the warm start) moves there. Sink particles are dropped (their
 // slots at the end are set to the hidden position).
 #include "shared.h"
 #include "sph_common.glsl"
@@ -23,6 +23,10 @@ layout(binding = VF_SPH_SCATTER_BIND_KEYS_T) uniform usamplerBuffer keys_t;
 layout(binding = VF_SPH_SCATTER_BIND_POS_IN_T) uniform samplerBuffer pos_in_t;
 layout(binding = VF_SPH_SCATTER_BIND_VEL_IN_T) uniform samplerBuffer vel_in_t;
 layout(binding = VF_SPH_SCATTER_BIND_ID_IN_T) uniform usamplerBuffer id_in_t;
+layout(std430, binding = VF_SPH_SCATTER_BIND_WARM_IN) readonly buffer WarmIn { vec2 warm_in[]; };
+layout(std430, binding = VF_SPH_SCATTER_BIND_WARM_OUT) writeonly buffer WarmOut { vec2 warm_out[]; };
+// DFSPH: the pressure solves' warm start moves with its particle
+layout(constant_id = VF_SPH_SPEC_WARM) const bool warm = false;
 
 // Reads through the texel views where the device allows (sph_texel).
 uint start_at(uint k) { return sph_texel ? texelFetch(start_t, int(k)).x : start[k]; }
@@ -52,4 +56,6 @@ void main()
     pos_out[d] = p;
     vel_out[d] = sph_texel ? texelFetch(vel_in_t, int(i)) : vel_in[i];
     id_out[d] = me;
+    if (warm)
+        warm_out[d] = warm_in[i];
 }

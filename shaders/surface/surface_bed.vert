@@ -3,7 +3,8 @@
 // domain (inner wall up to the rim, a flat rim top, the outer wall down to a
 // foot below the deepest bed). Mesh vertex (m, k) for m in [-3, mesh_x + 2]:
 // inside [0, mesh_x - 1] it samples the cells around the corner point (solid
-// cells win, so obstacles stand as columns).
+// cells win, so obstacles stand as columns). A terrain (misc.w = 1) stands
+// on a block instead: its sides go from the edge's ground down to misc.y.
 #include "shared.h"
 #include "surface_common.glsl"
 
@@ -33,7 +34,12 @@ void main()
     bool edge = m.x < 0 || m.y < 0 || m.x >= mm.x || m.y >= mm.y;
     float h;
     solid = 0.0;
-    if (edge) {
+    if (edge && terrain_style()) {
+        // a terrain's block: its sides follow the ground at the edge down to the foot (misc.y)
+        vec2 c = clamp(p, vec2(0.0), vec2(lx, ly)) / dom_dx();
+        h = foot || m.x <= -2 || m.y <= -2 || m.x > mm.x || m.y > mm.y ? rim : bed[cell_index(int(c.x), int(c.y))];
+        solid = 1.0;
+    } else if (edge) {
         h = foot ? base : rim;
         solid = 1.0;
     } else {

@@ -180,3 +180,15 @@ vec3 sample_dye(vec2 p)
     vec3 c01 = vec3(dye_r[i01], dye_g[i01], dye_b[i01]), c11 = vec3(dye_r[i11], dye_g[i11], dye_b[i11]);
     return max(mix(mix(c00, c10, t.x), mix(c01, c11, t.x), t.y), vec3(0.0));
 }
+
+// A terrain's ground (frame misc.w = 1): grass on gentle slopes, bare earth
+// and rock on steep ones; up is the ground normal's vertical part (1 flat,
+// 0 a cliff), p the domain point (m).
+bool terrain_style() { return fr.misc.w > 0.5; }
+vec3 terrain_color(vec2 p, float up)
+{
+    float n = 0.5 + 0.5 * perlin(p * 0.35);
+    vec3 grass = mix(vec3(0.28, 0.42, 0.16), vec3(0.40, 0.50, 0.22), n);
+    vec3 earth = vec3(0.50, 0.40, 0.28), rock = vec3(0.48, 0.46, 0.43);
+    return mix(grass, mix(earth, rock, smoothstep(0.75, 0.55, up)), smoothstep(0.93, 0.80, up));
+}

@@ -1,7 +1,8 @@
 #version 450
 // Floating objects by vertex pulling: 72 vertices (two boxes) per object,
 // oriented by the object's heading and tilted with the surface normal under
-// it. Leaf: one thin box; duck: body and head; boat: hull and cabin.
+// it. Leaf: one thin box; duck: body and head; boat: hull and cabin;
+// bulldozer (terrain): body and blade.
 #include "shared.h"
 #include "surface_common.glsl"
 
@@ -30,6 +31,10 @@ void main()
         ext = part == 0u ? vec3(sz, 0.6 * sz, 0.45 * sz) : vec3(0.32 * sz, 0.3 * sz, 0.32 * sz);
         off = part == 0u ? vec3(0.0, 0.0, 0.12 * sz) : vec3(0.38 * sz, 0.0, 0.5 * sz);
         albedo = part == 0u ? vec3(1.0, 0.82, 0.08) : vec3(1.0, 0.75, 0.05);
+    } else if (o.kind == VF_HEIGHT_OBJ_DOZER) { // the terrain's bulldozer: body and blade
+        ext = part == 0u ? vec3(sz, 0.6 * sz, 0.45 * sz) : vec3(0.1 * sz, 0.9 * sz, 0.3 * sz);
+        off = part == 0u ? vec3(0.0, 0.0, 0.22 * sz) : vec3(0.55 * sz, 0.0, 0.15 * sz);
+        albedo = part == 0u ? vec3(0.95, 0.68, 0.08) : vec3(0.3, 0.3, 0.32);
     } else {
         ext = part == 0u ? vec3(sz, 0.38 * sz, 0.22 * sz) : vec3(0.32 * sz, 0.26 * sz, 0.2 * sz);
         off = part == 0u ? vec3(0.0, 0.0, 0.04 * sz) : vec3(-0.12 * sz, 0.0, 0.25 * sz);

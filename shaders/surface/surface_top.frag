@@ -3,7 +3,8 @@
 // blue below; obstacles dark, dry land tan. Shows eta (view height) or the
 // flow's pressure height p/(rho g) (view pressure; without a coupled flow
 // the renderer shows the hydrostatic pressure's change from rest, eta). The domain is fitted to
-// the target with its aspect kept; x right, y up.
+// the target with its aspect kept; x right, y up. A terrain (misc.w = 1)
+// shows its hill-shaded ground with the water blue by depth.
 #include "shared.h"
 #include "surface_common.glsl"
 
@@ -21,6 +22,18 @@ void main()
         return;
     }
     uint c = cell_index(int(cell.x), int(cell.y));
+    if (terrain_style()) {
+        // a terrain: the ground hill-shaded by the sun, water blue by its depth over it
+        int ci = int(cell.x), cj = int(cell.y);
+        float gx = (bed[cell_index(ci + 1, cj)] - bed[cell_index(ci - 1, cj)]) / (2.0 * dom_dx());
+        float gy = (bed[cell_index(ci, cj + 1)] - bed[cell_index(ci, cj - 1)]) / (2.0 * dom_dx());
+        vec3 n = normalize(vec3(-gx, 1.0, -gy));
+        vec3 ground = terrain_color(cell * dom_dx(), n.y) * (0.35 + 0.75 * max(dot(n, normalize(fr.sun.xyz)), 0.0));
+        float depth = eta[c] - bed[c];
+        float k = depth > 1e-4 ? 0.35 + 0.65 * (1.0 - exp(-depth / max(0.25 * fr.grid.z, 1e-3))) : 0.0;
+        color = vec4(mix(ground, vec3(0.05, 0.25, 0.75), k), 1.0);
+        return;
+    }
     if (cell_solid(c)) {
         color = vec4(0.25, 0.25, 0.28, 1.0);
         return;

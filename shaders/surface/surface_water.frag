@@ -50,7 +50,8 @@ void main()
     // the floor: sky light plus the sun's light, focused and spread by the
     // surface's waves (caustics)
     float sun_y = max(normalize(fr.sun.xyz).y, 0.0);
-    vec3 floor_c = floor_color(hit_dom, hit_bed, false) * (0.2 + 0.95 * sun_y * caustic_light(hit_dom));
+    vec3 floor_c = (terrain_style() ? terrain_color(hit_dom, 1.0) * 0.7 : floor_color(hit_dom, hit_bed, false)) *
+                   (0.2 + 0.95 * sun_y * caustic_light(hit_dom));
     float path_m = depth / down + depth; // down to the floor and the light's way down
     vec3 att = exp(-fr.water.rgb * path_m);
     vec3 deep = vec3(0.02, 0.12, 0.16);

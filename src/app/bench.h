@@ -13,7 +13,7 @@
 
 #define VF_BENCH_MAX_PASSES 48
 #define VF_BENCH_MAX_SIZES 32
-#define VF_BENCH_MAX_SOLVERS 4
+#define VF_BENCH_MAX_SOLVERS 5
 
 typedef struct vf_bench_pass {
     char name[32];

@@ -36,8 +36,10 @@ static const bench_family families[] = {
     {"grid", "smoke", "n", {"n", NULL}, 128, 4096, true},
     {"height", "pool", "n", {"nx", "ny"}, 128, 4096, true},
     {"grid3d", "smoke3d", "n", {"n", NULL}, 32, 256, false},
+    {"terrain", "terrain", "n", {"nx", "ny"}, 128, 4096, true},
 };
 #define FAMILY_COUNT (sizeof families / sizeof families[0])
+_Static_assert(FAMILY_COUNT <= VF_BENCH_MAX_SOLVERS, "a report holds every benchmarked family");
 
 typedef struct bench_opts {
     const char *device, *out, *solver, *scene_file;
@@ -54,7 +56,7 @@ typedef struct bench_opts {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: vkfluid bench [--solver sph|grid|height|grid3d|all | --scene SCENE] [--sizes [SOLVER=]LIST]...\n"
+            "usage: vkfluid bench [--solver sph|grid|height|grid3d|terrain|all | --scene SCENE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
             "                     [--model [DIR]]\n"
@@ -66,11 +68,11 @@ static void usage(FILE *f)
             "exponent (cost ~ size^k).\n"
             "\n"
             "default sweeps: sph (dam-break) particles 16384 doubling until it no longer\n"
-            "fits in device memory; grid (smoke) and height (pool) 128^2 doubling to 4096^2;\n"
-            "grid3d (smoke3d) n = 32 doubling to 256 (n x 2n x n cells).\n"
+            "fits in device memory; grid (smoke), height (pool) and terrain (terrain) 128^2\n"
+            "doubling to 4096^2; grid3d (smoke3d) n = 32 doubling to 256 (n x 2n x n cells).\n"
             "\n"
             "options:\n"
-            "  --solver S        sph, grid, height, grid3d or all (default all; all takes grid3d\n"
+            "  --solver S        sph, grid, height, grid3d, terrain or all (default all; all takes grid3d\n"
             "                    only with --sizes grid3d=LIST)\n"
             "  --scene SCENE     sweep the sizes of a built-in scene (vkfluid scenes) or of a\n"
             "                    scene file (a .json path); its solver only\n"
@@ -108,7 +110,7 @@ static int parse_sizes(bench_opts *o, const char *arg)
         char name[16];
         snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
         if ((fam = family_index(name)) < 0) {
-            vf_app_error("--sizes %s: unknown solver '%s': use sph, grid, height or grid3d", arg, name);
+            vf_app_error("--sizes %s: unknown solver '%s': use sph, grid, height, grid3d or terrain", arg, name);
             return VF_EXIT_USAGE;
         }
         list = eq + 1;
@@ -735,7 +737,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         o->solver = o->file_scene.info->family;
     }
     if (o->solver && strcmp(o->solver, "all") && family_index(o->solver) < 0) {
-        vf_app_error("--solver %s: unknown solver: use sph, grid, height, grid3d or all", o->solver);
+        vf_app_error("--solver %s: unknown solver: use sph, grid, height, grid3d, terrain or all", o->solver);
         return VF_EXIT_USAGE;
     }
     const char *solver_seen = NULL, *scene_seen = NULL; /* taken above */

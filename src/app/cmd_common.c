@@ -515,6 +515,7 @@ static const size_key size_keys[] = {
     {"grid", "n", NULL, 2.0, "fewer cells"},
     {"grid3d", "n", NULL, 3.0, "fewer cells"},
     {"height", "nx", "ny", 1.0, "fewer cells"},
+    {"terrain", "nx", "ny", 1.0, "fewer cells"},
 };
 
 static double param_value(const vf_param_def *d, const void *desc)

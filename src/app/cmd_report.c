@@ -74,6 +74,14 @@ static void report_shapes(FILE *f, const vf_scene_shapes *sh)
         fprintf(f, "%s\n    \"render\": {\"mode\": ", first ? "" : ",");
         vf_json_string(f, sh->render_mode);
         fprintf(f, "}");
+        first = false;
+    }
+    if (sh->heightmap.given) {
+        const vf_scene_heightmap *hm = &sh->heightmap;
+        fprintf(f, "%s\n    \"heightmap\": {\"file\": ", first ? "" : ",");
+        vf_json_string(f, hm->file);
+        fprintf(f, ", \"size\": [%.9g, %.9g], \"low\": %.9g, \"high\": %.9g, \"width\": %u, \"height\": %u}", hm->size[0],
+                hm->size[1], hm->low, hm->high, hm->width, hm->height);
     }
     fprintf(f, "\n  }");
 }
@@ -93,7 +101,7 @@ void vf_report_scene(FILE *f, const vf_cmd_scene *sc)
     fprintf(f, "  }");
     const vf_scene_shapes *sh = vf_scene_shapes_of(sc->info, sc->desc);
     if (sh && (sh->obstacle_count || sh->fluid_count || sh->emitter_count || sh->sink_count || sh->inflow_sides ||
-               sh->outflow_sides || sh->has_camera || sh->render_mode[0]))
+               sh->outflow_sides || sh->has_camera || sh->render_mode[0] || sh->heightmap.given))
         report_shapes(f, sh);
 }
 

@@ -107,7 +107,7 @@ static bool word_in(const char *s, size_t n, const char *const *list)
 bool vf_output_is_own_file(const char *name)
 {
     static const char *const whole[] = {"summary.json", "capture.json", "bench.csv", "bench.json", "bench.svg", "work.csv", "lockstep.txt", NULL};
-    static const char *const prefix[] = {"frame", "grid", "height", "particles", "shot", "mesh", "foam", "surface", "grid3d", NULL};
+    static const char *const prefix[] = {"frame", "grid", "height", "particles", "shot", "mesh", "foam", "surface", "grid3d", "terrain", NULL};
     static const char *const ext[] = {"png", "csv", "vti", "vtp", "vtk", "json", "obj", "ply", NULL};
     if (!name || !*name)
         return false;

@@ -356,10 +356,11 @@ vf_result vf_png_read_ex(const char *path, uint8_t **rgba8_out, uint32_t *w, uin
     return res;
 }
 
-vf_result vf_png_decode(const uint8_t *data, size_t len, uint8_t **rgba8_out, uint32_t *w, uint32_t *h,
+/* Decodes PNG bytes into RGBA8, or (gray16) one 16-bit grey channel per pixel. */
+static vf_result decode(const uint8_t *data, size_t len, bool gray16, void **out, uint32_t *w, uint32_t *h,
                         vf_png_detail *detail)
 {
-    *rgba8_out = NULL;
+    *out = NULL;
     if (len > VF_PNG_MAX_FILE_BYTES) {
         set_detail(detail, "give a smaller png file", "file of %zu bytes is too large to read", len);
         return VF_ERR_TOO_LARGE;
@@ -384,7 +385,8 @@ vf_result vf_png_decode(const uint8_t *data, size_t len, uint8_t **rgba8_out, ui
         return VF_ERR_TOO_LARGE;
     }
     int lw = 0, lh = 0;
-    stbi_uc *pixels = stbi_load_from_memory(data, (int)len, &lw, &lh, &comp, 4);
+    void *pixels = gray16 ? (void *)stbi_load_16_from_memory(data, (int)len, &lw, &lh, &comp, 1)
+                          : (void *)stbi_load_from_memory(data, (int)len, &lw, &lh, &comp, 4);
     if (!pixels) {
         stb_reason(why, sizeof why, "cannot decode the pixels");
         if (!strcmp(why, "outofmem")) {
@@ -400,10 +402,39 @@ vf_result vf_png_decode(const uint8_t *data, size_t len, uint8_t **rgba8_out, ui
         return VF_ERR_PARSE;
     }
     /* stb allocates with malloc (STBI_MALLOC default), so free() releases it. */
-    *rgba8_out = pixels;
+    *out = pixels;
     *w = (uint32_t)iw;
     *h = (uint32_t)ih;
     return VF_OK;
+}
+
+vf_result vf_png_decode(const uint8_t *data, size_t len, uint8_t **rgba8_out, uint32_t *w, uint32_t *h,
+                        vf_png_detail *detail)
+{
+    void *px = NULL;
+    vf_result res = decode(data, len, false, &px, w, h, detail);
+    *rgba8_out = px;
+    return res;
+}
+
+vf_result vf_png_read_gray16(const char *path, uint16_t **out, uint32_t *w, uint32_t *h, vf_png_detail *detail)
+{
+    if (out)
+        *out = NULL;
+    if (!path || !*path || !out || !w || !h) {
+        set_detail(detail, "this is a bug in the caller", "invalid arguments to the png reader");
+        return VF_ERR_INVALID_ARG;
+    }
+    uint8_t *data = NULL;
+    size_t len = 0;
+    vf_result res = read_file(path, &data, &len, detail);
+    if (res != VF_OK)
+        return res;
+    void *px = NULL;
+    res = decode(data, len, true, &px, w, h, detail);
+    *out = px;
+    free(data);
+    return res;
 }
 
 vf_result vf_png_read(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h)

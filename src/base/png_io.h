@@ -48,6 +48,11 @@ vf_result vf_png_write_ex(const char *path, const uint8_t *pixels, uint32_t w, u
  * VF_ERR_INVALID_ARG for a NULL argument. None of the pointers may be NULL. */
 vf_result vf_png_read(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h);
 
+/** Reads a PNG as one 16-bit grey channel per pixel (rows top to bottom):
+ * 16-bit files as they are, 8-bit ones scaled by 257, colour ones as their
+ * luminance; *out is malloc'ed (free it). Errors as vf_png_read_ex. */
+vf_result vf_png_read_gray16(const char *path, uint16_t **out, uint32_t *w, uint32_t *h, vf_png_detail *detail);
+
 /** vf_png_read that, on failure, fills *detail (may be NULL) with what went
  * wrong and a fix. */
 vf_result vf_png_read_ex(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h,

@@ -28,6 +28,7 @@ static const vf_render_entry entries[] = {
     {"sph", VF_RENDER_SPH_MODES, vf_render_sph_create_for, vf_ssf_params, &vf_ssf_param_count,
      sizeof(vf_ssf_options), "ssf.", "ssf.view"},
     {"grid3d", VF_RENDER_VOLUME_MODES, vf_render_volume_create_for, NULL, NULL, 0, NULL, NULL},
+    {"terrain", VF_RENDER_SURFACE_MODES, vf_render_surface_create_for, NULL, NULL, 0, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };
 

@@ -11,6 +11,7 @@
 #include "render_caustics.h"
 #include "shared.h"
 #include "solver_height.h"
+#include "solver_terrain.h"
 
 #define DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
 #define BINDINGS 10
@@ -66,17 +67,63 @@ static bool invert(const float m[16], float out[16])
     return true;
 }
 
+/* ------------------------------------------------------------------ the solver's buffers */
+
+/* What the renderer draws of either family: a height solver's state, or a
+ * terrain solver's in the same terms (eta and bed above the datum, the
+ * datum as the rest level, no solid cells, no flow). *terrain (may be NULL)
+ * says which, *lo and *hi (may be NULL) get the ground's range. */
+static void surface_state(const vf_solver *solver, vf_height_state *st, bool *terrain, float *lo, float *hi)
+{
+    if (vf_terrain_is(solver)) {
+        vf_terrain_state ts;
+        vf_terrain_get_state(solver, &ts);
+        *st = (vf_height_state){
+            .eta = ts.eta,
+            .bed = ts.bed,
+            .flags = ts.zeros,
+            .pres = ts.zeros,
+            .objects = ts.objects,
+            .nx = ts.nx,
+            .ny = ts.ny,
+            .object_count = ts.object_count,
+            .dx = ts.dx,
+            .g = ts.g,
+            .max_depth = ts.max_depth,
+            .display_scale = ts.max_depth,
+            .time = ts.time,
+            .coupling = VF_HEIGHT_COUPLE_NONE,
+        };
+        if (lo)
+            *lo = ts.ground_lo;
+        if (hi)
+            *hi = ts.ground_hi;
+    } else {
+        vf_height_get_state(solver, st);
+        if (lo)
+            *lo = -st->max_depth;
+        if (hi)
+            *hi = 0.0f;
+    }
+    if (terrain)
+        *terrain = vf_terrain_is(solver);
+}
+
 /* ------------------------------------------------------------------ renderer */
 
 void vf_render_surface_default_camera(const vf_solver *solver, float aspect, vf_camera *cam)
 {
     vf_height_state st;
-    vf_height_get_state(solver, &st);
+    bool terrain;
+    float glo, ghi;
+    surface_state(solver, &st, &terrain, &glo, &ghi);
     float l = fmaxf((float)st.nx, (float)st.ny);
     float ax = (float)st.nx / l, az = (float)st.ny / l;
-    /* the water's rim fills the frame; long channels steeply from above, so
-     * the channel's width is not foreshortened to a strip */
-    float lo[3] = {0.0f, -0.02f, 0.0f}, hi[3] = {ax, 0.02f, az};
+    /* the water's rim fills the frame (a terrain: the ground's box); long
+     * channels steeply from above, so the channel's width is not
+     * foreshortened to a strip */
+    float s = 1.0f / (l * st.dx);
+    float lo[3] = {0.0f, terrain ? glo * s : -0.02f, 0.0f}, hi[3] = {ax, terrain ? ghi * s : 0.02f, az};
     float elong = fmaxf(ax, az) / fmaxf(fminf(ax, az), 1e-6f);
     float dir[3] = {0.0f, elong > 2.0f ? 2.0f : 1.15f, 1.0f};
     *cam = vf_camera_fit_box(lo, hi, dir, 0.7f, aspect > 0 ? aspect : 16.0f / 9.0f, 0.94f);
@@ -128,7 +175,8 @@ static void surface_get_camera(vf_renderer *base, vf_camera *cam)
     *cam = ((vf_surface_renderer *)base)->cam;
 }
 
-static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_surface_frame *f)
+static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, bool terrain, float ground_lo, float ground_hi,
+                       vf_surface_frame *f)
 {
     memset(f, 0, sizeof *f);
     const vf_camera *c = &r->cam;
@@ -167,6 +215,12 @@ static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_sur
     f->misc[0] = r->detail;
     f->misc[1] = fmaxf(0.12f * st->max_depth, 2.0f * st->dx);
     f->misc[2] = r->caustics ? 1.0f : 0.0f;
+    if (terrain) {
+        /* a terrain stands on a block whose sides follow its edges down to a
+         * foot below its lowest ground; natural colours */
+        f->misc[1] = ground_lo - fmaxf(0.15f * (ground_hi - ground_lo), 2.0f * st->dx);
+        f->misc[3] = 1.0f;
+    }
     f->nx = st->nx;
     f->ny = st->ny;
     uint32_t m = r->mesh_max;
@@ -191,11 +245,22 @@ static void fill_frame(vf_surface_renderer *r, const vf_height_state *st, vf_sur
 static bool surface_pick(vf_renderer *base, const float origin[3], const float dir[3], float pos[2])
 {
     vf_surface_renderer *r = (vf_surface_renderer *)base;
-    if (r->view != VF_SURFACE_VIEW_3D || !(dir[1] < 0.0f) || !(origin[1] > 0.0f))
+    if (r->view != VF_SURFACE_VIEW_3D || !(dir[1] < 0.0f) || (!(origin[1] > 0.0f) && !vf_terrain_is(r->solver)))
         return false;
     vf_height_state st;
-    vf_height_get_state(r->solver, &st);
+    bool terrain;
+    surface_state(r->solver, &st, &terrain, NULL, NULL);
     float l = fmaxf((float)st.nx, (float)st.ny);
+    if (terrain) {
+        /* world (x, y, z) = (domain x, elevation, domain y) / (l dx) */
+        double k = (double)l * st.dx, o[3] = {origin[0] * k, origin[2] * k, origin[1] * k};
+        double d[3] = {dir[0], dir[2], dir[1]}, hit[2];
+        if (!vf_terrain_pick(r->solver, o, d, hit))
+            return false;
+        pos[0] = (float)(hit[0] / (st.nx * (double)st.dx));
+        pos[1] = (float)(hit[1] / (st.ny * (double)st.dx));
+        return true;
+    }
     float t = -origin[1] / dir[1];
     pos[0] = (origin[0] + t * dir[0]) * l / (float)st.nx;
     pos[1] = (origin[2] + t * dir[2]) * l / (float)st.ny;
@@ -208,9 +273,11 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
     if (target->width != base->width || target->height != base->height)
         return VF_ERR_INVALID_ARG;
     vf_height_state st;
-    vf_height_get_state(r->solver, &st);
+    bool terrain;
+    float glo, ghi;
+    surface_state(r->solver, &st, &terrain, &glo, &ghi);
     vf_surface_frame f;
-    fill_frame(r, &st, &f);
+    fill_frame(r, &st, terrain, glo, ghi, &f);
     /* frame constants: ordered after the last frame's reads, before this frame's */
     vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                    VK_ACCESS_2_UNIFORM_READ_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
@@ -325,7 +392,7 @@ static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const cha
 vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *desc, vf_renderer **out)
 {
     *out = NULL;
-    if (!desc || !vf_height_is(desc->solver) || desc->view > VF_SURFACE_VIEW_PRESSURE)
+    if (!desc || !(vf_height_is(desc->solver) || vf_terrain_is(desc->solver)) || desc->view > VF_SURFACE_VIEW_PRESSURE)
         return VF_ERR_INVALID_ARG;
     vf_surface_renderer *r = calloc(1, sizeof *r);
     if (!r)
@@ -352,7 +419,9 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
             (res = make_graphics(r, "surface_bed.vert", "surface_bed.frag", 1, &r->bed)) == VF_OK &&
             (res = make_graphics(r, "surface_water.vert", "surface_water.frag", 1, &r->water)) == VF_OK)
             res = make_graphics(r, "surface_objects.vert", "surface_objects.frag", 1, &r->objects);
-        if (res == VF_OK && desc->caustics >= 0) {
+        /* caustics under the height family's water (a terrain's shallow
+         * runs would only show its shores' slopes) */
+        if (res == VF_OK && desc->caustics >= 0 && vf_height_is(desc->solver)) {
             vf_height_state st;
             vf_height_get_state(desc->solver, &st);
             vf_caustics_desc cd = {.nx = st.nx, .ny = st.ny};
@@ -376,7 +445,7 @@ vf_result vf_render_surface_create_for(vf_gpu *gpu, vf_solver *solver, const vf_
 {
     int view = vf_render_mode_index(VF_RENDER_SURFACE_MODES, opt->mode);
     if (view < 0) {
-        snprintf(err, cap, "--render %s: not a view of the height solver: use one of %s", opt->mode,
+        snprintf(err, cap, "--render %s: not a view of the %s solver: use one of %s", opt->mode, solver->vt->family,
                  VF_RENDER_SURFACE_MODES);
         return VF_ERR_UNSUPPORTED;
     }

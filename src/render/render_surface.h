@@ -1,4 +1,6 @@
-/* render_surface: the height-field water renderer (vf_renderer "surface").
+/* render_surface: the height-field water renderer (vf_renderer "surface"),
+ * for the height family and the terrain family (water over a terrain: the
+ * ground drawn in natural colours, shaded by slope, standing on a block).
  *
  * Views:
  *   surface   3D: procedural sky; the pool (bed / terrain mesh with rim walls
@@ -21,7 +23,7 @@
 #include "solver.h"
 
 typedef struct vf_render_surface_desc {
-    vf_solver *solver;    /* a height-family solver (required; must outlive the renderer) */
+    vf_solver *solver;    /* a height- or terrain-family solver (required; must outlive the renderer) */
     VkFormat format;      /* colour target format; 0 = VF_CAPTURE_FORMAT */
     uint32_t width, height; /* 0 = 1280 x 720 */
     uint32_t view;        /* VF_SURFACE_VIEW_3D / _HEIGHT / _PRESSURE */
@@ -32,7 +34,7 @@ typedef struct vf_render_surface_desc {
 } vf_render_surface_desc;
 
 /** Creates the renderer. VF_ERR_INVALID_ARG when desc->solver is not a
- * height solver. On success *out is owned by the caller
+ * height or terrain solver. On success *out is owned by the caller
  * (vf_renderer_destroy). */
 vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *desc, vf_renderer **out);
 

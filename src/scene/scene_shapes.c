@@ -12,7 +12,8 @@
 #include "text.h"
 #include "solver.h"
 
-static const char *const list_keys[] = {"obstacles", "fluid", "emitters", "sinks", "inflows", "outflows", "camera", "render"};
+static const char *const list_keys[] = {"obstacles", "fluid", "emitters", "sinks", "inflows", "outflows", "camera", "render",
+                                        "heightmap"};
 static const char *const side_names[] = {"left", "right", "bottom", "top"};
 static const char *const kind_names[] = {VF_SHAPE_KIND_LIST(VF_CHOICE_NAME)};
 #define KIND_CHOICES VF_CHOICES(VF_SHAPE_KIND_LIST)
@@ -54,7 +55,7 @@ bool vf_shapes_is_key(const char *key)
 
 const char *vf_shapes_key_list(void)
 {
-    return "obstacles, fluid, emitters, sinks, inflows, outflows, camera, render";
+    return "obstacles, fluid, emitters, sinks, inflows, outflows, camera, render, heightmap";
 }
 
 static vf_result fail(char *err, size_t cap, const char *fmt, ...)
@@ -258,10 +259,66 @@ static vf_result parse_sides(vf_scene_shapes *sh, const char *key, const cJSON *
     return VF_OK;
 }
 
+/* The heightmap object: file, size, and low/high (PNG) or width/height (raw). */
+static vf_result parse_heightmap(vf_scene_heightmap *hm, const cJSON *v, const char *base_dir, char *err, size_t cap)
+{
+    if (!cJSON_IsObject(v))
+        return fail(err, cap, "heightmap: %s is not allowed: must be {\"file\": \"ground.png\", \"size\": [x, y], ...}",
+                    json_type(v));
+    memset(hm, 0, sizeof *hm);
+    hm->high = 100;
+    bool file = false, size = false;
+    double wh[2] = {0, 0};
+    for (const cJSON *it = v->child; it; it = it->next) {
+        char p[64], ks[48];
+        snprintf(p, sizeof p, "heightmap.%s", safe(it->string, ks));
+        vf_result r = VF_OK;
+        if (!strcmp(it->string, "file")) {
+            if (!cJSON_IsString(it) || !printable(it->valuestring, VF_SHAPES_PATH_MAX - 64))
+                return fail(err, cap, "%s: must be the path of a 16-bit png or a raw float32 file", p);
+            join_path(base_dir, it->valuestring, hm->file, sizeof hm->file);
+            file = true;
+        } else if (!strcmp(it->string, "size")) {
+            double sz[3] = {0, 0, 0};
+            if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2)
+                return fail(err, cap, "%s: must be [x, y], the metres the map spans", p);
+            r = vec(it, p, 1e-3, 1e7, sz, err, cap);
+            hm->size[0] = sz[0];
+            hm->size[1] = sz[1];
+            size = true;
+        } else if (!strcmp(it->string, "low")) {
+            r = number(it, p, -1e5, 1e5, &hm->low, err, cap);
+        } else if (!strcmp(it->string, "high")) {
+            r = number(it, p, -1e5, 1e5, &hm->high, err, cap);
+        } else if (!strcmp(it->string, "width") || !strcmp(it->string, "height")) {
+            r = number(it, p, 2, VF_PNG_MAX_SIDE, &wh[it->string[0] == 'h'], err, cap);
+            if (r == VF_OK && wh[it->string[0] == 'h'] != floor(wh[it->string[0] == 'h']))
+                return fail(err, cap, "%s: must be a whole number of samples", p);
+        } else {
+            return fail(err, cap, "%s: unknown key: the keys are file, size, low, high, width, height", p);
+        }
+        if (r != VF_OK)
+            return r;
+    }
+    if (!file || !size)
+        return fail(err, cap, "heightmap.%s: missing: give the file and its size in metres", file ? "size" : "file");
+    if (!(hm->high > hm->low))
+        return fail(err, cap, "heightmap.high: %g is not above low (%g): give the elevations of grey 0 and 65535",
+                    hm->high, hm->low);
+    if (wh[0] * wh[1] > (double)(1u << 26))
+        return fail(err, cap, "heightmap.width: %g x %g samples: at most 2^26 (8192 x 8192)", wh[0], wh[1]);
+    hm->width = (uint32_t)wh[0];
+    hm->height = (uint32_t)wh[1];
+    hm->given = true;
+    return VF_OK;
+}
+
 vf_result vf_shapes_parse(vf_scene_shapes *sh, const char *key, const void *json, const char *base_dir, char *err,
                           size_t cap)
 {
     const cJSON *v = json;
+    if (!strcmp(key, "heightmap"))
+        return parse_heightmap(&sh->heightmap, v, base_dir, err, cap);
     if (!strcmp(key, "inflows") || !strcmp(key, "outflows"))
         return parse_sides(sh, key, v, err, cap);
     if (!strcmp(key, "camera")) {
@@ -468,6 +525,8 @@ vf_result vf_shapes_check(const vf_scene_shapes *sh, const vf_shapes_caps *c, ch
         return fail(err, cap, "emitters: the %s solver takes %s", c->family, c->max_emitters ? "at most one" : "no emitters");
     if (sh->sink_count > c->max_sinks)
         return fail(err, cap, "sinks: the %s solver takes %s", c->family, c->max_sinks ? "at most one" : "no sinks");
+    if (sh->heightmap.given && !c->heightmap)
+        return fail(err, cap, "heightmap: the %s solver takes no heightmap (the terrain scene does)", c->family);
     if ((sh->inflow_sides | sh->outflow_sides) && !c->sides)
         return fail(err, cap, "%s: the %s solver takes no inflow or outflow sides", sh->inflow_sides ? "inflows" : "outflows",
                     c->family);

@@ -1,7 +1,7 @@
 /* scene_shapes: the shape lists of a scene file (obstacles, initial fluid
  * regions, emitters, sinks, inflow and outflow sides: keys obstacles, fluid,
- * emitters, sinks, inflows, outflows) and its camera and
- * render settings; parsing from cJSON, the checks every solver shares
+ * emitters, sinks, inflows, outflows), a terrain's heightmap and its camera
+ * and render settings; parsing from cJSON, the checks every solver shares
  * (inside the domain, no overlaps that make no sense, what a solver
  * supports), point-in-shape tests and PNG masks. No GPU.
  *
@@ -45,6 +45,18 @@ typedef struct vf_shape {
 /** The sides of a 2D domain (grid inflow/outflow). */
 enum { VF_SHAPES_SIDE_LEFT = 0, VF_SHAPES_SIDE_RIGHT, VF_SHAPES_SIDE_BOTTOM, VF_SHAPES_SIDE_TOP };
 
+/** A terrain's heightmap (key heightmap): a 16-bit PNG (grey 0 at `low`,
+ * 65535 at `high`) or raw little-endian float32 elevations in metres
+ * (width x height samples), row 0 at the domain's far side (y = size[1]),
+ * stretched over size[0] x size[1] metres. */
+typedef struct vf_scene_heightmap {
+    bool given;
+    char file[VF_SHAPES_PATH_MAX]; /* resolved against the scene file's folder */
+    double size[2];                /* m */
+    double low, high;              /* PNG: the elevations of grey 0 and 65535 (m) */
+    uint32_t width, height;        /* raw files: samples per row, rows */
+} vf_scene_heightmap;
+
 /** Everything a scene file may add to a preset besides its keys. A zeroed
  * struct means: nothing added (the preset's own geometry). */
 typedef struct vf_scene_shapes {
@@ -58,6 +70,7 @@ typedef struct vf_scene_shapes {
     bool has_camera;
     double eye[3], target[3], fov_deg;
     char render_mode[32]; /* "" = the solver's default view */
+    vf_scene_heightmap heightmap; /* terrain: the ground from a file */
 } vf_scene_shapes;
 
 /** What a solver accepts; the checks refuse the rest with a one-line reason. */
@@ -71,6 +84,7 @@ typedef struct vf_shapes_caps {
     uint32_t max_fluid, max_emitters, max_sinks;
     bool sides;                  /* inflow / outflow */
     bool fluid_level;            /* fluid regions take "level" (height) */
+    bool heightmap;              /* a heightmap (terrain) */
 } vf_shapes_caps;
 
 /** True for the top-level keys this module parses. */

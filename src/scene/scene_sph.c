@@ -28,6 +28,8 @@ typedef struct vf_sph_scene_desc {
     double cfl, frame_dt;
     int method, walls, pbf_substeps, pbf_iterations;
     double pbf_relaxation, pbf_tensile_k, pbf_tensile_dq, pbf_tensile_n, xsph, vorticity;
+    double dfsph_cfl, dfsph_dt_max, dfsph_eta, dfsph_eta_v;
+    int dfsph_max_iterations, dfsph_substeps;
     double push_x, push_y, push_z, push_radius, push_strength;
     double sphere_x, sphere_y, sphere_z, sphere_r;
     double box_x, box_y, box_z, box_sx, box_sy, box_sz;
@@ -95,6 +97,17 @@ typedef struct vf_sph_scene_desc {
      "pbf: XSPH viscosity c, v += c sum_j V_j (v_j - v_i) W_ij each substep; 0: off"},                                  \
     {"vorticity", DBL, OFF(vorticity), 0, 0, 100, false, NULL, "m/s",                                                 \
      "pbf: vorticity confinement epsilon, a = epsilon (N x omega); 0: off (one neighbour pass less a substep)"},       \
+    {"dfsph_cfl", DBL, OFF(dfsph_cfl), 0.4, 0, 1, true, NULL, "1",                                                     \
+     "dfsph: step dt = dfsph_cfl spacing / largest speed (Bender & Koschier 2017: 0.4)"},                              \
+    {"dfsph_dt_max", DBL, OFF(dfsph_dt_max), 0.005, 0, 1, true, NULL, "s", "dfsph: the largest step"},               \
+    {"dfsph_eta", DBL, OFF(dfsph_eta), 1e-4, 0, 0.1, true, NULL, "1",                                                \
+     "dfsph: density solve tolerance, average (rho - rho0) / rho0 (Bender & Koschier 2017: 0.01 %)"},                  \
+    {"dfsph_eta_v", DBL, OFF(dfsph_eta_v), 1e-3, 0, 0.1, true, NULL, "1",                                            \
+     "dfsph: divergence solve tolerance, average (D rho / Dt) dt / rho0 (Bender & Koschier 2017: 0.1 %)"},             \
+    {"dfsph_max_iterations", VF_PARAM_INT, OFF(dfsph_max_iterations), 10, 2, VF_DFSPH_MAX_ITERATIONS, false, NULL, "1", \
+     "dfsph: the most iterations each solve records a substep (the GPU stops at the tolerance)"},                     \
+    {"dfsph_substeps", VF_PARAM_INT, OFF(dfsph_substeps), 0, 0, VF_SPH_MAX_FRAME_SUBSTEPS, false, NULL, "1",           \
+     "dfsph: the most substeps a frame records (the GPU chooses how many run); 0: the CFL steps at 1.25 x the largest expected speed"}, \
     {"push_x", DBL, OFF(push_x), 0, -1e3, 1e3, false, NULL, "m", "interactive force: point x"},                        \
     {"push_y", DBL, OFF(push_y), 0, -1e3, 1e3, false, NULL, "m", "interactive force: point y"},                        \
     {"push_z", DBL, OFF(push_z), 0, -1e3, 1e3, false, NULL, "m", "interactive force: point z"},                        \
@@ -534,6 +547,12 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
     sd.pbf_tensile_n = d->pbf_tensile_n;
     sd.xsph = d->xsph;
     sd.vorticity = d->vorticity;
+    sd.dfsph_cfl = d->dfsph_cfl;
+    sd.dfsph_dt_max = d->dfsph_dt_max;
+    sd.dfsph_eta = d->dfsph_eta;
+    sd.dfsph_eta_v = d->dfsph_eta_v;
+    sd.dfsph_max_iterations = (uint32_t)d->dfsph_max_iterations;
+    sd.dfsph_substeps = (uint32_t)d->dfsph_substeps;
     sd.interact[0] = d->push_x;
     sd.interact[1] = d->push_y;
     sd.interact[2] = d->push_z;

@@ -7,6 +7,7 @@
 #include "scenes_grid.h"
 #include "scenes_grid3d.h"
 #include "scenes_height.h"
+#include "scenes_terrain.h"
 
 const vf_scene_info *const vf_scenes[] = {
     &vf_height_scene_pool,
@@ -22,6 +23,7 @@ const vf_scene_info *const vf_scenes[] = {
     &vf_scene_double_dam,
     &vf_scene_drop,
     &vf_scene_fountain,
+    &vf_terrain_scene_terrain,
     NULL,
 };
 

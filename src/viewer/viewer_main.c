@@ -127,8 +127,9 @@ static void usage(FILE *f)
             "      Tab next parameter, Up/Down change it (applies with a reset),\n"
             "      P or F12 screenshot, V start/stop recording frames, Esc quit,\n"
             "      [ and ] move the slice plane of the 3D grid's slice views\n"
-            "mouse: left drag pushes fluid / particles or drops (height), right drag\n"
-            "       pulls; in 3D scenes middle drag orbits, shift + middle drag pans\n"
+            "mouse: left drag pushes fluid / particles, drops (height) or digs (terrain),\n"
+            "       right drag pulls (terrain: raises the ground); in 3D scenes middle\n"
+            "       drag orbits, shift + middle drag pans\n"
             "       and the wheel zooms\n"
             "\n");
     vf_cmd_print_views(f);
@@ -527,7 +528,7 @@ static void draw_overlay(viewer *v, uint32_t slot)
     if (v->help) {
         const char *help = "R reset   Space pause   N step   M view   H hide help\n"
                            "Tab/Up/Down parameter   P/F12 screenshot   V record   Esc quit   [ ] slice\n"
-                           "left drag: push / inject / drop   right drag: pull\n"
+                           "left drag: push / inject / drop / dig   right drag: pull / raise\n"
                            "middle drag: orbit   shift+middle: pan   wheel: zoom";
         y += vf_overlay_text(v->overlay, 6, y + gap, help, grey) + 3 * gap;
         /* which number key opens which scene, five a line */

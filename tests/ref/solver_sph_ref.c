@@ -474,44 +474,74 @@ static bool *pbf_pairs(const vf_sph_params *prm, uint32_t n, const double (*x0)[
     return near;
 }
 
-/* lambda of every particle at positions x (pbf_lambda.comp). */
+/* The reflections of the direction g by the image sets of a particle at x
+ * (R g for each image of vf_sph_ref_images: img(p + g) - img(p)); returns
+ * the count. */
+static int ref_reflections(const vf_sph_params *prm, const double x[3], const double p[3], const double g[3],
+                           double out[8][3])
+{
+    double a[8][3], b[8][3], q[3] = {p[0] + g[0], p[1] + g[1], p[2] + g[2]};
+    int m = vf_sph_ref_images(prm, x, p, NULL, a, NULL);
+    vf_sph_ref_images(prm, x, q, NULL, b, NULL);
+    for (int t = 0; t < m; t++)
+        for (int k = 0; k < 3; k++)
+            out[t][k] = b[t][k] - a[t][k];
+    return m;
+}
+
+/* lambda of every particle at positions x (pbf_lambda.comp): an image
+ * moves with its original, so its gradient, reflected, counts with its
+ * original's in grad_j C_i, and a particle's own images in grad_i C_i. */
 static void pbf_lambdas(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], double *rho,
                         double *lambda)
 {
     double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2, vol = prm->volume;
     for (uint32_t i = 0; i < n; i++) {
-        double w = 0, grad[3] = {0, 0, 0}, sq = 0;
+        double w = 0, grad[3] = {0, 0, 0}, own[3] = {0, 0, 0}, sq = 0;
         for (uint32_t j = 0; j < n; j++) {
-            double r2 = dist2(x[i], x[j]);
-            if (r2 >= h2)
+            if (dist2(x[i], x[j]) >= h2 || !near[(size_t)i * n + j])
                 continue;
             double pts[9][3];
-            int m = 0;
-            if (near[(size_t)i * n + j])
-                memcpy(pts[m++], x[j], sizeof pts[0]);
-            if (near[(size_t)i * n + j])
-                m += vf_sph_ref_images(prm, x[i], x[j], NULL, pts + m, NULL);
+            memcpy(pts[0], x[j], sizeof pts[0]);
+            int m = 1 + vf_sph_ref_images(prm, x[i], x[j], NULL, pts + 1, NULL);
+            double c[3] = {0, 0, 0};
             for (int t = 0; t < m; t++) {
                 double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
                 double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
                 if (q2 >= h2)
                     continue;
                 w += pbf_shape(prm, q2);
-                if (q2 > rmin2) {
-                    double g[3];
-                    pbf_grad(prm, d, sqrt(q2), g);
-                    for (int k = 0; k < 3; k++) {
-                        grad[k] += vol * g[k];
-                        sq += vol * vol * g[k] * g[k];
-                    }
+                if (q2 <= rmin2)
+                    continue;
+                double g[3];
+                pbf_grad(prm, d, sqrt(q2), g);
+                for (int k = 0; k < 3; k++)
+                    g[k] *= vol;
+                for (int k = 0; k < 3; k++)
+                    grad[k] += g[k];
+                if (t == 0) {
+                    for (int k = 0; k < 3; k++)
+                        c[k] += g[k];
+                } else {
+                    double r[8][3];
+                    ref_reflections(prm, x[i], x[j], g, r);
+                    for (int k = 0; k < 3; k++)
+                        c[k] += r[t - 1][k];
                 }
+            }
+            if (j == i) {
+                for (int k = 0; k < 3; k++)
+                    own[k] += c[k];
+            } else {
+                sq += c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
             }
         }
         rho[i] = prm->mass * prm->poly6 * w;
-        double c = rho[i] / prm->rho0 - 1;
-        if (prm->clamp_pressure && c < 0)
-            c = 0;
-        lambda[i] = -c / (grad[0] * grad[0] + grad[1] * grad[1] + grad[2] * grad[2] + sq + prm->pbf_relax);
+        double cc = rho[i] / prm->rho0 - 1;
+        if (prm->clamp_pressure && cc < 0)
+            cc = 0;
+        double gi[3] = {grad[0] - own[0], grad[1] - own[1], grad[2] - own[2]};
+        lambda[i] = -cc / (gi[0] * gi[0] + gi[1] * gi[1] + gi[2] * gi[2] + sq + prm->pbf_relax);
     }
 }
 

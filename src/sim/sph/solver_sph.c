@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,15 +41,18 @@ static void vec4f(float out[4], const double in[3], double w)
 static vf_result create_pipelines(vf_sph *s)
 {
     vf_result r = VF_OK;
-    uint32_t spec[] = {[VF_SPH_SPEC_TEXEL] = s->texel, [VF_SPH_SPEC_TENSION] = s->desc.tension > 0};
+    uint32_t spec[] = {[VF_SPH_SPEC_TEXEL] = s->texel, [VF_SPH_SPEC_TENSION] = s->desc.tension > 0,
+                       [VF_SPH_SPEC_WARM] = s->desc.method == VF_SPH_DFSPH};
     for (int i = 0; i < SP_COUNT && r == VF_OK; i++) {
         /* the other methods do without the weakly compressible forces and integration */
         bool wcsph_only = i == SP_FORCES || i == SP_FORCES_DRIFT || i == SP_INTEGRATE;
         if (!wcsph_only || s->desc.method == VF_SPH_WCSPH)
-            r = vf_sim_pass_pipeline(s->gpu, &SP_passes[i], spec, 2, NULL, &s->pipe[i]);
+            r = vf_sim_pass_pipeline(s->gpu, &SP_passes[i], spec, 3, NULL, &s->pipe[i]);
     }
     if (r == VF_OK && s->desc.method == VF_SPH_PBF)
         r = sph_pbf_create(s, spec, 2);
+    if (r == VF_OK && s->desc.method == VF_SPH_DFSPH)
+        r = sph_dfsph_create(s, spec, 2);
     return r;
 }
 
@@ -78,6 +82,7 @@ static vf_result make_buffer(vf_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags 
 #define SPH_VEC4_TEXELS VK_FORMAT_R32G32B32A32_SFLOAT
 #define SPH_VEC2_TEXELS VK_FORMAT_R32G32_SFLOAT
 #define SPH_BITS_TEXELS VK_FORMAT_R32G32_UINT
+#define SPH_FLOAT_TEXELS VK_FORMAT_R32_SFLOAT
 
 /* Whether the device can read every particle, cell start and neighbour bit as a texel. */
 static bool texel_reads_fit(vf_sph *s)
@@ -86,6 +91,7 @@ static bool texel_reads_fit(vf_sph *s)
            vf_gpu_texel_buffer_fits(s->gpu, SPH_START_TEXELS, s->capacity) && /* cells, slots, keys, ids */
            vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC4_TEXELS, s->capacity) &&
            vf_gpu_texel_buffer_fits(s->gpu, SPH_VEC2_TEXELS, s->capacity) &&
+           vf_gpu_texel_buffer_fits(s->gpu, SPH_FLOAT_TEXELS, s->capacity) &&
            vf_gpu_texel_buffer_fits(s->gpu, SPH_BITS_TEXELS, (uint64_t)s->capacity * VF_SPH_MASK_WORDS / 2);
 }
 
@@ -125,6 +131,16 @@ static vf_result create_buffers(vf_sph *s)
         return r;
     if (s->desc.method == VF_SPH_PBF &&
         (r = make_view_buffer(g, 16 * n, 0, SPH_VEC4_TEXELS, "pbf iteration positions", &s->iter)))
+        return r;
+    if (s->desc.method == VF_SPH_DFSPH &&
+        ((r = make_buffer(g, VF_DFSPH_CTL_BYTES,
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          "dfsph control", &s->ctl)) ||
+         (r = make_view_buffer(g, 8 * n, 0, SPH_VEC2_TEXELS, "dfsph warm start 0", &s->warm[0])) ||
+         (r = make_view_buffer(g, 8 * n, 0, SPH_VEC2_TEXELS, "dfsph warm start 1", &s->warm[1])) ||
+         (r = make_view_buffer(g, 4 * n, 0, SPH_FLOAT_TEXELS, "dfsph kappa", &s->kappa)) ||
+         (r = make_buffer(g, 4 * ((n + VF_SPH_WG - 1) / VF_SPH_WG) + 16, 0, "dfsph error sums", &s->partial))))
         return r;
     for (int k = 0; k < 2; k++) {
         char name[32];
@@ -185,6 +201,19 @@ static uint32_t pbf_substeps(const vf_sph_desc *d)
     return d->pbf_substeps ? d->pbf_substeps : 2;
 }
 
+/* The substeps a DFSPH frame records: the desc's, or enough CFL steps at
+ * 1.25 times the largest expected speed, and no fewer than frame_dt over the
+ * largest step. */
+static uint32_t dfsph_substeps(const vf_sph_desc *d)
+{
+    if (d->dfsph_substeps)
+        return d->dfsph_substeps;
+    double cfl = d->dfsph_cfl > 0 ? d->dfsph_cfl : 0.4, dt_max = d->dfsph_dt_max > 0 ? d->dfsph_dt_max : 0.005;
+    double dt = fmin(dt_max, cfl * d->spacing / (1.25 * fmax(d->speed_ref, 1e-6)));
+    double n = ceil(d->frame_dt / dt - 1e-9);
+    return n < 1 ? 1 : n > VF_SPH_MAX_FRAME_SUBSTEPS ? VF_SPH_MAX_FRAME_SUBSTEPS + 1 : (uint32_t)n;
+}
+
 /* Fills the constants block from the desc. */
 static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
 {
@@ -242,6 +271,15 @@ static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
     p->volume = (float)volume;
     p->frame_dt = (float)d->frame_dt;
     p->noslip = d->walls == VF_SPH_WALLS_NOSLIP || (d->walls == VF_SPH_WALLS_AUTO && d->method != VF_SPH_WCSPH);
+    p->spacing = (float)d->spacing;
+    p->dfsph_cfl = (float)(d->dfsph_cfl > 0 ? d->dfsph_cfl : 0.4);
+    p->dfsph_dt_max = (float)(d->dfsph_dt_max > 0 ? d->dfsph_dt_max : 0.005);
+    p->dfsph_eta = (float)(d->dfsph_eta > 0 ? d->dfsph_eta : 1e-4);
+    p->dfsph_eta_v = (float)(d->dfsph_eta_v > 0 ? d->dfsph_eta_v : 1e-3);
+    p->dfsph_max_iterations = d->dfsph_max_iterations ? d->dfsph_max_iterations : 10;
+    if (p->dfsph_max_iterations > VF_DFSPH_MAX_ITERATIONS)
+        p->dfsph_max_iterations = VF_DFSPH_MAX_ITERATIONS;
+    p->scan_groups = (uint32_t)(((uint64_t)p->cells + 1 + VF_SPH_SCAN_BLOCK - 1) / VF_SPH_SCAN_BLOCK);
     /* sum_k |grad_k C|^2 of a particle of the rest lattice: the scale of the
      * constraint's relaxation and of the artificial pressure (a lambda of
      * -k / S0 is what a density error k gives at rest) */
@@ -305,6 +343,8 @@ double vf_sph_step_size(const vf_sph_desc *d)
 {
     if (d->method == VF_SPH_PBF)
         return d->frame_dt / pbf_substeps(d);
+    if (d->method == VF_SPH_DFSPH)
+        return d->frame_dt / dfsph_substeps(d);
     double h = d->h;
     double dt = d->cfl * h / (d->sound_speed + d->speed_ref);
     double a = vlen(d->gravity) + fabs(d->interact_strength);
@@ -348,7 +388,7 @@ static vf_result check_desc(const vf_sph_desc *d, char *err, size_t cap)
 
 /* ------------------------------------------------------------------ recording */
 
-static void barrier(const vf_sph *s, VkCommandBuffer cmd)
+void sph_barrier(const vf_sph *s, VkCommandBuffer cmd)
 {
     /* Compute writes -> compute reads/writes and indirect dispatch arguments. */
     vf_cmd_barrier_on(s->gpu, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT,
@@ -363,13 +403,31 @@ static vf_binding B(vf_buffer *b)
 
 /* Records pipe over the particles: an indirect dispatch (the count is on
  * the GPU), then the barrier. */
-static void dispatch_pipe(vf_sph *s, VkCommandBuffer cmd, vf_pipeline *p, const vf_binding *b, const void *push)
+/* Records p dispatched by the arguments at offset of args, then the barrier. */
+static void dispatch_pipe_at(vf_sph *s, VkCommandBuffer cmd, vf_pipeline *p, const vf_binding *b, const void *push,
+                             vf_buffer *args, VkDeviceSize offset)
 {
     vf_cmd_bind(cmd, p, b, push);
-    vkCmdDispatchIndirect(cmd, s->dispatch->buffer, 0);
+    vkCmdDispatchIndirect(cmd, args->buffer, offset);
     if (s->gpu->counters)
         vf_count_dispatch(s->gpu, p->name, vf_pipeline_bound_bytes(p, b), true, p->neighbours);
-    barrier(s, cmd);
+    sph_barrier(s, cmd);
+}
+
+/* The per-particle dispatch: by the particle count (sph_args), or while a
+ * method gates the binning (dfsph), by the gate's substep arguments. */
+static void dispatch_pipe(vf_sph *s, VkCommandBuffer cmd, vf_pipeline *p, const vf_binding *b, const void *push)
+{
+    dispatch_pipe_at(s, cmd, p, b, push, s->gate ? s->gate : s->dispatch, 0);
+}
+
+void sph_record_particles_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
+                             vf_pipeline *pipe, const vf_binding *b, const void *push, vf_buffer *args,
+                             VkDeviceSize offset)
+{
+    uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, pass);
+    dispatch_pipe_at(s, cmd, pipe, b, push, args, offset);
+    vf_sim_pass_end(s->gpu, cmd, prof, sc);
 }
 
 static void dispatch_particles(vf_sph *s, VkCommandBuffer cmd, int pass, const vf_binding *b, const void *push)
@@ -399,7 +457,7 @@ static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
                                       [VF_SPH_ARGS_BIND_DISPATCH] = B(s->dispatch)};
     vf_sph_args_push pc = {.mode = mode};
     vf_cmd_dispatch(cmd, s->pipe[SP_ARGS], b, &pc, 1, 1, 1);
-    barrier(s, cmd);
+    sph_barrier(s, cmd);
 }
 
 /* The cell starts from the counts (two passes), which also sets the counts
@@ -411,14 +469,22 @@ static void record_scan(vf_sph *s, VkCommandBuffer cmd)
     vf_binding sb[SP_SCAN_SUMS_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts),
                                             [VF_SPH_SCAN_BIND_SUMS] = B(s->sums),
                                             [VF_SPH_SCAN_BIND_COUNTS_T] = B(s->counts)};
-    vf_cmd_dispatch_1d(cmd, s->pipe[SP_SCAN_SUMS], sb, &pc, items);
-    barrier(s, cmd);
+    if (s->gate)
+        dispatch_pipe_at(s, cmd, s->pipe[SP_SCAN_SUMS], sb, &pc, s->gate, offsetof(vf_dfsph_ctl, scan_x));
+    else {
+        vf_cmd_dispatch_1d(cmd, s->pipe[SP_SCAN_SUMS], sb, &pc, items);
+        sph_barrier(s, cmd);
+    }
     vf_binding xb[SP_SCAN_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts), [VF_SPH_SCAN_BIND_SUMS] = B(s->sums),
                                        [VF_SPH_SCAN_BIND_START] = B(s->start),
                                        [VF_SPH_SCAN_BIND_COUNTS_T] = B(s->counts),
                                        [VF_SPH_SCAN_BIND_SUMS_T] = B(s->sums)};
-    vf_cmd_dispatch_1d(cmd, s->pipe[SP_SCAN], xb, &pc, items);
-    barrier(s, cmd);
+    if (s->gate)
+        dispatch_pipe_at(s, cmd, s->pipe[SP_SCAN], xb, &pc, s->gate, offsetof(vf_dfsph_ctl, scan_x));
+    else {
+        vf_cmd_dispatch_1d(cmd, s->pipe[SP_SCAN], xb, &pc, items);
+        sph_barrier(s, cmd);
+    }
 }
 
 /* The binning; binned: the counts, cells and slots were already made by the
@@ -456,7 +522,10 @@ vf_result sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
         [VF_SPH_SCATTER_BIND_ID_OUT] = B(s->id[o]),   [VF_SPH_SCATTER_BIND_CELL_T] = B(s->cell),
         [VF_SPH_SCATTER_BIND_START_T] = B(s->start),  [VF_SPH_SCATTER_BIND_KEYS_T] = B(s->keys),
         [VF_SPH_SCATTER_BIND_POS_IN_T] = B(s->pos[a]), [VF_SPH_SCATTER_BIND_VEL_IN_T] = B(s->vel[a]),
-        [VF_SPH_SCATTER_BIND_ID_IN_T] = B(s->id[a])};
+        [VF_SPH_SCATTER_BIND_ID_IN_T] = B(s->id[a]),
+        /* dfsph: the warm start moves with the particles; else not accessed */
+        [VF_SPH_SCATTER_BIND_WARM_IN] = s->warm[a] ? B(s->warm[a]) : (vf_binding){.buffer = s->dens, .range = 8},
+        [VF_SPH_SCATTER_BIND_WARM_OUT] = s->warm[o] ? B(s->warm[o]) : (vf_binding){.buffer = s->dens, .range = 8}};
     dispatch_particles(s, cmd, SP_SCATTER, xb, NULL);
     if (s->desc.sink)
         record_args(s, cmd, VF_SPH_ARGS_COMPACT);
@@ -563,14 +632,23 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
 
 void sph_record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
+    sph_record_emit_at(s, cmd, prof, NULL, 0);
+}
+
+void sph_record_emit_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, vf_buffer *args, VkDeviceSize offset)
+{
     int a = s->cur;
     uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[SP_EMIT]);
     vf_binding eb[SP_EMIT_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),    [VF_SPH_BIND_STATE] = B(s->state),
                                        [VF_SPH_EMIT_BIND_START] = B(s->start), [VF_SPH_EMIT_BIND_POS] = B(s->pos[a]),
                                        [VF_SPH_EMIT_BIND_VEL] = B(s->vel[a]),  [VF_SPH_EMIT_BIND_ID] = B(s->id[a]),
                                        [VF_SPH_EMIT_BIND_ACC] = B(s->acc),     [VF_SPH_EMIT_BIND_PATTERN] = B(s->pattern)};
-    vf_cmd_dispatch(cmd, s->pipe[SP_EMIT], eb, NULL, 1, 1, 1);
-    barrier(s, cmd);
+    if (args) {
+        dispatch_pipe_at(s, cmd, s->pipe[SP_EMIT], eb, NULL, args, offset);
+    } else {
+        vf_cmd_dispatch(cmd, s->pipe[SP_EMIT], eb, NULL, 1, 1, 1);
+        sph_barrier(s, cmd);
+    }
     record_args(s, cmd, VF_SPH_ARGS_EMIT);
     vf_sim_pass_end(s->gpu, cmd, prof, sc);
 }
@@ -605,6 +683,8 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
         return VF_ERR_INVALID_ARG;
     if (s->desc.method == VF_SPH_PBF)
         return sph_pbf_record_substep(s, cmd, prof, dt, finish);
+    if (s->desc.method == VF_SPH_DFSPH)
+        return sph_dfsph_record_substep(s, cmd, prof, finish);
     bool leapfrog = s->desc.integrator == VF_SPH_LEAPFROG;
     vf_cmd_label_begin(s->gpu, cmd, "sph step");
     bool emit = sph_emit_step(s, dt);
@@ -649,7 +729,7 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
 /* Bytes of GPU memory per particle of capacity for the desc's method. */
 static uint64_t sph_bytes_per_particle(const vf_sph_desc *d)
 {
-    return SPH_BYTES_PER_PARTICLE + (d->method == VF_SPH_PBF ? 16 : 0);
+    return SPH_BYTES_PER_PARTICLE + (d->method == VF_SPH_PBF ? 16 : 0) + (d->method == VF_SPH_DFSPH ? 2 * 8 + 4 + 4 : 0);
 }
 
 vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3], char *err,
@@ -771,6 +851,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
         s->prm.emit_count = nozzle_pattern(desc, pattern, n);
         s->emit_interval = desc->spacing / vlen(desc->emit_velocity);
         s->emit_timer = s->emit_interval; /* the first layer goes out with the first step */
+        s->prm.emit_interval = (float)s->emit_interval;
     }
 
     if ((r = create_buffers(s)) != VF_OK || (r = create_pipelines(s)) != VF_OK) {
@@ -786,6 +867,14 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
         goto fail;
     if (pattern && (r = vf_buffer_write(s->pattern, 0, pattern, 16ull * s->prm.emit_count)))
         goto fail;
+    if (s->ctl) {
+        s->dfsph_substeps = dfsph_substeps(desc);
+        vf_dfsph_ctl ctl = {.emit_time = (float)s->emit_interval}; /* the first layer goes out with the first step */
+        if ((r = vf_buffer_fill(s->ctl, 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_write(s->ctl, 0, &ctl, sizeof ctl)) ||
+            (r = vf_buffer_fill(s->warm[0], 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->warm[1], 0, VK_WHOLE_SIZE, 0)) ||
+            (r = vf_buffer_fill(s->kappa, 0, VK_WHOLE_SIZE, 0)))
+            goto fail;
+    }
     if ((r = vf_buffer_fill(s->pos[0], 0, VK_WHOLE_SIZE, VF_SPH_HIDDEN_BITS)) ||
         (r = vf_buffer_fill(s->pos[1], 0, VK_WHOLE_SIZE, VF_SPH_HIDDEN_BITS)) ||
         (r = vf_buffer_fill(s->acc, 0, VK_WHOLE_SIZE, 0)) || (r = vf_buffer_fill(s->dens, 0, VK_WHOLE_SIZE, 0)) ||
@@ -838,9 +927,11 @@ void vf_sph_destroy(vf_sph **ps)
     for (int i = 0; i < SP_COUNT; i++)
         vf_pipeline_destroy(&s->pipe[i]);
     sph_pbf_destroy(s);
+    sph_dfsph_destroy(s);
     vf_buffer *bufs[] = {s->params, s->state,  s->dispatch, s->start,  s->counts, s->sums,   s->cell,
                          s->slot,   s->keys,   s->dens,     s->acc,    s->pattern, s->pos[0], s->pos[1],
-                         s->vel[0], s->vel[1], s->id[0],    s->id[1], s->nb_x, s->nb_v, s->nb_bits, s->iter};
+                         s->vel[0], s->vel[1], s->id[0],    s->id[1], s->nb_x, s->nb_v, s->nb_bits, s->iter,
+                         s->ctl, s->warm[0], s->warm[1], s->kappa, s->partial};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         vf_buffer_destroy(&bufs[i]);
     free(s);

@@ -86,6 +86,13 @@ typedef struct vf_sph_desc {
      * (k 0: off), the XSPH share and the vorticity confinement (m/s) */
     uint32_t pbf_substeps, pbf_iterations;
     double pbf_relaxation, pbf_tensile_k, pbf_tensile_dq, pbf_tensile_n, xsph, vorticity;
+    /* dfsph: the CFL number over the spacing (0: 0.4), the largest step (0:
+     * 5 ms), the tolerances of the density and divergence solves (0: 1e-4
+     * and 1e-3, Bender & Koschier's 0.01 % and 0.1 %), the most iterations
+     * a solve records (0: 10) and substeps a frame records (0: from the CFL
+     * step at 1.25 x speed_ref) */
+    double dfsph_cfl, dfsph_dt_max, dfsph_eta, dfsph_eta_v;
+    uint32_t dfsph_max_iterations, dfsph_substeps;
     double cfl;                /* dt <= cfl h / (c + speed_ref) (default 0.25) */
     double speed_ref;          /* the largest flow speed expected, m/s */
     double frame_dt;           /* simulated seconds per frame (default 1/60) */

@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "solver_sph.h"
 #include "sph_foam.h"
+#include "sph_private.h"
 
 typedef struct sph_solver {
     vf_solver base;
@@ -51,9 +52,15 @@ static void sph_destroy(vf_solver *base)
 
 static vf_result sph_frame_begin(vf_solver *base, VkCommandBuffer cmd, vf_profiler *prof, uint32_t *substeps)
 {
-    (void)cmd;
     (void)prof;
     sph_solver *s = (sph_solver *)base;
+    if (s->sph->desc.method == VF_SPH_DFSPH) {
+        /* the GPU chooses the substeps: the frame records the most it may take */
+        sph_dfsph_frame_begin(s->sph, cmd);
+        *substeps = s->sph->dfsph_substeps;
+        s->frame_steps_min = s->frame_steps_max = *substeps;
+        return VF_OK;
+    }
     double dt = vf_sph_dt(s->sph);
     /* how many substeps this frame takes */
     double budget = base->frame_dt + s->carry;
@@ -93,7 +100,10 @@ static vf_result sph_probe_frame_end(vf_solver *base, VkCommandBuffer cmd)
 static vf_result sph_frame_done(vf_solver *base)
 {
     sph_solver *s = (sph_solver *)base;
-    base->time += base->frame_substeps * vf_sph_dt(s->sph);
+    if (s->sph->desc.method == VF_SPH_DFSPH)
+        base->time += base->frame_dt; /* the GPU's substeps fill the frame */
+    else
+        base->time += base->frame_substeps * vf_sph_dt(s->sph);
     return VF_OK;
 }
 
@@ -230,6 +240,19 @@ static void sph_write_summary(vf_solver *base, FILE *f, const char *indent)
     fprintf(f, "%s\"method\": \"%s\",\n", indent, method_names[d->method]);
     if (d->method == VF_SPH_PBF)
         fprintf(f, "%s\"pbf_iterations\": %u,\n", indent, d->pbf_iterations ? d->pbf_iterations : 4);
+    vf_dfsph_ctl ctl;
+    if (d->method == VF_SPH_DFSPH && sph_dfsph_read_ctl(s->sph, &ctl) == VF_OK) {
+        /* what the GPU chose: the substeps that ran, the solves' iterations */
+        fprintf(f, "%s\"dfsph\": {\"substeps_recorded_per_frame\": %u, \"substeps_run\": %u, \"substeps_capped\": %u, "
+                   "\"divergence_iterations\": %u, \"density_iterations\": %u, \"divergence_solves_capped\": %u, "
+                   "\"density_solves_capped\": %u, \"divergence_error_max\": ",
+                indent, s->sph->dfsph_substeps, ctl.substeps, ctl.capped, ctl.div_iterations, ctl.dens_iterations,
+                ctl.div_capped, ctl.dens_capped);
+        vf_json_number(f, ctl.div_error_max);
+        fprintf(f, ", \"density_error_max\": ");
+        vf_json_number(f, ctl.dens_error_max);
+        fprintf(f, "},\n");
+    }
     double err_mean = NAN, err_max = NAN;
     if (have)
         density_error(&snap, d->rho0, &err_mean, &err_max);

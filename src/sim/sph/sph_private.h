@@ -35,6 +35,15 @@ struct vf_sph {
     vf_buffer *iter; /* pbf: the positions of the constraint iterations (vec4; NULL for the other methods) */
     vf_pipeline *pipe[SPH_MAX_PIPES];
     vf_pipeline *pbf[SPH_PBF_MAX_PIPES]; /* VF_SPH_METHOD_PBF */
+    vf_pipeline *dfsph[SPH_DFSPH_MAX_PIPES]; /* VF_SPH_METHOD_DFSPH */
+    /* dfsph: the control block and iteration arguments (vf_dfsph_ctl), the
+     * solves' summed pressures (vec2, reordered with the particles), this
+     * iteration's kappa (float), the error sums (float per workgroup) */
+    vf_buffer *ctl, *warm[2], *kappa, *partial;
+    vf_buffer *gate;         /* non-NULL: the binning dispatches by this control block's arguments */
+    uint32_t dfsph_substeps; /* substeps a frame records */
+    uint32_t left;           /* of them, not yet recorded in this frame */
+    bool advect_binned;      /* the last substep's advect binned the particles */
     bool texel; /* density, forces, drift and scan read through texel views (VF_SPH_SPEC_TEXEL) */
 
     vf_sph_forces_push interact;
@@ -57,10 +66,18 @@ static inline vf_binding sph_bind_word(vf_buffer *b)
     return (vf_binding){.buffer = b, .range = 4};
 }
 
+/** The barrier after a pass: compute writes before compute reads and writes
+ * and indirect arguments. */
+void sph_barrier(const vf_sph *s, VkCommandBuffer cmd);
+
 /** Records pipe over the particles in pass's profiler scope (prof may be
  * NULL): an indirect dispatch (the count is on the GPU), then the barrier. */
 void sph_record_particles(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
                           vf_pipeline *pipe, const vf_binding *b, const void *push);
+/** As sph_record_particles, dispatched by the arguments at offset of args. */
+void sph_record_particles_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, const vf_sim_pass *pass,
+                             vf_pipeline *pipe, const vf_binding *b, const void *push, vf_buffer *args,
+                             VkDeviceSize offset);
 
 /** The binning (scan, sort, reorder; with binned false also the counting
  * pass) of the current particles; the current buffers flip. */
@@ -68,6 +85,9 @@ vf_result sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
 
 /** Appends a nozzle layer (its pass and the args update). */
 void sph_record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof);
+/** As sph_record_emit, the nozzle pass dispatched by the arguments at
+ * offset of args (0 workgroups: no layer). */
+void sph_record_emit_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, vf_buffer *args, VkDeviceSize offset);
 
 /** Whether a step of dt emits (advances the emitter's clock). */
 bool sph_emit_step(vf_sph *s, double dt);
@@ -82,5 +102,17 @@ vf_result sph_pbf_create(vf_sph *s, const uint32_t *spec, uint32_t spec_count);
 void sph_pbf_destroy(vf_sph *s);
 /** PBF: records one substep of dt (sph_record_substep's contract). */
 vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt, bool finish);
+/** DFSPH: creates the method's pipelines. */
+vf_result sph_dfsph_create(vf_sph *s, const uint32_t *spec, uint32_t spec_count);
+/** DFSPH: destroys them. */
+void sph_dfsph_destroy(vf_sph *s);
+/** DFSPH: records what a frame starts with (its time back to 0) and resets
+ * the count of the frame's substeps. */
+void sph_dfsph_frame_begin(vf_sph *s, VkCommandBuffer cmd);
+/** DFSPH: records one of the frame's substeps (at most s->dfsph_substeps a
+ * frame, else VF_ERR_INVALID_ARG); the GPU decides whether it runs. */
+vf_result sph_dfsph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, bool finish);
+/** DFSPH: reads the control block back (waits for the GPU). */
+vf_result sph_dfsph_read_ctl(vf_sph *s, vf_dfsph_ctl *out);
 
 #endif

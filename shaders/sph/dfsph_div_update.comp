@@ -1,0 +1,48 @@
+#version 450
+// A correction of the divergence solve (Bender & Koschier 2017, eq. 9):
+// v_i -= sum_j m (kappa_v_i / rho_i + kappa_v_j / rho_j) grad W_ij over the
+// pairs and their images (an image has its original's kappa_v and density),
+// with kappa_v the change dfsph_divergence made, and the step's kappa_v
+// summed (the first correction starts from what the warm start applied).
+#define SPH_STATE_ACCESS
+#include "shared.h"
+#include "dfsph_common.glsl"
+
+struct sums {
+    vec3 xi;
+    float ki; // kappa_v_i / rho_i
+    vec3 dv;
+};
+
+void term(inout sums s, vec3 x, float kj)
+{
+    s.dv -= (prm.mass * (s.ki + kj)) * dfsph_grad(s.xi - x);
+}
+
+void visit(inout sums s, sph_mirrors m, uint j)
+{
+    vec3 xj = x_at(j);
+    vec3 d = s.xi - xj;
+    if (!(dot(d, d) < prm.h2))
+        return;
+    float kj = kappa_at(j) / dens_at(j).x;
+    term(s, xj, kj);
+    SPH_FOR_IMAGE_SETS(m, term(s, sph_mirror(xj, mask, m, false), kj);)
+}
+
+void main()
+{
+    uint i;
+    if (!dfsph_particle(i))
+        return;
+    sums s;
+    s.xi = x_at(i);
+    float k = kappa_at(i);
+    s.ki = k / dens_at(i).x;
+    s.dv = vec3(0.0);
+    sph_mirrors m = sph_mirrors_at(s.xi);
+    DFSPH_FOR_NEIGHBOURS(i, s.xi, visit(s, m, j);)
+    vel[i].xyz += s.dv;
+    vec2 w = warm[i];
+    warm[i] = vec2(w.x, (pc.mode == 0u ? dfsph_warm * w.y : w.y) + k);
+}
