@@ -216,7 +216,8 @@
 #define VF_PBF_BIND_POS 2     /* vec4 x0 (read); pbf_predict: the positions it predicts (read, write) */
 #define VF_PBF_BIND_POS_T 3   /* its texel view */
 #define VF_PBF_BIND_VEL 4     /* vec4 the predicted velocities (read); pbf_predict: as POS */
-#define VF_PBF_BIND_DENS 5    /* vec2 (density, sum of the iterations' lambda) (pbf_lambda: write; others: read) */
+#define VF_PBF_BIND_DENS 5    /* vec2 (density, sum of the iterations' lambda) (pbf_lambda: write; others: read);
+                                 the substep's end: (density, pressure) */
 #define VF_PBF_BIND_CELL 6    /* uint cell, slot and per-cell counts of the next substep's binning */
 #define VF_PBF_BIND_SLOT 7    /* (VF_PBF_PREDICT with VF_SPH_DRIFT_BIN; else bound by their */
 #define VF_PBF_BIND_COUNTS 8  /* first word and not accessed) */
@@ -337,6 +338,24 @@ VF_STATIC_ASSERT(sizeof(vf_dfsph_ctl) == 16 * 3 + 4 * 16, "vf_dfsph_ctl must mat
 #define VF_DFSPH_BIND_BITS 22   /* uint[VF_SPH_MASK_WORDS] neighbour bits (dfsph_density writes them) */
 #define VF_DFSPH_BIND_BITS_T 23
 
+/* dfsph_advect's own slots: it reads the substep's particles in the order of
+ * the binning and writes the end of the substep into the buffers the
+ * binning read (the current ones stay the same whether or not the GPU ran
+ * the substep); 0 and 1 are params and state. */
+#define VF_DFSPH_ADVECT_BIND_CTL 2
+#define VF_DFSPH_ADVECT_BIND_POS_IN 3   /* vec4 positions (the binning's order) */
+#define VF_DFSPH_ADVECT_BIND_VSTAR 4    /* vec4 v* */
+#define VF_DFSPH_ADVECT_BIND_DENS 5     /* vec2 (density, alpha) (read); (density, pressure) (write) */
+#define VF_DFSPH_ADVECT_BIND_WARM_IN 6  /* vec2 the step's kappa, kappa_v */
+#define VF_DFSPH_ADVECT_BIND_ID_IN 7    /* uint ids (the binning's order) */
+#define VF_DFSPH_ADVECT_BIND_POS_OUT 8  /* vec4 the new positions, pressure */
+#define VF_DFSPH_ADVECT_BIND_VEL_OUT 9  /* vec4 the new velocities, density */
+#define VF_DFSPH_ADVECT_BIND_WARM_OUT 10
+#define VF_DFSPH_ADVECT_BIND_ID_OUT 11
+#define VF_DFSPH_ADVECT_BIND_CELL 12    /* with VF_SPH_DRIFT_BIN: the next binning (as sph_bin) */
+#define VF_DFSPH_ADVECT_BIND_SLOT 13
+#define VF_DFSPH_ADVECT_BIND_COUNTS 14
+
 /* The reorder moves the warm start with the particles (sph_scatter with the
  * specialization constant VF_SPH_SPEC_WARM true). */
 #define VF_SPH_SPEC_WARM 2
@@ -401,7 +420,8 @@ VF_STRUCT_BEGIN(vf_sph_params)
                                the scene over a particle's sum |grad C|^2 at rest (a lambda) */
     VF_FLOAT pbf_scorr_inv_w; /* 1 / (1 - (dq/h)^2)^3: the poly6 shape at dq, inverted */
     VF_FLOAT pbf_scorr_n;   /* n */
-    VF_FLOAT xsph;          /* XSPH: v += xsph sum_j V_j (v_j - v_i) W_ij after the solve (0: off) */
+    VF_FLOAT xsph;          /* XSPH, per second: v += min(xsph dt, 1) sum_j (m / rho_j) (v_j - v_i) W_ij
+                               each substep (pbf, dfsph; 0: off) */
     VF_FLOAT vorticity;     /* vorticity confinement epsilon: a = epsilon (N x omega), m/s (0: off) */
     /* divergence-free SPH (VF_SPH_METHOD_DFSPH; Bender & Koschier 2015, 2017) */
     VF_FLOAT dfsph_cfl;     /* dt = dfsph_cfl spacing / (largest speed) */

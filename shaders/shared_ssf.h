@@ -127,4 +127,63 @@ VF_STRUCT_BEGIN(vf_ssf_pack_push)
 VF_STRUCT_END(vf_ssf_pack_push)
 VF_STATIC_ASSERT(sizeof(vf_ssf_pack_push) == 16, "vf_ssf_pack_push must match std430")
 
+/* ---------------------------------------------------------------- compute path
+ * The render without the rasteriser (render_ssf_compute.c): the scene ray
+ * cast per pixel, each sphere splatted by one invocation (atomic minimum on
+ * the bits of its positive linear depth, atomic add of its chord in fixed
+ * point), a resolve into the float images the filters read, the foam sprites
+ * accumulated as optical depth, and the composite writing the output. */
+#define VF_SSF_WG_SPLAT 64        /* particles per workgroup of ssf_splat.comp and ssf_foam.comp */
+#define VF_SSF_WG_BIG 64          /* invocations sharing one large sphere (ssf_splat_big.comp) */
+#define VF_SSF_SPLAT_BIG_PX 256   /* a sphere whose pixel box holds more pixels goes to ssf_splat_big */
+#define VF_SSF_BIG_MAX 65535      /* large spheres listed per frame (more: splatted by their own invocation) */
+#define VF_SSF_FOAM_GROUPS_MAX 65535 /* foam splat workgroups at most (a grid-stride loop covers the rest) */
+#define VF_SSF_DEPTH_NONE 0xFFFFFFFFu /* depth accumulator: no sphere in front of the scene */
+/* Thickness accumulator: units per metre (2^20: 1 um steps, 4096 m of summed
+ * chords per pixel before it wraps; a pixel of a 1 m tank full of water sums
+ * about 1 m). */
+#define VF_SSF_THICK_UNITS 1048576.0
+/* Foam accumulator: optical depth -ln(1 - alpha) summed per pixel, units per 1. */
+#define VF_SSF_FOAM_UNITS 65536.0
+
+/* Words of the compute path's argument buffer (uint). */
+#define VF_SSF_ARGS_BIG 0        /* VkDispatchIndirectCommand of ssf_splat_big: x = large spheres listed */
+#define VF_SSF_ARGS_BIG_TAKEN 3  /* large spheres that asked for a list slot */
+#define VF_SSF_ARGS_FOAM 4       /* VkDispatchIndirectCommand of ssf_foam (byte offset 16) */
+#define VF_SSF_ARGS_FOAM_COUNT 7 /* live foam particles this frame */
+#define VF_SSF_ARGS_STATS 8      /* when counting: [8] pixels tested, [9] depth atomics, [10] thickness atomics, [11] foam atomics */
+#define VF_SSF_ARGS_LIST 16      /* then the large spheres' particle indices (VF_SSF_BIG_MAX) */
+#define VF_SSF_ARGS_WORDS (VF_SSF_ARGS_LIST + VF_SSF_BIG_MAX)
+
+/* Bindings of the compute path's passes (each pass binds the frame block at 0). */
+#define VF_SSF_CS_SCENE_COLOR 1  /* ssf_scene.comp: RGBA16F linear colour (storage) */
+#define VF_SSF_CS_SCENE_DEPTH 2  /* R32F: the scene's depth-buffer value (0 near .. 1 far) */
+#define VF_SSF_CS_DEPTH_ACC 3    /* uint per pixel: bits of the nearest sphere's linear depth */
+#define VF_SSF_CS_THICK_ACC 4    /* uint per thickness pixel: summed chords, VF_SSF_THICK_UNITS */
+#define VF_SSF_CS_FOAM_ACC 5     /* uint per pixel: foam optical depth, VF_SSF_FOAM_UNITS */
+#define VF_SSF_CS_ARGS 6         /* uint[VF_SSF_ARGS_WORDS] */
+#define VF_SSF_CS_FOAM_STATE 7   /* ssf_scene.comp: the foam's state words (its live count) */
+#define VF_SSF_CS_POSITIONS 8    /* splat: vec4 particle positions */
+#define VF_SSF_CS_DEPTH_OUT 9    /* resolve: R32F linear depth (0 = none) */
+#define VF_SSF_CS_THICK_OUT 10   /* resolve: R32F thickness (m) */
+#define VF_SSF_CS_FLUID_DEPTH 11 /* composite, foam: the smoothed depth (sampled) */
+#define VF_SSF_CS_THICKNESS 12   /* composite: the blurred thickness (sampled) */
+#define VF_SSF_CS_SCENE_SAMPLED 13 /* composite: the scene's colour (sampled, linear filter) */
+#define VF_SSF_CS_OUTPUT 14      /* composite: RGBA8 UNORM storage, sRGB-encoded bytes */
+#define VF_SSF_CS_FOAM_POS 15    /* foam: vec4 diffuse positions (w lifetime left) */
+#define VF_SSF_CS_FOAM_VEL 16    /* foam: vec4 diffuse velocities (w class) */
+
+/* Push constants of every compute-path pass. */
+VF_STRUCT_BEGIN(vf_ssf_cs_push)
+    VF_UINT count;        /* splat: particles; scene: the foam count's word in the foam state (0: no foam) */
+    VF_UINT thick_fused;  /* 1: the thickness has the output's resolution (one loop per sphere) */
+    VF_UINT stats;        /* 1: count tested pixels and atomics into the argument buffer */
+    VF_UINT has_foam;     /* composite: apply the foam accumulator */
+    VF_UINT bgra;         /* composite: write B, G, R, A (the target's byte order is BGRA) */
+    VF_UINT pad0;
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_ssf_cs_push)
+VF_STATIC_ASSERT(sizeof(vf_ssf_cs_push) == 32, "vf_ssf_cs_push must match std430")
+
 #endif

@@ -148,6 +148,7 @@ int main(int argc, char **argv)
             positive(set, "frames", "settings");
             positive(set, "repeat", "settings");
             need(set, "render", cJSON_String | cJSON_NULL, "settings");
+            need(set, "render_path", cJSON_String, "settings");
         }
         const cJSON *arr = need(doc, "solvers", cJSON_Array, "top");
         CHECK_EQ_INT(cJSON_GetArraySize(arr), solvers);
@@ -181,6 +182,9 @@ int main(int argc, char **argv)
                 if (ren && cJSON_IsObject(ren)) {
                     positive(ren, "fps_median", "render");
                     positive(ren, "gpu_ms_median", "render");
+                    const cJSON *rp = need(ren, "path", cJSON_String, "render");
+                    CHECK_MSG(rp && (!strcmp(rp->valuestring, "compute") || !strcmp(rp->valuestring, "raster")),
+                              "the render path taken: compute or raster");
                 }
                 const cJSON *work = need(z, "work", cJSON_Object, "size");
                 if (work) {
@@ -223,7 +227,7 @@ int main(int argc, char **argv)
 
     vf_test_section("bad input");
     const char *bad[] = {"--frames 0", "--solver nosuch", "--sizes grid=0", "--sizes grid=abc", "--render 0x5", "--bogus",
-                         "--model /nonexistent-model-folder"};
+                         "--model /nonexistent-model-folder", "--render-path fast"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rc = vf_test_run_capture(out, sizeof out, "'%s' bench %s --out '%s'", vf_t.vkfluid, bad[i], vf_test_path("bad"));
         CHECK_MSG(rc == 2, "bench %s: exit %d, want 2: %s", bad[i], rc, out);

@@ -14,6 +14,10 @@
  *    GALLERY_MIN_PSNR dB and SSIM >= GALLERY_MIN_SSIM (same device class:
  *    captures are deterministic; VKFLUID_UPDATE_GOLDEN=1 rewrites them).
  *
+ * An SPH scene's frame is captured again on the other render path
+ * (--render-path compute or raster, whichever the default did not take),
+ * and the two must agree within GALLERY_MIN_PATHS_PSNR dB PSNR.
+ *
  * The fountain's frame must also show its jet: the rising column of water,
  * found by projecting the nozzle's axis (scene keys and the default camera of
  * the tank) into the image, must change the picture against the same view
@@ -42,6 +46,7 @@
 #define GALLERY_ISOLATED_LEVELS 32 /* brighter/darker than every neighbour by more */
 #define GALLERY_MAX_ISOLATED 0.0005 /* share of such pixels: 0.05 % */
 #define GALLERY_MIN_PSNR 30.0
+#define GALLERY_MIN_PATHS_PSNR 40.0 /* an SPH frame on the compute and on the raster render path */
 #define GALLERY_MIN_SSIM 0.95
 /* The fountain's jet, one particle column (2 to 4 pixels wide at this size),
  * must change the picture where it is by at least this many levels in the
@@ -75,25 +80,26 @@ typedef struct gallery_scene {
     int frames;       /* the frame judged */
     const char *sets; /* extra arguments */
     bool jet;         /* judge the fountain's jet too (check_jet) */
+    bool paths;       /* an SPH scene: compare the compute and raster render paths */
     bool content;     /* 3D: judge the content's height too (check_extent) */
     bool obstacle;    /* 3D: judge that the obstacle is in view (check_obstacle) */
 } gallery_scene;
 
 static const gallery_scene scenes[] = {
-    {"smoke", 30, "--set n=128", false, false, false},
-    {"cavity", 4, "", false, false, false},
-    {"channel", 40, "", false, false, false},
-    {"pool", 60, "", false, false, false},
-    {"boat", 90, "", false, false, false},
-    {"river", 60, "", false, false, false},
-    {"dam-break", 12, "--set spacing=0.025", false, false, false},
-    {"double-dam", 12, "--set spacing=0.025", false, false, false},
-    {"drop", 12, "--set spacing=0.025", false, false, false},
-    {"fountain", 24, "--set spacing=0.025", true, false, false},
-    {"terrain", 600, "", false, false, false},
-    {"smoke3d", 39, "--set n=32", false, true, true},
-    {"fire3d", 39, "--set n=32", false, true, false},
-    {"wind3d", 39, "", false, true, true},
+    {"smoke", 30, "--set n=128", false, false, false, false},
+    {"cavity", 4, "", false, false, false, false},
+    {"channel", 40, "", false, false, false, false},
+    {"pool", 60, "", false, false, false, false},
+    {"boat", 90, "", false, false, false, false},
+    {"river", 60, "", false, false, false, false},
+    {"dam-break", 12, "--set spacing=0.025", false, true, false, false},
+    {"double-dam", 12, "--set spacing=0.025", false, true, false, false},
+    {"drop", 12, "--set spacing=0.025", false, true, false, false},
+    {"fountain", 24, "--set spacing=0.025", true, true, false, false},
+    {"terrain", 600, "", false, false, false, false},
+    {"smoke3d", 39, "--set n=32", false, false, true, true},
+    {"fire3d", 39, "--set n=32", false, false, true, false},
+    {"wind3d", 39, "", false, false, true, true},
 };
 
 typedef struct gallery_metrics {
@@ -278,6 +284,36 @@ static void check_jet(const gallery_scene *g, const char *dir, const uint8_t *px
     free(bg);
 }
 
+/* The SPH frame px (w x h) of the capture in dir against the same capture
+ * on the other render path (see the file comment). */
+static void check_paths(const gallery_scene *g, const char *dir, const uint8_t *px, uint32_t w, uint32_t h)
+{
+    char path[600], other_dir[600], frame[700];
+    snprintf(path, sizeof path, "%s/capture.json", dir);
+    char *json = vf_test_read_file(path, NULL);
+    const char *took = json && strstr(json, "\"render_path\": \"compute\"") ? "compute" : "raster";
+    const char *other = !strcmp(took, "compute") ? "raster" : "compute";
+    free(json);
+    snprintf(other_dir, sizeof other_dir, "%s-%s", dir, other);
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "'%s' capture %s %s --frames %d --every %d --size 240x135 --out '%s' --force --quiet "
+                                 "--render-path %s",
+                                 vf_t.vkfluid, g->name, g->sets, g->frames + 1, g->frames, other_dir, other);
+    if (!CHECK_MSG(rc == 0, "capture %s --render-path %s: exit %d: %s", g->name, other, rc, out))
+        return;
+    snprintf(frame, sizeof frame, "%s/frame_%05d.png", other_dir, g->frames);
+    uint8_t *op = NULL;
+    uint32_t ow = 0, oh = 0;
+    vf_compare_stats st;
+    if (CHECK_MSG(vf_png_read(frame, &op, &ow, &oh) == VF_OK && ow == w && oh == h, "read %s", frame) &&
+        CHECK(vf_compare_images(px, op, w, h, 8, &st) == VF_OK)) {
+        printf("%-40s %s vs %s path: PSNR %.2f dB (min %.0f), max %u levels\n", g->name, took, other, st.psnr,
+               GALLERY_MIN_PATHS_PSNR, st.max_abs);
+        CHECK_MSG(st.psnr >= GALLERY_MIN_PATHS_PSNR, "%s: the %s and %s render paths agree", g->name, took, other);
+    }
+    free(op);
+}
+
 /* Reads frame k of a capture folder; NULL (after a failed check) when it
  * cannot be read or its size is not w x h. */
 static uint8_t *read_frame(const char *dir, int k, uint32_t w, uint32_t h)
@@ -377,6 +413,8 @@ static void test_scene(const gallery_scene *g, bool update)
     judge(g->name, px, w, h);
     if (g->jet)
         check_jet(g, dir, px, w, h);
+    if (g->paths)
+        check_paths(g, dir, px, w, h);
     if (g->content)
         check_extent(g, dir, px, w, h);
     if (g->obstacle)

@@ -68,12 +68,16 @@ static vf_buffer *make_buffer(vf_gpu *gpu, const void *data, size_t bytes, const
     return b;
 }
 
+/* The path the renderers of the tests below take (both are tested). */
+static vf_render_path g_path = VF_RENDER_PATH_COMPUTE;
+
+/* A capture-like target: the compute path writes its storage alias. */
 static vf_image *make_target(vf_gpu *gpu, uint32_t w, uint32_t h)
 {
     vf_image *img = NULL;
     vf_image_desc d = {.width = w, .height = h, .format = VF_CAPTURE_FORMAT,
                        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                       .name = "test ssf target"};
+                       .name = "test ssf target", .storage_alias = true};
     CHECK(vf_image_create(gpu, &d, &img) == VF_OK);
     return img;
 }
@@ -108,6 +112,8 @@ static float *read_r32(vf_image *img)
 
 static float *read_r16(vf_image *img)
 {
+    if (img->format == VK_FORMAT_R32_SFLOAT) /* the compute path's thickness */
+        return read_r32(img);
     size_t n = (size_t)img->width * img->height;
     uint16_t *h = malloc(n * 2);
     float *f = malloc(n * 4);
@@ -224,6 +230,7 @@ static vf_renderer *create_ssf(vf_gpu *gpu, vf_render_ssf_desc *d, const vf_ssf_
 {
     if (opt)
         d->options = *opt;
+    d->path = g_path;
     vf_renderer *r = NULL;
     vf_result res = vf_render_ssf_create(gpu, d, &r);
     CHECK_MSG(res == VF_OK, "vf_render_ssf_create: %s", vf_result_message(res));
@@ -246,7 +253,8 @@ static vf_renderer *make_renderer(vf_gpu *gpu, vf_buffer *pos, uint32_t count, c
 
 static void test_depth_sphere(vf_gpu *gpu)
 {
-    vf_test_section("depth pass: one sphere vs the analytic ray-sphere intersection");
+    vf_test_section(g_path == VF_RENDER_PATH_COMPUTE ? "depth (compute splat): one sphere vs the analytic ray-sphere intersection"
+                                                      : "depth pass (raster): one sphere vs the analytic ray-sphere intersection");
     const double c[3] = {0.78, 0.62, 0.35}, r = 0.25; /* off-axis: perspective silhouette */
     float p[4] = {(float)c[0], (float)c[1], (float)c[2], 0.0f};
     vf_buffer *pos = make_buffer(gpu, p, sizeof p, "test sphere");
@@ -257,8 +265,9 @@ static void test_depth_sphere(vf_gpu *gpu)
     if (!rd || !target || !render(gpu, rd, target, NULL))
         goto done;
     depth = read_r32(vf_render_ssf_image(rd, VF_SSF_IMAGE_DEPTH));
-    zbuf = read_r32(vf_render_ssf_image(rd, VF_SSF_IMAGE_FLUID_ZBUF));
-    if (!depth || !zbuf)
+    vf_image *zimg = vf_render_ssf_image(rd, VF_SSF_IMAGE_FLUID_ZBUF); /* the raster path's depth buffer */
+    zbuf = zimg ? read_r32(zimg) : NULL;
+    if (!depth || (zimg && !zbuf))
         goto done;
     write_float_png(vf_test_path("depth_sphere.png"), depth, W, H, 1.8f, 2.5f);
     ray_basis b = make_basis(&test_cam, W, H);
@@ -284,7 +293,8 @@ static void test_depth_sphere(vf_gpu *gpu)
                 continue;
             double nd = ndc_depth(d, zn, zf);
             max_err = fmax(max_err, fabs(g - d));
-            max_ndc_err = fmax(max_ndc_err, fabs(zbuf[y * W + x] - nd));
+            if (zbuf)
+                max_ndc_err = fmax(max_ndc_err, fabs(zbuf[y * W + x] - nd));
             ndc_lo = fmin(ndc_lo, nd);
             ndc_hi = fmax(ndc_hi, nd);
             px_m = fmax(px_m, d);
@@ -298,6 +308,7 @@ static void test_depth_sphere(vf_gpu *gpu)
     CHECK_LE(mismatch, analytic / 50 + 2);
     CHECK_LE(max_err, TOL_DEPTH_REL * r);
     CHECK_LE(max_ndc_err, TOL_NDC_REL * (ndc_hi - ndc_lo));
+    CHECK_EQ_INT(vf_render_ssf_image(rd, VF_SSF_IMAGE_DEPTH) ? (int)rd->path : -1, (int)g_path);
 done:
     free(depth);
     free(zbuf);
@@ -336,7 +347,8 @@ static float *thickness_of(vf_gpu *gpu, int k, bool half, uint32_t *tw, uint32_t
 
 static void test_thickness(vf_gpu *gpu)
 {
-    vf_test_section("thickness: k coincident spheres give k x one sphere");
+    vf_test_section(g_path == VF_RENDER_PATH_COMPUTE ? "thickness (compute splat): k coincident spheres give k x one sphere"
+                                                      : "thickness (raster): k coincident spheres give k x one sphere");
     uint32_t tw, th;
     const int k = 5;
     float *one = thickness_of(gpu, 1, false, &tw, &th);
@@ -627,8 +639,12 @@ static void test_composite_golden(vf_gpu *gpu, vf_profiler *prof)
     vf_pass_time t[16];
     uint32_t nt = 0;
     CHECK(vf_profiler_collect(prof, 0, t, 16, &nt) == VF_OK);
-    const char *names[] = {"ssf_scene", "ssf_depth", "ssf_thickness", "ssf_smooth", "ssf_thickness_blur", "ssf_composite"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const char *raster[] = {"ssf_scene", "ssf_depth", "ssf_thickness", "ssf_smooth", "ssf_thickness_blur", "ssf_composite"};
+    const char *compute[] = {"ssf_scene", "ssf_splat", "ssf_resolve", "ssf_smooth", "ssf_thickness_blur", "ssf_composite"};
+    bool cs = vf_render_path_auto(&gpu->info, NULL, 0) == VF_RENDER_PATH_COMPUTE;
+    const char **names = cs ? compute : raster;
+    printf("the %s path's passes:\n", cs ? "compute" : "raster");
+    for (size_t i = 0; i < sizeof raster / sizeof raster[0]; i++) {
         bool found = false;
         for (uint32_t k = 0; k < nt; k++)
             if (!strcmp(t[k].name, names[i])) {
@@ -868,7 +884,7 @@ static void test_unorm_target(vf_gpu *gpu)
     uint8_t *a = NULL, *b = NULL;
     vf_image_desc id = {.width = W, .height = H, .format = VK_FORMAT_R8G8B8A8_UNORM,
                         .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                        .name = "test unorm target"};
+                        .name = "test unorm target", .storage_alias = true};
     if (!pos || !ts || !CHECK(vf_image_create(gpu, &id, &tu) == VF_OK))
         goto done;
     vf_render_ssf_desc d = {.width = W, .height = H, .particles = {.positions = pos, .count = count},
@@ -898,6 +914,302 @@ done:
     vf_image_destroy(&tu);
     vf_renderer_destroy(&rs);
     vf_renderer_destroy(&ru);
+    vf_buffer_destroy(&pos);
+}
+
+/* ------------------------------------------------------------------ compute path */
+
+/* The compute path's splat and resolve against vf_ssf_splat_ref: separate,
+ * overlapping and coincident spheres, one cut by the near plane (nearer
+ * than it in front, large on screen: splatted by a workgroup), one off
+ * screen, one behind the camera, one holding the eye, one hidden far away
+ * (1e9 m, as the SPH solver parks unused slots) and a NaN; at full and at
+ * half thickness resolution. Depth within TOL_SPLAT_DEPTH_REL (relative),
+ * thickness within TOL_SPLAT_THICK; pixels whose coverage differs must be
+ * silhouette pixels (the reference's chord there under TOL_SPLAT_EDGE). */
+/* Relative: the view transform of a centre near the eye rounds differently
+ * with and without fused multiply-adds (about 2e-7 m), and a ray grazing a sphere
+ * turns that into up to 1.4e-5 m of depth at 0.1 m (measured; a double
+ * precision cast put the GPU's value nearer the exact one). */
+#define TOL_SPLAT_DEPTH_REL 3e-4
+#define TOL_SPLAT_THICK 2e-5   /* m: a few fixed-point units per sphere and float rounding */
+#define TOL_SPLAT_EDGE 0.01    /* m: chord of a pixel whose centre ray grazes a sphere */
+
+static void splat_case(vf_gpu *gpu, bool half)
+{
+    const float e[3] = {test_cam.eye[0], test_cam.eye[1], test_cam.eye[2]};
+    float f[3] = {test_cam.target[0] - e[0], test_cam.target[1] - e[1], test_cam.target[2] - e[2]};
+    float fl = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    for (int i = 0; i < 3; i++)
+        f[i] /= fl;
+    const float r = 0.12f, nan = NAN;
+    float p[][4] = {
+        {0.45f, 0.45f, 0.5f, 0},  {0.58f, 0.50f, 0.55f, 0}, /* overlapping */
+        {0.20f, 0.30f, 0.3f, 0},  {0.20f, 0.30f, 0.3f, 0},  /* coincident */
+        {e[0] + 0.19f * f[0] + 0.09f, e[1] + 0.19f * f[1] - 0.08f, e[2] + 0.19f * f[2], 0}, /* cut by the near plane */
+        {5.0f, 0.45f, 0.5f, 0},                            /* off screen */
+        {e[0] - 0.5f * f[0], e[1] - 0.5f * f[1], e[2] - 0.5f * f[2], 0}, /* behind the camera */
+        {e[0], e[1], e[2], 0},                             /* holds the eye */
+        {1e9f, 1e9f, 1e9f, 0},                             /* hidden */
+        {nan, 0.4f, 0.5f, 0},
+    };
+    uint32_t n = sizeof p / sizeof p[0];
+    vf_buffer *pos = make_buffer(gpu, p, sizeof p, "test splat spheres");
+    vf_ssf_options opt = {.radius = r, .thickness_half = half};
+    vf_renderer *rd = make_renderer(gpu, pos, n, &opt, &test_cam, W, H);
+    vf_image *target = make_target(gpu, W, H);
+    float *depth = NULL, *thick = NULL, *scene = NULL, *rdepth = NULL, *rthick = NULL;
+    if (!rd || !target || !CHECK(rd->path == VF_RENDER_PATH_COMPUTE) || !render(gpu, rd, target, NULL))
+        goto done;
+    vf_image *ti = vf_render_ssf_image(rd, VF_SSF_IMAGE_THICKNESS);
+    uint32_t tw = ti->width, th = ti->height;
+    depth = read_r32(vf_render_ssf_image(rd, VF_SSF_IMAGE_DEPTH));
+    thick = read_r32(ti);
+    scene = read_r32(vf_render_ssf_image(rd, VF_SSF_IMAGE_SCENE_DEPTH));
+    rdepth = malloc((size_t)W * H * 4);
+    rthick = malloc((size_t)tw * th * 4);
+    if (!depth || !thick || !scene || !rdepth || !rthick)
+        goto done;
+    vf_ssf_frame fr;
+    vf_render_ssf_frame(rd, &fr);
+    vf_ssf_splat_ref(&fr, &p[0][0], n, scene, rdepth, rthick);
+    double dmax = 0, tmax = 0, tbig = 0;
+    int covered = 0, near_cut = 0, dmis = 0, dmis_far = 0, tmis = 0, tmis_far = 0;
+    for (int i = 0; i < W * H; i++) {
+        covered += rdepth[i] > 0;
+        near_cut += rdepth[i] > 0 && rdepth[i] <= test_cam.znear * 1.0001f;
+        if ((depth[i] > 0) != (rdepth[i] > 0)) {
+            dmis++;
+            continue;
+        }
+        if (rdepth[i] > 0)
+            dmax = fmax(dmax, fabs(depth[i] - rdepth[i]) / rdepth[i]);
+    }
+    for (uint32_t i = 0; i < tw * th; i++) {
+        tbig = fmax(tbig, rthick[i]);
+        double dt = fabs(thick[i] - rthick[i]);
+        if (dt > TOL_SPLAT_THICK) {
+            tmis++;
+            /* a grazing ray: the GPU and the CPU differ on one sphere's tiny chord */
+            tmis_far += dt > TOL_SPLAT_EDGE;
+            continue;
+        }
+        tmax = fmax(tmax, dt);
+    }
+    dmis_far = 0;
+    for (int i = 0; i < W * H; i++) /* a coverage difference must sit on a thin chord */
+        if ((depth[i] > 0) != (rdepth[i] > 0) && !half && fmax(thick[i], rthick[i]) > TOL_SPLAT_EDGE)
+            dmis_far++;
+    printf("%s thickness: %d pixels covered (%d at the near plane), thickness up to %.3f m\n", half ? "half" : "full",
+           covered, near_cut, tbig);
+    printf("  depth: max relative |gpu - cpu| %.3g (tol %.1g), coverage differs at %d pixels (%d not grazing)\n", dmax,
+           TOL_SPLAT_DEPTH_REL, dmis, dmis_far);
+    printf("  thickness: max |gpu - cpu| %.3g m (tol %.1g), %d pixels beyond it (%d by more than %.2g m)\n", tmax,
+           TOL_SPLAT_THICK, tmis, tmis_far, TOL_SPLAT_EDGE);
+    CHECK(covered > 1000);
+    CHECK(near_cut > 100);
+    CHECK(tbig > 0.4); /* the coincident pair: two chords of 0.24 m */
+    CHECK_LE(dmax, TOL_SPLAT_DEPTH_REL);
+    CHECK_LE(dmis, 8);
+    CHECK_EQ_INT(dmis_far, 0);
+    CHECK_LE(tmis, 8);
+    CHECK_EQ_INT(tmis_far, 0);
+done:
+    free(depth);
+    free(thick);
+    free(scene);
+    free(rdepth);
+    free(rthick);
+    vf_image_destroy(&target);
+    vf_renderer_destroy(&rd);
+    vf_buffer_destroy(&pos);
+}
+
+static void test_splat(vf_gpu *gpu)
+{
+    vf_test_section("compute splat vs the CPU reference: overlaps, the near plane, off screen, behind, NaN");
+    splat_case(gpu, false);
+    splat_case(gpu, true);
+}
+
+/* Renders the same frame on both paths; returns both pictures. */
+static bool both_paths(vf_gpu *gpu, vf_render_ssf_desc *d, uint32_t w, uint32_t h, const vf_ssf_foam *foam,
+                       uint8_t **cs, uint8_t **rs)
+{
+    *cs = *rs = NULL;
+    vf_image *target = make_target(gpu, w, h);
+    bool ok = target != NULL;
+    for (int k = 0; k < 2 && ok; k++) {
+        d->path = k ? VF_RENDER_PATH_RASTER : VF_RENDER_PATH_COMPUTE;
+        vf_renderer *rd = NULL;
+        ok = CHECK(vf_render_ssf_create(gpu, d, &rd) == VF_OK) && CHECK((int)rd->path == (int)d->path);
+        if (ok && foam)
+            ok = CHECK(vf_render_ssf_set_foam(rd, foam) == VF_OK);
+        if (ok && (ok = render(gpu, rd, target, NULL)))
+            *(k ? rs : cs) = read_rgba(target);
+        vf_renderer_destroy(&rd);
+    }
+    vf_image_destroy(&target);
+    return ok && *cs && *rs;
+}
+
+#define PATHS_PSNR_MIN 40.0 /* dB: the compute path's picture against the raster path's */
+
+static double psnr_of(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h, const char *what)
+{
+    vf_compare_stats st;
+    if (!CHECK(vf_compare_images(a, b, w, h, 2, &st) == VF_OK))
+        return 0;
+    printf("%-44s compute vs raster: PSNR %6.2f dB (min %.0f)  max %3u levels  %.3f %% differ by > 2\n", what,
+           st.psnr, PATHS_PSNR_MIN, st.max_abs, 100 * st.differ_share);
+    return st.psnr;
+}
+
+/* Diffuse particles for the foam layer: spray, foam and bubbles over the
+ * scene particles' pool, some under its surface, one dying. */
+static float *foam_particles(uint32_t n, float *vel)
+{
+    float *p = malloc((size_t)n * 16);
+    uint64_t seed = 4242;
+    for (uint32_t i = 0; p && i < n; i++) {
+        p[4 * i + 0] = 0.1f + 0.8f * (float)(rng(&seed) % 1000) / 1000.0f;
+        p[4 * i + 1] = 0.05f + 0.5f * (float)(rng(&seed) % 1000) / 1000.0f;
+        p[4 * i + 2] = 0.1f + 0.8f * (float)(rng(&seed) % 1000) / 1000.0f;
+        p[4 * i + 3] = i % 7 ? 2.0f : 0.2f; /* lifetime left: a few fading out */
+        vel[4 * i + 0] = vel[4 * i + 1] = vel[4 * i + 2] = 0.0f;
+        vel[4 * i + 3] = (float)(i % 3); /* VF_FOAM_SPRAY, VF_FOAM_FOAM, VF_FOAM_BUBBLE */
+    }
+    return p;
+}
+
+static void test_paths_picture(vf_gpu *gpu)
+{
+    vf_test_section("the compute path's picture against the raster path's (fluid, foam, half thickness, no particles)");
+    uint32_t count = 0;
+    float *p = scene_particles(&count, SCENE_SPACING);
+    vf_buffer *pos = p ? make_buffer(gpu, p, (size_t)count * 16, "test scene particles") : NULL;
+    const uint32_t nf = 3000;
+    float *fvel = malloc((size_t)nf * 16), *fpos = fvel ? foam_particles(nf, fvel) : NULL;
+    uint32_t args[16] = {0};
+    args[VF_FOAM_DRAW_OFFSET / 4 + 0] = 6;
+    args[VF_FOAM_DRAW_OFFSET / 4 + 1] = nf - 100; /* the live ones: the rest must not show */
+    vf_buffer *bfp = fpos ? make_buffer(gpu, fpos, (size_t)nf * 16, "test foam positions") : NULL;
+    vf_buffer *bfv = fpos ? make_buffer(gpu, fvel, (size_t)nf * 16, "test foam velocities") : NULL;
+    vf_buffer *bfa = NULL; /* the raster layer's indirect draw reads it too */
+    vf_buffer_desc fad = {.size = sizeof args, .name = "test foam state",
+                          .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT};
+    if (CHECK(vf_buffer_create(gpu, &fad, &bfa) == VF_OK) && !CHECK(vf_buffer_write(bfa, 0, args, sizeof args) == VF_OK))
+        vf_buffer_destroy(&bfa);
+    if (!pos || !bfp || !bfv || !bfa)
+        goto done;
+    vf_render_ssf_desc d = {
+        .width = GW, .height = GH, .particles = {.positions = pos, .count = count},
+        .box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .camera = scene_cam,
+        .options = {.radius = SCENE_RADIUS}, .name = "test paths",
+    };
+    vf_ssf_foam foam = {.positions = bfp, .velocities = bfv, .draw_args = bfa, .draw_offset = VF_FOAM_DRAW_OFFSET};
+    struct {
+        const char *what;
+        vf_ssf_options o;
+        const vf_ssf_foam *foam;
+        uint32_t count;
+    } cases[] = {
+        {"fluid", {.radius = SCENE_RADIUS}, NULL, count},
+        {"fluid and foam", {.radius = SCENE_RADIUS}, &foam, count},
+        {"half-resolution thickness, narrow-range", {.radius = SCENE_RADIUS, .thickness_half = true,
+                                                     .filter = VF_SSF_FILTER_NARROW_RANGE}, NULL, count},
+        {"no particles (the scene alone)", {.radius = SCENE_RADIUS}, NULL, 0},
+        {"debug view: thickness", {.radius = SCENE_RADIUS, .debug_view = VF_SSF_DEBUG_THICKNESS}, NULL, count},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t *cs = NULL, *rs = NULL;
+        d.options = cases[i].o;
+        d.particles.count = cases[i].count;
+        if (both_paths(gpu, &d, GW, GH, cases[i].foam, &cs, &rs)) {
+            char name[64];
+            snprintf(name, sizeof name, "paths_%zu_compute.png", i);
+            vf_png_write(vf_test_path(name), cs, GW, GH);
+            snprintf(name, sizeof name, "paths_%zu_raster.png", i);
+            vf_png_write(vf_test_path(name), rs, GW, GH);
+            CHECK_MSG(psnr_of(cs, rs, GW, GH, cases[i].what) >= PATHS_PSNR_MIN, "%s: the paths agree", cases[i].what);
+        }
+        free(cs);
+        free(rs);
+    }
+done:
+    free(p);
+    free(fpos);
+    free(fvel);
+    vf_buffer_destroy(&pos);
+    vf_buffer_destroy(&bfp);
+    vf_buffer_destroy(&bfv);
+    vf_buffer_destroy(&bfa);
+}
+
+/* Resizes on the compute path (the accumulators and storage images follow)
+ * and a BGRA swapchain-like target without a storage view (written through
+ * one copy, bytes swizzled): the same picture as the RGBA capture target. */
+static void test_compute_resize_and_copy(vf_gpu *gpu)
+{
+    vf_test_section("compute path: resize, and a BGRA target written through one copy");
+    uint32_t count = 0;
+    float *p = scene_particles(&count, SCENE_SPACING);
+    vf_buffer *pos = p ? make_buffer(gpu, p, (size_t)count * 16, "test scene particles") : NULL;
+    vf_renderer *rd = NULL, *rb = NULL;
+    vf_image *small = NULL, *big = NULL, *bgra = NULL;
+    uint8_t *a = NULL, *b = NULL, *c = NULL;
+    vf_render_ssf_desc d = {.width = W, .height = H, .particles = {.positions = pos, .count = count},
+                            .box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .camera = scene_cam,
+                            .options = {.radius = SCENE_RADIUS}, .path = VF_RENDER_PATH_COMPUTE};
+    if (!pos || !CHECK(vf_render_ssf_create(gpu, &d, &rd) == VF_OK))
+        goto done;
+    small = make_target(gpu, W, H);
+    big = make_target(gpu, 2 * W + 6, 2 * H + 2);
+    if (!small || !big || !render(gpu, rd, small, NULL))
+        goto done;
+    if (!CHECK(rd->vt->resize(rd, 2 * W + 6, 2 * H + 2) == VF_OK))
+        goto done;
+    CHECK_EQ_INT(vf_render_ssf_image(rd, VF_SSF_IMAGE_DEPTH)->width, 2 * W + 6);
+    CHECK_EQ_INT(vf_render_ssf_image(rd, VF_SSF_IMAGE_THICKNESS)->height, 2 * H + 2);
+    CHECK(rd->vt->record(rd, VK_NULL_HANDLE, small, NULL) == VF_ERR_INVALID_ARG); /* wrong size refused */
+    if (!render(gpu, rd, big, NULL) || !(a = read_rgba(big)))
+        goto done;
+    /* the same size on the raster path */
+    d.width = 2 * W + 6;
+    d.height = 2 * H + 2;
+    d.path = VF_RENDER_PATH_RASTER;
+    if (CHECK(vf_render_ssf_create(gpu, &d, &rb) == VF_OK) && render(gpu, rb, big, NULL) && (b = read_rgba(big)))
+        CHECK(psnr_of(a, b, d.width, d.height, "after a resize to 262x194") >= PATHS_PSNR_MIN);
+    /* a BGRA sRGB target with transfer-destination usage only */
+    vf_renderer_destroy(&rb);
+    d.path = VF_RENDER_PATH_COMPUTE;
+    d.format = VK_FORMAT_B8G8R8A8_SRGB;
+    vf_image_desc id = {.width = d.width, .height = d.height, .format = VK_FORMAT_B8G8R8A8_SRGB,
+                        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                 VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                        .name = "test bgra target"};
+    if (!CHECK(vf_image_create(gpu, &id, &bgra) == VF_OK) || !CHECK(bgra->storage == NULL) ||
+        !CHECK(vf_render_ssf_create(gpu, &d, &rb) == VF_OK) || !render(gpu, rb, bgra, NULL) || !(c = read_rgba(bgra)))
+        goto done;
+    CHECK(bgra->layout == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL); /* the record() contract */
+    int worst = 0;
+    for (size_t i = 0; i < (size_t)d.width * d.height; i++)
+        for (int k = 0; k < 3; k++)
+            worst = abs((int)c[4 * i + 2 - k] - (int)a[4 * i + k]) > worst ? abs((int)c[4 * i + 2 - k] - (int)a[4 * i + k])
+                                                                         : worst;
+    printf("BGRA target through one copy vs the RGBA target: largest difference %d levels\n", worst);
+    CHECK_EQ_INT(worst, 0);
+done:
+    free(p);
+    free(a);
+    free(b);
+    free(c);
+    vf_image_destroy(&small);
+    vf_image_destroy(&big);
+    vf_image_destroy(&bgra);
+    vf_renderer_destroy(&rd);
+    vf_renderer_destroy(&rb);
     vf_buffer_destroy(&pos);
 }
 
@@ -956,8 +1268,16 @@ int main(int argc, char **argv)
     CHECK(vf_profiler_create(gpu, NULL, &prof) == VF_OK);
     double t0 = now_s();
     test_camera();
-    test_depth_sphere(gpu);
-    test_thickness(gpu);
+    /* the analytic checks on both paths */
+    for (int k = 0; k < 2; k++) {
+        g_path = k ? VF_RENDER_PATH_RASTER : VF_RENDER_PATH_COMPUTE;
+        test_depth_sphere(gpu);
+        test_thickness(gpu);
+    }
+    g_path = VF_RENDER_PATH_AUTO; /* the device's path from here on */
+    test_splat(gpu);
+    test_paths_picture(gpu);
+    test_compute_resize_and_copy(gpu);
     test_filters(gpu);
     if (prof)
         test_composite_golden(gpu, prof);

@@ -372,5 +372,17 @@ int main(int argc, char **argv)
                              xvfb, vf_t.vkfluid);
     CHECK_MSG(rc == 0, "resize cycles: exit %d: %s", rc, out);
     CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles printed validation messages: %s", out);
+
+    vf_test_section("resize cycles of the screen-space fluid on both render paths (its images follow the swapchain)");
+    static const char *const paths[2] = {"compute", "raster"};
+    for (int k = 0; k < 2; k++) {
+        rc = vf_test_run_capture(out, sizeof out,
+                                 "VKFLUID_VALIDATION=1 %s '%s' view dam-break %s --size 200x150 --test-resize 8 --vsync off "
+                                 "--render-path %s",
+                                 xvfb, vf_t.vkfluid, small_set("sph"), paths[k]);
+        CHECK_MSG(rc == 0, "resize cycles, %s path: exit %d: %s", paths[k], rc, out);
+        CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles, %s path, printed validation messages: %s", paths[k],
+                  out);
+    }
     return vf_test_finish();
 }

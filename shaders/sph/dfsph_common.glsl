@@ -49,8 +49,9 @@ float kappa_at(uint j) { return sph_texel ? texelFetch(kappa_t, int(j)).x : kapp
 vec3 vstar_at(uint j) { return sph_texel ? texelFetch(vstar_t, int(j)).xyz : vstar[j].xyz; }
 
 // The share of the last step's pressures a step starts from (the warm
-// start of both solves).
-const float dfsph_warm = 1.0;
+// start of both solves; SPlisHSPlasH's 0.5: the solves only raise the
+// pressures within a step, so a smaller start lets them come down).
+const float dfsph_warm = 0.5;
 
 // The spiky gradient at offset d (= x_i - x_j), 0 beyond h and at d = 0
 // (a pair closer than 1e-6 h: the particle itself), with the lattice

@@ -37,10 +37,10 @@ vec3 term(inout sums s, vec3 d, float kj)
     return g;
 }
 
-// Candidate j within h: its term and its images'. The velocity of j's
-// image is j's mirrored (sph_mirror), so in D rho_i / Dt the coefficient of
-// v_j is its gradient plus its images' mirrored back; for j = i those of
-// the images belong to the diagonal.
+// Candidate j within h: its term and its images'. In D rho_i / Dt the
+// velocity of j's image is j's reflected (dfsph_divergence), so the
+// coefficient of v_j is its gradient plus its images' reflected back; for
+// j = i those of the images belong to the diagonal.
 bool visit(inout sums s, sph_mirrors m, uint j, uint i)
 {
     vec3 xj = x_at(j);
@@ -49,7 +49,7 @@ bool visit(inout sums s, sph_mirrors m, uint j, uint i)
         return false;
     float kj = dfsph_warm * warm_at(j).y;
     vec3 c = term(s, d, kj);
-    SPH_FOR_IMAGE_SETS(m, c += sph_mirror(term(s, s.xi - sph_mirror(xj, mask, m, false), kj), mask, m, true);)
+    SPH_FOR_IMAGE_SETS(m, c += sph_reflect(term(s, s.xi - sph_mirror(xj, mask, m, false), kj), mask, m);)
     if (j == i)
         s.own += c;
     else

@@ -2,7 +2,7 @@
 // A correction of the divergence solve (Bender & Koschier 2017, eq. 9):
 // v_i -= sum_j m (kappa_v_i / rho_i + kappa_v_j / rho_j) grad W_ij over the
 // pairs and their images (an image has its original's kappa_v and density),
-// with kappa_v the change dfsph_divergence made, and the step's kappa_v
+// with kappa_v the correction dfsph_divergence made, and the step's kappa_v
 // summed (the first correction starts from what the warm start applied).
 #define SPH_STATE_ACCESS
 #include "shared.h"

@@ -1,13 +1,14 @@
 #version 450
 // The divergence solve's error pass (Bender & Koschier 2017, Algorithm 2):
 // D rho_i / Dt = sum_j m (v_i - v_j) . grad W_ij over the pairs and their
-// images (velocities reflected or reversed: the walls), and the step's
-// kappa_v raised by D rho / Dt alpha_i but kept >= 0 (a projected Jacobi
-// step on the total, so the warm start can come down) and 0 at the free
-// surface (rho_i < 0.95 rho0: the divergence there is the surface's, not an
-// error); its change goes to dfsph_div_update. The average error
-// max(D rho / Dt, 0) dt / rho0 decides whether the solve goes on
-// (dfsph_error_sum).
+// images (velocities reflected: the walls do not let the fluid through;
+// no-slip is the viscosity's business), kept only where it
+// compresses and the particle is not at the free surface (rho_i >= 0.95
+// rho0: the divergence there is the surface's, not an error), and the
+// correction kappa_v = D rho / Dt alpha_i for dfsph_div_update: a Jacobi
+// step that only raises the pressure (as SPlisHSPlasH's; one that may
+// lower it diverges). The average error max(D rho / Dt, 0) dt / rho0
+// decides whether the solve goes on (dfsph_error_sum).
 #define SPH_STATE_ACCESS
 #include "shared.h"
 #include "dfsph_common.glsl"
@@ -30,7 +31,7 @@ void visit(inout sums s, sph_mirrors m, uint j)
         return;
     vec3 vj = v_at(j);
     term(s, xj, vj);
-    SPH_FOR_IMAGE_SETS(m, term(s, sph_mirror(xj, mask, m, false), sph_mirror(vj, mask, m, true));)
+    SPH_FOR_IMAGE_SETS(m, term(s, sph_mirror(xj, mask, m, false), sph_reflect(vj, mask, m));)
 }
 
 void main()
@@ -45,11 +46,9 @@ void main()
         sph_mirrors m = sph_mirrors_at(s.xi);
         DFSPH_FOR_NEIGHBOURS(i, s.xi, visit(s, m, j);)
         vec2 ra = dens_at(i);
-        bool surface = ra.x < 0.95 * prm.rho0;
-        float now = warm[i].y * (pc.mode == 0u ? dfsph_warm : 1.0); // the step's kappa_v so far
-        float next = surface ? 0.0 : max(now + s.div * ra.y, 0.0);
-        kappa[i] = next - now; // the correction: the pressure stays >= 0
-        e = surface ? 0.0 : max(s.div, 0.0) * ctl.dt / prm.rho0;
+        float div = ra.x >= 0.95 * prm.rho0 ? max(s.div, 0.0) : 0.0;
+        kappa[i] = div * ra.y;
+        e = div * ctl.dt / prm.rho0;
     }
     dfsph_error_sum(e, true);
 }

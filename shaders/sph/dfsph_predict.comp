@@ -1,7 +1,7 @@
 #version 450
 // The non-pressure forces of a DFSPH substep and the density solve's warm
 // start: v* = v + dt (gravity, damping, the interactive force) + XSPH
-// (c sum_j (m / rho_j) (v_j - v_i) W_ij, each substep) - dt sum_j m
+// (c dt sum_j (m / rho_j) (v_j - v_i) W_ij, c per second) - dt sum_j m
 // (k_i / rho_i + k_j / rho_j) grad W_ij with k the last step's kappa
 // (dfsph_warm of it),
 // over the pairs and their images.
@@ -53,6 +53,6 @@ void main()
     s.dv = vec3(0.0);
     sph_mirrors m = sph_mirrors_at(s.xi);
     DFSPH_FOR_NEIGHBOURS(i, s.xi, visit(s, m, j);)
-    vec3 v = s.vi + dt * dfsph_external(s.xi, s.vi) + prm.xsph * s.xsph + dt * s.dv;
+    vec3 v = s.vi + dt * dfsph_external(s.xi, s.vi) + min(prm.xsph * dt, 1.0) * s.xsph + dt * s.dv;
     vstar[i] = vec4(v, 0.0);
 }

@@ -1,7 +1,7 @@
 #version 450
 // A correction of the density solve (Bender & Koschier 2017, eq. 7):
 // v*_i -= dt sum_j m (kappa_i / rho_i + kappa_j / rho_j) grad W_ij over the
-// pairs and their images, with kappa the change dfsph_pressure made, and the
+// pairs and their images, with kappa the correction dfsph_pressure made, and the
 // step's kappa summed (the first correction starts from what the warm start
 // applied).
 #define SPH_STATE_ACCESS

@@ -1,10 +1,11 @@
 #version 450
 // The density solve's error pass (Bender & Koschier 2017, Algorithm 3): the
 // predicted density rho*_i = rho_i + dt sum_j m (v*_i - v*_j) . grad W_ij
-// over the pairs and their images, and the step's kappa raised by
-// (rho*_i - rho0) alpha_i / dt^2 but kept >= 0 (a projected Jacobi step on
-// the total, so the warm start can come down); its change goes to
-// dfsph_press_update. The average error max(rho* - rho0, 0) / rho0 decides
+// over the pairs and their images (velocities reflected, as in
+// dfsph_divergence), and the correction kappa_i =
+// max(rho*_i - rho0, 0) alpha_i / dt^2 for dfsph_press_update: a Jacobi
+// step that only raises the pressure (as SPlisHSPlasH's; one that may lower
+// it diverges). The average error max(rho* - rho0, 0) / rho0 decides
 // whether the solve goes on (dfsph_error_sum).
 #define SPH_STATE_ACCESS
 #include "shared.h"
@@ -28,7 +29,7 @@ void visit(inout sums s, sph_mirrors m, uint j)
         return;
     vec3 vj = vstar_at(j);
     term(s, xj, vj);
-    SPH_FOR_IMAGE_SETS(m, term(s, sph_mirror(xj, mask, m, false), sph_mirror(vj, mask, m, true));)
+    SPH_FOR_IMAGE_SETS(m, term(s, sph_mirror(xj, mask, m, false), sph_reflect(vj, mask, m));)
 }
 
 void main()
@@ -44,10 +45,9 @@ void main()
         sph_mirrors m = sph_mirrors_at(s.xi);
         DFSPH_FOR_NEIGHBOURS(i, s.xi, visit(s, m, j);)
         vec2 ra = dens_at(i);
-        float excess = ra.x + dt * s.div - prm.rho0;
-        float now = warm[i].x * (pc.mode == 0u ? dfsph_warm : 1.0); // the step's kappa so far
-        kappa[i] = max(now + excess * ra.y / (dt * dt), 0.0) - now; // the correction: the pressure stays >= 0
-        e = max(excess, 0.0) / prm.rho0;
+        float excess = max(ra.x + dt * s.div - prm.rho0, 0.0);
+        kappa[i] = excess * ra.y / (dt * dt);
+        e = excess / prm.rho0;
     }
     dfsph_error_sum(e, false);
 }

@@ -57,7 +57,8 @@ void main()
         ctl.scan_x = running ? prm.scan_groups : 0u;
         ctl.scan_y = 1u;
         ctl.scan_z = 1u;
-        ctl.speed_bits = 0u; // the advect of this substep measures it again
+        if (running)
+            ctl.speed_bits = 0u; // the advect of this substep measures it again
     }
     ctl.step_x = running ? dispatch_args.x : 0u;
     ctl.step_y = running ? dispatch_args.y : 1u;

@@ -13,6 +13,7 @@ layout(local_size_x = VF_SPH_WG) in;
 layout(std430, binding = VF_PBF_BIND_POS) buffer Pos { vec4 pos[]; };
 layout(binding = VF_PBF_BIND_POS_T) uniform samplerBuffer pos_t;
 layout(std430, binding = VF_PBF_BIND_VEL) buffer Vel { vec4 vel[]; };
+layout(std430, binding = VF_PBF_BIND_DENS) buffer Dens { vec2 dens[]; };
 layout(std430, binding = VF_PBF_BIND_CELL) writeonly buffer Cell { uint cell[]; };
 layout(std430, binding = VF_PBF_BIND_SLOT) writeonly buffer Slot { uint slot[]; };
 layout(std430, binding = VF_PBF_BIND_COUNTS) buffer Counts { uint counts[]; };
@@ -81,6 +82,7 @@ void pbf_finish(uint i, vec3 x, vec3 v, float rho, float p)
         pbf_predict(x, v, pc.dt);
     out_pos[i] = vec4(x, p);
     out_vel[i] = vec4(v, rho);
+    dens[i] = vec2(rho, p); // the lambda sum is done with: the exports' pressure
     if ((pc.flags & (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN)) == (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN)) {
         uint c = sph_bin_cell(x);
         cell[i] = c;

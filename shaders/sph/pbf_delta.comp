@@ -12,7 +12,6 @@
 #include "shared.h"
 #include "pbf_common.glsl"
 
-layout(std430, binding = VF_PBF_BIND_DENS) readonly buffer Dens { vec2 dens[]; };
 layout(std430, binding = VF_PBF_DELTA_BIND_REC) readonly buffer Rec { vec4 rec[]; };
 layout(binding = VF_PBF_DELTA_BIND_REC_T) uniform samplerBuffer rec_t;
 layout(std430, binding = VF_PBF_DELTA_BIND_X) writeonly buffer X { vec4 xk[]; };

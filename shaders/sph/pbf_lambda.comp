@@ -15,7 +15,6 @@
 #include "shared.h"
 #include "pbf_common.glsl"
 
-layout(std430, binding = VF_PBF_BIND_DENS) buffer Dens { vec2 dens[]; };
 layout(std430, binding = VF_PBF_LAMBDA_BIND_X) readonly buffer X { vec4 xk[]; };
 layout(binding = VF_PBF_LAMBDA_BIND_X_T) uniform samplerBuffer xk_t;
 layout(std430, binding = VF_PBF_LAMBDA_BIND_REC) writeonly buffer Rec { vec4 rec[]; };

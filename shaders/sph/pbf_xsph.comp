@@ -1,6 +1,7 @@
 #version 450
 // After a PBF substep's solve: XSPH viscosity (Macklin & Mueller 2013,
-// eq. 17), v_i += c sum_j (m / rho_j) (v_j - v_i) W_ij, and, with vorticity
+// eq. 17), v_i += c dt sum_j (m / rho_j) (v_j - v_i) W_ij (c per second, so
+// the smoothing does not depend on the substeps), and, with vorticity
 // confinement on (VF_PBF_POST), the vorticity
 // omega_i = sum_j (m / rho_j) (v_i - v_j) x grad W_ij for pbf_confine; over
 // the pairs within h and their mirror images (velocities reflected:
@@ -67,7 +68,7 @@ void main()
     s.mass = prm.mass;
     sph_mirrors m = sph_mirrors_at(s.xi);
     PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j);)
-    vec3 v = s.vi + prm.xsph * s.dv;
+    vec3 v = s.vi + min(prm.xsph * pc.dt, 1.0) * s.dv;
     if ((pc.flags & VF_PBF_POST) != 0u) {
         out_vel[i] = vec4(v, vr.w);
         omega[i] = vec4(s.w, 0.0);

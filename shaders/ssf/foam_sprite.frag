@@ -1,7 +1,8 @@
 #version 450
 // The foam layer over the composited fluid: a soft white disc per diffuse
-// particle, alpha-blended, tested against the scene's depth; particles
-// under the fluid's surface (bubbles) fade with their depth below it.
+// particle (foam_sprite.glsl, ssf_foam_alpha), alpha-blended, tested against the scene's
+// depth; particles under the fluid's surface (bubbles) fade with their depth
+// below it.
 #include "shared.h"
 #include "ssf_common.glsl"
 
@@ -13,14 +14,9 @@ layout(location = 0) out vec4 out_color;
 
 void main()
 {
-    float r2 = dot(v_corner, v_corner);
-    if (r2 > 1.0)
+    if (dot(v_corner, v_corner) > 1.0)
         discard;
-    float a = v_alpha * (1.0 - r2 * r2);
     float surface = texelFetch(fluid_depth, ivec2(gl_FragCoord.xy), 0).r;
-    if (surface > 0.0 && v_depth > surface)
-        a *= exp(-(v_depth - surface) / 0.03);
-    vec3 sky = ssf_sky(normalize(vec3(0.3, 1.0, 0.2)));
-    vec3 c = mix(vec3(0.92, 0.95, 0.97), sky, 0.15) * (0.85 + 0.15 * fr.light.w);
-    out_color = vec4(ssf_output(c), a);
+    float a = ssf_foam_alpha(v_corner, v_alpha, v_depth, surface);
+    out_color = vec4(ssf_output(ssf_foam_color()), a);
 }

@@ -101,3 +101,24 @@ void ssf_ray_segment(vec3 o, vec3 d, vec3 a, vec3 b, out float t, out float dist
     t = s * bb - dd;
     dist = length(o + d * t - (a + s * u));
 }
+
+// The foam sprites' colour (every sprite the same).
+vec3 ssf_foam_color()
+{
+    vec3 sky = ssf_sky(normalize(vec3(0.3, 1.0, 0.2)));
+    return mix(vec3(0.92, 0.95, 0.97), sky, 0.15) * (0.85 + 0.15 * fr.light.w);
+}
+
+// A foam sprite's alpha at a pixel: a soft disc (corner: -1..1 across the
+// quad) of the sprite's alpha, faded with its view depth below the fluid's
+// surface (bubbles; surface 0: no fluid there).
+float ssf_foam_alpha(vec2 corner, float alpha, float depth, float surface)
+{
+    float r2 = dot(corner, corner);
+    if (r2 > 1.0)
+        return 0.0;
+    float a = alpha * (1.0 - r2 * r2);
+    if (surface > 0.0 && depth > surface)
+        a *= exp(-(depth - surface) / 0.03);
+    return a;
+}

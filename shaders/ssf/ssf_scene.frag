@@ -1,60 +1,19 @@
 #version 450
-// Scene pass: ray-casts the procedural scene per pixel (sky, checker floor at
-// the tank's bottom, the tank's twelve edges as beams) into linear colour
-// and writes the hit's depth, so the fluid passes can depth-test against it.
+// Scene pass: ray-casts the procedural scene per pixel (ssf_scene.glsl) into
+// linear colour and writes the hit's depth, so the fluid passes can
+// depth-test against it.
 #include "shared.h"
 #include "ssf_common.glsl"
+
+#define SSF_FLOOR_FOOTPRINT(uv, frag) fwidth(uv)
+#include "ssf_scene.glsl"
 
 layout(location = 0) out vec4 out_color;
 
 void main()
 {
-    vec3 vdir = normalize(ssf_view_ray(gl_FragCoord.xy, fr.viewport.xy));
-    vec3 o = fr.eye.xyz;
-    vec3 d = normalize(mat3(fr.inv_view) * vdir);
-    float best = 1e30;
-    vec3 color = ssf_sky(d);
-
-    // Floor plane (the tank stands on it), filtered checker.
-    if (d.y < -1e-5) {
-        float t = (fr.box_min.y - o.y) / d.y;
-        if (t > 0.0) {
-            vec3 p = o + d * t;
-            vec2 uv = p.xz / fr.box_max.w;
-            best = t;
-            color = ssf_floor_color(p, t, fwidth(uv) * 1.2);
-        }
-    }
-
-    // Tank edges: beams at least ~1 px wide.
-    vec3 lo = fr.box_min.xyz, hi = fr.box_max.xyz;
-    vec3 c[8] = vec3[8](vec3(lo.x, lo.y, lo.z), vec3(hi.x, lo.y, lo.z), vec3(lo.x, hi.y, lo.z), vec3(hi.x, hi.y, lo.z),
-                        vec3(lo.x, lo.y, hi.z), vec3(hi.x, lo.y, hi.z), vec3(lo.x, hi.y, hi.z), vec3(hi.x, hi.y, hi.z));
-    const ivec2 e[12] = ivec2[12](ivec2(0, 1), ivec2(2, 3), ivec2(4, 5), ivec2(6, 7), ivec2(0, 2), ivec2(1, 3),
-                                  ivec2(4, 6), ivec2(5, 7), ivec2(0, 4), ivec2(1, 5), ivec2(2, 6), ivec2(3, 7));
-    for (int i = 0; i < 12; i++) {
-        float t, dist, s;
-        ssf_ray_segment(o, d, c[e[i].x], c[e[i].y], t, dist, s);
-        float rad = max(fr.box_min.w, 0.75 * t / fr.eye.w);
-        if (t > 0.0 && dist < rad && t < best) {
-            float th = sqrt(max(rad * rad - dist * dist, 0.0));
-            float thit = t - th;
-            vec3 axis = c[e[i].y] - c[e[i].x];
-            vec3 q = c[e[i].x] + axis * s;
-            vec3 n = normalize(o + d * thit - q);
-            float diff = max(dot(n, fr.light.xyz), 0.0) * fr.light.w;
-            vec3 h = normalize(fr.light.xyz - d);
-            float spec = pow(max(dot(n, h), 0.0), 60.0) * fr.light.w;
-            color = vec3(0.10, 0.11, 0.12) * (0.4 + diff) + vec3(0.5) * spec;
-            best = thit;
-        }
-    }
-
-    float depth = 1.0;
-    if (best < 1e29) {
-        vec3 pv = (fr.view * vec4(o + d * best, 1.0)).xyz;
-        depth = -pv.z < fr.proj_params.w ? clamp(ssf_ndc_depth(pv.z), 0.0, 1.0) : 1.0;
-    }
+    float depth;
+    vec3 color = ssf_scene_cast(gl_FragCoord.xy, depth);
     gl_FragDepth = depth;
     out_color = vec4(color, 1.0);
 }

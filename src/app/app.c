@@ -124,7 +124,7 @@ int vf_app_unknown_option(const char *cmd, const char *opt)
     /* every option of every command: a near one is a likely typo */
     static const char *const options[] = {
         "--check-every", "--count",  "--device", "--every",   "--export", "--export-every", "--export-compress", "--force",
-        "--frames",      "--json",   "--out",    "--quiet",   "--render", "--repeat",       "--results",
+        "--frames",      "--json",   "--out",    "--quiet",   "--render", "--render-path", "--repeat", "--results",
         "--scene",       "--screenshot", "--screenshot-dir", "--set", "--size", "--sizes",  "--solver",
         "--steps",       "--substeps-per-submit", "--time", "--video", "--vsync", "--wall",  "--warmup",
         "--help",        "--markdown", "--threshold", "--diff", "--tolerance",

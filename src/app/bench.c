@@ -94,6 +94,8 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
         fprintf(f, "\"%ux%u\"", r->render_width, r->render_height);
     else
         fputs("null", f);
+    fprintf(f, ", \"render_path\": ");
+    vf_json_string(f, r->render_path[0] ? r->render_path : "auto");
     fprintf(f, "},\n  \"solvers\": [");
     for (uint32_t si = 0; si < r->solver_count; si++) {
         const vf_bench_solver *s = &r->solver[si];
@@ -130,7 +132,9 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
                 fprintf(f, "{");
                 jnum(f, "fps_median", z->render_fps_median, true);
                 jnum(f, "fps_spread", z->render_fps_spread, true);
-                jnum(f, "gpu_ms_median", z->render_gpu_ms_median, false);
+                jnum(f, "gpu_ms_median", z->render_gpu_ms_median, true);
+                fprintf(f, "\"path\": ");
+                vf_json_string(f, z->render_path);
                 fprintf(f, "}");
             } else {
                 fputs("null", f);
@@ -177,7 +181,7 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
 void vf_bench_write_csv(const vf_bench_report *r, FILE *f)
 {
     fprintf(f, "device,solver,scene,size,elements,substeps_per_frame,sim_gpu_ms,sim_fps,steps_per_second,render_fps,"
-               "pass,kind,pass_ms,pass_gbps\n");
+               "pass,kind,pass_ms,pass_gbps,render_path\n");
     for (uint32_t si = 0; si < r->solver_count; si++) {
         const vf_bench_solver *s = &r->solver[si];
         for (uint32_t zi = 0; zi < s->size_count; zi++) {
@@ -186,11 +190,11 @@ void vf_bench_write_csv(const vf_bench_report *r, FILE *f)
                 continue;
             for (uint32_t pi = 0; pi < z->pass_count; pi++) {
                 const vf_bench_pass *p = &z->pass[pi];
-                fprintf(f, "\"%s\",%s,%s,%llu,%llu,%.4g,%.6g,%.6g,%.6g,%.6g,%s,%s,%.6g,%.6g\n", r->device.name, s->solver,
-                        s->scene, (unsigned long long)z->size, (unsigned long long)z->elements, z->substeps,
+                fprintf(f, "\"%s\",%s,%s,%llu,%llu,%.4g,%.6g,%.6g,%.6g,%.6g,%s,%s,%.6g,%.6g,%s\n", r->device.name,
+                        s->solver, s->scene, (unsigned long long)z->size, (unsigned long long)z->elements, z->substeps,
                         z->sim_gpu_ms_median, z->sim_fps_median, z->steps_per_second,
                         z->rendered ? z->render_fps_median : 0.0, p->name, p->render ? "render" : "sim", p->ms_median,
-                        p->gbps);
+                        p->gbps, z->rendered ? z->render_path : "");
             }
         }
     }
@@ -392,8 +396,8 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
             VK_API_VERSION_PATCH(d->api_version));
     fprintf(f, "measured copy bandwidth (device-local, read + write): %.1f GB/s (vkCmdCopyBuffer %.1f, compute shader %.1f)\n",
             r->peak_copy_gbps, r->copy_transfer_gbps, r->copy_shader_gbps);
-    fprintf(f, "frames %u (after %u warm-up), repeats %u, render %s\n\n", r->frames, r->warmup, r->repeat,
-            r->render_width ? "on" : "off");
+    fprintf(f, "frames %u (after %u warm-up), repeats %u, render %s (path %s)\n\n", r->frames, r->warmup, r->repeat,
+            r->render_width ? "on" : "off", r->render_path[0] ? r->render_path : "auto");
     for (uint32_t si = 0; si < r->solver_count; si++) {
         const vf_bench_solver *s = &r->solver[si];
         fprintf(f, "%s (%s), swept %s; fitted GPU cost ~ elements^%.2f\n", s->solver, s->scene, s->size_key, s->exponent);
@@ -405,9 +409,9 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
                 fprintf(f, "  %12llu  does not fit: %s\n", (unsigned long long)z->size, z->why);
                 continue;
             }
-            char rfps[32] = "-";
+            char rfps[40] = "-";
             if (z->rendered)
-                snprintf(rfps, sizeof rfps, "%.4g", z->render_fps_median);
+                snprintf(rfps, sizeof rfps, "%.4g (%s)", z->render_fps_median, z->render_path);
             fprintf(f, "  %12llu %12llu %9.4g %11.4g %10.4g %12.4g %11s\n", (unsigned long long)z->size,
                     (unsigned long long)z->elements, z->substeps, z->sim_gpu_ms_median, z->sim_fps_median,
                     z->steps_per_second, rfps);

@@ -35,6 +35,7 @@ typedef struct vf_bench_size {
     bool rendered;
     double render_fps_median, render_fps_spread; /* frames/s with rendering */
     double render_gpu_ms_median;             /* GPU ms per frame of the render passes */
+    char render_path[12];                    /* the path the renderer took: compute or raster */
     vf_bench_pass pass[VF_BENCH_MAX_PASSES];
     uint32_t pass_count;
     /* grid only: cold-start pressure solves on the scene's right-hand side,
@@ -62,10 +63,21 @@ typedef struct vf_bench_report {
     double copy_transfer_gbps, copy_shader_gbps; /* by vkCmdCopyBuffer, by a compute shader */
     uint32_t frames, warmup, repeat;
     uint32_t render_width, render_height; /* 0: simulation only */
+    char render_path[12];                 /* --render-path: auto, compute or raster */
     char date[32];
     vf_bench_solver solver[VF_BENCH_MAX_SOLVERS];
     uint32_t solver_count;
+    /* --model: the render work of the dam break's first frame with
+     * VF_BENCH_MODEL_PARTICLES particles at VF_BENCH_MODEL_WIDTH x HEIGHT, counted on
+     * this device on each path ([0] compute, [1] raster) */
+    bool model_render_counted[2];
+    vf_bench_work model_render[2];
+    char model_render_why[256]; /* when not counted */
 } vf_bench_report;
+
+#define VF_BENCH_MODEL_PARTICLES 1048576u
+#define VF_BENCH_MODEL_WIDTH 1920u
+#define VF_BENCH_MODEL_HEIGHT 1080u
 
 /** Median of n values (sorts a copy); 0 for n == 0. */
 double vf_bench_median(const double *v, uint32_t n);

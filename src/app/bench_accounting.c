@@ -27,7 +27,7 @@ void vf_bench_work_from_counters(vf_bench_work *w, const vf_gpu_counters *c, dou
 }
 
 void vf_bench_work_render_from_counters(vf_bench_work *w, const vf_gpu_counters *c, double frames, uint32_t width,
-                                        uint32_t height, double min_bytes)
+                                        uint32_t height, double min_bytes, const vf_render_gpu_counts *gpu)
 {
     double per = frames > 0 ? 1.0 / frames : 0.0;
     w->render_counted = frames > 0;
@@ -37,7 +37,21 @@ void vf_bench_work_render_from_counters(vf_bench_work *w, const vf_gpu_counters 
     w->render_draws = (double)c->draws * per;
     w->render_barriers = (double)c->barriers * per;
     w->render_bytes = (double)c->bytes * per;
+    w->render_draw_bytes = (double)c->draw_bytes * per;
     w->render_min_bytes = min_bytes;
+    w->render_kernel_count = 0;
+    for (uint32_t k = 0; k < c->kernel_count && w->render_kernel_count < VF_BENCH_MAX_KERNELS; k++) {
+        vf_bench_kernel *o = &w->render_kernel[w->render_kernel_count++];
+        snprintf(o->name, sizeof o->name, "%s", c->kernel[k].name);
+        o->dispatches = (double)c->kernel[k].dispatches * per;
+        o->draws = (double)c->kernel[k].draws * per;
+        o->bytes = (double)c->kernel[k].bytes * per;
+    }
+    w->render_gpu_counted = gpu != NULL;
+    if (gpu) {
+        w->render_pixels_tested = (double)gpu->pixels_tested;
+        w->render_atomics = (double)(gpu->depth_atomics + gpu->thickness_atomics + gpu->foam_atomics);
+    }
 }
 
 static double ratio(double a, double b)
@@ -64,12 +78,23 @@ void vf_bench_work_json(const vf_bench_work *w, FILE *f)
                 w->kernel[k].bytes);
     }
     fputs("]", f);
-    if (w->render_counted)
+    if (w->render_counted) {
         fprintf(f,
                 ",\n         \"render_per_frame\": {\"width\": %u, \"height\": %u, \"dispatches\": %.6g, \"draws\": %.6g, "
-                "\"barriers\": %.6g, \"compute_bytes\": %.6g, \"min_bytes\": %.6g}",
+                "\"barriers\": %.6g, \"compute_bytes\": %.6g, \"draw_bytes\": %.6g, \"min_bytes\": %.6g",
                 w->render_width, w->render_height, w->render_dispatches, w->render_draws, w->render_barriers,
-                w->render_bytes, w->render_min_bytes);
+                w->render_bytes, w->render_draw_bytes, w->render_min_bytes);
+        if (w->render_gpu_counted)
+            fprintf(f, ", \"pixels_tested\": %.6g, \"atomics\": %.6g", w->render_pixels_tested, w->render_atomics);
+        fputs(", \"passes\": [", f);
+        for (uint32_t k = 0; k < w->render_kernel_count; k++) {
+            fprintf(f, "%s{\"name\": ", k ? ", " : "");
+            vf_json_string(f, w->render_kernel[k].name);
+            fprintf(f, ", \"dispatches\": %.6g, \"draws\": %.6g, \"bytes\": %.6g}", w->render_kernel[k].dispatches,
+                    w->render_kernel[k].draws, w->render_kernel[k].bytes);
+        }
+        fputs("]}", f);
+    }
     fputs("}", f);
 }
 
@@ -87,10 +112,15 @@ void vf_bench_work_csv_rows(const vf_bench_work *w, const char *device, const ch
     for (uint32_t k = 0; k < w->kernel_count; k++)
         fprintf(f, "\"%s\",%s,%llu,substep,%s,%.6g,0,,,%.6g,,\n", device, solver, (unsigned long long)size,
                 w->kernel[k].name, w->kernel[k].dispatches, w->kernel[k].bytes);
-    if (w->render_counted)
-        fprintf(f, "\"%s\",%s,%llu,render_frame_%ux%u,all,%.6g,%.6g,%.6g,,%.6g,%.6g,\n", device, solver,
-                (unsigned long long)size, w->render_width, w->render_height, w->render_dispatches, w->render_draws,
-                w->render_barriers, w->render_bytes, w->render_min_bytes);
+    if (!w->render_counted)
+        return;
+    fprintf(f, "\"%s\",%s,%llu,render_frame_%ux%u,all,%.6g,%.6g,%.6g,,%.6g,%.6g,\n", device, solver,
+            (unsigned long long)size, w->render_width, w->render_height, w->render_dispatches, w->render_draws,
+            w->render_barriers, w->render_bytes + w->render_draw_bytes, w->render_min_bytes);
+    for (uint32_t k = 0; k < w->render_kernel_count; k++)
+        fprintf(f, "\"%s\",%s,%llu,render_frame_%ux%u,%s,%.6g,%.6g,,,%.6g,,\n", device, solver, (unsigned long long)size,
+                w->render_width, w->render_height, w->render_kernel[k].name, w->render_kernel[k].dispatches,
+                w->render_kernel[k].draws, w->render_kernel[k].bytes);
 }
 
 void vf_bench_work_print_header(FILE *f)
@@ -107,7 +137,12 @@ void vf_bench_work_print_row(const vf_bench_work *w, const char *solver, uint64_
     fprintf(f, "  %-7s %10llu %11.1f %10.1f %13.4g %13.4g %9.2f %15.2f\n", solver, (unsigned long long)size,
             w->dispatches, w->barriers, w->bytes, w->min_bytes, ratio(w->bytes, w->min_bytes), w->submits_per_frame);
     if (w->render_counted)
-        fprintf(f, "  %-7s %10llu render %ux%u per frame: %.0f dispatches, %.0f draws, %.0f barriers, %.4g compute bytes\n",
+        fprintf(f,
+                "  %-7s %10llu render %ux%u per frame: %.0f dispatches, %.0f draws, %.0f barriers, %.4g compute bytes, "
+                "%.4g draw bytes\n",
                 solver, (unsigned long long)size, w->render_width, w->render_height, w->render_dispatches,
-                w->render_draws, w->render_barriers, w->render_bytes);
+                w->render_draws, w->render_barriers, w->render_bytes, w->render_draw_bytes);
+    if (w->render_counted && w->render_gpu_counted)
+        fprintf(f, "  %-7s %10llu render on the device: %.4g pixels tested against spheres, %.4g atomics\n", solver,
+                (unsigned long long)size, w->render_pixels_tested, w->render_atomics);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "gpu_counters.h"
+#include "render.h"
 
 #define VF_BENCH_MAX_KERNELS 48
 
@@ -16,7 +17,8 @@
 typedef struct vf_bench_kernel {
     char name[40];
     double dispatches; /* per substep (render: per frame) */
-    double bytes;      /* bound bytes per substep (render: per frame) */
+    double draws;      /* render: draws per frame */
+    double bytes;      /* bound bytes per substep (render: per frame; draws with their attachments) */
 } vf_bench_kernel;
 
 /** The work of one solver size, from frames recorded without the profiler. */
@@ -32,7 +34,13 @@ typedef struct vf_bench_work {
     bool render_counted;
     uint32_t render_width, render_height;
     double render_dispatches, render_draws, render_barriers, render_bytes; /* per frame */
+    double render_draw_bytes; /* the draws' bound bytes and attachments, per frame */
     double render_min_bytes; /* the particles (or fields) read once and the target written once */
+    vf_bench_kernel render_kernel[VF_BENCH_MAX_KERNELS]; /* per render pass (pipeline) */
+    uint32_t render_kernel_count;
+    /* counted on the device (vf_render_gpu_counts) in the last counted frame */
+    bool render_gpu_counted;
+    double render_pixels_tested, render_atomics;
 } vf_bench_work;
 
 /** Fills w's substep part from counters gathered over `frames` frames that ran
@@ -41,9 +49,10 @@ void vf_bench_work_from_counters(vf_bench_work *w, const vf_gpu_counters *c, dou
                                  double state_bytes);
 
 /** Fills w's render part from counters gathered over `frames` rendered frames
- * (render work only). */
+ * (render work only) and the device's counts of the last (gpu may be NULL:
+ * none). */
 void vf_bench_work_render_from_counters(vf_bench_work *w, const vf_gpu_counters *c, double frames, uint32_t width,
-                                        uint32_t height, double min_bytes);
+                                        uint32_t height, double min_bytes, const vf_render_gpu_counts *gpu);
 
 /** Writes the JSON member `"work": {...}` (no leading comma) for one size. */
 void vf_bench_work_json(const vf_bench_work *w, FILE *f);

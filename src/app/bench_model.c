@@ -154,11 +154,61 @@ double vf_bench_model_render_ms(const vf_bench_model *m, const vf_bench_work *w,
     if (!w->render_counted)
         return 0.0;
     double gbps = m->bandwidth_gbps > 0 ? m->bandwidth_gbps : peak_gbps;
-    double passes = w->render_dispatches + w->render_draws;
-    /* each pass at least the latency; all of them at least the bytes of the
-     * compute passes and the minimum (particles read, target written) */
-    double bytes = fmax(w->render_bytes, w->render_min_bytes);
-    return fmax(passes * m->latency_us * 1e-3, gbps > 0 ? bytes / (gbps * 1e9) * 1e3 : 0.0);
+    if (w->render_kernel_count == 0) {
+        double passes = w->render_dispatches + w->render_draws;
+        /* each pass at least the latency; all of them at least the bytes of the
+         * compute passes and the minimum (particles read, target written) */
+        double bytes = fmax(w->render_bytes, w->render_min_bytes);
+        return fmax(passes * m->latency_us * 1e-3, gbps > 0 ? bytes / (gbps * 1e9) * 1e3 : 0.0);
+    }
+    /* per pass as per kernel: each dispatch or draw max(bytes / bandwidth,
+     * latency); the atomics on the accumulators as a 32-byte memory
+     * transaction each (an L2 sector); rasterisation itself is not modelled */
+    double ms = 0.0;
+    for (uint32_t k = 0; k < w->render_kernel_count; k++) {
+        const vf_bench_kernel *kc = &w->render_kernel[k];
+        double calls = kc->dispatches + kc->draws;
+        if (calls > 0)
+            ms += calls * dispatch_ms(kc->bytes / calls, gbps, m->latency_us);
+    }
+    if (w->render_gpu_counted && gbps > 0)
+        ms += w->render_atomics * VF_BENCH_MODEL_ATOMIC_BYTES / (gbps * 1e9) * 1e3;
+    return ms;
+}
+
+/* The render of the dam break's first frame at the model's size on both
+ * paths: the work counted on this device, the time predicted per device
+ * file (the raster path's a lower bound: its rasteriser is not modelled). */
+static void print_model_render(const vf_bench_report *r, const vf_bench_model *models, uint32_t count, FILE *f)
+{
+    static const char *const paths[2] = {"compute", "raster"};
+    if (!r->model_render_counted[0] && !r->model_render_counted[1]) {
+        if (r->model_render_why[0])
+            fprintf(f, "  render of %u particles at %ux%u: not counted: %s\n", VF_BENCH_MODEL_PARTICLES, VF_BENCH_MODEL_WIDTH,
+                    VF_BENCH_MODEL_HEIGHT, r->model_render_why);
+        return;
+    }
+    fprintf(f, "  render of the dam break's first frame, %u particles at %ux%u (work counted on this device, times "
+               "PREDICTED):\n", VF_BENCH_MODEL_PARTICLES, VF_BENCH_MODEL_WIDTH, VF_BENCH_MODEL_HEIGHT);
+    for (int k = 0; k < 2; k++) {
+        const vf_bench_work *w = &r->model_render[k];
+        if (!r->model_render_counted[k])
+            continue;
+        fprintf(f, "    %-8s %.0f dispatches, %.0f draws, %.0f barriers, %.4g bytes", paths[k], w->render_dispatches,
+                w->render_draws, w->render_barriers, w->render_bytes + w->render_draw_bytes);
+        if (w->render_gpu_counted)
+            fprintf(f, ", %.4g pixels tested, %.4g atomics", w->render_pixels_tested, w->render_atomics);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "    %-34s %18s %26s\n", "device file", "pred compute ms", "pred raster ms (lower bound)");
+    for (uint32_t mi = 0; mi < count; mi++) {
+        char c[32] = "-", ra[32] = "-";
+        if (r->model_render_counted[0])
+            snprintf(c, sizeof c, "%.3f", vf_bench_model_render_ms(&models[mi], &r->model_render[0], r->peak_copy_gbps));
+        if (r->model_render_counted[1])
+            snprintf(ra, sizeof ra, ">= %.3f", vf_bench_model_render_ms(&models[mi], &r->model_render[1], r->peak_copy_gbps));
+        fprintf(f, "    %-34.34s %18s %26s\n", models[mi].name, c, ra);
+    }
 }
 
 void vf_bench_print_model(const vf_bench_report *r, const vf_bench_model *models, uint32_t count, FILE *f)
@@ -195,5 +245,6 @@ void vf_bench_print_model(const vf_bench_report *r, const vf_bench_model *models
             }
         }
     }
+    print_model_render(r, models, count, f);
     fprintf(f, "\n");
 }

@@ -12,6 +12,9 @@
 #include "bench.h"
 
 #define VF_BENCH_MAX_MODELS 16
+/* The memory traffic the model counts per atomic operation on the render's
+ * accumulators: one 32-byte L2 sector. */
+#define VF_BENCH_MODEL_ATOMIC_BYTES 32.0
 
 typedef struct vf_bench_model {
     char name[96];
@@ -32,11 +35,15 @@ vf_result vf_bench_models_load(const char *dir, vf_bench_model *models, uint32_t
  * peak_gbps when the model's is 0). 0 when w was not counted. */
 double vf_bench_model_substep_ms(const vf_bench_model *m, const vf_bench_work *w, double peak_gbps);
 
-/** Predicted milliseconds of one rendered frame's render work (0 without). */
+/** Predicted milliseconds of one rendered frame's render work (0 without):
+ * per counted render pass max(bytes / bandwidth, latency) per dispatch or
+ * draw, plus the device-counted atomics at VF_BENCH_MODEL_ATOMIC_BYTES each;
+ * for draws a lower bound (the rasteriser's work is not modelled). */
 double vf_bench_model_render_ms(const vf_bench_model *m, const vf_bench_work *w, double peak_gbps);
 
 /** Prints the predictions of every model for every size of r (labelled as
- * predictions), and for each model whose device key is a part of the
+ * predictions), the render of VF_BENCH_MODEL_PARTICLES particles at
+ * VF_BENCH_MODEL_WIDTH x HEIGHT when r counted it, and for each model whose device key is a part of the
  * benchmarked device's name (case-insensitive), the measured simulation
  * milliseconds per frame beside the predicted. */
 void vf_bench_print_model(const vf_bench_report *r, const vf_bench_model *models, uint32_t count, FILE *f);

@@ -51,6 +51,7 @@ typedef struct bench_opts {
     uint32_t frames, warmup, repeat;
     unsigned rw, rh;
     bool force, quiet, results;
+    vf_render_path render_path;
 } bench_opts;
 
 static void usage(FILE *f)
@@ -59,7 +60,7 @@ static void usage(FILE *f)
             "usage: vkfluid bench [--solver sph|grid|height|grid3d|terrain|all | --scene SCENE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
-            "                     [--model [DIR]]\n"
+            "                     [--model [DIR]] [--render-path auto|compute|raster]\n"
             "\n"
             "For each size: warm-up frames, then R repeats of N timed frames. Reports GPU\n"
             "milliseconds per pass (timestamps), simulation-only frames and steps per\n"
@@ -79,6 +80,7 @@ static void usage(FILE *f)
             "  --sizes LIST      comma-separated sizes (particles, or cells per side) for the\n"
             "                    chosen solver; SOLVER=LIST sets one solver's sizes\n"
             "  --render WxH|none render each frame offscreen at WxH too (default 1280x720)\n"
+            VF_CMD_RENDER_PATH_HELP
             "  --frames N        timed frames per repeat (default 30)\n"
             "  --warmup N        untimed frames first (default 5)\n"
             "  --repeat R        repeats (default 3); medians and spread over them\n"
@@ -416,9 +418,11 @@ static vf_result count_work(run_ctx *c, vf_solver *solver, vf_renderer *renderer
     if (res == VF_OK) {
         double state = solver->vt->state_bytes ? (double)solver->vt->state_bytes(solver) : 0.0;
         vf_bench_work_from_counters(&z->work, sim, count, (double)(solver->steps - steps0), state);
+        vf_render_gpu_counts gc;
+        bool have_gc = renderer && renderer->vt->gpu_counts && renderer->vt->gpu_counts(renderer, &gc);
         if (renderer)
             vf_bench_work_render_from_counters(&z->work, ren, count, o->rw, o->rh,
-                                               0.5 * state + 4.0 * (double)o->rw * o->rh);
+                                               0.5 * state + 4.0 * (double)o->rw * o->rh, have_gc ? &gc : NULL);
     }
     free(sim);
     free(ren);
@@ -468,6 +472,67 @@ static void measure_pressure(vf_gpu *gpu, vf_profiler *prof, vf_solver *solver, 
     free(zero);
 }
 
+/* --model: the render work of the dam break's first frame (not simulated)
+ * with VF_BENCH_MODEL_PARTICLES particles at VF_BENCH_MODEL_WIDTH x HEIGHT,
+ * counted while one frame is recorded and run on this device on each path,
+ * into r->model_render (the model predicts its time on other devices).
+ * A scene or target that does not fit leaves a reason in model_render_why. */
+static void count_model_render(vf_gpu *gpu, vf_bench_report *r)
+{
+    const vf_scene_info *scene = vf_scene_find("dam-break");
+    vf_scene_loaded loaded = {0};
+    char err[1600] = {0}, set[64];
+    vf_solver *solver = NULL;
+    snprintf(set, sizeof set, "particles=%u", VF_BENCH_MODEL_PARTICLES);
+    if (!scene || vf_scene_load_builtin(scene, &loaded, err, sizeof err) != VF_OK ||
+        vf_params_set(scene->params, scene->param_count, loaded.desc, set, err, sizeof err) != VF_OK ||
+        (scene->validate && scene->validate(scene, loaded.desc, err, sizeof err) != VF_OK) ||
+        scene->create(scene, gpu, loaded.desc, &solver, err, sizeof err) != VF_OK) {
+        snprintf(r->model_render_why, sizeof r->model_render_why, "%.200s", err[0] ? err : "no dam-break scene");
+        goto done;
+    }
+    for (int k = 0; k < 2; k++) {
+        vf_render_options ro = {.width = VF_BENCH_MODEL_WIDTH, .height = VF_BENCH_MODEL_HEIGHT,
+                                .format = VF_CAPTURE_FORMAT,
+                                .path = k ? VF_RENDER_PATH_RASTER : VF_RENDER_PATH_COMPUTE};
+        vf_capture_desc cd = {.width = VF_BENCH_MODEL_WIDTH, .height = VF_BENCH_MODEL_HEIGHT};
+        vf_renderer *ren = NULL;
+        vf_capture *cap = NULL;
+        vf_gpu_counters *c = calloc(1, sizeof *c);
+        VkCommandBuffer cmd;
+        vf_result res = c ? vf_render_create_for(gpu, solver, &ro, &ren, err, sizeof err) : VF_ERR_NO_MEMORY;
+        if (res == VF_OK && (res = vf_capture_create(gpu, &cd, &cap)) == VF_OK &&
+            (res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
+            vf_render_barrier_after_sim(cmd);
+            vf_render_prepare_target(cmd, vf_capture_target(cap));
+            vf_gpu_counters_attach(gpu, c);
+            res = ren->vt->record(ren, cmd, vf_capture_target(cap), NULL);
+            vf_gpu_counters_attach(gpu, NULL);
+            if (res == VF_OK)
+                res = vf_cmd_oneshot_submit(gpu, cmd);
+            else
+                vf_cmd_oneshot_abandon(gpu, cmd);
+        }
+        if (res == VF_OK) {
+            vf_render_gpu_counts gc;
+            bool have = ren->vt->gpu_counts && ren->vt->gpu_counts(ren, &gc);
+            vf_bench_work_render_from_counters(&r->model_render[k], c, 1, VF_BENCH_MODEL_WIDTH, VF_BENCH_MODEL_HEIGHT,
+                                               16.0 * VF_BENCH_MODEL_PARTICLES +
+                                                   4.0 * VF_BENCH_MODEL_WIDTH * VF_BENCH_MODEL_HEIGHT,
+                                               have ? &gc : NULL);
+            r->model_render_counted[k] = (int)ren->path == (int)ro.path;
+        } else {
+            snprintf(r->model_render_why, sizeof r->model_render_why, "%.200s", err[0] ? err : vf_result_message(res));
+        }
+        vf_capture_destroy(&cap);
+        vf_renderer_destroy(&ren);
+        free(c);
+    }
+done:
+    vf_solver_destroy(&solver);
+    vf_scene_loaded_free(&loaded);
+}
+
 /* Measures one size; returns an exit code (0 also when it does not fit). */
 static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, const vf_scene_info *scene,
                       const void *base, vf_bench_size *z, bool explicit_size)
@@ -514,7 +579,7 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         goto done;
     }
     if (o->rw) {
-        vf_render_options ro = {.width = o->rw, .height = o->rh, .format = VF_CAPTURE_FORMAT};
+        vf_render_options ro = {.width = o->rw, .height = o->rh, .format = VF_CAPTURE_FORMAT, .path = o->render_path};
         vf_capture_desc cd = {.width = o->rw, .height = o->rh};
         if (vf_render_create_for(c->gpu, solver, &ro, &renderer, err, sizeof err) != VF_OK)
             renderer = NULL; /* a solver without a renderer is timed without one */
@@ -522,6 +587,8 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
             vf_app_error("bench: cannot create the %ux%u render target: %s", o->rw, o->rh, vf_result_message(res));
             goto done;
         }
+        if (renderer)
+            snprintf(z->render_path, sizeof z->render_path, "%s", vf_render_path_name(renderer->path));
     }
     uint64_t steps0;
     double fps[64], rfps[64];
@@ -746,6 +813,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         {.name = "--scene", .type = VF_OPT_TEXT, .out = &scene_seen},
         {.name = "--sizes", .type = VF_OPT_CALL, .out = o, .parse = opt_sizes},
         {.name = "--render", .type = VF_OPT_CALL, .out = o, .parse = opt_render},
+        {.name = "--render-path", .type = VF_OPT_CALL, .out = &o->render_path, .parse = vf_cmd_parse_render_path},
         {.name = "--frames", .type = VF_OPT_U32, .out = &o->frames, .min = 1, .max = 100000},
         {.name = "--warmup", .type = VF_OPT_U32, .out = &o->warmup, .min = 0, .max = 100000},
         {.name = "--repeat", .type = VF_OPT_U32, .out = &o->repeat, .min = 1, .max = 64},
@@ -844,6 +912,7 @@ int vf_cmd_bench(int argc, char **argv)
     rep->repeat = o.repeat;
     rep->render_width = o.rw;
     rep->render_height = o.rh;
+    snprintf(rep->render_path, sizeof rep->render_path, "%s", vf_render_path_name(o.render_path));
     time_t now = time(NULL);
     struct tm tmv;
     gmtime_r(&now, &tmv);
@@ -898,6 +967,8 @@ int vf_cmd_bench(int argc, char **argv)
         vf_bench_fit(s);
     }
     vf_progress_end(&progress);
+    if (model_count)
+        count_model_render(gpu, rep);
     vf_bench_print(rep, stdout);
     vf_bench_print_work(rep, stdout);
     if (model_count) {

@@ -25,6 +25,7 @@ static void usage(FILE *f)
             "usage: vkfluid capture SCENE [--set KEY=VALUE]... --frames N [--every K]\n"
             "       vkfluid capture --replay FILE [--frames N] [--every K] ...\n"
             "                       [--size WxH] [--out DIR] [--video FILE.mp4] [--render MODE]\n"
+            "                       [--render-path auto|compute|raster]\n"
             "                       [--check-every N] [--force] [--device INDEX|NAME] [--quiet]\n"
             "\n"
             "Simulates SCENE headless and renders every K-th frame offscreen with the\n"
@@ -58,6 +59,7 @@ static void usage(FILE *f)
             "  --render MODE     the view to render (the solver's views are listed below);\n"
             "                    default: a scene file's render.mode, else the solver's\n"
             "                    first view; a scene file's camera places 3D views\n"
+            VF_CMD_RENDER_PATH_HELP
             "  --device D        the GPU to use (index or name substring)\n"
             "  --quiet           no progress bar (and no estimate of slow frames)\n"
             "\n");
@@ -91,6 +93,7 @@ typedef struct capture_opts {
     long long frames, every, check_every;
     unsigned width, height;
     bool force, quiet;
+    vf_render_path path;
 } capture_opts;
 
 static int parse_size(const char *name, const char *v, void *ctx)
@@ -115,6 +118,7 @@ static int parse(capture_opts *o, vf_cmd_scene *sc, int argc, char **argv, bool 
         {.name = "--out", .type = VF_OPT_TEXT, .out = &o->out},
         {.name = "--video", .type = VF_OPT_TEXT, .out = &o->video},
         {.name = "--render", .type = VF_OPT_TEXT, .out = &o->mode},
+        {.name = "--render-path", .type = VF_OPT_CALL, .out = &o->path, .parse = vf_cmd_parse_render_path},
         {.name = "--replay", .type = VF_OPT_TEXT, .out = &o->replay},
         {.name = "--device", .type = VF_OPT_TEXT, .out = &o->device},
         {.name = "--force", .type = VF_OPT_FLAG, .out = &o->force},
@@ -124,7 +128,7 @@ static int parse(capture_opts *o, vf_cmd_scene *sc, int argc, char **argv, bool 
 }
 
 static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, const vf_solver *s, const vf_gpu *gpu,
-                                    const capture_opts *o, const double *frame_ms, uint32_t captured,
+                                    const vf_renderer *r, const capture_opts *o, const double *frame_ms, uint32_t captured,
                                     const vf_pass_stats *st, int interrupted)
 {
     vf_file file;
@@ -140,6 +144,9 @@ static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, con
         vf_json_string(f, sc->render_settings[k]);
     }
     fprintf(f, "]");
+    /* the path the frames took (the gpu_ms_per_frame passes are its), and the one asked for */
+    fprintf(f, ",\n  \"render_path\": \"%s\",\n  \"render_path_asked\": \"%s\"", vf_render_path_name(r->path),
+            vf_render_path_name(o->path));
     fprintf(f, ",\n  \"width\": %u,\n  \"height\": %u,\n  \"frames\": %lld,\n  \"every\": %lld,\n", o->width, o->height,
             o->frames, o->every);
     fprintf(f, "  \"interrupted\": %s,\n", interrupted ? "true" : "false");
@@ -201,7 +208,8 @@ static int replay_rebuild(void *user, bool new_scene)
     if (rc)
         return rc;
     const char *mode = t->o->mode && !t->switched ? t->o->mode : NULL;
-    vf_render_options ro = {.width = t->o->width, .height = t->o->height, .format = VF_CAPTURE_FORMAT, .mode = mode};
+    vf_render_options ro = {
+        .width = t->o->width, .height = t->o->height, .format = VF_CAPTURE_FORMAT, .mode = mode, .path = t->o->path};
     vf_cmd_scene_render_settings(t->sc, &ro);
     char err[512] = {0};
     vf_result res = vf_render_create_for(t->gpu, *t->solver, &ro, t->renderer, err, sizeof err);
@@ -304,7 +312,8 @@ int vf_cmd_capture(int argc, char **argv)
         snprintf(first_view, sizeof first_view, "%.*s", (int)strcspn(views, "|"), views);
         o.mode = first_view;
     }
-    vf_render_options ro = {.width = o.width, .height = o.height, .format = VF_CAPTURE_FORMAT, .mode = o.mode};
+    vf_render_options ro = {
+        .width = o.width, .height = o.height, .format = VF_CAPTURE_FORMAT, .mode = o.mode, .path = o.path};
     vf_cmd_scene_render_settings(&sc, &ro);
     err[0] = 0;
     if ((res = vf_render_create_for(gpu, solver, &ro, &renderer, err, sizeof err)) != VF_OK) {
@@ -487,7 +496,7 @@ int vf_cmd_capture(int argc, char **argv)
             goto done;
         }
     }
-    if ((res = write_capture_json(o.out, &sc, solver, gpu, &o, frame_ms, captured, &st, interrupted)) != VF_OK) {
+    if ((res = write_capture_json(o.out, &sc, solver, gpu, renderer, &o, frame_ms, captured, &st, interrupted)) != VF_OK) {
         vf_app_error("--out %s: cannot write %s/capture.json: %s", o.out, o.out, vf_result_message(res));
         goto done;
     }

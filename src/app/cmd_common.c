@@ -213,6 +213,17 @@ vf_result vf_cmd_scene_set(vf_cmd_scene *sc, const char *assignment, char *err, 
     return VF_OK;
 }
 
+int vf_cmd_parse_render_path(const char *name, const char *value, void *ctx)
+{
+    int i = vf_choice_index(VF_RENDER_PATHS, value);
+    if (i < 0) {
+        vf_app_error("%s %s: must be one of %s", name, value, VF_RENDER_PATHS);
+        return VF_EXIT_USAGE;
+    }
+    *(vf_render_path *)ctx = (vf_render_path)i;
+    return 0;
+}
+
 void vf_cmd_scene_render_settings(vf_cmd_scene *sc, vf_render_options *opt)
 {
     for (uint32_t k = 0; k < sc->render_setting_count; k++)

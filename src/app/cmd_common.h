@@ -71,6 +71,17 @@ const char *vf_cmd_scene_render_mode(const vf_scene_info *info, void *desc);
  * gives no camera or r has no 3D camera. */
 void vf_cmd_scene_apply_camera(const vf_scene_info *info, void *desc, vf_renderer *r);
 
+/** The parser of --render-path auto|compute|raster (an options.h CALL row;
+ * ctx: a vf_render_path). Returns 0, or 2 after a one-line error. */
+int vf_cmd_parse_render_path(const char *name, const char *value, void *ctx);
+
+/** The help text of --render-path, for the commands that take it. */
+#define VF_CMD_RENDER_PATH_HELP                                                                                        \
+    "  --render-path P   auto, compute or raster: how the screen-space fluid (the sph\n"                              \
+    "                    views ssf) is drawn: compute passes only, or the\n"                                           \
+    "                    rasteriser's; auto picks per device (vkfluid devices --json\n"                                \
+    "                    says which and why; default auto)\n"
+
 /** Frees what vf_cmd_scene_begin allocated; safe on a zeroed struct. */
 void vf_cmd_scene_end(vf_cmd_scene *sc);
 

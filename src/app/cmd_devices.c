@@ -3,8 +3,10 @@
 #include <string.h>
 
 #include "app.h"
+#include "fileio.h"
 #include "gpu_context.h"
 #include "options.h"
+#include "render.h"
 
 static void usage(FILE *f)
 {
@@ -13,6 +15,7 @@ static void usage(FILE *f)
                "Lists every Vulkan device with its index (for --device), type, driver,\n"
                "Vulkan version, device-local memory and subgroup size. The device vkfluid\n"
                "picks by default (discrete, then integrated, then CPU) is marked with '*'.\n"
+               "Also the render path --render-path auto takes on each device, and why.\n"
                "\n"
                "options:\n"
                "  --json   print the list as JSON\n");
@@ -47,17 +50,23 @@ int vf_cmd_devices(int argc, char **argv)
         snprintf(api, sizeof api, "%u.%u.%u", VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
                  VK_API_VERSION_PATCH(d->api_version));
         double gib = (double)d->device_local_bytes / (1024.0 * 1024.0 * 1024.0);
+        char why[256];
+        vf_render_path path = vf_render_path_auto(d, why, sizeof why);
         if (json) {
             printf("  {\"index\": %u, \"name\": \"%s\", \"type\": \"%s\", \"driver\": \"%s\", \"driver_info\": \"%s\", "
-                   "\"vulkan\": \"%s\", \"memory_bytes\": %" PRIu64 ", \"subgroup_size\": %u, \"usable\": %s, \"default\": %s}%s\n",
+                   "\"vulkan\": \"%s\", \"memory_bytes\": %" PRIu64 ", \"subgroup_size\": %u, \"usable\": %s, \"default\": %s, "
+                   "\"render_path\": {\"auto\": \"%s\", \"why\": ",
                    i, d->name, vf_device_type_name(d->type), d->driver_name, d->driver_info, api, d->device_local_bytes,
-                   d->subgroup_size, d->usable ? "true" : "false", i == pick ? "true" : "false", i + 1 < n ? "," : "");
+                   d->subgroup_size, d->usable ? "true" : "false", i == pick ? "true" : "false", vf_render_path_name(path));
+            vf_json_string(stdout, why);
+            printf("}}%s\n", i + 1 < n ? "," : "");
         } else {
             printf("%c %u: %s\n", i == pick ? '*' : ' ', i, d->name);
             printf("     type %s, driver %s (%s), vulkan %s\n", vf_device_type_name(d->type), d->driver_name, d->driver_info, api);
             printf("     memory %.1f GiB, subgroup size %u, max storage buffer %.0f MiB, timestamps %s\n", gib,
                    d->subgroup_size, (double)d->max_storage_buffer_range / (1024.0 * 1024.0), d->timestamps ? "yes" : "no");
             printf("     descriptors: %s\n", d->push_descriptor ? "pushed (VK_KHR_push_descriptor)" : "descriptor sets (no VK_KHR_push_descriptor)");
+            printf("     render path (auto): %s: %s\n", vf_render_path_name(path), why);
             if (!d->usable)
                 printf("     not usable: %s\n", d->unusable_why);
         }

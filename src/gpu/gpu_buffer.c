@@ -273,6 +273,56 @@ static bool is_depth(VkFormat f)
            f == VK_FORMAT_D32_SFLOAT_S8_UINT;
 }
 
+/* An R8G8B8A8 image asked for a storage alias, where the device can write
+ * its R8G8B8A8_UNORM view as a storage image. */
+static bool storage_alias_ok(vf_gpu *gpu, const vf_image_desc *desc, VkImageUsageFlags usage)
+{
+    if (!desc->storage_alias || (desc->format != VK_FORMAT_R8G8B8A8_SRGB && desc->format != VK_FORMAT_R8G8B8A8_UNORM))
+        return false;
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(gpu->physical, VK_FORMAT_R8G8B8A8_UNORM, &fp);
+    VkImageFormatProperties ifp;
+    return (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
+           vkGetPhysicalDeviceImageFormatProperties(
+               gpu->physical, desc->format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL, usage | VK_IMAGE_USAGE_STORAGE_BIT,
+               VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT, &ifp) == VK_SUCCESS;
+}
+
+/* img->storage: a second vf_image over the same VkImage and memory (not
+ * owned by it) with an R8G8B8A8_UNORM storage view. */
+static vf_result create_storage_alias(vf_gpu *gpu, vf_image *img, const char *name)
+{
+    vf_image *a = calloc(1, sizeof *a);
+    if (!a)
+        return VF_ERR_NO_MEMORY;
+    *a = *img;
+    a->serial = ++gpu->next_serial;
+    a->format = VK_FORMAT_R8G8B8A8_UNORM;
+    a->usage = VK_IMAGE_USAGE_STORAGE_BIT;
+    a->memory = VK_NULL_HANDLE;
+    a->storage = NULL;
+    VkImageViewUsageCreateInfo vu = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
+                                     .usage = VK_IMAGE_USAGE_STORAGE_BIT};
+    VkImageViewCreateInfo vci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .pNext = &vu,
+        .image = img->image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    vf_result res = VF_VK(vkCreateImageView(gpu->device, &vci, NULL, &a->view));
+    if (res != VF_OK) {
+        free(a);
+        return res;
+    }
+    char n[96];
+    snprintf(n, sizeof n, "%s storage view", name);
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)a->view, n);
+    img->storage = a;
+    return VF_OK;
+}
+
 vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out)
 {
     *out = NULL;
@@ -288,6 +338,11 @@ vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out
     if (vkGetPhysicalDeviceImageFormatProperties(gpu->physical, desc->format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                  usage, 0, &ifp) != VK_SUCCESS)
         return VF_ERR_UNSUPPORTED; /* this format cannot have this usage here */
+    VkImageCreateFlags flags = 0;
+    if (storage_alias_ok(gpu, desc, usage)) {
+        flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+        usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+    }
     if (desc->width > ifp.maxExtent.width || desc->height > ifp.maxExtent.height)
         return VF_ERR_TOO_LARGE;
     vf_image *img = calloc(1, sizeof *img);
@@ -300,8 +355,10 @@ vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out
     img->height = desc->height;
     img->aspect = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
     img->layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    img->usage = usage;
     VkImageCreateInfo ici = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .flags = flags,
         .imageType = VK_IMAGE_TYPE_2D,
         .format = desc->format,
         .extent = {desc->width, desc->height, 1},
@@ -323,8 +380,12 @@ vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out
         goto fail;
     if ((res = VF_VK(vkBindImageMemory(gpu->device, img->image, img->memory, 0))) != VF_OK)
         goto fail;
+    /* the image's own view: without the storage usage only its alias has */
+    VkImageViewUsageCreateInfo own_usage = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
+                                            .usage = usage & ~(VkImageUsageFlags)VK_IMAGE_USAGE_STORAGE_BIT};
     VkImageViewCreateInfo vci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .pNext = flags ? &own_usage : NULL,
         .image = img->image,
         .viewType = VK_IMAGE_VIEW_TYPE_2D,
         .format = desc->format,
@@ -336,6 +397,8 @@ vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out
     vf_gpu_name(gpu, VK_OBJECT_TYPE_IMAGE, (uint64_t)img->image, name);
     vf_gpu_name(gpu, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)img->view, name);
     vf_gpu_name(gpu, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)img->memory, name);
+    if (flags && (res = create_storage_alias(gpu, img, name)) != VF_OK)
+        goto fail;
     *out = img;
     return VF_OK;
 fail:
@@ -349,6 +412,11 @@ void vf_image_destroy(vf_image **pi)
         return;
     vf_image *img = *pi;
     VkDevice dev = img->gpu->device;
+    if (img->storage) {
+        vf_set_cache_forget(img->gpu, img->storage->serial);
+        vkDestroyImageView(dev, img->storage->view, NULL);
+        free(img->storage);
+    }
     vf_set_cache_forget(img->gpu, img->serial);
     if (img->view)
         vkDestroyImageView(dev, img->view, NULL);

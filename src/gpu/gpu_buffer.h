@@ -72,6 +72,11 @@ typedef struct vf_image_desc {
     VkFormat format;
     VkImageUsageFlags usage; /* 0: sampled | storage | transfer src/dst */
     const char *name;
+    /* An R8G8B8A8 sRGB (or UNORM) image that compute passes may write: the
+     * image also gets storage usage and vf_image.storage an R8G8B8A8_UNORM
+     * view of it (bytes written as they are stored), where the device allows
+     * (else storage stays NULL). */
+    bool storage_alias;
 } vf_image_desc;
 
 typedef struct vf_image {
@@ -84,6 +89,12 @@ typedef struct vf_image {
     VkImageAspectFlags aspect;
     VkImageLayout layout; /* layout after the last recorded vf_image_transition */
     uint64_t serial;      /* unique within the context, never 0 (descriptor-set cache key) */
+    VkImageUsageFlags usage;
+    /* A view compute passes write as an rgba8 storage image (bind it with
+     * layout GENERAL; record transitions on this image, not on it): the
+     * image's R8G8B8A8_UNORM alias (vf_image_desc.storage_alias), or NULL.
+     * Owned by the image. */
+    struct vf_image *storage;
 } vf_image;
 
 /** Creates a 2D image with one mip level and a view. Checks the size against

@@ -13,6 +13,23 @@ void vf_gpu_counters_attach(vf_gpu *gpu, vf_gpu_counters *c)
     gpu->counters = c;
 }
 
+/* The entry of kernel `name`, added when new; NULL when the table is full. */
+static vf_kernel_count *kernel_entry(vf_gpu_counters *c, const char *name)
+{
+    if (!name)
+        name = "(unnamed)";
+    uint32_t k = 0;
+    while (k < c->kernel_count && strncmp(c->kernel[k].name, name, sizeof c->kernel[k].name - 1))
+        k++;
+    if (k == c->kernel_count) {
+        if (k >= VF_COUNTERS_MAX_KERNELS)
+            return NULL;
+        snprintf(c->kernel[k].name, sizeof c->kernel[k].name, "%s", name);
+        c->kernel_count++;
+    }
+    return &c->kernel[k];
+}
+
 void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect, bool neighbours)
 {
     vf_gpu_counters *c = gpu ? gpu->counters : NULL;
@@ -22,22 +39,30 @@ void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool
     c->neighbour_passes += neighbours;
     c->indirect_dispatches += indirect;
     c->bytes += bytes;
-    if (!name)
-        name = "(unnamed)";
-    uint32_t k = 0;
-    while (k < c->kernel_count && strncmp(c->kernel[k].name, name, sizeof c->kernel[k].name - 1))
-        k++;
-    if (k == c->kernel_count) {
-        if (k >= VF_COUNTERS_MAX_KERNELS) {
-            c->kernels_dropped++;
-            return;
-        }
-        snprintf(c->kernel[k].name, sizeof c->kernel[k].name, "%s", name);
-        c->kernel_count++;
+    vf_kernel_count *k = kernel_entry(c, name);
+    if (!k) {
+        c->kernels_dropped++;
+        return;
     }
-    c->kernel[k].dispatches++;
-    c->kernel[k].bytes += bytes;
-    c->kernel[k].neighbours = neighbours;
+    k->dispatches++;
+    k->bytes += bytes;
+    k->neighbours = neighbours;
+}
+
+void vf_count_draw_pass(const vf_gpu *gpu, const char *name, uint64_t bytes)
+{
+    vf_gpu_counters *c = gpu ? gpu->counters : NULL;
+    if (!c)
+        return;
+    c->draws++;
+    c->draw_bytes += bytes;
+    vf_kernel_count *k = kernel_entry(c, name);
+    if (!k) {
+        c->kernels_dropped++;
+        return;
+    }
+    k->draws++;
+    k->bytes += bytes;
 }
 
 void vf_count_draw(const vf_gpu *gpu)

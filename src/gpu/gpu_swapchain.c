@@ -95,6 +95,8 @@ vf_result vf_swapchain_build(vf_swapchain *sc, vf_gpu *gpu, VkSurfaceKHR surface
     VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
     if (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT)
         usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    if (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT)
+        usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT; /* a compute renderer's output is copied in */
     VkSwapchainKHR old = sc->swapchain;
     VkSwapchainCreateInfoKHR ci = {
         .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
@@ -137,6 +139,7 @@ vf_result vf_swapchain_build(vf_swapchain *sc, vf_gpu *gpu, VkSurfaceKHR surface
             .height = extent.height,
             .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
             .layout = VK_IMAGE_LAYOUT_UNDEFINED,
+            .usage = usage,
         };
         VkImageViewCreateInfo vci = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,

@@ -27,8 +27,10 @@ vf_result vf_capture_create(vf_gpu *gpu, const vf_capture_desc *desc, vf_capture
         .width = c->width,
         .height = c->height,
         .format = VF_CAPTURE_FORMAT,
-        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                 VK_IMAGE_USAGE_TRANSFER_DST_BIT,
         .name = "capture target",
+        .storage_alias = true, /* compute renderers write it directly */
     };
     vf_result res = vf_image_create(gpu, &id, &c->target);
     if (res != VF_OK)

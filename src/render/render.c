@@ -3,6 +3,7 @@
 #include "gpu_cmd.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 void vf_renderer_destroy(vf_renderer **r)
@@ -87,6 +88,7 @@ vf_renderer vf_renderer_base(const vf_renderer_vtable *vt, vf_gpu *gpu, const vf
         .format = opt && opt->format ? opt->format : VF_CAPTURE_FORMAT,
         .width = opt && opt->width ? opt->width : 1280,
         .height = opt && opt->height ? opt->height : 720,
+        .path = VF_RENDER_PATH_RASTER,
     };
 }
 
@@ -120,4 +122,19 @@ vf_result vf_render_settings_apply(const vf_render_options *opt, const vf_param_
             return r;
     }
     return VF_OK;
+}
+
+const char *vf_render_path_name(vf_render_path path)
+{
+    static const char *const names[] = {VF_RENDER_PATH_LIST(VF_CHOICE_NAME)};
+    return (unsigned)path < sizeof names / sizeof names[0] ? names[path] : "?";
+}
+
+vf_render_path vf_render_path_auto(const vf_device_info *dev, char *why, size_t cap)
+{
+    (void)dev;
+    if (why && cap)
+        snprintf(why, cap, "compute on every device: no device measured so far draws the screen-space fluid faster "
+                           "with its rasteriser (docs/architecture.md, Render paths)");
+    return VF_RENDER_PATH_COMPUTE;
 }

@@ -24,6 +24,29 @@ typedef struct vf_camera {
 
 typedef struct vf_renderer vf_renderer;
 
+/** How a renderer draws: its rasteriser passes, or compute passes only
+ * (render_ssf.h: the screen-space fluid); auto picks per device by
+ * vf_render_path_auto(). */
+#define VF_RENDER_PATH_LIST(X)                                                                                         \
+    X(VF_RENDER_PATH_AUTO, "auto") X(VF_RENDER_PATH_COMPUTE, "compute") X(VF_RENDER_PATH_RASTER, "raster")
+typedef enum vf_render_path { VF_RENDER_PATH_LIST(VF_CHOICE_ENUM) } vf_render_path;
+#define VF_RENDER_PATHS VF_CHOICES(VF_RENDER_PATH_LIST)
+
+/** The path "auto" picks on a device, with the reason in why (one line; why
+ * may be NULL): the rule of docs/surface-and-foam.md (Render paths). */
+vf_render_path vf_render_path_auto(const vf_device_info *dev, char *why, size_t cap);
+
+/** "auto", "compute" or "raster". */
+const char *vf_render_path_name(vf_render_path path);
+
+/** What a renderer's compute passes counted on the device in a frame
+ * (vf_renderer_vtable.gpu_counts): pixels whose rays were tested against a
+ * particle's sphere, and the atomic operations on the accumulators. */
+typedef struct vf_render_gpu_counts {
+    uint64_t pixels_tested;
+    uint64_t depth_atomics, thickness_atomics, foam_atomics;
+} vf_render_gpu_counts;
+
 typedef struct vf_renderer_vtable {
     const char *name; /* "grid", "surface", "ssf", "particles" */
     /** Frees everything; the GPU must be idle. */
@@ -52,6 +75,11 @@ typedef struct vf_renderer_vtable {
      * then maps the pointer's window position) or the ray misses the domain's
      * plane. May be NULL. */
     bool (*pick)(vf_renderer *r, const float origin[3], const float dir[3], float pos[2]);
+    /** Optional: the device's counts of the last frame recorded while work
+     * counters were attached to the context (gpu_counters.h: frames recorded
+     * so count on the device too), read back once that frame has completed
+     * (the caller waits for it). False when there are none. May be NULL. */
+    bool (*gpu_counts)(vf_renderer *r, vf_render_gpu_counts *out);
 } vf_renderer_vtable;
 
 struct vf_renderer {
@@ -59,6 +87,7 @@ struct vf_renderer {
     vf_gpu *gpu;
     VkFormat format;
     uint32_t width, height;
+    vf_render_path path; /* the path its frames take: compute or raster (never auto) */
 };
 
 /** Destroys a renderer through its vtable; accepts NULL and *r == NULL. */
@@ -107,6 +136,9 @@ typedef struct vf_render_options {
      * keys of another family's renderer are skipped. May be NULL. */
     const char *const *settings;
     uint32_t setting_count;
+    /* compute or raster where the renderer has both (the screen-space
+     * fluid's view); auto (0): vf_render_path_auto() for the device */
+    vf_render_path path;
 } vf_render_options;
 
 /** The most renderer keys one command takes (--set ssf.KEY=VALUE). */
@@ -118,7 +150,8 @@ vf_result vf_render_settings_apply(const vf_render_options *opt, const vf_param_
                                    char *err, size_t cap);
 
 /** A renderer's base fields for create: vt and gpu, and opt's format and size
- * (VF_CAPTURE_FORMAT and 1280x720 where opt or its fields are zero). */
+ * (VF_CAPTURE_FORMAT and 1280x720 where opt or its fields are zero); the
+ * raster path. */
 vf_renderer vf_renderer_base(const vf_renderer_vtable *vt, vf_gpu *gpu, const vf_render_options *opt);
 
 /** The resize of a renderer without size-dependent targets: records the new

@@ -32,6 +32,7 @@ static vf_result rs_resize(vf_renderer *r, uint32_t width, uint32_t height)
     if (res == VF_OK) {
         r->width = s->ssf->width;
         r->height = s->ssf->height;
+        r->path = s->ssf->path;
     }
     return res;
 }
@@ -78,6 +79,12 @@ static void rs_get_camera(vf_renderer *r, vf_camera *cam)
         s->ssf->vt->get_camera(s->ssf, cam);
 }
 
+static bool rs_gpu_counts(vf_renderer *r, vf_render_gpu_counts *out)
+{
+    render_sph *s = (render_sph *)r;
+    return s->ssf->vt->gpu_counts && s->ssf->vt->gpu_counts(s->ssf, out);
+}
+
 static const vf_renderer_vtable rs_vtable = {
     .name = "ssf",
     .destroy = rs_destroy,
@@ -85,6 +92,7 @@ static const vf_renderer_vtable rs_vtable = {
     .record = rs_record,
     .set_camera = rs_set_camera,
     .get_camera = rs_get_camera,
+    .gpu_counts = rs_gpu_counts,
 };
 
 vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_render_options *opt, vf_renderer **out,
@@ -117,6 +125,7 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
         .particles = particles_of(sph),
         .options = o,
         .name = "sph",
+        .path = opt->path,
     };
     memcpy(d.box_min, v.box_min, sizeof d.box_min);
     memcpy(d.box_max, v.box_max, sizeof d.box_max);
@@ -156,6 +165,7 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
     s->base.format = s->ssf->format;
     s->base.width = s->ssf->width;
     s->base.height = s->ssf->height;
+    s->base.path = s->ssf->path;
     *out = &s->base;
     return VF_OK;
 }

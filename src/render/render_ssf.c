@@ -6,7 +6,7 @@
  * is discarded (old layout UNDEFINED) behind a barrier from all earlier
  * commands' writes, so frames in flight and reads by other code (vf_image_read
  * between frames) never race with this frame's writes. */
-#include "render_ssf.h"
+#include "render_ssf_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -16,43 +16,9 @@
 
 #include "gpu_cmd.h"
 #include "gpu_counters.h"
-#include "gpu_pipeline.h"
 
 #define DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
 #define SCENE_FORMAT VK_FORMAT_R16G16B16A16_SFLOAT
-
-/* Internal images beyond the public ones. */
-enum { IMG_DEPTH_TMP = VF_SSF_IMAGE_COUNT, IMG_THICK_TMP, IMG_ALL };
-
-typedef struct img_state {
-    VkPipelineStageFlags2 stage;  /* every use since the last barrier (what the next one waits for) */
-    VkAccessFlags2 access;
-    VkPipelineStageFlags2 synced; /* the last barrier's destination stages and accesses */
-    VkAccessFlags2 synced_access;
-} img_state;
-
-typedef struct ssf {
-    vf_renderer base;
-    char name[40];
-    vf_ssf_options opt;      /* resolved (no zeros left where a default applies) */
-    vf_ssf_particles parts;
-    float box_min[3], box_max[3];
-    vf_camera cam;
-    bool cam_set;
-    bool encode_srgb;
-    uint32_t thick_w, thick_h;
-    vf_pipeline *p_scene, *p_background, *p_depth, *p_thickness, *p_composite, *p_particles;
-    vf_pipeline *p_smooth, *p_blur, *p_pack;
-    vf_ssf_surface surf;     /* a surface mesh drawn instead of the spheres (vertices NULL: none) */
-    vf_pipeline *p_mesh_depth, *p_mesh_thickness;
-    vf_ssf_foam foam;        /* diffuse particles drawn over the fluid (positions NULL: none) */
-    vf_pipeline *p_foam;
-    vf_buffer *frame;
-    vf_image *img[IMG_ALL];
-    img_state st[IMG_ALL];
-    VkImageMemoryBarrier2 batch[IMG_ALL + 1];
-    uint32_t batch_count;
-} ssf;
 
 /* ---------------------------------------------------------------- options */
 
@@ -147,7 +113,7 @@ static void resolve_options(const vf_ssf_options *in, vf_ssf_options *o)
 
 /* ---------------------------------------------------------------- images */
 
-static void image_use(ssf *s, int i, VkImageLayout layout, VkPipelineStageFlags2 stage, VkAccessFlags2 access)
+void ssf_image_use(ssf *s, int i, VkImageLayout layout, VkPipelineStageFlags2 stage, VkAccessFlags2 access)
 {
     const VkAccessFlags2 writes = VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
@@ -182,12 +148,41 @@ static void image_use(ssf *s, int i, VkImageLayout layout, VkPipelineStageFlags2
     st->synced_access = access;
 }
 
-static void image_flush(ssf *s, VkCommandBuffer cmd)
+void ssf_image_use_other(ssf *s, vf_image *img, VkImageLayout layout, VkPipelineStageFlags2 src_stage,
+                         VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
 {
-    if (!s->batch_count)
+    s->batch[s->batch_count++] = (VkImageMemoryBarrier2){
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+        .srcStageMask = src_stage,
+        .srcAccessMask = src_access,
+        .dstStageMask = dst_stage,
+        .dstAccessMask = dst_access,
+        .oldLayout = img->layout,
+        .newLayout = layout,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = img->image,
+        .subresourceRange = {img->aspect, 0, 1, 0, 1},
+    };
+    img->layout = layout;
+}
+
+void ssf_image_flush(ssf *s, VkCommandBuffer cmd, bool memory)
+{
+    if (!s->batch_count && !memory)
         return;
+    VkMemoryBarrier2 mb = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+        .srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        .srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+        .dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                         VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT,
+    };
     VkDependencyInfo di = {
         .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
+        .memoryBarrierCount = memory ? 1 : 0,
+        .pMemoryBarriers = &mb,
         .imageMemoryBarrierCount = s->batch_count,
         .pImageMemoryBarriers = s->batch,
     };
@@ -200,6 +195,8 @@ static void image_flush(ssf *s, VkCommandBuffer cmd)
  * after every earlier command (any stage, any write). */
 static void image_discard(ssf *s, int i)
 {
+    if (!s->img[i])
+        return;
     s->img[i]->layout = VK_IMAGE_LAYOUT_UNDEFINED;
     s->st[i].stage = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
     s->st[i].access = VK_ACCESS_2_MEMORY_WRITE_BIT;
@@ -211,31 +208,54 @@ static void destroy_images(ssf *s)
 {
     for (int i = 0; i < IMG_ALL; i++)
         vf_image_destroy(&s->img[i]);
+    ssf_compute_free_buffers(s);
+}
+
+/* The path the targets are made for: compute where it was asked for (or
+ * picked by auto), the view is the fluid surface of particles (the
+ * particles view and the surface mesh draw with the rasteriser), the
+ * compute pipelines exist and, for auto, the accumulators fit the device's
+ * storage buffer range (an explicit compute path reports VF_ERR_TOO_LARGE). */
+static vf_render_path path_for(const ssf *s, uint32_t w, uint32_t h)
+{
+    if (s->want == VF_RENDER_PATH_RASTER || s->opt.mode != VF_SSF_MODE_SSF || s->surf.vertices || !s->cs.p_scene)
+        return VF_RENDER_PATH_RASTER;
+    if (s->want_auto && (uint64_t)w * h * 4 > s->base.gpu->props.limits.maxStorageBufferRange)
+        return VF_RENDER_PATH_RASTER;
+    return VF_RENDER_PATH_COMPUTE;
 }
 
 static vf_result create_images(ssf *s, uint32_t w, uint32_t h)
 {
     const VkImageUsageFlags sampled = VK_IMAGE_USAGE_SAMPLED_BIT, xfer = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                                                          VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+                                                                          VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                            storage = VK_IMAGE_USAGE_STORAGE_BIT, color = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                            zbuf = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
     uint32_t tw = s->opt.thickness_half ? (w + 1) / 2 : w, th = s->opt.thickness_half ? (h + 1) / 2 : h;
+    bool cs = path_for(s, w, h) == VF_RENDER_PATH_COMPUTE;
     struct {
         const char *what;
-        VkFormat format;
+        VkFormat format; /* UNDEFINED: none on this path */
         VkImageUsageFlags usage;
         bool thick;
     } defs[IMG_ALL] = {
-        [VF_SSF_IMAGE_SCENE_COLOR] = {"scene color", SCENE_FORMAT, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | sampled | xfer, false},
-        [VF_SSF_IMAGE_SCENE_DEPTH] = {"scene depth", DEPTH_FORMAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | sampled | xfer, false},
-        [VF_SSF_IMAGE_FLUID_ZBUF] = {"fluid zbuffer", DEPTH_FORMAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | xfer, false},
-        [VF_SSF_IMAGE_DEPTH] = {"depth", VK_FORMAT_R32_SFLOAT,
-                                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT | sampled | xfer, false},
-        [VF_SSF_IMAGE_DEPTH_SMOOTH] = {"depth smooth", VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | sampled | xfer, false},
-        [VF_SSF_IMAGE_THICKNESS] = {"thickness", VK_FORMAT_R16_SFLOAT, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | sampled | xfer, true},
-        [VF_SSF_IMAGE_THICKNESS_BLUR] = {"thickness blur", VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | sampled | xfer, true},
-        [IMG_DEPTH_TMP] = {"depth tmp", VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | xfer, false},
-        [IMG_THICK_TMP] = {"thickness tmp", VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_STORAGE_BIT | sampled | xfer, true},
+        [VF_SSF_IMAGE_SCENE_COLOR] = {"scene color", SCENE_FORMAT, (cs ? storage : color) | sampled | xfer, false},
+        [VF_SSF_IMAGE_SCENE_DEPTH] = {"scene depth", cs ? VK_FORMAT_R32_SFLOAT : DEPTH_FORMAT, (cs ? storage : zbuf) | sampled | xfer,
+                                      false},
+        [VF_SSF_IMAGE_FLUID_ZBUF] = {"fluid zbuffer", cs ? VK_FORMAT_UNDEFINED : DEPTH_FORMAT, zbuf | xfer, false},
+        [VF_SSF_IMAGE_DEPTH] = {"depth", VK_FORMAT_R32_SFLOAT, color | storage | sampled | xfer, false},
+        [VF_SSF_IMAGE_DEPTH_SMOOTH] = {"depth smooth", VK_FORMAT_R32_SFLOAT, storage | sampled | xfer, false},
+        [VF_SSF_IMAGE_THICKNESS] = {"thickness", cs ? VK_FORMAT_R32_SFLOAT : VK_FORMAT_R16_SFLOAT,
+                                    (cs ? storage : color) | sampled | xfer, true},
+        [VF_SSF_IMAGE_THICKNESS_BLUR] = {"thickness blur", VK_FORMAT_R32_SFLOAT, storage | sampled | xfer, true},
+        [IMG_DEPTH_TMP] = {"depth tmp", VK_FORMAT_R32_SFLOAT, storage | xfer, false},
+        [IMG_THICK_TMP] = {"thickness tmp", VK_FORMAT_R32_SFLOAT, storage | sampled | xfer, true},
+        [IMG_OUTPUT] = {"output", cs ? VK_FORMAT_R8G8B8A8_UNORM : VK_FORMAT_UNDEFINED, storage | xfer, false},
     };
-    for (int i = 0; i < IMG_ALL; i++) {
+    vf_result res = VF_OK;
+    for (int i = 0; i < IMG_ALL && res == VF_OK; i++) {
+        if (defs[i].format == VK_FORMAT_UNDEFINED)
+            continue;
         char name[96];
         snprintf(name, sizeof name, "%s %s", s->name, defs[i].what);
         vf_image_desc d = {
@@ -245,17 +265,20 @@ static vf_result create_images(ssf *s, uint32_t w, uint32_t h)
             .usage = defs[i].usage,
             .name = name,
         };
-        vf_result res = vf_image_create(s->base.gpu, &d, &s->img[i]);
-        if (res != VF_OK) {
-            destroy_images(s);
-            return res;
-        }
-        image_discard(s, i);
+        if ((res = vf_image_create(s->base.gpu, &d, &s->img[i])) == VF_OK)
+            image_discard(s, i);
+    }
+    if (res == VF_OK && cs)
+        res = ssf_compute_buffers(s, w, h, tw, th);
+    if (res != VF_OK) {
+        destroy_images(s);
+        return res;
     }
     s->thick_w = tw;
     s->thick_h = th;
     s->base.width = w;
     s->base.height = h;
+    s->base.path = cs ? VF_RENDER_PATH_COMPUTE : VF_RENDER_PATH_RASTER;
     return VF_OK;
 }
 
@@ -426,32 +449,32 @@ static void fill_frame(const ssf *s, vf_ssf_frame *f)
 
 /* ---------------------------------------------------------------- passes */
 
-static vf_binding bind_frame(ssf *s)
+vf_binding ssf_bind_frame(ssf *s)
 {
     return vf_bind_buffer(s->frame);
 }
 
-static vf_binding bind_positions(ssf *s)
+vf_binding ssf_bind_positions(ssf *s)
 {
     return (vf_binding){.buffer = s->parts.positions, .offset = s->parts.offset, .range = (VkDeviceSize)s->parts.count * 16};
 }
 
-static vf_binding bind_sampled(ssf *s, int i, VkSampler sampler)
+vf_binding ssf_bind_sampled(ssf *s, int i, VkSampler sampler)
 {
     return (vf_binding){.image = s->img[i], .sampler = sampler};
 }
 
-static vf_binding bind_storage(ssf *s, int i)
+vf_binding ssf_bind_storage(ssf *s, int i)
 {
     return (vf_binding){.image = s->img[i], .layout = VK_IMAGE_LAYOUT_GENERAL};
 }
 
-static bool have_particles(const ssf *s)
+bool ssf_have_particles(const ssf *s)
 {
     return s->parts.positions && s->parts.count > 0;
 }
 
-static void pass_frame_constants(ssf *s, VkCommandBuffer cmd)
+void ssf_pass_frame_constants(ssf *s, VkCommandBuffer cmd)
 {
     vf_ssf_frame f;
     fill_frame(s, &f);
@@ -465,25 +488,39 @@ static void pass_frame_constants(ssf *s, VkCommandBuffer cmd)
                    VK_ACCESS_2_UNIFORM_READ_BIT);
 }
 
+/* Counts a draw of p with bindings b in the work counters (when attached):
+ * its bound bytes and the attachments' bytes, each once. */
+static void count_draw(ssf *s, const vf_pipeline *p, const vf_binding *b, uint64_t attachment_bytes)
+{
+    if (s->base.gpu->counters)
+        vf_count_draw_pass(s->base.gpu, p->name, vf_pipeline_bound_bytes(p, b) + attachment_bytes);
+}
+
+/* Bytes of an image (an attachment), or 0. */
+static uint64_t image_bytes(const vf_image *img)
+{
+    return img ? (uint64_t)img->width * img->height * vf_format_size(img->format) : 0;
+}
+
 static void pass_scene(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_scene", false);
-    image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
-    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
-    image_flush(s, cmd);
+    ssf_image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                  VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                  VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c =
         vf_render_color_attachment(s->img[VF_SSF_IMAGE_SCENE_COLOR], VK_ATTACHMENT_LOAD_OP_CLEAR);
     VkRenderingAttachmentInfo d = vf_render_depth_attachment(
         s->img[VF_SSF_IMAGE_SCENE_DEPTH], VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
         VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
     vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
-    vf_binding b = bind_frame(s);
+    vf_binding b = ssf_bind_frame(s);
     vf_cmd_bind(cmd, s->p_scene, &b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
-    vf_count_draw(s->base.gpu);
+    count_draw(s, s->p_scene, &b, image_bytes(s->img[VF_SSF_IMAGE_SCENE_COLOR]) + image_bytes(s->img[VF_SSF_IMAGE_SCENE_DEPTH]));
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
@@ -493,13 +530,13 @@ static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_depth", false);
     /* The spheres' depth buffer starts as a copy of the scene's, so spheres
      * behind the floor or the tank edges leave no depth. */
-    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
-              VK_ACCESS_2_TRANSFER_READ_BIT);
-    image_use(s, VF_SSF_IMAGE_FLUID_ZBUF, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
-              VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    image_use(s, VF_SSF_IMAGE_DEPTH, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
-    image_flush(s, cmd);
+    ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                  VK_ACCESS_2_TRANSFER_READ_BIT);
+    ssf_image_use(s, VF_SSF_IMAGE_FLUID_ZBUF, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                  VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    ssf_image_use(s, VF_SSF_IMAGE_DEPTH, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    ssf_image_flush(s, cmd, false);
     VkImageCopy region = {
         .srcSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
         .dstSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
@@ -507,24 +544,27 @@ static void pass_depth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
     };
     vkCmdCopyImage(cmd, s->img[VF_SSF_IMAGE_SCENE_DEPTH]->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                    s->img[VF_SSF_IMAGE_FLUID_ZBUF]->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-    image_use(s, VF_SSF_IMAGE_FLUID_ZBUF, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
-    image_flush(s, cmd);
+    ssf_image_use(s, VF_SSF_IMAGE_FLUID_ZBUF, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                  VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c = vf_render_color_attachment(s->img[VF_SSF_IMAGE_DEPTH], VK_ATTACHMENT_LOAD_OP_CLEAR);
     VkRenderingAttachmentInfo d = vf_render_depth_attachment(
         s->img[VF_SSF_IMAGE_FLUID_ZBUF], VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
         VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
     vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
+    /* the attachments, and the copy of the scene's depth into the depth buffer (read and written) */
+    uint64_t att = image_bytes(s->img[VF_SSF_IMAGE_DEPTH]) + 3 * image_bytes(s->img[VF_SSF_IMAGE_FLUID_ZBUF]);
     if (s->surf.vertices) {
-        vf_binding b[3] = {bind_frame(s), vf_bind_buffer(s->surf.vertices), vf_bind_buffer(s->surf.indices)};
+        vf_binding b[3] = {ssf_bind_frame(s), vf_bind_buffer(s->surf.vertices), vf_bind_buffer(s->surf.indices)};
         vf_cmd_bind(cmd, s->p_mesh_depth, b, NULL);
         vkCmdDrawIndirect(cmd, s->surf.draw_args->buffer, s->surf.draw_offset, 1, 0);
-    } else if (have_particles(s)) {
-        vf_binding b[2] = {bind_frame(s), bind_positions(s)};
+        count_draw(s, s->p_mesh_depth, b, att);
+    } else if (ssf_have_particles(s)) {
+        vf_binding b[2] = {ssf_bind_frame(s), ssf_bind_positions(s)};
         vf_cmd_bind(cmd, s->p_depth, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
-        vf_count_draw(s->base.gpu);
+        count_draw(s, s->p_depth, b, att);
     }
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
@@ -534,28 +574,29 @@ static void pass_thickness(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_thickness", false);
     /* Read-only from here on: sampled here, the composite's depth test later. */
-    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-              VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
-                  VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
-    image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-              VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
-    image_flush(s, cmd);
+    ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                  VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                      VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    ssf_image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                  VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                  VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c =
         vf_render_color_attachment(s->img[VF_SSF_IMAGE_THICKNESS], VK_ATTACHMENT_LOAD_OP_CLEAR);
     vf_render_begin(cmd, s->thick_w, s->thick_h, &c, NULL);
     if (s->surf.vertices) {
-        vf_binding b[4] = {bind_frame(s), vf_bind_buffer(s->surf.vertices), vf_bind_buffer(s->surf.indices),
-                           bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
+        vf_binding b[4] = {ssf_bind_frame(s), vf_bind_buffer(s->surf.vertices), vf_bind_buffer(s->surf.indices),
+                           ssf_bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
         vf_cmd_bind(cmd, s->p_mesh_thickness, b, NULL);
         vkCmdDrawIndirect(cmd, s->surf.draw_args->buffer, s->surf.draw_offset, 1, 0);
-    } else if (have_particles(s)) {
-        vf_binding b[3] = {bind_frame(s), bind_positions(s),
-                           bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
+        count_draw(s, s->p_mesh_thickness, b, image_bytes(s->img[VF_SSF_IMAGE_THICKNESS]));
+    } else if (ssf_have_particles(s)) {
+        vf_binding b[3] = {ssf_bind_frame(s), ssf_bind_positions(s),
+                           ssf_bind_sampled(s, VF_SSF_IMAGE_SCENE_DEPTH, s->base.gpu->sampler_nearest)};
         vf_cmd_bind(cmd, s->p_thickness, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
-        vf_count_draw(s->base.gpu);
+        count_draw(s, s->p_thickness, b, image_bytes(s->img[VF_SSF_IMAGE_THICKNESS]));
     }
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
@@ -576,35 +617,35 @@ static void smooth_push(const ssf *s, vf_ssf_smooth_push *p)
     p->nr_clamp = (float)s->opt.nr_clamp;
 }
 
-static uint32_t groups(uint32_t n, uint32_t wg)
+uint32_t ssf_groups(uint32_t n, uint32_t wg)
 {
     return (n + wg - 1) / wg;
 }
 
 /* Smooths VF_SSF_IMAGE_DEPTH into VF_SSF_IMAGE_DEPTH_SMOOTH; returns the
  * image the composite reads (the raw depth when smoothing is off). */
-static int pass_smooth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
+int ssf_pass_smooth(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     if (s->opt.smooth_off)
         return VF_SSF_IMAGE_DEPTH;
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_smooth", false);
     const VkPipelineStageFlags2 cs = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     const VkAccessFlags2 rw = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    image_use(s, VF_SSF_IMAGE_DEPTH, VK_IMAGE_LAYOUT_GENERAL, cs, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    image_use(s, IMG_DEPTH_TMP, VK_IMAGE_LAYOUT_GENERAL, cs, rw);
-    image_use(s, VF_SSF_IMAGE_DEPTH_SMOOTH, VK_IMAGE_LAYOUT_GENERAL, cs, rw);
-    image_flush(s, cmd);
+    ssf_image_use(s, VF_SSF_IMAGE_DEPTH, VK_IMAGE_LAYOUT_GENERAL, cs, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    ssf_image_use(s, IMG_DEPTH_TMP, VK_IMAGE_LAYOUT_GENERAL, cs, rw);
+    ssf_image_use(s, VF_SSF_IMAGE_DEPTH_SMOOTH, VK_IMAGE_LAYOUT_GENERAL, cs, rw);
+    ssf_image_flush(s, cmd, false);
     vf_ssf_smooth_push p;
     smooth_push(s, &p);
-    uint32_t gx = groups(s->base.width, VF_SSF_WG_X), gy = groups(s->base.height, VF_SSF_WG_Y);
+    uint32_t gx = ssf_groups(s->base.width, VF_SSF_WG_X), gy = ssf_groups(s->base.height, VF_SSF_WG_Y);
     int src = VF_SSF_IMAGE_DEPTH;
     for (int it = 0; it < s->opt.iterations; it++) {
-        vf_binding bx[2] = {bind_storage(s, src), bind_storage(s, IMG_DEPTH_TMP)};
+        vf_binding bx[2] = {ssf_bind_storage(s, src), ssf_bind_storage(s, IMG_DEPTH_TMP)};
         p.dir_x = 1;
         p.dir_y = 0;
         vf_cmd_dispatch(cmd, s->p_smooth, bx, &p, gx, gy, 1);
         vf_cmd_barrier_compute_on(s->base.gpu, cmd);
-        vf_binding by[2] = {bind_storage(s, IMG_DEPTH_TMP), bind_storage(s, VF_SSF_IMAGE_DEPTH_SMOOTH)};
+        vf_binding by[2] = {ssf_bind_storage(s, IMG_DEPTH_TMP), ssf_bind_storage(s, VF_SSF_IMAGE_DEPTH_SMOOTH)};
         p.dir_x = 0;
         p.dir_y = 1;
         vf_cmd_dispatch(cmd, s->p_smooth, by, &p, gx, gy, 1);
@@ -623,67 +664,67 @@ static void blur_push(const ssf *s, vf_ssf_blur_push *p)
                             .radius_px = (int32_t)ceilf(3.0f * sigma)};
 }
 
-static void pass_thickness_blur(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
+void ssf_pass_thickness_blur(ssf *s, VkCommandBuffer cmd, vf_profiler *prof)
 {
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_thickness_blur", false);
     const VkPipelineStageFlags2 cs = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-    image_use(s, IMG_THICK_TMP, VK_IMAGE_LAYOUT_GENERAL, cs,
-              VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-    image_use(s, VF_SSF_IMAGE_THICKNESS_BLUR, VK_IMAGE_LAYOUT_GENERAL, cs, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    image_flush(s, cmd);
+    ssf_image_use(s, VF_SSF_IMAGE_THICKNESS, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    ssf_image_use(s, IMG_THICK_TMP, VK_IMAGE_LAYOUT_GENERAL, cs,
+                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    ssf_image_use(s, VF_SSF_IMAGE_THICKNESS_BLUR, VK_IMAGE_LAYOUT_GENERAL, cs, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    ssf_image_flush(s, cmd, false);
     vf_ssf_blur_push p;
     blur_push(s, &p);
-    uint32_t gx = groups(s->thick_w, VF_SSF_WG_X), gy = groups(s->thick_h, VF_SSF_WG_Y);
+    uint32_t gx = ssf_groups(s->thick_w, VF_SSF_WG_X), gy = ssf_groups(s->thick_h, VF_SSF_WG_Y);
     VkSampler ns = s->base.gpu->sampler_nearest;
-    vf_binding bx[2] = {bind_sampled(s, VF_SSF_IMAGE_THICKNESS, ns), bind_storage(s, IMG_THICK_TMP)};
+    vf_binding bx[2] = {ssf_bind_sampled(s, VF_SSF_IMAGE_THICKNESS, ns), ssf_bind_storage(s, IMG_THICK_TMP)};
     vf_cmd_dispatch(cmd, s->p_blur, bx, &p, gx, gy, 1);
     vf_cmd_barrier_compute_on(s->base.gpu, cmd);
     vf_binding by[2] = {{.image = s->img[IMG_THICK_TMP], .sampler = ns, .layout = VK_IMAGE_LAYOUT_GENERAL},
-                        bind_storage(s, VF_SSF_IMAGE_THICKNESS_BLUR)};
+                        ssf_bind_storage(s, VF_SSF_IMAGE_THICKNESS_BLUR)};
     p.dir_x = 0;
     p.dir_y = 1;
     vf_cmd_dispatch(cmd, s->p_blur, by, &p, gx, gy, 1);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
 }
 
-static void draw_background(ssf *s, VkCommandBuffer cmd)
+static void draw_background(ssf *s, VkCommandBuffer cmd, const vf_image *target)
 {
-    vf_binding b[2] = {bind_frame(s), bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, s->base.gpu->sampler_nearest)};
+    vf_binding b[2] = {ssf_bind_frame(s), ssf_bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, s->base.gpu->sampler_nearest)};
     vf_cmd_bind(cmd, s->p_background, b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
-    vf_count_draw(s->base.gpu);
+    count_draw(s, s->p_background, b, image_bytes(target));
 }
 
 static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_image *target, int depth_img)
 {
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_composite", false);
     const VkPipelineStageFlags2 fs = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-    image_use(s, depth_img, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-    image_use(s, VF_SSF_IMAGE_THICKNESS_BLUR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-    image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
-    image_flush(s, cmd);
+    ssf_image_use(s, depth_img, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    ssf_image_use(s, VF_SSF_IMAGE_THICKNESS_BLUR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    ssf_image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fs, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                  VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c = vf_render_color_attachment(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
     VkRenderingAttachmentInfo d = vf_render_depth_attachment(
         s->img[VF_SSF_IMAGE_SCENE_DEPTH], VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
         VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_NONE);
     vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
-    draw_background(s, cmd);
+    draw_background(s, cmd, target);
     VkSampler ns = s->base.gpu->sampler_nearest, ls = s->base.gpu->sampler_linear;
-    vf_binding b[4] = {bind_frame(s), bind_sampled(s, depth_img, ns), bind_sampled(s, VF_SSF_IMAGE_THICKNESS_BLUR, ns),
-                       bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, ls)};
+    vf_binding b[4] = {ssf_bind_frame(s), ssf_bind_sampled(s, depth_img, ns), ssf_bind_sampled(s, VF_SSF_IMAGE_THICKNESS_BLUR, ns),
+                       ssf_bind_sampled(s, VF_SSF_IMAGE_SCENE_COLOR, ls)};
     vf_cmd_bind(cmd, s->p_composite, b, NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
-    vf_count_draw(s->base.gpu);
+    count_draw(s, s->p_composite, b, image_bytes(target) + image_bytes(s->img[VF_SSF_IMAGE_SCENE_DEPTH]));
     if (s->foam.positions) {
-        vf_binding fb[4] = {bind_frame(s), vf_bind_buffer(s->foam.positions), vf_bind_buffer(s->foam.velocities),
-                            bind_sampled(s, depth_img, ns)};
+        vf_binding fb[4] = {ssf_bind_frame(s), vf_bind_buffer(s->foam.positions), vf_bind_buffer(s->foam.velocities),
+                            ssf_bind_sampled(s, depth_img, ns)};
         vf_cmd_bind(cmd, s->p_foam, fb, NULL);
         vkCmdDrawIndirect(cmd, s->foam.draw_args->buffer, s->foam.draw_offset, 1, 0);
-        vf_count_draw(s->base.gpu);
+        count_draw(s, s->p_foam, fb, image_bytes(target) + image_bytes(s->img[VF_SSF_IMAGE_SCENE_DEPTH]));
     }
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
@@ -692,27 +733,27 @@ static void pass_composite(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_im
 static void pass_particles(ssf *s, VkCommandBuffer cmd, vf_profiler *prof, vf_image *target)
 {
     uint32_t sc = vf_scope_begin(s->base.gpu, prof, cmd, "ssf_particles", false);
-    image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-    image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
-    image_flush(s, cmd);
+    ssf_image_use(s, VF_SSF_IMAGE_SCENE_COLOR, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                  VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    ssf_image_use(s, VF_SSF_IMAGE_SCENE_DEPTH, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                  VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    ssf_image_flush(s, cmd, false);
     VkRenderingAttachmentInfo c = vf_render_color_attachment(target, VK_ATTACHMENT_LOAD_OP_DONT_CARE);
     VkRenderingAttachmentInfo d = vf_render_depth_attachment(
         s->img[VF_SSF_IMAGE_SCENE_DEPTH], VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
         VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
     vf_render_begin(cmd, s->base.width, s->base.height, &c, &d);
-    draw_background(s, cmd);
-    if (have_particles(s)) {
+    draw_background(s, cmd, target);
+    if (ssf_have_particles(s)) {
         vf_binding attr = s->parts.attributes
                               ? (vf_binding){.buffer = s->parts.attributes, .offset = s->parts.attributes_offset,
                                              .range = (VkDeviceSize)s->parts.count * 16}
-                              : bind_positions(s);
-        vf_binding b[3] = {bind_frame(s), bind_positions(s), attr};
+                              : ssf_bind_positions(s);
+        vf_binding b[3] = {ssf_bind_frame(s), ssf_bind_positions(s), attr};
         vf_cmd_bind(cmd, s->p_particles, b, NULL);
         vkCmdDraw(cmd, 6, s->parts.count, 0, 0);
-        vf_count_draw(s->base.gpu);
+        count_draw(s, s->p_particles, b, image_bytes(target) + image_bytes(s->img[VF_SSF_IMAGE_SCENE_DEPTH]));
     }
     vkCmdEndRendering(cmd);
     vf_scope_end(s->base.gpu, prof, cmd, sc, false);
@@ -725,6 +766,7 @@ static void ssf_destroy(vf_renderer *r)
     ssf *s = (ssf *)r;
     destroy_images(s);
     destroy_pipelines(s);
+    ssf_compute_destroy(s);
     vf_buffer_destroy(&s->frame);
     free(s);
 }
@@ -748,12 +790,19 @@ static vf_result ssf_record(vf_renderer *r, VkCommandBuffer cmd, vf_image *targe
 {
     ssf *s = (ssf *)r;
     /* The caller prepared the target (vf_render_prepare_target); the
-     * background draw of the last pass overwrites every pixel. */
+     * background draw of the last pass (the compute composite) overwrites
+     * every pixel. */
     if (!target || target->width != s->base.width || target->height != s->base.height || target->format != s->base.format ||
         target->layout != VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL || !s->img[0])
         return VF_ERR_INVALID_ARG;
+    if (s->base.path == VF_RENDER_PATH_COMPUTE) {
+        if (!ssf_compute_target_ok(target))
+            return VF_ERR_INVALID_ARG;
+        begin_frame(s);
+        return ssf_compute_record(s, cmd, target, prof);
+    }
     begin_frame(s);
-    pass_frame_constants(s, cmd);
+    ssf_pass_frame_constants(s, cmd);
     pass_scene(s, cmd, prof);
     if (s->opt.mode == VF_SSF_MODE_PARTICLES) {
         pass_particles(s, cmd, prof, target);
@@ -761,8 +810,8 @@ static vf_result ssf_record(vf_renderer *r, VkCommandBuffer cmd, vf_image *targe
     }
     pass_depth(s, cmd, prof);
     pass_thickness(s, cmd, prof);
-    int depth_img = pass_smooth(s, cmd, prof);
-    pass_thickness_blur(s, cmd, prof);
+    int depth_img = ssf_pass_smooth(s, cmd, prof);
+    ssf_pass_thickness_blur(s, cmd, prof);
     pass_composite(s, cmd, prof, target, depth_img);
     return VF_OK;
 }
@@ -783,6 +832,11 @@ static void ssf_get_camera(vf_renderer *r, vf_camera *cam)
     *cam = current_camera((ssf *)r);
 }
 
+static bool ssf_gpu_counts(vf_renderer *r, vf_render_gpu_counts *out)
+{
+    return ssf_compute_gpu_counts((ssf *)r, out);
+}
+
 static const vf_renderer_vtable ssf_vtable = {
     .name = "ssf",
     .destroy = ssf_destroy,
@@ -790,6 +844,7 @@ static const vf_renderer_vtable ssf_vtable = {
     .record = ssf_record,
     .set_camera = ssf_set_camera,
     .get_camera = ssf_get_camera,
+    .gpu_counts = ssf_gpu_counts,
 };
 
 static bool is_ssf(const vf_renderer *r)
@@ -855,6 +910,13 @@ vf_result vf_render_ssf_create(vf_gpu *gpu, const vf_render_ssf_desc *desc, vf_r
         goto fail;
     if ((res = create_pipelines(s)) != VF_OK)
         goto fail;
+    s->want_auto = desc->path == VF_RENDER_PATH_AUTO;
+    s->want = s->want_auto ? vf_render_path_auto(&gpu->info, NULL, 0) : desc->path;
+    if (s->want == VF_RENDER_PATH_COMPUTE && (res = ssf_compute_create(s)) != VF_OK) {
+        if (!s->want_auto)
+            goto fail;
+        s->want = VF_RENDER_PATH_RASTER; /* auto: the rasteriser where the compute pipelines cannot be made */
+    }
     if ((res = create_images(s, desc->width ? desc->width : 1280, desc->height ? desc->height : 720)) != VF_OK)
         goto fail;
     *out = &s->base;
@@ -874,6 +936,18 @@ vf_result vf_render_ssf_set_particles(vf_renderer *r, const vf_ssf_particles *p)
     return res;
 }
 
+/* Recreates the targets when the view or the surface mesh changed the path
+ * they are for (the GPU must be done with them); record() reports
+ * VF_ERR_INVALID_ARG if that fails. */
+static void retarget(ssf *s)
+{
+    if (!s->img[0] || path_for(s, s->base.width, s->base.height) == s->base.path)
+        return;
+    destroy_images(s);
+    if (create_images(s, s->base.width, s->base.height) != VF_OK)
+        destroy_images(s);
+}
+
 /* An indirect draw's arguments: one VkDrawIndirectCommand at a 4-byte aligned
  * offset inside args. */
 static bool draw_args_fit(const vf_buffer *args, VkDeviceSize offset)
@@ -888,6 +962,7 @@ vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
     ssf *s = (ssf *)r;
     if (!surf || !surf->vertices) {
         memset(&s->surf, 0, sizeof s->surf);
+        retarget(s);
         return VF_OK;
     }
     if (!surf->indices || !draw_args_fit(surf->draw_args, surf->draw_offset))
@@ -919,7 +994,8 @@ vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
         }
     }
     s->surf = *surf;
-    return VF_OK;
+    retarget(s);
+    return s->img[0] ? VF_OK : VF_ERR_NO_MEMORY;
 }
 
 vf_result vf_render_ssf_set_foam(vf_renderer *r, const vf_ssf_foam *foam)
@@ -966,6 +1042,7 @@ void vf_render_ssf_set_options(vf_renderer *r, const vf_ssf_options *opt)
         if (create_images(s, s->base.width, s->base.height) != VF_OK)
             destroy_images(s); /* record() then reports VF_ERR_INVALID_ARG */
     }
+    retarget(s); /* the view decides the path */
 }
 
 void vf_render_ssf_get_options(const vf_renderer *r, vf_ssf_options *out)
@@ -995,7 +1072,7 @@ void vf_render_ssf_record_smooth(vf_renderer *r, VkCommandBuffer cmd, vf_profile
     image_discard(s, VF_SSF_IMAGE_DEPTH_SMOOTH);
     bool off = s->opt.smooth_off;
     s->opt.smooth_off = false;
-    pass_smooth(s, cmd, prof);
+    ssf_pass_smooth(s, cmd, prof);
     s->opt.smooth_off = off;
 }
 
@@ -1007,6 +1084,12 @@ void vf_render_ssf_smooth_params(const vf_renderer *r, vf_ssf_smooth_push *param
     smooth_push(s, params);
     if (iterations)
         *iterations = s->opt.smooth_off ? 0u : (uint32_t)s->opt.iterations;
+}
+
+void vf_render_ssf_frame(const vf_renderer *r, vf_ssf_frame *out)
+{
+    if (is_ssf(r))
+        fill_frame((const ssf *)r, out);
 }
 
 void vf_render_ssf_blur_params(const vf_renderer *r, vf_ssf_blur_push *params)

@@ -23,7 +23,15 @@
  *                       absorption, specular, the fluid's depth tested
  *                       against the scene's depth
  * The particles view (mode VF_SSF_MODE_PARTICLES) runs ssf_scene and then
- * ssf_particles: lit spheres coloured by speed, density or pressure. */
+ * ssf_particles: lit spheres coloured by speed, density or pressure.
+ *
+ * Those are the raster path's passes. The compute path (desc.path,
+ * render_ssf_compute.c) draws the same picture with compute dispatches
+ * only: ssf_scene, ssf_splat (atomic depth minimum and fixed-point
+ * thickness per sphere), ssf_resolve, ssf_smooth, ssf_thickness_blur,
+ * ssf_foam and ssf_composite, which writes the target's storage view
+ * (vf_image.storage) or copies into it (the target then needs transfer-
+ * destination usage). The particles and mesh views take the raster path. */
 #ifndef VF_RENDER_SSF_H
 #define VF_RENDER_SSF_H
 
@@ -96,16 +104,17 @@ typedef struct vf_render_ssf_desc {
     vf_camera camera;          /* fov_y == 0: vf_camera_for_box() */
     vf_ssf_options options;
     const char *name;          /* debug-name prefix [ssf] */
+    vf_render_path path;       /* compute or raster; auto: vf_render_path_auto() [auto] */
 } vf_render_ssf_desc;
 
 /** Internal images, for tests and tools (vf_render_ssf_image). */
 typedef enum vf_ssf_image {
     VF_SSF_IMAGE_SCENE_COLOR = 0, /* RGBA16F linear */
-    VF_SSF_IMAGE_SCENE_DEPTH,     /* D32: the scene's depth buffer */
-    VF_SSF_IMAGE_FLUID_ZBUF,      /* D32: the depth pass's depth buffer (scene + spheres) */
+    VF_SSF_IMAGE_SCENE_DEPTH,     /* D32: the scene's depth buffer (compute path: R32F, the same values) */
+    VF_SSF_IMAGE_FLUID_ZBUF,      /* D32: the depth pass's depth buffer (scene + spheres); none (NULL) on the compute path */
     VF_SSF_IMAGE_DEPTH,           /* R32F: raw linear view depth of the spheres, 0 = none */
     VF_SSF_IMAGE_DEPTH_SMOOTH,    /* R32F: smoothed depth (the composite's input) */
-    VF_SSF_IMAGE_THICKNESS,       /* R16F: raw thickness (m) */
+    VF_SSF_IMAGE_THICKNESS,       /* R16F: raw thickness (m) (compute path: R32F) */
     VF_SSF_IMAGE_THICKNESS_BLUR,  /* R32F: blurred thickness (m) */
     VF_SSF_IMAGE_COUNT
 } vf_ssf_image;
@@ -117,7 +126,9 @@ extern const size_t vf_ssf_param_count;
 /** Creates the renderer: pipelines and targets of desc->width x height. desc
  * may be NULL (defaults, no particles yet). On failure *out is NULL and the
  * result says why (VF_ERR_INVALID_ARG for a misaligned offset or a buffer too
- * small for the count). Free with vf_renderer_destroy(). */
+ * small for the count; VF_ERR_TOO_LARGE for the compute path asked for at a
+ * size whose accumulators exceed the device's storage buffer range). The
+ * path taken is in (*out)->path. Free with vf_renderer_destroy(). */
 vf_result vf_render_ssf_create(vf_gpu *gpu, const vf_render_ssf_desc *desc, vf_renderer **out);
 
 /** Points the renderer at new particle buffers or a new count (takes effect
@@ -177,6 +188,10 @@ void vf_render_ssf_record_smooth(vf_renderer *r, VkCommandBuffer cmd, vf_profile
  * camera and size (for vf_ssf_smooth_ref). *iterations gets the number of
  * x+y iterations (0 when smoothing is off). */
 void vf_render_ssf_smooth_params(const vf_renderer *r, vf_ssf_smooth_push *params, uint32_t *iterations);
+
+/** The frame constants of the next record as the GPU sees them (camera,
+ * sizes, radius), for vf_ssf_splat_ref. */
+void vf_render_ssf_frame(const vf_renderer *r, vf_ssf_frame *out);
 
 /** Thickness blur parameters as the GPU sees them (the x pass; the y pass
  * has dir 0, 1), for vf_ssf_blur_pass_ref. */

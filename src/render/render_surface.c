@@ -400,6 +400,7 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     r->base.vt = &surface_vt;
     r->base.gpu = gpu;
     r->base.format = desc->format ? desc->format : VF_CAPTURE_FORMAT;
+    r->base.path = VF_RENDER_PATH_RASTER; /* its surface, bed and sky are drawn by the rasteriser */
     r->solver = desc->solver;
     r->view = desc->view;
     r->mesh_max = desc->mesh_max ? desc->mesh_max : 256;

@@ -85,7 +85,7 @@ typedef struct vf_sph_scene_desc {
     {"walls", VF_PARAM_ENUM, OFF(walls), VF_SPH_WALLS_AUTO, 0, 0, false, VF_CHOICES(VF_SPH_WALLS_LIST), "",           \
      "tank walls and obstacles: noslip (viscosity and XSPH drag the fluid along them), freeslip, or auto (noslip for pbf and dfsph, freeslip for wcsph)"}, \
     {"pbf_substeps", VF_PARAM_INT, OFF(pbf_substeps), 2, 1, 100, false, NULL, "1", "pbf: substeps a frame"},          \
-    {"pbf_iterations", VF_PARAM_INT, OFF(pbf_iterations), 4, 1, 100, false, NULL, "1",                                 \
+    {"pbf_iterations", VF_PARAM_INT, OFF(pbf_iterations), 6, 1, 100, false, NULL, "1",                                 \
      "pbf: density-constraint iterations a substep"},                                                                  \
     {"pbf_relaxation", DBL, OFF(pbf_relaxation), 0.01, 0, 100, false, NULL, "1",                                      \
      "pbf: constraint relaxation epsilon, in units of a particle's sum |grad C|^2 at rest"},                           \
@@ -93,8 +93,8 @@ typedef struct vf_sph_scene_desc {
      "pbf: artificial pressure s_corr = -k (W(r) / W(dq))^n against clumping, k as a density error; 0: off"},        \
     {"pbf_tensile_dq", DBL, OFF(pbf_tensile_dq), 0.2, 0, 0.99, false, NULL, "1", "pbf: dq of the artificial pressure, over h"}, \
     {"pbf_tensile_n", DBL, OFF(pbf_tensile_n), 4, 1, 16, false, NULL, "1", "pbf: exponent n of the artificial pressure"}, \
-    {"xsph", DBL, OFF(xsph), 0.01, 0, 1, false, NULL, "1",                                                            \
-     "pbf: XSPH viscosity c, v += c sum_j V_j (v_j - v_i) W_ij each substep; 0: off"},                                  \
+    {"xsph", DBL, OFF(xsph), 12, 0, 1000, false, NULL, "1/s",                                                         \
+     "pbf, dfsph: XSPH viscosity c, v += c dt sum_j (m / rho_j) (v_j - v_i) W_ij each substep; 0: off"},               \
     {"vorticity", DBL, OFF(vorticity), 0, 0, 100, false, NULL, "m/s",                                                 \
      "pbf: vorticity confinement epsilon, a = epsilon (N x omega); 0: off (one neighbour pass less a substep)"},       \
     {"dfsph_cfl", DBL, OFF(dfsph_cfl), 0.4, 0, 1, true, NULL, "1",                                                     \
@@ -104,7 +104,7 @@ typedef struct vf_sph_scene_desc {
      "dfsph: density solve tolerance, average (rho - rho0) / rho0 (Bender & Koschier 2017: 0.01 %)"},                  \
     {"dfsph_eta_v", DBL, OFF(dfsph_eta_v), 1e-3, 0, 0.1, true, NULL, "1",                                            \
      "dfsph: divergence solve tolerance, average (D rho / Dt) dt / rho0 (Bender & Koschier 2017: 0.1 %)"},             \
-    {"dfsph_max_iterations", VF_PARAM_INT, OFF(dfsph_max_iterations), 10, 2, VF_DFSPH_MAX_ITERATIONS, false, NULL, "1", \
+    {"dfsph_max_iterations", VF_PARAM_INT, OFF(dfsph_max_iterations), 30, 2, VF_DFSPH_MAX_ITERATIONS, false, NULL, "1", \
      "dfsph: the most iterations each solve records a substep (the GPU stops at the tolerance)"},                     \
     {"dfsph_substeps", VF_PARAM_INT, OFF(dfsph_substeps), 0, 0, VF_SPH_MAX_FRAME_SUBSTEPS, false, NULL, "1",           \
      "dfsph: the most substeps a frame records (the GPU chooses how many run); 0: the CFL steps at 1.25 x the largest expected speed"}, \

@@ -38,6 +38,7 @@ typedef struct viewer {
     unsigned width, height;
     bool vsync, shot_overlay;
     long long frame_limit, test_resize, test_script;
+    vf_render_path render_path;
     /* window and gpu */
     GLFWwindow *win;
     vf_gpu *gpu;
@@ -92,6 +93,7 @@ static void usage(FILE *f)
             "usage: vkfluid view [SCENE] [--set KEY=VALUE]... [--size WxH] [--vsync on|off]\n"
             "                    [--frames N] [--render MODE] [--screenshot FILE.png]\n"
             "                    [--screenshot-dir DIR] [--device INDEX|NAME]\n"
+            "                    [--render-path auto|compute|raster]\n"
             "                    [--record FILE] [--serve [ADDR:]PORT | --join HOST:PORT]\n"
             "\n"
             "Opens a window and runs SCENE (default smoke) live.\n"
@@ -106,6 +108,9 @@ static void usage(FILE *f)
             "  --frames N            render N frames, then exit (for tests and scripts)\n"
             "  --render MODE         the starting view (M cycles the views; default: a\n"
             "                        scene file's render.mode, else the first view)\n"
+            "  --render-path P       auto, compute or raster: how the screen-space fluid\n"
+            "                        (the sph view ssf) is drawn; auto picks per device\n"
+            "                        (vkfluid devices --json says which and why)\n"
             "  --screenshot FILE.png with --frames: write the last frame to FILE.png\n"
             "  --screenshot-dir DIR  where P/F12 screenshots and V recordings go (default\n"
             "                        screenshots)\n"
@@ -192,7 +197,13 @@ static int make_renderer(viewer *v)
     vf_render_options ro = {.width = v->sc.extent.width ? v->sc.extent.width : v->width,
                             .height = v->sc.extent.height ? v->sc.extent.height : v->height,
                             .format = v->sc.format,
-                            .mode = mode[0] ? mode : NULL};
+                            .mode = mode[0] ? mode : NULL,
+                            .path = v->render_path};
+    /* a swapchain the compute path cannot write (no transfer-destination
+     * usage on this surface): auto draws with the rasteriser */
+    if (ro.path == VF_RENDER_PATH_AUTO && v->sc.image_count &&
+        !(v->sc.images[0].usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT) && !v->sc.images[0].storage)
+        ro.path = VF_RENDER_PATH_RASTER;
     if (v->cli)
         vf_cmd_scene_render_settings(v->cli, &ro);
     vf_result res = vf_render_create_for(v->gpu, v->solver, &ro, &v->renderer, err, sizeof err);
@@ -498,8 +509,8 @@ static void draw_overlay(viewer *v, uint32_t slot)
     if (v->solver && v->solver->vt->describe)
         v->solver->vt->describe(v->solver, what, sizeof what);
     what[strcspn(what, ";")] = 0; /* the size part */
-    snprintf(line, sizeof line, "%.1f fps   sim %.2f ms   render %.2f ms   %s%s", v->fps, v->sim_ms, v->render_ms, what,
-             v->paused ? "   [paused]" : "");
+    snprintf(line, sizeof line, "%.1f fps   sim %.2f ms   render %.2f ms (%s)   %s%s", v->fps, v->sim_ms, v->render_ms,
+             v->renderer ? vf_render_path_name(v->renderer->path) : "-", what, v->paused ? "   [paused]" : "");
     float y = 6;
     y += vf_overlay_text(v->overlay, 6, y, line, white) + gap;
     if (v->info) {
@@ -987,6 +998,7 @@ int main(int argc, char **argv)
         {.name = "--test-script", .type = VF_OPT_INT, .out = &v.test_script, .min = 1, .max = 1000000000},
         {.name = "--test-keys", .type = VF_OPT_CALL, .out = &v.test_keys, .parse = opt_test_keys},
         {.name = "--render", .type = VF_OPT_TEXT, .out = &v.mode},
+        {.name = "--render-path", .type = VF_OPT_CALL, .out = &v.render_path, .parse = vf_cmd_parse_render_path},
         {.name = "--screenshot", .type = VF_OPT_TEXT, .out = &v.shot_path},
         {.name = "--screenshot-overlay", .type = VF_OPT_FLAG, .out = &v.shot_overlay},
         {.name = "--screenshot-dir", .type = VF_OPT_TEXT, .out = &v.shot_dir},

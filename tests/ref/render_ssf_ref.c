@@ -1,5 +1,6 @@
 /* render_ssf_ref: CPU references of the screen-space fluid renderer's compute
- * kernels (ssf_smooth.comp, ssf_blur.comp, ssf_pack.comp), written to follow
+ * kernels (ssf_smooth.comp, ssf_blur.comp, ssf_pack.comp, the compute path's
+ * splat and resolve: ssf_splat.glsl, ssf_resolve.comp), written to follow
  * the shaders operation by operation in single precision, so tests can
  * compare GPU and CPU results to a tight tolerance. */
 #include <math.h>
@@ -119,4 +120,120 @@ void vf_ssf_pack_ref(const float *x, const float *y, const float *z, const float
         out[4 * i + 2] = z[i];
         out[4 * i + 3] = w ? w[i] : w_const;
     }
+}
+
+/* ---------------------------------------------------------------- splat */
+
+typedef struct v3 {
+    float x, y, z;
+} v3;
+
+static float dot3(v3 a, v3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+/* ssf_view_ray: the view-space direction (z = -1) through framebuffer
+ * position (fx, fy) of an image of size (w, h). */
+static v3 view_ray(const vf_ssf_frame *f, float fx, float fy, float w, float h)
+{
+    float nx = fx / w * 2.0f - 1.0f, ny = fy / h * 2.0f - 1.0f;
+    return (v3){nx / f->proj_params[0], ny / f->proj_params[1], -1.0f};
+}
+
+static float ndc_depth(const vf_ssf_frame *f, float z_view)
+{
+    return (f->proj[10] * z_view + f->proj[14]) / -z_view;
+}
+
+/* ssf_sphere_pixel: false on a miss; else the depth, its depth-buffer value
+ * and the chord behind the near plane. */
+static int sphere_pixel(const vf_ssf_frame *f, v3 c, float r, float fx, float fy, float w, float h, float *depth, float *ndc,
+                        float *chord)
+{
+    v3 d = view_ray(f, fx, fy, w, h);
+    float l = sqrtf(dot3(d, d));
+    d = (v3){d.x / l, d.y / l, d.z / l};
+    float b = dot3(d, c);
+    v3 perp = {c.x - d.x * b, c.y - d.y * b, c.z - d.z * b};
+    float disc = r * r - dot3(perp, perp);
+    if (disc < 0.0f)
+        return 0;
+    float hh = sqrtf(disc), n = f->proj_params[2];
+    float hit_z = d.z * (b - hh);
+    if (-hit_z >= n) {
+        *depth = -hit_z;
+        *ndc = ndc_depth(f, hit_z);
+        *chord = 2.0f * hh;
+        return 1;
+    }
+    float t_near = n / -d.z;
+    if (b + hh <= t_near)
+        return 0;
+    *depth = n;
+    *ndc = 0.0f;
+    *chord = b + hh - t_near;
+    return 1;
+}
+
+void vf_ssf_splat_ref(const vf_ssf_frame *f, const float *positions, uint32_t count, const float *scene, float *depth,
+                      float *thick)
+{
+    uint32_t w = (uint32_t)f->viewport[0], h = (uint32_t)f->viewport[1];
+    uint32_t tw = (uint32_t)f->thick_size[0], th = (uint32_t)f->thick_size[1];
+    uint32_t *dacc = malloc((size_t)w * h * sizeof *dacc), *tacc = calloc((size_t)tw * th, sizeof *tacc);
+    if (!dacc || !tacc) {
+        free(dacc);
+        free(tacc);
+        return;
+    }
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        dacc[i] = VF_SSF_DEPTH_NONE;
+    float r = f->shade[0];
+    for (uint32_t i = 0; i < count; i++) {
+        const float *p = positions + 4 * (size_t)i;
+        v3 c = {f->view[0] * p[0] + f->view[4] * p[1] + f->view[8] * p[2] + f->view[12],
+                f->view[1] * p[0] + f->view[5] * p[1] + f->view[9] * p[2] + f->view[13],
+                f->view[2] * p[0] + f->view[6] * p[1] + f->view[10] * p[2] + f->view[14]};
+        if (!isfinite(c.x) || !isfinite(c.y) || !isfinite(c.z) || dot3(c, c) <= r * r || -c.z + r <= f->proj_params[2])
+            continue;
+        /* every pixel: the GPU's screen box only leaves out pixels that miss */
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                float dd, ndc, chord;
+                if (!sphere_pixel(f, c, r, (float)x + 0.5f, (float)y + 0.5f, (float)w, (float)h, &dd, &ndc, &chord))
+                    continue;
+                float sc = scene[(size_t)y * w + x];
+                uint32_t bits;
+                memcpy(&bits, &dd, 4);
+                if (ndc < sc && bits < dacc[(size_t)y * w + x])
+                    dacc[(size_t)y * w + x] = bits;
+                if (tw == w && th == h && ndc <= sc)
+                    tacc[(size_t)y * w + x] += (uint32_t)(chord * (float)VF_SSF_THICK_UNITS + 0.5f);
+            }
+        if (tw == w && th == h)
+            continue;
+        for (uint32_t y = 0; y < th; y++)
+            for (uint32_t x = 0; x < tw; x++) {
+                float dd, ndc, chord;
+                if (!sphere_pixel(f, c, r, (float)x + 0.5f, (float)y + 0.5f, (float)tw, (float)th, &dd, &ndc, &chord))
+                    continue;
+                uint32_t sx = (uint32_t)(((float)x + 0.5f) * f->thick_size[2] * (float)w);
+                uint32_t sy = (uint32_t)(((float)y + 0.5f) * f->thick_size[3] * (float)h);
+                sx = sx < w ? sx : w - 1;
+                sy = sy < h ? sy : h - 1;
+                if (ndc <= scene[(size_t)sy * w + sx])
+                    tacc[(size_t)y * tw + x] += (uint32_t)(chord * (float)VF_SSF_THICK_UNITS + 0.5f);
+            }
+    }
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        float d = 0.0f;
+        if (dacc[i] != VF_SSF_DEPTH_NONE)
+            memcpy(&d, &dacc[i], 4);
+        depth[i] = d;
+    }
+    for (size_t i = 0; i < (size_t)tw * th; i++)
+        thick[i] = (float)tacc[i] * (float)(1.0 / VF_SSF_THICK_UNITS);
+    free(dacc);
+    free(tacc);
 }

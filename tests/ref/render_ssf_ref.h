@@ -17,4 +17,17 @@ void vf_ssf_blur_pass_ref(const vf_ssf_blur_push *p, const float *src, float *ds
 void vf_ssf_pack_ref(const float *x, const float *y, const float *z, const float *w, float w_const, float *out,
                      uint32_t count);
 
+/** The compute path's splat (ssf_splat.glsl, both its shaders) and resolve
+ * (ssf_resolve.comp) of `count` particles (positions: 4 floats each, xyz
+ * world metres) with the frame constants f (vf_render_ssf_frame: camera,
+ * radius in shade[0], viewport and thickness sizes) over the scene's
+ * depth-buffer values scene (viewport size, row-major): depth gets the
+ * nearest front depth per pixel (0: none; viewport size), thick the summed
+ * chords in metres (thickness size), both as the GPU's resolve writes them
+ * (the thickness in VF_SSF_THICK_UNITS fixed point, summed per sphere).
+ * Spheres at the near plane keep their part behind it; non-finite centres
+ * and spheres holding the eye leave nothing. */
+void vf_ssf_splat_ref(const vf_ssf_frame *f, const float *positions, uint32_t count, const float *scene, float *depth,
+                      float *thick);
+
 #endif

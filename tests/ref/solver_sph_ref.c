@@ -686,7 +686,7 @@ vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *pu
         pbf_xsph(prm, n, near, (const double (*)[3])x, (const double (*)[3])v, rho, dv, w);
         for (uint32_t i = 0; i < n; i++) {
             for (int k = 0; k < 3; k++)
-                v[i][k] += prm->xsph * dv[i][k];
+                v[i][k] += fmin((double)prm->xsph * dt, 1.0) * dv[i][k];
             wlen[i] = sqrt(w[i][0] * w[i][0] + w[i][1] * w[i][1] + w[i][2] * w[i][2]);
         }
     }
@@ -726,4 +726,344 @@ done:
     free(wlen);
     free(near);
     return r;
+}
+
+/* ------------------------------------------------------------------ DFSPH */
+
+/* The pairs of particle i (within h) with, for each, the point and the
+ * velocity reflection of each of its images: a small list the passes walk
+ * (pairs[k] = j, images of j at img[k][..]). */
+typedef struct dfsph_pair {
+    uint32_t j;
+    int images;
+    double img[8][3];   /* image positions */
+    double refl[8][3][3]; /* the reflection of each image (columns: R e_k) */
+} dfsph_pair;
+
+static void ref_reflection_matrix(const vf_sph_params *prm, const double x[3], const double p[3], int t,
+                                  double R[3][3])
+{
+    for (int k = 0; k < 3; k++) {
+        double e[3] = {0, 0, 0}, r[8][3];
+        e[k] = 1;
+        ref_reflections(prm, x, p, e, r);
+        for (int a = 0; a < 3; a++)
+            R[a][k] = r[t][a];
+    }
+}
+
+static void mat_vec(const double R[3][3], const double v[3], double out[3])
+{
+    for (int a = 0; a < 3; a++)
+        out[a] = R[a][0] * v[0] + R[a][1] * v[1] + R[a][2] * v[2];
+}
+
+static void mat_t_vec(const double R[3][3], const double v[3], double out[3])
+{
+    for (int a = 0; a < 3; a++)
+        out[a] = R[0][a] * v[0] + R[1][a] * v[1] + R[2][a] * v[2];
+}
+
+static dfsph_pair *dfsph_pairs(const vf_sph_params *prm, uint32_t n, const double (*x)[3], uint32_t **first)
+{
+    double h2 = (double)prm->h * prm->h;
+    uint32_t count = 0, cap = 64 * n + 16;
+    dfsph_pair *p = malloc(sizeof *p * cap);
+    *first = malloc(4ull * (n + 1));
+    if (!p || !*first) {
+        free(p);
+        free(*first);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        (*first)[i] = count;
+        for (uint32_t j = 0; j < n; j++) {
+            if (dist2(x[i], x[j]) >= h2)
+                continue;
+            if (count == cap) {
+                cap *= 2;
+                dfsph_pair *q = realloc(p, sizeof *p * cap);
+                if (!q) {
+                    free(p);
+                    free(*first);
+                    return NULL;
+                }
+                p = q;
+            }
+            dfsph_pair *e = &p[count++];
+            e->j = j;
+            e->images = vf_sph_ref_images(prm, x[i], x[j], NULL, e->img, NULL);
+            for (int t = 0; t < e->images; t++)
+                ref_reflection_matrix(prm, x[i], x[j], t, e->refl[t]);
+        }
+    }
+    (*first)[n] = count;
+    return p;
+}
+
+/* The shaders' gradient m grad W at offset d (0 beyond h and at d = 0). */
+static void dfsph_mgrad(const vf_sph_params *prm, const double d[3], double out[3])
+{
+    double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], h2 = (double)prm->h * prm->h;
+    out[0] = out[1] = out[2] = 0;
+    if (!(r2 < h2) || !(r2 > 1e-12 * h2))
+        return;
+    pbf_grad(prm, d, sqrt(r2), out);
+    for (int k = 0; k < 3; k++)
+        out[k] *= prm->mass;
+}
+
+/* The image's velocity for the viscosity (no-slip reverses it, free-slip
+ * reflects it) and for the density (always reflected). */
+static void dfsph_image_velocity(const vf_sph_params *prm, const double R[3][3], const double v[3], bool viscous,
+                                 double out[3])
+{
+    if (viscous && prm->noslip) {
+        for (int k = 0; k < 3; k++)
+            out[k] = -v[k];
+        return;
+    }
+    mat_vec(R, v, out);
+}
+
+/* sum over i's pairs and images of m (a_i + a_j) grad W (the pressure
+ * terms of dfsph_div_update, dfsph_press_update and the warm starts). */
+static void dfsph_pressure_sum(const vf_sph_params *prm, const dfsph_pair *pr, const uint32_t *first, uint32_t i,
+                               const double (*x)[3], const double *a, double out[3])
+{
+    out[0] = out[1] = out[2] = 0;
+    for (uint32_t k = first[i]; k < first[i + 1]; k++) {
+        const dfsph_pair *e = &pr[k];
+        double g[3], d[3] = {x[i][0] - x[e->j][0], x[i][1] - x[e->j][1], x[i][2] - x[e->j][2]};
+        dfsph_mgrad(prm, d, g);
+        for (int c = 0; c < 3; c++)
+            out[c] += (a[i] + a[e->j]) * g[c];
+        for (int t = 0; t < e->images; t++) {
+            double di[3] = {x[i][0] - e->img[t][0], x[i][1] - e->img[t][1], x[i][2] - e->img[t][2]};
+            dfsph_mgrad(prm, di, g);
+            for (int c = 0; c < 3; c++)
+                out[c] += (a[i] + a[e->j]) * g[c];
+        }
+    }
+}
+
+/* sum over i's pairs and images of m (v_i - v_j) . grad W (velocities of
+ * images reflected). */
+static double dfsph_divergence(const vf_sph_params *prm, const dfsph_pair *pr, const uint32_t *first, uint32_t i,
+                               const double (*x)[3], const double (*v)[3])
+{
+    double sum = 0;
+    for (uint32_t k = first[i]; k < first[i + 1]; k++) {
+        const dfsph_pair *e = &pr[k];
+        double g[3], d[3] = {x[i][0] - x[e->j][0], x[i][1] - x[e->j][1], x[i][2] - x[e->j][2]};
+        dfsph_mgrad(prm, d, g);
+        for (int c = 0; c < 3; c++)
+            sum += (v[i][c] - v[e->j][c]) * g[c];
+        for (int t = 0; t < e->images; t++) {
+            double di[3] = {x[i][0] - e->img[t][0], x[i][1] - e->img[t][1], x[i][2] - e->img[t][2]}, vi[3];
+            dfsph_mgrad(prm, di, g);
+            dfsph_image_velocity(prm, e->refl[t], v[e->j], false, vi);
+            for (int c = 0; c < 3; c++)
+                sum += (v[i][c] - vi[c]) * g[c];
+        }
+    }
+    return sum;
+}
+
+#define DFSPH_REF_WARM 0.5
+
+vf_result vf_sph_ref_dfsph_substep(const vf_sph_params *prm, const vf_dfsph_push *push, double dt, uint32_t n,
+                                   float (*pos)[4], float (*vel)[4], float (*warm)[2], double *rho_out,
+                                   uint32_t iterations[2])
+{
+    double(*x)[3] = malloc(24ull * n), (*v)[3] = malloc(24ull * n), (*dv)[3] = malloc(24ull * n);
+    double *rho = malloc(8ull * n), *alpha = malloc(8ull * n), *a = malloc(8ull * n), *k = malloc(8ull * n);
+    double *wx = malloc(8ull * n), *wy = malloc(8ull * n);
+    uint32_t *first = NULL;
+    dfsph_pair *pr = NULL;
+    vf_result res = VF_ERR_NO_MEMORY;
+    if (!x || !v || !dv || !rho || !alpha || !a || !k || !wx || !wy)
+        goto done;
+    for (uint32_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            x[i][c] = pos[i][c];
+            v[i][c] = vel[i][c];
+        }
+    if (!(pr = dfsph_pairs(prm, n, (const double (*)[3])x, &first)))
+        goto done;
+    /* density, alpha, the divergence warm start (rho0 for the densities) */
+    for (uint32_t i = 0; i < n; i++) {
+        wy[i] = DFSPH_REF_WARM * warm[i][1];
+        wx[i] = DFSPH_REF_WARM * warm[i][0];
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        double w = 0, G[3] = {0, 0, 0}, own[3] = {0, 0, 0}, sq = 0, h2 = (double)prm->h * prm->h;
+        for (uint32_t q = first[i]; q < first[i + 1]; q++) {
+            const dfsph_pair *e = &pr[q];
+            double c[3] = {0, 0, 0}, g[3];
+            double d[3] = {x[i][0] - x[e->j][0], x[i][1] - x[e->j][1], x[i][2] - x[e->j][2]};
+            w += pbf_shape(prm, dist2(x[i], x[e->j]));
+            dfsph_mgrad(prm, d, g);
+            for (int t = 0; t < 3; t++) {
+                G[t] += g[t];
+                c[t] += g[t];
+            }
+            for (int t = 0; t < e->images; t++) {
+                double di[3] = {x[i][0] - e->img[t][0], x[i][1] - e->img[t][1], x[i][2] - e->img[t][2]}, rg[3];
+                double r2 = di[0] * di[0] + di[1] * di[1] + di[2] * di[2];
+                if (r2 < h2)
+                    w += pbf_shape(prm, r2);
+                dfsph_mgrad(prm, di, g);
+                mat_t_vec(e->refl[t], g, rg);
+                for (int u = 0; u < 3; u++) {
+                    G[u] += g[u];
+                    c[u] += rg[u];
+                }
+            }
+            if (e->j == i)
+                for (int u = 0; u < 3; u++)
+                    own[u] += c[u];
+            else
+                sq += c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+        }
+        rho[i] = prm->mass * prm->poly6 * w;
+        double ad[3] = {G[0] - own[0], G[1] - own[1], G[2] - own[2]};
+        double denom = ad[0] * ad[0] + ad[1] * ad[1] + ad[2] * ad[2] + sq;
+        double scale = (double)prm->mass * prm->spiky;
+        alpha[i] = denom > 1e-6 * scale * scale ? rho[i] / denom : 0;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = wy[i];
+    for (uint32_t i = 0; i < n; i++) {
+        double s[3];
+        dfsph_pressure_sum(prm, pr, first, i, (const double (*)[3])x, a, s);
+        for (int c = 0; c < 3; c++)
+            dv[i][c] = -s[c] / prm->rho0;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++)
+            v[i][c] += dv[i][c];
+    /* the divergence solve */
+    iterations[0] = iterations[1] = 0;
+    for (uint32_t l = 0; l < prm->dfsph_max_iterations; l++) {
+        double err = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            double div = dfsph_divergence(prm, pr, first, i, (const double (*)[3])x, (const double (*)[3])v);
+            div = rho[i] >= 0.95 * prm->rho0 ? fmax(div, 0) : 0;
+            k[i] = div * alpha[i];
+            err += div * dt / prm->rho0;
+        }
+        err = n ? err / n : 0;
+        if (l >= 1 && err <= prm->dfsph_eta_v)
+            break;
+        for (uint32_t i = 0; i < n; i++)
+            a[i] = k[i] / rho[i];
+        for (uint32_t i = 0; i < n; i++) {
+            double s[3];
+            dfsph_pressure_sum(prm, pr, first, i, (const double (*)[3])x, a, s);
+            for (int c = 0; c < 3; c++)
+                dv[i][c] = -s[c];
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            for (int c = 0; c < 3; c++)
+                v[i][c] += dv[i][c];
+            wy[i] += k[i];
+        }
+        iterations[0]++;
+    }
+    /* the non-pressure forces and the density solve's warm start */
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = wx[i] / rho[i];
+    for (uint32_t i = 0; i < n; i++) {
+        double xs[3] = {0, 0, 0}, s[3], h2 = (double)prm->h * prm->h;
+        for (uint32_t q = first[i]; q < first[i + 1]; q++) {
+            const dfsph_pair *e = &pr[q];
+            double pts[9][3], vs[9][3];
+            memcpy(pts[0], x[e->j], sizeof pts[0]);
+            memcpy(vs[0], v[e->j], sizeof vs[0]);
+            for (int t = 0; t < e->images; t++) {
+                memcpy(pts[t + 1], e->img[t], sizeof pts[0]);
+                dfsph_image_velocity(prm, e->refl[t], v[e->j], true, vs[t + 1]);
+            }
+            for (int t = 0; t <= e->images; t++) {
+                double r2 = dist2(x[i], pts[t]);
+                if (!(r2 < h2))
+                    continue;
+                double wk = prm->mass / rho[e->j] * prm->poly6 * pbf_shape(prm, r2);
+                for (int c = 0; c < 3; c++)
+                    xs[c] += wk * (vs[t][c] - v[i][c]);
+            }
+        }
+        dfsph_pressure_sum(prm, pr, first, i, (const double (*)[3])x, a, s);
+        float xf[3] = {(float)x[i][0], (float)x[i][1], (float)x[i][2]}, vf[3] = {(float)v[i][0], (float)v[i][1],
+                                                                             (float)v[i][2]},
+              ext[3];
+        vf_pbf_push pp = {.strength = push ? push->strength : 0};
+        if (push)
+            memcpy(pp.interact, push->interact, sizeof pp.interact);
+        pbf_external(prm, &pp, xf, vf, ext);
+        for (int c = 0; c < 3; c++)
+            dv[i][c] = dt * ext[c] + fmin((double)prm->xsph * dt, 1.0) * xs[c] - dt * s[c];
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++)
+            v[i][c] += dv[i][c];
+    /* the density solve */
+    for (uint32_t l = 0; l < prm->dfsph_max_iterations; l++) {
+        double err = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            double div = dfsph_divergence(prm, pr, first, i, (const double (*)[3])x, (const double (*)[3])v);
+            double excess = fmax(rho[i] + dt * div - prm->rho0, 0);
+            k[i] = excess * alpha[i] / (dt * dt);
+            err += excess / prm->rho0;
+        }
+        err = n ? err / n : 0;
+        if (l >= 2 && err <= prm->dfsph_eta)
+            break;
+        for (uint32_t i = 0; i < n; i++)
+            a[i] = k[i] / rho[i];
+        for (uint32_t i = 0; i < n; i++) {
+            double s[3];
+            dfsph_pressure_sum(prm, pr, first, i, (const double (*)[3])x, a, s);
+            for (int c = 0; c < 3; c++)
+                dv[i][c] = -dt * s[c];
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            for (int c = 0; c < 3; c++)
+                v[i][c] += dv[i][c];
+            wx[i] += k[i];
+        }
+        iterations[1]++;
+    }
+    /* x += dt v, the walls */
+    for (uint32_t i = 0; i < n; i++) {
+        float xf[3], vf[3];
+        for (int c = 0; c < 3; c++) {
+            vf[c] = (float)v[i][c];
+            xf[c] = (float)(x[i][c] + dt * vf[c]);
+        }
+        collide_margin(prm, xf, vf, wall_margin(prm));
+        for (int c = 0; c < 3; c++) {
+            pos[i][c] = xf[c];
+            vel[i][c] = vf[c];
+        }
+        warm[i][0] = (float)wx[i];
+        warm[i][1] = (float)wy[i];
+        if (rho_out)
+            rho_out[i] = rho[i];
+    }
+    res = VF_OK;
+done:
+    free(x);
+    free(v);
+    free(dv);
+    free(rho);
+    free(alpha);
+    free(a);
+    free(k);
+    free(wx);
+    free(wy);
+    free(first);
+    free(pr);
+    return res;
 }

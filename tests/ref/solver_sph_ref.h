@@ -79,4 +79,18 @@ void vf_sph_ref_pbf_predict(const vf_sph_params *prm, const vf_pbf_push *push, f
 vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *push, uint32_t iterations, float dt,
                                  uint32_t n, float (*pos)[4], float (*vel)[4], double *rho_out, double *lambda_out);
 
+/** One whole DFSPH substep of dt (shared_sph.h, VF_SPH_METHOD_DFSPH), brute
+ * force in double precision as the GPU passes do it: density, alpha and the
+ * divergence solve's warm start (half of warm[i][1]), the divergence solve
+ * (at least one correction, at most prm->dfsph_max_iterations, ending at
+ * prm->dfsph_eta_v), the external forces, XSPH and the density solve's warm
+ * start (half of warm[i][0]), the density solve (at least two corrections,
+ * ending at prm->dfsph_eta), x += dt v against the walls. pos, vel and warm
+ * (kappa, kappa_v summed over the step) updated in place; rho_out (may be
+ * NULL) gets the densities; iterations the corrections of the two solves.
+ * VF_ERR_NO_MEMORY when it cannot allocate. */
+vf_result vf_sph_ref_dfsph_substep(const vf_sph_params *prm, const vf_dfsph_push *push, double dt, uint32_t n,
+                                   float (*pos)[4], float (*vel)[4], float (*warm)[2], double *rho_out,
+                                   uint32_t iterations[2]);
+
 #endif

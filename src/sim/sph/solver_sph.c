@@ -276,7 +276,7 @@ static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
     p->dfsph_dt_max = (float)(d->dfsph_dt_max > 0 ? d->dfsph_dt_max : 0.005);
     p->dfsph_eta = (float)(d->dfsph_eta > 0 ? d->dfsph_eta : 1e-4);
     p->dfsph_eta_v = (float)(d->dfsph_eta_v > 0 ? d->dfsph_eta_v : 1e-3);
-    p->dfsph_max_iterations = d->dfsph_max_iterations ? d->dfsph_max_iterations : 10;
+    p->dfsph_max_iterations = d->dfsph_max_iterations ? d->dfsph_max_iterations : 30;
     if (p->dfsph_max_iterations > VF_DFSPH_MAX_ITERATIONS)
         p->dfsph_max_iterations = VF_DFSPH_MAX_ITERATIONS;
     p->scan_groups = (uint32_t)(((uint64_t)p->cells + 1 + VF_SPH_SCAN_BLOCK - 1) / VF_SPH_SCAN_BLOCK);

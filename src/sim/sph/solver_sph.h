@@ -80,7 +80,7 @@ typedef struct vf_sph_desc {
     vf_sph_integrator integrator;
     vf_sph_method method;      /* default wcsph (zero) */
     vf_sph_walls walls;        /* default auto (zero) */
-    /* pbf: substeps a frame and iterations a substep (0: 2 and 4), the
+    /* pbf: substeps a frame and iterations a substep (0: 2 and 6), the
      * constraint's relaxation epsilon over sum |grad C|^2 of a particle of
      * the rest lattice (0: none), the artificial pressure k, dq / h and n
      * (k 0: off), the XSPH share and the vorticity confinement (m/s) */
@@ -89,7 +89,7 @@ typedef struct vf_sph_desc {
     /* dfsph: the CFL number over the spacing (0: 0.4), the largest step (0:
      * 5 ms), the tolerances of the density and divergence solves (0: 1e-4
      * and 1e-3, Bender & Koschier's 0.01 % and 0.1 %), the most iterations
-     * a solve records (0: 10) and substeps a frame records (0: from the CFL
+     * a solve records (0: 30) and substeps a frame records (0: from the CFL
      * step at 1.25 x speed_ref) */
     double dfsph_cfl, dfsph_dt_max, dfsph_eta, dfsph_eta_v;
     uint32_t dfsph_max_iterations, dfsph_substeps;
@@ -226,6 +226,11 @@ const vf_sph_desc *vf_sph_get_desc(const vf_sph *s);
 void vf_sph_grid(const vf_sph *s, uint32_t out[3]);
 /** Particles uploaded at creation. */
 uint32_t vf_sph_initial_count(const vf_sph *s);
+/** DFSPH: copies the warm start (kappa, kappa_v of the last step, in the
+ * GPU's current order) of n particles into out and, when ctl is not NULL,
+ * the control block (waits for the GPU). VF_ERR_INVALID_ARG for the other
+ * methods or n above the capacity. For tests. */
+vf_result vf_sph_read_dfsph(vf_sph *s, float (*out)[2], uint32_t n, vf_dfsph_ctl *ctl);
 /** Frees a snapshot's arrays; safe on a zeroed one. */
 void vf_sph_snapshot_free(vf_sph_snapshot *snap);
 

@@ -239,7 +239,7 @@ static void sph_write_summary(vf_solver *base, FILE *f, const char *indent)
     fprintf(f, ",\n%s\"substeps\": %llu,\n", indent, (unsigned long long)base->steps);
     fprintf(f, "%s\"method\": \"%s\",\n", indent, method_names[d->method]);
     if (d->method == VF_SPH_PBF)
-        fprintf(f, "%s\"pbf_iterations\": %u,\n", indent, d->pbf_iterations ? d->pbf_iterations : 4);
+        fprintf(f, "%s\"pbf_iterations\": %u,\n", indent, d->pbf_iterations ? d->pbf_iterations : 6);
     vf_dfsph_ctl ctl;
     if (d->method == VF_SPH_DFSPH && sph_dfsph_read_ctl(s->sph, &ctl) == VF_OK) {
         /* what the GPU chose: the substeps that ran, the solves' iterations */

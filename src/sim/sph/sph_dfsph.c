@@ -17,7 +17,8 @@
 #include "sim_pass_table.h"
 
 _Static_assert(DF_COUNT <= SPH_DFSPH_MAX_PIPES, "sph_private.h: SPH_DFSPH_MAX_PIPES holds every pass of dfsph_passes.def");
-_Static_assert(DF_STEP_BINDINGS == VF_DFSPH_BIND_BITS_T + 1, "dfsph_passes.def binds every slot of dfsph_common.glsl");
+_Static_assert(DF_STEP_BINDINGS == VF_DFSPH_BIND_BITS_T + 1 && DF_ADVECT_BINDINGS == VF_DFSPH_ADVECT_BIND_COUNTS + 1,
+               "dfsph_passes.def binds every slot of dfsph_common.glsl, and the advect its own");
 _Static_assert(sizeof(vf_dfsph_ctl) == VF_DFSPH_DIV_ARGS_OFFSET, "the iteration arguments follow the control block");
 
 vf_result sph_dfsph_create(vf_sph *s, const uint32_t *spec, uint32_t spec_count)
@@ -140,10 +141,24 @@ vf_result sph_dfsph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *
         record_pass(s, cmd, prof, DF_PRESS_UPDATE, U_POS | U_DENS | U_KAPPA | U_WARM | U_VSTAR | U_NEIGH, l, 0,
                     VF_DFSPH_DENS_ARGS_OFFSET + 16ull * (l + 1));
     }
+    /* the advect writes the end of the substep back into the buffers the
+     * binning read, so the current ones are the same whether or not the GPU
+     * ran the substep */
+    int o = s->cur, a = 1 - o;
     uint32_t flags = (emitter ? 0u : VF_SPH_DRIFT_BIN) | (s->speed_odd ? VF_SPH_DRIFT_ODD : 0u);
     s->speed_odd = !s->speed_odd;
-    record_pass(s, cmd, prof, DF_ADVECT, U_POS | U_VEL | U_DENS | U_WARM | U_VSTAR | (emitter ? 0u : U_BIN), 0, flags,
-                0);
+    vf_binding ab[DF_ADVECT_BINDINGS] = {
+        [VF_SPH_BIND_PARAMS] = sph_bind(s->params),          [VF_SPH_BIND_STATE] = sph_bind(s->state),
+        [VF_DFSPH_ADVECT_BIND_CTL] = sph_bind(s->ctl),        [VF_DFSPH_ADVECT_BIND_POS_IN] = sph_bind(s->pos[o]),
+        [VF_DFSPH_ADVECT_BIND_VSTAR] = sph_bind(s->acc),      [VF_DFSPH_ADVECT_BIND_DENS] = sph_bind(s->dens),
+        [VF_DFSPH_ADVECT_BIND_WARM_IN] = sph_bind(s->warm[o]), [VF_DFSPH_ADVECT_BIND_ID_IN] = sph_bind(s->id[o]),
+        [VF_DFSPH_ADVECT_BIND_POS_OUT] = sph_bind(s->pos[a]), [VF_DFSPH_ADVECT_BIND_VEL_OUT] = sph_bind(s->vel[a]),
+        [VF_DFSPH_ADVECT_BIND_WARM_OUT] = sph_bind(s->warm[a]), [VF_DFSPH_ADVECT_BIND_ID_OUT] = sph_bind(s->id[a]),
+        [VF_DFSPH_ADVECT_BIND_CELL] = part(s->cell, !emitter),  [VF_DFSPH_ADVECT_BIND_SLOT] = part(s->slot, !emitter),
+        [VF_DFSPH_ADVECT_BIND_COUNTS] = part(s->counts, !emitter)};
+    vf_dfsph_push pc = make_push(s, 0, flags, 0);
+    sph_record_particles_at(s, cmd, prof, &DF_passes[DF_ADVECT], s->dfsph[DF_ADVECT], ab, &pc, s->ctl, 0);
+    s->cur = a;
     s->advect_binned = !emitter;
     vf_cmd_label_end(s->gpu, cmd);
     return VF_OK;
@@ -152,4 +167,14 @@ vf_result sph_dfsph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *
 vf_result sph_dfsph_read_ctl(vf_sph *s, vf_dfsph_ctl *out)
 {
     return vf_buffer_read(s->ctl, 0, out, sizeof *out);
+}
+
+vf_result vf_sph_read_dfsph(vf_sph *s, float (*out)[2], uint32_t n, vf_dfsph_ctl *ctl)
+{
+    if (!s->ctl || n > s->capacity)
+        return VF_ERR_INVALID_ARG;
+    vf_result r = n ? vf_buffer_read(s->warm[s->cur], 0, out, 8ull * n) : VF_OK;
+    if (r == VF_OK && ctl)
+        r = sph_dfsph_read_ctl(s, ctl);
+    return r;
 }

@@ -113,7 +113,7 @@ vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
     bool vort = s->prm.vorticity > 0, post = s->prm.xsph > 0 || vort;
 
     int a = s->cur, o = 1 - a; /* x0 and the predicted velocities; the substep's end */
-    uint32_t iterations = s->desc.pbf_iterations ? s->desc.pbf_iterations : 4;
+    uint32_t iterations = s->desc.pbf_iterations ? s->desc.pbf_iterations : 6;
     for (uint32_t k = 0; k < iterations; k++) {
         bool last = k + 1 == iterations;
         vf_binding lb[PB_LAMBDA_BINDINGS] = {0};
