@@ -427,12 +427,15 @@ static vf_result timed_probe(vf_frames *frames, vf_solver *s, double *secs)
 
 /* One timed render of the current state into an image of the renderer's
  * own size and format (the target the command draws into may be a
- * swapchain image that is not ours before it is acquired). */
+ * swapchain image that is not ours before it is acquired), usable as the
+ * capture target is: a compute renderer writes it directly or copies to it. */
 static vf_result timed_render(vf_gpu *gpu, vf_frames *frames, vf_renderer *r, double *secs)
 {
     vf_image *img = NULL;
     vf_image_desc id = {.width = r->width, .height = r->height, .format = r->format,
-                        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                 VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                        .storage_alias = true,
                         .name = "estimate render target"};
     vf_result res = vf_image_create(gpu, &id, &img);
     VkCommandBuffer cmd;
