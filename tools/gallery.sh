@@ -69,7 +69,7 @@ anim() {
         f=$((f + every))
     done
     # shellcheck disable=SC2086 # the frame list is split on purpose
-    img2webp -loop 0 -lossy -q 60 -m 6 -d "$delay" $frames -o "$dest/$name.webp.tmp" >/dev/null 2>&1
+    img2webp -loop 0 -lossy -q 90 -m 6 -d "$delay" $frames -o "$dest/$name.webp.tmp" >/dev/null 2>&1
     bytes=$(wc -c <"$dest/$name.webp.tmp")
     if [ "$bytes" -gt $max_bytes ]; then
         rm -f "$dest/$name.webp.tmp"
