@@ -405,7 +405,8 @@ static bool key_line(const char *text, const char *key, char *line, size_t cap)
 
 /* Every choice key lists its values, from its table, in `scenes NAME`,
  * `run NAME --help` and docs/scenes.md (`scenes --markdown`, where a '|'
- * would end the cell: ", "). The renderer's choice keys too, in `scenes NAME`. */
+ * would end the cell: ", "). The renderer's choice keys too: in `scenes NAME`,
+ * as KEY=a|b in `run NAME --help` and in the family's renderer table. */
 static void choices_listed(void)
 {
     vf_test_section("every choice key lists its values: scenes NAME, run NAME --help, scenes --markdown");
@@ -466,6 +467,25 @@ static void choices_listed(void)
             keys++;
             CHECK_MSG(key_line(listing, rt[k].key, line, sizeof line) && strstr(line, rt[k].choices),
                       "scenes %s: %s lists %s", info->name, rt[k].key, rt[k].choices);
+            /* --help: KEY=a|b; the markdown: the row of the family's renderer table */
+            char with[256], row[128], head[96], cell[256];
+            snprintf(with, sizeof with, " %s=%s", rt[k].key, rt[k].choices);
+            CHECK_MSG(strstr(help, with) != NULL, "run %s --help: %s lists %s", info->name, rt[k].key, rt[k].choices);
+            size_t n = 0;
+            for (const char *c = rt[k].choices; *c && n + 3 < sizeof cell; c++) {
+                if (*c == '|') {
+                    cell[n++] = ',';
+                    cell[n++] = ' ';
+                } else {
+                    cell[n++] = *c;
+                }
+            }
+            cell[n] = 0;
+            snprintf(head, sizeof head, "### %s renderer keys:", info->family);
+            snprintf(row, sizeof row, "| `%s` |", rt[k].key);
+            const char *sec = strstr(md, head), *r = sec ? strstr(sec, row) : NULL;
+            CHECK_MSG(r && strstr(r, cell) && (size_t)(strstr(r, cell) - r) < strcspn(r, "\n"),
+                      "scenes --markdown: %s renderer %s lists %s", info->family, rt[k].key, cell);
         }
     }
     printf("  %zu choice keys checked in every scene\n", keys);

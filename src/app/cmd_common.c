@@ -120,6 +120,31 @@ int vf_cmd_scene_begin(vf_cmd_scene *sc, int argc, char **argv, const char *cmd)
     return -1;
 }
 
+void vf_cmd_print_render_keys(FILE *f, const char *family)
+{
+    size_t n = 0;
+    const vf_param_def *t = vf_render_params(family, &n);
+    const char *view = vf_render_view_key(family);
+    if (!n)
+        return;
+    int col = fprintf(f, "  %-8s", family);
+    for (size_t k = 0; k < n; k++) {
+        if (view && !strcmp(t[k].key, view))
+            continue;
+        /* a choice key with its values: KEY=a|b */
+        bool choice = t[k].type == VF_PARAM_ENUM && t[k].choices;
+        size_t w = strlen(t[k].key) + 1 + (choice ? strlen(t[k].choices) + 1 : 0);
+        if (col + (int)w > 78) {
+            fprintf(f, "\n%10s", "");
+            col = 10;
+        }
+        col += fprintf(f, " %s%s%s", t[k].key, choice ? "=" : "", choice ? t[k].choices : "");
+    }
+    fputc('\n', f);
+    if (view)
+        fprintf(f, "           (%s=MODE: the view, as --render MODE)\n", view);
+}
+
 void vf_cmd_print_views(FILE *f)
 {
     fprintf(f, "views (--render MODE; the first is the default, vkfluid scenes SCENE shows a\n"
@@ -150,28 +175,10 @@ void vf_cmd_print_views(FILE *f)
     }
     if (any)
         fputc('\n', f);
-    fprintf(f, "renderer keys (--set KEY=VALUE; vkfluid scenes SCENE lists them with defaults):\n");
-    for (size_t i = 0; vf_render_family(i); i++) {
-        size_t n = 0;
-        const vf_param_def *t = vf_render_params(vf_render_family(i), &n);
-        const char *view = vf_render_view_key(vf_render_family(i));
-        if (!n)
-            continue;
-        int col = fprintf(f, "  %-8s", vf_render_family(i));
-        for (size_t k = 0; k < n; k++) {
-            if (view && !strcmp(t[k].key, view))
-                continue;
-            size_t w = strlen(t[k].key) + 1;
-            if (col + (int)w > 78) {
-                fprintf(f, "\n%10s", "");
-                col = 10;
-            }
-            col += fprintf(f, " %s", t[k].key);
-        }
-        fputc('\n', f);
-        if (view)
-            fprintf(f, "           (%s=MODE: the view, as --render MODE)\n", view);
-    }
+    fprintf(f, "renderer keys (--set KEY=VALUE, a choice key with its values; vkfluid scenes SCENE\n"
+               "lists them with defaults):\n");
+    for (size_t i = 0; vf_render_family(i); i++)
+        vf_cmd_print_render_keys(f, vf_render_family(i));
 }
 
 vf_result vf_cmd_scene_set(vf_cmd_scene *sc, const char *assignment, char *err, size_t cap)

@@ -31,6 +31,10 @@ typedef struct vf_cmd_scene {
  * view, and the renderer keys (--set), all from the render registry. */
 void vf_cmd_print_views(FILE *f);
 
+/** Prints one family's renderer keys (--set KEY=VALUE) for help texts, a
+ * choice key as KEY=a|b, wrapped at 78 columns; nothing when it has none. */
+void vf_cmd_print_render_keys(FILE *f, const char *family);
+
 /** Applies one --set assignment to the scene: a renderer key (checked, kept
  * for the renderer; the view key, ssf.view, sets render.mode), a shape,
  * camera or render field, or a solver key. Returns VF_OK or

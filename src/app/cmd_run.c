@@ -266,6 +266,10 @@ int vf_cmd_run(int argc, char **argv)
                 printf("\nviews (capture and view --render MODE): %s; default %.*s%s%s\n", views,
                        own ? (int)strlen(own) : (int)strcspn(views, "|"), own ? own : views,
                        rn ? "; renderer keys (--set): vkfluid scenes " : "", rn ? sc.info->name : "");
+            if (views && rn) {
+                printf("renderer keys (--set KEY=VALUE, a choice key with its values):\n");
+                vf_cmd_print_render_keys(stdout, sc.info->family);
+            }
         } else {
             usage(stdout);
         }

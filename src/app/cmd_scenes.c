@@ -23,7 +23,7 @@ static void usage(FILE *f)
                "\n"
                "  --json           the scenes as JSON: name, solver, description and every key's value\n"
                "  --markdown       the key tables of every solver (meaning, unit, range, default,\n"
-               "                   each preset's value), as in docs/scenes.md\n"
+               "                   each preset's value) and of every renderer, as in docs/scenes.md\n"
                "  --export NAME    print scene NAME as a scene file, to start your own from\n"
                "  NAME             one scene: its views (--render MODE) and default view, its\n"
                "                   keys (--set) with values, and its renderer's settings\n");
@@ -77,6 +77,19 @@ static void print_key(const vf_param_def *d, const char *value, const char *note
            d->help ? d->help : "", note ? note : "", allowed[0] ? " (" : "", allowed, allowed[0] ? ")" : "");
 }
 
+/* A renderer key's default as its table gives it (0 = derived). */
+static void render_default_text(const vf_param_def *d, char *v, size_t cap)
+{
+    if (d->type == VF_PARAM_DOUBLE)
+        vf_format_double(d->def, v, cap);
+    else if (d->type == VF_PARAM_ENUM)
+        snprintf(v, cap, "%.*s", (int)strcspn(d->choices, "|"), d->choices);
+    else if (d->type == VF_PARAM_BOOL)
+        snprintf(v, cap, "%s", d->def != 0 ? "true" : "false");
+    else
+        snprintf(v, cap, "%d", (int)d->def);
+}
+
 /* vkfluid scenes NAME: the views, the keys with values and the renderer's keys. */
 static int print_one(const vf_scene_info *info)
 {
@@ -114,14 +127,8 @@ static int print_one(const vf_scene_info *info)
             double drawn;
             if (drawn_value(info, sc.desc, d, note, sizeof note, &drawn))
                 vf_format_double(drawn, v, sizeof v);
-            else if (d->type == VF_PARAM_DOUBLE)
-                vf_format_double(d->def, v, sizeof v);
-            else if (d->type == VF_PARAM_ENUM)
-                snprintf(v, sizeof v, "%.*s", (int)strcspn(d->choices, "|"), d->choices);
-            else if (d->type == VF_PARAM_BOOL)
-                snprintf(v, sizeof v, "%s", d->def != 0 ? "true" : "false");
             else
-                snprintf(v, sizeof v, "%d", (int)d->def);
+                render_default_text(d, v, sizeof v);
             print_key(d, v, note);
         }
     }
@@ -160,6 +167,41 @@ static void cell(const char *s)
             fputs(", ", stdout);
         else
             putchar(*s);
+    }
+}
+
+/* The renderers' key tables (--set KEY=VALUE in any scene of the family),
+ * after the scenes' own: one per family that has keys. */
+static void print_markdown_render_keys(void)
+{
+    for (size_t i = 0; vf_render_family(i); i++) {
+        const char *family = vf_render_family(i);
+        size_t n = 0;
+        const vf_param_def *t = vf_render_params(family, &n);
+        const char *view = vf_render_view_key(family);
+        if (!n)
+            continue;
+        printf("### %s renderer keys: every %s scene\n\n| key | meaning | unit | allowed | default |\n"
+               "|---|---|---|---|---|\n", family, family);
+        for (size_t k = 0; k < n; k++) {
+            const vf_param_def *d = &t[k];
+            char allowed[160], def[64];
+            printf("| `%s` | ", d->key);
+            if (view && !strcmp(d->key, view)) {
+                printf("the view: same as `--render MODE` | - | ");
+                cell(vf_render_modes(family));
+                printf(" | the scene's |\n");
+                continue;
+            }
+            vf_params_allowed(d, allowed, sizeof allowed);
+            render_default_text(d, def, sizeof def);
+            for (const char *c = d->help ? d->help : ""; *c; c++) /* a '|' of the text, escaped */
+                fputs(*c == '|' ? "\\|" : (char[2]){*c, 0}, stdout);
+            printf(" | %s | ", d->unit && *d->unit ? d->unit : "-");
+            cell(allowed);
+            printf(" | %s |\n", def);
+        }
+        printf("\n");
     }
 }
 
@@ -225,6 +267,7 @@ static int print_markdown(void)
         for (size_t k = 0; k < n; k++)
             vf_scene_loaded_free(&loaded[k]);
     }
+    print_markdown_render_keys();
     return 0;
 }
 
