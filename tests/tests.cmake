@@ -49,10 +49,12 @@ foreach(src ${VF_TEST_SOURCES})
     TIMEOUT ${VF_T400}
     ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1")
 endforeach()
+# test_install runs cmake --install and cpack on this build folder
+target_compile_definitions(test_install PRIVATE VF_CMAKE_COMMAND="${CMAKE_COMMAND}" VF_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
 # test_replay runs two viewer sessions, their replays and a 200-frame lockstep
 # pair of processes (each waiting on the other every frame): more time
 set_tests_properties(test_replay PROPERTIES TIMEOUT ${VF_T900})
-# ten scenes captured and judged: minutes on a CPU device
+# thirteen scenes captured and judged: minutes on a CPU device
 if(TEST test_gallery)
   set_tests_properties(test_gallery PROPERTIES TIMEOUT ${VF_T1200})
 endif()
@@ -63,8 +65,11 @@ endif()
 # there, with VKFLUID_DRIVER_LIGHT=1 for test_drivers, as on SwiftShader).
 # test_grid_physics (the cavity against Ghia et al., the V-cycle rates: 263 s
 # of the sanitizer run's 2781 s of tests in the loaded run of docs/robustness.md)
-# drives the grid solver that test_grid, test_drivers and test_cli run there.
-foreach(name test_gallery test_height_physics test_grid3d_physics test_terrain_physics test_grid_physics)
+# drives the grid solver that test_grid, test_drivers and test_cli run there;
+# test_sph_methods the SPH solvers that test_sph_pbf, test_sph_dfsph and
+# test_sph_run run there.
+foreach(name test_gallery test_height_physics test_grid3d_physics test_terrain_physics test_grid_physics
+    test_sph_methods)
   if(TEST ${name})
     set_tests_properties(${name} PROPERTIES LABELS sanitizer-light)
   endif()

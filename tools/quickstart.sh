@@ -26,7 +26,7 @@ esac
 packages="cmake make gcc pkg-config glslc libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers
 vulkan-validationlayers libglfw3-dev libstb-dev libcjson-dev zlib1g-dev xvfb xauth clang libclang-rt-14-dev"
 # SwiftShader (a second CPU Vulkan driver) for the driver matrix: test mode only
-if [ "$mode" = test ]; then packages="$packages chromium-common"; fi
+if [ "$mode" = test ]; then packages="$packages chromium-common dpkg-dev"; fi
 
 missing=""
 if [ "${VKFLUID_NO_INSTALL:-0}" != 1 ]; then

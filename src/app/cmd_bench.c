@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "app_paths.h"
 #include "app_gpu.h"
 #include "bench.h"
 #include "bench_model.h"
@@ -102,10 +103,13 @@ static void usage(FILE *f)
             "  --results         also keep them as bench/results/<device>-<date>.{csv,json,svg,md}\n"
             "  --force           write into a non-empty --out folder\n"
             "  --model [DIR]     also print the roofline model's PREDICTIONS for the device\n"
-            "                    files in DIR (default bench/models): time per dispatch =\n"
+            "                    files in DIR (default: those installed with vkfluid, or\n"
+            "                    bench/models of its source tree): time per dispatch =\n"
             "                    max(bytes / bandwidth, latency, neighbour pass: particles x\n"
             "                    neighbour_ns) over the counted work, the real-time factors and\n"
-            "                    the largest particle count at 1920x1080 and 30 fps\n");
+            "                    the largest particle count at 1920x1080 and 30 fps\n"
+            "  --device D        the GPU to use (index or name substring)\n"
+            "  --quiet           no progress lines (and no estimate of slow frames)\n");
 }
 
 static int family_index(const char *name)
@@ -650,10 +654,10 @@ static void count_model_sim(vf_gpu *gpu, const bench_family *fam, const vf_scene
 /* The pace before a size runs (its first warm-up frame's first substeps):
  * a warning when the size will take long. */
 static vf_result warn_estimate(run_ctx *c, const bench_opts *o, const bench_family *fam, vf_solver *solver,
-                               const vf_bench_size *z)
+                               vf_renderer *renderer, const vf_bench_size *z)
 {
     vf_frame_estimate est;
-    vf_result res = vf_cmd_estimate_frame(c->gpu, solver, &est);
+    vf_result res = vf_cmd_estimate_frame(c->gpu, solver, renderer, 1.0, &est);
     if (res != VF_OK)
         return res;
     uint64_t n = o->warmup + (uint64_t)o->frames * o->repeat;
@@ -807,7 +811,7 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
     double fps[64], rfps[64];
     uint32_t cap_n = o->frames * o->repeat + 4;
     sim.cap = ren.cap = cap_n;
-    if (!o->quiet && (res = warn_estimate(c, o, fam, solver, z)) != VF_OK)
+    if (!o->quiet && (res = warn_estimate(c, o, fam, solver, renderer, z)) != VF_OK)
         goto gpu_fail;
     if (run_frames(c, solver, NULL, NULL, o->warmup, NULL, &res) < 0)
         goto gpu_fail;
@@ -979,7 +983,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         {.name = "--repeat", .type = VF_OPT_U32, .out = &o->repeat, .min = 1, .max = 64},
         {.name = "--out", .type = VF_OPT_TEXT, .out = &o->out},
         {.name = "--device", .type = VF_OPT_TEXT, .out = &o->device},
-        {.name = "--model", .type = VF_OPT_OPTIONAL, .out = &o->model_dir, .dflt = "bench/models"},
+        {.name = "--model", .type = VF_OPT_OPTIONAL, .out = &o->model_dir, .dflt = ""},
         {.name = "--force", .type = VF_OPT_FLAG, .out = &o->force},
         {.name = "--results", .type = VF_OPT_FLAG, .out = &o->results},
         {.name = "--quiet", .type = VF_OPT_FLAG, .out = &o->quiet},
@@ -1042,6 +1046,26 @@ static int keep_results(const vf_bench_report *rep)
     return VF_EXIT_OK;
 }
 
+/* --model [DIR]: the device files of DIR, or with no DIR (opt "") those
+ * shipped with vkfluid (app_paths.h); their folder into dir. 0 without
+ * --model (opt NULL), else an exit code after a one-line error. */
+static int load_models(const char *opt, char *dir, size_t cap, vf_bench_model *models, uint32_t *count)
+{
+    *count = 0;
+    if (!opt)
+        return 0;
+    if (!opt[0])
+        vf_app_data_dir("models", "bench/models", dir, cap);
+    else
+        snprintf(dir, cap, "%s", opt);
+    char err[1024];
+    vf_result res = vf_bench_models_load(dir, models, VF_BENCH_MAX_MODELS, count, err, sizeof err);
+    if (res == VF_OK)
+        return 0;
+    vf_app_error("--model %s", err);
+    return res == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
+}
+
 int vf_cmd_bench(int argc, char **argv)
 {
     bench_opts o = {.frames = 30, .warmup = 5, .repeat = 3, .rw = 1280, .rh = 720, .out = "out/bench", .all = true};
@@ -1065,13 +1089,10 @@ int vf_cmd_bench(int argc, char **argv)
     char err[1024];
     vf_bench_model models[VF_BENCH_MAX_MODELS];
     uint32_t model_count = 0;
-    if (o.model_dir) {
-        vf_result mres = vf_bench_models_load(o.model_dir, models, VF_BENCH_MAX_MODELS, &model_count, err, sizeof err);
-        if (mres != VF_OK) {
-            vf_app_error("--model %s", err);
-            vf_scene_loaded_free(&file_scene);
-            return mres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
-        }
+    char model_dir[4096];
+    if ((rc = load_models(o.model_dir, model_dir, sizeof model_dir, models, &model_count)) != 0) {
+        vf_scene_loaded_free(&file_scene);
+        return rc;
     }
     vf_result ores = vf_output_dir_prepare(o.out, o.force, err, sizeof err);
     if (ores != VF_OK) {
@@ -1164,8 +1185,10 @@ int vf_cmd_bench(int argc, char **argv)
         count_model_render(gpu, rep);
     vf_bench_print(rep, stdout);
     vf_bench_print_work(rep, stdout);
-    if (model_count)
+    if (model_count) {
+        printf("device files of the model: %s\n", model_dir);
         vf_bench_print_model(rep, models, model_count, stdout);
+    }
     vf_result written = vf_bench_write(rep, o.out);
     if (written != VF_OK) {
         vf_app_error("--out %s: cannot write the results: %s", o.out, vf_result_message(written));

@@ -40,6 +40,10 @@ static void usage(FILE *f)
             "parameter, device, driver, frame times, simulated time per frame).\n"
             "\n"
             "options:\n"
+            "  SCENE             a built-in scene (vkfluid scenes) or a scene file FILE.json\n"
+            "  --scene SCENE     as SCENE: a scene file or a built-in name\n"
+            "  --set KEY=VALUE   change a scene key, KEY or SOLVER.KEY, or a renderer key\n"
+            "                    (ssf.*): vkfluid scenes SCENE lists them\n"
             "  --frames N        simulate N frames (1..10000000)\n"
             "  --every K         render every K-th frame and the last one (default 1)\n"
             "  --size WxH        image size (default 1280x720)\n"
@@ -458,7 +462,8 @@ int vf_cmd_capture(int argc, char **argv)
         bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
         if (fr == 0 && step && !o.quiet) {
             vf_frame_estimate est;
-            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, (uint64_t)o.frames, &est)) != 0)
+            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, renderer, 1.0 / (double)o.every,
+                                               (uint64_t)o.frames, &est)) != 0)
                 goto done_progress;
             step = !est.frame_complete;
             resumed = step;

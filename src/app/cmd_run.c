@@ -380,6 +380,10 @@ static void scene_help(const vf_cmd_scene *sc)
         printf("\nviews (capture and view --render MODE): %s; default %.*s%s%s\n", views,
                own ? (int)strlen(own) : (int)strcspn(views, "|"), own ? own : views,
                rn ? "; renderer keys (--set): vkfluid scenes " : "", rn ? sc->info->name : "");
+    if (views && rn) {
+        printf("renderer keys (--set KEY=VALUE, a choice key with its values):\n");
+        vf_cmd_print_render_keys(stdout, sc->info->family);
+    }
 }
 
 int vf_cmd_run(int argc, char **argv)
@@ -524,7 +528,7 @@ int vf_cmd_run(int argc, char **argv)
         bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
         if (fr == 0 && step && !o.quiet) {
             vf_frame_estimate est;
-            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, total, &est)) != 0) {
+            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, NULL, 0, total, &est)) != 0) {
                 vf_progress_end(&progress);
                 goto done;
             }

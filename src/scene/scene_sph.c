@@ -274,6 +274,13 @@ static double effective_spacing(const vf_sph_scene_desc *d, const geometry *g)
     return d->spacing;
 }
 
+double vf_scene_sph_spacing(const void *desc)
+{
+    geometry g;
+    scene_geometry(desc, &g);
+    return effective_spacing(desc, &g);
+}
+
 /* Lattice points (i + 0.5) s inside a region; the callback says whether a
  * point is water. Returns the count, filling out when not NULL. */
 typedef bool (*inside_fn)(const vf_sph_scene_desc *d, const geometry *g, const double p[3]);

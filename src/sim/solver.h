@@ -75,6 +75,10 @@ typedef struct vf_solver_vtable {
     vf_result (*record_substep)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t index);
     /** Records the work after the frame's last substep. May be NULL. */
     vf_result (*frame_end)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof);
+    /** Records the same work as frame_end, for timing it, but leaves the
+     * state as it was; only valid before the first frame's frame_end ran.
+     * NULL: frame_end has no work worth timing. */
+    vf_result (*probe_frame_end)(vf_solver *s, VkCommandBuffer cmd);
     /** Records what every part starts with (before frame_begin in the first
      * part), e.g. a barrier after the previous submit's writes. May be NULL. */
     void (*part_begin)(vf_solver *s, VkCommandBuffer cmd);

@@ -101,6 +101,10 @@ static void usage(FILE *f)
             "Opens a window and runs SCENE (default smoke) live.\n"
             "\n"
             "options:\n"
+            "  SCENE                 a built-in scene (vkfluid scenes) or a scene file FILE.json\n"
+            "  --scene SCENE         as SCENE: a scene file or a built-in name\n"
+            "  --set KEY=VALUE       change a scene key, KEY or SOLVER.KEY, or a renderer\n"
+            "                        key (ssf.*): vkfluid scenes SCENE lists them\n"
             "  --size WxH            window size (default 1280x720)\n"
             "  --vsync on|off        wait for the display's refresh (default on)\n"
             "  --frames N            render N frames, then exit (for tests and scripts)\n"
@@ -120,6 +124,7 @@ static void usage(FILE *f)
             "  --join HOST:PORT      join a serving viewer (its scene, in lockstep)\n"
             "  --token T             the session token: the server prints one (or takes\n"
             "                        this one); --join must give it\n"
+            "  --device D            the GPU to use (index or name substring)\n"
             "  --test-resize N       (tests) resize and minimise the window N times\n"
             "  --test-script N       (tests) drive N frames of scripted mouse and keys\n"
             "  --test-keys KEYS      (tests) press the key of KEYS[i] at frame i: [ ] a-z\n"
@@ -656,7 +661,7 @@ static int draw_frame(viewer *v, double dt)
          * (after this frame's inputs: the frame's results do not change) */
         v->need_estimate = false;
         vf_frame_estimate est;
-        if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, &est)) != VF_OK)
+        if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, v->renderer, 1.0, &est)) != VF_OK)
             goto gpu_fail;
         char line[1024];
         const char *key = NULL;
@@ -1007,10 +1012,9 @@ int main(int argc, char **argv)
         argv++;
         argc--;
     }
-    int rc = vf_cmd_check_env();
-    if (rc)
-        return rc;
+    vf_cmd_check_env();
     vf_cmd_scene sc = {0};
+    int rc;
     rc = vf_cmd_scene_begin(&sc, argc, argv, "view");
     if (rc >= 0)
         return rc;
@@ -1035,7 +1039,7 @@ int main(int argc, char **argv)
     };
     if ((rc = vf_opt_parse("view", argc, argv, VF_OPT_TABLE(opts), &help, &sc)) != 0) {
         vf_cmd_scene_end(&sc);
-        return rc;
+        return rc == VF_OPT_LISTED ? VF_EXIT_OK : rc;
     }
     if (help) {
         usage(stdout);

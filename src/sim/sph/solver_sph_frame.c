@@ -91,6 +91,12 @@ static vf_result sph_frame_end(vf_solver *base, VkCommandBuffer cmd, vf_profiler
     return s->foam ? vf_foam_record(s->foam, cmd, prof, base->frame_substeps * vf_sph_dt(s->sph)) : VF_OK;
 }
 
+static vf_result sph_probe_frame_end(vf_solver *base, VkCommandBuffer cmd)
+{
+    sph_solver *s = (sph_solver *)base;
+    return s->foam ? vf_foam_record_probe(s->foam, cmd) : VF_OK;
+}
+
 static vf_result sph_frame_done(vf_solver *base)
 {
     sph_solver *s = (sph_solver *)base;
@@ -482,6 +488,7 @@ static const vf_solver_vtable sph_vtable = {
     .frame_begin = sph_frame_begin,
     .record_substep = sph_record_substep,
     .frame_end = sph_frame_end,
+    .probe_frame_end = sph_probe_frame_end,
     .frame_done = sph_frame_done,
     .export_frame = sph_export_frame,
     .write_summary = sph_write_summary,
