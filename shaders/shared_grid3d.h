@@ -72,8 +72,10 @@
  *   inflow0/1       inflow speed along the inward normal of each side
  *                   (xmin, xmax, ymin, ymax | zmin, zmax, -, -)
  * Pass parameters:
- *   grid3d_source    a = (cx, cy, cz, radius), b = (density rate, temperature rate, -, -),
- *                    mode = VF_G3_SOURCE_UNIFORM or VF_G3_SOURCE_SMOOTH
+ *   grid3d_source    a = (cx, cy, cz, radius), b = (density rate, temperature rate,
+ *                    cooling factor exp(-cooling dt), ambient temperature),
+ *                    mode = VF_G3_SOURCE_UNIFORM or VF_G3_SOURCE_SMOOTH; a factor below 1
+ *                    first cools every fluid cell: T = amb + (T - amb) factor
  *   grid3d_buoyancy  a = (alpha, beta, ambient temperature, -): v += dt (alpha (T - amb) - beta rho);
  *                    b = (cx, cy, cz, radius), c = (fx, fy, fz, -): a Gaussian push (acceleration)
  *   grid3d_confine   a.x = epsilon

@@ -29,13 +29,51 @@
 #define VF_VOL_LIGHT_BINDINGS 3
 #define VF_VOL_MARCH_BINDINGS 6
 
+/* The colour of a black body (fire's emission): linear sRGB (D65) of Planck's
+ * spectrum at T kelvin integrated against the CIE 1931 colour matching
+ * functions (the piecewise-Gaussian fit of Wyman, Sloan and Shirley 2013),
+ * negative components clamped to 0, scaled to luminance 1 (0.2126 R +
+ * 0.7152 G + 0.0722 B). Every 250 K from 500 K to 6500 K; volume_march.frag
+ * interpolates linearly, tests/ref/render_volume_ref.c recomputes it.
+ * X(kelvin, r, g, b) */
+#define VF_BLACKBODY_K0 500.0
+#define VF_BLACKBODY_DK 250.0
+#define VF_BLACKBODY_COUNT 25
+#define VF_BLACKBODY_LIST(X) \
+    X(500, 4.7037, 0.0000, 0.0000) \
+    X(750, 4.7037, 0.0000, 0.0000) \
+    X(1000, 4.2896, 0.1231, 0.0000) \
+    X(1250, 3.6586, 0.3106, 0.0000) \
+    X(1500, 3.1598, 0.4589, 0.0000) \
+    X(1750, 2.7768, 0.5728, 0.0000) \
+    X(2000, 2.4775, 0.6598, 0.0190) \
+    X(2250, 2.2364, 0.7258, 0.0760) \
+    X(2500, 2.0428, 0.7770, 0.1384) \
+    X(2750, 1.8851, 0.8173, 0.2040) \
+    X(3000, 1.7546, 0.8493, 0.2711) \
+    X(3250, 1.6454, 0.8749, 0.3383) \
+    X(3500, 1.5530, 0.8957, 0.4047) \
+    X(3750, 1.4740, 0.9126, 0.4696) \
+    X(4000, 1.4059, 0.9265, 0.5326) \
+    X(4250, 1.3467, 0.9380, 0.5935) \
+    X(4500, 1.2950, 0.9474, 0.6520) \
+    X(4750, 1.2495, 0.9553, 0.7080) \
+    X(5000, 1.2092, 0.9619, 0.7617) \
+    X(5250, 1.1733, 0.9674, 0.8128) \
+    X(5500, 1.1413, 0.9720, 0.8616) \
+    X(5750, 1.1125, 0.9758, 0.9081) \
+    X(6000, 1.0866, 0.9791, 0.9523) \
+    X(6250, 1.0632, 0.9818, 0.9944) \
+    X(6500, 1.0419, 0.9841, 1.0344)
+
 /* The push-constant block (128 bytes).
  *   eye    xyz camera position, w = view march step (m)
  *   fwd    xyz forward (unit), w = extinction per unit density per m
- *   right  xyz right * tan(fov/2) * aspect, w = emission per unit temperature
+ *   right  xyz right * tan(fov/2) * aspect, w = emission: brightness of the black-body
+ *          glow of the hot smoke (0: none)
  *   up     xyz up * tan(fov/2), w = ambient temperature
- *   light  xyz unit direction towards the light, w = light march step (m)
- *   box    xyz domain extent, w = cell size h
+ *   light  xyz unit direction towards the light, w = light march step (m) = cell size h
+ *   box    xyz domain extent, w = kelvin per unit of temperature above ambient
  *   slice  x = slice position along z in [0, 1], y = field range of the slice
  *          colours, z = obstacle count, w = scattering albedo */
 VF_STRUCT_BEGIN(vf_volume_push)

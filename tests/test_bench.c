@@ -1,8 +1,12 @@
 /* vkfluid bench: a tiny sweep of every solver this build has (two sizes
- * each, --frames 3) writes the three files; the JSON follows the documented
+ * each, --frames 3) writes its files; the JSON follows the documented
  * schema (vkfluid-bench/1, docs/benchmarks.md); the SVG is well-formed XML with one
- * polyline per mode and panel; bad input exits 2 with one line. */
+ * polyline per mode and panel; the three SPH methods at one size give the
+ * real-time factors (consistent with the frame rates and frame_dt) and the
+ * work per simulated second within the bounds their passes allow (no timing
+ * is asserted); bad input exits 2 with one line. */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +15,7 @@
 #include "testlib.h"
 #include "scenes.h"
 
-static char out[1 << 16];
+static char out[1 << 17];
 
 static const cJSON *need(const cJSON *obj, const char *key, int type_mask, const char *where)
 {
@@ -27,6 +31,107 @@ static void positive(const cJSON *obj, const char *key, const char *where)
     const cJSON *v = need(obj, key, cJSON_Number, where);
     if (v)
         CHECK_MSG(v->valuedouble > 0, "%s: %s = %g must be positive", where, key, v->valuedouble);
+}
+
+static double num(const cJSON *obj, const char *key, const char *where)
+{
+    const cJSON *v = need(obj, key, cJSON_Number, where);
+    return v ? v->valuedouble : 0.0;
+}
+
+/* The three SPH methods at one small size with --model: the real-time
+ * factors follow from the frame rates and frame_dt; the work that ran per
+ * simulated second is within what the passes allow; the frame recorded at
+ * the model's size is in the JSON and the table. */
+static void test_methods(void)
+{
+    vf_test_section("wcsph, pbf and dfsph: real-time factor and work per simulated second");
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "'%s' bench --solver wcsph,pbf,dfsph --sizes 2000 --frames 2 --warmup 1 --repeat 1 "
+                                 "--render 96x64 --out '%s' --quiet --model '%s/bench/models'",
+                                 vf_t.vkfluid, vf_test_path("m"), vf_t.source);
+    printf("%s", out);
+    CHECK_MSG(rc == 0, "bench exit %d", rc);
+    CHECK_STR_CONTAINS(out, "rtf30");
+    CHECK_STR_CONTAINS(out, "per sim s");
+    CHECK_STR_CONTAINS(out, "neighbour passes run per simulated second at 2000: wcsph");
+    CHECK_STR_CONTAINS(out, "neighbour passes run per simulated second at 1048576*");
+    CHECK_STR_CONTAINS(out, "(PREDICTED)");
+    char *table = vf_test_read_file(vf_test_path("m/table.md"), NULL);
+    CHECK_MSG(table != NULL, "table.md exists");
+    if (table) {
+        CHECK_STR_CONTAINS(table, "| solver | scene | size |");
+        CHECK_STR_CONTAINS(table, "| dfsph | dam-break | 2000 |");
+    }
+    free(table);
+    char *json = vf_test_read_file(vf_test_path("m/bench.json"), NULL);
+    cJSON *doc = json ? cJSON_Parse(json) : NULL;
+    CHECK_MSG(doc != NULL, "bench.json parses");
+    const cJSON *arr = doc ? need(doc, "solvers", cJSON_Array, "top") : NULL;
+    CHECK_EQ_INT(cJSON_GetArraySize(arr), 3);
+    const cJSON *s;
+    double wc_sub = 0, wc_big = 0;
+    cJSON_ArrayForEach(s, arr)
+    {
+        const cJSON *name = need(s, "solver", cJSON_String, "solver");
+        const char *m = name ? name->valuestring : "?";
+        need(s, "realtime30_largest", cJSON_Object, m);
+        const cJSON *z = cJSON_GetArrayItem(need(s, "sizes", cJSON_Array, m), 0);
+        if (!CHECK_MSG(z && cJSON_IsTrue(cJSON_GetObjectItem(z, "fits")), "%s: the size ran", m))
+            continue;
+        double dt = num(z, "frame_dt", m);
+        const cJSON *rt = need(z, "realtime", cJSON_Object, m);
+        double fps = num(need(z, "sim", cJSON_Object, m), "fps_median", m);
+        double rfps = num(need(z, "render", cJSON_Object, m), "fps_median", m);
+        if (rt) {
+            double sim = num(rt, "sim", m), ren = num(rt, "render", m), rs = num(rt, "render_s_per_frame", m);
+            CHECK_MSG(sim > 0 && fabs(sim - fps * dt) <= 1e-6 * sim, "%s: rtf %g = sim fps %g x frame_dt %g", m, sim,
+                      fps, dt);
+            CHECK_MSG(ren > 0 && fabs(ren - rfps * dt) <= 1e-6 * ren, "%s: rtf with render %g = %g x %g", m, ren, rfps,
+                      dt);
+            double want = (1.0 / 30) / ((1.0 / 30) / sim + rs);
+            CHECK_MSG(fabs(num(rt, "display30", m) - want) <= 1e-5 * want, "%s: rtf30 %g, from the rates %g", m,
+                      num(rt, "display30", m), want);
+        }
+        const cJSON *work = need(z, "work", cJSON_Object, m);
+        const cJSON *fr = work ? need(work, "per_frame", cJSON_Object, m) : NULL;
+        const cJSON *sec = work ? need(work, "per_simulated_second", cJSON_Object, m) : NULL;
+        if (!fr || !sec)
+            continue;
+        double n = num(fr, "substeps_run", m), it = num(fr, "iterations", m), nb = num(fr, "neighbour_passes_run", m);
+        CHECK_MSG(n > 0 && n <= num(fr, "substeps", m), "%s: substeps run %g, recorded %g", m, n, num(fr, "substeps", m));
+        CHECK_MSG(nb > 0 && nb <= num(fr, "neighbour_passes", m), "%s: neighbour passes run %g, recorded %g", m, nb,
+                  num(fr, "neighbour_passes", m));
+        CHECK_MSG(fabs(num(sec, "neighbour_passes_run", m) - nb / dt) <= 1e-4 * nb / dt,
+                  "%s: per simulated second = per frame / frame_dt", m);
+        positive(sec, "dispatches_run", m);
+        positive(sec, "bytes_run", m);
+        if (!strcmp(m, "wcsph")) { /* density and forces a substep, the foam's 3 a frame */
+            CHECK_NEAR(it, 0.0, 0.0);
+            CHECK_MSG(nb >= 2 * n && nb <= 2 * n + 3, "wcsph: %g neighbour passes for %g substeps", nb, n);
+            wc_sub = n;
+        } else if (!strcmp(m, "pbf")) { /* fixed: 6 iterations of 2 passes, xsph and confinement */
+            CHECK_NEAR(it, 6 * n, 1e-6 * n);
+            CHECK_MSG(nb >= 2 * it && nb <= 2 * it + 2 * n + 3, "pbf: %g neighbour passes, %g iterations", nb, it);
+        } else { /* dfsph: density, predict, 2 per correction and a closing error pass of each solve */
+            CHECK_MSG(it >= 3 * n, "dfsph: %g iterations for %g substeps (at least 1 + 2 a substep)", it, n);
+            CHECK_MSG(nb >= 2 * n + 2 * it && nb <= 4 * n + 2 * it + 3, "dfsph: %g neighbour passes, %g substeps, "
+                      "%g iterations", nb, n, it);
+        }
+        const cJSON *rec = need(s, "recorded_frame", cJSON_Object, m);
+        const cJSON *rw = rec ? need(rec, "work", cJSON_Object, m) : NULL;
+        const cJSON *rf = rw ? need(rw, "per_frame", cJSON_Object, m) : NULL;
+        if (rec)
+            CHECK_NEAR(num(rec, "elements", m), 1048576.0, 0.0);
+        if (rf && !strcmp(m, "wcsph"))
+            wc_big = num(rf, "substeps", m);
+        if (rf && !strcmp(m, "pbf"))
+            CHECK_NEAR(num(rf, "substeps", m), n, 0.0);
+    }
+    /* the weakly compressible step shrinks with the spacing */
+    CHECK_MSG(wc_big > 4 * wc_sub, "wcsph substeps a frame at 1048576 (%g) against 2000 (%g)", wc_big, wc_sub);
+    cJSON_Delete(doc);
+    free(json);
 }
 
 /* Minimal XML well-formedness: balanced, properly nested tags, quoted
@@ -216,7 +321,8 @@ int main(int argc, char **argv)
     vf_test_section("bench.svg");
     int polylines = 0;
     CHECK_MSG(svg && xml_well_formed(svg, &polylines), "bench.svg is well-formed XML");
-    CHECK_MSG(polylines == 2 * solvers, "one polyline per mode (2) and solver (%d): %d", solvers, polylines);
+    CHECK_MSG(polylines == 5 * solvers, "one polyline per mode (2 fps, 3 real-time factors) and solver (%d): %d",
+              solvers, polylines);
     if (svg) {
         CHECK_STR_CONTAINS(svg, "30 fps");
         CHECK_STR_CONTAINS(svg, "60 fps");
@@ -224,10 +330,13 @@ int main(int argc, char **argv)
     free(csv);
     free(json);
     free(svg);
+    if (vf_scene_find("dam-break"))
+        test_methods();
 
     vf_test_section("bad input");
     const char *bad[] = {"--frames 0", "--solver nosuch", "--sizes grid=0", "--sizes grid=abc", "--render 0x5", "--bogus",
-                         "--model /nonexistent-model-folder", "--render-path fast"};
+                         "--model /nonexistent-model-folder", "--render-path fast", "--solver wcsph,nosuch",
+                         "--solver pbf,", "--sizes dfsph=0", "--sizes nosuch=100"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rc = vf_test_run_capture(out, sizeof out, "'%s' bench %s --out '%s'", vf_t.vkfluid, bad[i], vf_test_path("bad"));
         CHECK_MSG(rc == 2, "bench %s: exit %d, want 2: %s", bad[i], rc, out);

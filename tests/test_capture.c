@@ -116,7 +116,11 @@ static void test_bad_input(void)
     expect_bad("smoke --frames 2 --size 0x10", "--size");
     snprintf(args, sizeof args, "smoke --frames 2 --size 40000x100 --out '%s'", vf_test_path("huge"));
     expect_bad(args, "--size");
-    expect_bad("smoke --frames 2 --out /proc/vkfluid-cannot-write-here", "--out");
+    /* an output that cannot be written is exit 3, as in every command */
+    int wrc = vf_test_run_capture(out, sizeof out, "'%s' capture smoke --frames 2 --out /proc/vkfluid-cannot-write-here",
+                                  vf_t.vkfluid);
+    CHECK_MSG(wrc == 3 && strchr(out, '\n') == strrchr(out, '\n') && strstr(out, "--out"),
+              "an --out folder that cannot be created: exit %d, want 3, one line: %s", wrc, out);
     snprintf(args, sizeof args, "smoke --frames 2 --out '%s'", vf_test_path("a")); /* not empty */
     expect_bad(args, "--force");
     snprintf(args, sizeof args, "smoke --frames 2 --video '%s' --out '%s'", vf_test_path("x.mp4"), vf_test_path("v"));

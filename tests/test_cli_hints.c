@@ -246,6 +246,26 @@ static void test_estimate(void)
                              "--render none --out '%s'",
                              vf_t.vkfluid, vf_test_path("est_bench"));
     CHECK_MSG(rc == 0 && strstr(out, "warning: estimate: bench grid at n 32"), "bench prints the estimate: %s", out);
+    /* the foam (timed apart when the timed substeps do not reach the frame's
+     * end: dam-break at 300 particles has 20 a frame) and the rendering; 40
+     * frames, so that foam is made (the probe must keep its random streams) */
+    rc = vf_test_run_capture(out, sizeof out,
+                             "VKFLUID_SLOW_FRAME_S=0 '%s' capture dam-break --set particles=300 --size 64x36 --frames 40 "
+                             "--every 39 --out '%s' --force",
+                             vf_t.vkfluid, vf_test_path("est_foam"));
+    line = strstr(out, "warning: estimate: scene dam-break: ~");
+    CHECK_MSG(rc == 0 && line && strstr(line, "; after the substeps (foam) ") && strstr(line, "; rendering ") &&
+                  strstr(line, " (1 frame in 39)"),
+              "capture's estimate includes the foam and the rendering: %s", out);
+    rc = vf_test_run_capture(out, sizeof out,
+                             "'%s' capture dam-break --set particles=300 --size 64x36 --frames 40 --every 39 --out '%s' "
+                             "--force --quiet",
+                             vf_t.vkfluid, vf_test_path("est_foam_quiet"));
+    CHECK_MSG(rc == 0, "capture --quiet: exit %d: %s", rc, out);
+    rc = vf_test_run("cmp -s '%s/frame_00000.png' '%s/frame_00000.png' && cmp -s '%s/frame_00039.png' '%s/frame_00039.png'",
+                     vf_test_path("est_foam"), vf_test_path("est_foam_quiet"), vf_test_path("est_foam"),
+                     vf_test_path("est_foam_quiet"));
+    CHECK_MSG(rc == 0, "timing the foam and a render leaves the captured frames unchanged");
     /* an unreachable threshold: nothing */
     rc = vf_test_run_capture(out, sizeof out, "VKFLUID_SLOW_FRAME_S=1e9 '%s' run smoke --set n=32 --steps 1", vf_t.vkfluid);
     CHECK_MSG(rc == 0 && !strstr(out, "estimate"), "no estimate below the threshold: %s", out);

@@ -2,7 +2,7 @@
  * submits and bound bytes that the recording helpers report, on small cases
  * whose commands are known: a two-level prefix sum, Jacobi pressure
  * iterations and one multigrid V-cycle of the grid solver, and frames of the
- * height field. */
+ * height field; the scan and the grid again on the descriptor-set path. */
 #include <stdlib.h>
 
 #include "gpu_cmd.h"
@@ -238,6 +238,19 @@ int main(int argc, char **argv)
     test_scan(gpu);
     test_grid(gpu);
     test_height(gpu);
+    bool pushed = gpu->push_descriptors;
     vf_test_gpu_done(&gpu);
+    /* The scan and the grid's counts again on the descriptor-set path (the
+     * only path of devices without push descriptors, SwiftShader among them):
+     * binding sets must count the same commands and bytes. */
+    if (pushed) {
+        vf_gpu_desc sd = {.validation = 1, .descriptor_sets = true};
+        printf("descriptor sets, forced:\n");
+        if (CHECK(vf_gpu_create(&sd, &gpu) == VF_OK) && CHECK(!gpu->push_descriptors)) {
+            test_scan(gpu);
+            test_grid(gpu);
+        }
+        vf_test_gpu_done(&gpu);
+    }
     return vf_test_finish();
 }

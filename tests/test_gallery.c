@@ -1,8 +1,8 @@
 /* The gallery test: judges every built-in scene's default picture.
  *
  * Each scene is captured headless with its default view at 240x135 (SPH
- * scenes at spacing 0.025 m and smoke at n = 128, so a CPU device finishes
- * in minutes), and the frame must
+ * scenes at spacing 0.025 m, smoke at n = 128, smoke3d and fire3d at n = 32,
+ * so a CPU device finishes in minutes), and the frame must
  *  - have contrast where the fluid is: the luminance standard deviation over
  *    the central half of the image (width and height) at least
  *    GALLERY_MIN_CONTRAST levels (a black or flat square fails);
@@ -23,6 +23,10 @@
  * the tank) into the image, must change the picture against the same view
  * without the jet (frame 0) by at least GALLERY_MIN_JET levels in the median
  * row along the column (see check_jet).
+ *
+ * The 3D scenes (smoke3d and fire3d at n = 32, wind3d) must also fill the
+ * picture: what changed since frame 0 spans at least 40 % of its height
+ * (check_extent), and their obstacle must be in view, whole (check_obstacle).
  *
  * VKFLUID_GALLERY_FILES="a.png b.png ..." instead judges the given PNGs with
  * the first two criteria only (each must pass), e.g. an older build's frames.
@@ -55,26 +59,47 @@
 
 static char out[65536];
 
+/* The 3D scenes' content (plume, flame, wake): the rows of the judged frame
+ * that differ from frame 0 (the same view with the domain still empty but
+ * for the source) by more than GALLERY_CONTENT_LEVELS in at least
+ * GALLERY_CONTENT_PIXELS pixels must span at least this share of the
+ * picture's height: a third, and more, since this count takes in the
+ * smoke's shadow on the floor too (the camera that framed the whole domain
+ * measured 33 % for smoke3d and 36 % for wind3d by it). */
+#define GALLERY_MIN_EXTENT 0.4
+#define GALLERY_CONTENT_LEVELS 16
+#define GALLERY_CONTENT_PIXELS 3
+/* The obstacle of a 3D scene: the pixels where frame 0 differs from frame 0
+ * without the obstacle (--set obstacle=none) by more than
+ * GALLERY_CONTENT_LEVELS must be at least this share of the picture and
+ * none of them on its border (the obstacle whole in view). */
+#define GALLERY_MIN_OBSTACLE 0.005
+
 typedef struct gallery_scene {
     const char *name;
     int frames;       /* the frame judged */
     const char *sets; /* extra arguments */
     bool jet;         /* judge the fountain's jet too (check_jet) */
     bool paths;       /* an SPH scene: compare the compute and raster render paths */
+    bool content;     /* 3D: judge the content's height too (check_extent) */
+    bool obstacle;    /* 3D: judge that the obstacle is in view (check_obstacle) */
 } gallery_scene;
 
 static const gallery_scene scenes[] = {
-    {"smoke", 30, "--set n=128", false, false},
-    {"cavity", 4, "", false, false},
-    {"channel", 40, "", false, false},
-    {"pool", 60, "", false, false},
-    {"boat", 90, "", false, false},
-    {"river", 60, "", false, false},
-    {"dam-break", 12, "--set spacing=0.025", false, true},
-    {"double-dam", 12, "--set spacing=0.025", false, true},
-    {"drop", 12, "--set spacing=0.025", false, true},
-    {"fountain", 24, "--set spacing=0.025", true, true},
-    {"terrain", 600, "", false, false},
+    {"smoke", 30, "--set n=128", false, false, false, false},
+    {"cavity", 4, "", false, false, false, false},
+    {"channel", 40, "", false, false, false, false},
+    {"pool", 60, "", false, false, false, false},
+    {"boat", 90, "", false, false, false, false},
+    {"river", 60, "", false, false, false, false},
+    {"dam-break", 12, "--set spacing=0.025", false, true, false, false},
+    {"double-dam", 12, "--set spacing=0.025", false, true, false, false},
+    {"drop", 12, "--set spacing=0.025", false, true, false, false},
+    {"fountain", 24, "--set spacing=0.025", true, true, false, false},
+    {"terrain", 600, "", false, false, false, false},
+    {"smoke3d", 39, "--set n=32", false, false, true, true},
+    {"fire3d", 39, "--set n=32", false, false, true, false},
+    {"wind3d", 39, "", false, false, true, true},
 };
 
 typedef struct gallery_metrics {
@@ -289,6 +314,85 @@ static void check_paths(const gallery_scene *g, const char *dir, const uint8_t *
     free(op);
 }
 
+/* Reads frame k of a capture folder; NULL (after a failed check) when it
+ * cannot be read or its size is not w x h. */
+static uint8_t *read_frame(const char *dir, int k, uint32_t w, uint32_t h)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/frame_%05d.png", dir, k);
+    uint8_t *px = NULL;
+    uint32_t pw = 0, ph = 0;
+    if (!CHECK_MSG(vf_png_read(path, &px, &pw, &ph) == VF_OK && pw == w && ph == h, "read %s (%ux%u)", path, w, h)) {
+        free(px);
+        return NULL;
+    }
+    return px;
+}
+
+/* Pixels of row y where a and b differ by more than GALLERY_CONTENT_LEVELS
+ * of luminance. */
+static int row_changes(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t y)
+{
+    int n = 0;
+    for (uint32_t x = 0; x < w; x++) {
+        size_t o = 4 * ((size_t)y * w + x);
+        n += fabs(luma(a + o) - luma(b + o)) > GALLERY_CONTENT_LEVELS;
+    }
+    return n;
+}
+
+/* The content's height (see GALLERY_MIN_EXTENT): the first and last rows
+ * that changed since frame 0. */
+static void check_extent(const gallery_scene *g, const char *dir, const uint8_t *px, uint32_t w, uint32_t h)
+{
+    uint8_t *f0 = read_frame(dir, 0, w, h);
+    if (!f0)
+        return;
+    int top = -1, bottom = -1;
+    for (uint32_t y = 0; y < h; y++)
+        if (row_changes(px, f0, w, y) >= GALLERY_CONTENT_PIXELS) {
+            if (top < 0)
+                top = (int)y;
+            bottom = (int)y;
+        }
+    double extent = top < 0 ? 0.0 : (double)(bottom - top + 1) / h;
+    printf("%-40s content rows %d..%d of %u: %.0f %% of the height (min %.0f %%) %s\n", g->name, top, bottom, h,
+           100.0 * extent, 100.0 * GALLERY_MIN_EXTENT, extent >= GALLERY_MIN_EXTENT ? "ok" : "FAIL");
+    CHECK_MSG(extent >= GALLERY_MIN_EXTENT, "%s: the content fills %.0f %% >= %.0f %% of the height", g->name,
+              100.0 * extent, 100.0 * GALLERY_MIN_EXTENT);
+    free(f0);
+}
+
+/* The obstacle in view (see GALLERY_MIN_OBSTACLE): frame 0 with and without it. */
+static void check_obstacle(const gallery_scene *g, const char *dir, uint32_t w, uint32_t h)
+{
+    char bare[600];
+    snprintf(bare, sizeof bare, "%.500s-no-obstacle", dir);
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "'%s' capture %s %s --set obstacle=none --frames 1 --size %ux%u --out '%s' --force --quiet",
+                                 vf_t.vkfluid, g->name, g->sets, w, h, bare);
+    if (!CHECK_MSG(rc == 0, "capture %s without its obstacle: exit %d: %s", g->name, rc, out))
+        return;
+    uint8_t *with = read_frame(dir, 0, w, h), *without = read_frame(bare, 0, w, h);
+    if (with && without) {
+        size_t n = 0, edge = 0;
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                size_t o = 4 * ((size_t)y * w + x);
+                bool on = fabs(luma(with + o) - luma(without + o)) > GALLERY_CONTENT_LEVELS;
+                n += on;
+                edge += on && (x == 0 || y == 0 || x + 1 == w || y + 1 == h);
+            }
+        double share = (double)n / ((double)w * h);
+        printf("%-40s obstacle: %.2f %% of the picture (min %.1f %%), %zu pixels on the border %s\n", g->name,
+               100.0 * share, 100.0 * GALLERY_MIN_OBSTACLE, edge, share >= GALLERY_MIN_OBSTACLE && !edge ? "ok" : "FAIL");
+        CHECK_MSG(share >= GALLERY_MIN_OBSTACLE && edge == 0, "%s: the obstacle is in view: %.2f %% of the picture, %zu "
+                  "border pixels", g->name, 100.0 * share, edge);
+    }
+    free(with);
+    free(without);
+}
+
 static void test_scene(const gallery_scene *g, bool update)
 {
     char section[128];
@@ -311,6 +415,10 @@ static void test_scene(const gallery_scene *g, bool update)
         check_jet(g, dir, px, w, h);
     if (g->paths)
         check_paths(g, dir, px, w, h);
+    if (g->content)
+        check_extent(g, dir, px, w, h);
+    if (g->obstacle)
+        check_obstacle(g, dir, w, h);
     if (update) {
         CHECK(vf_png_write(golden, px, w, h) == VF_OK);
         printf("wrote %s\n", golden);

@@ -126,6 +126,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     UPLOAD();
     CHECK(run_pass(g, VF_GRID3D_PASS_SOURCE));
     memcpy(rs, scal, 2 * nc * 4);
+    vf_g3ref_cool(&r, rs, (float)d->cooling, (float)d->ambient);
     vf_g3ref_source(&r, rs, d->source, d->source_density, d->source_temperature,
                     d->source_profile == VF_GRID3D_SOURCE_SMOOTH ? VF_G3_SOURCE_SMOOTH : VF_G3_SOURCE_UNIFORM);
     compare("source: scalars", g, VF_GRID3D_FIELD_SCALARS, rs, 1e-5);
@@ -287,8 +288,9 @@ int main(int argc, char **argv)
                       {.shape = VF_GRID3D_SHAPE_BOX, .centre = {0.7f, 0.3f, 0.3f}, .size = {0.1f, 0.2f, 0.08f}},
                       {.shape = VF_GRID3D_SHAPE_CYLINDER, .centre = {0.6f, 0.7f, 0.7f}, .size = {0.08f, 0.25f}, .axis = 2}},
         .source_on = true, .source = {0.5f, 0.2f, 0.5f, 0.2f}, .source_density = 2.0f, .source_temperature = 3.0f,
+        .cooling = 3.0,
     };
-    run_setup(gpu, "inflow/outflow box, three obstacles, maccormack, multigrid", &a);
+    run_setup(gpu, "inflow/outflow box, three obstacles, maccormack, multigrid, cooling", &a);
 
     /* 32 x 32 x 16: levels above the one-workgroup tail (from level 1 with
      * 32 KiB of shared memory, level 2 with 16 KiB) and the tail below them */

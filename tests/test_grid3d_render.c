@@ -4,7 +4,11 @@
  * sampling; transmittance is in [0, 1]); every slice view renders; and a
  * golden capture of smoke3d compared with the same thresholds as the other
  * golden captures (SSIM 0.95, PSNR 30 dB), which a plume without buoyancy
- * fails. */
+ * fails; the fire's black-body colours (shared_volume.h's table) against
+ * Planck's law integrated with the CIE 1931 colour matching functions
+ * (1e-3), and that integration against published chromaticities of the
+ * Planckian locus. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +77,47 @@ static void test_light(vf_gpu *gpu)
     vf_grid3d_destroy(&g);
 }
 
+/* The fire's colours: the table the shader interpolates (shared_volume.h)
+ * against Planck's law integrated on the CPU, and that integration against
+ * published chromaticities of the Planckian locus. */
+static void test_blackbody(void)
+{
+    vf_test_section("black-body colours: the shader's table vs Planck x CIE 1931 on the CPU");
+#define ROW(k, r, g, b) {k, r, g, b},
+    static const double table[][4] = {VF_BLACKBODY_LIST(ROW)};
+#undef ROW
+    size_t n = sizeof table / sizeof table[0];
+    CHECK_EQ_INT((int)n, VF_BLACKBODY_COUNT);
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        double rgb[3];
+        CHECK(table[i][0] == VF_BLACKBODY_K0 + VF_BLACKBODY_DK * (double)i); /* evenly spaced, as the shader assumes */
+        vf_blackbody_rgb_ref(table[i][0], rgb);
+        for (int c = 0; c < 3; c++)
+            worst = fmax(worst, fabs(rgb[c] - table[i][1 + c]));
+    }
+    printf("  %zu rows from %.0f K to %.0f K: max |table - reference| = %.2g (tol 1e-3)\n", n, table[0][0],
+           table[n - 1][0], worst);
+    CHECK_LE(worst, 1e-3);
+    /* chromaticity x, y: CIE illuminant A (a black body at 2856 K) exactly
+     * (0.44757, 0.40745); the CIE 1931 Planckian locus at 6500 K (0.3135,
+     * 0.3237), 2000 K (0.5267, 0.4133) and 1000 K (0.6528, 0.3444), where
+     * the fit's red lobe is weakest */
+    static const double locus[][4] = {
+        {2856, 0.44757, 0.40745, 0.002}, {6500, 0.3135, 0.3237, 0.002},
+        {2000, 0.5267, 0.4133, 0.004},   {1000, 0.6528, 0.3444, 0.02},
+    };
+    for (size_t i = 0; i < sizeof locus / sizeof locus[0]; i++) {
+        double xyz[3];
+        vf_blackbody_xyz_ref(locus[i][0], xyz);
+        double sum = xyz[0] + xyz[1] + xyz[2], x = xyz[0] / sum, y = xyz[1] / sum;
+        double d = hypot(x - locus[i][1], y - locus[i][2]);
+        printf("  %4.0f K: x %.4f y %.4f, published %.4f %.4f: off by %.4f (tol %.3f)\n", locus[i][0], x, y,
+               locus[i][1], locus[i][2], d, locus[i][3]);
+        CHECK_LE(d, locus[i][3]);
+    }
+}
+
 static void test_views(void)
 {
     vf_test_section("every view of the 3D grid renders");
@@ -103,6 +148,7 @@ int main(int argc, char **argv)
     vf_gpu *gpu = vf_test_gpu();
     test_light(gpu);
     vf_test_gpu_done(&gpu);
+    test_blackbody();
     test_views();
     test_golden();
     return vf_test_finish();

@@ -19,8 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <zlib.h>
+
 #define VF_TESTLIB_NO_GPU
+#include "cmd_report.h"
 #include "fileio.h"
+#include "png_io.h"
 #include "testlib.h"
 
 static char out[65536];
@@ -44,6 +50,19 @@ static void expect_error(const char *args, const char *n1, const char *n2)
         CHECK_STR_CONTAINS(out, n1);
     if (n2)
         CHECK_STR_CONTAINS(out, n2);
+}
+
+/* Writes one PNG chunk: length, type, data, CRC. */
+static void png_chunk(FILE *f, const char *type, const uint8_t *data, size_t n)
+{
+    uint8_t be[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
+    fwrite(be, 1, 4, f);
+    fwrite(type, 1, 4, f);
+    if (n)
+        fwrite(data, 1, n, f);
+    uLong crc = crc32(crc32(0L, (const Bytef *)type, 4), data ? data : (const Bytef *)"", (uInt)n);
+    uint8_t c[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
+    fwrite(c, 1, 4, f);
 }
 
 static void write_text(const char *path, const char *text)
@@ -244,6 +263,196 @@ static void interrupt(void)
     CHECK_MSG(vf_test_count_files(dir, ".tmp.") == 0, "no temporary left in %s", dir);
 }
 
+
+static void early_checks(void)
+{
+    vf_test_section("every check that needs no device runs before it: --device nosuch never gets asked");
+    /* each of these would report the missing device instead if the device came first */
+    expect_error("run cavity --set grid.n=16 --time 1e300 --device nosuch --quiet", "--time", "grid.frame_dt");
+    char args[8400];
+    mkdir(vf_test_path("used"), 0777);
+    write_text(vf_test_path("used/mine.txt"), "mine");
+    snprintf(args, sizeof args, "run cavity --set grid.n=16 --steps 1 --export '%s' --device nosuch --quiet",
+             vf_test_path("used"));
+    expect_error(args, "the folder is not empty", "--force");
+    expect_error("capture smoke --set n=16 --frames 1 --render 'dye|pressure' --device nosuch --quiet", "--render dye|pressure",
+                 "exactly one");
+    write_text(vf_test_path("two_views.json"),
+               "{\"solver\": \"grid\", \"scene\": \"smoke\", \"grid\": {\"n\": 16}, \"render\": {\"mode\": \"dye|pressure\"}}");
+    snprintf(args, sizeof args, "capture '%s' --frames 1 --device nosuch --quiet", vf_test_path("two_views.json"));
+    expect_error(args, "render.mode", "is not a view");
+    expect_error("run smoke --steps 3 --serve bad.host.invalid:7000 --device nosuch --quiet", "--serve", "cannot resolve");
+    /* a client given --steps: the usage error at once, before connecting (nobody listens here) */
+    expect_error("run --join 127.0.0.1:9 --token abcdefgh --steps 3 --quiet", "--join", "drop --steps");
+    expect_error("run --join 127.0.0.1:9 --quiet", "--join", "needs --token");
+
+    vf_test_section("one exit code for an output that cannot be written: 3");
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' run cavity --set grid.n=16 --steps 1 --export /proc/version/out --device nosuch --quiet",
+                                 vf_t.vkfluid);
+    CHECK_MSG(rc == 3 && vf_test_lines(out) == 1 && strstr(out, "cannot create the folder"),
+              "an export folder that cannot be created: exit %d (want 3): %s", rc, out);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' capture smoke --set n=16 --frames 1 --out /proc/version/out --device nosuch --quiet",
+                             vf_t.vkfluid);
+    CHECK_MSG(rc == 3 && vf_test_lines(out) == 1, "capture --out that cannot be created: exit %d (want 3): %s", rc, out);
+}
+
+static void clean_text(void)
+{
+    vf_test_section("terminal bytes from arguments are escaped as PNG chunk names are");
+    /* ESC, a C1 control (U+009B, CSI) and a bidi override (U+202E) in every kind of argument */
+    const char *hostile = "\x1b[2J\xc2\x9b\xe2\x80\xae";
+    const char *cmds[] = {
+        "compare '%s.png' b.png", "compare a.png b.png --threshold '%s'", "run smoke '--%s'", "'%s'",
+        "run smoke --steps '%s'", "run smoke --steps 1 --device '%s'", "run smoke --steps 1 --export x --export-compress '%s'",
+        "scenes --export '%s'", "run smoke --set '%s=1' --steps 1", "run smoke --set 'n=%s' --steps 1",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char args[512];
+        snprintf(args, sizeof args, cmds[i], hostile);
+        int rc = vf_test_run_capture(out, sizeof out, "cd '%s' && '%s' %s", vf_t.scratch, vf_t.vkfluid, args);
+        CHECK_MSG(rc != 0 && !has_control_bytes(out) && !strstr(out, "\xc2\x9b") && !strstr(out, "\xe2\x80\xae") &&
+                      (strstr(out, "\\x1b") || strstr(out, "\\u009b")),
+                  "vkfluid %s: exit %d, the bytes escaped: %s", cmds[i], rc, out);
+    }
+    write_text(vf_test_path("c1_key.json"), "{\"solver\": \"grid\", \"scene\": \"smoke\", \"grid\": {\"n\xc2\x9b\": 16}}");
+    char args[8400];
+    snprintf(args, sizeof args, "run '%s' --steps 1", vf_test_path("c1_key.json"));
+    expect_error(args, "\\u009b", "unknown key");
+
+    vf_test_section("numbers with at most 6 significant digits, no doubled prefixes");
+    expect_error("run cavity --set cfl=1e-300 --set frame_dt=0.1 --steps 1", "e+30", "substeps of at most");
+    CHECK_MSG(strlen(out) < 400, "a short line: %s", out);
+    expect_error("run cavity --set grid.re=123456789012 --steps 1", "re=123456789012: out of range", NULL);
+    write_text(vf_test_path("long_number.json"),
+               "{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": 12345678.912345678}}");
+    snprintf(args, sizeof args, "run '%s' --steps 1", vf_test_path("long_number.json"));
+    expect_error(args, "grid.re: 1.23457e+07 is out of range", NULL);
+    FILE *f = fopen(vf_test_path("bad_set.rec"), "wb");
+    if (CHECK(f)) { /* a record whose --set line is out of range */
+        fputs("VFREPLAY\x01", f);
+        fwrite("\0\0\0\x05smoke\x01\0\0\0\x04\0n=3\n\xff\xff\x00\0\0\0", 1, 25, f);
+        fclose(f);
+    }
+    snprintf(args, sizeof args, "run --replay '%s' --quiet", vf_test_path("bad_set.rec"));
+    expect_error(args, "--set n=3: out of range", NULL);
+    CHECK_MSG(!strstr(out, "n=3: n=3"), "no doubled prefix: %s", out);
+
+    vf_test_section("scene files get did-you-mean for keys, scenes, solvers and shape fields");
+    const struct {
+        const char *json, *want;
+    } dym[] = {
+        {"{\"solver\": \"grid\", \"scene\": \"smoke\", \"grid\": {\"vorticty\": 1}}", "did you mean vorticity?"},
+        {"{\"solver\": \"grid\", \"scene\": \"smok\"}", "did you mean smoke?"},
+        {"{\"solver\": \"gird\", \"scene\": \"smoke\"}", "did you mean grid?"},
+        {"{\"solver\": \"grid\", \"scene\": \"smoke\", \"obstacle\": []}", "did you mean obstacles?"},
+        {"{\"solver\": \"grid\", \"scene\": \"smoke\", \"obstacles\": [{\"shape\": \"sphere\", \"center\": [0.5, 0.5], "
+         "\"radus\": 0.1}]}",
+         "did you mean radius?"},
+        {"{\"solver\": \"grid\", \"scene\": \"smoke\", \"obstacles\": [{\"shape\": \"spere\", \"center\": [0.5, 0.5]}]}",
+         "did you mean sphere?"},
+        {"{\"solver\": \"grid\", \"scene\": \"smoke\", \"camera\": {\"eye\": [0, 0, 1], \"targte\": [0, 0, 0]}}",
+         "did you mean target?"},
+    };
+    for (size_t i = 0; i < sizeof dym / sizeof dym[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "dym%zu.json", i);
+        write_text(vf_test_path(name), dym[i].json);
+        snprintf(args, sizeof args, "run '%s' --steps 1", vf_test_path(name));
+        expect_error(args, dym[i].want, NULL);
+    }
+}
+
+static void json_finite(void)
+{
+    vf_test_section("every number in a report is finite, or the command fails naming the field");
+    /* the mechanism: a NaN is written as null, the file committed and the field named */
+    vf_file file;
+    char field[256];
+    if (CHECK(vf_file_begin(&file, vf_test_path("nan.json")) == VF_OK)) {
+        fputs("{\n  \"grid\": {\"ok\": 1, \"final_divergence_l2\": ", file.f);
+        vf_json_number(file.f, NAN);
+        fputs("}\n}\n", file.f);
+        CHECK_EQ_INT(vf_report_commit(&file, field, sizeof field), VF_ERR_NUMERIC);
+        CHECK_MSG(!strcmp(field, "grid.final_divergence_l2"), "the field named: %s", field);
+        char *text = vf_test_read_file(vf_test_path("nan.json"), NULL);
+        cJSON *j = text ? cJSON_Parse(text) : NULL;
+        CHECK_MSG(j != NULL, "written, and JSON: %s", text ? text : "(none)");
+        cJSON_Delete(j);
+        free(text);
+    }
+    /* text that is not JSON (a raw inf) is not written at all */
+    if (CHECK(vf_file_begin(&file, vf_test_path("inf.json")) == VF_OK)) {
+        fputs("{\"a\": inf}\n", file.f);
+        CHECK_EQ_INT(vf_report_commit(&file, field, sizeof field), VF_ERR_NUMERIC);
+        CHECK_MSG(!vf_test_exists(vf_test_path("inf.json")) && vf_test_count_files(vf_t.scratch, "inf.json.tmp") == 0,
+                  "nothing written");
+    }
+    /* a blow-up: the check fails (exit 1) and the summary of the failed state is JSON */
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "'%s' run dam-break --set sph.spacing=0.04 --set sph.gravity=1000 --set sph.cfl=1 "
+                                 "--steps 6 --check-every 5 --export '%s' --quiet",
+                                 vf_t.vkfluid, vf_test_path("blowup_run"));
+    CHECK_MSG(rc == 1 && strstr(out, "check failed") && strstr(out, "with summary.json"), "a blow-up: exit %d: %s", rc,
+              out);
+    char *text = vf_test_read_file(vf_test_path("blowup_run/summary.json"), NULL);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    CHECK_MSG(j && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "check_failed")),
+              "summary.json after a blow-up parses as JSON and names the failed check: %s", text ? text : "(none)");
+    cJSON_Delete(j);
+    free(text);
+}
+
+static void compare_headers(void)
+{
+    vf_test_section("compare reads the PNG headers first: a 16384^2 image of another size is never decoded");
+    /* a valid 16384 x 16384 grey PNG of 1 MB: one deflate stream of zero rows */
+    const uint32_t side = 16384;
+    FILE *f = fopen(vf_test_path("huge.png"), "wb");
+    z_stream z = {0};
+    if (!CHECK(f) || !CHECK(deflateInit(&z, 9) == Z_OK)) {
+        if (f)
+            fclose(f);
+        return;
+    }
+    uint8_t ihdr[13] = {0, 0, side >> 8, 0, 0, 0, side >> 8, 0, 8, 0, 0, 0, 0};
+    size_t cap = 4u << 20, used = 0;
+    uint8_t *idat = malloc(cap), row[16385] = {0};
+    for (uint32_t y = 0; idat && y < side; y++) {
+        z.next_in = row;
+        z.avail_in = sizeof row;
+        do {
+            z.next_out = idat + used;
+            z.avail_out = (uInt)(cap - used);
+            deflate(&z, y + 1 == side ? Z_FINISH : Z_NO_FLUSH);
+            used = cap - z.avail_out;
+        } while (z.avail_in > 0 || (y + 1 == side && z.avail_out == 0));
+    }
+    deflateEnd(&z);
+    const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    fwrite(sig, 1, 8, f);
+    png_chunk(f, "IHDR", ihdr, sizeof ihdr);
+    png_chunk(f, "IDAT", idat, used);
+    png_chunk(f, "IEND", NULL, 0);
+    fclose(f);
+    free(idat);
+    /* the small one: 8 x 8 */
+    static uint8_t px[8 * 8 * 4];
+    CHECK(vf_png_write(vf_test_path("small.png"), px, 8, 8) == VF_OK);
+    /* 600 MB of address space: decoding the big one (1 GiB of RGBA) would fail
+     * with out of memory; a sanitizer build maps far more, so it runs without */
+    const char *limit = getenv("ASAN_OPTIONS") ? "" : "ulimit -v 600000; ";
+    int rc = vf_test_run_capture(out, sizeof out, "%s'%s' compare '%s' '%s'", limit, vf_t.vkfluid,
+                                 vf_test_path("small.png"), vf_test_path("huge.png"));
+    CHECK_MSG(rc == 2 && strstr(out, "size 16384x16384 differs") && vf_test_lines(out) == 1,
+              "mismatched sizes refused from the headers: exit %d: %s", rc, out);
+
+    vf_test_section("capture refuses a size beyond the device before any work");
+    rc = vf_test_run_capture(out, sizeof out, "'%s' capture smoke --set n=16 --frames 1 --size 20000x20000 --out '%s' --quiet",
+                             vf_t.vkfluid, vf_test_path("cap_huge"));
+    CHECK_MSG(rc == 2 && vf_test_lines(out) == 1 && strstr(out, "--size 20000x20000"), "20000^2: exit %d: %s", rc, out);
+    CHECK_MSG(!vf_test_exists(vf_test_path("cap_huge")), "nothing written");
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -253,5 +462,9 @@ int main(int argc, char **argv)
     full_disk();
     capture_checks();
     interrupt();
+    early_checks();
+    clean_text();
+    json_finite();
+    compare_headers();
     return vf_test_finish();
 }

@@ -3,18 +3,44 @@
  * viewer session under Xvfb (lavapipe) against its headless replay, byte for
  * byte; two headless peers on loopback over 200 frames; a peer that
  * disconnects or sends garbage. */
+#include <arpa/inet.h>
+#include <cjson/cJSON.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cmd_session.h"
 #include "session_events.h"
 #include "session_net.h"
 #define VF_TESTLIB_NO_GPU
 #include "testlib.h"
 
 static char out[65536];
+
+/* Sleeps us microseconds (usleep is not POSIX 2008). */
+static void sleep_us(long us)
+{
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* Monotonic seconds (printed, never asserted on). */
+static double vf_test_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The session token of every lockstep pair in this test. */
+#define TOKEN "test-token-0123"
 
 static vf_frame_inputs sample_frame(void)
 {
@@ -180,7 +206,7 @@ static void codec_tests(void)
     head[0] = 77;
     CHECK(vf_msg_check_head(head, &type, &len, err, sizeof err) == VF_ERR_PARSE && one_line(err));
     memcpy(head, wire, sizeof head);
-    head[1] = 2;
+    head[1] = 1; /* version 1 had no session token */
     CHECK(vf_msg_check_head(head, &type, &len, err, sizeof err) == VF_ERR_PARSE && strstr(err, "version"));
     memcpy(head, wire, sizeof head);
     head[7] = 0x7f; /* a 2 GB payload */
@@ -195,6 +221,40 @@ static void codec_tests(void)
           back_m.header.frames == 200 && !strcmp(back_m.header.params, "n=32\n"));
     CHECK(vf_session_check_bytes(wire, wn, err, sizeof err) == VF_OK);
     CHECK(vf_session_check_bytes((const uint8_t *)"garbage", 7, err, sizeof err) == VF_ERR_PARSE && one_line(err));
+
+    vf_test_section("JOIN carries the session token; pointer values are bounded");
+    vf_msg join = {.type = VF_MSG_JOIN, .token = "abc-DEF_0123"};
+    wn = vf_msg_encode(&join, wire, sizeof wire);
+    CHECK(wn == VF_MSG_HEAD_BYTES + 1 + 12 && vf_msg_check_head(wire, &type, &len, err, sizeof err) == VF_OK);
+    CHECK(vf_msg_decode_payload(type, wire + VF_MSG_HEAD_BYTES, len, &back_m, err, sizeof err) == VF_OK &&
+          !strcmp(back_m.token, "abc-DEF_0123"));
+    wire[VF_MSG_HEAD_BYTES + 3] = ' '; /* a space in the token */
+    CHECK(vf_msg_decode_payload(type, wire + VF_MSG_HEAD_BYTES, len, &back_m, err, sizeof err) == VF_ERR_PARSE);
+    CHECK(vf_msg_decode_payload(VF_MSG_JOIN, wire + VF_MSG_HEAD_BYTES, 0, &back_m, err, sizeof err) == VF_ERR_PARSE &&
+          strstr(err, "token"));
+    CHECK(!vf_session_token_valid("short") && !vf_session_token_valid("tok en123") && vf_session_token_valid("abcdefgh"));
+    join.token[0] = 0;
+    CHECK(vf_msg_encode(&join, wire, sizeof wire) == 0);
+    CHECK(vf_net_token_equal("abcdefgh", "abcdefgh") && !vf_net_token_equal("abcdefgh", "abcdefgi") &&
+          !vf_net_token_equal("abcdefgh", "abcdefgh1"));
+    char tok[64];
+    CHECK(vf_net_new_token(tok, sizeof tok) == VF_OK && vf_session_token_valid(tok) && strlen(tok) == 32);
+    vf_event big = {.type = VF_EVENT_POINTER, .pointer = {.pos = {0.5f, 0.5f}, .ray_dir = {0, 0, 1}}};
+    CHECK(vf_event_check(&big, err, sizeof err));
+    big.pointer.vel[1] = 1e20f;
+    CHECK(!vf_event_check(&big, err, sizeof err) && strstr(err, "velocity[1]") && one_line(err));
+    vf_event_pointer_clamp(&big.pointer);
+    CHECK(vf_event_check(&big, err, sizeof err) && big.pointer.vel[1] == VF_POINTER_VEL_MAX);
+    big.pointer.ray_origin[2] = -1e30f;
+    CHECK(!vf_event_check(&big, err, sizeof err) && strstr(err, "ray origin[2]"));
+    vf_session_rate rate = {0};
+    vf_frame_inputs two = {.count = 2, .ev = {{.type = VF_EVENT_RESET}, {.type = VF_EVENT_SCENE, .text = "smoke"}}};
+    vf_frame_inputs one_reset = {.count = 1, .ev = {{.type = VF_EVENT_RESET}}};
+    CHECK(!vf_session_rate_check(&rate, 0, &two, err, sizeof err) && strstr(err, "resets in one frame"));
+    for (uint32_t f = 0; f < VF_SESSION_RESETS_PER_WINDOW; f++)
+        CHECK(vf_session_rate_check(&rate, f * 2, &one_reset, err, sizeof err));
+    CHECK(!vf_session_rate_check(&rate, VF_SESSION_RESETS_PER_WINDOW * 2, &one_reset, err, sizeof err));
+    CHECK(vf_session_rate_check(&rate, VF_SESSION_RESET_WINDOW, &one_reset, err, sizeof err)); /* the window moved on */
 
     vf_test_section("addresses");
     char host[64];
@@ -315,6 +375,147 @@ static bool one_output_line(const char *s)
     return s[0] && (!nl || nl[1] == 0);
 }
 
+
+/* ---------------------------------------------------------------- hostile inputs */
+
+/* One event of a hostile record: frame, type, text or pointer velocity. */
+typedef struct rec_event {
+    uint32_t frame;
+    uint8_t type;
+    const char *text;
+    float vel;
+} rec_event;
+
+/* Writes name: scene with params, frames frames, the events (bytes as given:
+ * the writer's own checks are passed over, as a hostile file would). */
+static void write_record(const char *name, const char *scene, const char *params, uint32_t frames, const rec_event *ev,
+                         size_t n)
+{
+    FILE *f = fopen(vf_test_path(name), "wb");
+    if (!CHECK(f))
+        return;
+    vf_session_header h = {.frames = frames};
+    snprintf(h.scene, sizeof h.scene, "%s", scene);
+    snprintf(h.params, sizeof h.params, "%s", params);
+    CHECK(vf_record_write_header(f, &h) == VF_OK);
+    for (uint32_t fr = 0; fr < frames; fr++) {
+        uint8_t buf[VF_SESSION_FRAME_MAX];
+        size_t len = 2, count = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (ev[k].frame != fr)
+                continue;
+            count++;
+            buf[len++] = ev[k].type;
+            if (ev[k].type == VF_EVENT_POINTER) {
+                float v[10] = {0.5f, 0.5f, ev[k].vel, 0, 0, 0, 0, 0, 0, 1};
+                buf[len++] = 42;
+                buf[len++] = 1;
+                buf[len++] = 0;
+                memcpy(buf + len, v, sizeof v);
+                len += sizeof v;
+            } else if (ev[k].text && !strcmp(ev[k].text, "NUL")) { /* "n=", a NUL byte, "3" */
+                buf[len++] = 4;
+                memcpy(buf + len, "n=\0" "3", 4);
+                len += 4;
+            } else {
+                size_t t = ev[k].text ? strlen(ev[k].text) : 0;
+                buf[len++] = (uint8_t)t;
+                memcpy(buf + len, ev[k].text ? ev[k].text : "", t);
+                len += t;
+            }
+        }
+        buf[0] = (uint8_t)count;
+        buf[1] = 0;
+        fwrite(buf, 1, len, f);
+    }
+    CHECK(vf_record_write_end(f, frames) == VF_OK);
+    fclose(f);
+}
+
+static void hostile_replays(void)
+{
+    vf_test_section("every event is input: hostile records are refused before any gpu work, one line, exit 2");
+    const struct {
+        const char *what, *scene, *params;
+        rec_event ev[3];
+        size_t n;
+        const char *want;
+    } cases[] = {
+        /* 1.1e9 nozzle points counted by the solver before: now the scene's own check */
+        {"a nozzle wider than the tank",
+         "fountain",
+         "",
+         {{0, VF_EVENT_SET, "nozzle_radius=1000", 0}, {0, VF_EVENT_SET, "spacing=0.005", 0}, {0, VF_EVENT_RESET, NULL, 0}},
+         3,
+         "frame 0, event 3 (RESET): scene fountain: nozzle_height"},
+        {"a column taller than its tank",
+         "dam-break",
+         "spacing=0.04\n",
+         {{1, VF_EVENT_SET, "tank_height=1", 0}, {1, VF_EVENT_SET, "ratio=50", 0}, {1, VF_EVENT_RESET, NULL, 0}},
+         3,
+         "frame 1, event 3 (RESET): scene dam-break: ratio"},
+        {"a pool deeper than its tank",
+         "drop",
+         "spacing=0.04\n",
+         {{2, VF_EVENT_SET, "pool_depth=5", 0}, {2, VF_EVENT_RESET, NULL, 0}},
+         2,
+         "frame 2, event 2 (RESET): scene drop: pool_depth"},
+        {"a value out of range", "smoke", "n=16\n", {{1, VF_EVENT_SET, "n=1", 0}}, 1, "frame 1, event 1 (SET n=1): n=1: out of range"},
+        {"an unknown scene", "smoke", "n=16\n", {{0, VF_EVENT_SCENE, "nope", 0}}, 1, "frame 0, event 1 (SCENE nope): no built-in scene"},
+        {"a NUL inside a SET", "smoke", "n=16\n", {{0, VF_EVENT_SET, "NUL", 0}}, 1, "event 1 (SET): its text holds a NUL byte"},
+        {"a pointer velocity of 1e38", "smoke", "n=16\n", {{1, VF_EVENT_POINTER, NULL, 1e38f}}, 1, "pointer velocity[0] = 1e+38"},
+        {"a pointer velocity of 1e20", "smoke", "n=16\n", {{0, VF_EVENT_POINTER, NULL, 1e20f}}, 1, "pointer velocity[0] = 1e+20"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char name[32];
+        snprintf(name, sizeof name, "hostile%zu.rec", c);
+        write_record(name, cases[c].scene, cases[c].params, 4, cases[c].ev, cases[c].n);
+        /* --device nosuch: the refusal must come before the device is opened */
+        int rc = vf_test_run_capture(out, sizeof out, "timeout 120 '%s' run --replay '%s' --device nosuch --quiet",
+                                     vf_t.vkfluid, vf_test_path(name));
+        CHECK_MSG(rc == 2 && strstr(out, cases[c].want) && strstr(out, name) && one_output_line(out),
+                  "%s: exit %d (want 2), one line naming the frame and event ('%s'): %s", cases[c].what, rc,
+                  cases[c].want, out);
+    }
+    /* capture takes the same path */
+    int rc = vf_test_run_capture(out, sizeof out, "timeout 120 '%s' capture --replay '%s' --device nosuch --quiet",
+                                 vf_t.vkfluid, vf_test_path("hostile0.rec"));
+    CHECK_MSG(rc == 2 && strstr(out, cases[0].want) && one_output_line(out), "capture --replay: exit %d: %s", rc, out);
+
+    vf_test_section("a valid reset still runs; a record served to a peer keeps to the lockstep bounds");
+    rec_event ok[] = {{1, VF_EVENT_SET, "n=20", 0}, {1, VF_EVENT_RESET, NULL, 0}};
+    write_record("reset_ok.rec", "smoke", "n=16\n", 3, ok, 2);
+    rc = vf_test_run_capture(out, sizeof out, "timeout 200 '%s' run --replay '%s' --quiet --export '%s'", vf_t.vkfluid,
+                             vf_test_path("reset_ok.rec"), vf_test_path("reset_ok"));
+    char *json = vf_test_read_file(vf_test_path("reset_ok/summary.json"), NULL);
+    CHECK_MSG(rc == 0 && json && strstr(json, "\"n\": 20"), "a valid SET and RESET: exit %d: %s", rc, out);
+    free(json);
+    rec_event flood[VF_SESSION_RESETS_PER_WINDOW + 1];
+    for (uint32_t k = 0; k <= VF_SESSION_RESETS_PER_WINDOW; k++)
+        flood[k] = (rec_event){k, VF_EVENT_RESET, NULL, 0};
+    write_record("flood.rec", "smoke", "n=16\n", 8, flood, VF_SESSION_RESETS_PER_WINDOW + 1);
+    rc = vf_test_run_capture(out, sizeof out, "timeout 60 '%s' run --replay '%s' --serve 127.0.0.1:%d --token %s --quiet",
+                             vf_t.vkfluid, vf_test_path("flood.rec"), test_port(11), TOKEN);
+    CHECK_MSG(rc == 2 && strstr(out, "frame 4") && strstr(out, "in any 60 frames") && one_output_line(out),
+              "a record with 5 resets in 5 frames is not served: exit %d: %s", rc, out);
+
+    vf_test_section("a FIFO is refused before it is opened");
+    char fifo[4200];
+    snprintf(fifo, sizeof fifo, "%s", vf_test_path("fifo.rec"));
+    if (CHECK(mkfifo(fifo, 0600) == 0)) {
+        rc = vf_test_run_capture(out, sizeof out, "timeout 20 '%s' run --replay '%s' --quiet", vf_t.vkfluid, fifo);
+        CHECK_MSG(rc == 2 && strstr(out, "not a regular file") && one_output_line(out), "--replay FIFO: exit %d: %s", rc,
+                  out);
+        rc = vf_test_run_capture(out, sizeof out, "timeout 20 '%s' run --scene '%s' --steps 1 --quiet", vf_t.vkfluid,
+                                 fifo);
+        CHECK_MSG(rc == 2 && strstr(out, "not a regular file") && one_output_line(out), "--scene FIFO: exit %d: %s", rc,
+                  out);
+        rc = vf_test_run_capture(out, sizeof out, "timeout 20 '%s' compare '%s' '%s'", vf_t.vkfluid, fifo, fifo);
+        CHECK_MSG(rc == 2 && strstr(out, "not a regular file") && one_output_line(out), "compare FIFO: exit %d: %s", rc,
+                  out);
+    }
+}
+
 static void lockstep_tests(void)
 {
     int rc, port = test_port(1);
@@ -322,12 +523,12 @@ static void lockstep_tests(void)
     /* the server replays the viewer session's inputs (a drag, a pause, a
      * reset to n = 60), the client none: both must step the same frames */
     rc = vf_test_run_capture(out, sizeof out,
-                             "timeout 380 '%s' run --replay '%s' --steps 200 --serve 127.0.0.1:%d --export '%s' --quiet "
-                             "> '%s' 2>&1 & "
-                             "timeout 380 '%s' run --join 127.0.0.1:%d --export '%s' --quiet; b=$?; wait $!; a=$?; "
+                             "timeout 380 '%s' run --replay '%s' --steps 200 --serve 127.0.0.1:%d --token %s --export '%s' "
+                             "--quiet > '%s' 2>&1 & "
+                             "timeout 380 '%s' run --join 127.0.0.1:%d --token %s --export '%s' --quiet; b=$?; wait $!; a=$?; "
                              "cat '%s'; echo \"exit $a $b\"",
-                             vf_t.vkfluid, vf_test_path("s.rec"), port, vf_test_path("peer_a"), vf_test_path("a.log"),
-                             vf_t.vkfluid, port, vf_test_path("peer_b"), vf_test_path("a.log"));
+                             vf_t.vkfluid, vf_test_path("s.rec"), port, TOKEN, vf_test_path("peer_a"), vf_test_path("a.log"),
+                             vf_t.vkfluid, port, TOKEN, vf_test_path("peer_b"), vf_test_path("a.log"));
     CHECK_MSG(rc == 0 && strstr(out, "exit 0 0"), "lockstep peers: %s", out);
     CHECK_MSG(strstr(out, "validation:") == NULL, "validation messages: %s", out);
     size_t na = 0, nb = 0;
@@ -367,11 +568,12 @@ static void lockstep_tests(void)
     const char *xvfb = "xvfb-run -a -s '-screen 0 1024x768x24'";
     rc = vf_test_run_capture(out, sizeof out,
                              "timeout 380 %s '%s' view smoke --set n=40 --size 160x120 --frames 40 --vsync off "
-                             "--serve 127.0.0.1:%d --test-script 40 --record '%s' --screenshot '%s' > '%s' 2>&1 & "
-                             "timeout 380 %s '%s' view --join 127.0.0.1:%d --size 160x120 --vsync off --test-script 30 "
-                             "--record '%s' --screenshot '%s'; b=$?; wait $!; a=$?; cat '%s'; echo \"exit $a $b\"",
-                             xvfb, vf_t.vkfluid, port, vf_test_path("va.rec"), vf_test_path("va.png"),
-                             vf_test_path("va.log"), xvfb, vf_t.vkfluid, port, vf_test_path("vb.rec"),
+                             "--serve 127.0.0.1:%d --token %s --test-script 40 --record '%s' --screenshot '%s' > '%s' 2>&1 & "
+                             "timeout 380 %s '%s' view --join 127.0.0.1:%d --token %s --size 160x120 --vsync off "
+                             "--test-script 30 --record '%s' --screenshot '%s'; b=$?; wait $!; a=$?; cat '%s'; "
+                             "echo \"exit $a $b\"",
+                             xvfb, vf_t.vkfluid, port, TOKEN, vf_test_path("va.rec"), vf_test_path("va.png"),
+                             vf_test_path("va.log"), xvfb, vf_t.vkfluid, port, TOKEN, vf_test_path("vb.rec"),
                              vf_test_path("vb.png"), vf_test_path("va.log"));
     CHECK_MSG(strstr(out, "exit 0 0"), "lockstep viewers: %s", out);
     CHECK_MSG(strstr(out, "validation:") == NULL, "validation messages: %s", out);
@@ -393,9 +595,10 @@ static void lockstep_tests(void)
             vf_net_peer *p = NULL;
             vf_msg *m = calloc(1, sizeof *m);
             char err[256], where[32];
+            uint32_t refused = 0;
             snprintf(where, sizeof where, "127.0.0.1:%d", port);
-            if (vf_net_serve(where, 60000, &p, err, sizeof err) == VF_OK &&
-                vf_net_recv(p, m, 60000, err, sizeof err) == VF_OK) {
+            vf_net_serve_desc sd = {.where = where, .token = TOKEN, .timeout_ms = 60000};
+            if (vf_net_serve(&sd, &p, &refused, err, sizeof err) == VF_OK) {
                 *m = (vf_msg){.type = VF_MSG_HELLO, .header = {.scene = "smoke", .params = "n=16\n", .frames = 50}};
                 vf_net_send(p, m, 60000, err, sizeof err);
                 if (mode == 1) {
@@ -425,7 +628,8 @@ static void lockstep_tests(void)
             free(m);
             _exit(0);
         }
-        rc = vf_test_run_capture(out, sizeof out, "timeout 200 '%s' run --join 127.0.0.1:%d --quiet", vf_t.vkfluid, port);
+        rc = vf_test_run_capture(out, sizeof out, "timeout 200 '%s' run --join 127.0.0.1:%d --token %s --quiet",
+                                 vf_t.vkfluid, port, TOKEN);
         int status = 0;
         waitpid(pid, &status, 0);
         const char *want = mode == 0 ? "disconnected" : mode == 3 ? "states differ" : "malformed";
@@ -433,13 +637,319 @@ static void lockstep_tests(void)
                   "fault %d: exit %d, one line naming '%s': %s", mode, rc, want, out);
     }
     vf_test_section("nobody to join, a bad address");
-    rc = vf_test_run_capture(out, sizeof out, "timeout 100 '%s' run --join 127.0.0.1:%d --quiet", vf_t.vkfluid,
-                             test_port(9));
+    rc = vf_test_run_capture(out, sizeof out, "timeout 100 '%s' run --join 127.0.0.1:%d --token %s --quiet", vf_t.vkfluid,
+                             test_port(9), TOKEN);
     CHECK_MSG(rc == 3 && strstr(out, "cannot connect") && one_output_line(out), "nobody listens: exit %d: %s", rc, out);
     rc = vf_test_run_capture(out, sizeof out, "'%s' run smoke --steps 3 --serve 99999 --quiet", vf_t.vkfluid);
     CHECK_MSG(rc == 2 && strstr(out, "PORT") && one_output_line(out), "a bad port: exit %d: %s", rc, out);
     rc = vf_test_run_capture(out, sizeof out, "'%s' run smoke --serve 7000 --quiet", vf_t.vkfluid);
     CHECK_MSG(rc == 2 && strstr(out, "--steps") && one_output_line(out), "--serve without --steps: exit %d: %s", rc, out);
+}
+
+
+/* ---------------------------------------------------------------- hostile peers and signals */
+
+/* Starts sh -c cmd with stdout and stderr to log; the pid. */
+static pid_t spawn(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static pid_t spawn(const char *log, const char *fmt, ...)
+{
+    static char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *f = freopen(log, "w", stdout);
+        if (f)
+            dup2(fileno(stdout), 2);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* The exit status of pid (waited for), 128 + N for a signal. */
+static int reap(pid_t pid)
+{
+    int st = 0;
+    if (waitpid(pid, &st, 0) != pid)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Waits (at most tenths x 0.1 s) until path holds text. */
+static bool wait_for_text(const char *path, const char *text, int tenths)
+{
+    for (int i = 0; i < tenths; i++) {
+        char *t = vf_test_read_file(path, NULL);
+        bool found = t && strstr(t, text);
+        free(t);
+        if (found)
+            return true;
+        sleep_us(100000);
+    }
+    return false;
+}
+
+/* Waits (at most 30 s) until process pid, exec'd into vkfluid, catches
+ * SIGINT (the SigCgt mask of /proc/PID/status, read line by line: /proc
+ * files have no size). */
+static bool wait_for_handler(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    for (int i = 0; i < 3000; i++) {
+        FILE *f = fopen(path, "r");
+        bool named = false;
+        unsigned long long mask = 0;
+        while (f && fgets(line, sizeof line, f)) {
+            if (!strncmp(line, "Name:", 5))
+                named = strstr(line, "vkfluid") != NULL; /* after the exec */
+            if (!strncmp(line, "SigCgt:", 7))
+                mask = strtoull(line + 7, NULL, 16);
+        }
+        if (f)
+            fclose(f);
+        if (named && (mask & (1ull << (SIGINT - 1))))
+            return true;
+        sleep_us(10000);
+    }
+    return false;
+}
+
+/* A loopback connection to port, or -1. */
+static int connect_to(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* Joins the server at port as a peer would (JOIN with token, HELLO back). */
+static vf_net_peer *fake_client(int port, vf_msg *m)
+{
+    char where[32], err[256];
+    vf_net_peer *p = NULL;
+    snprintf(where, sizeof where, "127.0.0.1:%d", port);
+    *m = (vf_msg){.type = VF_MSG_JOIN, .token = TOKEN};
+    if (vf_net_join(where, 60000, &p, err, sizeof err) != VF_OK || vf_net_send(p, m, 60000, err, sizeof err) != VF_OK ||
+        vf_net_recv(p, m, 60000, err, sizeof err) != VF_OK || m->type != VF_MSG_HELLO) {
+        CHECK_MSG(false, "the fake client joins port %d: %s", port, err);
+        vf_net_close(&p);
+    }
+    return p;
+}
+
+static void check_interrupted_summary(const char *dir, const char *what)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *text = vf_test_read_file(path, NULL);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    const cJSON *it = j ? cJSON_GetObjectItemCaseSensitive(j, "interrupted") : NULL;
+    CHECK_MSG(j && cJSON_IsTrue(it), "%s: %s parses as JSON and says interrupted: %s", what, path, text ? text : "(none)");
+    cJSON_Delete(j);
+    free(text);
+}
+
+static void hostile_peers(void)
+{
+    vf_test_section("a port scan, a wrong token and a flood against a server that then completes with its peer");
+    int port = test_port(12);
+    const char *log = vf_test_path("scan_server.log");
+    pid_t server = spawn(log, "timeout 300 '%s' run smoke --set n=16 --steps 3 --serve 127.0.0.1:%d --token %s --export '%s'",
+                         vf_t.vkfluid, port, TOKEN, vf_test_path("scan_a"));
+    CHECK_MSG(wait_for_text(log, "waiting for a peer", 600), "the server waits");
+    static const uint8_t wrong[] = {VF_MSG_JOIN, VF_WIRE_VERSION, 0, 0, 11, 0, 0, 0, 10, 'w', 'r', 'o', 'n', 'g',
+                                    't', 'o', 'k', 'e', 'n'};
+    int fd = connect_to(port), made = fd >= 0;
+    uint8_t reply[8] = {0};
+    if (CHECK(fd >= 0)) {
+        CHECK(write(fd, wrong, sizeof wrong) == (ssize_t)sizeof wrong);
+        CHECK_MSG(read(fd, reply, sizeof reply) == 8 && reply[0] == VF_MSG_BYE, "a wrong token gets BYE");
+        close(fd);
+    }
+    if ((fd = connect_to(port)) >= 0) { /* bytes that are no message */
+        (void)!write(fd, "GET / HTTP/1.0\r\n\r\n", 18);
+        close(fd);
+        made++;
+    }
+    for (int k = 0; k < 30; k++) { /* a port scan: connect and close */
+        if ((fd = connect_to(port)) >= 0) {
+            close(fd);
+            made++;
+        }
+    }
+    int silent = connect_to(port); /* holds a slot while the peer joins */
+    for (int k = 0; k < 40; k++) { /* a flood: garbage, then closed */
+        char junk[512];
+        memset(junk, 'A' + k % 26, sizeof junk);
+        if ((fd = connect_to(port)) >= 0) {
+            (void)!write(fd, junk, sizeof junk);
+            close(fd);
+            made++;
+        }
+    }
+    int rc = vf_test_run_capture(out, sizeof out, "timeout 300 '%s' run --join 127.0.0.1:%d --token %s --export '%s' --quiet",
+                                 vf_t.vkfluid, port, TOKEN, vf_test_path("scan_b"));
+    int src = reap(server);
+    if (silent >= 0)
+        close(silent);
+    char *slog = vf_test_read_file(log, NULL);
+    CHECK_MSG(rc == 0 && src == 0, "the real peer completes: client exit %d, server exit %d: %s / %s", rc, src, out,
+              slog ? slog : "");
+    char counted[64];
+    snprintf(counted, sizeof counted, "(%d other connections refused)", made);
+    CHECK_MSG(slog && strstr(slog, "another session token") && strstr(slog, "without a join") &&
+                  strstr(slog, "is not a join") && strstr(slog, counted) &&
+                  strstr(slog, "further ones are counted, not shown"),
+              "every refusal is counted, the first 20 are one line each: %s", slog ? slog : "");
+    free(slog);
+    CHECK(vf_test_same_file(vf_test_path("scan_a/grid_0000.vti"), vf_test_path("scan_b/grid_0000.vti")));
+
+    vf_test_section("a peer's events are input: a reset flood and an invalid SET end the session, exit 3 naming it");
+    const char *events[2] = {"flood", "bad set"};
+    for (int k = 0; k < 2; k++) {
+        port = test_port(13 + k);
+        char lk[32];
+        snprintf(lk, sizeof lk, "peer%d.log", k);
+        log = vf_test_path(lk);
+        server = spawn(log, "timeout 300 '%s' run smoke --set n=16 --steps 20 --serve 127.0.0.1:%d --token %s --quiet",
+                       vf_t.vkfluid, port, TOKEN);
+        vf_msg *m = calloc(1, sizeof *m);
+        vf_net_peer *p = m && wait_for_text(log, "waiting for a peer", 600) ? fake_client(port, m) : NULL;
+        char err[256];
+        if (p) {
+            *m = (vf_msg){.type = VF_MSG_FRAME, .frame = 0};
+            for (uint32_t i = 0; i < (k ? 1u : VF_SESSION_PEER_EVENTS); i++)
+                m->in.ev[m->in.count++] = k ? (vf_event){.type = VF_EVENT_SET, .text = "n=1"} : (vf_event){.type = VF_EVENT_RESET};
+            vf_net_send(p, m, 60000, err, sizeof err);
+            vf_net_recv(p, m, 60000, err, sizeof err); /* the server's frame 0 */
+        }
+        src = reap(server);
+        slog = vf_test_read_file(log, NULL);
+        const char *want = k ? "frame 0, event 1 (SET n=1): n=1: out of range" : "resets in one frame";
+        CHECK_MSG(src == 3 && slog && strstr(slog, "the peer (client 127.0.0.1:") && strstr(slog, want),
+                  "%s: server exit %d (want 3), naming the peer and '%s': %s", events[k], src, want, slog ? slog : "");
+        free(slog);
+        vf_net_close(&p);
+        free(m);
+    }
+
+    vf_test_section("a hostile server: its invalid reset ends the client, exit 3 naming the peer");
+    port = test_port(15);
+    fflush(stdout);
+    pid_t fake = fork();
+    if (fake == 0) {
+        vf_net_peer *p = NULL;
+        vf_msg *m = calloc(1, sizeof *m);
+        char err[256], where[32];
+        uint32_t refused = 0;
+        snprintf(where, sizeof where, "127.0.0.1:%d", port);
+        vf_net_serve_desc sd = {.where = where, .token = TOKEN, .timeout_ms = 60000};
+        if (m && vf_net_serve(&sd, &p, &refused, err, sizeof err) == VF_OK) {
+            *m = (vf_msg){.type = VF_MSG_HELLO, .header = {.scene = "dam-break", .params = "spacing=0.04\n", .frames = 5}};
+            vf_net_send(p, m, 60000, err, sizeof err);
+            *m = (vf_msg){.type = VF_MSG_FRAME, .frame = 0};
+            m->in.ev[0] = (vf_event){.type = VF_EVENT_SET, .text = "tank_height=1"};
+            m->in.ev[1] = (vf_event){.type = VF_EVENT_SET, .text = "ratio=50"};
+            m->in.ev[2] = (vf_event){.type = VF_EVENT_RESET};
+            m->in.count = 3;
+            vf_net_send(p, m, 60000, err, sizeof err);
+            vf_net_recv(p, m, 120000, err, sizeof err);
+            vf_net_recv(p, m, 20000, err, sizeof err);
+        }
+        vf_net_close(&p);
+        free(m);
+        _exit(0);
+    }
+    rc = vf_test_run_capture(out, sizeof out, "timeout 300 '%s' run --join 127.0.0.1:%d --token %s --quiet", vf_t.vkfluid,
+                             port, TOKEN);
+    reap(fake);
+    CHECK_MSG(rc == 3 && strstr(out, "the peer (server 127.0.0.1:") && strstr(out, "event 3 (RESET)") &&
+                  strstr(out, "ratio") && one_output_line(out),
+              "client exit %d (want 3), one line naming the server and the event: %s", rc, out);
+}
+
+static void signals(void)
+{
+    vf_test_section("SIGINT and SIGTERM end every wait: exit 130, one line, summary.json written");
+    /* a server waiting for its peer */
+    int port = test_port(16);
+    const char *log = vf_test_path("sig_server.log");
+    pid_t pid = spawn(log, "exec '%s' run smoke --set n=16 --steps 3 --serve 127.0.0.1:%d --export '%s' --quiet",
+                      vf_t.vkfluid, port, vf_test_path("sig_server"));
+    CHECK(wait_for_text(log, "waiting for a peer", 600));
+    double t0 = vf_test_now();
+    kill(pid, SIGINT);
+    int rc = reap(pid);
+    printf("  the waiting server ended %.2f s after SIGINT\n", vf_test_now() - t0);
+    char *text = vf_test_read_file(log, NULL);
+    CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGINT) while waiting for a peer"),
+              "a waiting server: exit %d (want 130): %s", rc, text ? text : "");
+    free(text);
+    check_interrupted_summary(vf_test_path("sig_server"), "a waiting server");
+
+    /* a client joining where nobody listens yet */
+    log = vf_test_path("sig_client.log");
+    pid = spawn(log, "exec '%s' run --join 127.0.0.1:%d --token %s --export '%s' --quiet", vf_t.vkfluid, test_port(17),
+                TOKEN, vf_test_path("sig_client"));
+    sleep_us(1500000); /* connecting: retried every 100 ms for 15 s */
+    t0 = vf_test_now();
+    kill(pid, SIGTERM);
+    rc = reap(pid);
+    printf("  the joining client ended %.2f s after SIGTERM\n", vf_test_now() - t0);
+    text = vf_test_read_file(log, NULL);
+    CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGTERM) while joining"), "a joining client: exit %d: %s",
+              rc, text ? text : "");
+    free(text);
+    check_interrupted_summary(vf_test_path("sig_client"), "a joining client");
+
+    /* a server in lockstep, waiting for a silent peer's frame */
+    port = test_port(18);
+    log = vf_test_path("sig_lockstep.log");
+    pid = spawn(log, "exec '%s' run smoke --set n=16 --steps 50 --serve 127.0.0.1:%d --token %s --export '%s' --quiet",
+                vf_t.vkfluid, port, TOKEN, vf_test_path("sig_lockstep"));
+    vf_msg *m = calloc(1, sizeof *m);
+    vf_net_peer *p = m && wait_for_text(log, "waiting for a peer", 600) ? fake_client(port, m) : NULL;
+    char err[256];
+    if (p) {
+        vf_net_recv(p, m, 120000, err, sizeof err); /* the server's frame 0: it now waits for ours */
+        t0 = vf_test_now();
+        kill(pid, SIGINT);
+        rc = reap(pid);
+        printf("  the server in lockstep ended %.2f s after SIGINT\n", vf_test_now() - t0);
+        bool bye = vf_net_recv(p, m, 10000, err, sizeof err) == VF_OK && m->type == VF_MSG_BYE;
+        text = vf_test_read_file(log, NULL);
+        CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGINT) after frame 0"), "lockstep: exit %d: %s", rc,
+                  text ? text : "");
+        CHECK_MSG(bye, "the peer is told BYE");
+        free(text);
+        check_interrupted_summary(vf_test_path("sig_lockstep"), "a server in lockstep");
+    } else {
+        kill(pid, SIGKILL);
+        reap(pid);
+    }
+    vf_net_close(&p);
+    free(m);
+
+    /* a signal at once: before or after the command catches it, one line and 130 */
+    log = vf_test_path("sig_early.log");
+    pid = spawn(log, "exec '%s' run smoke --set n=16 --steps 100000 --quiet", vf_t.vkfluid);
+    CHECK_MSG(wait_for_handler(pid), "the handler is installed first thing");
+    kill(pid, SIGINT);
+    rc = reap(pid);
+    text = vf_test_read_file(log, NULL);
+    CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGINT)") && vf_test_lines(text) == 1,
+              "a signal at once: exit %d (want 130), one line: %s", rc, text ? text : "");
+    free(text);
 }
 
 int main(int argc, char **argv)
@@ -448,6 +958,9 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     codec_tests();
     replay_tests();
+    hostile_replays();
     lockstep_tests();
+    hostile_peers();
+    signals();
     return vf_test_finish();
 }

@@ -2,7 +2,9 @@
  * disk give exactly the preset's desc), files round-trip, errors are one line
  * naming the file and key path, hostile inputs (tests/hostile) exit 2 before
  * any GPU work, a user file runs, --set takes SOLVER.KEY, docs/scenes.md's key
- * tables match `vkfluid scenes --markdown`, and outputs are never mixed. */
+ * tables match `vkfluid scenes --markdown`, every choice key lists its
+ * values in `scenes NAME`, `run NAME --help` and those tables, and outputs
+ * are never mixed. */
 #define _GNU_SOURCE /* open_memstream is POSIX 2008 too; keep glibc happy */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 
 #define VF_TESTLIB_NO_GPU
+#include "render_registry.h"
 #include "scene_file.h"
 #include "testlib.h"
 #include "scenes.h"
@@ -147,7 +150,7 @@ static void messages(void)
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": -5}}",
                  "grid.re: -5 is out of range: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"n\": 1e300}}",
-                 "grid.n: 1.0000000000000001e+300 is out of range: must be an integer in [16, 65536]");
+                 "grid.n: 1e+300 is out of range: must be an integer in [16, 65536]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": 1e400}}",
                  "grid.re: inf is not a finite number: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"pressure\": 1}}",
@@ -157,8 +160,8 @@ static void messages(void)
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": true}}",
                  "grid.re: true (a boolean) is not allowed: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"r\\ne\": 1}}",
-                 "grid.r?e: unknown key: the grid keys are n, pressure, pressure_iters, epsilon, ssor_omega, advect, "
-                 "donor_gamma, cfl, frame_dt, diffuse_iters, report_every, re, lid");
+                 "grid.r\\x0ae: unknown key: did you mean re? the grid keys are n, pressure, pressure_iters, epsilon, "
+                 "ssor_omega, advect, donor_gamma, cfl, frame_dt, diffuse_iters, report_every, re, lid");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\"", "line 1, column 37: the JSON ends too early: close "
                                                                 "every string, array and object");
     expect_error("", "empty file: expected a JSON object such as {\"solver\": \"grid\", \"scene\": \"smoke\"}");
@@ -385,6 +388,111 @@ static void listing_and_readme(void)
     free(readme);
 }
 
+/* The line of `key` in a key listing ("  key  value ..."), copied into line;
+ * false when absent. */
+static bool key_line(const char *text, const char *key, char *line, size_t cap)
+{
+    char pat[96];
+    snprintf(pat, sizeof pat, "\n  %s ", key);
+    const char *p = strstr(text, pat);
+    if (!p)
+        return false;
+    p++;
+    size_t n = strcspn(p, "\n");
+    snprintf(line, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
+    return true;
+}
+
+/* Every choice key lists its values, from its table, in `scenes NAME`,
+ * `run NAME --help` and docs/scenes.md (`scenes --markdown`, where a '|'
+ * would end the cell: ", "). The renderer's choice keys too: in `scenes NAME`,
+ * as KEY=a|b in `run NAME --help` and in the family's renderer table. */
+static void choices_listed(void)
+{
+    vf_test_section("every choice key lists its values: scenes NAME, run NAME --help, scenes --markdown");
+    static char listing[1 << 16], help[1 << 16];
+    char *md = NULL;
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' scenes --markdown", vf_t.vkfluid);
+    CHECK_EQ_INT(rc, 0);
+    md = strdup(out);
+    size_t keys = 0;
+    for (size_t i = 0; vf_scenes[i]; i++) {
+        const vf_scene_info *info = vf_scenes[i];
+        rc = vf_test_run_capture(listing, sizeof listing, "'%s' scenes %s", vf_t.vkfluid, info->name);
+        CHECK_EQ_INT(rc, 0);
+        rc = vf_test_run_capture(help, sizeof help, "'%s' run %s --help", vf_t.vkfluid, info->name);
+        CHECK_EQ_INT(rc, 0);
+        for (size_t k = 0; k < info->param_count; k++) {
+            const vf_param_def *d = &info->params[k];
+            if (d->type != VF_PARAM_ENUM)
+                continue;
+            char line[1024], cell[256];
+            keys++;
+            CHECK_MSG(key_line(listing, d->key, line, sizeof line) && strstr(line, d->choices),
+                      "scenes %s: %s lists %s", info->name, d->key, d->choices);
+            CHECK_MSG(key_line(help, d->key, line, sizeof line) && strstr(line, d->choices),
+                      "run %s --help: %s lists %s", info->name, d->key, d->choices);
+            size_t n = 0;
+            for (const char *c = d->choices; *c && n + 3 < sizeof cell; c++) {
+                if (*c == '|') {
+                    cell[n++] = ',';
+                    cell[n++] = ' ';
+                } else {
+                    cell[n++] = *c;
+                }
+            }
+            cell[n] = 0;
+            /* the table of this scene: after the header "### FAMILY keys: scene(s) A, B" naming it */
+            char row[128], head[64];
+            snprintf(head, sizeof head, "### %s keys: scene", info->family);
+            const char *sec = NULL;
+            for (const char *h = strstr(md, head); h && !sec; h = strstr(h + 1, head)) {
+                size_t hl = strcspn(h, "\n"), nl = strlen(info->name);
+                for (const char *q = strstr(h, info->name); q && (size_t)(q - h) < hl; q = strstr(q + 1, info->name))
+                    if ((q[-1] == ' ') && (q[nl] == ',' || q[nl] == '\n'))
+                        sec = h;
+            }
+            snprintf(row, sizeof row, "| `%s.%s` |", info->family, d->key);
+            const char *r = sec ? strstr(sec, row) : NULL;
+            CHECK_MSG(r && (size_t)(strstr(r, cell) - r) < strcspn(r, "\n"), "scenes --markdown: %s.%s lists %s",
+                      info->family, d->key, cell);
+        }
+        size_t rn = 0;
+        const vf_param_def *rt = vf_render_params(info->family, &rn);
+        const char *view_key = vf_render_view_key(info->family);
+        for (size_t k = 0; k < rn; k++) {
+            char line[1024];
+            if (rt[k].type != VF_PARAM_ENUM || (view_key && !strcmp(rt[k].key, view_key)))
+                continue;
+            keys++;
+            CHECK_MSG(key_line(listing, rt[k].key, line, sizeof line) && strstr(line, rt[k].choices),
+                      "scenes %s: %s lists %s", info->name, rt[k].key, rt[k].choices);
+            /* --help: KEY=a|b; the markdown: the row of the family's renderer table */
+            char with[256], row[128], head[96], cell[256];
+            snprintf(with, sizeof with, " %s=%s", rt[k].key, rt[k].choices);
+            CHECK_MSG(strstr(help, with) != NULL, "run %s --help: %s lists %s", info->name, rt[k].key, rt[k].choices);
+            size_t n = 0;
+            for (const char *c = rt[k].choices; *c && n + 3 < sizeof cell; c++) {
+                if (*c == '|') {
+                    cell[n++] = ',';
+                    cell[n++] = ' ';
+                } else {
+                    cell[n++] = *c;
+                }
+            }
+            cell[n] = 0;
+            snprintf(head, sizeof head, "### %s renderer keys:", info->family);
+            snprintf(row, sizeof row, "| `%s` |", rt[k].key);
+            const char *sec = strstr(md, head), *r = sec ? strstr(sec, row) : NULL;
+            CHECK_MSG(r && strstr(r, cell) && (size_t)(strstr(r, cell) - r) < strcspn(r, "\n"),
+                      "scenes --markdown: %s renderer %s lists %s", info->family, rt[k].key, cell);
+        }
+    }
+    printf("  %zu choice keys checked in every scene\n", keys);
+    CHECK(keys > 20);
+    free(md);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -393,5 +501,6 @@ int main(int argc, char **argv)
     hostile();
     user_file_runs();
     listing_and_readme();
+    choices_listed();
     return vf_test_finish();
 }

@@ -4,6 +4,29 @@
 # GPU tests run with validation (and synchronization validation) forced on and
 # exit 77 (reported as skipped) only when no Vulkan device exists at all.
 file(GLOB VF_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.c)
+# Time limits only end hangs; they scale with the build and the machine:
+# VF_TEST_TIMEOUT_PERCENT (100: as written below) is the measured machine
+# factor tools/quickstart.sh passes (the runnable processes per core when the
+# tests begin: the 1-minute load average plus the 2 tests ctest runs at once,
+# over the cores, from 1 to 8, so a loaded machine gets longer limits), and
+# a sanitizer build multiplies them by 3 (ASan and UBSan slow vkfluid's own
+# code 2-3x; the drivers are not instrumented).
+set(VF_TEST_TIMEOUT_PERCENT 100 CACHE STRING "percent applied to every test's time limit (the machine factor)")
+if(NOT VF_TEST_TIMEOUT_PERCENT MATCHES "^[0-9]+$" OR VF_TEST_TIMEOUT_PERCENT LESS 100)
+  message(FATAL_ERROR "VF_TEST_TIMEOUT_PERCENT=${VF_TEST_TIMEOUT_PERCENT}: must be a whole number of percent >= 100")
+endif()
+set(vf_timeout_build 1)
+if(VKFLUID_SANITIZE)
+  set(vf_timeout_build 3)
+endif()
+# vf_timeout(VAR SECONDS): SECONDS scaled by the build and the machine
+function(vf_timeout var seconds)
+  math(EXPR t "${seconds} * ${vf_timeout_build} * ${VF_TEST_TIMEOUT_PERCENT} / 100")
+  set(${var} ${t} PARENT_SCOPE)
+endfunction()
+vf_timeout(VF_T400 400)
+vf_timeout(VF_T900 900)
+vf_timeout(VF_T1200 1200)
 # tests/ref: the CPU reference of every kernel, a layer above the solvers and
 # renderers it mirrors; the tests see every layer.
 file(GLOB VF_REF_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/ref/*.c)
@@ -15,7 +38,7 @@ target_link_libraries(vf_testlib PUBLIC vf_app vf_ref)
 target_include_directories(vf_testlib PUBLIC ${CMAKE_SOURCE_DIR}/tests)
 foreach(src ${VF_TEST_SOURCES})
   get_filename_component(name ${src} NAME_WE)
-  add_executable(${name} ${src})
+  add_executable(${name} ${src} ${VF_SAN_SOURCES})
   target_link_libraries(${name} PRIVATE vf_testlib)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   set(scratch ${CMAKE_BINARY_DIR}/tests/scratch/${name})
@@ -23,16 +46,34 @@ foreach(src ${VF_TEST_SOURCES})
     COMMAND ${name} $<TARGET_FILE:vkfluid> ${CMAKE_SOURCE_DIR} ${scratch})
   set_tests_properties(${name} PROPERTIES
     SKIP_RETURN_CODE 77
-    TIMEOUT 400
+    TIMEOUT ${VF_T400}
     ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1")
 endforeach()
+# test_install runs cmake --install and cpack on this build folder
+target_compile_definitions(test_install PRIVATE VF_CMAKE_COMMAND="${CMAKE_COMMAND}" VF_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
 # test_replay runs two viewer sessions, their replays and a 200-frame lockstep
 # pair of processes (each waiting on the other every frame): more time
-set_tests_properties(test_replay PROPERTIES TIMEOUT 900)
-# ten scenes captured and judged: minutes on a CPU device
+set_tests_properties(test_replay PROPERTIES TIMEOUT ${VF_T900})
+# thirteen scenes captured and judged: minutes on a CPU device
 if(TEST test_gallery)
-  set_tests_properties(test_gallery PROPERTIES TIMEOUT 1200)
+  set_tests_properties(test_gallery PROPERTIES TIMEOUT ${VF_T1200})
 endif()
+
+# Long physics runs whose host code (the command line, exports, reports) the
+# lighter tests cover too: the sanitizer run leaves them to the plain suite
+# (label "sanitizer-light": tools/quickstart.sh runs -LE 'matrix|sanitizer-light'
+# there, with VKFLUID_DRIVER_LIGHT=1 for test_drivers, as on SwiftShader).
+# test_grid_physics (the cavity against Ghia et al., the V-cycle rates: 263 s
+# of the sanitizer run's 2781 s of tests in the loaded run of docs/robustness.md)
+# drives the grid solver that test_grid, test_drivers and test_cli run there;
+# test_sph_methods the SPH solvers that test_sph_pbf, test_sph_dfsph and
+# test_sph_run run there.
+foreach(name test_gallery test_height_physics test_grid3d_physics test_terrain_physics test_grid_physics
+    test_sph_methods)
+  if(TEST ${name})
+    set_tests_properties(${name} PROPERTIES LABELS sanitizer-light)
+  endif()
+endforeach()
 
 # The driver matrix (label "matrix"; the plain suite is `ctest -LE matrix`):
 # the tests that compare GPU kernels with their CPU references, the physics
@@ -49,8 +90,21 @@ endif()
 # them run every shader (README, Tested on). test_scan passes there too but
 # takes about 8 minutes (its 2^26-element scan), so the matrix leaves it to
 # lavapipe; the scan shaders run in SPH binning (test_sph_bin, test_drivers).
+# test_counters is left out there too: its counts are the same on every row
+# (lvp128 and min-desktop have SwiftShader's subgroup size and shared-memory
+# path), it checks the descriptor-set path SwiftShader adds on lavapipe
+# itself, and the kernels it counts run on SwiftShader in test_gpu_core,
+# test_sph_bin, test_grid and test_height_kernels (250 s of 1802 s in the
+# loaded run of docs/robustness.md).
 set(VF_SWIFTSHADER_TESTS test_gpu_core test_grid test_grid_methods test_height_kernels test_sph_bin test_sph_kernels
-    test_sph_forces test_sph_pbf test_ssf test_grid3d test_sph_foam test_sph_mesh test_counters test_drivers
+    test_sph_forces test_sph_pbf test_sph_dfsph test_ssf test_grid3d test_sph_foam test_sph_mesh test_drivers
+    test_terrain_kernels)
+set(VF_MATRIX_TESTS test_gpu_core test_scan test_grid test_grid_methods test_grid_physics test_height_kernels test_height_physics
+    test_height_render test_sph_bin test_sph_kernels test_sph_forces test_sph_pbf test_sph_dfsph test_sph_hydro test_sph_run test_ssf
+    test_capture test_grid3d test_grid3d_physics test_grid3d_render test_sph_foam test_sph_mesh test_counters
+    test_drivers test_terrain_kernels test_terrain_physics)
+set(VF_MINDESKTOP_TESTS test_gpu_core test_scan test_grid test_grid_methods test_height_kernels test_sph_bin test_sph_kernels
+    test_sph_forces test_sph_pbf test_sph_dfsph test_ssf test_grid3d test_sph_foam test_sph_mesh test_counters test_drivers
     test_terrain_kernels)
 set(VF_MATRIX_TESTS test_gpu_core test_scan test_grid test_grid_methods test_grid_physics test_height_kernels
     test_height_physics test_height_render test_sph_bin test_sph_kernels test_sph_forces test_sph_pbf test_sph_hydro
@@ -96,10 +150,34 @@ foreach(cfg ${VF_MATRIX_CONFIGS})
       COMMAND ${name} $<TARGET_FILE:vkfluid> ${CMAKE_SOURCE_DIR} ${scratch})
     set_tests_properties(${name}@${cfg} PROPERTIES
       LABELS matrix
-      TIMEOUT 900
+      TIMEOUT ${VF_T900}
       ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1;VK_DRIVER_FILES=${icd};VK_ICD_FILENAMES=${icd};${extra}")
   endforeach()
 endforeach()
+
+# The longest tests start first: ctest runs tests in descending COST when it
+# has no timings of its own (a fresh clone, as in CI), so two long tests do
+# not end the run one after the other. The costs are the seconds each took in
+# the loaded CI run of docs/robustness.md (tests under a minute keep cost 0);
+# only the order depends on them. With that run's times, ordered so, the
+# suite, the matrix and the sanitizer run would have taken 993 s, 1789 s and
+# 1260 s instead of 1042 s, 1801 s and 1343 s (the sanitizer run without
+# test_grid_physics); the matrix without test_counters@swiftshader 1664 s.
+# test_sph_methods came later: 300 s at load 10.
+set(VF_TEST_COSTS
+    test_sph_methods 300
+    test_grid@swiftshader 944 test_drivers@swiftshader 647 test_replay 256
+    test_grid@min-desktop 181 test_drivers@lvp128 168 test_drivers 164 test_gallery 149
+    test_height_physics@lvp128 143 test_drivers@min-desktop 135 test_height_physics 129 test_height_cli 127
+    test_bench 126 test_viewer 121 test_cli_hints 112 test_grid_physics 110 test_grid 97 test_grid@lvp128 90
+    test_height_kernels@swiftshader 88 test_grid3d_physics@lvp128 87 test_grid_physics@lvp128 84
+    test_grid3d_physics 66 test_sph_pbf@swiftshader 62)
+while(VF_TEST_COSTS)
+  list(POP_FRONT VF_TEST_COSTS name cost)
+  if(TEST ${name})
+    set_tests_properties(${name} PROPERTIES COST ${cost})
+  endif()
+endwhile()
 
 # The fuzz target's bounded run (about 15 s): new inputs go to a scratch
 # corpus, the seeds in tests/fuzz_corpus stay untouched. A longer run: see the

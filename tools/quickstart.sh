@@ -27,7 +27,7 @@ packages="cmake make gcc g++ pkg-config glslc libvulkan-dev libvulkan-volk-dev m
 vulkan-validationlayers libglfw3-dev libstb-dev libcjson-dev zlib1g-dev libvkfft-dev glslang-dev xvfb xauth clang
 libclang-rt-14-dev"
 # SwiftShader (a second CPU Vulkan driver) for the driver matrix: test mode only
-if [ "$mode" = test ]; then packages="$packages chromium-common"; fi
+if [ "$mode" = test ]; then packages="$packages chromium-common dpkg-dev"; fi
 
 missing=""
 if [ "${VKFLUID_NO_INSTALL:-0}" != 1 ]; then
@@ -90,19 +90,36 @@ else
     configure build -DVKFLUID_WERROR=$werror
 fi
 
+# The machine factor for the tests' time limits (tests/tests.cmake): how
+# many runnable processes share each core now (the 1-minute load average)
+# with the 2 tests ctest runs at once, at least 1 and at most 8, in percent.
+timeout_percent() {
+    awk -v n="$jobs" '{ f = ($1 + 2) / n; if (f < 1) f = 1; if (f > 8) f = 8; printf "%d\n", f * 100 }' /proc/loadavg 2>/dev/null ||
+        echo 100
+}
+
 if [ "$mode" = test ]; then
     export VKFLUID_VALIDATION=1
     status=0
+    percent=$(timeout_percent)
+    echo "quickstart: test time limits at ${percent}% (load average $(cut -d' ' -f1 /proc/loadavg 2>/dev/null) on $jobs cores)" >&2
+    cmake -S . -B build -DVF_TEST_TIMEOUT_PERCENT="$percent" >/dev/null
     ctest --test-dir build --output-on-failure -j 2 -LE matrix || status=$?
     echo "quickstart: the driver matrix: lavapipe 128-bit, SwiftShader, lavapipe with min-desktop limits (ctest -L matrix)" >&2
     start=$(date +%s)
     ctest --test-dir build --output-on-failure -j 2 -L matrix || status=$?
     echo "quickstart: the driver matrix took $(($(date +%s) - start)) s" >&2
     if [ "${CI:-}" = true ] || [ "${VKFLUID_SANITIZE_TESTS:-0}" = 1 ]; then
-        echo "quickstart: the test suite again under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
+        # the lighter set (as on SwiftShader): test_drivers at one step per
+        # scene, the long physics runs left to the plain suite; leaks are
+        # errors, but for the named ones inside the Vulkan drivers
+        echo "quickstart: the test suite again under AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer" >&2
         configure build-asan -DVKFLUID_WERROR=$werror -DVKFLUID_SANITIZE=ON
-        ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-            ctest --test-dir build-asan --output-on-failure -j 2 -LE matrix || status=$?
+        cmake -S . -B build-asan -DVF_TEST_TIMEOUT_PERCENT="$(timeout_percent)" >/dev/null
+        VKFLUID_DRIVER_LIGHT=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+            LSAN_OPTIONS="suppressions=$(pwd)/tools/lsan.supp:print_suppressions=0" \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+            ctest --test-dir build-asan --output-on-failure -j 2 -LE 'matrix|sanitizer-light' || status=$?
     fi
     exit $status
 fi

@@ -1,10 +1,16 @@
 // volume_common.glsl: cell indexing and trilinear sampling of cell-centred
 // fields for the volume renderer (include after VF_PUSH(vf_volume_push) and
-// the scal / mask buffers). Mirrored by src/render_volume_ref.c.
+// the scal / mask buffers). Mirrored by tests/ref/render_volume_ref.c.
 
 ivec3 vdims()
 {
     return ivec3(int(pc.nx), int(pc.ny), int(pc.nz));
+}
+
+// The cell size h (the light pass marches in steps of one cell).
+float vh()
+{
+    return pc.light.w;
 }
 
 int vcells()
@@ -19,7 +25,7 @@ int vidx(ivec3 p)
 
 bool vsolid_at(vec3 x)
 {
-    ivec3 p = clamp(ivec3(floor(x / pc.box.w)), ivec3(0), vdims() - 1);
+    ivec3 p = clamp(ivec3(floor(x / vh())), ivec3(0), vdims() - 1);
     return mask[vidx(p)] != 0u;
 }
 
@@ -27,7 +33,7 @@ bool vsolid_at(vec3 x)
     float NAME(vec3 x)                                                          \
     {                                                                           \
         ivec3 d = vdims();                                                      \
-        vec3 g = clamp(x / pc.box.w - 0.5, vec3(0.0), vec3(d - 1));             \
+        vec3 g = clamp(x / vh() - 0.5, vec3(0.0), vec3(d - 1));             \
         ivec3 i0 = min(ivec3(floor(g)), d - 2);                                 \
         vec3 f = g - vec3(i0);                                                  \
         int o = OFFSET;                                                         \

@@ -18,7 +18,7 @@ void main()
     ivec3 p = ivec3(gl_GlobalInvocationID);
     if (any(greaterThanEqual(p, vdims())))
         return;
-    vec3 x = (vec3(p) + 0.5) * pc.box.w;
+    vec3 x = (vec3(p) + 0.5) * vh();
     float step = pc.light.w, tau = 0.0, t = 1.0;
     int maxn = int(ceil(length(pc.box.xyz) / step)) + 1;
     for (int k = 0; k < maxn; k++) {

@@ -2,8 +2,9 @@
 // The 3D grid's view: a ray per pixel through the domain box.
 // mode VOLUME: front-to-back ray marching of the density with single
 // scattering of one directional light (the transmittance to the light comes
-// from the per-frame light volume), temperature above ambient as emission
-// (fire), obstacles as lit solid geometry (analytic shapes, shadowed by the
+// from the per-frame light volume), the hot smoke's black-body glow (fire:
+// Kirchhoff's law, emission = absorption x the black body's radiance at the
+// gas's temperature), obstacles as lit solid geometry (analytic shapes, shadowed by the
 // smoke through the light volume). Slice modes: the plane z = slice.x * depth
 // coloured by density, speed, pressure or vorticity magnitude (nearest cell),
 // with the obstacles drawn in front of it.
@@ -103,11 +104,34 @@ float obstacles_hit(vec3 o, vec3 d, out vec3 n)
     return best;
 }
 
+// The light at a solid's surface: the transmittance 1.5 cells out along the
+// normal, in the fluid cells next to the solid (the cells inside it hold 0,
+// and sampling between them and the surface drew the staircase of the
+// voxelised shape as rings).
 vec3 shade_solid(vec3 x, vec3 n)
 {
     float lit = max(dot(n, pc.light.xyz), 0.0);
-    vec3 inside = clamp(x, vec3(0.0), pc.box.xyz);
+    vec3 inside = clamp(x + (1.5 * vh()) * n, vec3(0.0), pc.box.xyz);
     return vec3(0.55, 0.52, 0.48) * (0.25 + 0.75 * lit * light_at(inside));
+}
+
+#define VF_BB_VEC3(k, r, g, b) vec3(r, g, b),
+const vec3 blackbody_table[VF_BLACKBODY_COUNT + 1] = vec3[](VF_BLACKBODY_LIST(VF_BB_VEC3) vec3(0.0));
+
+// The radiance of a black body at K = 300 + kelvin x theta (theta: the
+// temperature above ambient): its colour at luminance 1 (shared_volume.h)
+// times (K / 1500 K)^4 less that of the 300 K surroundings (the
+// Stefan-Boltzmann law: radiated power ~ K^4).
+vec3 blackbody(float theta)
+{
+    float k = 300.0 + pc.box.w * theta;
+    float f = clamp((k - float(VF_BLACKBODY_K0)) / float(VF_BLACKBODY_DK), 0.0, float(VF_BLACKBODY_COUNT - 1));
+    int i = min(int(f), VF_BLACKBODY_COUNT - 2);
+    vec3 c = mix(blackbody_table[i], blackbody_table[i + 1], f - float(i));
+    float q = k / 1500.0, q0 = 300.0 / 1500.0;
+    q *= q;
+    q0 *= q0;
+    return c * max(q * q - q0 * q0, 0.0);
 }
 
 vec3 ramp(float t) // blue -> white -> red, t in [-1, 1]
@@ -148,14 +172,14 @@ vec3 ucell(ivec3 p)
 
 float slice_value(vec3 x)
 {
-    ivec3 p = clamp(ivec3(floor(x / pc.box.w)), ivec3(0), vdims() - 1);
+    ivec3 p = clamp(ivec3(floor(x / vh())), ivec3(0), vdims() - 1);
     if (pc.mode == VF_VOL_MODE_DENSITY)
         return density_at(x);
     if (pc.mode == VF_VOL_MODE_SPEED)
         return length(ucell(p));
     if (pc.mode == VF_VOL_MODE_PRESSURE)
         return pr[vidx(p)];
-    float h2 = 2.0 * pc.box.w;
+    float h2 = 2.0 * vh();
     vec3 dx = (ucell(p + ivec3(1, 0, 0)) - ucell(p - ivec3(1, 0, 0))) / h2;
     vec3 dy = (ucell(p + ivec3(0, 1, 0)) - ucell(p - ivec3(0, 1, 0))) / h2;
     vec3 dz = (ucell(p + ivec3(0, 0, 1)) - ucell(p - ivec3(0, 0, 1))) / h2;
@@ -214,9 +238,9 @@ void main()
         vec3 x = o + t * d;
         float rho = max(density_at(x), 0.0);
         float temp = max(temperature_at(x) - pc.up.w, 0.0);
-        float ext = pc.fwd.w * rho;
-        vec3 emit = pc.right.w * temp * vec3(1.0, 0.45, 0.12) * (1.0 + 0.6 * temp * pc.right.w);
-        vec3 scat = pc.slice.w * ext * light_at(x) * lightc + 0.15 * ext * vec3(0.6, 0.65, 0.75);
+        float ext = pc.fwd.w * rho, albedo = pc.slice.w;
+        vec3 emit = pc.right.w > 0.0 ? (pc.right.w * (1.0 - albedo) * ext) * blackbody(temp) : vec3(0.0);
+        vec3 scat = albedo * ext * light_at(x) * lightc + (0.1875 * albedo) * ext * vec3(0.6, 0.65, 0.75);
         float a = exp(-ext * step);
         // integrate over the step with the source constant: (1 - a) / ext
         float w = ext > 1e-6 ? (1.0 - a) / ext : step;

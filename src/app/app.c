@@ -10,11 +10,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* One line on stderr: prefix, the formatted message, newline. */
+/* One line on stderr: prefix, the formatted message, newline; whatever the
+ * message echoes (arguments, file names, keys, values) is escaped
+ * (vf_text_escape), so no byte of input reaches the terminal raw. */
 static void message(const char *prefix, const char *fmt, va_list ap)
 {
+    char raw[8192], shown[16384];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    vf_text_escape(raw, shown, sizeof shown, sizeof raw, false);
     fputs(prefix, stderr);
-    vfprintf(stderr, fmt, ap);
+    fputs(shown, stderr);
     fputc('\n', stderr);
 }
 
@@ -23,6 +28,20 @@ void vf_app_error(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     message("error: ", fmt, ap);
+    va_end(ap);
+}
+
+const char *vf_app_shown(const char *s, char *buf, size_t cap)
+{
+    vf_text_escape(s, buf, cap, cap, false);
+    return buf;
+}
+
+void vf_app_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    message("", fmt, ap);
     va_end(ap);
 }
 
@@ -47,6 +66,7 @@ int vf_app_exit_code(vf_result r)
     case VF_ERR_NO_DEVICE:
     case VF_ERR_NO_VALIDATION:
     case VF_ERR_NO_DISPLAY: return VF_EXIT_USAGE;
+    case VF_ERR_INTERRUPTED: return VF_EXIT_INTERRUPTED;
     default: return VF_EXIT_RUNTIME;
     }
 }
@@ -127,7 +147,8 @@ int vf_app_unknown_option(const char *cmd, const char *opt)
         "--frames",      "--json",   "--out",    "--quiet",   "--render", "--render-path", "--repeat", "--results",
         "--scene",       "--screenshot", "--screenshot-dir", "--set", "--size", "--sizes",  "--solver",
         "--steps",       "--substeps-per-submit", "--time", "--video", "--vsync", "--wall",  "--warmup",
-        "--help",        "--markdown", "--threshold", "--diff", "--tolerance",
+        "--help",        "--markdown", "--threshold", "--diff", "--tolerance", "--replay", "--serve", "--join",
+        "--token",       "--record",
     };
     const char *near = vf_suggest(opt, options, sizeof options / sizeof options[0]);
     if (near && !strcmp(near, opt)) /* another command's option: suggesting it back would not help */
@@ -184,27 +205,64 @@ void vf_progress_end(vf_progress *p)
     p->drawn = false;
 }
 
-/* The one signal flag: written only by the handler (async-signal-safe),
- * read by the commands between frames. */
+/* The one signal flag, written only by the handler (async-signal-safe) and
+ * read by the commands between frames and in every wait: 0 until
+ * vf_app_catch_interrupts (a signal then ends the program at once, with a
+ * line), -1 once a command checks it, then the signal caught. */
 static volatile sig_atomic_t interrupt_signal;
 
 static void on_interrupt(int sig)
 {
-    interrupt_signal = sig;
+    if (interrupt_signal == 0) {
+        static const char int_msg[] = "interrupted (SIGINT)\n",
+                          term_msg[] = "interrupted (SIGTERM)\n";
+        if (sig == SIGTERM)
+            (void)!write(2, term_msg, sizeof term_msg - 1);
+        else
+            (void)!write(2, int_msg, sizeof int_msg - 1);
+        _exit(VF_EXIT_INTERRUPTED);
+    }
+    if (interrupt_signal < 0) {
+        interrupt_signal = sig;
+        return;
+    }
+    /* a second signal, of either kind: the default action at once */
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
-void vf_app_catch_interrupts(void)
+static void install(int flags)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND | SA_RESTART; /* a second signal ends the program at once */
+    sa.sa_flags = flags;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
 
+void vf_app_install_interrupts(void)
+{
+    interrupt_signal = 0;
+    install(0);
+}
+
+void vf_app_catch_interrupts(void)
+{
+    if (interrupt_signal > 0)
+        return; /* already caught: keep it */
+    interrupt_signal = -1;
+    install(SA_RESETHAND); /* a second signal ends the program at once */
+}
+
 int vf_app_interrupted(void)
 {
-    return (int)interrupt_signal;
+    int s = (int)interrupt_signal;
+    return s > 0 ? s : 0;
+}
+
+const char *vf_app_signal_name(int sig)
+{
+    return sig == SIGTERM ? "SIGTERM" : "SIGINT";
 }

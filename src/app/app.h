@@ -27,6 +27,14 @@ typedef struct vf_command {
 /** Prints "error: <formatted>" as one line to stderr (lowercase, no full stop). */
 void vf_app_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/** s escaped for a terminal (vf_text_escape, quotes kept) into buf; returns
+ * buf. For user text (file names, arguments) in lines printed to stdout. */
+const char *vf_app_shown(const char *s, char *buf, size_t cap);
+
+/** Prints the formatted text as one line to stderr, escaped as errors are
+ * (a progress or status line that echoes names or arguments). */
+void vf_app_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /** Prints "warning: <formatted>" as one line to stderr. */
 void vf_app_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -52,12 +60,21 @@ const char *vf_app_option_value(int argc, char **argv, int *i);
 /** Prints "error: unknown option 'X' for 'vkfluid CMD': see vkfluid CMD --help". */
 int vf_app_unknown_option(const char *cmd, const char *opt);
 
-/** Catches SIGINT and SIGTERM: the handler only records the signal (read it
- * with vf_app_interrupted); a second signal ends the program at once. */
+/** Installs the SIGINT and SIGTERM handler first thing (main): until a
+ * command calls vf_app_catch_interrupts, a signal ends the program at once
+ * with one line and exit 130. */
+void vf_app_install_interrupts(void);
+
+/** From now on the handler only records the signal (read it with
+ * vf_app_interrupted: the command ends its frame or wait and writes its
+ * report); a second signal ends the program at once. */
 void vf_app_catch_interrupts(void);
 
 /** The signal caught since vf_app_catch_interrupts (SIGINT, SIGTERM), or 0. */
 int vf_app_interrupted(void);
+
+/** "SIGTERM" for SIGTERM, else "SIGINT". */
+const char *vf_app_signal_name(int sig);
 
 /** Monotonic wall-clock seconds. */
 double vf_app_now(void);

@@ -62,6 +62,107 @@ void vf_bench_fit(vf_bench_solver *s)
     s->exponent = vf_bench_fit_exponent(x, y, n);
 }
 
+/* ------------------------------------------------------------------ real time */
+
+double vf_bench_rtf30(double rtf_sim, double render_s)
+{
+    if (!(rtf_sim > 0))
+        return 0.0;
+    const double display = 1.0 / 30.0;
+    return display / (display / rtf_sim + fmax(render_s, 0.0));
+}
+
+void vf_bench_realtime(vf_bench_size *z)
+{
+    z->rtf_sim = z->sim_fps_median * z->frame_dt;
+    z->rtf_render = z->rendered ? z->render_fps_median * z->frame_dt : 0.0;
+    z->render_s = 0.0;
+    z->rtf30 = 0.0;
+    if (z->rendered && z->render_fps_median > 0 && z->sim_fps_median > 0) {
+        z->render_s = fmax(0.0, 1.0 / z->render_fps_median - 1.0 / z->sim_fps_median);
+        z->rtf30 = vf_bench_rtf30(z->rtf_sim, z->render_s);
+    }
+}
+
+vf_bench_limit vf_bench_largest(const double *x, const double *y, uint32_t n)
+{
+    vf_bench_limit l = {.kind = VF_BENCH_LIMIT_UNKNOWN};
+    double last_x = 0, last_r = 0, elements[VF_BENCH_MAX_SIZES + 1], rtf[VF_BENCH_MAX_SIZES + 1];
+    bool any = false;
+    if (n > VF_BENCH_MAX_SIZES + 1)
+        n = VF_BENCH_MAX_SIZES + 1;
+    for (uint32_t i = 0; i < n; i++) { /* in ascending order of elements */
+        uint32_t k = i;
+        for (; k > 0 && elements[k - 1] > x[i]; k--) {
+            elements[k] = elements[k - 1];
+            rtf[k] = rtf[k - 1];
+        }
+        elements[k] = x[i];
+        rtf[k] = y[i];
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(rtf[i] > 0) || !(elements[i] > 0))
+            continue;
+        if (rtf[i] < 1.0) {
+            if (!any) {
+                l.kind = VF_BENCH_LIMIT_NONE;
+                l.elements = elements[i];
+                return l;
+            }
+            /* log rtf linear in log elements between the two: where it is 1 */
+            double t = log(last_r) / (log(last_r) - log(rtf[i]));
+            l.kind = VF_BENCH_LIMIT_BETWEEN;
+            l.lo = last_x;
+            l.hi = elements[i];
+            l.elements = exp(log(last_x) + t * (log(elements[i]) - log(last_x)));
+            return l;
+        }
+        any = true;
+        last_x = elements[i];
+        last_r = rtf[i];
+    }
+    if (any) {
+        l.kind = VF_BENCH_LIMIT_AT_LEAST;
+        l.elements = last_x;
+    }
+    return l;
+}
+
+void vf_bench_fit_realtime(vf_bench_solver *s)
+{
+    double x[VF_BENCH_MAX_SIZES], y[VF_BENCH_MAX_SIZES];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->size_count; i++)
+        if (s->sizes[i].fits) {
+            x[n] = (double)s->sizes[i].elements;
+            y[n++] = s->sizes[i].rtf30;
+        }
+    s->rt30 = vf_bench_largest(x, y, n);
+}
+
+void vf_bench_limit_text(const vf_bench_limit *l, char *buf, size_t cap)
+{
+    switch (l->kind) {
+    case VF_BENCH_LIMIT_BETWEEN:
+        snprintf(buf, cap, "~%.0f (between %.0f and %.0f)", l->elements, l->lo, l->hi);
+        break;
+    case VF_BENCH_LIMIT_AT_LEAST:
+        snprintf(buf, cap, "at least %.0f (the largest size; every size keeps up)", l->elements);
+        break;
+    case VF_BENCH_LIMIT_NONE:
+        snprintf(buf, cap, "none (not even %.0f)", l->elements);
+        break;
+    default:
+        snprintf(buf, cap, "unknown (no size with a factor)");
+    }
+}
+
+static const char *limit_kind_name(vf_bench_limit_kind k)
+{
+    static const char *const names[] = {"unknown", "none", "at_least", "between"};
+    return names[k];
+}
+
 /* ------------------------------------------------------------------ JSON */
 
 static void jnum(FILE *f, const char *key, double v, bool comma)
@@ -110,6 +211,17 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
         vf_json_string(f, s->size_key);
         fprintf(f, ", ");
         jnum(f, "scaling_exponent", s->exponent, false);
+        fprintf(f, ",\n     \"realtime30_largest\": ");
+        if (r->render_width) {
+            fprintf(f, "{\"render\": \"%ux%u\", \"kind\": \"%s\", \"elements\": ", r->render_width, r->render_height,
+                    limit_kind_name(s->rt30.kind));
+            vf_json_number(f, s->rt30.kind == VF_BENCH_LIMIT_UNKNOWN ? NAN : s->rt30.elements);
+            if (s->rt30.kind == VF_BENCH_LIMIT_BETWEEN)
+                fprintf(f, ", \"between\": [%.0f, %.0f]", s->rt30.lo, s->rt30.hi);
+            fputs("}", f);
+        } else {
+            fputs("null", f);
+        }
         fprintf(f, ",\n     \"sizes\": [");
         for (uint32_t zi = 0; zi < s->size_count; zi++) {
             const vf_bench_size *z = &s->sizes[zi];
@@ -122,8 +234,14 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
                 continue;
             }
             fprintf(f, ", ");
-            jnum(f, "substeps_per_frame", z->substeps, false);
-            fprintf(f, ",\n       \"sim\": {");
+            jnum(f, "substeps_per_frame", z->substeps, true);
+            jnum(f, "frame_dt", z->frame_dt, false);
+            fprintf(f, ",\n       \"realtime\": {");
+            jnum(f, "sim", z->rtf_sim, true);
+            jnum(f, "render", z->rendered ? z->rtf_render : NAN, true);
+            jnum(f, "render_s_per_frame", z->rendered ? z->render_s : NAN, true);
+            jnum(f, "display30", z->rendered ? z->rtf30 : NAN, false);
+            fprintf(f, "},\n       \"sim\": {");
             jnum(f, "gpu_ms_median", z->sim_gpu_ms_median, true);
             jnum(f, "gpu_ms_min", z->sim_gpu_ms_min, true);
             jnum(f, "gpu_ms_max", z->sim_gpu_ms_max, true);
@@ -177,7 +295,16 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
             }
             fprintf(f, "]}");
         }
-        fprintf(f, "]}");
+        fprintf(f, "]");
+        if (s->model_counted) { /* --model: a frame recorded, not run */
+            fprintf(f, ",\n     \"recorded_frame\": {\"elements\": %u, \"ran\": false, \"note\": ", VF_BENCH_MODEL_PARTICLES);
+            vf_json_string(f, "recorded, not run: what runs taken from the largest benched size (substeps the GPU "
+                              "chooses scaled by the cube root of the particle ratio)");
+            fprintf(f, ",\n       ");
+            vf_bench_work_json(&s->model_work, f);
+            fprintf(f, "}");
+        }
+        fprintf(f, "}");
     }
     fprintf(f, "\n  ]\n}\n");
 }
@@ -187,7 +314,7 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
 void vf_bench_write_csv(const vf_bench_report *r, FILE *f)
 {
     fprintf(f, "device,solver,scene,size,elements,substeps_per_frame,sim_gpu_ms,sim_fps,steps_per_second,render_fps,"
-               "pass,kind,pass_ms,pass_gbps,render_path\n");
+               "pass,kind,pass_ms,pass_gbps,render_path,frame_dt,rtf_sim,rtf_render,rtf30\n");
     for (uint32_t si = 0; si < r->solver_count; si++) {
         const vf_bench_solver *s = &r->solver[si];
         for (uint32_t zi = 0; zi < s->size_count; zi++) {
@@ -196,11 +323,12 @@ void vf_bench_write_csv(const vf_bench_report *r, FILE *f)
                 continue;
             for (uint32_t pi = 0; pi < z->pass_count; pi++) {
                 const vf_bench_pass *p = &z->pass[pi];
-                fprintf(f, "\"%s\",%s,%s,%llu,%llu,%.4g,%.6g,%.6g,%.6g,%.6g,%s,%s,%.6g,%.6g,%s\n", r->device.name,
-                        s->solver, s->scene, (unsigned long long)z->size, (unsigned long long)z->elements, z->substeps,
-                        z->sim_gpu_ms_median, z->sim_fps_median, z->steps_per_second,
-                        z->rendered ? z->render_fps_median : 0.0, p->name, p->render ? "render" : "sim", p->ms_median,
-                        p->gbps, z->rendered ? z->render_path : "");
+                fprintf(f, "\"%s\",%s,%s,%llu,%llu,%.4g,%.6g,%.6g,%.6g,%.6g,%s,%s,%.6g,%.6g,%s,%.9g,%.6g,%.6g,%.6g\n",
+                        r->device.name, s->solver, s->scene, (unsigned long long)z->size,
+                        (unsigned long long)z->elements, z->substeps, z->sim_gpu_ms_median, z->sim_fps_median,
+                        z->steps_per_second, z->rendered ? z->render_fps_median : 0.0, p->name,
+                        p->render ? "render" : "sim", p->ms_median, p->gbps, z->rendered ? z->render_path : "",
+                        z->frame_dt, z->rtf_sim, z->rtf_render, z->rtf30);
             }
         }
     }
@@ -213,6 +341,16 @@ static double log_pos(double v, double lo, double hi, double a, double b)
     return a + (log10(v) - log10(lo)) / (log10(hi) - log10(lo)) * (b - a);
 }
 
+/* The value a line plots at one size: 0 sim fps, 1 render fps, 2 rtf sim,
+ * 3 rtf with rendering, 4 rtf30; 0 where it has none. */
+static double svg_value(const vf_bench_size *z, int mode)
+{
+    if (!z->fits || (mode % 2 == 1 && !z->rendered) || (mode == 4 && !z->rendered))
+        return 0.0;
+    const double v[5] = {z->sim_fps_median, z->render_fps_median, z->rtf_sim, z->rtf_render, z->rtf30};
+    return v[mode];
+}
+
 /* A marker with its value at every measured point of one mode's line (the
  * line alone hides where the measurements are). */
 static void svg_markers(FILE *f, const vf_bench_solver *s, int mode, const char *colour, double xlo, double xhi,
@@ -220,13 +358,93 @@ static void svg_markers(FILE *f, const vf_bench_solver *s, int mode, const char 
 {
     for (uint32_t zi = 0; zi < s->size_count; zi++) {
         const vf_bench_size *z = &s->sizes[zi];
-        double fps = mode ? z->render_fps_median : z->sim_fps_median;
-        if (!z->fits || (mode && !z->rendered) || !(fps > 0))
+        double v = svg_value(z, mode);
+        if (!(v > 0))
             continue;
-        double x = log_pos((double)z->elements, xlo, xhi, px0, px1), y = log_pos(fps, ylo, yhi, py0, py1);
+        double x = log_pos((double)z->elements, xlo, xhi, px0, px1), y = log_pos(v, ylo, yhi, py0, py1);
         fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>", x, y, colour);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">%.3g</text>\n", x + 6, y - 6, colour, fps);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">%.3g</text>\n", x + 6, y - 6, colour, v);
     }
+}
+
+/* One polyline (with its markers and legend entry `row`) of mode's values. */
+static void svg_line(FILE *f, const vf_bench_solver *s, int mode, const char *colour, const char *label, int row,
+                     double xlo, double xhi, double ylo, double yhi, double px0, double px1, double py0, double py1)
+{
+    static const char *const modes[5] = {"sim", "render", "rtf-sim", "rtf-render", "rtf30"};
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" data-mode=\"%s\" points=\"", colour, modes[mode]);
+    for (uint32_t zi = 0; zi < s->size_count; zi++) {
+        double v = svg_value(&s->sizes[zi], mode);
+        if (v > 0)
+            fprintf(f, "%.1f,%.1f ", log_pos((double)s->sizes[zi].elements, xlo, xhi, px0, px1),
+                    log_pos(v, ylo, yhi, py0, py1));
+    }
+    fprintf(f, "\"/>\n");
+    svg_markers(f, s, mode, colour, xlo, xhi, ylo, yhi, px0, px1, py0, py1);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>", px0 + 12, py1 + 14 + 18 * row, colour);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px0 + 32, py1 + 19 + 18 * row, label);
+}
+
+/* Log axes: the frame, decade grid lines and labels. */
+static void svg_axes(FILE *f, double xlo, double xhi, double ylo, double yhi, double px0, double px1, double py0,
+                     double py1, const char *xlabel, const char *ylabel)
+{
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n", px0, py1,
+            px1 - px0, py0 - py1);
+    for (double d = xlo; d <= xhi * 1.0001; d *= 10) {
+        double x = log_pos(d, xlo, xhi, px0, px1);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x, py0, x, py1);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0e</text>\n", x, py0 + 18, d);
+    }
+    for (double d = ylo; d <= yhi * 1.0001; d *= 10) {
+        double y = log_pos(d, ylo, yhi, py0, py1);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", px0, y, px1, y);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", px0 - 6, y + 4, d);
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", (px0 + px1) / 2, py0 + 40, xlabel);
+    fprintf(f, "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" text-anchor=\"middle\">%s</text>\n",
+            (py0 + py1) / 2, (py0 + py1) / 2, ylabel);
+}
+
+/* The value range (whole decades) of the given modes over s's sizes,
+ * including at least [lo, hi]. */
+static void svg_range(const vf_bench_solver *s, int mode0, int mode1, double *lo, double *hi)
+{
+    for (uint32_t zi = 0; zi < s->size_count; zi++)
+        for (int m = mode0; m <= mode1; m++) {
+            double v = svg_value(&s->sizes[zi], m);
+            if (v > 0) {
+                *lo = fmin(*lo, v);
+                *hi = fmax(*hi, v);
+            }
+        }
+    *lo = pow(10, floor(log10(*lo)));
+    *hi = pow(10, ceil(log10(*hi) - 1e-9)); /* an exact decade stays the top */
+    if (!(*hi > *lo))
+        *hi = *lo * 10;
+}
+
+/* The real-time factor against size, log-log: simulation only, with
+ * rendering and at a 30 fps display, with the real-time line at 1; height RH. */
+static void svg_rtf_panel(FILE *f, const vf_bench_report *r, const vf_bench_solver *s, double y0, double xlo, double xhi,
+                          double W, double L, double R, double RH)
+{
+    double ylo = 1, yhi = 1, px0 = L, px1 = W - R, py0 = y0 + RH - 60, py1 = y0 + 50;
+    svg_range(s, 2, 4, &ylo, &yhi);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\">%s: real-time factor (simulated s per wall s)</text>\n", L,
+            y0 + 28, s->solver);
+    svg_axes(f, xlo, xhi, ylo, yhi, px0, px1, py0, py1, !strcmp(s->size_key, "particles") ? "particles" : "grid cells",
+             "real-time factor");
+    double y = log_pos(1.0, ylo, yhi, py0, py1);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"6 4\"/>\n", px0,
+            y, px1, y);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#c33\" text-anchor=\"end\">1 = real time</text>\n", px1 - 4, y - 4);
+    static const char *const colours[3] = {"#1f77b4", "#ff7f0e", "#2ca02c"};
+    char label[3][64] = {"simulation only", "with rendering", ""};
+    snprintf(label[2], sizeof label[2], "at a 30 fps display (%ux%u)", r->render_width, r->render_height);
+    for (int k = 0; k < 3; k++)
+        if (k == 0 || r->render_width)
+            svg_line(f, s, 2 + k, colours[k], label[k], k, xlo, xhi, ylo, yhi, px0, px1, py0, py1);
 }
 
 /* Per-pass GPU time at each size as stacked horizontal bars (one colour per
@@ -289,7 +507,7 @@ static void svg_pass_bars(FILE *f, const vf_bench_solver *s, double y0, double W
 
 void vf_bench_write_svg(const vf_bench_report *r, FILE *f)
 {
-    const double W = 760, FH = 380, BH = 240, PH = FH + BH, L = 80, R = 30, T = 50, B = 60;
+    const double W = 760, FH = 380, RH = 320, BH = 240, PH = FH + RH + BH, L = 80, R = 30, T = 50, B = 60;
     double H = PH * (r->solver_count ? r->solver_count : 1);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
@@ -300,19 +518,11 @@ void vf_bench_write_svg(const vf_bench_report *r, FILE *f)
         const vf_bench_solver *s = &r->solver[si];
         double y0 = PH * si;
         double xlo = INFINITY, xhi = 0, ylo = 10, yhi = 100;
-        for (uint32_t zi = 0; zi < s->size_count; zi++) {
-            const vf_bench_size *z = &s->sizes[zi];
-            if (!z->fits)
-                continue;
-            xlo = fmin(xlo, (double)z->elements);
-            xhi = fmax(xhi, (double)z->elements);
-            double fps[2] = {z->sim_fps_median, z->rendered ? z->render_fps_median : 0};
-            for (int k = 0; k < 2; k++)
-                if (fps[k] > 0) {
-                    ylo = fmin(ylo, fps[k]);
-                    yhi = fmax(yhi, fps[k]);
-                }
-        }
+        for (uint32_t zi = 0; zi < s->size_count; zi++)
+            if (s->sizes[zi].fits) {
+                xlo = fmin(xlo, (double)s->sizes[zi].elements);
+                xhi = fmax(xhi, (double)s->sizes[zi].elements);
+            }
         if (!(xhi > 0)) {
             xlo = 1;
             xhi = 10;
@@ -321,54 +531,25 @@ void vf_bench_write_svg(const vf_bench_report *r, FILE *f)
         xhi = pow(10, ceil(log10(xhi) - 1e-9)); /* an exact decade stays the top */
         if (!(xhi > xlo))
             xhi = xlo * 10;
-        ylo = pow(10, floor(log10(ylo)));
-        yhi = pow(10, ceil(log10(yhi) - 1e-9));
+        svg_range(s, 0, 1, &ylo, &yhi);
         double px0 = L, px1 = W - R, py0 = y0 + FH - B, py1 = y0 + T;
-        svg_pass_bars(f, s, y0 + FH, W, L, R, BH);
+        svg_rtf_panel(f, r, s, y0 + FH, xlo, xhi, W, L, R, RH);
+        svg_pass_bars(f, s, y0 + FH + RH, W, L, R, BH);
         fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\">%s (%s): frames per second against %s, %s</text>\n", L,
-                y0 + 28, s->solver, s->scene, !strcmp(s->solver, "sph") ? "particles" : "cells", r->device.name);
-        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n", px0, py1,
-                px1 - px0, py0 - py1);
-        for (double d = xlo; d <= xhi * 1.0001; d *= 10) {
-            double x = log_pos(d, xlo, xhi, px0, px1);
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x, py0, x, py1);
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0e</text>\n", x, py0 + 18, d);
-        }
-        for (double d = ylo; d <= yhi * 1.0001; d *= 10) {
-            double y = log_pos(d, ylo, yhi, py0, py1);
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", px0, y, px1, y);
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", px0 - 6, y + 4, d);
-        }
+                y0 + 28, s->solver, s->scene, !strcmp(s->size_key, "particles") ? "particles" : "cells", r->device.name);
+        svg_axes(f, xlo, xhi, ylo, yhi, px0, px1, py0, py1, !strcmp(s->size_key, "particles") ? "particles" : "grid cells",
+                 "frames per second");
         for (int g = 30; g <= 60; g += 30) {
             double y = log_pos(g, ylo, yhi, py0, py1);
             fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"6 4\"/>\n",
                     px0, y, px1, y);
             fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#c33\" text-anchor=\"end\">%d fps</text>\n", px1 - 4, y - 4, g);
         }
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", (px0 + px1) / 2, py0 + 40,
-                !strcmp(s->solver, "sph") ? "particles" : "grid cells");
-        fprintf(f, "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" text-anchor=\"middle\">frames per second</text>\n",
-                (py0 + py1) / 2, (py0 + py1) / 2);
         static const char *const colours[2] = {"#1f77b4", "#ff7f0e"};
         static const char *const labels[2] = {"simulation only", "with rendering"};
-        for (int mode = 0; mode < 2; mode++) {
-            if (mode == 1 && !r->render_width)
-                continue;
-            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" data-mode=\"%s\" points=\"", colours[mode],
-                    mode ? "render" : "sim");
-            for (uint32_t zi = 0; zi < s->size_count; zi++) {
-                const vf_bench_size *z = &s->sizes[zi];
-                double fps = mode ? z->render_fps_median : z->sim_fps_median;
-                if (!z->fits || (mode && !z->rendered) || !(fps > 0))
-                    continue;
-                fprintf(f, "%.1f,%.1f ", log_pos((double)z->elements, xlo, xhi, px0, px1), log_pos(fps, ylo, yhi, py0, py1));
-            }
-            fprintf(f, "\"/>\n");
-            svg_markers(f, s, mode, colours[mode], xlo, xhi, ylo, yhi, px0, px1, py0, py1);
-            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>", px0 + 12, py1 + 14 + 18 * mode,
-                    colours[mode]);
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", px0 + 32, py1 + 19 + 18 * mode, labels[mode]);
-        }
+        for (int mode = 0; mode < 2; mode++)
+            if (mode == 0 || r->render_width)
+                svg_line(f, s, mode, colours[mode], labels[mode], mode, xlo, xhi, ylo, yhi, px0, px1, py0, py1);
     }
     fprintf(f, "</svg>\n");
 }
@@ -394,6 +575,23 @@ static void print_pass_coverage(const vf_bench_size *z, FILE *f)
                 sum, frame_ms, 100.0 * sum / frame_ms);
 }
 
+/* The real-time factor's meaning and the largest size that keeps up at a
+ * 30 fps display. */
+static void print_realtime(const vf_bench_report *r, const vf_bench_solver *s, FILE *f)
+{
+    char text[160];
+    fprintf(f, "  real-time factor (simulated s per wall s; a frame simulates frame_dt): rtf sim = sim fps x frame_dt, "
+               "rtf+render = render fps x frame_dt, rtf30 = at a 30 fps display, simulating 1/30 s and rendering once "
+               "per displayed frame\n");
+    if (!r->render_width) {
+        fprintf(f, "  the largest %s with rtf30 >= 1: not measured (--render none)\n", s->size_key);
+        return;
+    }
+    vf_bench_limit_text(&s->rt30, text, sizeof text);
+    fprintf(f, "  the largest %s with rtf30 >= 1 at %ux%u: %s\n", !strcmp(s->size_key, "particles") ? "particle count" : "size",
+            r->render_width, r->render_height, text);
+}
+
 void vf_bench_print(const vf_bench_report *r, FILE *f)
 {
     const vf_device_info *d = &r->device;
@@ -407,21 +605,25 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
     for (uint32_t si = 0; si < r->solver_count; si++) {
         const vf_bench_solver *s = &r->solver[si];
         fprintf(f, "%s (%s), swept %s; fitted GPU cost ~ elements^%.2f\n", s->solver, s->scene, s->size_key, s->exponent);
-        fprintf(f, "  %12s %12s %9s %11s %10s %12s %11s\n", "size", "elements", "substeps", "sim GPU ms", "sim fps",
-                "steps/s", "render fps");
+        fprintf(f, "  %12s %12s %9s %11s %10s %12s %11s %9s %11s %9s\n", "size", "elements", "substeps", "sim GPU ms",
+                "sim fps", "steps/s", "render fps", "rtf sim", "rtf+render", "rtf30");
         for (uint32_t zi = 0; zi < s->size_count; zi++) {
             const vf_bench_size *z = &s->sizes[zi];
             if (!z->fits) {
                 fprintf(f, "  %12llu  does not fit: %s\n", (unsigned long long)z->size, z->why);
                 continue;
             }
-            char rfps[40] = "-";
-            if (z->rendered)
+            char rfps[40] = "-", rr[16] = "-", r30[16] = "-";
+            if (z->rendered) {
                 snprintf(rfps, sizeof rfps, "%.4g (%s)", z->render_fps_median, z->render_path);
-            fprintf(f, "  %12llu %12llu %9.4g %11.4g %10.4g %12.4g %11s\n", (unsigned long long)z->size,
+                snprintf(rr, sizeof rr, "%.3g", z->rtf_render);
+                snprintf(r30, sizeof r30, "%.3g", z->rtf30);
+            }
+            fprintf(f, "  %12llu %12llu %9.4g %11.4g %10.4g %12.4g %11s %9.3g %11s %9s\n", (unsigned long long)z->size,
                     (unsigned long long)z->elements, z->substeps, z->sim_gpu_ms_median, z->sim_fps_median,
-                    z->steps_per_second, rfps);
+                    z->steps_per_second, rfps, z->rtf_sim, rr, r30);
         }
+        print_realtime(r, s, f);
         /* per pass at the largest size that fits */
         for (int zi = (int)s->size_count - 1; zi >= 0; zi--) {
             const vf_bench_size *z = &s->sizes[zi];
@@ -470,8 +672,69 @@ void vf_bench_write_work_csv(const vf_bench_report *r, FILE *f)
                                        r->solver[si].sizes[zi].size, f);
 }
 
+/* The neighbour passes run per simulated second of solver si at elements
+ * (a benched size, or the --model recorded frame); 0: none there. */
+static double neighbour_rate(const vf_bench_report *r, uint32_t si, double elements)
+{
+    const vf_bench_solver *s = &r->solver[si];
+    const vf_bench_work *w = NULL;
+    for (uint32_t zi = 0; zi < s->size_count; zi++)
+        if (s->sizes[zi].fits && (double)s->sizes[zi].elements == elements)
+            w = &s->sizes[zi].work;
+    if (!w && s->model_counted && elements == VF_BENCH_MODEL_PARTICLES)
+        w = &s->model_work;
+    vf_bench_rates sec;
+    if (!w)
+        return 0.0;
+    vf_bench_work_rates_of(w, true, &sec);
+    return sec.neighbour_passes_run;
+}
+
+/* For each particle count with wcsph and another SPH method (the benched
+ * sizes, then the --model recorded frame): how many times fewer neighbour
+ * passes per simulated second the others run. */
+static void print_neighbour_ratios(const vf_bench_report *r, FILE *f)
+{
+    int wc = -1;
+    for (uint32_t si = 0; si < r->solver_count; si++)
+        if (!strcmp(r->solver[si].solver, "wcsph"))
+            wc = (int)si;
+    if (wc < 0)
+        return;
+    const vf_bench_solver *w = &r->solver[wc];
+    double counts[VF_BENCH_MAX_SIZES + 1];
+    uint32_t n = 0;
+    bool model_benched = false;
+    for (uint32_t zi = 0; zi < w->size_count; zi++)
+        if (w->sizes[zi].fits) {
+            counts[n++] = (double)w->sizes[zi].elements;
+            model_benched |= w->sizes[zi].elements == VF_BENCH_MODEL_PARTICLES;
+        }
+    if (w->model_counted && !model_benched)
+        counts[n++] = VF_BENCH_MODEL_PARTICLES;
+    for (uint32_t k = 0; k < n; k++) {
+        double base = neighbour_rate(r, (uint32_t)wc, counts[k]);
+        bool any = false;
+        for (uint32_t si = 0; si < r->solver_count && base > 0; si++) {
+            double o = si == (uint32_t)wc || strcmp(r->solver[si].size_key, "particles") ? 0.0
+                                                                                         : neighbour_rate(r, si, counts[k]);
+            if (!(o > 0))
+                continue;
+            if (!any)
+                fprintf(f, "  neighbour passes run per simulated second at %.0f%s: wcsph %.4g", counts[k],
+                        w->model_counted && !model_benched && k == n - 1 ? "* (recorded frame, estimated run)" : "",
+                        base);
+            fprintf(f, "; %s %.4g (%.3gx fewer)", r->solver[si].solver, o, base / o);
+            any = true;
+        }
+        if (any)
+            fprintf(f, "\n");
+    }
+}
+
 void vf_bench_print_work(const vf_bench_report *r, FILE *f)
 {
+    char size[32];
     vf_bench_work_print_header(f);
     for (uint32_t si = 0; si < r->solver_count; si++)
         for (uint32_t zi = 0; zi < r->solver[si].size_count; zi++)
@@ -479,14 +742,71 @@ void vf_bench_print_work(const vf_bench_report *r, FILE *f)
                 vf_bench_work_print_row(&r->solver[si].sizes[zi].work, r->solver[si].solver, r->solver[si].sizes[zi].size,
                                         f);
     fprintf(f, "\n");
+    vf_bench_work_print_rates_header(f);
+    bool recorded = false;
+    for (uint32_t si = 0; si < r->solver_count; si++) {
+        const vf_bench_solver *s = &r->solver[si];
+        for (uint32_t zi = 0; zi < s->size_count; zi++)
+            if (s->sizes[zi].fits) {
+                snprintf(size, sizeof size, "%llu", (unsigned long long)s->sizes[zi].size);
+                vf_bench_work_print_rates_row(&s->sizes[zi].work, s->solver, size, f);
+            }
+        if (s->model_counted) {
+            snprintf(size, sizeof size, "%u*", VF_BENCH_MODEL_PARTICLES);
+            vf_bench_work_print_rates_row(&s->model_work, s->solver, size, f);
+            recorded = true;
+        }
+    }
+    if (recorded)
+        fprintf(f, "  %u*: a frame recorded, not run (--model): its run columns take the substeps the GPU chooses "
+                   "(dfsph) scaled from the largest benched size by the cube root of the particle ratio, and the "
+                   "iterations and neighbour passes per substep measured there (an estimate)\n",
+                VF_BENCH_MODEL_PARTICLES);
+    print_neighbour_ratios(r, f);
+    fprintf(f, "\n");
+}
+
+/* ------------------------------------------------------------------ README table */
+
+void vf_bench_write_table(const vf_bench_report *r, FILE *f)
+{
+    fprintf(f, "Measured on %s (%s), %u frames x %u repeats, render %s. Real-time factor (rtf): simulated seconds "
+               "per wall second; rtf30: at a 30 fps display, rendering once per displayed frame.\n\n",
+            r->device.name, r->date, r->frames, r->repeat, r->render_width ? "on" : "off");
+    fprintf(f, "| solver | scene | size | substeps a frame | sim fps | fps with render | rtf | rtf with render | rtf30 |\n");
+    fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
+    for (uint32_t si = 0; si < r->solver_count; si++) {
+        const vf_bench_solver *s = &r->solver[si];
+        for (uint32_t zi = 0; zi < s->size_count; zi++) {
+            const vf_bench_size *z = &s->sizes[zi];
+            if (!z->fits)
+                continue;
+            if (z->rendered)
+                fprintf(f, "| %s | %s | %llu | %.4g | %.4g | %.4g | %.3g | %.3g | %.3g |\n", s->solver, s->scene,
+                        (unsigned long long)z->size, z->substeps, z->sim_fps_median, z->render_fps_median, z->rtf_sim,
+                        z->rtf_render, z->rtf30);
+            else
+                fprintf(f, "| %s | %s | %llu | %.4g | %.4g | - | %.3g | - | - |\n", s->solver, s->scene,
+                        (unsigned long long)z->size, z->substeps, z->sim_fps_median, z->rtf_sim);
+        }
+    }
+    if (r->render_width) {
+        fprintf(f, "\nThe largest count with rtf30 >= 1 at %ux%u (interpolated between the benched sizes):\n\n",
+                r->render_width, r->render_height);
+        for (uint32_t si = 0; si < r->solver_count; si++) {
+            char text[160];
+            vf_bench_limit_text(&r->solver[si].rt30, text, sizeof text);
+            fprintf(f, "- %s: %s\n", r->solver[si].solver, text);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ files */
 
 vf_result vf_bench_write(const vf_bench_report *r, const char *dir)
 {
-    static const char *const names[4] = {"bench.csv", "bench.json", "bench.svg", "work.csv"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const names[5] = {"bench.csv", "bench.json", "bench.svg", "work.csv", "table.md"};
+    for (int i = 0; i < 5; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         vf_file file;
@@ -499,8 +819,10 @@ vf_result vf_bench_write(const vf_bench_report *r, const char *dir)
             vf_bench_write_json(r, file.f);
         else if (i == 2)
             vf_bench_write_svg(r, file.f);
-        else
+        else if (i == 3)
             vf_bench_write_work_csv(r, file.f);
+        else
+            vf_bench_write_table(r, file.f);
         if ((res = vf_file_commit(&file)) != VF_OK)
             return res;
     }

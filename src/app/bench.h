@@ -13,7 +13,7 @@
 
 #define VF_BENCH_MAX_PASSES 48
 #define VF_BENCH_MAX_SIZES 32
-#define VF_BENCH_MAX_SOLVERS 5
+#define VF_BENCH_MAX_SOLVERS 8 /* sph, wcsph, pbf, dfsph, grid, height, grid3d, terrain */
 
 typedef struct vf_bench_pass {
     char name[32];
@@ -50,7 +50,31 @@ typedef struct vf_bench_size {
     double pressure_reduction[VF_BENCH_PRESSURES]; /* residual after / before */
     double pressure_digits_per_ms[VF_BENCH_PRESSURES]; /* -log10(reduction) per GPU ms */
     vf_bench_work work; /* work accounting (bench_accounting.h) */
+    /* the real-time factor: simulated seconds per wall second */
+    double frame_dt;   /* simulated seconds per frame */
+    double rtf_sim;    /* sim_fps x frame_dt */
+    double rtf_render; /* render_fps x frame_dt; 0 when not rendered */
+    double render_s;   /* wall seconds a render adds to a frame: 1 / render_fps - 1 / sim_fps, at least 0 */
+    double rtf30;      /* at a 30 fps display (vf_bench_rtf30); 0 when not rendered */
+    /* --model: one render of this state at VF_BENCH_MODEL_WIDTH x HEIGHT on
+     * the compute path, counted (the model's real-time factor at 30 fps) */
+    bool model_render_counted;
+    vf_bench_work model_render;
 } vf_bench_size;
+
+/** The largest size that keeps a real-time factor >= 1 (vf_bench_largest). */
+typedef enum vf_bench_limit_kind {
+    VF_BENCH_LIMIT_UNKNOWN,  /* no size with a factor */
+    VF_BENCH_LIMIT_NONE,     /* not even the smallest size */
+    VF_BENCH_LIMIT_AT_LEAST, /* every size: at least the largest */
+    VF_BENCH_LIMIT_BETWEEN,  /* interpolated between two sizes */
+} vf_bench_limit_kind;
+
+typedef struct vf_bench_limit {
+    vf_bench_limit_kind kind;
+    double elements; /* BETWEEN: the interpolated count; AT_LEAST: the largest size; NONE: the smallest */
+    double lo, hi;   /* BETWEEN: the last size that holds and the first that does not */
+} vf_bench_limit;
 
 typedef struct vf_bench_solver {
     char solver[16];
@@ -59,6 +83,13 @@ typedef struct vf_bench_solver {
     vf_bench_size sizes[VF_BENCH_MAX_SIZES];
     uint32_t size_count;
     double exponent;      /* fitted: sim GPU ms ~ elements^k; NaN with < 2 sizes */
+    vf_bench_limit rt30;  /* the largest elements with rtf30 >= 1 at the benched render size */
+    /* --model, particle solvers: one frame at VF_BENCH_MODEL_PARTICLES,
+     * recorded (not run) with the counters attached; what ran taken from
+     * the largest benched size (vf_bench_work_extrapolate_run) */
+    bool model_counted;
+    vf_bench_work model_work;
+    char model_why[256]; /* when not counted */
 } vf_bench_solver;
 
 typedef struct vf_bench_report {
@@ -93,6 +124,27 @@ double vf_bench_fit_exponent(const double *x, const double *y, uint32_t n);
 /** Fills s->exponent from its sizes that fit. */
 void vf_bench_fit(vf_bench_solver *s);
 
+/** The real-time factor at a 30 fps display: each displayed frame must
+ * simulate 1/30 s (taking 1/30 s / rtf_sim) and render once (render_s):
+ * (1/30) / ((1/30) / rtf_sim + render_s); 0 when rtf_sim is not positive. */
+double vf_bench_rtf30(double rtf_sim, double render_s);
+
+/** Fills z's real-time factors from its frame rates and frame_dt. */
+void vf_bench_realtime(vf_bench_size *z);
+
+/** The largest elements whose rtf is >= 1, from n sizes x with factors y
+ * (at most VF_BENCH_MAX_SIZES + 1; y <= 0 or NaN: unknown, left out), taken
+ * in ascending order of x: log-log interpolation between the last size
+ * that holds and the first that does not. */
+vf_bench_limit vf_bench_largest(const double *x, const double *y, uint32_t n);
+
+/** Fills s->rt30 from its sizes' rtf30. */
+void vf_bench_fit_realtime(vf_bench_solver *s);
+
+/** One phrase for l: "~N (between A and B)", "at least N (every size)",
+ * "none (not even N)", "unknown". */
+void vf_bench_limit_text(const vf_bench_limit *l, char *buf, size_t cap);
+
 /** Writes DIR/bench.csv, DIR/bench.json, DIR/bench.svg and DIR/work.csv
  * (the work accounting), each atomically. */
 vf_result vf_bench_write(const vf_bench_report *r, const char *dir);
@@ -109,6 +161,11 @@ void vf_bench_write_svg(const vf_bench_report *r, FILE *f);
 void vf_bench_write_work_csv(const vf_bench_report *r, FILE *f);
 /** Prints the work accounting table of every size. */
 void vf_bench_print_work(const vf_bench_report *r, FILE *f);
+
+/** Writes r's sizes as a Markdown table (solver, size, substeps, frames per
+ * second, real-time factors) and the largest real-time counts, for a README
+ * or docs page. */
+void vf_bench_write_table(const vf_bench_report *r, FILE *f);
 /** Prints the readable table (device at the top). */
 void vf_bench_print(const vf_bench_report *r, FILE *f);
 

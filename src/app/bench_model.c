@@ -1,4 +1,5 @@
 #include "bench_model.h"
+#include "fileio.h"
 
 #include "text.h"
 
@@ -17,7 +18,8 @@ static int cmp_name(const void *a, const void *b)
 /* Reads a small text file whole (at most 64 KiB); NULL when it cannot. */
 static char *read_small(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
+    int why;
+    FILE *f = vf_open_regular(path, &why); /* a FIFO or device is refused, never waited on */
     if (!f)
         return NULL;
     char *buf = malloc(65536 + 1);
@@ -52,6 +54,10 @@ static vf_result load_one(const char *path, vf_bench_model *m, char *err, size_t
     const cJSON *lat = cJSON_GetObjectItemCaseSensitive(root, "dispatch_latency_us");
     const cJSON *lats = cJSON_GetObjectItemCaseSensitive(root, "latency_source");
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(root, "device");
+    const cJSON *nb = cJSON_GetObjectItemCaseSensitive(root, "neighbour_ns");
+    const cJSON *nbs = cJSON_GetObjectItemCaseSensitive(root, "neighbour_source");
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(root, "neighbour_min_us");
+    const cJSON *nms = cJSON_GetObjectItemCaseSensitive(root, "neighbour_min_source");
     if (!cJSON_IsObject(root))
         snprintf(err, cap, "%s: not a JSON object: see bench/models/ for the format", path);
     else if (!cJSON_IsString(name))
@@ -65,6 +71,16 @@ static vf_result load_one(const char *path, vf_bench_model *m, char *err, size_t
         snprintf(err, cap, "%s: key dispatch_latency_us: must be a number in (0, 1e6] (microseconds)", path);
     else if (!cJSON_IsString(lats) || !lats->valuestring[0])
         snprintf(err, cap, "%s: key latency_source: must say where the latency comes from", path);
+    else if (nb && (!cJSON_IsNumber(nb) || !(nb->valuedouble >= 0) || nb->valuedouble > 1e6))
+        snprintf(err, cap, "%s: key neighbour_ns: must be a number in 0..1e6 (nanoseconds per particle per neighbour "
+                           "pass), or left out", path);
+    else if (nb && (!cJSON_IsString(nbs) || !nbs->valuestring[0]))
+        snprintf(err, cap, "%s: key neighbour_source: must say where neighbour_ns comes from", path);
+    else if (nm && (!cJSON_IsNumber(nm) || !(nm->valuedouble >= 0) || nm->valuedouble > 1e6))
+        snprintf(err, cap, "%s: key neighbour_min_us: must be a number in 0..1e6 (microseconds: the least time of a "
+                           "neighbour pass), or left out", path);
+    else if (nm && (!cJSON_IsString(nms) || !nms->valuestring[0]))
+        snprintf(err, cap, "%s: key neighbour_min_source: must say where neighbour_min_us comes from", path);
     else if (dev && (!cJSON_IsString(dev) || !dev->valuestring[0] || strlen(dev->valuestring) >= sizeof m->device))
         snprintf(err, cap,
                  "%s: key device: must be a part of the Vulkan device name the file describes (1 to %zu characters), "
@@ -78,6 +94,14 @@ static vf_result load_one(const char *path, vf_bench_model *m, char *err, size_t
         snprintf(m->latency_source, sizeof m->latency_source, "%s", lats->valuestring);
         m->bandwidth_gbps = bw->valuedouble;
         m->latency_us = lat->valuedouble;
+        if (nb) {
+            m->neighbour_ns = nb->valuedouble;
+            snprintf(m->neighbour_source, sizeof m->neighbour_source, "%s", nbs->valuestring);
+        }
+        if (nm) {
+            m->neighbour_min_us = nm->valuedouble;
+            snprintf(m->neighbour_min_source, sizeof m->neighbour_min_source, "%s", nms->valuestring);
+        }
         res = VF_OK;
     }
     cJSON_Delete(root);
@@ -140,11 +164,16 @@ double vf_bench_model_substep_ms(const vf_bench_model *m, const vf_bench_work *w
     if (!w->counted)
         return 0.0;
     double gbps = m->bandwidth_gbps > 0 ? m->bandwidth_gbps : peak_gbps;
-    double ms = 0.0;
+    double ms = 0.0, latency_ms = m->latency_us * 1e-3;
     for (uint32_t k = 0; k < w->kernel_count; k++) {
         const vf_bench_kernel *kc = &w->kernel[k];
-        if (kc->dispatches > 0)
-            ms += kc->dispatches * dispatch_ms(kc->bytes / kc->dispatches, gbps, m->latency_us);
+        if (!(kc->dispatches > 0))
+            continue;
+        double run = kc->dispatches * vf_bench_work_run_share(w, kc);
+        double one = dispatch_ms(kc->bytes / kc->dispatches, gbps, m->latency_us);
+        if (kc->neighbours)
+            one = fmax(one, fmax(w->elements * m->neighbour_ns * 1e-6, m->neighbour_min_us * 1e-3));
+        ms += run * one + (kc->dispatches - run) * latency_ms;
     }
     return ms;
 }
@@ -211,39 +240,122 @@ static void print_model_render(const vf_bench_report *r, const vf_bench_model *m
     }
 }
 
+/* One prediction: a frame of work w (its render at the benched size when
+ * rendered) and, with r1080 (may be NULL), the real-time factor at a 30 fps
+ * display with that render. */
+typedef struct prediction {
+    double substep_ms, frame_ms, render_ms; /* render_ms < 0: not rendered */
+    double rtf_sim, rtf_render, rtf30;      /* rtf_render, rtf30 < 0: unknown */
+} prediction;
+
+static prediction predict(const vf_bench_model *m, const vf_bench_work *w, const vf_bench_work *r1080, double peak)
+{
+    prediction p = {.render_ms = -1, .rtf_render = -1, .rtf30 = -1};
+    p.substep_ms = vf_bench_model_substep_ms(m, w, peak);
+    p.frame_ms = p.substep_ms * (w->frames > 0 ? w->substeps / w->frames : 0.0);
+    p.rtf_sim = p.frame_ms > 0 ? w->frame_dt / (p.frame_ms * 1e-3) : 0.0;
+    if (w->render_counted) {
+        p.render_ms = vf_bench_model_render_ms(m, w, peak);
+        p.rtf_render = p.frame_ms + p.render_ms > 0 ? w->frame_dt / ((p.frame_ms + p.render_ms) * 1e-3) : 0.0;
+    }
+    if (r1080 && r1080->render_counted)
+        p.rtf30 = vf_bench_rtf30(p.rtf_sim, vf_bench_model_render_ms(m, r1080, peak) * 1e-3);
+    return p;
+}
+
+static void print_prediction_row(const vf_bench_solver *s, const char *size, const prediction *p,
+                                 const vf_bench_size *measured, FILE *f)
+{
+    char rfps[32] = "-", rr[32] = "-", r30[32] = "-";
+    if (p->render_ms >= 0 && p->frame_ms + p->render_ms > 0) {
+        snprintf(rfps, sizeof rfps, "%.1f", 1e3 / (p->frame_ms + p->render_ms));
+        snprintf(rr, sizeof rr, "%.3g", p->rtf_render);
+    }
+    if (p->rtf30 >= 0)
+        snprintf(r30, sizeof r30, "%.3g", p->rtf30);
+    fprintf(f, "    %-7s %10s %16.4g %16.4g %16.1f %14s %9.3g %11s %14s", s->solver, size, p->substep_ms, p->frame_ms,
+            p->frame_ms > 0 ? 1e3 / p->frame_ms : 0.0, rfps, p->rtf_sim, rr, r30);
+    if (measured)
+        fprintf(f, " %16.4g %10.2f", measured->sim_gpu_ms_median,
+                p->frame_ms > 0 ? measured->sim_gpu_ms_median / p->frame_ms : 0.0);
+    fprintf(f, "\n");
+}
+
+/* One model's rows for solver s: its benched sizes, then the recorded
+ * frame at VF_BENCH_MODEL_PARTICLES, and the largest count that keeps the
+ * predicted rtf30 >= 1. */
+static void print_model_solver(const vf_bench_report *r, const vf_bench_model *m, const vf_bench_solver *s,
+                               bool measured, FILE *f)
+{
+    double x[VF_BENCH_MAX_SIZES + 1], y[VF_BENCH_MAX_SIZES + 1];
+    uint32_t n = 0;
+    bool model_done = !s->model_counted;
+    char size[32];
+    for (uint32_t zi = 0; zi <= s->size_count; zi++) {
+        const vf_bench_size *z = zi < s->size_count ? &s->sizes[zi] : NULL;
+        if (!model_done && (!z || (z->fits && z->elements > VF_BENCH_MODEL_PARTICLES))) {
+            /* the recorded frame, in its place among the sizes */
+            prediction p = predict(m, &s->model_work, r->model_render_counted[0] ? &r->model_render[0] : NULL,
+                                   r->peak_copy_gbps);
+            snprintf(size, sizeof size, "%u*", VF_BENCH_MODEL_PARTICLES);
+            print_prediction_row(s, size, &p, NULL, f);
+            x[n] = VF_BENCH_MODEL_PARTICLES;
+            y[n++] = p.rtf30;
+            model_done = true;
+        }
+        if (!z || !z->fits || !z->work.counted)
+            continue;
+        if (z->elements == VF_BENCH_MODEL_PARTICLES)
+            model_done = true; /* measured there: no recorded frame needed */
+        prediction p = predict(m, &z->work, z->model_render_counted ? &z->model_render : NULL, r->peak_copy_gbps);
+        snprintf(size, sizeof size, "%llu", (unsigned long long)z->size);
+        print_prediction_row(s, size, &p, measured ? z : NULL, f);
+        x[n] = (double)z->elements;
+        y[n++] = p.rtf30;
+    }
+    vf_bench_limit l = vf_bench_largest(x, y, n);
+    char text[160];
+    vf_bench_limit_text(&l, text, sizeof text);
+    fprintf(f, "    %-7s the largest %s with rtf30 >= 1 at %ux%u (PREDICTED): %s\n", s->solver,
+            !strcmp(s->size_key, "particles") ? "particle count" : "element count", VF_BENCH_MODEL_WIDTH,
+            VF_BENCH_MODEL_HEIGHT, text);
+}
+
 void vf_bench_print_model(const vf_bench_report *r, const vf_bench_model *models, uint32_t count, FILE *f)
 {
     fprintf(f, "PREDICTIONS of the roofline model (not measurements): time per kernel dispatch = max(bytes / bandwidth, "
-               "latency), summed over the counted work\n");
+               "latency, neighbour pass: particles x neighbour_ns and neighbour_min_us), summed over the counted work; a recorded dispatch "
+               "that ran with 0 workgroups (a substep or iteration the GPU skipped) at the latency\n");
+    fprintf(f, "  rtf: predicted simulated s per wall s without rendering, with the benched render, and rtf30 at a "
+               "30 fps display with a %ux%u render (compute path)\n", VF_BENCH_MODEL_WIDTH, VF_BENCH_MODEL_HEIGHT);
+    for (uint32_t si = 0; si < r->solver_count; si++)
+        if (r->solver[si].model_counted) {
+            fprintf(f, "  %u*: a frame recorded (not run) at that size; where the GPU chose the substeps (dfsph), the "
+                       "substeps that run scale from the largest benched size by the cube root of the particle ratio "
+                       "and the iterations and neighbour passes per substep are those measured there (an assumption)\n",
+                    VF_BENCH_MODEL_PARTICLES);
+            break;
+        }
     for (uint32_t mi = 0; mi < count; mi++) {
         const vf_bench_model *m = &models[mi];
         double gbps = m->bandwidth_gbps > 0 ? m->bandwidth_gbps : r->peak_copy_gbps;
         fprintf(f, "  %s: %.0f GB/s (%s); %.3g us per dependent dispatch (%s)\n", m->name, gbps, m->bandwidth_source,
                 m->latency_us, m->latency_source);
-        fprintf(f, "    %-7s %10s %16s %16s %16s %14s", "solver", "size", "pred ms/substep", "pred ms/frame",
-                "pred fps (sim)", "pred fps+render");
+        if (m->neighbour_source[0])
+            fprintf(f, "    %.3g ns per particle per neighbour pass (%s)\n", m->neighbour_ns, m->neighbour_source);
+        if (m->neighbour_min_source[0])
+            fprintf(f, "    at least %.3g us per neighbour pass (%s)\n", m->neighbour_min_us, m->neighbour_min_source);
+        if (!m->neighbour_source[0])
+            fprintf(f, "    no neighbour_ns in its file: the neighbour term is 0 (neighbour passes by bytes and latency "
+                       "alone)\n");
+        fprintf(f, "    %-7s %10s %16s %16s %16s %14s %9s %11s %14s", "solver", "size", "pred ms/substep",
+                "pred ms/frame", "pred fps (sim)", "pred fps+render", "pred rtf", "pred rtf+ren", "pred rtf30 1080p");
         bool measured = m->device[0] && vf_text_icontains(r->device.name, m->device);
         if (measured)
             fprintf(f, " %16s %10s", "measured ms/frm", "meas/pred");
         fprintf(f, "\n");
-        for (uint32_t si = 0; si < r->solver_count; si++) {
-            const vf_bench_solver *s = &r->solver[si];
-            for (uint32_t zi = 0; zi < s->size_count; zi++) {
-                const vf_bench_size *z = &s->sizes[zi];
-                if (!z->fits || !z->work.counted)
-                    continue;
-                double sub = vf_bench_model_substep_ms(m, &z->work, r->peak_copy_gbps);
-                double frame = sub * z->substeps, ren = vf_bench_model_render_ms(m, &z->work, r->peak_copy_gbps);
-                char rfps[32] = "-";
-                if (z->work.render_counted && frame + ren > 0)
-                    snprintf(rfps, sizeof rfps, "%.1f", 1e3 / (frame + ren));
-                fprintf(f, "    %-7s %10llu %16.4g %16.4g %16.1f %14s", s->solver, (unsigned long long)z->size, sub, frame,
-                        frame > 0 ? 1e3 / frame : 0.0, rfps);
-                if (measured)
-                    fprintf(f, " %16.4g %10.2f", z->sim_gpu_ms_median, frame > 0 ? z->sim_gpu_ms_median / frame : 0.0);
-                fprintf(f, "\n");
-            }
-        }
+        for (uint32_t si = 0; si < r->solver_count; si++)
+            print_model_solver(r, m, &r->solver[si], measured, f);
     }
     print_model_render(r, models, count, f);
     fprintf(f, "\n");

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "app_paths.h"
 #include "app_gpu.h"
 #include "bench.h"
 #include "bench_model.h"
@@ -28,20 +29,28 @@ typedef struct bench_family {
     const char *keys[2]; /* the scene keys set to the size */
     uint64_t first, last; /* default sweep, doubling; last 0: until it no longer fits */
     bool squared;         /* elements = size^2 (grid3d: 2 size^3, its n x 2n x n cells) */
+    const char *set;      /* a KEY=VALUE every size sets too (the SPH method), or NULL */
+    bool named_only;      /* not in "all": only when --solver names it or --sizes gives its sizes */
 } bench_family;
 
 static const bench_family families[] = {
-    {"sph", "dam-break", "particles", {"particles", NULL}, 16384, 0, false},
-    {"grid", "smoke", "n", {"n", NULL}, 128, 4096, true},
-    {"height", "pool", "n", {"nx", "ny"}, 128, 4096, true},
-    {"grid3d", "smoke3d", "n", {"n", NULL}, 32, 256, false},
-    {"terrain", "terrain", "n", {"nx", "ny"}, 128, 4096, true},
+    {"sph", "dam-break", "particles", {"particles", NULL}, 16384, 0, false, NULL, false},
+    {"wcsph", "dam-break", "particles", {"particles", NULL}, 16384, 0, false, "method=wcsph", true},
+    {"pbf", "dam-break", "particles", {"particles", NULL}, 16384, 0, false, "method=pbf", true},
+    {"dfsph", "dam-break", "particles", {"particles", NULL}, 16384, 0, false, "method=dfsph", true},
+    {"grid", "smoke", "n", {"n", NULL}, 128, 4096, true, NULL, false},
+    {"height", "pool", "n", {"nx", "ny"}, 128, 4096, true, NULL, false},
+    {"grid3d", "smoke3d", "n", {"n", NULL}, 32, 256, false, NULL, true},
+    {"terrain", "terrain", "n", {"nx", "ny"}, 128, 4096, true, NULL, false},
 };
 #define FAMILY_COUNT (sizeof families / sizeof families[0])
 _Static_assert(FAMILY_COUNT <= VF_BENCH_MAX_SOLVERS, "a report holds every benchmarked family");
+#define FAMILY_NAMES "sph, wcsph, pbf, dfsph, grid, height, grid3d or terrain"
 
 typedef struct bench_opts {
     const char *device, *out, *solver, *scene_file;
+    bool listed[FAMILY_COUNT]; /* named by --solver (a comma-separated list) */
+    bool all;                  /* no --solver, or --solver all */
     const char *model_dir; /* --model [DIR]: print the roofline predictions; NULL: off */
     vf_scene_loaded file_scene; /* --scene SCENE (a built-in name or a file), loaded and validated by parse (owned) */
     uint64_t sizes[FAMILY_COUNT][VF_BENCH_MAX_SIZES];
@@ -56,7 +65,7 @@ typedef struct bench_opts {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: vkfluid bench [--solver sph|grid|height|grid3d|terrain|all | --scene SCENE] [--sizes [SOLVER=]LIST]...\n"
+            "usage: vkfluid bench [--solver LIST | --scene SCENE] [--sizes [SOLVER=]LIST]...\n"
             "                     [--render WxH|none] [--frames N] [--warmup N] [--repeat R]\n"
             "                     [--out DIR] [--results] [--force] [--device INDEX|NAME] [--quiet]\n"
             "                     [--model [DIR]] [--render-path auto|compute|raster]\n"
@@ -64,31 +73,43 @@ static void usage(FILE *f)
             "For each size: warm-up frames, then R repeats of N timed frames. Reports GPU\n"
             "milliseconds per pass (timestamps), simulation-only frames and steps per\n"
             "second, frames per second with rendering, effective bandwidth per pass\n"
-            "against the device's measured copy bandwidth, and the fitted scaling\n"
-            "exponent (cost ~ size^k).\n"
+            "against the device's measured copy bandwidth, the fitted scaling\n"
+            "exponent (cost ~ size^k), the work per frame and per simulated second\n"
+            "(substeps, iterations, neighbour passes, dispatches, bytes; recorded and\n"
+            "run) and the real-time factor (simulated seconds per wall second) without\n"
+            "and with rendering and at a 30 fps display, with the largest size that\n"
+            "keeps that at 1 or more.\n"
             "\n"
             "default sweeps: sph (dam-break) particles 16384 doubling until it no longer\n"
             "fits in device memory; grid (smoke), height (pool) and terrain (terrain) 128^2\n"
             "doubling to 4096^2; grid3d (smoke3d) n = 32 doubling to 256 (n x 2n x n cells).\n"
             "\n"
             "options:\n"
-            "  --solver S        sph, grid, height, grid3d, terrain or all (default all; all takes grid3d\n"
-            "                    only with --sizes grid3d=LIST)\n"
+            "  --solver LIST     a comma-separated list of sph, wcsph, pbf, dfsph, grid, height, grid3d,\n"
+            "                    terrain, or all (default all: sph, grid, height, terrain; grid3d and\n"
+            "                    the methods only when named or given --sizes NAME=LIST). sph is the\n"
+            "                    dam break with its scene's method; wcsph, pbf and dfsph set method=NAME\n"
             "  --scene SCENE     sweep the sizes of a built-in scene (vkfluid scenes) or of a\n"
             "                    scene file (a .json path); its solver only\n"
-            "  --sizes LIST      comma-separated sizes (particles, or cells per side) for the\n"
-            "                    chosen solver; SOLVER=LIST sets one solver's sizes\n"
+            "  --sizes LIST      comma-separated sizes (particles, or cells per side) for each\n"
+            "                    listed solver; SOLVER=LIST sets one solver's sizes\n"
             "  --render WxH|none render each frame offscreen at WxH too (default 1280x720)\n"
             VF_CMD_RENDER_PATH_HELP
             "  --frames N        timed frames per repeat (default 30)\n"
             "  --warmup N        untimed frames first (default 5)\n"
             "  --repeat R        repeats (default 3); medians and spread over them\n"
-            "  --out DIR         writes DIR/bench.csv, bench.json, bench.svg, work.csv (default out/bench)\n"
-            "  --results         also keep them as bench/results/<device>-<date>.{csv,json,svg}\n"
+            "  --out DIR         writes DIR/bench.csv, bench.json, bench.svg, work.csv, table.md\n"
+            "                    (default out/bench)\n"
+            "  --results         also keep them as bench/results/<device>-<date>.{csv,json,svg,md}\n"
             "  --force           write into a non-empty --out folder\n"
             "  --model [DIR]     also print the roofline model's PREDICTIONS for the device\n"
-            "                    files in DIR (default bench/models): time per dispatch =\n"
-            "                    max(bytes / bandwidth, latency) over the counted work\n");
+            "                    files in DIR (default: those installed with vkfluid, or\n"
+            "                    bench/models of its source tree): time per dispatch =\n"
+            "                    max(bytes / bandwidth, latency, neighbour pass: particles x\n"
+            "                    neighbour_ns) over the counted work, the real-time factors and\n"
+            "                    the largest particle count at 1920x1080 and 30 fps\n"
+            "  --device D        the GPU to use (index or name substring)\n"
+            "  --quiet           no progress lines (and no estimate of slow frames)\n");
 }
 
 static int family_index(const char *name)
@@ -99,26 +120,9 @@ static int family_index(const char *name)
     return -1;
 }
 
-static int parse_sizes(bench_opts *o, const char *arg)
+/* Parses one list of sizes into family fam. */
+static int parse_size_list(bench_opts *o, int fam, const char *arg, const char *list)
 {
-    const char *eq = strchr(arg, '=');
-    const char *list = arg;
-    int fam = -1;
-    if (eq) {
-        char name[16];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-        if ((fam = family_index(name)) < 0) {
-            vf_app_error("--sizes %s: unknown solver '%s': use sph, grid, height, grid3d or terrain", arg, name);
-            return VF_EXIT_USAGE;
-        }
-        list = eq + 1;
-    } else if (o->solver && strcmp(o->solver, "all")) {
-        fam = family_index(o->solver);
-    }
-    if (fam < 0) {
-        vf_app_error("--sizes %s: say which solver: --solver NAME --sizes LIST or --sizes NAME=LIST", arg);
-        return VF_EXIT_USAGE;
-    }
     o->size_count[fam] = 0;
     o->sizes_given[fam] = true;
     const char *p = list;
@@ -140,6 +144,58 @@ static int parse_sizes(bench_opts *o, const char *arg)
         vf_app_error("--sizes %s: the list is empty", arg);
         return VF_EXIT_USAGE;
     }
+    return 0;
+}
+
+static int parse_sizes(bench_opts *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (eq) {
+        char name[16];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+        int fam = family_index(name);
+        if (fam < 0) {
+            vf_app_error("--sizes %s: unknown solver '%s': use " FAMILY_NAMES, arg, name);
+            return VF_EXIT_USAGE;
+        }
+        return parse_size_list(o, fam, arg, eq + 1);
+    }
+    int rc = 0, n = 0;
+    for (size_t i = 0; i < FAMILY_COUNT && !rc; i++)
+        if (!o->all && o->listed[i]) {
+            rc = parse_size_list(o, (int)i, arg, arg);
+            n++;
+        }
+    if (!rc && !n) {
+        vf_app_error("--sizes %s: say which solver: --solver NAME --sizes LIST or --sizes NAME=LIST", arg);
+        return VF_EXIT_USAGE;
+    }
+    return rc;
+}
+
+/* --solver LIST: a comma-separated list of families, or all. */
+static int parse_solver_list(bench_opts *o, const char *list)
+{
+    memset(o->listed, 0, sizeof o->listed);
+    o->all = false;
+    const char *p = list;
+    do {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char name[16];
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+        int fam = len < sizeof name ? family_index(name) : -1;
+        if (!strcmp(name, "all") && len == 3)
+            o->all = true;
+        else if (fam >= 0)
+            o->listed[fam] = true;
+        else {
+            vf_app_error("--solver %s: unknown solver '%.*s': use " FAMILY_NAMES " or all (a comma-separated list)",
+                         list, (int)len, p);
+            return VF_EXIT_USAGE;
+        }
+        p = end ? end + 1 : NULL;
+    } while (p);
     return 0;
 }
 
@@ -473,6 +529,50 @@ static void measure_pressure(vf_gpu *gpu, vf_profiler *prof, vf_solver *solver, 
     free(zero);
 }
 
+/* The render work of one frame of solver's current state at w x h on
+ * path, counted while it is recorded and run (the render's own counts read
+ * back after it) into out's render part. True when counted on that path (a
+ * renderer without paths counts on its own); why (cap bytes, may be NULL)
+ * gets a reason when not. */
+static bool count_render(vf_gpu *gpu, vf_solver *solver, vf_render_path path, uint32_t w, uint32_t h,
+                         vf_bench_work *out, char *why, size_t cap)
+{
+    char err[1600] = {0};
+    vf_render_options ro = {.width = w, .height = h, .format = VF_CAPTURE_FORMAT, .path = path};
+    vf_capture_desc cd = {.width = w, .height = h};
+    vf_renderer *ren = NULL;
+    vf_capture *capt = NULL;
+    vf_gpu_counters *c = calloc(1, sizeof *c);
+    VkCommandBuffer cmd;
+    bool counted = false;
+    vf_result res = c ? vf_render_create_for(gpu, solver, &ro, &ren, err, sizeof err) : VF_ERR_NO_MEMORY;
+    if (res == VF_OK && (res = vf_capture_create(gpu, &cd, &capt)) == VF_OK &&
+        (res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
+        vf_render_barrier_after_sim(cmd);
+        vf_render_prepare_target(cmd, vf_capture_target(capt));
+        vf_gpu_counters_attach(gpu, c);
+        res = ren->vt->record(ren, cmd, vf_capture_target(capt), NULL);
+        vf_gpu_counters_attach(gpu, NULL);
+        if (res == VF_OK)
+            res = vf_cmd_oneshot_submit(gpu, cmd);
+        else
+            vf_cmd_oneshot_abandon(gpu, cmd);
+    }
+    if (res == VF_OK) {
+        vf_render_gpu_counts gc;
+        bool have = ren->vt->gpu_counts && ren->vt->gpu_counts(ren, &gc);
+        double state = solver->vt->state_bytes ? (double)solver->vt->state_bytes(solver) : 0.0;
+        vf_bench_work_render_from_counters(out, c, 1, w, h, 0.5 * state + 4.0 * (double)w * h, have ? &gc : NULL);
+        counted = (int)ren->path == (int)path;
+    } else if (why) {
+        snprintf(why, cap, "%.200s", err[0] ? err : vf_result_message(res));
+    }
+    vf_capture_destroy(&capt);
+    vf_renderer_destroy(&ren);
+    free(c);
+    return counted;
+}
+
 /* --model: the render work of the dam break's first frame (not simulated)
  * with VF_BENCH_MODEL_PARTICLES particles at VF_BENCH_MODEL_WIDTH x HEIGHT,
  * counted while one frame is recorded and run on this device on each path,
@@ -492,46 +592,166 @@ static void count_model_render(vf_gpu *gpu, vf_bench_report *r)
         snprintf(r->model_render_why, sizeof r->model_render_why, "%.200s", err[0] ? err : "no dam-break scene");
         goto done;
     }
-    for (int k = 0; k < 2; k++) {
-        vf_render_options ro = {.width = VF_BENCH_MODEL_WIDTH, .height = VF_BENCH_MODEL_HEIGHT,
-                                .format = VF_CAPTURE_FORMAT,
-                                .path = k ? VF_RENDER_PATH_RASTER : VF_RENDER_PATH_COMPUTE};
-        vf_capture_desc cd = {.width = VF_BENCH_MODEL_WIDTH, .height = VF_BENCH_MODEL_HEIGHT};
-        vf_renderer *ren = NULL;
-        vf_capture *cap = NULL;
-        vf_gpu_counters *c = calloc(1, sizeof *c);
-        VkCommandBuffer cmd;
-        vf_result res = c ? vf_render_create_for(gpu, solver, &ro, &ren, err, sizeof err) : VF_ERR_NO_MEMORY;
-        if (res == VF_OK && (res = vf_capture_create(gpu, &cd, &cap)) == VF_OK &&
-            (res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
-            vf_render_barrier_after_sim(cmd);
-            vf_render_prepare_target(cmd, vf_capture_target(cap));
-            vf_gpu_counters_attach(gpu, c);
-            res = ren->vt->record(ren, cmd, vf_capture_target(cap), NULL);
-            vf_gpu_counters_attach(gpu, NULL);
-            if (res == VF_OK)
-                res = vf_cmd_oneshot_submit(gpu, cmd);
-            else
-                vf_cmd_oneshot_abandon(gpu, cmd);
-        }
-        if (res == VF_OK) {
-            vf_render_gpu_counts gc;
-            bool have = ren->vt->gpu_counts && ren->vt->gpu_counts(ren, &gc);
-            vf_bench_work_render_from_counters(&r->model_render[k], c, 1, VF_BENCH_MODEL_WIDTH, VF_BENCH_MODEL_HEIGHT,
-                                               16.0 * VF_BENCH_MODEL_PARTICLES +
-                                                   4.0 * VF_BENCH_MODEL_WIDTH * VF_BENCH_MODEL_HEIGHT,
-                                               have ? &gc : NULL);
-            r->model_render_counted[k] = (int)ren->path == (int)ro.path;
-        } else {
-            snprintf(r->model_render_why, sizeof r->model_render_why, "%.200s", err[0] ? err : vf_result_message(res));
-        }
-        vf_capture_destroy(&cap);
-        vf_renderer_destroy(&ren);
-        free(c);
-    }
+    for (int k = 0; k < 2; k++)
+        r->model_render_counted[k] =
+            count_render(gpu, solver, k ? VF_RENDER_PATH_RASTER : VF_RENDER_PATH_COMPUTE, VF_BENCH_MODEL_WIDTH,
+                         VF_BENCH_MODEL_HEIGHT, &r->model_render[k], r->model_render_why, sizeof r->model_render_why);
 done:
     vf_solver_destroy(&solver);
     vf_scene_loaded_free(&loaded);
+}
+
+/* --model, the particle solvers: one frame at VF_BENCH_MODEL_PARTICLES of
+ * each (its scene, or the --scene base, with the family's setting),
+ * recorded with the counters attached and not run (recording is cheap
+ * where running is not), into s->model_work; what ran there is taken from
+ * the largest benched size (vf_bench_work_extrapolate_run). */
+static void count_model_sim(vf_gpu *gpu, const bench_family *fam, const vf_scene_info *scene, const void *base,
+                            vf_bench_solver *s)
+{
+    const vf_bench_size *big = NULL;
+    for (uint32_t zi = 0; zi < s->size_count; zi++)
+        if (s->sizes[zi].fits && s->sizes[zi].work.counted && (!big || s->sizes[zi].elements > big->elements))
+            big = &s->sizes[zi];
+    if (!big || big->elements >= VF_BENCH_MODEL_PARTICLES)
+        return; /* nothing ran, or the sweep measured that size */
+    char err[1600] = {0}, set[64];
+    vf_scene_loaded loaded = {0};
+    vf_solver *solver = NULL;
+    vf_gpu_counters *c = calloc(1, sizeof *c);
+    VkCommandBuffer cmd;
+    snprintf(set, sizeof set, "%s=%u", fam->keys[0], VF_BENCH_MODEL_PARTICLES);
+    vf_result res = c ? VF_OK : VF_ERR_NO_MEMORY;
+    if (res == VF_OK && base && (loaded.desc = malloc(scene->desc_size)) != NULL)
+        memcpy(loaded.desc, base, scene->desc_size);
+    else if (res == VF_OK && !base)
+        res = vf_scene_load_builtin(scene, &loaded, err, sizeof err);
+    if (res == VF_OK && !loaded.desc)
+        res = VF_ERR_NO_MEMORY;
+    if (res == VF_OK)
+        res = vf_params_set(scene->params, scene->param_count, loaded.desc, set, err, sizeof err);
+    if (res == VF_OK && fam->set)
+        res = vf_params_set(scene->params, scene->param_count, loaded.desc, fam->set, err, sizeof err);
+    if (res == VF_OK && scene->validate)
+        res = scene->validate(scene, loaded.desc, err, sizeof err);
+    if (res == VF_OK)
+        res = scene->create(scene, gpu, loaded.desc, &solver, err, sizeof err);
+    if (res == VF_OK && (res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
+        vf_cmd_barrier_frame_start(cmd);
+        vf_gpu_counters_attach(gpu, c);
+        res = vf_solver_record_frame(solver, cmd, NULL);
+        vf_gpu_counters_attach(gpu, NULL);
+        vf_cmd_oneshot_abandon(gpu, cmd);
+    }
+    if (res == VF_OK) {
+        double state = solver->vt->state_bytes ? (double)solver->vt->state_bytes(solver) : 0.0;
+        vf_bench_work_from_counters(&s->model_work, c, 1, solver->frame_substeps, state);
+        vf_bench_work_extrapolate_run(&s->model_work, &big->work, VF_BENCH_MODEL_PARTICLES);
+        s->model_counted = s->model_work.counted;
+    } else {
+        snprintf(s->model_why, sizeof s->model_why, "%.200s", err[0] ? err : vf_result_message(res));
+    }
+    vf_solver_destroy(&solver);
+    vf_scene_loaded_free(&loaded);
+    free(c);
+}
+
+/* The pace before a size runs (its first warm-up frame's first substeps):
+ * a warning when the size will take long. */
+static vf_result warn_estimate(run_ctx *c, const bench_opts *o, const bench_family *fam, vf_solver *solver,
+                               vf_renderer *renderer, const vf_bench_size *z)
+{
+    vf_frame_estimate est;
+    vf_result res = vf_cmd_estimate_frame(c->gpu, solver, renderer, 1.0, &est);
+    if (res != VF_OK)
+        return res;
+    uint64_t n = o->warmup + (uint64_t)o->frames * o->repeat;
+    if (est.measured && est.frame_s > vf_cmd_slow_frame_s()) {
+        char per[32], all[32], what[128] = "";
+        if (solver->vt->describe)
+            solver->vt->describe(solver, what, sizeof what);
+        vf_cmd_duration_text(est.frame_s, per, sizeof per);
+        vf_cmd_duration_text(est.frame_s * (double)n, all, sizeof all);
+        if (c->progress->drawn && c->progress->tty)
+            fputc('\n', stderr);
+        vf_app_warn("estimate: bench %s at %s %llu (%s): ~%s a frame on %s (%u substeps, measured), its %llu "
+                    "simulated frames take ~%s: smaller --sizes or fewer --frames and --repeat run faster",
+                    fam->solver, fam->size_key, (unsigned long long)z->size, what, per, c->gpu->info.name,
+                    est.substeps, (unsigned long long)n, all);
+    }
+    return VF_OK;
+}
+
+/* The --repeat repeats of --frames timed frames (with renderer: rendered
+ * into target), their frames per second into fps; the wall seconds in
+ * all, < 0 on failure. */
+static double time_repeats(run_ctx *c, const bench_opts *o, vf_solver *solver, vf_renderer *renderer,
+                           vf_image *target, samples *smp, double *fps, vf_result *res)
+{
+    double total = 0;
+    for (uint32_t r = 0; r < o->repeat; r++) {
+        double wall = run_frames(c, solver, renderer, target, o->frames, smp, res);
+        if (wall < 0)
+            return -1;
+        fps[r] = (double)o->frames / wall;
+        total += wall;
+    }
+    return total;
+}
+
+/* The median of n values and their spread, (max - min) / median. */
+static void median_spread(const double *v, uint32_t n, double *median, double *spread)
+{
+    double lo = INFINITY, hi = 0;
+    *median = vf_bench_median(v, n);
+    for (uint32_t r = 0; r < n; r++) {
+        lo = fmin(lo, v[r]);
+        hi = fmax(hi, v[r]);
+    }
+    *spread = *median > 0 ? (hi - lo) / *median : 0;
+}
+
+/* Per-pass statistics: the simulation's passes from the simulation-only
+ * frames, the render passes from the rendered frames. */
+static void pass_stats(vf_bench_size *z, const samples *sim, const samples *ren)
+{
+    z->pass_count = 0;
+    for (uint32_t k = 0; k < sim->count && z->pass_count < VF_BENCH_MAX_PASSES; k++) {
+        double med, mn, mx;
+        stats_of(sim, k, &med, &mn, &mx);
+        if (!strcmp(sim->name[k], "bench.sim")) {
+            z->sim_gpu_ms_median = med;
+            z->sim_gpu_ms_min = mn;
+            z->sim_gpu_ms_max = mx;
+            continue;
+        }
+        vf_bench_pass *p = &z->pass[z->pass_count++];
+        snprintf(p->name, sizeof p->name, "%s", sim->name[k]);
+        p->ms_median = med;
+        p->ms_min = mn;
+        p->ms_max = mx;
+        p->bytes = (double)sim->bytes[k];
+        p->gbps = med > 0 && p->bytes > 0 ? p->bytes / (med * 1e-3) / 1e9 : 0;
+    }
+    for (uint32_t k = 0; k < ren->count && z->pass_count < VF_BENCH_MAX_PASSES; k++) {
+        bool in_sim = false;
+        for (uint32_t j = 0; j < sim->count && !in_sim; j++)
+            in_sim = !strcmp(sim->name[j], ren->name[k]);
+        if (in_sim || !strcmp(ren->name[k], "bench.sim"))
+            continue;
+        double med, mn, mx;
+        stats_of(ren, k, &med, &mn, &mx);
+        if (!strcmp(ren->name[k], "bench.render")) {
+            z->render_gpu_ms_median = med;
+            continue;
+        }
+        vf_bench_pass *p = &z->pass[z->pass_count++];
+        snprintf(p->name, sizeof p->name, "%s", ren->name[k]);
+        p->ms_median = med;
+        p->ms_min = mn;
+        p->ms_max = mx;
+        p->render = true;
+    }
 }
 
 /* Measures one size; returns an exit code (0 also when it does not fit). */
@@ -558,10 +778,12 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
     z->elements = fam->squared ? z->size * z->size : z->size;
     if (!strcmp(fam->solver, "grid3d"))
         z->elements = 2 * z->size * z->size * z->size;
-    for (int k = 0; k < 2 && fam->keys[k]; k++) {
-        char set[96];
-        snprintf(set, sizeof set, "%s=%llu", fam->keys[k], (unsigned long long)z->size);
-        if (vf_params_set(scene->params, scene->param_count, desc, set, err, sizeof err) != VF_OK) {
+    char set[3][96] = {"", "", ""}; /* the size keys, then the family's setting (the method) */
+    for (int k = 0; k < 2 && fam->keys[k]; k++)
+        snprintf(set[k], sizeof set[k], "%s=%llu", fam->keys[k], (unsigned long long)z->size);
+    snprintf(set[2], sizeof set[2], "%s", fam->set ? fam->set : "");
+    for (int k = 0; k < 3; k++) {
+        if (set[k][0] && vf_params_set(scene->params, scene->param_count, desc, set[k], err, sizeof err) != VF_OK) {
             snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
             goto no_fit;
         }
@@ -591,72 +813,38 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         if (renderer)
             snprintf(z->render_path, sizeof z->render_path, "%s", vf_render_path_name(renderer->path));
     }
-    uint64_t steps0;
     double fps[64], rfps[64];
     uint32_t cap_n = o->frames * o->repeat + 4;
     sim.cap = ren.cap = cap_n;
-    if (!o->quiet) {
-        /* the pace before the size runs: the first warm-up frame's first substeps */
-        vf_frame_estimate est;
-        if ((res = vf_cmd_estimate_frame(c->gpu, solver, &est)) != VF_OK)
-            goto gpu_fail;
-        uint64_t n = o->warmup + (uint64_t)o->frames * o->repeat;
-        if (est.measured && est.frame_s > vf_cmd_slow_frame_s()) {
-            char per[32], all[32], what[128] = "";
-            if (solver->vt->describe)
-                solver->vt->describe(solver, what, sizeof what);
-            vf_cmd_duration_text(est.frame_s, per, sizeof per);
-            vf_cmd_duration_text(est.frame_s * (double)n, all, sizeof all);
-            if (c->progress->drawn && c->progress->tty)
-                fputc('\n', stderr);
-            vf_app_warn("estimate: bench %s at %s %llu (%s): ~%s a frame on %s (%u substeps, measured), its %llu "
-                        "simulated frames take ~%s: smaller --sizes or fewer --frames and --repeat run faster",
-                        fam->solver, fam->size_key, (unsigned long long)z->size, what, per, c->gpu->info.name,
-                        est.substeps, (unsigned long long)n, all);
-        }
-    }
+    if (!o->quiet && (res = warn_estimate(c, o, fam, solver, renderer, z)) != VF_OK)
+        goto gpu_fail;
     if (run_frames(c, solver, NULL, NULL, o->warmup, NULL, &res) < 0)
         goto gpu_fail;
     c->incomplete = 0;
-    steps0 = solver->steps;
-    uint64_t frames0 = solver->frames;
-    double wall_total = 0;
-    for (uint32_t r = 0; r < o->repeat; r++) {
-        double wall = run_frames(c, solver, NULL, NULL, o->frames, &sim, &res);
-        if (wall < 0)
-            goto gpu_fail;
-        fps[r] = (double)o->frames / wall;
-        wall_total += wall;
-    }
-    z->substeps = solver->frames > frames0 ? (double)(solver->steps - steps0) / (double)(solver->frames - frames0) : 1.0;
-    z->steps_per_second = wall_total > 0 ? (double)(solver->steps - steps0) / wall_total : 0.0;
+    uint64_t steps0 = solver->steps, frames0 = solver->frames;
+    /* what ran on the GPU over the timed frames (read back before and after
+     * them, never inside) */
+    vf_solver_work_stats ran0 = {0}, ran1 = {0};
+    bool ran = solver->vt->work_stats != NULL;
+    if (ran)
+        solver->vt->work_stats(solver, &ran0);
+    double wall_total = time_repeats(c, o, solver, NULL, NULL, &sim, fps, &res);
+    if (wall_total < 0)
+        goto gpu_fail;
+    if (ran)
+        solver->vt->work_stats(solver, &ran1);
+    uint64_t timed_frames = solver->frames - frames0, timed_steps = solver->steps - steps0;
+    z->substeps = timed_frames ? (double)timed_steps / (double)timed_frames : 1.0;
+    z->steps_per_second = wall_total > 0 ? (double)timed_steps / wall_total : 0.0;
     if (z->steps_per_second == 0 && wall_total > 0)
         z->steps_per_second = (double)o->frames * o->repeat / wall_total;
-    z->sim_fps_median = vf_bench_median(fps, o->repeat);
-    double lo = INFINITY, hi = 0;
-    for (uint32_t r = 0; r < o->repeat; r++) {
-        lo = fmin(lo, fps[r]);
-        hi = fmax(hi, fps[r]);
-    }
-    z->sim_fps_spread = z->sim_fps_median > 0 ? (hi - lo) / z->sim_fps_median : 0;
+    median_spread(fps, o->repeat, &z->sim_fps_median, &z->sim_fps_spread);
     if (renderer) {
-        if (run_frames(c, solver, renderer, vf_capture_target(cap), o->warmup > 2 ? 2 : o->warmup, NULL, &res) < 0)
+        if (run_frames(c, solver, renderer, vf_capture_target(cap), o->warmup > 2 ? 2 : o->warmup, NULL, &res) < 0 ||
+            time_repeats(c, o, solver, renderer, vf_capture_target(cap), &ren, rfps, &res) < 0)
             goto gpu_fail;
-        for (uint32_t r = 0; r < o->repeat; r++) {
-            double wall = run_frames(c, solver, renderer, vf_capture_target(cap), o->frames, &ren, &res);
-            if (wall < 0)
-                goto gpu_fail;
-            rfps[r] = (double)o->frames / wall;
-        }
         z->rendered = true;
-        z->render_fps_median = vf_bench_median(rfps, o->repeat);
-        lo = INFINITY;
-        hi = 0;
-        for (uint32_t r = 0; r < o->repeat; r++) {
-            lo = fmin(lo, rfps[r]);
-            hi = fmax(hi, rfps[r]);
-        }
-        z->render_fps_spread = z->render_fps_median > 0 ? (hi - lo) / z->render_fps_median : 0;
+        median_spread(rfps, o->repeat, &z->render_fps_median, &z->render_fps_spread);
     }
     if (c->incomplete) {
         if (c->progress->drawn && c->progress->tty)
@@ -666,48 +854,17 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
                     fam->solver, fam->size_key, (unsigned long long)z->size, c->incomplete,
                     o->frames * o->repeat * (renderer ? 2u : 1u));
     }
-    /* per-pass statistics: the simulation's passes from the simulation-only
-     * frames, the render passes from the rendered frames */
-    z->pass_count = 0;
-    for (uint32_t k = 0; k < sim.count && z->pass_count < VF_BENCH_MAX_PASSES; k++) {
-        double med, mn, mx;
-        stats_of(&sim, k, &med, &mn, &mx);
-        if (!strcmp(sim.name[k], "bench.sim")) {
-            z->sim_gpu_ms_median = med;
-            z->sim_gpu_ms_min = mn;
-            z->sim_gpu_ms_max = mx;
-            continue;
-        }
-        vf_bench_pass *p = &z->pass[z->pass_count++];
-        snprintf(p->name, sizeof p->name, "%s", sim.name[k]);
-        p->ms_median = med;
-        p->ms_min = mn;
-        p->ms_max = mx;
-        p->bytes = (double)sim.bytes[k];
-        p->gbps = med > 0 && p->bytes > 0 ? p->bytes / (med * 1e-3) / 1e9 : 0;
-    }
-    for (uint32_t k = 0; k < ren.count && z->pass_count < VF_BENCH_MAX_PASSES; k++) {
-        bool in_sim = false;
-        for (uint32_t j = 0; j < sim.count && !in_sim; j++)
-            in_sim = !strcmp(sim.name[j], ren.name[k]);
-        if (in_sim || !strcmp(ren.name[k], "bench.sim"))
-            continue;
-        double med, mn, mx;
-        stats_of(&ren, k, &med, &mn, &mx);
-        if (!strcmp(ren.name[k], "bench.render")) {
-            z->render_gpu_ms_median = med;
-            continue;
-        }
-        vf_bench_pass *p = &z->pass[z->pass_count++];
-        snprintf(p->name, sizeof p->name, "%s", ren.name[k]);
-        p->ms_median = med;
-        p->ms_min = mn;
-        p->ms_max = mx;
-        p->render = true;
-    }
+    pass_stats(z, &sim, &ren);
     if ((res = count_work(c, solver, renderer, renderer ? vf_capture_target(cap) : NULL, o->frames < 2 ? o->frames : 2,
                           o, z)) != VF_OK)
         goto gpu_fail;
+    z->frame_dt = solver->frame_dt;
+    vf_bench_work_set_run(&z->work, solver->frame_dt, (double)z->elements, ran ? &ran0 : NULL, ran ? &ran1 : NULL,
+                          (double)timed_frames, (double)timed_steps);
+    vf_bench_realtime(z);
+    if (o->model_dir && !strcmp(fam->size_key, "particles")) /* the model's render at its size, this state */
+        z->model_render_counted = count_render(c->gpu, solver, VF_RENDER_PATH_COMPUTE, VF_BENCH_MODEL_WIDTH,
+                                               VF_BENCH_MODEL_HEIGHT, &z->model_render, NULL, 0);
     measure_pressure(c->gpu, c->prof, solver, z);
     z->fits = true;
     rc = 0;
@@ -781,6 +938,11 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--solver"))
             o->solver = argv[i + 1];
+    if (o->solver) {
+        int rc = parse_solver_list(o, o->solver);
+        if (rc)
+            return rc;
+    }
     /* --scene SCENE: its solver's sweep, the scene (built-in or file) as the base of every size */
     for (int i = 1; i + 1 < argc; i++) {
         if (strcmp(argv[i], "--scene") || o->scene_file)
@@ -797,16 +959,22 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
             vf_app_error("%s", ferr);
             return fres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
         }
-        if (o->solver && strcmp(o->solver, o->file_scene.info->family)) {
-            vf_app_error("--solver %s: the scene %s is a %s scene: leave out --solver", o->solver, o->scene_file,
-                         o->file_scene.info->family);
-            return VF_EXIT_USAGE;
+        /* the listed solvers must be of the scene's family (an SPH scene: sph
+         * or one of its methods); none listed: the scene's family */
+        for (size_t k = 0; k < FAMILY_COUNT && o->solver; k++) {
+            const vf_scene_info *fs = vf_scene_find(families[k].scene);
+            if ((o->all || o->listed[k]) && (!fs || strcmp(fs->family, o->file_scene.info->family))) {
+                vf_app_error("--solver %s: the scene %s is a %s scene: leave out --solver or name its methods",
+                             o->solver, o->scene_file, o->file_scene.info->family);
+                return VF_EXIT_USAGE;
+            }
         }
-        o->solver = o->file_scene.info->family;
-    }
-    if (o->solver && strcmp(o->solver, "all") && family_index(o->solver) < 0) {
-        vf_app_error("--solver %s: unknown solver: use sph, grid, height, grid3d, terrain or all", o->solver);
-        return VF_EXIT_USAGE;
+        if (!o->solver) {
+            o->solver = o->file_scene.info->family;
+            int rc = parse_solver_list(o, o->solver);
+            if (rc)
+                return rc;
+        }
     }
     const char *solver_seen = NULL, *scene_seen = NULL; /* taken above */
     const vf_opt opts[] = {
@@ -820,7 +988,7 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
         {.name = "--repeat", .type = VF_OPT_U32, .out = &o->repeat, .min = 1, .max = 64},
         {.name = "--out", .type = VF_OPT_TEXT, .out = &o->out},
         {.name = "--device", .type = VF_OPT_TEXT, .out = &o->device},
-        {.name = "--model", .type = VF_OPT_OPTIONAL, .out = &o->model_dir, .dflt = "bench/models"},
+        {.name = "--model", .type = VF_OPT_OPTIONAL, .out = &o->model_dir, .dflt = ""},
         {.name = "--force", .type = VF_OPT_FLAG, .out = &o->force},
         {.name = "--results", .type = VF_OPT_FLAG, .out = &o->results},
         {.name = "--quiet", .type = VF_OPT_FLAG, .out = &o->quiet},
@@ -828,9 +996,84 @@ static int parse(bench_opts *o, int argc, char **argv, bool *help)
     return vf_opt_parse("bench", argc, argv, VF_OPT_TABLE(opts), help, NULL);
 }
 
+/* Which families run: those --solver lists; with all, every family but the
+ * named-only ones (grid3d, long on a CPU device, and the SPH methods) unless
+ * --sizes gives their sizes. A listed family whose scene this build lacks
+ * is an error; with all it is left out. */
+static int choose_families(const bench_opts *o, bool *want)
+{
+    for (size_t i = 0; i < FAMILY_COUNT; i++) {
+        want[i] = o->listed[i] || (o->all && (!families[i].named_only || o->sizes_given[i]));
+        if (want[i] && !vf_scene_find(families[i].scene)) {
+            if (o->listed[i]) {
+                vf_app_error("--solver %s: this build has no %s scene to benchmark", families[i].solver,
+                             families[i].scene);
+                return VF_EXIT_USAGE;
+            }
+            want[i] = false;
+        }
+    }
+    return 0;
+}
+
+/* --results: the report also as bench/results/<device>-<date>.{csv,json,svg,md}
+ * (relative to the working folder, the source folder); an exit code. */
+static int keep_results(const vf_bench_report *rep)
+{
+    char dev[128], base[512];
+    slug(rep->device.name, dev, sizeof dev);
+    snprintf(base, sizeof base, "bench/results/%s-%s", dev, rep->date);
+    const char *ext[4] = {"csv", "json", "svg", "md"};
+    for (int k = 0; k < 4; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s.%s", base, ext[k]);
+        vf_file file;
+        if (vf_file_begin(&file, path) != VF_OK) {
+            vf_app_error("--results: cannot write %s: run from the source folder", path);
+            return VF_EXIT_RUNTIME;
+        }
+        if (k == 0)
+            vf_bench_write_csv(rep, file.f);
+        else if (k == 1)
+            vf_bench_write_json(rep, file.f);
+        else if (k == 2)
+            vf_bench_write_svg(rep, file.f);
+        else
+            vf_bench_write_table(rep, file.f);
+        vf_result written = vf_file_commit(&file);
+        if (written != VF_OK) {
+            vf_app_error("--results: cannot write %s: %s", path, vf_result_message(written));
+            return VF_EXIT_RUNTIME;
+        }
+    }
+    char shown_base[4200];
+    printf("kept as %s.{csv,json,svg,md}\n", vf_app_shown(base, shown_base, sizeof shown_base));
+    return VF_EXIT_OK;
+}
+
+/* --model [DIR]: the device files of DIR, or with no DIR (opt "") those
+ * shipped with vkfluid (app_paths.h); their folder into dir. 0 without
+ * --model (opt NULL), else an exit code after a one-line error. */
+static int load_models(const char *opt, char *dir, size_t cap, vf_bench_model *models, uint32_t *count)
+{
+    *count = 0;
+    if (!opt)
+        return 0;
+    if (!opt[0])
+        vf_app_data_dir("models", "bench/models", dir, cap);
+    else
+        snprintf(dir, cap, "%s", opt);
+    char err[1024];
+    vf_result res = vf_bench_models_load(dir, models, VF_BENCH_MAX_MODELS, count, err, sizeof err);
+    if (res == VF_OK)
+        return 0;
+    vf_app_error("--model %s", err);
+    return res == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
+}
+
 int vf_cmd_bench(int argc, char **argv)
 {
-    bench_opts o = {.frames = 30, .warmup = 5, .repeat = 3, .rw = 1280, .rh = 720, .out = "out/bench"};
+    bench_opts o = {.frames = 30, .warmup = 5, .repeat = 3, .rw = 1280, .rh = 720, .out = "out/bench", .all = true};
     bool help = false;
     int rc = parse(&o, argc, argv, &help);
     vf_scene_loaded file_scene = o.file_scene; /* owned here */
@@ -844,34 +1087,23 @@ int vf_cmd_bench(int argc, char **argv)
         return VF_EXIT_OK;
     }
     bool want[FAMILY_COUNT] = {false};
-    for (size_t i = 0; i < FAMILY_COUNT; i++) {
-        want[i] = !o.solver || !strcmp(o.solver, "all") || !strcmp(o.solver, families[i].solver);
-        if (!strcmp(families[i].solver, "grid3d")) /* long on a CPU device: only when named or given sizes */
-            want[i] = (o.solver && !strcmp(o.solver, "grid3d")) || o.sizes_given[i];
-        if (want[i] && !vf_scene_find(families[i].scene)) {
-            if (o.solver && strcmp(o.solver, "all")) {
-                vf_app_error("--solver %s: this build has no %s scene to benchmark", o.solver, families[i].scene);
-                vf_scene_loaded_free(&file_scene);
-                return VF_EXIT_USAGE;
-            }
-            want[i] = false;
-        }
+    if ((rc = choose_families(&o, want)) != 0) {
+        vf_scene_loaded_free(&file_scene);
+        return rc;
     }
     char err[1024];
     vf_bench_model models[VF_BENCH_MAX_MODELS];
     uint32_t model_count = 0;
-    if (o.model_dir) {
-        vf_result mres = vf_bench_models_load(o.model_dir, models, VF_BENCH_MAX_MODELS, &model_count, err, sizeof err);
-        if (mres != VF_OK) {
-            vf_app_error("--model %s", err);
-            vf_scene_loaded_free(&file_scene);
-            return mres == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
-        }
+    char model_dir[4096];
+    if ((rc = load_models(o.model_dir, model_dir, sizeof model_dir, models, &model_count)) != 0) {
+        vf_scene_loaded_free(&file_scene);
+        return rc;
     }
-    if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
+    vf_result ores = vf_output_dir_prepare(o.out, o.force, err, sizeof err);
+    if (ores != VF_OK) {
         vf_app_error("--out %s", err);
         vf_scene_loaded_free(&file_scene);
-        return VF_EXIT_USAGE;
+        return ores == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
     }
     vf_bench_report *rep = calloc(1, sizeof *rep);
     if (!rep) {
@@ -949,49 +1181,30 @@ int vf_cmd_bench(int argc, char **argv)
             }
         }
         vf_bench_fit(s);
+        vf_bench_fit_realtime(s);
+        if (model_count && !strcmp(fam->size_key, "particles"))
+            count_model_sim(gpu, fam, scene, file_scene.desc, s);
     }
     vf_progress_end(&progress);
     if (model_count)
         count_model_render(gpu, rep);
     vf_bench_print(rep, stdout);
     vf_bench_print_work(rep, stdout);
-    if (model_count)
+    if (model_count) {
+        printf("device files of the model: %s\n", model_dir);
         vf_bench_print_model(rep, models, model_count, stdout);
+    }
     vf_result written = vf_bench_write(rep, o.out);
     if (written != VF_OK) {
         vf_app_error("--out %s: cannot write the results: %s", o.out, vf_result_message(written));
         rc = VF_EXIT_RUNTIME;
         goto done;
     }
-    printf("wrote %s/bench.csv, bench.json, bench.svg and work.csv\n", o.out);
-    if (o.results) {
-        char dev[128], base[512];
-        slug(rep->device.name, dev, sizeof dev);
-        snprintf(base, sizeof base, "bench/results/%s-%s", dev, rep->date);
-        const char *ext[3] = {"csv", "json", "svg"};
-        for (int k = 0; k < 3; k++) {
-            char path[600];
-            snprintf(path, sizeof path, "%s.%s", base, ext[k]);
-            vf_file file;
-            if (vf_file_begin(&file, path) != VF_OK) {
-                vf_app_error("--results: cannot write %s: run from the source folder", path);
-                rc = VF_EXIT_RUNTIME;
-                goto done;
-            }
-            if (k == 0)
-                vf_bench_write_csv(rep, file.f);
-            else if (k == 1)
-                vf_bench_write_json(rep, file.f);
-            else
-                vf_bench_write_svg(rep, file.f);
-            if ((written = vf_file_commit(&file)) != VF_OK) {
-                vf_app_error("--results: cannot write %s: %s", path, vf_result_message(written));
-                rc = VF_EXIT_RUNTIME;
-                goto done;
-            }
-        }
-        printf("kept as %s.{csv,json,svg}\n", base);
-    }
+    char shown_out[4200];
+    printf("wrote %s/bench.csv, bench.json, bench.svg, work.csv and table.md\n",
+           vf_app_shown(o.out, shown_out, sizeof shown_out));
+    if (o.results && (rc = keep_results(rep)) != VF_EXIT_OK)
+        goto done;
     rc = VF_EXIT_OK;
 done:
     vf_profiler_destroy(&prof);

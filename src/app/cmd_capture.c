@@ -18,6 +18,8 @@
 #include "gpu_cmd.h"
 #include "render_registry.h"
 #include "options.h"
+#include "png_io.h"
+#include "text.h"
 
 static void usage(FILE *f)
 {
@@ -38,6 +40,10 @@ static void usage(FILE *f)
             "parameter, device, driver, frame times, simulated time per frame).\n"
             "\n"
             "options:\n"
+            "  SCENE             a built-in scene (vkfluid scenes) or a scene file FILE.json\n"
+            "  --scene SCENE     as SCENE: a scene file or a built-in name\n"
+            "  --set KEY=VALUE   change a scene key, KEY or SOLVER.KEY, or a renderer key\n"
+            "                    (ssf.*): vkfluid scenes SCENE lists them\n"
             "  --frames N        simulate N frames (1..10000000)\n"
             "  --every K         render every K-th frame and the last one (default 1)\n"
             "  --size WxH        image size (default 1280x720)\n"
@@ -124,8 +130,8 @@ static int parse(capture_opts *o, vf_cmd_scene *sc, int argc, char **argv, bool 
 }
 
 static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, const vf_solver *s, const vf_gpu *gpu,
-                                    const vf_renderer *r, const capture_opts *o, const double *frame_ms, uint32_t captured,
-                                    const vf_pass_stats *st, int interrupted)
+                                    const vf_renderer *r, const capture_opts *o, const double *frame_ms,
+                                    uint32_t captured, const vf_pass_stats *st, int interrupted, char *field, size_t cap)
 {
     vf_file file;
     vf_result res = vf_report_begin(&file, dir, "capture.json", sc);
@@ -160,7 +166,7 @@ static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, con
     fprintf(f, "],\n");
     vf_report_passes(f, "gpu_ms_per_frame", st);
     fprintf(f, "\n}\n");
-    return vf_file_commit(&file);
+    return vf_report_commit(&file, field, cap);
 }
 
 static int gpu_failure(vf_result res, long long frame, const char *what)
@@ -188,7 +194,7 @@ typedef struct replay_target {
     bool switched; /* a SCENE event: the solver's default view from then on */
 } replay_target;
 
-static int replay_rebuild(void *user, bool new_scene)
+static int replay_rebuild(void *user, bool new_scene, const char *context)
 {
     replay_target *t = user;
     t->switched |= new_scene;
@@ -200,7 +206,7 @@ static int replay_rebuild(void *user, bool new_scene)
         (*t->renderer)->vt->get_camera(*t->renderer, &cam);
     vf_renderer_destroy(t->renderer);
     vf_solver_destroy(t->solver);
-    int rc = vf_cmd_scene_create(t->sc, t->gpu, t->solver);
+    int rc = vf_cmd_scene_create_in(t->sc, t->gpu, context, t->solver);
     if (rc)
         return rc;
     const char *mode = t->o->mode && !t->switched ? t->o->mode : NULL;
@@ -210,7 +216,7 @@ static int replay_rebuild(void *user, bool new_scene)
     char err[512] = {0};
     vf_result res = vf_render_create_for(t->gpu, *t->solver, &ro, t->renderer, err, sizeof err);
     if (res != VF_OK) {
-        vf_app_error("%s", err[0] ? err : vf_result_message(res));
+        vf_app_error("%s: %s", context, err[0] ? err : vf_result_message(res));
         return res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
     }
     if (keep_cam && (*t->renderer)->vt->set_camera)
@@ -221,12 +227,76 @@ static int replay_rebuild(void *user, bool new_scene)
     return 0;
 }
 
+/* What one frame of a capture costs per pixel. At least the colour target
+ * and its readback buffer (4 + 4 bytes) are on the device: a size whose
+ * two exceed 90% of the device memory is refused, as the solvers refuse
+ * sizes. Measured with /usr/bin/time on lavapipe (2 cores) between 512^2
+ * and 2048^2, the peak memory grew by 9 (3D volume) to 48 (sph screen-space
+ * fluid) bytes a pixel, host memory included, and the time by 0.4 to 1.3 us
+ * a pixel (render, readback and PNG): the estimate for large frames. */
+#define CAPTURE_MIN_DEVICE_BYTES_PER_PIXEL 8.0
+#define CAPTURE_BYTES_PER_PIXEL_LOW 9.0
+#define CAPTURE_BYTES_PER_PIXEL_HIGH 48.0
+#define CAPTURE_HOST_BYTES_PER_PIXEL 8.0
+#define CAPTURE_CPU_SECONDS_PER_PIXEL 1.3e-6
+/* Frames larger than this get the estimate before any work. */
+#define CAPTURE_ESTIMATE_PIXELS (4096.0 * 4096.0)
+
+/* --size against the device and the PNG limits, with an estimate of memory
+ * and time for large frames; 0 or 2 after printing. */
+static int check_size(const capture_opts *o, const vf_gpu *gpu)
+{
+    uint32_t max_dim = gpu->props.limits.maxImageDimension2D;
+    double px = (double)o->width * o->height;
+    double dev = px * CAPTURE_MIN_DEVICE_BYTES_PER_PIXEL, host = px * CAPTURE_HOST_BYTES_PER_PIXEL;
+    double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    char db[32], hb[32], have[32], rb[32], lo[32], hi[32];
+    vf_format_bytes((unsigned long long)dev, db, sizeof db);
+    vf_format_bytes((unsigned long long)host, hb, sizeof hb);
+    vf_format_bytes(gpu->info.device_local_bytes, have, sizeof have);
+    vf_format_bytes(ram > 0 ? (unsigned long long)ram : 0ull, rb, sizeof rb);
+    vf_format_bytes((unsigned long long)(px * CAPTURE_BYTES_PER_PIXEL_LOW), lo, sizeof lo);
+    vf_format_bytes((unsigned long long)(px * CAPTURE_BYTES_PER_PIXEL_HIGH), hi, sizeof hi);
+    if (o->width > max_dim || o->height > max_dim) {
+        vf_app_error("--size %ux%u: above this device's image limit of %u pixels per side (maxImageDimension2D)",
+                     o->width, o->height, max_dim);
+        return VF_EXIT_USAGE;
+    }
+    if (o->width > VF_PNG_MAX_SIDE || o->height > VF_PNG_MAX_SIDE || px > (double)VF_PNG_MAX_PIXELS) {
+        vf_app_error("--size %ux%u: a PNG frame holds at most %u pixels per side and %llu pixels in all: use a smaller "
+                     "--size",
+                     o->width, o->height, VF_PNG_MAX_SIDE, (unsigned long long)VF_PNG_MAX_PIXELS);
+        return VF_EXIT_USAGE;
+    }
+    if (gpu->info.device_local_bytes && dev > 0.9 * (double)gpu->info.device_local_bytes) {
+        vf_app_error("--size %ux%u: its colour target and readback alone need %s of device memory (about %s to %s with "
+                     "the renderer's own images); %s has %s: use a smaller --size",
+                     o->width, o->height, db, lo, hi, gpu->info.name, have);
+        return VF_EXIT_USAGE;
+    }
+    if (ram > 0 && host > 0.8 * ram) {
+        vf_app_error("--size %ux%u: its readback and PNG need about %s of host memory; this machine has %s: use a "
+                     "smaller --size",
+                     o->width, o->height, hb, rb);
+        return VF_EXIT_USAGE;
+    }
+    if (px > CAPTURE_ESTIMATE_PIXELS && !o->quiet) {
+        char t[32];
+        vf_cmd_duration_text(px * CAPTURE_CPU_SECONDS_PER_PIXEL, t, sizeof t);
+        vf_app_warn("estimate: --size %ux%u: about %s to %s of memory for the images (%s has %s of device memory); "
+                    "on a 2-core CPU device up to %s a written frame (less on a GPU)",
+                    o->width, o->height, lo, hi, gpu->info.name, have, t);
+    }
+    return 0;
+}
+
 int vf_cmd_capture(int argc, char **argv)
 {
     vf_cmd_scene sc = {0};
     capture_opts o = {.every = 1, .check_every = 30, .width = 1280, .height = 720};
     vf_record rec = {0};
     vf_frame_inputs *replay_in = NULL; /* --replay: the current frame's inputs */
+    char replay_label[300] = "";
     bool help = false;
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "capture");
     if (rc >= 0)
@@ -244,8 +314,10 @@ int vf_cmd_capture(int argc, char **argv)
             goto end_scene;
         }
         vf_cmd_scene_end(&sc);
+        snprintf(replay_label, sizeof replay_label, "--replay %s", o.replay);
         if ((rc = vf_session_load_record(o.replay, &rec)) != 0 ||
-            (rc = vf_session_header_scene(&rec.header, o.replay, &sc)) != 0)
+            (rc = vf_session_header_scene(&rec.header, o.replay, &sc)) != 0 ||
+            (rc = vf_session_check_record(&rec, &sc, replay_label, false)) != 0) /* every event, before any gpu work */
             goto end_scene;
         if (!o.frames)
             o.frames = rec.frame_count ? rec.frame_count : 1;
@@ -266,12 +338,26 @@ int vf_cmd_capture(int argc, char **argv)
     }
     if ((rc = vf_cmd_scene_validate(&sc)) != 0)
         goto end_scene;
+    rc = VF_EXIT_USAGE;
+    if (o.mode && !vf_cmd_view_valid(sc.info->family, o.mode)) {
+        const char *views = vf_render_modes(sc.info->family);
+        vf_app_error("--render %s: not a view of the %s solver: give exactly one of %s", o.mode, sc.info->family,
+                     views ? views : "(none)");
+        goto end_scene;
+    }
     char out_default[256];
     if (!o.out) {
         snprintf(out_default, sizeof out_default, "out/%s", sc.info->name);
         o.out = out_default;
     }
     char err[1024];
+    vf_result res;
+    if ((res = vf_output_dir_check(o.out, o.force, err, sizeof err)) != VF_OK) {
+        vf_app_error("--out %s", err);
+        rc = res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
+        goto end_scene;
+    }
+    vf_app_catch_interrupts(); /* from here a signal ends the current frame and capture.json is written */
 
     vf_gpu *gpu = NULL;
     vf_solver *solver = NULL;
@@ -285,21 +371,16 @@ int vf_cmd_capture(int argc, char **argv)
     vf_pass_stats st = {0};
     if ((rc = vf_app_gpu_open(o.device, false, NULL, 0, &gpu)) != 0)
         goto end_scene;
-    rc = VF_EXIT_USAGE;
-    uint32_t max_dim = gpu->props.limits.maxImageDimension2D;
-    if (o.width > max_dim || o.height > max_dim) {
-        vf_app_error("--size %ux%u: above this device's image limit of %u pixels per side (maxImageDimension2D)", o.width, o.height, max_dim);
+    if ((rc = check_size(&o, gpu)) != 0)
         goto done;
-    }
     /* the solver first: a size that does not fit the device writes nothing */
     if ((rc = vf_cmd_scene_create(&sc, gpu, &solver)) != 0)
         goto done;
-    rc = VF_EXIT_USAGE;
-    if (vf_output_dir_prepare(o.out, o.force, err, sizeof err) != VF_OK) {
+    if ((res = vf_output_dir_prepare(o.out, o.force, err, sizeof err)) != VF_OK) {
         vf_app_error("--out %s", err);
+        rc = res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
         goto done;
     }
-    vf_result res;
     if (!o.mode)
         o.mode = vf_cmd_scene_render_mode(sc.info, sc.desc);
     char first_view[32] = ""; /* the family's default view, named in capture.json */
@@ -353,7 +434,6 @@ int vf_cmd_capture(int argc, char **argv)
     }
 
     int interrupted = 0;
-    vf_app_catch_interrupts();
     vf_progress progress;
     vf_progress_begin(&progress, "capture", (uint64_t)o.frames, o.quiet);
     bool slot_used[2] = {false, false}, slot_ends[2] = {false, false};
@@ -373,15 +453,17 @@ int vf_cmd_capture(int argc, char **argv)
         bool step = true;
         if (o.replay) {
             const vf_frame_inputs *one = replay_in;
+            vf_session_source src = {replay_label, VF_EXIT_USAGE};
             vf_record_frame(&rec, (uint32_t)fr, replay_in);
-            if ((rc = vf_session_apply(&sim, &one, 1, &step)) != 0)
+            if ((rc = vf_session_apply(&sim, &one, &src, 1, (uint64_t)fr, &step)) != 0)
                 goto done_progress;
         }
         bool render = fr % o.every == 0 || fr == o.frames - 1; /* the last frame is always written */
         bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
         if (fr == 0 && step && !o.quiet) {
             vf_frame_estimate est;
-            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, (uint64_t)o.frames, &est)) != 0)
+            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, renderer, 1.0 / (double)o.every,
+                                               (uint64_t)o.frames, &est)) != 0)
                 goto done_progress;
             step = !est.frame_complete;
             resumed = step;
@@ -491,18 +573,28 @@ int vf_cmd_capture(int argc, char **argv)
             goto done;
         }
     }
-    if ((res = write_capture_json(o.out, &sc, solver, gpu, renderer, &o, frame_ms, captured, &st, interrupted)) != VF_OK) {
-        vf_app_error("--out %s: cannot write %s/capture.json: %s", o.out, o.out, vf_result_message(res));
+    char field[512] = "";
+    if ((res = write_capture_json(o.out, &sc, solver, gpu, renderer, &o, frame_ms, captured, &st, interrupted, field,
+                                  sizeof field)) != VF_OK) {
+        if (res == VF_ERR_NUMERIC) {
+            vf_app_error("scene %s: %s/capture.json: %s is not a finite number (written as null)", sc.info->name, o.out,
+                         field);
+            rc = VF_EXIT_FAIL;
+        } else {
+            vf_app_error("--out %s: cannot write %s/capture.json: %s", o.out, o.out, vf_result_message(res));
+        }
         goto done;
     }
     if (interrupted) {
-        fprintf(stderr, "interrupted (%s) after frame %lld: %u frame%s and capture.json marked interrupted written to %s\n",
-                interrupted == SIGTERM ? "SIGTERM" : "SIGINT", o.frames - 1, captured, captured == 1 ? "" : "s", o.out);
+        vf_app_note("interrupted (%s) after frame %lld: %u frame%s and capture.json marked interrupted written to %s",
+                    vf_app_signal_name(interrupted), o.frames - 1, captured, captured == 1 ? "" : "s", o.out);
         rc = VF_EXIT_INTERRUPTED;
         goto done;
     }
+    char so[4200], sv[4200];
     printf("wrote %u frame%s of %s (%ux%u) to %s%s%s\n", captured, captured == 1 ? "" : "s", sc.info->name, o.width,
-           o.height, o.out, o.video ? " and " : "", o.video ? o.video : "");
+           o.height, vf_app_shown(o.out, so, sizeof so), o.video ? " and " : "",
+           o.video ? vf_app_shown(o.video, sv, sizeof sv) : "");
     rc = VF_EXIT_OK;
     goto done;
 done_progress:

@@ -120,6 +120,31 @@ int vf_cmd_scene_begin(vf_cmd_scene *sc, int argc, char **argv, const char *cmd)
     return -1;
 }
 
+void vf_cmd_print_render_keys(FILE *f, const char *family)
+{
+    size_t n = 0;
+    const vf_param_def *t = vf_render_params(family, &n);
+    const char *view = vf_render_view_key(family);
+    if (!n)
+        return;
+    int col = fprintf(f, "  %-8s", family);
+    for (size_t k = 0; k < n; k++) {
+        if (view && !strcmp(t[k].key, view))
+            continue;
+        /* a choice key with its values: KEY=a|b */
+        bool choice = t[k].type == VF_PARAM_ENUM && t[k].choices;
+        size_t w = strlen(t[k].key) + 1 + (choice ? strlen(t[k].choices) + 1 : 0);
+        if (col + (int)w > 78) {
+            fprintf(f, "\n%10s", "");
+            col = 10;
+        }
+        col += fprintf(f, " %s%s%s", t[k].key, choice ? "=" : "", choice ? t[k].choices : "");
+    }
+    fputc('\n', f);
+    if (view)
+        fprintf(f, "           (%s=MODE: the view, as --render MODE)\n", view);
+}
+
 void vf_cmd_print_views(FILE *f)
 {
     fprintf(f, "views (--render MODE; the first is the default, vkfluid scenes SCENE shows a\n"
@@ -150,28 +175,10 @@ void vf_cmd_print_views(FILE *f)
     }
     if (any)
         fputc('\n', f);
-    fprintf(f, "renderer keys (--set KEY=VALUE; vkfluid scenes SCENE lists them with defaults):\n");
-    for (size_t i = 0; vf_render_family(i); i++) {
-        size_t n = 0;
-        const vf_param_def *t = vf_render_params(vf_render_family(i), &n);
-        const char *view = vf_render_view_key(vf_render_family(i));
-        if (!n)
-            continue;
-        int col = fprintf(f, "  %-8s", vf_render_family(i));
-        for (size_t k = 0; k < n; k++) {
-            if (view && !strcmp(t[k].key, view))
-                continue;
-            size_t w = strlen(t[k].key) + 1;
-            if (col + (int)w > 78) {
-                fprintf(f, "\n%10s", "");
-                col = 10;
-            }
-            col += fprintf(f, " %s", t[k].key);
-        }
-        fputc('\n', f);
-        if (view)
-            fprintf(f, "           (%s=MODE: the view, as --render MODE)\n", view);
-    }
+    fprintf(f, "renderer keys (--set KEY=VALUE, a choice key with its values; vkfluid scenes SCENE\n"
+               "lists them with defaults):\n");
+    for (size_t i = 0; vf_render_family(i); i++)
+        vf_cmd_print_render_keys(f, vf_render_family(i));
 }
 
 vf_result vf_cmd_scene_set(vf_cmd_scene *sc, const char *assignment, char *err, size_t cap)
@@ -237,38 +244,61 @@ bool vf_cmd_scene_consumed(const vf_cmd_scene *sc, int i)
     return sc->consumed && i >= 0 && i < sc->argc && sc->consumed[i];
 }
 
+bool vf_cmd_view_valid(const char *family, const char *mode)
+{
+    const char *modes = vf_render_modes(family);
+    if (!mode || !mode[0] || !modes || strchr(mode, '|'))
+        return false;
+    size_t n = strlen(mode);
+    for (const char *p = modes; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+        if (!strncmp(p, mode, n) && (p[n] == '|' || p[n] == 0))
+            return true;
+    return false;
+}
+
+vf_result vf_cmd_scene_check(const vf_scene_info *info, const void *desc, const char *file, char *err, size_t cap)
+{
+    char label[300];
+    const char *mode = vf_cmd_scene_render_mode(info, (void *)desc), *modes = vf_render_modes(info->family);
+    if (file)
+        snprintf(label, sizeof label, "%s", file);
+    else
+        snprintf(label, sizeof label, "scene %s", info->name);
+    if (mode && modes && !vf_cmd_view_valid(info->family, mode)) {
+        snprintf(err, cap, "%s: render.mode: \"%.60s\" is not a view of the %s solver: use one of %s", label, mode,
+                 info->family, modes);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (!info->validate)
+        return VF_OK;
+    if (file)
+        return vf_scene_validate(info, desc, file, err, cap);
+    char why[1400] = {0};
+    if (info->validate(info, desc, why, sizeof why) != VF_OK) {
+        snprintf(err, cap, "%s: %s", label, why[0] ? why : "invalid parameters");
+        return VF_ERR_INVALID_ARG;
+    }
+    return VF_OK;
+}
+
 int vf_cmd_scene_validate(vf_cmd_scene *sc)
 {
-    if (!sc->info || !sc->info->validate)
+    if (!sc->info)
         return 0;
     char err[1600] = {0};
-    const char *mode = vf_cmd_scene_render_mode(sc->info, sc->desc), *modes = vf_render_modes(sc->info->family);
-    if (mode && modes) {
-        size_t n = strlen(mode);
-        bool found = false;
-        for (const char *p = modes; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
-            found = found || (!strncmp(p, mode, n) && (p[n] == '|' || p[n] == 0));
-        if (!found) {
-            vf_app_error("%s: render.mode: \"%s\" is not a view of the %s solver: use one of %s",
-                         sc->file ? sc->file : sc->info->name, mode, sc->info->family, modes);
-            return VF_EXIT_USAGE;
-        }
-    }
-    if (sc->file) {
-        if (vf_scene_validate(sc->info, sc->desc, sc->file, err, sizeof err) != VF_OK) {
-            vf_app_error("%s", err);
-            return VF_EXIT_USAGE;
-        }
-        return 0;
-    }
-    if (sc->info->validate(sc->info, sc->desc, err, sizeof err) != VF_OK) {
-        vf_app_error("scene %s: %s", sc->info->name, err[0] ? err : "invalid parameters");
+    if (vf_cmd_scene_check(sc->info, sc->desc, sc->file, err, sizeof err) != VF_OK) {
+        vf_app_error("%s", err);
         return VF_EXIT_USAGE;
     }
     return 0;
 }
 
 int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out)
+{
+    return vf_cmd_scene_create_in(sc, gpu, NULL, out);
+}
+
+int vf_cmd_scene_create_in(const vf_cmd_scene *sc, vf_gpu *gpu, const char *context, vf_solver **out)
 {
     char why[1024] = "", err[1600], label[300];
     *out = NULL;
@@ -285,8 +315,22 @@ int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out)
     else if (!why[0])
         snprintf(why, sizeof why, "cannot create the solver: %s", vf_result_message(res));
     vf_scene_format_error(sc->info, label, why, err, sizeof err);
-    vf_app_error("%s", err);
+    if (context)
+        vf_app_error("%s: %s", context, err);
+    else
+        vf_app_error("%s", err);
     return res == VF_ERR_TOO_LARGE || res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+}
+
+double vf_cmd_scene_frame_dt(const vf_scene_info *info, const void *desc)
+{
+    if (info->frame_dt)
+        return info->frame_dt(info, desc);
+    const vf_param_def *d = vf_params_find(info->params, info->param_count, "frame_dt");
+    if (!d || d->type != VF_PARAM_DOUBLE)
+        return 0;
+    double v = *(const double *)((const char *)desc + d->offset);
+    return v > 0 ? v : 0;
 }
 
 const char *vf_cmd_scene_render_mode(const vf_scene_info *info, void *desc)
@@ -332,15 +376,56 @@ double vf_cmd_slow_frame_s(void)
     return slow_frame_env(&v) ? v : VF_SLOW_FRAME_S;
 }
 
-int vf_cmd_check_env(void)
+static bool env_seconds(const char *v)
 {
-    double v;
-    if (slow_frame_env(&v))
-        return 0;
-    vf_app_error("VKFLUID_SLOW_FRAME_S=%s: must be a number of seconds >= 0 (0: warn before every run); unset it for "
-                 "the default %g",
-                 getenv("VKFLUID_SLOW_FRAME_S"), VF_SLOW_FRAME_S);
-    return VF_EXIT_USAGE;
+    double x;
+    return vf_app_parse_double(v, &x) && x >= 0;
+}
+
+static bool env_fault(const char *v)
+{
+    vf_result f;
+    uint64_t n;
+    return vf_gpu_parse_fault(v, &f, &n);
+}
+
+static bool env_limits(const char *v)
+{
+    return !strcmp(v, "min-desktop");
+}
+
+static bool env_descriptors(const char *v)
+{
+    return !strcmp(v, "sets");
+}
+
+/* The environment variables vkfluid reads whose values can be wrong: name,
+ * what it takes (the warning's words), the check. */
+#define VF_ENV_LIST(X)                                                                                                 \
+    X("VKFLUID_SLOW_FRAME_S", "a number of seconds >= 0 (0: warn before every run); the default 2 is used",         \
+      env_seconds)                                                                                                     \
+    X("VKFLUID_FAULT", "device-lost@N or oom@N with N >= 1 (tests); no fault is injected", env_fault)                 \
+    X("VKFLUID_LIMITS", "min-desktop (tests); the device's own limits are used", env_limits)                          \
+    X("VKFLUID_DESCRIPTORS", "sets (tests); the device's descriptor path is used", env_descriptors)
+
+typedef struct vf_env_var {
+    const char *name, *takes;
+    bool (*ok)(const char *value);
+} vf_env_var;
+
+#define VF_ENV_ROW(name, takes, ok) {name, takes, ok},
+static const vf_env_var env_vars[] = {VF_ENV_LIST(VF_ENV_ROW)};
+
+void vf_cmd_check_env(void)
+{
+    for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
+        const char *v = getenv(env_vars[i].name);
+        if (v && !env_vars[i].ok(v)) {
+            char shown[72];
+            vf_text_safe(v, shown, sizeof shown, 60);
+            vf_app_warn("%s=%s: not valid: it takes %s", env_vars[i].name, shown, env_vars[i].takes);
+        }
+    }
 }
 
 /* The most substeps timed one by one before a frame. */
@@ -365,7 +450,58 @@ static vf_result timed_part(vf_frames *frames, vf_solver *s, double *secs)
     return VF_OK;
 }
 
-vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *out)
+/* One timed submit of the solver's probe of its frame end (see solver.h). */
+static vf_result timed_probe(vf_frames *frames, vf_solver *s, double *secs)
+{
+    VkCommandBuffer cmd;
+    uint32_t slot;
+    vf_result res = vf_frames_begin(frames, &cmd, &slot);
+    if (res != VF_OK)
+        return res;
+    vf_cmd_barrier_frame_start(cmd);
+    if ((res = s->vt->probe_frame_end(s, cmd)) != VF_OK)
+        return res;
+    double t0 = vf_app_now();
+    if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK ||
+        (res = vf_frames_wait(frames, slot)) != VF_OK)
+        return res;
+    *secs = vf_app_now() - t0;
+    return VF_OK;
+}
+
+/* One timed render of the current state into an image of the renderer's
+ * own size and format (the target the command draws into may be a
+ * swapchain image that is not ours before it is acquired), usable as the
+ * capture target is: a compute renderer writes it directly or copies to it. */
+static vf_result timed_render(vf_gpu *gpu, vf_frames *frames, vf_renderer *r, double *secs)
+{
+    vf_image *img = NULL;
+    vf_image_desc id = {.width = r->width, .height = r->height, .format = r->format,
+                        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                 VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                        .storage_alias = true,
+                        .name = "estimate render target"};
+    vf_result res = vf_image_create(gpu, &id, &img);
+    VkCommandBuffer cmd;
+    uint32_t slot;
+    if (res == VF_OK)
+        res = vf_frames_begin(frames, &cmd, &slot);
+    if (res == VF_OK) {
+        vf_cmd_barrier_frame_start(cmd);
+        vf_render_barrier_after_sim(cmd);
+        vf_render_prepare_target(cmd, img);
+        res = r->vt->record(r, cmd, img, NULL);
+    }
+    double t0 = vf_app_now();
+    if (res == VF_OK && (res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) == VF_OK &&
+        (res = vf_frames_wait(frames, slot)) == VF_OK)
+        *secs = vf_app_now() - t0;
+    vf_image_destroy(&img);
+    return res;
+}
+
+vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_renderer *renderer, double render_share,
+                                vf_frame_estimate *out)
 {
     memset(out, 0, sizeof *out);
     vf_frames *frames = NULL;
@@ -389,6 +525,12 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *ou
             break;
     }
     s->part_substeps = keep;
+    /* the frame's end work when the timed parts did not reach it (the
+     * solver's state stays as it was), and one render */
+    if (res == VF_OK && s->part_more && s->frames == 0 && s->vt->probe_frame_end)
+        res = timed_probe(frames, s, &out->end_s);
+    if (res == VF_OK && renderer && render_share > 0 && (res = timed_render(gpu, frames, renderer, &out->render_s)) == VF_OK)
+        out->render_share = render_share;
     vf_frames_destroy(&frames);
     if (res != VF_OK)
         return res;
@@ -398,6 +540,7 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *ou
     out->substep_s = parts > 1 ? next / (parts - 1) : first;
     out->measured = out->substeps > 0;
     out->frame_s = out->substeps ? first + (double)(out->substeps - 1) * out->substep_s : first;
+    out->frame_s += out->end_s + out->render_share * out->render_s;
     if (!s->part_more) {
         out->frame_complete = true;
         if ((res = vf_solver_frame_done(s)) != VF_OK)
@@ -511,6 +654,19 @@ bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver
                  what[0] ? ", " : "", e->substeps, sub1, sub);
     else
         snprintf(measured, sizeof measured, "%s%s1 substep a frame, measured: %s", what, what[0] ? ", " : "", sub1);
+    size_t used = strlen(measured);
+    if (e->end_s > 0) {
+        char t[32];
+        vf_cmd_duration_text(e->end_s, t, sizeof t);
+        used += (size_t)snprintf(measured + used, sizeof measured - used, "; after the substeps (foam) %s", t);
+    }
+    if (e->render_s > 0 && used < sizeof measured) {
+        char t[32], every[48] = "";
+        vf_cmd_duration_text(e->render_s, t, sizeof t);
+        if (e->render_share < 1)
+            snprintf(every, sizeof every, " (1 frame in %.0f)", 1.0 / e->render_share);
+        snprintf(measured + used, sizeof measured - used, "; rendering %s%s", t, every);
+    }
     if (frames > 1) {
         char t[32];
         vf_cmd_duration_text(e->frame_s * (double)frames, t, sizeof t);
@@ -540,10 +696,10 @@ bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver
     return true;
 }
 
-int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_gpu *gpu, vf_solver *s, uint64_t frames,
-                             vf_frame_estimate *out)
+int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_gpu *gpu, vf_solver *s,
+                             vf_renderer *renderer, double render_share, uint64_t frames, vf_frame_estimate *out)
 {
-    vf_result res = vf_cmd_estimate_frame(gpu, s, out);
+    vf_result res = vf_cmd_estimate_frame(gpu, s, renderer, render_share, out);
     if (res != VF_OK) {
         vf_app_error("scene %s: timing the first substeps before the run failed: %s", info ? info->name : "?",
                      vf_result_message(res));

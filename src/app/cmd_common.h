@@ -31,6 +31,10 @@ typedef struct vf_cmd_scene {
  * view, and the renderer keys (--set), all from the render registry. */
 void vf_cmd_print_views(FILE *f);
 
+/** Prints one family's renderer keys (--set KEY=VALUE) for help texts, a
+ * choice key as KEY=a|b, wrapped at 78 columns; nothing when it has none. */
+void vf_cmd_print_render_keys(FILE *f, const char *family);
+
 /** Applies one --set assignment to the scene: a renderer key (checked, kept
  * for the renderer; the view key, ssf.view, sets render.mode), a shape,
  * camera or render field, or a solver key. Returns VF_OK or
@@ -54,6 +58,16 @@ bool vf_cmd_scene_consumed(const vf_cmd_scene *sc, int i);
 /** Runs the scene's cross-key validation; returns 0, or 2 after a one-line error. */
 int vf_cmd_scene_validate(vf_cmd_scene *sc);
 
+/** The checks of vf_cmd_scene_validate on any scene and desc, printing
+ * nothing: the view (render.mode) is exactly one of the family's, and the
+ * scene's validate() passes. file: the scene file's path for the message,
+ * NULL for a built-in scene ("scene NAME"). VF_ERR_INVALID_ARG with one
+ * line in err. */
+vf_result vf_cmd_scene_check(const vf_scene_info *info, const void *desc, const char *file, char *err, size_t cap);
+
+/** True when mode is exactly one view of the family (no '|' lists). */
+bool vf_cmd_view_valid(const char *family, const char *mode);
+
 /** Creates the scene's solver on gpu (after vf_cmd_scene_validate). Sizes
  * that do not fit the device are checked by the solvers before they
  * allocate or record anything; their error, like any other, is printed as
@@ -61,6 +75,15 @@ int vf_cmd_scene_validate(vf_cmd_scene *sc);
  * Returns 0 with *out set, or an exit code (2 for bad sizes or arguments,
  * 3 otherwise) after printing. */
 int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out);
+
+/** vf_cmd_scene_create with context (may be NULL) put before the error
+ * line ("--replay FILE: frame 3, event 2 (RESET)"). */
+int vf_cmd_scene_create_in(const vf_cmd_scene *sc, vf_gpu *gpu, const char *context, vf_solver **out);
+
+/** The simulated seconds per frame the scene's solver will take (its
+ * frame_dt hook, else the key frame_dt when positive), known without a GPU;
+ * 0 when it cannot be known before the solver exists. */
+double vf_cmd_scene_frame_dt(const vf_scene_info *info, const void *desc);
 
 /** The view a scene file asks for ("render": {"mode": ...}); NULL when it
  * names none (the solver's default view). */
@@ -92,9 +115,11 @@ void vf_cmd_scene_end(vf_cmd_scene *sc);
 /** The threshold above: VF_SLOW_FRAME_S, or VKFLUID_SLOW_FRAME_S when set. */
 double vf_cmd_slow_frame_s(void);
 
-/** Checks the environment variables vkfluid reads (VKFLUID_SLOW_FRAME_S):
- * 0, or VF_EXIT_USAGE after a one-line error naming the variable. */
-int vf_cmd_check_env(void);
+/** Checks the environment variables vkfluid reads (VKFLUID_SLOW_FRAME_S,
+ * VKFLUID_FAULT, VKFLUID_LIMITS, VKFLUID_DESCRIPTORS): one warning line for
+ * each invalid value, naming the variable, what it takes and what is done
+ * instead (the value is ignored). */
+void vf_cmd_check_env(void);
 
 /** A frame's pace, measured before the frame runs. */
 typedef struct vf_frame_estimate {
@@ -102,7 +127,10 @@ typedef struct vf_frame_estimate {
     bool frame_complete;  /* the timed parts were the whole frame: frame_done has run */
     double first_s;       /* wall seconds of the first substep (with the frame's own start-up work) */
     double substep_s;     /* mean wall seconds of the substeps after the first (the first when the frame has one) */
-    double frame_s;       /* estimate: first_s + (substeps - 1) x substep_s */
+    double end_s;         /* the work after the substeps (SPH foam), timed apart; 0 when none or timed within */
+    double render_s;      /* one render of the frame; 0 without a renderer */
+    double render_share;  /* rendered frames per simulated frame */
+    double frame_s;       /* estimate: first_s + (substeps - 1) x substep_s + end_s + render_share x render_s */
     uint32_t substeps;    /* the frame's substeps */
     uint32_t timed;       /* how many of them were timed */
 } vf_frame_estimate;
@@ -112,11 +140,17 @@ typedef struct vf_frame_estimate {
  * recorded as its own part (solver.h: a frame in parts records exactly
  * the commands of the one-part frame, so results are unchanged), submitted
  * alone and waited for, and estimates the whole frame from them and the
- * frame's substep count. The frame is left in progress (s->part_more) for
- * the caller's next record_frame to finish, unless the timed parts were the
- * whole frame (out->frame_complete: frame_done has been called). No
- * profiler scopes. Returns a GPU failure's result. */
-vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_frame_estimate *out);
+ * frame's substep count. The work after the substeps (the SPH foam) is in
+ * the last part when all were timed, else timed apart through the solver's
+ * probe_frame_end (before the first frame). With a renderer (may be NULL),
+ * one render of the current state into an image of its own is timed too and
+ * counted render_share times a frame (capture --every 4: 0.25). The frame is
+ * left in progress (s->part_more) for the caller's next record_frame to
+ * finish, unless the timed parts were the whole frame (out->frame_complete:
+ * frame_done has been called). No profiler scopes. Returns a GPU failure's
+ * result. */
+vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_renderer *renderer, double render_share,
+                                vf_frame_estimate *out);
 
 /** When e's frame estimate exceeds vf_cmd_slow_frame_s(), writes one line to
  * buf: the estimate per frame (and for `frames` frames when > 0) on the
@@ -132,10 +166,10 @@ bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver
 /** Two significant digits of a duration: "12 s", "3.1 min", "5.2 h". */
 void vf_cmd_duration_text(double secs, char *buf, size_t cap);
 
-/** vf_cmd_estimate_frame then, when slow, the estimate line on stderr as a
- * warning ("warning: estimate: ..."); frames: how many frames the command
- * runs. Returns 0, or 3 after printing a GPU failure. */
-int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_gpu *gpu, vf_solver *s, uint64_t frames,
-                             vf_frame_estimate *out);
+/** vf_cmd_estimate_frame (renderer and render_share as there) then, when
+ * slow, the estimate line on stderr as a warning ("warning: estimate: ...");
+ * frames: how many frames the command runs. Returns 0, or 3 after printing a GPU failure. */
+int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_gpu *gpu, vf_solver *s,
+                             vf_renderer *renderer, double render_share, uint64_t frames, vf_frame_estimate *out);
 
 #endif

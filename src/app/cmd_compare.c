@@ -367,6 +367,19 @@ static int read_png(const char *path, uint8_t **px, uint32_t *w, uint32_t *h)
     return vf_app_exit_code(r);
 }
 
+/* Reads one PNG's size from its header, printing the one-line error on
+ * failure. Returns an exit code. */
+static int read_png_header(const char *path, uint32_t *w, uint32_t *h)
+{
+    vf_png_detail detail = {{0}, NULL};
+    vf_result r = vf_png_read_header(path, w, h, &detail);
+    if (r == VF_OK)
+        return VF_EXIT_OK;
+    vf_app_error("%s: %s: %s", path, detail.what[0] ? detail.what : vf_result_message(r),
+                 detail.fix ? detail.fix : "check the file");
+    return vf_app_exit_code(r);
+}
+
 /* Compares one pair of files into *res; writes the diff to diff_path when not
  * NULL. Returns an exit code (0 ok). */
 static int compare_pair(const compare_options *opt, const char *pa, const char *pb, const char *diff_path,
@@ -374,10 +387,20 @@ static int compare_pair(const compare_options *opt, const char *pa, const char *
 {
     uint8_t *a = NULL, *b = NULL;
     uint32_t aw = 0, ah = 0, bw = 0, bh = 0;
-    int rc = read_png(pa, &a, &aw, &ah);
+    /* the sizes from the headers first: nothing is decoded for images that differ in size */
+    int rc = read_png_header(pa, &aw, &ah);
+    if (rc == VF_EXIT_OK)
+        rc = read_png_header(pb, &bw, &bh);
+    if (rc == VF_EXIT_OK && (aw != bw || ah != bh)) {
+        vf_app_error("%s: size %ux%u differs from %s (%ux%u): compare images of the same size", pb, bw, bh, pa, aw,
+                     ah);
+        rc = VF_EXIT_USAGE;
+    }
+    if (rc == VF_EXIT_OK)
+        rc = read_png(pa, &a, &aw, &ah);
     if (rc == VF_EXIT_OK)
         rc = read_png(pb, &b, &bw, &bh);
-    if (rc == VF_EXIT_OK && (aw != bw || ah != bh)) {
+    if (rc == VF_EXIT_OK && (aw != bw || ah != bh)) { /* a file that changed since its header was read */
         vf_app_error("%s: size %ux%u differs from %s (%ux%u): compare images of the same size", pb, bw, bh, pa, aw,
                      ah);
         rc = VF_EXIT_USAGE;
@@ -473,7 +496,9 @@ static void print_table(const compare_options *opt, bool folders, const frame_re
         if (len > name_w)
             name_w = len;
     }
-    printf("compare %s %s: %zu %s, tolerance %u levels\n", opt->a, opt->b, n,
+    char sa[4096], sb[4096];
+    printf("compare %s %s: %zu %s, tolerance %u levels\n", vf_app_shown(opt->a, sa, sizeof sa),
+           vf_app_shown(opt->b, sb, sizeof sb), n,
            folders ? (n == 1 ? "frame" : "frames") : "image pair", opt->tolerance);
     printf("%-*s  %11s  %10s  %8s  %8s  %3s  %8s  %s\n", name_w, "frame", "size", "psnr dB", "ssim", "mean", "max",
            "differ", "result");
@@ -488,7 +513,8 @@ static void print_table(const compare_options *opt, bool folders, const frame_re
         format_failed(verdict, sizeof verdict, res[i].failed);
         if (!judged)
             snprintf(verdict, sizeof verdict, "-");
-        printf("%-*s  %11s  %10s  %8.6f  %8.4f  %3u  %7.3f%%  %s\n", name_w, res[i].name, size, psnr, s->ssim,
+        printf("%-*s  %11s  %10s  %8.6f  %8.4f  %3u  %7.3f%%  %s\n", name_w, vf_app_shown(res[i].name, sa, sizeof sa),
+               size, psnr, s->ssim,
                s->mean_abs, s->max_abs, 100.0 * s->differ_share, verdict);
     }
     if (n > 1) {

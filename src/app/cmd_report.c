@@ -1,6 +1,8 @@
 #include "cmd_report.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fileio.h"
@@ -140,4 +142,62 @@ void vf_report_passes(FILE *f, const char *key, const vf_pass_stats *st)
         vf_json_number(f, vf_pass_stats_mean(st, i));
     }
     fprintf(f, "\n  }");
+}
+
+/* The path of the first null value under item ("grid.final_divergence_l2",
+ * "frame_wall_ms[3]") into buf; false when there is none. */
+static bool first_null(const cJSON *item, const char *prefix, char *buf, size_t cap)
+{
+    int i = 0;
+    for (const cJSON *c = item->child; c; c = c->next, i++) {
+        char path[512];
+        if (cJSON_IsArray(item))
+            snprintf(path, sizeof path, "%s[%d]", prefix, i);
+        else
+            snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", c->string ? c->string : "?");
+        if (cJSON_IsNull(c)) {
+            snprintf(buf, cap, "%s", path);
+            return true;
+        }
+        if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && first_null(c, path, buf, cap))
+            return true;
+    }
+    return false;
+}
+
+vf_result vf_report_commit(vf_file *file, char *field, size_t cap)
+{
+    field[0] = 0;
+    if (fflush(file->f) != 0)
+        return vf_file_commit(file); /* reports the write error */
+    FILE *in = fopen(file->tmp, "rb");
+    char *text = NULL;
+    long n = -1;
+    if (in && fseek(in, 0, SEEK_END) == 0 && (n = ftell(in)) >= 0 && fseek(in, 0, SEEK_SET) == 0 &&
+        (text = malloc((size_t)n + 1)) != NULL && fread(text, 1, (size_t)n, in) == (size_t)n)
+        text[n] = 0;
+    else {
+        free(text);
+        text = NULL;
+    }
+    if (in)
+        fclose(in);
+    if (!text) {
+        vf_file_abort(file);
+        return VF_ERR_IO;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root) {
+        /* not JSON (a writer printed inf or nan): nothing is written */
+        snprintf(field, cap, "the value at byte %ld", end ? (long)(end - text) : 0L);
+        free(text);
+        vf_file_abort(file);
+        return VF_ERR_NUMERIC;
+    }
+    bool bad = first_null(root, "", field, cap);
+    cJSON_Delete(root);
+    free(text);
+    vf_result res = vf_file_commit(file);
+    return res != VF_OK ? res : bad ? VF_ERR_NUMERIC : VF_OK;
 }

@@ -24,4 +24,12 @@ void vf_report_device(FILE *f, const vf_gpu *gpu);
 /** Writes `"KEY": {"pass": mean ms per frame, ...}`. */
 void vf_report_passes(FILE *f, const char *key, const vf_pass_stats *st);
 
+/** Ends a report begun with vf_report_begin: reads it back as JSON and
+ * commits it. Every number must be finite (vf_json_number writes the others
+ * as null): VF_ERR_NUMERIC with the first such field's path in field
+ * ("final_divergence_l2") after committing the file, which stays valid
+ * JSON; VF_ERR_NUMERIC with nothing written when the text is not JSON;
+ * otherwise what vf_file_commit returns. */
+vf_result vf_report_commit(vf_file *file, char *field, size_t cap);
+
 #endif

@@ -28,7 +28,7 @@ static void usage(FILE *f)
             "                   [--check-every N]\n"
             "                   [--substeps-per-submit N] [--force] [--device INDEX|NAME]\n"
             "                   [--wall SECONDS] [--quiet]\n"
-            "                   [--replay FILE] [--serve [ADDR:]PORT | --join HOST:PORT]\n"
+            "                   [--replay FILE] [--serve [ADDR:]PORT | --join HOST:PORT] [--token T]\n"
             "\n"
             "Simulates SCENE headless on the GPU. A step is one frame of the scene's fixed\n"
             "simulated time (key frame_dt); a solver may take several substeps per frame.\n"
@@ -71,17 +71,23 @@ static void usage(FILE *f)
             "  --serve [ADDR:]PORT wait for one peer (address default 127.0.0.1) and run\n"
             "                      in lockstep with it: each frame's inputs are exchanged\n"
             "                      before the frame is stepped, and the state is read back\n"
-            "                      and hashed every frame to check both agree; needs --steps\n"
+            "                      and hashed every frame to check both agree; needs --steps;\n"
+            "                      prints the session token a peer must present\n"
             "  --join HOST:PORT    join a serving peer (its scene, --set and --steps);\n"
             "                      with --export, DIR/lockstep.txt lists the hashes\n"
+            "  --token T           the session token: the server's (default: a new random\n"
+            "                      one), which --join must give (8-64 of 0-9 A-Z a-z _ -)\n"
             "\n"
             "On a gpu failure (device lost, out of memory) the error line names the frame,\n"
             "the submit and its passes, and what to try; the state of the last passed check\n"
             "(--check-every) goes to the export folder, or to out/SCENE-failure (a new\n"
             "out/SCENE-failure-K when that one is not empty). SIGINT or SIGTERM ends the\n"
-            "current frame, writes summary.json marked interrupted and exits 130. Exit\n"
-            "codes: 0 ok, 1 a check failed, 2 bad input, 3 a gpu or runtime failure\n"
-            "(an export that cannot be written included), 130 interrupted.\n"
+            "current frame or wait (for a peer too), writes summary.json marked\n"
+            "interrupted and exits 130. Every recorded or received event is checked as\n"
+            "--set and scene files are. Exit codes: 0 ok, 1 a check failed (a number in\n"
+            "summary.json that is not finite included), 2 bad input (a recorded event\n"
+            "included), 3 a gpu or runtime failure (an export that cannot be written and\n"
+            "a lockstep peer's fault included), 130 interrupted.\n"
             "\n"
             "scenes:\n");
     for (size_t i = 0; vf_scenes[i]; i++)
@@ -99,7 +105,8 @@ static void usage(FILE *f)
 #define VF_RUN_MAX_FRAMES 1e15
 
 static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solver *s, const vf_gpu *gpu,
-                               const vf_pass_stats *st, double wall, int interrupted)
+                               const vf_pass_stats *st, double wall, int interrupted, const char *check_failed,
+                               char *field, size_t cap)
 {
     vf_file file;
     vf_result res = vf_report_begin(&file, dir, "summary.json", sc);
@@ -114,6 +121,11 @@ static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solve
     fprintf(f, ",\n  \"wall_seconds\": ");
     vf_json_number(f, wall);
     fprintf(f, ",\n  \"interrupted\": %s,\n", interrupted ? "true" : "false");
+    if (check_failed) { /* the state that failed its check: its numbers may be null */
+        fprintf(f, "  \"check_failed\": ");
+        vf_json_string(f, check_failed);
+        fprintf(f, ",\n");
+    }
     vf_report_device(f, gpu);
     fprintf(f, ",\n");
     vf_report_passes(f, "ms_per_frame", st);
@@ -122,7 +134,44 @@ static vf_result write_summary(const char *dir, const vf_cmd_scene *sc, vf_solve
         s->vt->write_summary(s, f, "  ");
     }
     fprintf(f, "\n}\n");
+    return vf_report_commit(&file, field, cap);
+}
+
+/* summary.json of a run interrupted before its first frame (waiting for a
+ * peer, joining, building the solver): no frames; sc may be NULL (a client
+ * that had not heard its scene yet). */
+static vf_result write_early_summary(const char *dir, const vf_cmd_scene *sc, const char *during)
+{
+    char path[4200];
+    vf_file file;
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    vf_result res = sc && sc->info ? vf_report_begin(&file, dir, "summary.json", sc) : vf_file_begin(&file, path);
+    if (res != VF_OK)
+        return res;
+    fprintf(file.f, "%s  \"frames\": 0,\n  \"steps\": 0,\n  \"simulated_time\": 0,\n  \"interrupted\": true,\n"
+                    "  \"interrupted_while\": ",
+            sc && sc->info ? ",\n" : "{\n");
+    vf_json_string(file.f, during);
+    fprintf(file.f, "\n}\n");
     return vf_file_commit(&file);
+}
+
+/* A signal before the first frame: summary.json (with --export), one line, 130. */
+static int interrupted_early(const char *export_dir, bool force, const vf_cmd_scene *sc, const char *during)
+{
+    int sig = vf_app_interrupted();
+    char err[600];
+    vf_result res = VF_OK;
+    if (export_dir && (res = vf_output_dir_prepare(export_dir, force, err, sizeof err)) == VF_OK)
+        res = write_early_summary(export_dir, sc, during);
+    if (res != VF_OK) {
+        vf_app_error("interrupted (%s) while %s; writing %s/summary.json failed: %s", vf_app_signal_name(sig), during,
+                     export_dir, vf_result_message(res));
+        return VF_EXIT_RUNTIME;
+    }
+    vf_app_note("interrupted (%s) while %s: no frames%s%s", vf_app_signal_name(sig), during,
+            export_dir ? "; summary.json marked interrupted written to " : "", export_dir ? export_dir : "");
+    return VF_EXIT_INTERRUPTED;
 }
 
 /* Where a failure's state goes: the run's own export folder, else a new or
@@ -211,100 +260,201 @@ static int gpu_failure(const run_fail *f, vf_result res, const char *what, uint6
     return VF_EXIT_RUNTIME;
 }
 
+/* The options of run. */
+typedef struct run_opts {
+    const char *device, *export_dir, *export_compress;
+    long long steps, check_every, part_substeps;
+    double sim_time, export_every, wall_limit;
+    bool force, quiet, export_mesh;
+    vf_vti_compression vti_compression;
+} run_opts;
+
+/* The end of a run: the summary line and passes, summary.json (every
+ * number finite, else exit 1 naming the field), or the interrupted line.
+ * Returns the exit code. */
+static int run_report(const vf_cmd_scene *sc, const run_opts *o, vf_solver *solver, const vf_gpu *gpu,
+                      const vf_pass_stats *st, double wall, int interrupted, uint32_t export_index)
+{
+    char field[512] = "";
+    vf_result res = o->export_dir ? write_summary(o->export_dir, sc, solver, gpu, st, wall, interrupted, NULL, field, sizeof field)
+                                  : VF_OK;
+    if (res != VF_OK && res != VF_ERR_NUMERIC) {
+        vf_app_error("--export %s: cannot write %s/summary.json: %s", o->export_dir, o->export_dir, vf_result_message(res));
+        return VF_EXIT_RUNTIME;
+    }
+    if (interrupted) {
+        vf_app_note("interrupted (%s) after frame %llu (t = %.6g s)%s%s%s", vf_app_signal_name(interrupted),
+                    (unsigned long long)solver->frames, solver->time,
+                    o->export_dir ? ": summary.json marked interrupted written to " : "",
+                    o->export_dir ? o->export_dir : "", o->export_dir ? "" : ": nothing written (no --export)");
+    } else {
+        printf("%s: %llu frames, %llu steps, simulated %.6g s in %.2f s wall on %s\n", sc->info->name,
+               (unsigned long long)solver->frames, (unsigned long long)solver->steps, solver->time, wall, gpu->info.name);
+        for (uint32_t i = 0; i < st->pass_count; i++)
+            printf("  %-20s %9.3f ms/frame\n", st->pass[i].name, vf_pass_stats_mean(st, i));
+        if (o->export_dir && res == VF_OK)
+        {
+            char shown[4200];
+            printf("wrote %u export%s and summary.json to %s\n", export_index, export_index == 1 ? "" : "s",
+                   vf_app_shown(o->export_dir, shown, sizeof shown));
+        }
+    }
+    if (res == VF_ERR_NUMERIC) {
+        vf_app_error("scene %s: %s/summary.json: %s is not a finite number (written as null): the state blew up or "
+                     "overflowed at frame %llu; check it with --check-every N",
+                     sc->info->name, o->export_dir, field, (unsigned long long)solver->frames);
+        return VF_EXIT_FAIL;
+    }
+    return interrupted ? VF_EXIT_INTERRUPTED : VF_EXIT_OK;
+}
+
+
+/* The --time bound's one line. */
+static void time_bound_error(const vf_cmd_scene *sc, double sim_time, double frames, double frame_dt)
+{
+    char dt_key[64];
+    bool own = vf_params_find(sc->info->params, sc->info->param_count, "frame_dt") != NULL;
+    snprintf(dt_key, sizeof dt_key, "%s%sframe_dt", own ? sc->info->family : "", own ? "." : "");
+    vf_app_error("--time %.6g: %.3g frames of %s = %.6g s: at most %.0e frames per run: use a smaller --time or a larger "
+                 "%s (with --wall for soaks)",
+                 sim_time, frames, dt_key, frame_dt, VF_RUN_MAX_FRAMES, dt_key);
+}
+
+/* The checks of the options against the scene, before any gpu work; 0 or 2. */
+static int run_checks(vf_cmd_scene *sc, const run_opts *o)
+{
+    int rc;
+    if (!sc->info) {
+        vf_app_error("run needs a scene: see vkfluid run --help for the scenes");
+        return VF_EXIT_USAGE;
+    }
+    if ((o->steps < 0) == (o->sim_time < 0)) {
+        vf_app_error("run needs exactly one of --steps N or --time SECONDS");
+        return VF_EXIT_USAGE;
+    }
+    if (o->export_every > 0 && !o->export_dir) {
+        vf_app_error("--export-every needs --export DIR");
+        return VF_EXIT_USAGE;
+    }
+    if (o->export_compress && (!o->export_dir || !strcmp(sc->info->family, "sph"))) {
+        vf_app_error("--export-compress: %s", !o->export_dir ? "needs --export DIR"
+                                                               : "particle (sph) scenes write no VTK ImageData; drop the option");
+        return VF_EXIT_USAGE;
+    }
+    if (o->export_mesh && (!o->export_dir || strcmp(sc->info->family, "sph"))) {
+        vf_app_error("--export-mesh: %s", !o->export_dir ? "needs --export DIR"
+                                                           : "only particle (sph) scenes have a surface mesh; drop the option");
+        return VF_EXIT_USAGE;
+    }
+    if ((rc = vf_cmd_scene_validate(sc)) != 0)
+        return rc;
+    /* --time over frame_dt, when the scene's frame_dt is known without the solver */
+    double dt = vf_cmd_scene_frame_dt(sc->info, sc->desc);
+    if (o->sim_time >= 0 && dt > 0 && !(ceil(o->sim_time / dt - 1e-9) <= VF_RUN_MAX_FRAMES)) {
+        time_bound_error(sc, o->sim_time, ceil(o->sim_time / dt - 1e-9), dt);
+        return VF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* --export DIR checked without changing anything; 0, 2 or 3. */
+static int check_export_dir(const char *dir, bool force)
+{
+    char err[600];
+    vf_result res = vf_output_dir_check(dir, force, err, sizeof err);
+    if (res == VF_OK)
+        return 0;
+    vf_app_error("--export %s", err);
+    return res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
+}
+
+/* --help with a scene: its keys and views. */
+static void scene_help(const vf_cmd_scene *sc)
+{
+    printf("scene %s (%s): %s\n\nkeys (--set KEY=VALUE):\n", sc->info->name, sc->info->family, sc->info->description);
+    vf_params_print_help(sc->info->params, sc->info->param_count, sc->desc, stdout);
+    const char *views = vf_render_modes(sc->info->family), *own = vf_cmd_scene_render_mode(sc->info, sc->desc);
+    size_t rn = 0;
+    vf_render_params(sc->info->family, &rn);
+    if (views)
+        printf("\nviews (capture and view --render MODE): %s; default %.*s%s%s\n", views,
+               own ? (int)strlen(own) : (int)strcspn(views, "|"), own ? own : views,
+               rn ? "; renderer keys (--set): vkfluid scenes " : "", rn ? sc->info->name : "");
+    if (views && rn) {
+        printf("renderer keys (--set KEY=VALUE, a choice key with its values):\n");
+        vf_cmd_print_render_keys(stdout, sc->info->family);
+    }
+}
+
 int vf_cmd_run(int argc, char **argv)
 {
     vf_cmd_scene sc = {0};
-    const char *device = NULL, *export_dir = NULL;
-    long long steps = -1, check_every = 0, part_substeps = -1;
-    double sim_time = -1, export_every = -1, wall_limit = 0;
-    bool force = false, quiet = false, help = false, export_mesh = false;
-    const char *export_compress = NULL;
-    vf_vti_compression vti_compression = VF_VTI_RAW;
+    run_opts o = {.steps = -1, .part_substeps = -1, .sim_time = -1, .export_every = -1};
+    bool help = false;
     vf_mesh *mesh = NULL;
     vf_session_run srun = {0};
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "run");
     if (rc >= 0)
         return rc;
     const vf_opt opts[] = {
-        {.name = "--device", .type = VF_OPT_TEXT, .out = &device},
-        {.name = "--steps", .type = VF_OPT_INT, .out = &steps, .min = 1, .max = 1000000000},
-        {.name = "--time", .type = VF_OPT_DOUBLE, .out = &sim_time, .min = 0, .max = HUGE_VAL,
+        {.name = "--device", .type = VF_OPT_TEXT, .out = &o.device},
+        {.name = "--steps", .type = VF_OPT_INT, .out = &o.steps, .min = 1, .max = 1000000000},
+        {.name = "--time", .type = VF_OPT_DOUBLE, .out = &o.sim_time, .min = 0, .max = HUGE_VAL,
          .must = "a positive number of simulated seconds"},
-        {.name = "--wall", .type = VF_OPT_DOUBLE, .out = &wall_limit, .min = 0, .max = 1e9,
+        {.name = "--wall", .type = VF_OPT_DOUBLE, .out = &o.wall_limit, .min = 0, .max = 1e9,
          .must = "a positive number of wall-clock seconds (at most 1e9)"},
-        {.name = "--export", .type = VF_OPT_TEXT, .out = &export_dir},
-        {.name = "--export-every", .type = VF_OPT_DOUBLE, .out = &export_every, .min = 0, .max = HUGE_VAL,
+        {.name = "--export", .type = VF_OPT_TEXT, .out = &o.export_dir},
+        {.name = "--export-every", .type = VF_OPT_DOUBLE, .out = &o.export_every, .min = 0, .max = HUGE_VAL,
          .must = "a positive number of simulated seconds"},
-        {.name = "--export-compress", .type = VF_OPT_TEXT, .out = &export_compress},
-        {.name = "--check-every", .type = VF_OPT_INT, .out = &check_every, .min = 1, .max = 1000000000},
-        {.name = "--substeps-per-submit", .type = VF_OPT_INT, .out = &part_substeps, .min = 0, .max = 1000000,
+        {.name = "--export-compress", .type = VF_OPT_TEXT, .out = &o.export_compress},
+        {.name = "--check-every", .type = VF_OPT_INT, .out = &o.check_every, .min = 1, .max = 1000000000},
+        {.name = "--substeps-per-submit", .type = VF_OPT_INT, .out = &o.part_substeps, .min = 0, .max = 1000000,
          .must = " (0: one submit per frame)"},
         {.name = "--replay", .type = VF_OPT_TEXT, .out = &srun.replay},
         {.name = "--serve", .type = VF_OPT_TEXT, .out = &srun.serve},
         {.name = "--join", .type = VF_OPT_TEXT, .out = &srun.join},
-        {.name = "--force", .type = VF_OPT_FLAG, .out = &force},
-        {.name = "--export-mesh", .type = VF_OPT_FLAG, .out = &export_mesh},
-        {.name = "--quiet", .type = VF_OPT_FLAG, .out = &quiet},
+        {.name = "--token", .type = VF_OPT_TEXT, .out = &srun.token},
+        {.name = "--force", .type = VF_OPT_FLAG, .out = &o.force},
+        {.name = "--export-mesh", .type = VF_OPT_FLAG, .out = &o.export_mesh},
+        {.name = "--quiet", .type = VF_OPT_FLAG, .out = &o.quiet},
     };
-    if ((rc = vf_opt_parse("run", argc, argv, VF_OPT_TABLE(opts), &help, &sc)) != 0) {
-        vf_session_run_end(&srun);
-        vf_cmd_scene_end(&sc);
-        return rc;
-    }
-    if (export_compress && !vf_vti_compression_parse(export_compress, &vti_compression)) {
-        vf_app_error("--export-compress %s: must be one of %s", export_compress, VF_CHOICES(VF_VTI_COMPRESSION_LIST));
-        goto usage_error;
+    if ((rc = vf_opt_parse("run", argc, argv, VF_OPT_TABLE(opts), &help, &sc)) != 0)
+        goto end;
+    if (o.export_compress && !vf_vti_compression_parse(o.export_compress, &o.vti_compression)) {
+        vf_app_error("--export-compress %s: must be one of %s", o.export_compress, VF_CHOICES(VF_VTI_COMPRESSION_LIST));
+        rc = VF_EXIT_USAGE;
+        goto end;
     }
     if (help) {
-        if (sc.info) {
-            printf("scene %s (%s): %s\n\nkeys (--set KEY=VALUE):\n", sc.info->name, sc.info->family, sc.info->description);
-            vf_params_print_help(sc.info->params, sc.info->param_count, sc.desc, stdout);
-            const char *views = vf_render_modes(sc.info->family), *own = vf_cmd_scene_render_mode(sc.info, sc.desc);
-            size_t rn = 0;
-            vf_render_params(sc.info->family, &rn);
-            if (views)
-                printf("\nviews (capture and view --render MODE): %s; default %.*s%s%s\n", views,
-                       own ? (int)strlen(own) : (int)strcspn(views, "|"), own ? own : views,
-                       rn ? "; renderer keys (--set): vkfluid scenes " : "", rn ? sc.info->name : "");
-        } else {
+        if (sc.info)
+            scene_help(&sc);
+        else
             usage(stdout);
-        }
-        vf_cmd_scene_end(&sc);
-        return VF_EXIT_OK;
+        rc = VF_EXIT_OK;
+        goto end;
     }
-    /* a recorded or lockstep session: its scene, steps and peer (cmd_session.h) */
-    if (vf_session_run_active(&srun) && (rc = vf_session_run_prepare(&srun, &sc, argc, argv, &steps)) != 0) {
-        vf_session_run_end(&srun);
-        vf_cmd_scene_end(&sc);
-        return rc;
+    long long steps = o.steps;
+    /* every check that needs no device, before any wait and any gpu work */
+    bool length_given = o.steps >= 0 || o.sim_time >= 0;
+    if (vf_session_run_active(&srun) &&
+        (rc = vf_session_run_check(&srun, &sc, argc, argv, &steps, length_given)) != 0)
+        goto end;
+    o.steps = steps; /* a record's frames when not given */
+    if (!srun.join && (rc = run_checks(&sc, &o)) != 0)
+        goto end;
+    if (o.export_dir && (rc = check_export_dir(o.export_dir, o.force)) != 0)
+        goto end;
+    /* from here a signal ends the wait or the frame, and the summary is written */
+    vf_app_catch_interrupts();
+    if (vf_session_run_active(&srun) && (rc = vf_session_run_connect(&srun, &sc, &steps)) != 0) {
+        if (rc == VF_EXIT_INTERRUPTED)
+            rc = interrupted_early(o.export_dir, o.force, srun.serve ? &sc : NULL,
+                                   srun.serve ? "waiting for a peer to join" : "joining the server");
+        goto end;
     }
-    if (!sc.info) {
-        vf_app_error("run needs a scene: see vkfluid run --help for the scenes");
-        goto usage_error;
-    }
-    if ((steps < 0) == (sim_time < 0)) {
-        vf_app_error("run needs exactly one of --steps N or --time SECONDS");
-        goto usage_error;
-    }
-    if (export_every > 0 && !export_dir) {
-        vf_app_error("--export-every needs --export DIR");
-        goto usage_error;
-    }
-    if (export_compress && (!export_dir || !strcmp(sc.info->family, "sph"))) {
-        vf_app_error("--export-compress: %s", !export_dir ? "needs --export DIR"
-                                                            : "particle (sph) scenes write no VTK ImageData; drop the option");
-        goto usage_error;
-    }
-    if (export_mesh && (!export_dir || strcmp(sc.info->family, "sph"))) {
-        vf_app_error("--export-mesh: %s", !export_dir ? "needs --export DIR"
-                                                        : "only particle (sph) scenes have a surface mesh; drop the option");
-        goto usage_error;
-    }
-    if ((rc = vf_cmd_scene_validate(&sc)) != 0) {
-        vf_session_run_end(&srun);
-        vf_cmd_scene_end(&sc);
-        return rc;
-    }
+    o.steps = steps;
+    if (srun.join && (rc = run_checks(&sc, &o)) != 0) /* the server's scene */
+        goto end;
     char err[512];
 
     vf_gpu *gpu = NULL;
@@ -312,20 +462,21 @@ int vf_cmd_run(int argc, char **argv)
     vf_frames *frames = NULL;
     vf_profiler *prof = NULL;
     vf_pass_stats st = {0};
-    rc = vf_app_gpu_open(device, false, NULL, 0, &gpu);
-    if (rc) {
-        vf_session_run_end(&srun);
-        vf_cmd_scene_end(&sc);
-        return rc;
-    }
+    rc = vf_app_gpu_open(o.device, false, NULL, 0, &gpu);
+    if (rc)
+        goto end;
     vf_result res;
     if ((rc = vf_cmd_scene_create(&sc, gpu, &solver)) != 0)
         goto done;
-    solver->vti_compression = vti_compression;
+    solver->vti_compression = o.vti_compression;
+    if (vf_app_interrupted()) {
+        rc = interrupted_early(o.export_dir, o.force, &sc, "building the solver");
+        goto done;
+    }
     /* the export folder only once the solver exists: a size that does not fit writes nothing */
-    if (export_dir && vf_output_dir_prepare(export_dir, force, err, sizeof err) != VF_OK) {
+    if (o.export_dir && (res = vf_output_dir_prepare(o.export_dir, o.force, err, sizeof err)) != VF_OK) {
         vf_app_error("--export %s", err);
-        rc = VF_EXIT_USAGE;
+        rc = res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
         goto done;
     }
     vf_frames_desc fd = {.count = 2, .name = "run frames"};
@@ -335,16 +486,13 @@ int vf_cmd_run(int argc, char **argv)
         rc = VF_EXIT_RUNTIME;
         goto done;
     }
-    /* every count from user numbers is bounded here, before the first frame:
-     * --time over a tiny frame_dt (or a huge --time) must not overflow */
-    char dt_key[64];
-    snprintf(dt_key, sizeof dt_key, "%s%sframe_dt", vf_params_find(sc.info->params, sc.info->param_count, "frame_dt") ? sc.info->family : "",
-             vf_params_find(sc.info->params, sc.info->param_count, "frame_dt") ? "." : "");
-    double frames_wanted = steps > 0 ? (double)steps : ceil(sim_time / solver->frame_dt - 1e-9);
+    /* every count from user numbers is bounded here, before the first frame
+     * (run_checks did so from the scene's frame_dt when it is known without
+     * the solver): --time over a tiny frame_dt (or a huge --time) must not
+     * overflow */
+    double frames_wanted = o.steps > 0 ? (double)o.steps : ceil(o.sim_time / solver->frame_dt - 1e-9);
     if (!(solver->frame_dt > 0) || !(frames_wanted <= VF_RUN_MAX_FRAMES)) {
-        vf_app_error("--time %g: %.3g frames of %s = %g s: at most %.0e frames per run: use a smaller --time or a larger "
-                     "%s (with --wall for soaks)",
-                     sim_time, frames_wanted, dt_key, solver->frame_dt, VF_RUN_MAX_FRAMES, dt_key);
+        time_bound_error(&sc, o.sim_time, frames_wanted, solver->frame_dt);
         rc = VF_EXIT_USAGE;
         goto done;
     }
@@ -352,31 +500,35 @@ int vf_cmd_run(int argc, char **argv)
     /* the export schedule in whole frames (a time schedule stops advancing
      * once an interval is below the precision of the simulated time) */
     uint64_t export_frames = 0; /* 0: only at the end */
-    if (export_every > 0) {
-        double k = ceil(export_every / solver->frame_dt - 1e-9);
+    if (o.export_every > 0) {
+        double k = ceil(o.export_every / solver->frame_dt - 1e-9);
         export_frames = k < 1 ? 1 : k < (double)total ? (uint64_t)k : 0;
     }
     uint32_t export_index = 0;
-    solver->part_substeps = part_substeps >= 0 ? (uint32_t)part_substeps : solver->vt->submit_substeps;
-    run_fail fail = {.scene = sc.info->name, .export_dir = export_dir, .export_index = &export_index,
+    solver->part_substeps = o.part_substeps >= 0 ? (uint32_t)o.part_substeps : solver->vt->submit_substeps;
+    run_fail fail = {.scene = sc.info->name, .export_dir = o.export_dir, .export_index = &export_index,
                      .solver = solver, .prof = prof, .split = solver->part_substeps > 0};
     slot_info slots[2] = {{0}};
     double t0 = vf_app_now();
     int interrupted = 0;
-    vf_app_catch_interrupts();
     vf_progress progress;
-    vf_progress_begin(&progress, sc.info->name, total, quiet);
+    vf_progress_begin(&progress, sc.info->name, total, o.quiet);
     for (uint64_t fr = 0; fr < total; fr++) {
         bool step = true; /* a session's inputs may pause the frame or replace the solver */
         if (vf_session_run_active(&srun) && (rc = vf_session_run_frame(&srun, gpu, &solver, fr, &step)) != 0) {
             vf_progress_end(&progress);
-            goto done;
+            if (rc != VF_EXIT_INTERRUPTED || !solver)
+                goto done;
+            /* a signal in the wait for the peer: end here, with the summary */
+            interrupted = vf_app_interrupted();
+            vf_lockstep_abort(&srun.ls);
+            break;
         }
         fail.solver = solver;
         bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
-        if (fr == 0 && step && !quiet) {
+        if (fr == 0 && step && !o.quiet) {
             vf_frame_estimate est;
-            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, total, &est)) != 0) {
+            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, NULL, 0, total, &est)) != 0) {
                 vf_progress_end(&progress);
                 goto done;
             }
@@ -425,15 +577,15 @@ int vf_cmd_run(int argc, char **argv)
             rc = gpu_failure(&fail, res, "frame bookkeeping", fr + 1, 0, -1);
             goto done;
         }
-        if (wall_limit > 0 && vf_app_now() - t0 >= wall_limit)
+        if (o.wall_limit > 0 && vf_app_now() - t0 >= o.wall_limit)
             total = fr + 1; /* --wall: this frame is the last */
         if (vf_app_interrupted()) {
             interrupted = vf_app_interrupted();
             total = fr + 1; /* SIGINT, SIGTERM: this frame is the last */
         }
         bool last = fr + 1 == total;
-        bool do_export = export_dir && (last || (export_frames && (fr + 1) % export_frames == 0));
-        bool do_check = solver->vt->check && (last || (check_every > 0 && (fr + 1) % (uint64_t)check_every == 0));
+        bool do_export = o.export_dir && (last || (export_frames && (fr + 1) % export_frames == 0));
+        bool do_check = solver->vt->check && (last || (o.check_every > 0 && (fr + 1) % (uint64_t)o.check_every == 0));
         if (do_export || do_check) {
             for (uint32_t k = 0; k < 2; k++)
                 if ((res = vf_frames_wait(frames, k)) != VF_OK) {
@@ -447,24 +599,28 @@ int vf_cmd_run(int argc, char **argv)
             /* the state the solver kept (its last good one) goes to the export
              * folder, or to a new out/SCENE-failure when there is none */
             char fallback[300];
-            const char *dump = failure_dir(sc.info->name, export_dir, fallback, sizeof fallback);
+            const char *dump = failure_dir(sc.info->name, o.export_dir, fallback, sizeof fallback);
             bool dumped = dump && solver->vt->export_frame && solver->vt->export_frame(solver, dump, export_index++) == VF_OK;
-            vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s%s%s", sc.info->name,
+            /* and the summary of the failed state (valid JSON: non-finite numbers are null) */
+            char field[512];
+            if (o.export_dir)
+                write_summary(o.export_dir, &sc, solver, gpu, &st, vf_app_now() - t0, 0, err, field, sizeof field);
+            vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s%s%s%s", sc.info->name,
                          (unsigned long long)solver->frames, solver->time, err, dumped ? ": state written to " : "",
-                         dumped ? dump : "");
+                         dumped ? dump : "", o.export_dir ? " with summary.json" : "");
             rc = VF_EXIT_FAIL;
             goto done;
         }
         if (do_export) {
-            if ((res = solver->vt->export_frame(solver, export_dir, export_index++)) != VF_OK) {
+            if ((res = solver->vt->export_frame(solver, o.export_dir, export_index++)) != VF_OK) {
                 vf_progress_end(&progress);
-                vf_app_error("--export %s: writing export %u failed: %s", export_dir, export_index - 1, vf_result_message(res));
+                vf_app_error("--export %s: writing export %u failed: %s", o.export_dir, export_index - 1, vf_result_message(res));
                 rc = VF_EXIT_RUNTIME; /* an output that cannot be written: 3 in every command */
                 goto done;
             }
-            if (export_mesh) {
+            if (o.export_mesh) {
                 char path[4096];
-                snprintf(path, sizeof path, "%s/surface_%04u.ply", export_dir, export_index - 1);
+                snprintf(path, sizeof path, "%s/surface_%04u.ply", o.export_dir, export_index - 1);
                 err[0] = 0;
                 res = vf_mesh_export_sph(gpu, solver, &mesh, path, err, sizeof err);
                 if (res != VF_OK) {
@@ -475,8 +631,8 @@ int vf_cmd_run(int argc, char **argv)
                              : VF_EXIT_USAGE;
                     goto done;
                 }
-                if (err[0] && !quiet)
-                    fprintf(stderr, "--export-mesh %s: %s\n", path, err);
+                if (err[0] && !o.quiet)
+                    vf_app_note("--export-mesh %s: %s", path, err);
             }
         }
         char extra[48];
@@ -493,36 +649,13 @@ int vf_cmd_run(int argc, char **argv)
             slots[k].used = false;
     }
     vf_progress_end(&progress);
-    if ((rc = vf_session_run_finish(&srun, solver, export_dir)) != 0)
-        goto done;
-    double wall = vf_app_now() - t0;
-    if (interrupted) {
-        res = export_dir ? write_summary(export_dir, &sc, solver, gpu, &st, wall, interrupted) : VF_OK;
-        if (res != VF_OK)
-            vf_app_error("interrupted (%s) after frame %llu; writing %s/summary.json failed: %s",
-                         interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)solver->frames, export_dir,
-                         vf_result_message(res));
-        else
-            fprintf(stderr, "interrupted (%s) after frame %llu (t = %.6g s)%s%s%s\n",
-                    interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)solver->frames, solver->time,
-                    export_dir ? ": summary.json marked interrupted written to " : "", export_dir ? export_dir : "",
-                    export_dir ? "" : ": nothing written (no --export)");
-        rc = res != VF_OK ? VF_EXIT_RUNTIME : VF_EXIT_INTERRUPTED;
-        goto done;
-    }
-    printf("%s: %llu frames, %llu steps, simulated %.6g s in %.2f s wall on %s\n", sc.info->name,
-           (unsigned long long)solver->frames, (unsigned long long)solver->steps, solver->time, wall, gpu->info.name);
-    for (uint32_t i = 0; i < st.pass_count; i++)
-        printf("  %-20s %9.3f ms/frame\n", st.pass[i].name, vf_pass_stats_mean(&st, i));
-    if (export_dir) {
-        if ((res = write_summary(export_dir, &sc, solver, gpu, &st, wall, 0)) != VF_OK) {
-            vf_app_error("--export %s: cannot write %s/summary.json: %s", export_dir, export_dir, vf_result_message(res));
-            rc = VF_EXIT_RUNTIME;
+    if (!interrupted && (rc = vf_session_run_finish(&srun, solver, o.export_dir)) != 0) {
+        if (rc != VF_EXIT_INTERRUPTED)
             goto done;
-        }
-        printf("wrote %u export%s and summary.json to %s\n", export_index, export_index == 1 ? "" : "s", export_dir);
+        interrupted = vf_app_interrupted(); /* in the last exchange: the summary still goes out */
+        vf_lockstep_abort(&srun.ls);
     }
-    rc = VF_EXIT_OK;
+    rc = run_report(&sc, &o, solver, gpu, &st, vf_app_now() - t0, interrupted, export_index);
 done:
     vf_frames_destroy(&frames); /* first: waits for the submits that use the profiler's queries */
     vf_profiler_destroy(&prof);
@@ -533,11 +666,8 @@ done:
         if (rc == VF_EXIT_OK)
             rc = close_rc;
     }
+end:
     vf_session_run_end(&srun);
     vf_cmd_scene_end(&sc);
     return rc;
-usage_error:
-    vf_session_run_end(&srun);
-    vf_cmd_scene_end(&sc);
-    return VF_EXIT_USAGE;
 }

@@ -6,7 +6,9 @@
 #include "app.h"
 #include "fileio.h"
 #include "render_registry.h"
+#include "render_sph.h"
 #include "scene_file.h"
+#include "scene_sph.h"
 #include "scene_shapes.h"
 #include "text.h"
 #include "scenes.h"
@@ -21,7 +23,7 @@ static void usage(FILE *f)
                "\n"
                "  --json           the scenes as JSON: name, solver, description and every key's value\n"
                "  --markdown       the key tables of every solver (meaning, unit, range, default,\n"
-               "                   each preset's value), as in docs/scenes.md\n"
+               "                   each preset's value) and of every renderer, as in docs/scenes.md\n"
                "  --export NAME    print scene NAME as a scene file, to start your own from\n"
                "  NAME             one scene: its views (--render MODE) and default view, its\n"
                "                   keys (--set) with values, and its renderer's settings\n");
@@ -52,6 +54,42 @@ static int load(const vf_scene_info *info, vf_scene_loaded *out)
     return 0;
 }
 
+/* The value a renderer key draws with in this scene when the table's is a
+ * placeholder (0 = derived); false for the others. */
+static bool drawn_value(const vf_scene_info *info, const void *desc, const vf_param_def *d, char *note, size_t cap,
+                        double *v)
+{
+    if (strcmp(info->family, "sph") || strcmp(d->key, "ssf.radius"))
+        return false;
+    double s = vf_scene_sph_spacing(desc);
+    *v = VF_RENDER_SPH_RADIUS_PER_SPACING * s;
+    snprintf(note, cap, " (drawn: %g x the spacing %g m)", VF_RENDER_SPH_RADIUS_PER_SPACING, s);
+    return true;
+}
+
+/* A key's help, with its values when it is a choice (the table's own list). */
+static void print_key(const vf_param_def *d, const char *value, const char *note)
+{
+    char allowed[160] = "";
+    if (d->type == VF_PARAM_ENUM)
+        vf_params_allowed(d, allowed, sizeof allowed);
+    printf("  %-22s %-12s %-7s %s%s%s%s%s\n", d->key, value, d->unit && d->unit[0] && strcmp(d->unit, "1") ? d->unit : "",
+           d->help ? d->help : "", note ? note : "", allowed[0] ? " (" : "", allowed, allowed[0] ? ")" : "");
+}
+
+/* A renderer key's default as its table gives it (0 = derived). */
+static void render_default_text(const vf_param_def *d, char *v, size_t cap)
+{
+    if (d->type == VF_PARAM_DOUBLE)
+        vf_format_double(d->def, v, cap);
+    else if (d->type == VF_PARAM_ENUM)
+        snprintf(v, cap, "%.*s", (int)strcspn(d->choices, "|"), d->choices);
+    else if (d->type == VF_PARAM_BOOL)
+        snprintf(v, cap, "%s", d->def != 0 ? "true" : "false");
+    else
+        snprintf(v, cap, "%d", (int)d->def);
+}
+
 /* vkfluid scenes NAME: the views, the keys with values and the renderer's keys. */
 static int print_one(const vf_scene_info *info)
 {
@@ -72,31 +110,26 @@ static int print_one(const vf_scene_info *info)
         const vf_param_def *d = &info->params[i];
         char v[64];
         value_text(d, sc.desc, v, sizeof v);
-        printf("  %-22s %-12s %-7s %s\n", d->key, v, d->unit && d->unit[0] && strcmp(d->unit, "1") ? d->unit : "",
-               d->help ? d->help : "");
+        print_key(d, v, NULL);
     }
     size_t rn = 0;
     const vf_param_def *rt = vf_render_params(info->family, &rn);
     const char *view_key = vf_render_view_key(info->family);
     if (rn) {
-        printf("renderer keys (--set KEY=VALUE; the table's defaults, 0 = derived as described):\n");
+        printf("renderer keys (--set KEY=VALUE; the table's defaults, 0 = derived as described, and what is drawn):\n");
         for (size_t i = 0; i < rn; i++) {
             const vf_param_def *d = &rt[i];
             if (view_key && !strcmp(d->key, view_key)) {
                 printf("  %-22s %-12s %-7s %s\n", d->key, def_view, "", "the view: same as --render MODE");
                 continue;
             }
-            char v[64];
-            if (d->type == VF_PARAM_DOUBLE)
-                vf_format_double(d->def, v, sizeof v);
-            else if (d->type == VF_PARAM_ENUM)
-                snprintf(v, sizeof v, "%.*s", (int)strcspn(d->choices, "|"), d->choices);
-            else if (d->type == VF_PARAM_BOOL)
-                snprintf(v, sizeof v, "%s", d->def != 0 ? "true" : "false");
+            char v[64], note[96] = "";
+            double drawn;
+            if (drawn_value(info, sc.desc, d, note, sizeof note, &drawn))
+                vf_format_double(drawn, v, sizeof v);
             else
-                snprintf(v, sizeof v, "%d", (int)d->def);
-            printf("  %-22s %-12s %-7s %s\n", d->key, v, d->unit && d->unit[0] && strcmp(d->unit, "1") ? d->unit : "",
-                   d->help ? d->help : "");
+                render_default_text(d, v, sizeof v);
+            print_key(d, v, note);
         }
     }
     vf_scene_loaded_free(&sc);
@@ -134,6 +167,41 @@ static void cell(const char *s)
             fputs(", ", stdout);
         else
             putchar(*s);
+    }
+}
+
+/* The renderers' key tables (--set KEY=VALUE in any scene of the family),
+ * after the scenes' own: one per family that has keys. */
+static void print_markdown_render_keys(void)
+{
+    for (size_t i = 0; vf_render_family(i); i++) {
+        const char *family = vf_render_family(i);
+        size_t n = 0;
+        const vf_param_def *t = vf_render_params(family, &n);
+        const char *view = vf_render_view_key(family);
+        if (!n)
+            continue;
+        printf("### %s renderer keys: every %s scene\n\n| key | meaning | unit | allowed | default |\n"
+               "|---|---|---|---|---|\n", family, family);
+        for (size_t k = 0; k < n; k++) {
+            const vf_param_def *d = &t[k];
+            char allowed[160], def[64];
+            printf("| `%s` | ", d->key);
+            if (view && !strcmp(d->key, view)) {
+                printf("the view: same as `--render MODE` | - | ");
+                cell(vf_render_modes(family));
+                printf(" | the scene's |\n");
+                continue;
+            }
+            vf_params_allowed(d, allowed, sizeof allowed);
+            render_default_text(d, def, sizeof def);
+            for (const char *c = d->help ? d->help : ""; *c; c++) /* a '|' of the text, escaped */
+                fputs(*c == '|' ? "\\|" : (char[2]){*c, 0}, stdout);
+            printf(" | %s | ", d->unit && *d->unit ? d->unit : "-");
+            cell(allowed);
+            printf(" | %s |\n", def);
+        }
+        printf("\n");
     }
 }
 
@@ -199,6 +267,7 @@ static int print_markdown(void)
         for (size_t k = 0; k < n; k++)
             vf_scene_loaded_free(&loaded[k]);
     }
+    print_markdown_render_keys();
     return 0;
 }
 
@@ -206,6 +275,10 @@ int vf_cmd_scenes(int argc, char **argv)
 {
     if (argc > 1 && vf_app_is_help(argv[1])) {
         usage(stdout);
+        return VF_EXIT_OK;
+    }
+    if (argc == 2 && !strcmp(argv[1], "--list-options")) {
+        printf("--json\n--markdown\n--export\n--help\n");
         return VF_EXIT_OK;
     }
     if (argc == 2 && !strcmp(argv[1], "--json"))

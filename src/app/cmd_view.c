@@ -12,9 +12,9 @@
 
 int vf_cmd_view(int argc, char **argv)
 {
-    bool help = false;
+    bool help = false; /* and --list-options: the viewer answers both, with or without a display */
     for (int i = 1; i < argc; i++)
-        help = help || vf_app_is_help(argv[i]);
+        help = help || vf_app_is_help(argv[i]) || !strcmp(argv[i], "--list-options");
     if (!help) {
         /* Bad scenes and scene files are reported before the display check
          * (the viewer parses them again). */

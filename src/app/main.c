@@ -5,6 +5,7 @@
 #include "app.h"
 #include "app_gpu.h"
 #include "cmd_common.h"
+#include "options.h"
 #include "text.h"
 
 static const vf_command commands[] = {
@@ -25,6 +26,7 @@ static void print_usage(FILE *f)
             "\n"
             "usage: vkfluid <command> [options]\n"
             "       vkfluid <command> --help\n"
+            "       vkfluid <command> --list-options   (its options, one a line)\n"
             "       vkfluid --version\n"
             "\n"
             "commands:\n",
@@ -41,11 +43,13 @@ static void print_usage(FILE *f)
             "  VKFLUID_VALIDATION=1 enable the Khronos validation layer with synchronization\n"
             "                       validation (any message is reported on stderr)\n"
             "  VKFLUID_SLOW_FRAME_S=S  warn before the first frame when a frame is estimated\n"
-            "                       above S seconds (default 2; run, capture, bench, view)\n");
+            "                       above S seconds (default 2; run, capture, bench, view)\n"
+            "  (an invalid value gets a warning naming what the variable takes, and is ignored)\n");
 }
 
 int main(int argc, char **argv)
 {
+    vf_app_install_interrupts(); /* before anything that can block */
     if (argc < 2) {
         /* as git does: the usage on stdout (it was asked for, in a way), exit 1 */
         print_usage(stdout);
@@ -92,8 +96,10 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) {
-            int rc = vf_cmd_check_env();
-            return rc ? rc : commands[i].run(argc - 1, argv + 1);
+            if (strcmp(cmd, "view")) /* the viewer checks them itself */
+                vf_cmd_check_env();
+            int rc = commands[i].run(argc - 1, argv + 1);
+            return rc == VF_OPT_LISTED ? VF_EXIT_OK : rc;
         }
     const char *names[sizeof commands / sizeof commands[0]];
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -63,9 +63,24 @@ static int take(const vf_opt *o, const char *v)
     }
 }
 
+/* --list-options: every option the command takes, one a line. */
+static int list_options(const vf_opt *table, size_t n, const struct vf_cmd_scene *sc)
+{
+    for (size_t k = 0; k < n; k++)
+        if (table[k].name)
+            printf("%s\n", table[k].name);
+    if (sc)
+        printf("--scene\n--set\n");
+    printf("--help\n");
+    return VF_OPT_LISTED;
+}
+
 int vf_opt_parse(const char *cmd, int argc, char **argv, const vf_opt *table, size_t n, bool *help,
                  const struct vf_cmd_scene *sc)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--list-options") && !(sc && vf_cmd_scene_consumed(sc, i)))
+            return list_options(table, n, sc);
     const vf_opt *inputs = NULL;
     for (size_t k = 0; k < n; k++)
         if (table[k].type == VF_OPT_INPUTS)

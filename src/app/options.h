@@ -44,9 +44,16 @@ typedef struct vf_opt {
 
 struct vf_cmd_scene;
 
+/** What vf_opt_parse returns after --list-options printed the command's
+ * options (the command returns it at once; main exits 0). Not an exit status. */
+#define VF_OPT_LISTED 1000
+
 /** Parses argv[1..argc-1] against table (n rows): every option there takes
  * its value (the next argument, never one that starts with "--"), checked
- * as its row says; -h and --help set *help. Without a VF_OPT_INPUTS row,
+ * as its row says; -h and --help set *help. --list-options prints every
+ * option the command takes, one a line (the table's, --help, and with sc
+ * --scene and --set; shell completion and test_cli read it), and returns
+ * VF_OPT_LISTED. Without a VF_OPT_INPUTS row,
  * every argument must be an option (or the scene's). The arguments the scene took
  * (sc: its name or file and the --set pairs, see vf_cmd_scene_begin) are
  * passed over; sc may be NULL for commands without a scene. Returns 0, or

@@ -154,18 +154,56 @@ static bool printable(const char *s, size_t n, bool newlines)
 
 /* ---------------------------------------------------------------- frames */
 
-static bool event_valid(const vf_event *ev)
+static const char *const event_names[VF_EVENT_TYPE_END] = {"?", "POINTER", "PAUSE", "STEP", "RESET", "SET", "SCENE"};
+
+void vf_event_describe(const vf_event *ev, char *buf, size_t cap)
+{
+    const char *name = ev->type > 0 && ev->type < VF_EVENT_TYPE_END ? event_names[ev->type] : "?";
+    if (ev->type == VF_EVENT_SET || ev->type == VF_EVENT_SCENE) {
+        char text[VF_SESSION_TEXT_MAX];
+        size_t n = strnlen(ev->text, VF_SESSION_TEXT_MAX - 1), k = 0;
+        for (; k < n && k < 60; k++) /* printable; the message escapes the rest */
+            text[k] = ev->text[k];
+        text[k] = 0;
+        snprintf(buf, cap, "%s %s%s", name, text, n > k ? "..." : "");
+    } else if (ev->type == VF_EVENT_POINTER) {
+        snprintf(buf, cap, "POINTER (%.6g, %.6g)", ev->pointer.pos[0], ev->pointer.pos[1]);
+    } else if (ev->type == VF_EVENT_PAUSE) {
+        snprintf(buf, cap, "PAUSE %s", ev->on ? "on" : "off");
+    } else {
+        snprintf(buf, cap, "%s", name);
+    }
+}
+
+/* One pointer value within [lo, hi]; why names it. */
+static bool pointer_value(float v, double lo, double hi, const char *what, int i, char *why, size_t cap)
+{
+    if (isfinite(v) && v >= lo && v <= hi)
+        return true;
+    if (why && cap)
+        snprintf(why, cap, "pointer %s[%d] = %.6g: must be a finite number in [%.6g, %.6g]", what, i, v, lo, hi);
+    return false;
+}
+
+bool vf_event_check(const vf_event *ev, char *why, size_t cap)
 {
     switch (ev->type) {
     case VF_EVENT_POINTER: {
         const vf_event_pointer *p = &ev->pointer;
-        const float *f[4] = {p->pos, p->vel, p->ray_origin, p->ray_dir};
-        const int n[4] = {2, 2, 3, 3};
-        for (int k = 0; k < 4; k++)
-            for (int i = 0; i < n[k]; i++)
-                if (!isfinite(f[k][i]))
-                    return false;
-        return p->button <= 1;
+        for (int i = 0; i < 2; i++)
+            if (!pointer_value(p->pos[i], VF_POINTER_POS_MIN, VF_POINTER_POS_MAX, "position", i, why, cap) ||
+                !pointer_value(p->vel[i], -VF_POINTER_VEL_MAX, VF_POINTER_VEL_MAX, "velocity", i, why, cap))
+                return false;
+        for (int i = 0; i < 3; i++)
+            if (!pointer_value(p->ray_origin[i], -VF_POINTER_ORIGIN_MAX, VF_POINTER_ORIGIN_MAX, "ray origin", i, why, cap) ||
+                !pointer_value(p->ray_dir[i], -VF_POINTER_DIR_MAX, VF_POINTER_DIR_MAX, "ray direction", i, why, cap))
+                return false;
+        if (p->button > 1) {
+            if (why && cap)
+                snprintf(why, cap, "pointer button %u: must be 0 (push) or 1 (pull)", p->button);
+            return false;
+        }
+        return true;
     }
     case VF_EVENT_PAUSE:
     case VF_EVENT_STEP:
@@ -173,11 +211,44 @@ static bool event_valid(const vf_event *ev)
     case VF_EVENT_SET:
     case VF_EVENT_SCENE: {
         size_t n = strnlen(ev->text, VF_SESSION_TEXT_MAX);
-        return n > 0 && n < VF_SESSION_TEXT_MAX && printable(ev->text, n, false) &&
-               (ev->type != VF_EVENT_SET || (strchr(ev->text, '=') && ev->text[0] != '='));
+        const char *what = n == 0 || n >= VF_SESSION_TEXT_MAX ? "empty or too long"
+                           : !printable(ev->text, n, false)   ? "not printable ASCII"
+                           : ev->type == VF_EVENT_SET && (!strchr(ev->text, '=') || ev->text[0] == '=')
+                               ? "not KEY=VALUE"
+                               : NULL;
+        if (what && why && cap)
+            snprintf(why, cap, "%s text %s (want 1..%u printable bytes%s)", event_names[ev->type], what,
+                     VF_SESSION_TEXT_MAX - 1, ev->type == VF_EVENT_SET ? ", KEY=VALUE" : "");
+        return what == NULL;
     }
-    default: return false;
+    default:
+        if (why && cap)
+            snprintf(why, cap, "unknown event type %u", ev->type);
+        return false;
     }
+}
+
+static bool event_valid(const vf_event *ev)
+{
+    return vf_event_check(ev, NULL, 0);
+}
+
+static float clampf(float v, float lo, float hi)
+{
+    return isfinite(v) ? fminf(fmaxf(v, lo), hi) : 0.0f;
+}
+
+void vf_event_pointer_clamp(vf_event_pointer *p)
+{
+    for (int i = 0; i < 2; i++) {
+        p->pos[i] = clampf(p->pos[i], VF_POINTER_POS_MIN, VF_POINTER_POS_MAX);
+        p->vel[i] = clampf(p->vel[i], -VF_POINTER_VEL_MAX, VF_POINTER_VEL_MAX);
+    }
+    for (int i = 0; i < 3; i++) {
+        p->ray_origin[i] = clampf(p->ray_origin[i], -VF_POINTER_ORIGIN_MAX, VF_POINTER_ORIGIN_MAX);
+        p->ray_dir[i] = clampf(p->ray_dir[i], -1.0f, 1.0f);
+    }
+    p->button = p->button > 1 ? 1 : p->button;
 }
 
 bool vf_frame_add(vf_frame_inputs *in, const vf_event *ev)
@@ -239,6 +310,7 @@ size_t vf_frame_encode(const vf_frame_inputs *in, uint8_t *buf, size_t cap)
 
 static vf_result decode_frame(reader *r, vf_frame_inputs *out, char *err, size_t cap)
 {
+    char why[200];
     memset(out, 0, sizeof *out);
     uint32_t count;
     size_t at = r->off;
@@ -267,7 +339,7 @@ static vf_result decode_frame(reader *r, vf_frame_inputs *out, char *err, size_t
                 return fail(err, cap, at, "pointer event with active %u, button %u (want 0 or 1)", active, button);
             for (int k = 0; k < 10; k++)
                 if (!get_f32(r, &f[k]))
-                    return fail(err, cap, at, "pointer event truncated or not finite");
+                    return fail(err, cap, at, "event %u (POINTER): truncated or not finite", i + 1);
             vf_event_pointer *p = &ev->pointer;
             p->active = active;
             p->button = (uint8_t)button;
@@ -296,10 +368,12 @@ static vf_result decode_frame(reader *r, vf_frame_inputs *out, char *err, size_t
             if (!get(r, ev->text, len))
                 return fail(err, cap, at, "truncated text event");
             ev->text[len] = 0;
+            if (memchr(ev->text, 0, len))
+                return fail(err, cap, at, "event %u (%s): its text holds a NUL byte", i + 1, event_names[type]);
             break;
         }
-        if (!event_valid(ev))
-            return fail(err, cap, at, "invalid event (text not printable ASCII, or a set without KEY=VALUE)");
+        if (!vf_event_check(ev, why, sizeof why))
+            return fail(err, cap, at, "event %u (%s): %s", i + 1, event_names[ev->type], why);
         out->count++;
     }
     return VF_OK;
@@ -417,8 +491,12 @@ vf_result vf_record_parse(const uint8_t *data, size_t size, vf_record *out, char
             alloc = next;
         }
         out->offsets[out->frame_count] = (uint32_t)r.off;
-        if ((res = decode_frame(&r, scratch, err, cap)) != VF_OK)
+        char why[400];
+        if ((res = decode_frame(&r, scratch, why, sizeof why)) != VF_OK) {
+            if (err && cap)
+                snprintf(err, cap, "frame %u, %s", out->frame_count, why);
             break;
+        }
         out->frame_count++;
     }
     free(scratch);
@@ -482,6 +560,19 @@ vf_result vf_record_write_end(FILE *f, uint32_t frames)
 
 /* ---------------------------------------------------------------- wire messages */
 
+bool vf_session_token_valid(const char *token)
+{
+    size_t n = strnlen(token, VF_SESSION_TOKEN_MAX + 1);
+    if (n < VF_SESSION_TOKEN_MIN || n > VF_SESSION_TOKEN_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = token[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
 vf_result vf_msg_check_head(const uint8_t head[VF_MSG_HEAD_BYTES], uint8_t *type, uint32_t *length, char *err,
                             size_t cap)
 {
@@ -493,8 +584,8 @@ vf_result vf_msg_check_head(const uint8_t head[VF_MSG_HEAD_BYTES], uint8_t *type
     get_u32(&r, &len);
     if (t == 0 || t >= VF_MSG_TYPE_END)
         return fail(err, cap, 0, "unknown message type %u", t);
-    if (v != VF_SESSION_VERSION)
-        return fail(err, cap, 1, "protocol version %u (this vkfluid speaks %u)", v, VF_SESSION_VERSION);
+    if (v != VF_WIRE_VERSION)
+        return fail(err, cap, 1, "protocol version %u (this vkfluid speaks %u)", v, VF_WIRE_VERSION);
     if (reserved != 0)
         return fail(err, cap, 2, "reserved bytes not zero");
     if (len > VF_MSG_MAX_PAYLOAD)
@@ -508,7 +599,7 @@ size_t vf_msg_encode(const vf_msg *msg, uint8_t *buf, size_t cap)
 {
     writer w = {buf, cap, 0, true};
     put_u8(&w, msg->type);
-    put_u8(&w, VF_SESSION_VERSION);
+    put_u8(&w, VF_WIRE_VERSION);
     put_u16(&w, 0);
     put_u32(&w, 0); /* length, filled below */
     switch (msg->type) {
@@ -518,7 +609,16 @@ size_t vf_msg_encode(const vf_msg *msg, uint8_t *buf, size_t cap)
         put_u64(&w, msg->state_hash);
         encode_frame(&w, &msg->in);
         break;
-    case VF_MSG_JOIN:
+    case VF_MSG_JOIN: {
+        size_t n = strnlen(msg->token, sizeof msg->token);
+        if (!vf_session_token_valid(msg->token)) {
+            w.ok = false;
+            break;
+        }
+        put_u8(&w, (uint32_t)n);
+        put(&w, msg->token, n);
+        break;
+    }
     case VF_MSG_BYE: break;
     default: w.ok = false; break;
     }
@@ -540,9 +640,20 @@ vf_result vf_msg_decode_payload(uint8_t type, const uint8_t *payload, size_t siz
     case VF_MSG_FRAME:
         if (!get_u32(&r, &out->frame) || !get_u64(&r, &out->state_hash))
             return fail(err, cap, 0, "truncated frame message");
-        res = decode_frame(&r, &out->in, err, cap);
+        char why[400];
+        if ((res = decode_frame(&r, &out->in, why, sizeof why)) != VF_OK && err && cap)
+            snprintf(err, cap, "frame %u, %s", out->frame, why);
         break;
-    case VF_MSG_JOIN:
+    case VF_MSG_JOIN: {
+        uint32_t n = 0;
+        if (!get_u8(&r, &n) || n < VF_SESSION_TOKEN_MIN || n > VF_SESSION_TOKEN_MAX || !get(&r, out->token, n))
+            return fail(err, cap, 0, "a join without a session token of %u..%u characters", VF_SESSION_TOKEN_MIN,
+                        VF_SESSION_TOKEN_MAX);
+        out->token[n] = 0;
+        if (!vf_session_token_valid(out->token))
+            return fail(err, cap, 1, "a join whose token holds characters other than 0-9, A-Z, a-z, _ and -");
+        break;
+    }
     case VF_MSG_BYE: break;
     default: return fail(err, cap, 0, "unknown message type %u", type);
     }

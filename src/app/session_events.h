@@ -16,10 +16,31 @@
 
 #include "vf_error.h"
 
-/** Format version of the record file and of the wire protocol. */
+/** Format version of the record file. */
 #define VF_SESSION_VERSION 1u
+/** Version of the wire protocol (2: JOIN carries the session token). */
+#define VF_WIRE_VERSION 2u
 /** Most events in one frame (more are refused when recording or parsing). */
 #define VF_SESSION_MAX_EVENTS 32u
+/** Most events one lockstep peer adds to a frame (the merged frame holds both). */
+#define VF_SESSION_PEER_EVENTS (VF_SESSION_MAX_EVENTS / 2u)
+/** Resets (RESET and SCENE events) one peer may send: at most
+ * VF_SESSION_RESETS_PER_WINDOW in any VF_SESSION_RESET_WINDOW consecutive
+ * frames (4 a second at 60 frames a second), and at most one a frame. */
+#define VF_SESSION_RESETS_PER_WINDOW 4u
+#define VF_SESSION_RESET_WINDOW 60u
+/** Session tokens: 8 to 64 characters of [0-9A-Za-z_-]. */
+#define VF_SESSION_TOKEN_MIN 8u
+#define VF_SESSION_TOKEN_MAX 64u
+/** Bounds of a pointer event's values (refused beyond them): the position in
+ * the unit square (a drag may leave the window), its velocity in unit
+ * squares a second, the pick ray's origin (scene units) and direction (a
+ * unit vector). */
+#define VF_POINTER_POS_MIN (-1.0f)
+#define VF_POINTER_POS_MAX 2.0f
+#define VF_POINTER_VEL_MAX 1000.0f
+#define VF_POINTER_ORIGIN_MAX 10000.0f
+#define VF_POINTER_DIR_MAX 1.01f
 /** Longest text of a SET or SCENE event, terminator included. */
 #define VF_SESSION_TEXT_MAX 128u
 /** Largest session header (scene name and every key=value line). */
@@ -67,8 +88,21 @@ typedef struct vf_session_header {
     uint32_t frames;                  /* frames in the file / of the session; 0: open-ended */
 } vf_session_header;
 
+/** Checks one event: a known type, text printable and within bounds (a SET
+ * holds KEY=VALUE), pointer values finite and within the VF_POINTER_*
+ * bounds. false with a one-line reason in why (may be NULL). */
+bool vf_event_check(const vf_event *ev, char *why, size_t cap);
+
+/** Clamps a pointer's values into the VF_POINTER_* bounds (non-finite
+ * values become 0), so what the viewer records and sends is valid. */
+void vf_event_pointer_clamp(vf_event_pointer *p);
+
+/** Describes an event for messages: "SET n=60", "RESET", "POINTER
+ * (0.25, 0.5)"; text made printable. */
+void vf_event_describe(const vf_event *ev, char *buf, size_t cap);
+
 /** Appends an event to in; false (nothing added) when the frame is full or
- * the event is invalid (unknown type, text not printable or too long). */
+ * the event is invalid (vf_event_check). */
 bool vf_frame_add(vf_frame_inputs *in, const vf_event *ev);
 
 /** Encodes a frame's inputs into buf (cap bytes, at least
@@ -148,11 +182,15 @@ typedef enum vf_msg_type {
 /** A decoded message. */
 typedef struct vf_msg {
     uint8_t type;
+    char token[VF_SESSION_TOKEN_MAX + 1]; /* JOIN: the session token */
     uint32_t frame;       /* FRAME */
     uint64_t state_hash;  /* FRAME: hash of the state after the previous frame; 0: not hashed */
     vf_frame_inputs in;   /* FRAME */
     vf_session_header header; /* HELLO */
 } vf_msg;
+
+/** True when token is a valid session token (length and characters). */
+bool vf_session_token_valid(const char *token);
 
 /** Checks a message head (8 bytes): type and version known, reserved zero,
  * length within VF_MSG_MAX_PAYLOAD; *type and *length out. */

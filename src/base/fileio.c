@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -180,33 +181,94 @@ static bool remove_own_files(const char *dir, char *err, size_t cap)
     return ok;
 }
 
+/* The checks of an existing output folder: a folder, readable, empty
+ * unless force. *empty says whether it is. */
+static vf_result existing_dir(const char *dir, bool force, bool *empty, char *err, size_t cap)
+{
+    struct stat st;
+    *empty = true;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, cap, "%s: exists and is not a folder: choose another --out/--export path", dir);
+        return VF_ERR_INVALID_ARG;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, cap, "%s: cannot open the folder: %s", dir, strerror(errno));
+        return VF_ERR_IO;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            *empty = false;
+    closedir(d);
+    if (!*empty && !force) {
+        snprintf(err, cap, "%s: the folder is not empty: choose a new folder or add --force to write into it", dir);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (access(dir, W_OK) != 0) {
+        snprintf(err, cap, "%s: the folder is not writable: choose another folder", dir);
+        return VF_ERR_IO;
+    }
+    return VF_OK;
+}
+
+vf_result vf_output_dir_check(const char *dir, bool force, char *err, size_t cap)
+{
+    struct stat st;
+    bool empty;
+    if (!dir || !*dir) {
+        snprintf(err, cap, "empty output folder name");
+        return VF_ERR_INVALID_ARG;
+    }
+    if (strlen(dir) >= 4000) {
+        snprintf(err, cap, "%.60s...: the path is too long", dir);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (stat(dir, &st) == 0)
+        return existing_dir(dir, force, &empty, err, cap);
+    /* a new folder: its nearest existing ancestor must be a writable folder */
+    char up[4096];
+    snprintf(up, sizeof up, "%s", dir);
+    for (;;) {
+        char *slash = strrchr(up, '/');
+        while (slash && slash > up && slash[1] == 0) { /* trailing slashes */
+            *slash = 0;
+            slash = strrchr(up, '/');
+        }
+        if (!slash)
+            snprintf(up, sizeof up, ".");
+        else if (slash == up)
+            up[1] = 0;
+        else
+            *slash = 0;
+        if (stat(up, &st) == 0)
+            break;
+        if (!slash || slash == up)
+            break;
+    }
+    if (stat(up, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, cap, "%s: cannot create the folder: %s is not a folder", dir, up);
+        return VF_ERR_IO;
+    }
+    if (access(up, W_OK) != 0) {
+        snprintf(err, cap, "%s: cannot create the folder: %s is not writable", dir, up);
+        return VF_ERR_IO;
+    }
+    return VF_OK;
+}
+
 vf_result vf_output_dir_prepare(const char *dir, bool force, char *err, size_t cap)
 {
     struct stat st;
+    bool empty = true;
     if (!dir || !*dir) {
         snprintf(err, cap, "empty output folder name");
-        return VF_ERR_IO;
+        return VF_ERR_INVALID_ARG;
     }
     if (stat(dir, &st) == 0) {
-        if (!S_ISDIR(st.st_mode)) {
-            snprintf(err, cap, "%s: exists and is not a folder: choose another --out/--export path", dir);
-            return VF_ERR_IO;
-        }
-        DIR *d = opendir(dir);
-        if (!d) {
-            snprintf(err, cap, "%s: cannot open the folder: %s", dir, strerror(errno));
-            return VF_ERR_IO;
-        }
-        bool empty = true;
-        struct dirent *e;
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-                empty = false;
-        closedir(d);
-        if (!empty && !force) {
-            snprintf(err, cap, "%s: the folder is not empty: choose a new folder or add --force to write into it", dir);
-            return VF_ERR_IO;
-        }
+        vf_result r = existing_dir(dir, force, &empty, err, cap);
+        if (r != VF_OK)
+            return r;
         /* --force: what an earlier run wrote goes (a stale capture.json or
          * frames never mix with this run's); other files stay */
         if (!empty && !remove_own_files(dir, err, cap))
@@ -220,6 +282,31 @@ vf_result vf_output_dir_prepare(const char *dir, bool force, char *err, size_t c
         return VF_ERR_IO;
     }
     return VF_OK;
+}
+
+FILE *vf_open_regular(const char *path, int *why)
+{
+    *why = 0;
+    /* O_NONBLOCK: opening a FIFO or a device must not wait for a writer */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st = {0};
+    if (fd < 0) {
+        *why = errno;
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *why = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        close(fd);
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL, 0);
+    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        *why = errno;
+        close(fd);
+    }
+    return f;
 }
 
 void vf_json_string(FILE *f, const char *s)

@@ -27,12 +27,26 @@ vf_result vf_file_commit(vf_file *file);
 /** Closes and removes the temporary (error paths). Safe to call twice. */
 void vf_file_abort(vf_file *file);
 
+/** Checks an output folder without changing anything (before any gpu
+ * work): VF_ERR_INVALID_ARG when the path is not a folder or the folder
+ * holds anything and force is false; VF_ERR_IO when it cannot be created
+ * (its nearest existing ancestor is not a writable folder) or is not
+ * writable. err gets a one-line reason. */
+vf_result vf_output_dir_check(const char *dir, bool force, char *err, size_t cap);
+
 /** Prepares an output folder for a new run: creates it (and its parents) when
- * missing; when it exists and holds anything, refuses with VF_ERR_IO unless
- * force is true. With force, removes the files vkfluid writes there
+ * missing; when it exists and holds anything, refuses with
+ * VF_ERR_INVALID_ARG unless force is true; VF_ERR_IO when it cannot be
+ * created or written. With force, removes the files vkfluid writes there
  * (vf_output_is_own_file) and leaves every other file alone. err gets a
  * one-line reason. */
 vf_result vf_output_dir_prepare(const char *dir, bool force, char *err, size_t cap);
+
+/** Opens path for reading only when it is a regular file, without ever
+ * waiting (a FIFO or a device is refused before it could block). NULL with
+ * *why an errno (EISDIR for a folder, EINVAL for anything else that is not
+ * a regular file). */
+FILE *vf_open_regular(const char *path, int *why);
 
 /** True when name (a file name, no folder) is one that vkfluid writes into an
  * output folder: frames (frame_NNNNN.png), field exports (grid_NNNN.csv,

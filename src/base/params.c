@@ -102,12 +102,14 @@ vf_result vf_params_set_number(const vf_param_def *d, void *desc, double v, char
         snprintf(err, cap, "%g is not a finite number: must be %s", v, allowed);
         return VF_ERR_INVALID_ARG;
     }
+    char shown[32];
+    snprintf(shown, sizeof shown, "%.6g", v); /* messages show at most 6 significant digits */
     if (d->type == VF_PARAM_INT && v != floor(v)) {
-        snprintf(err, cap, "%.17g is not an integer: must be %s", v, allowed);
+        snprintf(err, cap, "%s%s is not an integer: must be %s", strpbrk(shown, ".e") ? "" : "about ", shown, allowed);
         return VF_ERR_INVALID_ARG;
     }
     if (v < d->min || v > d->max || (d->min_exclusive && v <= d->min)) {
-        snprintf(err, cap, "%.17g is out of range: must be %s", v, allowed);
+        snprintf(err, cap, "%s is out of range: must be %s", shown, allowed);
         return VF_ERR_INVALID_ARG;
     }
     if (d->type == VF_PARAM_INT)

@@ -337,6 +337,48 @@ static vf_result read_file(const char *path, uint8_t **data_out, size_t *len_out
     return VF_OK;
 }
 
+vf_result vf_png_read_header(const char *path, uint32_t *w, uint32_t *h, vf_png_detail *detail)
+{
+    *w = *h = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not hang the open */
+    struct stat st;
+    if (fd < 0) {
+        set_errno_detail(detail, "check the path", "cannot open", errno);
+        return VF_ERR_IO;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        set_detail(detail, "give a png file", S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+        close(fd);
+        return VF_ERR_IO;
+    }
+    uint8_t head[24];
+    size_t len = 0;
+    while (len < sizeof head) {
+        ssize_t n = read(fd, head + len, sizeof head - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    if (len < sizeof png_signature || memcmp(head, png_signature, sizeof png_signature) != 0) {
+        set_detail(detail, "give a png file", "not a png file (no png signature)");
+        return VF_ERR_PARSE;
+    }
+    if (len < sizeof head || be32(head + 8) != 13 || memcmp(head + 12, "IHDR", 4) != 0) {
+        set_detail(detail, "write the file again", "corrupt png (no IHDR chunk first)");
+        return VF_ERR_PARSE;
+    }
+    *w = be32(head + 16);
+    *h = be32(head + 20);
+    if (*w == 0 || *h == 0) {
+        set_detail(detail, "write the file again", "corrupt png (a size of %ux%u)", *w, *h);
+        return VF_ERR_PARSE;
+    }
+    return VF_OK;
+}
+
 vf_result vf_png_read_ex(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h,
                          vf_png_detail *detail)
 {

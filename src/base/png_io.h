@@ -48,6 +48,12 @@ vf_result vf_png_write_ex(const char *path, const uint8_t *pixels, uint32_t w, u
  * VF_ERR_INVALID_ARG for a NULL argument. None of the pointers may be NULL. */
 vf_result vf_png_read(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h);
 
+/** Reads only a PNG file's signature and IHDR chunk: its width and height,
+ * before any decoding (a file of either size above the limits is refused by
+ * vf_png_read). The same results as vf_png_read for a file that cannot be
+ * opened or is not a PNG; detail may be NULL. */
+vf_result vf_png_read_header(const char *path, uint32_t *w, uint32_t *h, vf_png_detail *detail);
+
 /** Reads a PNG as one 16-bit grey channel per pixel (rows top to bottom):
  * 16-bit files as they are, 8-bit ones scaled by 257, colour ones as their
  * luminance; *out is malloc'ed (free it). Errors as vf_png_read_ex. */

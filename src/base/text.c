@@ -95,20 +95,73 @@ void vf_format_double(double v, char *buf, size_t cap)
     snprintf(buf, cap, "%.17g", v);
 }
 
+/* The length of the UTF-8 sequence at p (1..4) and its code point, or 0 for
+ * a byte that does not start a valid, shortest-form sequence. */
+static size_t utf8_at(const unsigned char *p, unsigned *cp)
+{
+    unsigned c = p[0];
+    size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+    if (n == 0)
+        return 0;
+    unsigned v = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        v = v << 6 | (p[i] & 0x3f);
+    }
+    static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (v < least[n] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        return 0;
+    *cp = v;
+    return n;
+}
+
+/* Code points a terminal acts on or that reorder or hide text: C1 controls,
+ * bidirectional marks, embeddings and isolates, zero-width characters, line
+ * and paragraph separators. */
+static bool hidden_code_point(unsigned cp)
+{
+    return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) ||
+           (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff;
+}
+
+void vf_text_escape(const char *s, char *buf, size_t cap, size_t max, bool quotes)
+{
+    if (!buf || !cap)
+        return;
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t in = 0, out = 0;
+    buf[0] = 0;
+    while (p[in] && in < max) {
+        char piece[16];
+        unsigned cp = 0;
+        size_t n = utf8_at(p + in, &cp);
+        if (n == 0) {
+            snprintf(piece, sizeof piece, "\\x%02x", p[in]);
+            n = 1;
+        } else if (n == 1 && (cp < 0x20 || cp == 0x7f || (quotes && cp == '\''))) {
+            snprintf(piece, sizeof piece, "\\x%02x", cp);
+        } else if (n > 1 && hidden_code_point(cp)) {
+            snprintf(piece, sizeof piece, "\\u%04x", cp);
+        } else {
+            memcpy(piece, p + in, n);
+            piece[n] = 0;
+        }
+        size_t len = strlen(piece);
+        if (in + n > max || out + len + 4 > cap) /* room for "..." and the NUL */
+            break;
+        memcpy(buf + out, piece, len);
+        out += len;
+        in += n;
+    }
+    buf[out] = 0;
+    if (p[in] && out + 3 < cap)
+        memcpy(buf + out, "...", 4);
+}
+
 void vf_text_safe(const char *s, char *buf, size_t cap, size_t max)
 {
-    size_t n = 0, limit = cap - 1 < max ? cap - 1 : max;
-    for (; s && s[n] && n < limit; n++)
-        buf[n] = ((unsigned char)s[n] < 0x20 || s[n] == 0x7f || s[n] == '\'') ? '?' : s[n];
-    if (s && s[n]) { /* cut: do not end inside a UTF-8 sequence */
-        while (n > 0 && ((unsigned char)buf[n - 1] & 0xc0) == 0x80)
-            n--;
-        if (n > 0 && ((unsigned char)buf[n - 1] & 0xc0) == 0xc0)
-            n--;
-    }
-    buf[n] = 0;
-    if (s && s[n] && n + 3 < cap)
-        strcat(buf, "...");
+    vf_text_escape(s, buf, cap, max, true);
 }
 
 void vf_set_err(char *err, size_t cap, const char *fmt, ...)

@@ -23,9 +23,15 @@ const char *vf_suggest_in_list(const char *word, const char *list, const char *s
  * as exactly v (0.025, not 0.025000000000000001) into buf. */
 void vf_format_double(double v, char *buf, size_t cap);
 
-/** Copies at most max bytes of s into buf (cap bytes) for a one-line
- * message: control bytes, DEL and quotes become '?', a cut never ends inside
- * a UTF-8 sequence and is marked with "..."; s may be NULL (empty text). */
+/** Copies at most max bytes of s into buf (cap bytes) for a terminal, as
+ * PNG chunk names are shown: control bytes and DEL become \xNN (with
+ * quotes, ' too), invalid UTF-8 bytes \xNN, and C1 controls,
+ * bidirectional and zero-width characters and line separators \uNNNN; a
+ * cut never splits a character or an escape and is marked with "..."; s
+ * may be NULL (empty text). */
+void vf_text_escape(const char *s, char *buf, size_t cap, size_t max, bool quotes);
+
+/** vf_text_escape with quotes escaped: a value to quote in a message. */
 void vf_text_safe(const char *s, char *buf, size_t cap, size_t max);
 
 /** True when needle (non-empty) occurs in hay, ignoring ASCII case. */

@@ -27,7 +27,8 @@
     X(VF_ERR_NUMERIC, "the simulation produced a non-finite value")                    \
     X(VF_ERR_NO_DISPLAY, "no display found")                                          \
     X(VF_ERR_MISALIGNED, "a buffer binding offset is not a multiple of minStorageBufferOffsetAlignment (or minUniformBufferOffsetAlignment)") \
-    X(VF_ERR_SET_CACHE_FULL, "descriptor set cache full: over 1024 live binding combinations on one pipeline")
+    X(VF_ERR_SET_CACHE_FULL, "descriptor set cache full: over 1024 live binding combinations on one pipeline") \
+    X(VF_ERR_INTERRUPTED, "interrupted (SIGINT or SIGTERM)")
 
 typedef enum vf_result {
 #define VF_X_ENUM(name, msg) name,

@@ -115,7 +115,7 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
         o.mode = VF_SSF_MODE_PARTICLES;
     vf_sph_render_view v;
     vf_sph_get_render_view(sph, &v);
-    o.radius = 0.6 * v.spacing; /* spheres of the particle volume's radius (0.62 spacing) */
+    o.radius = VF_RENDER_SPH_RADIUS_PER_SPACING * v.spacing;
     if (vf_render_settings_apply(opt, vf_ssf_params, vf_ssf_param_count, &o, err, cap) != VF_OK)
         return VF_ERR_INVALID_ARG; /* --set ssf.KEY=VALUE, checked before (render_registry.h) */
     vf_render_ssf_desc d = {

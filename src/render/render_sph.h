@@ -12,6 +12,11 @@
 enum { VF_RENDER_SPH_VIEW_LIST(VF_CHOICE_ENUM) };
 #define VF_RENDER_SPH_MODES VF_CHOICES(VF_RENDER_SPH_VIEW_LIST)
 
+/** The sphere radius the renderer draws particles with unless ssf.radius is
+ * set: this times the particle spacing (a sphere of the particle's volume
+ * has 0.62 spacing). */
+#define VF_RENDER_SPH_RADIUS_PER_SPACING 0.6
+
 /** Creates the renderer for an sph solver: opt->mode one of
  * VF_RENDER_SPH_MODES (NULL: ssf). Each record() points the screen-space renderer at the buffers
  * the solver's last step wrote (they swap every step). VF_ERR_UNSUPPORTED

@@ -10,6 +10,11 @@
 #include "shared_volume.h"
 #include "solver_grid3d.h"
 
+/* The default camera of a scene's view region (vf_grid3d_desc view_*): 45
+ * degrees, the region's corners within 95 % of the frame. */
+#define VF_VOLUME_FOV_Y 0.78539816f
+#define VF_VOLUME_FILL 0.95f
+
 typedef struct render_volume {
     vf_renderer base;
     vf_grid3d *grid;
@@ -36,6 +41,27 @@ static void destroy(vf_renderer *r)
     vf_buffer_destroy(&rv->light);
     vf_buffer_destroy(&rv->obst);
     free(rv);
+}
+
+vf_camera vf_render_volume_default_camera(const vf_grid3d_desc *d, float aspect)
+{
+    float h = (float)(d->width / d->nx), lo[3] = {0, 0, 0}, hi[3] = {h * d->nx, h * d->ny, h * d->nz};
+    float dir[3] = {0.35f, 0.45f, 1.0f};
+    bool region = false, own_dir = false;
+    for (int a = 0; a < 3; a++) {
+        region |= d->view_hi[a] > d->view_lo[a];
+        own_dir |= d->view_dir[a] != 0;
+    }
+    if (region)
+        for (int a = 0; a < 3; a++) {
+            lo[a] = d->view_lo[a];
+            hi[a] = d->view_hi[a];
+        }
+    if (own_dir)
+        memcpy(dir, d->view_dir, sizeof dir);
+    if (!region && !own_dir)
+        return vf_camera_for_box(lo, hi, aspect);
+    return vf_camera_fit_box(lo, hi, dir, VF_VOLUME_FOV_Y, aspect, VF_VOLUME_FILL);
 }
 
 static float extinction_of(const vf_grid3d_desc *d)
@@ -82,7 +108,7 @@ static vf_volume_push make_push(render_volume *rv, float aspect)
     pc.right[3] = d->emission;
     pc.up[3] = (float)d->ambient;
     pc.light[3] = h;
-    pc.box[3] = h;
+    pc.box[3] = d->kelvin > 0 ? d->kelvin : 700.0f;
     double vs = d->vel_scale > 0 ? d->vel_scale : 1.0;
     float range = rv->mode == VF_VOL_MODE_DENSITY    ? 2.0f
                   : rv->mode == VF_VOL_MODE_SPEED    ? (float)(1.5 * vs)
@@ -91,7 +117,7 @@ static vf_volume_push make_push(render_volume *rv, float aspect)
     pc.slice[0] = rv->slice;
     pc.slice[1] = range;
     pc.slice[2] = (float)rv->obstacle_count;
-    pc.slice[3] = 0.8f;
+    pc.slice[3] = d->albedo > 0 ? d->albedo : 0.8f;
     return pc;
 }
 
@@ -209,8 +235,7 @@ vf_result vf_render_volume_create_for(vf_gpu *gpu, vf_solver *solver, const vf_r
     float ld[3] = {0.45f, 0.8f, 0.4f}, ll = sqrtf(ld[0] * ld[0] + ld[1] * ld[1] + ld[2] * ld[2]);
     for (int a = 0; a < 3; a++)
         rv->light_dir[a] = ld[a] / ll;
-    float h = (float)(d->width / d->nx), bmin[3] = {0, 0, 0}, bmax[3] = {h * d->nx, h * d->ny, h * d->nz};
-    rv->cam = vf_camera_for_box(bmin, bmax, (float)rv->base.width / (float)rv->base.height);
+    rv->cam = vf_render_volume_default_camera(d, (float)rv->base.width / (float)rv->base.height);
     uint64_t cells = (uint64_t)d->nx * d->ny * d->nz;
     vf_buffer_desc lb = {.size = (cells * 4 + 255) / 256 * 256, .name = "volume light transmittance"};
     vf_buffer_desc ob = {.size = VF_VOL_MAX_OBSTACLES * 32, .memory = VF_MEMORY_UPLOAD,

@@ -1,4 +1,5 @@
 #include "scene_file.h"
+#include "fileio.h"
 #include "scene_shapes.h"
 #include "text.h"
 #include "scenes.h"
@@ -205,8 +206,11 @@ static vf_result set_key(const char *label, const vf_scene_info *info, void *des
                 strcat(known, ", ");
             strcat(known, info->params[i].key);
         }
-        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s.%s: unknown key: the %s keys are %s", label, info->family, key,
-                    info->family, known);
+        char near[64] = "", dym[96] = "";
+        if (vf_suggest_in_list(item->string, known, ", ", near, sizeof near))
+            snprintf(dym, sizeof dym, " did you mean %s?", near);
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s.%s: unknown key:%s the %s keys are %s", label, info->family, key,
+                    dym, info->family, known);
     }
     vf_result r;
     if (cJSON_IsNumber(item)) {
@@ -327,8 +331,12 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
         else if (is_family(it->string))
             slot = &keys;
         if (!slot) {
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: unknown key: the top-level keys are solver, scene, description, the solver's name (%s) and %s",
-                 label, k, families, vf_shapes_key_list());
+            char all[512], near[64] = "", dym[96] = "";
+            snprintf(all, sizeof all, "solver, scene, description, %s, %s", families, vf_shapes_key_list());
+            if (vf_suggest_in_list(it->string, all, ", |", near, sizeof near))
+                snprintf(dym, sizeof dym, " did you mean %s?", near);
+            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: unknown key:%s the top-level keys are solver, scene, description, the solver's name (%s) and %s",
+                 label, k, dym, families, vf_shapes_key_list());
             goto free_root;
         }
         if (*slot) {
@@ -345,8 +353,13 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
             r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: missing: must be one of %s", label, families);
         else if (!cJSON_IsString(solver))
             r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: %s is not allowed: must be one of %s", label, type_name(solver), families);
-        else
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: \"%s\" is not a solver of this build: must be one of %s", label, v, families);
+        else {
+            char near[64] = "", dym[96] = "";
+            if (vf_suggest_in_list(solver->valuestring, families, ", |", near, sizeof near))
+                snprintf(dym, sizeof dym, " did you mean %s?", near);
+            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: \"%s\" is not a solver of this build:%s must be one of %s", label, v,
+                     dym, families);
+        }
         goto free_root;
     }
     char scenes[512];
@@ -361,8 +374,13 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
                  solver->valuestring, scenes);
         else if (!cJSON_IsString(scene))
             r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: %s is not allowed: must be one of %s", label, type_name(scene), scenes);
-        else
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: \"%s\" is not a %s scene: must be one of %s", label, v, solver->valuestring, scenes);
+        else {
+            char near[64] = "", dym[96] = "";
+            if (vf_suggest_in_list(scene->valuestring, scenes, ", |", near, sizeof near))
+                snprintf(dym, sizeof dym, " did you mean %s?", near);
+            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: \"%s\" is not a %s scene:%s must be one of %s", label, v,
+                     solver->valuestring, dym, scenes);
+        }
         goto free_root;
     }
     if (keys && strcmp(keys->string, info->family)) {
@@ -477,9 +495,11 @@ vf_result vf_scene_load_file(const char *file, vf_scene_loaded *out, char *err, 
     if ((unsigned long long)st.st_size > VF_SCENE_FILE_MAX_BYTES)
         return fail(VF_ERR_IO, err, cap, "%s: too large (%lld bytes): scene files are at most %u bytes", path,
                     (long long)st.st_size, VF_SCENE_FILE_MAX_BYTES);
-    FILE *f = fopen(file, "rb");
+    int why = 0;
+    FILE *f = vf_open_regular(file, &why); /* never waits on a FIFO swapped in after the stat */
     if (!f)
-        return fail(VF_ERR_IO, err, cap, "%s: %s: check the path and its permissions", path, strerror(errno));
+        return fail(VF_ERR_IO, err, cap, "%s: %s: check the path and its permissions", path,
+                    why == EINVAL ? "not a regular file" : strerror(why));
     char *buf = malloc(VF_SCENE_FILE_MAX_BYTES + 1);
     if (!buf) {
         fclose(f);

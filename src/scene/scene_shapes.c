@@ -74,6 +74,18 @@ static const char *safe(const char *in, char out[48])
     return out;
 }
 
+/* " did you mean X?" when word is near one of the list's items (separated
+ * by ", " or "|"), else "". */
+static const char *did_you_mean(const char *word, const char *list, char out[96])
+{
+    char near[64];
+    if (word && vf_suggest_in_list(word, list, ", |", near, sizeof near))
+        snprintf(out, 96, " did you mean %s?", near);
+    else
+        out[0] = 0;
+    return out;
+}
+
 /* True for a string of printable ASCII of 1 to max-1 bytes. */
 static bool printable(const char *v, size_t max)
 {
@@ -154,8 +166,10 @@ static vf_result parse_shape(const cJSON *o, const char *list, int i, const char
         return fail(err, cap, "%s.shape: %s: must be one of %s", path, shape ? "not a string" : "missing",
                     KIND_CHOICES);
     int kind = vf_choice_index(KIND_CHOICES, shape->valuestring);
+    char dym[96];
     if (kind < 0)
-        return fail(err, cap, "%s.shape: unknown shape: must be one of %s", path, KIND_CHOICES);
+        return fail(err, cap, "%s.shape: unknown shape:%s must be one of %s", path,
+                    did_you_mean(shape->valuestring, KIND_CHOICES, dym), KIND_CHOICES);
     s->kind = (vf_shape_kind)kind;
     bool have_center = false, have_size = false, have_radius = false, have_file = false;
     for (const cJSON *it = o->child; it; it = it->next) {
@@ -191,8 +205,11 @@ static vf_result parse_shape(const cJSON *o, const char *list, int i, const char
                                : s->kind == VF_SHAPE_SPHERE ? "shape, center, radius"
                                : s->kind == VF_SHAPE_MASK   ? "shape, file"
                                                             : "shape, center, radius, height";
-            return fail(err, cap, "%s: unknown key for a %s in %s: the keys are %s%s%s", p, kind_names[kind], list, keys,
-                        !strcmp(list, "emitters") ? ", velocity" : "", !strcmp(list, "fluid") ? ", level" : "");
+            char all[96];
+            snprintf(all, sizeof all, "%s%s%s", keys, !strcmp(list, "emitters") ? ", velocity" : "",
+                     !strcmp(list, "fluid") ? ", level" : "");
+            return fail(err, cap, "%s: unknown key for a %s in %s:%s the keys are %s", p, kind_names[kind], list,
+                        did_you_mean(k, all, dym), all);
         }
         if (r != VF_OK)
             return r;
@@ -238,7 +255,9 @@ static vf_result parse_sides(vf_scene_shapes *sh, const char *key, const cJSON *
                 if (r != VF_OK)
                     return r;
             } else {
-                return fail(err, cap, "%s: unknown key: the keys are side%s", p, in ? ", speed" : "");
+                char dym[96];
+                return fail(err, cap, "%s: unknown key:%s the keys are side%s", p,
+                            did_you_mean(it->string, in ? "side, speed" : "side", dym), in ? ", speed" : "");
             }
         }
         if (side < 0)
@@ -329,7 +348,7 @@ vf_result vf_shapes_parse(vf_scene_shapes *sh, const char *key, const void *json
         sh->fov_deg = 50;
         for (const cJSON *it = v->child; it; it = it->next) {
             char p[64];
-            char ks[48];
+            char ks[48], dym[96];
             snprintf(p, sizeof p, "camera.%s", safe(it->string, ks));
             vf_result r;
             if (!strcmp(it->string, "eye"))
@@ -339,7 +358,8 @@ vf_result vf_shapes_parse(vf_scene_shapes *sh, const char *key, const void *json
             else if (!strcmp(it->string, "fov"))
                 r = number(it, p, 1, 170, &sh->fov_deg, err, cap);
             else
-                return fail(err, cap, "%s: unknown key: the keys are eye, target, fov", p);
+                return fail(err, cap, "%s: unknown key:%s the keys are eye, target, fov", p,
+                            did_you_mean(it->string, "eye, target, fov", dym));
             if (r != VF_OK)
                 return r;
         }
@@ -357,9 +377,10 @@ vf_result vf_shapes_parse(vf_scene_shapes *sh, const char *key, const void *json
         if (!cJSON_IsObject(v))
             return fail(err, cap, "render: %s is not allowed: must be {\"mode\": \"...\"}", json_type(v));
         for (const cJSON *it = v->child; it; it = it->next) {
-            char ks[48];
+            char ks[48], dym[96];
             if (strcmp(it->string, "mode"))
-                return fail(err, cap, "render.%s: unknown key: the keys are mode", safe(it->string, ks));
+                return fail(err, cap, "render.%s: unknown key:%s the keys are mode", safe(it->string, ks),
+                            did_you_mean(it->string, "mode", dym));
             if (!cJSON_IsString(it) || !printable(it->valuestring, sizeof sh->render_mode))
                 return fail(err, cap, "render.mode: must be the name of a view (see --render in vkfluid capture --help)");
             snprintf(sh->render_mode, sizeof sh->render_mode, "%s", it->valuestring);
@@ -369,8 +390,10 @@ vf_result vf_shapes_parse(vf_scene_shapes *sh, const char *key, const void *json
     vf_shape *list;
     uint32_t *count;
     const shape_list *sl = find_list(key, sh, &list, &count);
+    char dym[96];
     if (!sl)
-        return fail(err, cap, "%s: unknown key: the shape keys are %s", key, vf_shapes_key_list());
+        return fail(err, cap, "%s: unknown key:%s the shape keys are %s", key, did_you_mean(key, vf_shapes_key_list(), dym),
+                    vf_shapes_key_list());
     const uint32_t max = sl->max;
     if (!cJSON_IsArray(v))
         return fail(err, cap, "%s: %s is not allowed: must be an array of shapes [{\"shape\": \"box\", ...}]", key,

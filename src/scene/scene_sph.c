@@ -274,6 +274,13 @@ static double effective_spacing(const vf_sph_scene_desc *d, const geometry *g)
     return d->spacing;
 }
 
+double vf_scene_sph_spacing(const void *desc)
+{
+    geometry g;
+    scene_geometry(desc, &g);
+    return effective_spacing(desc, &g);
+}
+
 /* Lattice points (i + 0.5) s inside a region; the callback says whether a
  * point is water. Returns the count, filling out when not NULL. */
 typedef bool (*inside_fn)(const vf_sph_scene_desc *d, const geometry *g, const double p[3]);
@@ -470,7 +477,7 @@ static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *e
                 return VF_ERR_INVALID_ARG;
             }
             if (d->capacity < estimated_count(&g, s)) {
-                snprintf(err, cap, "capacity: %g is smaller than the pool's %.0f particles", d->capacity,
+                snprintf(err, cap, "capacity: %g is smaller than the pool's %.6g particles", d->capacity,
                          estimated_count(&g, s));
                 return VF_ERR_INVALID_ARG;
             }

@@ -9,4 +9,9 @@ extern const vf_scene_info vf_scene_double_dam;
 extern const vf_scene_info vf_scene_drop;
 extern const vf_scene_info vf_scene_fountain;
 
+/** The particle spacing (m) a built-in SPH scene's desc gives: the key
+ * spacing, or the spacing of `particles` particles in its fluid when that key
+ * is above 0. desc: a desc of one of the scenes above. */
+double vf_scene_sph_spacing(const void *desc);
+
 #endif

@@ -124,7 +124,7 @@ static vf_result timing(const vf_grid_scene_desc *sd, double h, double speed, do
         frame = 16 * dt_max;
     }
     if (steps > MAX_SUBSTEPS) {
-        snprintf(err, cap, "frame_dt=%g: needs %.0f substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
+        snprintf(err, cap, "frame_dt=%g: needs %.6g substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
                  sd->frame_dt, steps, dt_max, sd->cfl, sd->n, MAX_SUBSTEPS, MAX_SUBSTEPS * dt_max);
         return VF_ERR_INVALID_ARG;
     }
@@ -449,6 +449,13 @@ static vf_result shear_start(vf_grid *g, const vf_grid_scene_desc *sd, const vf_
     return r;
 }
 
+static double frame_dt_any(const vf_scene_info *scene, const void *desc)
+{
+    vf_grid_desc d;
+    char err[256];
+    return vf_grid_scene_to_desc(scene, desc, &d, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
+}
+
 static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
                             size_t cap)
 {
@@ -483,6 +490,7 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
         .preset = preset_,                                                                                             \
         .validate = validate_any,                                                                                      \
         .create = create_any,                                                                                          \
+        .frame_dt = frame_dt_any,                                                                                      \
     };
 
 GRID_SCENE(vf_scene_grid_smoke, "smoke", smoke_keys, NULL,

@@ -33,11 +33,11 @@ enum { OBSTACLE_LIST(VF_CHOICE_ENUM) };
     {"walls", VF_PARAM_ENUM, K(walls), VF_GRID3D_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "", "box walls"}, \
     {"obstacle_z", VF_PARAM_DOUBLE, K(obstacle_z), 0.5, -100, 100, false, NULL, "m", "obstacle centre z"}
 
-#define PLUME_KEYS                                                                                                     \
+#define PLUME_KEYS(def_radius)                                                                                         \
     {"viscosity", VF_PARAM_DOUBLE, K(viscosity), 0, 0, 1e6, false, NULL, "m^2/s", "kinematic viscosity"},             \
     {"buoyancy", VF_PARAM_DOUBLE, K(alpha), 4, -1000, 1000, false, NULL, "m/s^2", "upward acceleration per unit temperature"}, \
     {"weight", VF_PARAM_DOUBLE, K(beta), 0.5, -1000, 1000, false, NULL, "m/s^2", "downward acceleration per unit density"}, \
-    {"source_radius", VF_PARAM_DOUBLE, K(source_radius), 0.1, 0, 0.5, true, NULL, "m", "radius of the source sphere at (0.5, 0.15, 0.5)"}, \
+    {"source_radius", VF_PARAM_DOUBLE, K(source_radius), def_radius, 0, 0.5, true, NULL, "m", "radius of the source sphere at (0.5, 0.15, 0.5)"}, \
     {"source_profile", VF_PARAM_ENUM, K(source_profile), VF_GRID3D_SOURCE_UNIFORM, 0, 0, false,                      \
      VF_CHOICES(VF_GRID3D_SOURCE_PROFILE_LIST), "",                                                                    \
      "how the source injects: uniform in the cells inside the sphere, or smooth, weighted 35/8 (1 - d^2/r^2)^2 "        \
@@ -47,20 +47,24 @@ enum { OBSTACLE_LIST(VF_CHOICE_ENUM) };
 
 static const vf_param_def smoke3d_keys[] = {
     COMMON_KEYS(64, VF_GRID3D_ADVECT_MACCORMACK, 1),
-    PLUME_KEYS,
+    PLUME_KEYS(0.1),
     {"source_density", VF_PARAM_DOUBLE, K(source_density), 4, 0, 1e6, false, NULL, "1/s", "density injected per second"},
     {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 2, -1e6, 1e6, false, NULL, "1/s",
      "temperature injected per second"},
+    {"cooling", VF_PARAM_DOUBLE, K(cooling), 0, 0, 1000, false, NULL, "1/s",
+     "the temperature above ambient decays as exp(-cooling t) (0 = never)"},
     {"obstacle", VF_PARAM_ENUM, K(obstacle), OBSTACLE_SPHERE, 0, 0, false, VF_CHOICES(OBSTACLE_LIST), "", "obstacle in the plume"},
     {"obstacle_size", VF_PARAM_DOUBLE, K(obstacle_size), 0.15, 0, 10, true, NULL, "m", "obstacle radius or half side"},
 };
 
 static const vf_param_def fire3d_keys[] = {
     COMMON_KEYS(64, VF_GRID3D_ADVECT_MACCORMACK, 1),
-    PLUME_KEYS,
-    {"source_density", VF_PARAM_DOUBLE, K(source_density), 1, 0, 1e6, false, NULL, "1/s", "soot injected per second"},
-    {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 12, -1e6, 1e6, false, NULL, "1/s",
-     "temperature injected per second (shown as emission)"},
+    PLUME_KEYS(0.15),
+    {"source_density", VF_PARAM_DOUBLE, K(source_density), 3, 0, 1e6, false, NULL, "1/s", "soot injected per second"},
+    {"source_temperature", VF_PARAM_DOUBLE, K(source_temperature), 20, -1e6, 1e6, false, NULL, "1/s",
+     "temperature injected per second (the soot glows as a black body at 300 K + 800 K per unit)"},
+    {"cooling", VF_PARAM_DOUBLE, K(cooling), 10, 0, 1000, false, NULL, "1/s",
+     "the temperature above ambient decays as exp(-cooling t): the flame's height (0 = never)"},
     {"obstacle", VF_PARAM_ENUM, K(obstacle), OBSTACLE_NONE, 0, 0, false, VF_CHOICES(OBSTACLE_LIST), "", "obstacle above the fire"},
     {"obstacle_size", VF_PARAM_DOUBLE, K(obstacle_size), 0.15, 0, 10, true, NULL, "m", "obstacle radius or half side"},
 };
@@ -139,9 +143,14 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         d->source[0] = 0.15f;
         d->source[1] = (float)sd->obstacle_y;
         d->source[2] = (float)sd->obstacle_z;
-        d->source[3] = 0.06f;
+        d->source[3] = 0.08f;
         d->source_density = (float)sd->source_density;
         speed = 1.5 * sd->inflow;
+        /* the camera frames the smoke, the obstacle and the near wake, from the side */
+        const float lo[3] = {0.05f, 0.25f, 0.25f}, hi[3] = {1.45f, 0.75f, 0.75f}, dir[3] = {0.15f, 0.2f, 1};
+        memcpy(d->view_lo, lo, sizeof lo);
+        memcpy(d->view_hi, hi, sizeof hi);
+        memcpy(d->view_dir, dir, sizeof dir);
     } else {
         d->sides[VF_G3_SIDE_YMAX] = VF_G3_BC_OUTFLOW; /* smoke leaves through the top */
         d->viscosity = sd->viscosity;
@@ -155,10 +164,19 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         d->source_profile = (vf_grid3d_source_profile)sd->source_profile;
         d->source_density = (float)sd->source_density;
         d->source_temperature = (float)sd->source_temperature;
+        d->cooling = sd->cooling;
         if (scene == &vf_scene_grid3d_fire3d) {
-            d->emission = 0.6f; /* fire: temperature drawn as emission, thin soot */
+            d->emission = 5.0f; /* fire: glowing soot, darker smoke */
             d->extinction = 4.0f;
+            d->albedo = 0.25f;
+            d->kelvin = 800.0f;
         }
+        /* the camera frames the plume's lowest 1.15 m around the axis (the
+         * source, the obstacle above it, the flame), from a little above */
+        const float lo[3] = {0.15f, 0, 0.15f}, hi[3] = {0.85f, 1.15f, 0.85f}, dir[3] = {0.3f, 0.25f, 1};
+        memcpy(d->view_lo, lo, sizeof lo);
+        memcpy(d->view_hi, hi, sizeof hi);
+        memcpy(d->view_dir, dir, sizeof dir);
         speed = 1.0;
     }
     d->vel_scale = speed;
@@ -194,7 +212,7 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         frame = MAX_SUBSTEPS * dt_max;
     }
     if (steps > MAX_SUBSTEPS) {
-        snprintf(err, cap, "frame_dt=%g: needs %.0f substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
+        snprintf(err, cap, "frame_dt=%g: needs %.6g substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
                  sd->frame_dt, steps, dt_max, sd->cfl, sd->n, MAX_SUBSTEPS, MAX_SUBSTEPS * dt_max);
         return VF_ERR_INVALID_ARG;
     }
@@ -208,6 +226,13 @@ static vf_result validate_any(const vf_scene_info *scene, const void *desc, char
 {
     vf_grid3d_desc d;
     return scene_to_desc(scene, desc, &d, err, cap);
+}
+
+static double frame_dt_any(const vf_scene_info *scene, const void *desc)
+{
+    vf_grid3d_desc d;
+    char err[256];
+    return scene_to_desc(scene, desc, &d, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
 }
 
 static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
@@ -231,11 +256,12 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
         .desc_size = sizeof(vf_grid3d_scene_desc),                                                                     \
         .validate = validate_any,                                                                                      \
         .create = create_any,                                                                                          \
+        .frame_dt = frame_dt_any,                                                                                      \
     };
 
 GRID3D_SCENE(vf_scene_grid3d_smoke3d, "smoke3d", smoke3d_keys,
              "3D grid: a hot smoke plume rising past a sphere, leaving through the top")
 GRID3D_SCENE(vf_scene_grid3d_fire3d, "fire3d", fire3d_keys,
-             "3D grid: a burning source, temperature-driven buoyancy drawn as emission")
+             "3D grid: a fire: hot soot rising, glowing as a black body while it cools, smoke above")
 GRID3D_SCENE(vf_scene_grid3d_wind3d, "wind3d", wind3d_keys,
              "3D grid: flow past a cube at moderate re, inflow at x = 0, outflow at x = 2, smoke upstream")

@@ -15,6 +15,7 @@ typedef struct vf_grid3d_scene_desc {
     double re;             /* wind3d: inflow * obstacle side / viscosity */
     double source_density, source_temperature;
     double source_radius;  /* domain units (the domain is 1 wide) */
+    double cooling;        /* 1/s: Newton's law of cooling of the temperature above ambient */
     int source_profile;    /* uniform|smooth */
     int obstacle;          /* none|sphere|box|cylinder */
     double obstacle_size;  /* radius or half side */

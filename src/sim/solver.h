@@ -50,6 +50,17 @@ typedef struct vf_interaction {
     float ray_origin[3], ray_dir[3];
 } vf_interaction;
 
+/** What a solver ran on the GPU since it was created (vt->work_stats), for
+ * the benchmark's work per simulated second. A solver whose GPU chooses its
+ * substeps or iterations (indirect dispatches of 0 workgroups for the rest)
+ * reads its own counts back; for the others what was recorded ran. */
+typedef struct vf_solver_work_stats {
+    uint64_t substeps;         /* substeps run */
+    uint64_t iterations;       /* pressure-solve iterations run (0: the method has none) */
+    uint64_t neighbour_passes; /* neighbour-pass dispatches that ran with work (when neighbour_counted) */
+    bool neighbour_counted;    /* the solver counted neighbour_passes; false: the recorded count is exact */
+} vf_solver_work_stats;
+
 typedef struct vf_solver_vtable {
     const char *family; /* "grid", "height", "sph" */
     /** Frees everything; the GPU must be idle. */
@@ -64,6 +75,10 @@ typedef struct vf_solver_vtable {
     vf_result (*record_substep)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t index);
     /** Records the work after the frame's last substep. May be NULL. */
     vf_result (*frame_end)(vf_solver *s, VkCommandBuffer cmd, vf_profiler *prof);
+    /** Records the same work as frame_end, for timing it, but leaves the
+     * state as it was; only valid before the first frame's frame_end ran.
+     * NULL: frame_end has no work worth timing. */
+    vf_result (*probe_frame_end)(vf_solver *s, VkCommandBuffer cmd);
     /** Records what every part starts with (before frame_begin in the first
      * part), e.g. a barrier after the previous submit's writes. May be NULL. */
     void (*part_begin)(vf_solver *s, VkCommandBuffer cmd);
@@ -101,6 +116,10 @@ typedef struct vf_solver_vtable {
      * export_frame, without touching the GPU (it may be lost). Called through
      * vf_solver_export_last_good. May be NULL (no state is kept). */
     vf_result (*export_last_good)(vf_solver *s, const char *dir, uint32_t index);
+    /** What ran on the GPU so far (vf_solver_work_stats) into *out. May read
+     * back and wait for the GPU: for the benchmark after its counted frames,
+     * never per frame. May be NULL (what was recorded ran, no iterations). */
+    void (*work_stats)(vf_solver *s, vf_solver_work_stats *out);
     /** Recommended substeps per submit for this family (see the top of this
      * file); 0: no limit (a frame is one submit). */
     uint32_t submit_substeps;
@@ -192,6 +211,10 @@ typedef struct vf_scene_info {
      * one-line reason for VF_ERR_TOO_LARGE and similar. */
     vf_result (*create)(const struct vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
                         size_t cap);
+    /** The simulated seconds per frame the solver will take for a validated
+     * desc, without a GPU (for bounds checked before any GPU work); 0 when
+     * it cannot be known. NULL: the key frame_dt when it is positive. */
+    double (*frame_dt)(const struct vf_scene_info *scene, const void *desc);
 } vf_scene_info;
 
 /** Fills desc (scene->desc_size bytes) with the scene's defaults: zeroes,

@@ -79,8 +79,10 @@ typedef struct viewer {
     bool adopt_camera; /* take the next renderer's own framing (new scene) */
     /* session (cmd_session.h): every input that changes the simulation is an
      * event, applied through vf_session_apply, recorded and exchanged */
-    const char *record_path, *serve, *join;
+    const char *record_path, *serve, *join, *token;
     vf_frame_inputs pending;   /* this frame's events so far */
+    uint64_t session_frame;    /* frames applied so far (names events in messages) */
+    vf_session_rate resets;    /* this viewer's own resets, kept to the lockstep bounds */
     vf_event_pointer last_ptr; /* the pointer state last sent */
     vf_session_sim sim;
     vf_session_recorder rec;
@@ -94,11 +96,15 @@ static void usage(FILE *f)
             "                    [--frames N] [--render MODE] [--screenshot FILE.png]\n"
             "                    [--screenshot-dir DIR] [--device INDEX|NAME]\n"
             "                    [--render-path auto|compute|raster]\n"
-            "                    [--record FILE] [--serve [ADDR:]PORT | --join HOST:PORT]\n"
+            "                    [--record FILE] [--serve [ADDR:]PORT | --join HOST:PORT] [--token T]\n"
             "\n"
             "Opens a window and runs SCENE (default smoke) live.\n"
             "\n"
             "options:\n"
+            "  SCENE                 a built-in scene (vkfluid scenes) or a scene file FILE.json\n"
+            "  --scene SCENE         as SCENE: a scene file or a built-in name\n"
+            "  --set KEY=VALUE       change a scene key, KEY or SOLVER.KEY, or a renderer\n"
+            "                        key (ssf.*): vkfluid scenes SCENE lists them\n"
             "  --size WxH            window size (default 1280x720)\n"
             "  --vsync on|off        wait for the display's refresh (default on)\n"
             "  --frames N            render N frames, then exit (for tests and scripts)\n"
@@ -116,6 +122,9 @@ static void usage(FILE *f)
             "                        and run in lockstep with it: both step the same\n"
             "                        inputs each frame (docs/replay.md)\n"
             "  --join HOST:PORT      join a serving viewer (its scene, in lockstep)\n"
+            "  --token T             the session token: the server prints one (or takes\n"
+            "                        this one); --join must give it\n"
+            "  --device D            the GPU to use (index or name substring)\n"
             "  --test-resize N       (tests) resize and minimise the window N times\n"
             "  --test-script N       (tests) drive N frames of scripted mouse and keys\n"
             "  --test-keys KEYS      (tests) press the key of KEYS[i] at frame i: [ ] a-z\n"
@@ -243,9 +252,10 @@ static int make_scene(viewer *v)
 
 /* The session's rebuild (cmd_session.h): a reset, or a new scene (the
  * SCENE event already loaded its info and desc). */
-static int rebuild_scene(void *user, bool new_scene)
+static int rebuild_scene(void *user, bool new_scene, const char *context)
 {
     viewer *v = user;
+    (void)context; /* make_scene names the scene in its own error line */
     if (new_scene) {
         v->file = NULL;
         v->adopt_camera = true;
@@ -260,7 +270,33 @@ static int rebuild_scene(void *user, bool new_scene)
  * both peers' events, so each side may add at most half. */
 static void push_event(viewer *v, const vf_event *ev)
 {
-    uint32_t cap = v->ls.peer ? VF_SESSION_MAX_EVENTS / 2 : VF_SESSION_MAX_EVENTS;
+    uint32_t cap = v->ls.peer ? VF_SESSION_PEER_EVENTS : VF_SESSION_MAX_EVENTS;
+    char why[300];
+    if (ev->type == VF_EVENT_RESET || ev->type == VF_EVENT_SCENE) {
+        /* a reset this viewer could not replay, or one beyond the lockstep
+         * bounds (kept solo too, so a recording can be served), is not sent */
+        vf_frame_inputs one = {.count = 1, .ev = {*ev}};
+        vf_session_rate r = v->resets;
+        for (uint32_t i = 0; i < v->pending.count; i++)
+            if (v->pending.ev[i].type == VF_EVENT_RESET || v->pending.ev[i].type == VF_EVENT_SCENE) {
+                snprintf(v->status, sizeof v->status, "one reset a frame: this one was dropped");
+                return;
+            }
+        if (ev->type == VF_EVENT_RESET && !vf_session_reset_ok(v->info, v->desc, &v->pending, why, sizeof why)) {
+            snprintf(v->status, sizeof v->status, "not reset: %.230s", why);
+            return;
+        }
+        if (!vf_session_rate_check(&r, v->session_frame, &one, why, sizeof why)) {
+            snprintf(v->status, sizeof v->status, "at most %u resets in %u frames: this one was dropped",
+                     VF_SESSION_RESETS_PER_WINDOW, VF_SESSION_RESET_WINDOW);
+            return;
+        }
+        if (v->pending.count < cap && vf_frame_add(&v->pending, ev))
+            v->resets = r;
+        else
+            snprintf(v->status, sizeof v->status, "too many inputs in one frame: one was dropped");
+        return;
+    }
     if (v->pending.count >= cap || !vf_frame_add(&v->pending, ev))
         snprintf(v->status, sizeof v->status, "too many inputs in one frame: one was dropped");
 }
@@ -448,6 +484,7 @@ static void update_interaction(viewer *v, double dt)
     memcpy(ev.pointer.vel, in.vel, sizeof in.vel);
     memcpy(ev.pointer.ray_origin, in.ray_origin, sizeof in.ray_origin);
     memcpy(ev.pointer.ray_dir, in.ray_dir, sizeof in.ray_dir);
+    vf_event_pointer_clamp(&ev.pointer); /* a recording holds only values a replay takes */
     if (memcmp(&ev.pointer, &v->last_ptr, sizeof ev.pointer) && (in.active || v->last_ptr.active)) {
         push_event(v, &ev);
         v->last_ptr = ev.pointer;
@@ -463,6 +500,7 @@ static int session_frame(viewer *v, double dt, bool *step)
     int rc;
     update_interaction(v, dt);
     const vf_frame_inputs *ordered[2] = {&v->pending, NULL};
+    vf_session_source local_src = {"this viewer's input", VF_EXIT_RUNTIME}, src[2] = {local_src, local_src};
     uint32_t n = 1;
     vf_frame_inputs remote, merged = {0};
     if (v->ls.peer) {
@@ -470,7 +508,7 @@ static int session_frame(viewer *v, double dt, bool *step)
         vkDeviceWaitIdle(v->gpu->device);
         if (v->ls.frame > 0 && (rc = vf_session_state_hash(v->solver, &hash)) != 0)
             return rc;
-        if ((rc = vf_lockstep_exchange(&v->ls, hash, &v->pending, &remote, ordered)) != 0)
+        if ((rc = vf_lockstep_exchange(&v->ls, hash, &v->pending, &remote, ordered, &local_src, src)) != 0)
             return rc;
         n = 2;
         if (v->ls.peer_ended) {
@@ -483,12 +521,9 @@ static int session_frame(viewer *v, double dt, bool *step)
             vf_frame_add(&merged, &ordered[k]->ev[i]);
     if ((rc = vf_session_record_frame(&v->rec, &merged)) != 0)
         return rc;
-    v->sim.status[0] = 0;
-    rc = vf_session_apply(&v->sim, ordered, n, step);
+    rc = vf_session_apply(&v->sim, ordered, src, n, v->session_frame++, step);
     v->pending.count = 0;
     v->paused = v->sim.paused;
-    if (v->sim.status[0])
-        snprintf(v->status, sizeof v->status, "%s", v->sim.status);
     return rc;
 }
 
@@ -626,7 +661,7 @@ static int draw_frame(viewer *v, double dt)
          * (after this frame's inputs: the frame's results do not change) */
         v->need_estimate = false;
         vf_frame_estimate est;
-        if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, &est)) != VF_OK)
+        if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, v->renderer, 1.0, &est)) != VF_OK)
             goto gpu_fail;
         char line[1024];
         const char *key = NULL;
@@ -872,7 +907,8 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
         update_camera(v);
     double last = vf_app_now();
     v->last_fps_time = last;
-    while (!glfwWindowShouldClose(v->win) && (v->frame_limit == 0 || v->frame < v->frame_limit)) {
+    while (!glfwWindowShouldClose(v->win) && (v->frame_limit == 0 || v->frame < v->frame_limit) &&
+           !vf_app_interrupted()) {
         glfwPollEvents();
         if (v->test_resize)
             test_resize_step(v);
@@ -970,15 +1006,15 @@ int main(int argc, char **argv)
     viewer v = {.width = 1280, .height = 720, .vsync = true, .shot_dir = "screenshots",
                 .dist = 2.5f, .pitch = 0.45f, .yaw = 0.6f};
     v.cam = (vf_camera){.target = {0.6f, 0.25f, 0.25f}, .up = {0, 1, 0}, .fov_y = 0.9f, .znear = 0.01f, .zfar = 100.0f};
+    vf_app_install_interrupts(); /* before anything that can block */
     /* argv[1] may be "view" when started through `vkfluid view` */
     if (argc > 1 && !strcmp(argv[1], "view")) {
         argv++;
         argc--;
     }
-    int rc = vf_cmd_check_env();
-    if (rc)
-        return rc;
+    vf_cmd_check_env();
     vf_cmd_scene sc = {0};
+    int rc;
     rc = vf_cmd_scene_begin(&sc, argc, argv, "view");
     if (rc >= 0)
         return rc;
@@ -989,6 +1025,7 @@ int main(int argc, char **argv)
         {.name = "--record", .type = VF_OPT_TEXT, .out = &v.record_path},
         {.name = "--serve", .type = VF_OPT_TEXT, .out = &v.serve},
         {.name = "--join", .type = VF_OPT_TEXT, .out = &v.join},
+        {.name = "--token", .type = VF_OPT_TEXT, .out = &v.token},
         {.name = "--frames", .type = VF_OPT_INT, .out = &v.frame_limit, .min = 1, .max = 1000000000},
         {.name = "--test-resize", .type = VF_OPT_INT, .out = &v.test_resize, .min = 1, .max = 1000000000},
         {.name = "--test-script", .type = VF_OPT_INT, .out = &v.test_script, .min = 1, .max = 1000000000},
@@ -1002,7 +1039,7 @@ int main(int argc, char **argv)
     };
     if ((rc = vf_opt_parse("view", argc, argv, VF_OPT_TABLE(opts), &help, &sc)) != 0) {
         vf_cmd_scene_end(&sc);
-        return rc;
+        return rc == VF_OPT_LISTED ? VF_EXIT_OK : rc;
     }
     if (help) {
         usage(stdout);
@@ -1019,16 +1056,30 @@ int main(int argc, char **argv)
         vf_app_error("--serve and --join: a viewer either serves or joins");
         goto usage_error;
     }
+    if (v.join && sc.info) {
+        vf_app_error("--join %s: the serving viewer chooses the scene: drop %s", v.join, sc.info->name);
+        goto usage_error;
+    }
+    if (v.token && !v.serve && !v.join) {
+        vf_app_error("--token: only a lockstep session (--serve or --join) has a session token");
+        goto usage_error;
+    }
+    char err[600];
+    const char *where = v.serve ? v.serve : v.join;
+    if (where && vf_net_check_address(where, err, sizeof err) != VF_OK) {
+        vf_app_error("%s %s", v.serve ? "--serve" : "--join", err);
+        goto usage_error;
+    }
     vf_session_header hdr;
+    vf_app_catch_interrupts(); /* from here a signal ends any wait and the session */
     if (v.join) {
         /* the server's scene, --set and frame count */
-        if (sc.info) {
-            vf_app_error("--join %s: the serving viewer chooses the scene: drop %s", v.join, sc.info->name);
-            goto usage_error;
-        }
-        if ((rc = vf_lockstep_open(&v.ls, NULL, v.join, &hdr)) != 0 ||
-            (rc = vf_session_header_scene(&hdr, "--join", &sc)) != 0) {
-            vf_lockstep_close(&v.ls);
+        vf_cmd_scene_end(&sc); /* the server's scene replaces it (the arguments are parsed) */
+        if ((rc = vf_lockstep_open(&v.ls, NULL, v.join, v.token, "view", &hdr)) != 0 ||
+            (rc = vf_session_header_scene(&hdr, v.ls.peer_label, &sc)) != 0) {
+            if (rc == VF_EXIT_INTERRUPTED)
+                vf_app_note("interrupted (%s) while joining %s", vf_app_signal_name(vf_app_interrupted()), v.join);
+            vf_lockstep_abort(&v.ls);
             vf_cmd_scene_end(&sc);
             return rc;
         }
@@ -1036,7 +1087,7 @@ int main(int argc, char **argv)
             v.frame_limit = hdr.frames;
         if (v.shot_path && !v.frame_limit) {
             vf_app_error("--screenshot needs --frames N (the serving viewer gave no frame count)");
-            vf_net_close(&v.ls.peer);
+            vf_lockstep_abort(&v.ls);
             goto usage_error;
         }
     }
@@ -1055,9 +1106,15 @@ int main(int argc, char **argv)
         vf_scene_defaults(def, sc.desc);
     }
     if ((rc = vf_cmd_scene_validate(&sc)) != 0) {
-        vf_net_close(&v.ls.peer);
+        vf_lockstep_abort(&v.ls);
         vf_cmd_scene_end(&sc);
         return rc;
+    }
+    if (v.mode && !vf_cmd_view_valid(sc.info->family, v.mode)) {
+        vf_app_error("--render %s: not a view of the %s solver: give exactly one of %s", v.mode, sc.info->family,
+                     vf_render_modes(sc.info->family) ? vf_render_modes(sc.info->family) : "(none)");
+        vf_lockstep_abort(&v.ls);
+        goto usage_error;
     }
     if (!v.join && (v.serve || v.record_path) &&
         (rc = vf_session_header_from_args(&sc, argc, argv, v.serve ? "--serve" : "--record", (uint32_t)v.frame_limit,
@@ -1065,22 +1122,14 @@ int main(int argc, char **argv)
         vf_cmd_scene_end(&sc);
         return rc;
     }
-    char host[256];
-    int port;
-    if (v.serve && !vf_net_parse_address(v.serve, host, sizeof host, &port)) {
-        vf_app_error("--serve '%.60s' is not PORT or HOST:PORT (port 1..65535)", v.serve);
+    if (v.serve && (rc = vf_lockstep_open(&v.ls, v.serve, NULL, v.token, "view", &hdr)) != 0) {
+        if (rc == VF_EXIT_INTERRUPTED)
+            vf_app_note("interrupted (%s) while waiting for a viewer to join", vf_app_signal_name(vf_app_interrupted()));
         vf_cmd_scene_end(&sc);
-        return VF_EXIT_USAGE;
-    }
-    if (v.serve) {
-        fprintf(stderr, "waiting for a viewer to join (vkfluid view --join HOST:PORT; %s)\n", v.serve);
-        if ((rc = vf_lockstep_open(&v.ls, v.serve, NULL, &hdr)) != 0) {
-            vf_cmd_scene_end(&sc);
-            return rc;
-        }
+        return rc;
     }
     if (v.record_path && (rc = vf_session_record_begin(&v.rec, v.record_path, &hdr)) != 0) {
-        vf_net_close(&v.ls.peer);
+        vf_lockstep_abort(&v.ls);
         vf_cmd_scene_end(&sc);
         return rc;
     }
@@ -1088,7 +1137,7 @@ int main(int argc, char **argv)
         vf_app_error("no display found (glfw could not connect): use vkfluid capture SCENE --frames N to render "
                      "frames headless");
         vf_session_record_abort(&v.rec);
-        vf_net_close(&v.ls.peer);
+        vf_lockstep_abort(&v.ls);
         vf_cmd_scene_end(&sc);
         return VF_EXIT_USAGE;
     }
@@ -1096,20 +1145,29 @@ int main(int argc, char **argv)
         vf_app_error("glfw finds no vulkan loader: install libvulkan1 and mesa-vulkan-drivers");
         glfwTerminate();
         vf_session_record_abort(&v.rec);
-        vf_net_close(&v.ls.peer);
+        vf_lockstep_abort(&v.ls);
         vf_cmd_scene_end(&sc);
         return VF_EXIT_USAGE;
     }
     rc = run_viewer(&v, &sc);
+    int sig = vf_app_interrupted();
+    if (sig && rc == VF_EXIT_INTERRUPTED)
+        rc = 0; /* a wait for the peer ended by the signal: the session ends as below */
+    /* an interrupted session is recorded up to its last frame (the file stays whole) */
     if (rc == 0 && v.rec.open)
         rc = vf_session_record_end(&v.rec);
     vf_session_record_abort(&v.rec);
-    if (rc == 0 && v.ls.peer)
+    if (rc == 0 && v.ls.peer && !sig)
         rc = vf_lockstep_close(&v.ls);
-    vf_net_close(&v.ls.peer);
+    vf_lockstep_abort(&v.ls);
     cleanup(&v, &rc);
     glfwTerminate();
     vf_cmd_scene_end(&sc);
+    if (sig && rc == 0) {
+        vf_app_note("interrupted (%s) after %llu frames%s%s", vf_app_signal_name(sig), (unsigned long long)v.session_frame,
+                    v.record_path ? ": the session so far recorded to " : "", v.record_path ? v.record_path : "");
+        rc = VF_EXIT_INTERRUPTED;
+    }
     return rc;
 usage_error:
     vf_cmd_scene_end(&sc);

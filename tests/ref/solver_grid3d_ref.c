@@ -216,6 +216,19 @@ void vf_g3ref_source(const vf_g3ref *g, float *scal, const float s[4], float rat
     }
 }
 
+void vf_g3ref_cool(const vf_g3ref *g, float *scal, float cooling, float ambient)
+{
+    if (!(cooling > 0))
+        return;
+    size_t nc = vf_g3ref_cells(g);
+    float f = (float)exp(-(double)cooling * (double)g->dt);
+    FOR_CELLS(g, p)
+    {
+        if (!solid(g, p))
+            scal[nc + ci(g, p)] = ambient + (scal[nc + ci(g, p)] - ambient) * f;
+    }
+}
+
 void vf_g3ref_buoyancy(const vf_g3ref *g, float *vel, const float *scal, float alpha, float beta, float ambient,
                        const float centre[4], const float acc[3])
 {

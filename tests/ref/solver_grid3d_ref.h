@@ -32,6 +32,9 @@ size_t vf_g3ref_fidx(const vf_g3ref *g, int c, int i, int j, int k);
  * uniformly or with the smooth weight (profile: VF_G3_SOURCE_*). */
 void vf_g3ref_source(const vf_g3ref *g, float *scal, const float sphere[4], float rate_density, float rate_temp,
                      uint32_t profile);
+/** grid3d_source's cooling: in every fluid cell, T = ambient + (T - ambient)
+ * exp(-cooling dt) (a rate of 0 changes nothing). */
+void vf_g3ref_cool(const vf_g3ref *g, float *scal, float cooling, float ambient);
 /** grid3d_buoyancy: v += dt (alpha (T - amb) - beta rho) on open faces, plus a
  * Gaussian push acc[3] at centre[0..2] with radius centre[3] (0: none). */
 void vf_g3ref_buoyancy(const vf_g3ref *g, float *vel, const float *scal, float alpha, float beta, float ambient,

@@ -2068,13 +2068,21 @@ static void grid_write_summary(vf_solver *s, FILE *f, const char *indent)
     fprintf(f, "%s\"pressure_iterations_total\": %llu,\n", indent, (unsigned long long)g->cycles_total);
     fprintf(f, "%s\"diffuse_sweeps_per_step\": %u,\n", indent, d->viscosity > 0 ? g->diffuse_iters : 0);
     fprintf(f, "%s\"diffuse_sor_omega\": %.6g,\n", indent, d->viscosity > 0 ? g->diffuse_omega : 0.0);
-    fprintf(f, "%s\"divergence_before_projection_rms\": %.9g,\n", indent, st.div_before);
-    fprintf(f, "%s\"residual_before_rms\": %.9g,\n", indent, st.res_before);
-    fprintf(f, "%s\"residual_after_rms\": %.9g,\n", indent, st.res_after);
-    fprintf(f, "%s\"residual_reduction\": %.9g,\n", indent, st.res_before > 0 ? st.res_after / st.res_before : 0.0);
-    fprintf(f, "%s\"worst_reported_residual_reduction\": %.9g,\n", indent, g->worst_res_ratio);
-    fprintf(f, "%s\"final_divergence_l2\": %.9g,\n", indent, st.div_after);
-    fprintf(f, "%s\"final_divergence_max\": %.9g", indent, st.div_after_max);
+    /* measured values: non-finite ones are written as null (and fail the run's check) */
+    const struct {
+        const char *key;
+        double v;
+    } m[] = {{"divergence_before_projection_rms", st.div_before},
+             {"residual_before_rms", st.res_before},
+             {"residual_after_rms", st.res_after},
+             {"residual_reduction", st.res_before > 0 ? st.res_after / st.res_before : 0.0},
+             {"worst_reported_residual_reduction", g->worst_res_ratio},
+             {"final_divergence_l2", st.div_after},
+             {"final_divergence_max", st.div_after_max}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        fprintf(f, "%s%s\"%s\": ", i ? ",\n" : "", indent, m[i].key);
+        vf_json_number(f, m[i].v);
+    }
 }
 
 static void free_good(vf_grid *g)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "export_vti.h"
+#include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
 #include "sim_multigrid.h"
@@ -241,6 +242,10 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
     }
     if (d->viscosity < 0 || !isfinite(d->viscosity)) {
         vf_set_err(err, cap, "viscosity: %g: must be >= 0", d->viscosity);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d->cooling < 0 || !isfinite(d->cooling)) {
+        vf_set_err(err, cap, "cooling: %g: must be >= 0", d->cooling);
         return VF_ERR_INVALID_ARG;
     }
     if (d->vorticity < 0 || !isfinite(d->vorticity)) {
@@ -533,8 +538,12 @@ static void pass_source(vf_grid3d *g, VkCommandBuffer cmd)
 {
     vf_grid3d_push pc = push_for(g, 0);
     vf_binding b[G3_SOURCE_BINDINGS] = {[VF_G3_SRC_SCAL] = B(g->scal[g->cs]), [VF_G3_SRC_MASK] = B(g->lv[0].mask)};
-    if (g->d.source_on) {
-        memcpy(pc.a, g->d.source, sizeof pc.a);
+    /* the cooling goes with the scene's source (or alone, radius 0) */
+    pc.b[2] = g->d.cooling > 0 ? (float)exp(-g->d.cooling * g->d.dt) : 1.0f;
+    pc.b[3] = (float)g->d.ambient;
+    if (g->d.source_on || g->d.cooling > 0) {
+        if (g->d.source_on)
+            memcpy(pc.a, g->d.source, sizeof pc.a);
         pc.b[0] = g->d.source_density;
         pc.b[1] = g->d.source_temperature;
         pc.mode = g->d.source_profile == VF_GRID3D_SOURCE_SMOOTH ? VF_G3_SOURCE_SMOOTH : VF_G3_SOURCE_UNIFORM;
@@ -545,6 +554,7 @@ static void pass_source(vf_grid3d *g, VkCommandBuffer cmd)
         pc.a[3] = g->push_radius;
         pc.b[0] = g->d.source_density > 0 ? g->d.source_density : 1.0f;
         pc.b[1] = g->d.source_temperature;
+        pc.b[2] = 1.0f; /* cooled once above */
         pc.mode = VF_G3_SOURCE_UNIFORM;
         dispatch3(g, cmd, G3_SOURCE, b, &pc, CELLS(g));
     }
@@ -779,7 +789,7 @@ vf_result vf_grid3d_record_pass(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pas
 
 vf_result vf_grid3d_record_step(vf_grid3d *g, VkCommandBuffer cmd, vf_profiler *prof)
 {
-    if (g->d.source_on || g->push_inject)
+    if (g->d.source_on || g->push_inject || g->d.cooling > 0)
         vf_grid3d_record_pass(g, cmd, VF_GRID3D_PASS_SOURCE, prof);
     if (g->d.alpha != 0 || g->d.beta != 0 || g->push_radius > 0)
         vf_grid3d_record_pass(g, cmd, VF_GRID3D_PASS_BUOYANCY, prof);
@@ -1010,8 +1020,10 @@ static void g3_write_summary(vf_solver *s, FILE *f, const char *indent)
     fprintf(f, "%s\"pressure_solver\": \"%s\",\n", indent,
             g->d.pressure == VF_GRID3D_PRESSURE_JACOBI ? "jacobi" : "multigrid");
     fprintf(f, "%s\"pressure_iterations_per_step\": %u,\n", indent, g->d.pressure_iters);
-    fprintf(f, "%s\"final_divergence_l2\": %.9g,\n", indent, rms);
-    fprintf(f, "%s\"final_divergence_max\": %.9g", indent, mx);
+    fprintf(f, "%s\"final_divergence_l2\": ", indent);
+    vf_json_number(f, rms); /* non-finite: null (and the run's check fails) */
+    fprintf(f, ",\n%s\"final_divergence_max\": ", indent);
+    vf_json_number(f, mx);
 }
 
 static vf_result g3_check(vf_solver *s, char *msg, size_t cap)

@@ -106,9 +106,16 @@ typedef struct vf_grid3d_desc {
     float source_density;     /* density per second inside the source */
     float source_temperature; /* temperature per second inside the source */
     float initial_temperature;/* initial temperature everywhere (fire: the ambient) */
+    double cooling;           /* 1/s: the temperature above ambient decays as exp(-cooling t)
+                               * in every fluid cell (Newton's law of cooling); 0: none */
     /* render hints for the volume view (the solver ignores them) */
     float extinction;         /* per unit density per m; 0: 10 */
-    float emission;           /* emission per unit temperature above ambient; 0: none (smoke) */
+    float emission;           /* brightness of the black-body emission of the gas (fire); 0: none (smoke) */
+    float kelvin;             /* black-body temperature in K per unit of temperature above
+                               * ambient, over 300 K (fire); 0: 600 */
+    float albedo;             /* scattering albedo of the smoke; 0: 0.8 */
+    float view_lo[3], view_hi[3]; /* the region the default camera frames (m); all 0: the domain */
+    float view_dir[3];        /* from that region towards the eye; all 0: (0.35, 0.45, 1) */
 } vf_grid3d_desc;
 
 typedef struct vf_grid3d vf_grid3d;

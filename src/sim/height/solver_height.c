@@ -250,7 +250,7 @@ vf_result vf_height_validate(const vf_height_desc *d, char *err, size_t cap)
                      VF_HEIGHT_MAX_FRAME_SUBSTEPS, d->frame_dt);
         else
             snprintf(err, cap,
-                     "dx=%g: a cell this small needs %.0f substeps per frame (stability limit %.3g s, frame_dt=%g): at "
+                     "dx=%g: a cell this small needs %.6g substeps per frame (stability limit %.3g s, frame_dt=%g): at "
                      "most %d: use dx >= %.3g or a smaller frame_dt",
                      d->dx, ceil(d->frame_dt / dt), limit, d->frame_dt, VF_HEIGHT_MAX_FRAME_SUBSTEPS,
                      d->dx * (d->frame_dt / dt) / VF_HEIGHT_MAX_FRAME_SUBSTEPS);

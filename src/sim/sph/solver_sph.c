@@ -807,7 +807,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
         double dt = vf_sph_step_size(desc), n = ceil(desc->frame_dt / dt - 1e-9);
         if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS)) {
             vf_set_err(err, cap,
-                    "frame_dt: %g s needs %.0f substeps of %.3g s (sound speed %g m/s, spacing %g m, cfl %g): at most %d "
+                    "frame_dt: %g s needs %.6g substeps of %.3g s (sound speed %g m/s, spacing %g m, cfl %g): at most %d "
                     "per frame: use frame_dt in (0, %.3g], or a larger spacing (fewer particles) or a lower sound_speed",
                     desc->frame_dt, n, dt, desc->sound_speed, desc->spacing, desc->cfl, VF_SPH_MAX_FRAME_SUBSTEPS,
                     VF_SPH_MAX_FRAME_SUBSTEPS * dt);

@@ -91,6 +91,12 @@ static vf_result sph_frame_end(vf_solver *base, VkCommandBuffer cmd, vf_profiler
     return s->foam ? vf_foam_record(s->foam, cmd, prof, base->frame_substeps * vf_sph_dt(s->sph)) : VF_OK;
 }
 
+static vf_result sph_probe_frame_end(vf_solver *base, VkCommandBuffer cmd)
+{
+    sph_solver *s = (sph_solver *)base;
+    return s->foam ? vf_foam_record_probe(s->foam, cmd) : VF_OK;
+}
+
 static vf_result sph_frame_done(vf_solver *base)
 {
     sph_solver *s = (sph_solver *)base;
@@ -440,12 +446,49 @@ static uint64_t sph_state_bytes(vf_solver *base)
     return (uint64_t)v.count_max * (16 + 16);
 }
 
+/* The foam's neighbour passes, each recorded once a frame (sph_foam_passes.def). */
+#define PASS(id, name, shader, push, local, bindings, bytes)
+#define NEIGHBOUR_PASS(id, name, shader, push, local, bindings, bytes) +1
+enum { SPH_FOAM_NEIGHBOUR_PASSES = 0
+#include "sph_foam_passes.def"
+};
+#undef NEIGHBOUR_PASS
+#undef PASS
+
+/* What ran (vt->work_stats): wcsph and pbf run what they record (pbf its
+ * constraint iterations every substep); dfsph's control block counts the
+ * substeps and the corrections of both solves the GPU ran (read back: waits
+ * for the GPU). A dfsph substep runs density and predict, and in each solve
+ * k corrections (two passes: the error pass, then the update) plus one
+ * closing error pass, except a solve that ran all dfsph_max_iterations
+ * (counted in div_capped/dens_capped), which has none; the foam's passes
+ * run once a frame. */
+static void sph_work_stats(vf_solver *base, vf_solver_work_stats *out)
+{
+    sph_solver *s = (sph_solver *)base;
+    const vf_sph_desc *d = vf_sph_get_desc(s->sph);
+    vf_dfsph_ctl ctl;
+    memset(out, 0, sizeof *out);
+    out->substeps = base->steps;
+    if (d->method == VF_SPH_PBF)
+        out->iterations = base->steps * (d->pbf_iterations ? d->pbf_iterations : 6);
+    if (d->method == VF_SPH_DFSPH && sph_dfsph_read_ctl(s->sph, &ctl) == VF_OK) {
+        uint64_t n = ctl.substeps, it = (uint64_t)ctl.div_iterations + ctl.dens_iterations;
+        out->substeps = n;
+        out->iterations = it;
+        out->neighbour_passes = 4 * n + 2 * it - ctl.div_capped - ctl.dens_capped +
+                                (s->foam ? base->frames * SPH_FOAM_NEIGHBOUR_PASSES : 0);
+        out->neighbour_counted = true;
+    }
+}
+
 static const vf_solver_vtable sph_vtable = {
     .family = "sph",
     .destroy = sph_destroy,
     .frame_begin = sph_frame_begin,
     .record_substep = sph_record_substep,
     .frame_end = sph_frame_end,
+    .probe_frame_end = sph_probe_frame_end,
     .frame_done = sph_frame_done,
     .export_frame = sph_export_frame,
     .write_summary = sph_write_summary,
@@ -455,6 +498,7 @@ static const vf_solver_vtable sph_vtable = {
     .pass_bytes = sph_pass_bytes,
     .state_bytes = sph_state_bytes,
     .export_last_good = sph_export_last_good,
+    .work_stats = sph_work_stats,
     .submit_substeps = SPH_SUBMIT_SUBSTEPS,
 };
 

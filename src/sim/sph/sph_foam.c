@@ -255,6 +255,18 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
     return VF_OK;
 }
 
+vf_result vf_foam_record_probe(vf_foam *f, VkCommandBuffer cmd)
+{
+    if (!f)
+        return VF_ERR_INVALID_ARG;
+    int cur = f->cur;
+    uint32_t frame = f->frame;
+    vf_result res = vf_foam_record(f, cmd, NULL, 0.0);
+    f->cur = cur;
+    f->frame = frame;
+    return res;
+}
+
 void vf_foam_get_view(const vf_foam *f, vf_foam_view *out)
 {
     *out = (vf_foam_view){.positions = f->dpos[f->cur], .velocities = f->dvel[f->cur], .draw_args = f->state,

@@ -60,6 +60,12 @@ void vf_foam_destroy(vf_foam **f);
  * prof may be NULL. */
 vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, double dt);
 
+/** Records the passes of vf_foam_record with dt 0 (nothing is made and
+ * nothing moves) and keeps the frame counter and the buffers' parity, so the
+ * foam is as before: for timing a frame's foam before its first frame (with
+ * diffuse particles alive it would move foam with the fluid). */
+vf_result vf_foam_record_probe(vf_foam *f, VkCommandBuffer cmd);
+
 /** What a renderer needs: positions (vec4 xyz, w lifetime left) and
  * velocities (vec4 xyz, w class) of [0, count) (count on the GPU), a
  * VkDrawIndirectCommand (6 vertices x count) at draw_offset of draw_args.

@@ -1,0 +1,149 @@
+#!/bin/sh
+# vkfluid GPU check: on a machine with a GPU, no network and no display, in
+# one go (within about 8 minutes on an H100-class GPU):
+#   1. configure (build-gpu/, Release, warnings as errors; an existing build
+#      folder keeps its configuration) and build
+#   2. vkfluid devices
+#   3. the test suite without the tests that need a display (ctest -LE matrix,
+#      minus test_viewer and test_replay)
+#   4. the SPH real-time sweep: the dam break with wcsph, pbf and dfsph at
+#      65536, 262144, 1048576 and 4194304 particles, screen-space fluids at
+#      1920x1080, and the roofline model's predictions (--model)
+# and writes bench/results/<device>-<date>-sph-realtime.{csv,json,svg,md,txt}
+# (the bench files, its printed report with the predictions, the devices,
+# test summary and timings).
+#
+#   tools/gpu-check.sh [--help]
+#
+# Environment (for a trial run on a CPU device, e.g. lavapipe, with small
+# sizes; the defaults are the GPU run):
+#   VKFLUID_CHECK_SIZES    particle counts (default 65536,262144,1048576,4194304)
+#   VKFLUID_CHECK_RENDER   render size (default 1920x1080)
+#   VKFLUID_CHECK_FRAMES   timed frames per size (default 5; 2 warm-up frames first)
+#   VKFLUID_CHECK_TESTS    ctest -R regex of the tests to run (default: all
+#                          without a display); "none" skips the tests
+#   VKFLUID_CHECK_DEVICE   bench --device INDEX|NAME (default: the first GPU)
+#   VKFLUID_CHECK_BUILD    build folder (default build-gpu; an existing one, e.g.
+#                          build, is built as it is configured)
+#   VKFLUID_CHECK_JOBS     build and test jobs (default: nproc)
+#   VKFLUID_CHECK_TEST_S   seconds the tests may take (default 150)
+#   VKFLUID_CHECK_SWEEP_S  seconds the sweep may take (default 250)
+# Exit status: 0 when every step passed, 1 when a step failed (the results
+# written so far are kept), 2 for a bad setting.
+set -u
+cd "$(dirname "$0")/.."
+
+case "${1:-}" in
+-h | --help)
+    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
+"") ;;
+*)
+    echo "error: unknown argument '$1': tools/gpu-check.sh takes no arguments (see --help)" >&2
+    exit 2
+    ;;
+esac
+
+sizes=${VKFLUID_CHECK_SIZES:-65536,262144,1048576,4194304}
+render=${VKFLUID_CHECK_RENDER:-1920x1080}
+frames=${VKFLUID_CHECK_FRAMES:-5}
+tests=${VKFLUID_CHECK_TESTS:-}
+device=${VKFLUID_CHECK_DEVICE:-}
+build=${VKFLUID_CHECK_BUILD:-build-gpu}
+jobs=${VKFLUID_CHECK_JOBS:-$(nproc 2>/dev/null || echo 4)}
+test_s=${VKFLUID_CHECK_TEST_S:-150}
+sweep_s=${VKFLUID_CHECK_SWEEP_S:-250}
+
+bad() {
+    echo "error: $1=$2: $3" >&2
+    exit 2
+}
+echo "$sizes" | grep -Eq '^[1-9][0-9]*(,[1-9][0-9]*)*$' ||
+    bad VKFLUID_CHECK_SIZES "$sizes" "give comma-separated particle counts, e.g. 4096,16384"
+echo "$render" | grep -Eq '^[1-9][0-9]*x[1-9][0-9]*$' || bad VKFLUID_CHECK_RENDER "$render" "give WxH, e.g. 1920x1080"
+echo "$frames" | grep -Eq '^[1-9][0-9]{0,3}$' || bad VKFLUID_CHECK_FRAMES "$frames" "give 1 to 9999 frames"
+echo "$jobs" | grep -Eq '^[1-9][0-9]{0,2}$' || bad VKFLUID_CHECK_JOBS "$jobs" "give 1 to 999 jobs"
+echo "$test_s" | grep -Eq '^[1-9][0-9]{0,4}$' || bad VKFLUID_CHECK_TEST_S "$test_s" "give 1 to 99999 seconds"
+echo "$sweep_s" | grep -Eq '^[1-9][0-9]{0,4}$' || bad VKFLUID_CHECK_SWEEP_S "$sweep_s" "give 1 to 99999 seconds"
+for tool in cmake glslc; do
+    command -v "$tool" >/dev/null 2>&1 || {
+        echo "error: $tool is missing: install the packages tools/quickstart.sh lists (on a machine with a network)" >&2
+        exit 2
+    }
+done
+
+start=$(date +%s)
+elapsed() { echo $(($(date +%s) - start)); }
+log=$(mktemp)
+out=$(mktemp -d)
+trap 'rm -rf "$log" "$out"' EXIT
+status=0
+say() { echo "$*" | tee -a "$log"; }
+
+say "== build ($build, $jobs jobs) at $(elapsed) s"
+configured=true
+if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DVKFLUID_WERROR=ON >"$out/build.log" 2>&1 || configured=false
+fi
+if $configured && cmake --build "$build" -j "$jobs" >>"$out/build.log" 2>&1; then
+    say "built in $(elapsed) s"
+else
+    tail -n 30 "$out/build.log" >&2
+    echo "error: the build failed (above: the end of its log)" >&2
+    exit 1
+fi
+vkfluid=$build/vkfluid
+
+say "== devices at $(elapsed) s"
+"$vkfluid" devices 2>&1 | tee -a "$log" || status=1
+
+if [ "$tests" != none ]; then
+    say "== tests without a display at $(elapsed) s"
+    if [ -n "$tests" ]; then
+        set -- -R "$tests"
+    else
+        set -- -E '^(test_viewer|test_replay)$'
+    fi
+    timeout "$test_s" ctest --test-dir "$build" -LE matrix "$@" -j "$jobs" --output-on-failure \
+        >"$out/tests.log" 2>&1
+    rc=$?
+    if [ $rc -eq 124 ]; then say "the tests were stopped after $test_s s (VKFLUID_CHECK_TEST_S)"; fi
+    if [ $rc -ne 0 ]; then status=1; fi
+    grep -E 'tests passed|Test +#|Total Test time|\*\*\*' "$out/tests.log" | tee -a "$log"
+    if [ $status -ne 0 ]; then tail -n 200 "$out/tests.log" >>"$log"; fi
+fi
+
+say "== sweep at $(elapsed) s: wcsph,pbf,dfsph at $sizes, render $render, $frames frames"
+set -- --solver wcsph,pbf,dfsph --sizes "$sizes" --render "$render" --frames "$frames" --warmup 2 --repeat 1 \
+    --model bench/models --out "$out/bench" --force
+if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
+timeout "$sweep_s" "$vkfluid" bench "$@" >"$out/bench.txt" 2>"$out/bench.err"
+rc=$?
+if [ $rc -eq 124 ]; then say "the sweep was stopped after $sweep_s s (VKFLUID_CHECK_SWEEP_S)"; fi
+if [ $rc -ne 0 ]; then
+    status=1
+    tail -n 5 "$out/bench.err" | tee -a "$log" >&2
+fi
+cat "$out/bench.txt" >>"$log"
+
+# bench/results/<device>-<date>-sph-realtime.*: the device as bench.json names it
+# (or, when the sweep printed nothing, the first device vkfluid devices lists)
+name=$(sed -n 's/^device: \(.*\) ([a-z-]*), driver.*/\1/p' "$out/bench.txt" | head -n 1)
+[ -n "$name" ] || name=$("$vkfluid" devices 2>/dev/null | sed -n 's/^[* ] [0-9]*: //p' | head -n 1)
+slug=$(printf '%s' "${name:-unknown}" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
+base="bench/results/$slug-$(date -u +%Y-%m-%d)-sph-realtime"
+# a whole set: this name's files from an earlier run are replaced or removed
+written=""
+for ext in csv json svg md; do
+    src="$out/bench/bench.$ext"
+    [ "$ext" = md ] && src="$out/bench/table.md"
+    rm -f "$base.$ext"
+    if [ -f "$src" ]; then
+        cp "$src" "$base.$ext.tmp" && mv "$base.$ext.tmp" "$base.$ext" && written="$written $base.$ext"
+    fi
+done
+say "== done in $(elapsed) s, status $status"
+cp "$log" "$base.txt.tmp" && mv "$base.txt.tmp" "$base.txt"
+echo "wrote$written $base.txt"
+exit $status
