@@ -74,6 +74,28 @@
 #define VF_GRID_SPEC_JT_WX 1
 #define VF_GRID_SPEC_JT_WY 2
 
+/* grid_ssor.comp (Klein et al. 2003's pressure solve: a fixed number of
+ * symmetric SOR iterations in lexicographic order, run by ONE workgroup
+ * along the anti-diagonals): its workgroup size, a specialization constant
+ * the host sets from the device's limits (at most VF_GRID_SSOR_MAX_WG). */
+#define VF_GRID_SPEC_SSOR_WG 1
+#define VF_GRID_SSOR_DEFAULT_WG 64
+#define VF_GRID_SSOR_MAX_WG 256
+
+/* grid_penalty.comp (Chen & Lobo's penalty pressure, sub-stepped): a
+ * workgroup of VF_GRID_SPEC_PEN_WG^2 invocations owns a region of R x R
+ * cells, R = VF_GRID_SPEC_PEN_WG x VF_GRID_SPEC_PEN_CELLS, kept in shared
+ * memory (2 R^2 floats); each invocation VF_GRID_SPEC_PEN_CELLS^2 of them.
+ * The defaults fit the Vulkan minimum limits. */
+#define VF_GRID_SPEC_PEN_WG 1
+#define VF_GRID_SPEC_PEN_CELLS 2
+#define VF_GRID_PEN_DEFAULT_WG 8
+#define VF_GRID_PEN_DEFAULT_CELLS 2
+#define VF_GRID_PEN_MAX_CELLS 4
+#define VF_GRID_PENALTY_FIRST 1u /* mode bit: this dispatch starts the sub-steps (the sum S starts at 0) */
+#define VF_GRID_PENALTY_FULL_X 2u /* mode bit: the region is the whole domain along x (no halo) */
+#define VF_GRID_PENALTY_FULL_Y 4u /* mode bit: the region is the whole domain along y */
+
 /* Sides of the box (index into side_u / side_v, 4 bits each in `sides`). */
 #define VF_GRID_SIDE_LEFT 0
 #define VF_GRID_SIDE_RIGHT 1
@@ -340,6 +362,44 @@ VF_STATIC_ASSERT(sizeof(vf_grid_push) == 128, "vf_grid_push must match std430 an
 #define VF_GRID_MIX_OUT1 5
 #define VF_GRID_MIX_OUT2 6
 #define VF_GRID_MIX_BINDINGS 7
+/* grid_donor_cell.comp: Klein et al.'s explicit convection, donor-cell
+ * (upwind) blended with central differences by gamma = a.x (1: pure donor
+ * cell); u_out = u_in - dt (u.grad) u on the open faces inside the box */
+#define VF_GRID_DC_U_IN 0
+#define VF_GRID_DC_V_IN 1
+#define VF_GRID_DC_U_OUT 2
+#define VF_GRID_DC_V_OUT 3
+#define VF_GRID_DC_WX 4
+#define VF_GRID_DC_WY 5
+#define VF_GRID_DC_BINDINGS 6
+/* grid_ssor.comp: count = iterations, a.x = omega; x in place */
+#define VF_GRID_SSOR_X 0
+#define VF_GRID_SSOR_B 1
+#define VF_GRID_SSOR_WX 2
+#define VF_GRID_SSOR_WY 3
+#define VF_GRID_SSOR_BINDINGS 4
+/* grid_penalty.comp: count = sub-steps k in this dispatch, mode =
+ * VF_GRID_PENALTY_* bits, a.x = dtau / (eps h^2), a.y = dtau / eps, a.z =
+ * 1 / K (K the substep's sub-steps). Per sub-step S <- S + p, then
+ * p <- p + a.x h^2 A p - (a.y b + a.z p0) (p0 the substep's first
+ * pressure); the workgroup writes its tile of p_out and s_out */
+#define VF_GRID_PEN_P_IN 0
+#define VF_GRID_PEN_S_IN 1
+#define VF_GRID_PEN_B 2
+#define VF_GRID_PEN_WX 3
+#define VF_GRID_PEN_WY 4
+#define VF_GRID_PEN_P_OUT 5
+#define VF_GRID_PEN_S_OUT 6
+#define VF_GRID_PEN_P0 7
+#define VF_GRID_PEN_BINDINGS 8
+/* grid_fft_scale.comp: the periodic pressure in Fourier space, mode by mode
+ * p^ = b^ / (-(ex[kx] + ey[ky]) N), 0 for the mean (kx = ky = 0); EIG holds
+ * ex (nx / 2 + 1 floats: 4 sin^2(pi kx / nx) / h^2) then ey (ny floats),
+ * a.x = 1 / N (the inverse transform is unnormalised) */
+#define VF_GRID_FFT_SPECTRUM 0
+#define VF_GRID_FFT_EIG 1
+#define VF_GRID_FFT_BINDINGS 2
+
 /* grid_warp.comp: an RGBA8 image of a checkerboard seen through the advected (s, t) */
 #define VF_GRID_WARP_S 0
 #define VF_GRID_WARP_T 1

@@ -154,14 +154,14 @@ static void messages(void)
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": 1e400}}",
                  "grid.re: inf is not a finite number: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"pressure\": 1}}",
-                 "grid.pressure: a number is not allowed: must be one of multigrid|jacobi");
+                 "grid.pressure: a number is not allowed: must be one of multigrid|jacobi|ssor|penalty|fft");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": [1]}}",
                  "grid.re: an array is not allowed: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"re\": true}}",
                  "grid.re: true (a boolean) is not allowed: must be a number in (0, 1e+07]");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\", \"grid\": {\"r\\ne\": 1}}",
-                 "grid.r\\x0ae: unknown key: did you mean re? the grid keys are n, pressure, pressure_iters, advect, cfl, frame_dt, "
-                 "diffuse_iters, report_every, re, lid");
+                 "grid.r\\x0ae: unknown key: did you mean re? the grid keys are n, pressure, pressure_iters, epsilon, "
+                 "ssor_omega, advect, donor_gamma, cfl, frame_dt, diffuse_iters, report_every, re, lid");
     expect_error("{\"solver\": \"grid\", \"scene\": \"cavity\"", "line 1, column 37: the JSON ends too early: close "
                                                                 "every string, array and object");
     expect_error("", "empty file: expected a JSON object such as {\"solver\": \"grid\", \"scene\": \"smoke\"}");

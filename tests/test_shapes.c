@@ -124,7 +124,7 @@ static void errors(void)
                  "outflows[0].side: the left side is already an inflow or outflow: give each side once");
     expect_error("{\"solver\": \"grid\", \"scene\": \"smoke\", \"grid\": {\"periodic\": true}, "
                  "\"outflows\": [{\"side\": \"right\"}]}",
-                 "outflows: the right side is periodic in this scene: set periodic=false first");
+                 "outflows: the right side is periodic in this scene: set periodic=false and walls=freeslip first");
     expect_error(SMOKE "\"obstacles\": [{\"shape\": \"sphere\", \"center\": [0.2, 0.2], \"radius\": 0.05}, "
                        "{\"shape\": \"sphere\", \"center\": [0.4, 0.2], \"radius\": 0.05}, "
                        "{\"shape\": \"sphere\", \"center\": [0.6, 0.2], \"radius\": 0.05}, "

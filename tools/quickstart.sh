@@ -23,8 +23,9 @@ main | test) ;;
     ;;
 esac
 
-packages="cmake make gcc pkg-config glslc libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers
-vulkan-validationlayers libglfw3-dev libstb-dev libcjson-dev zlib1g-dev xvfb xauth clang libclang-rt-14-dev"
+packages="cmake make gcc g++ pkg-config glslc libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers
+vulkan-validationlayers libglfw3-dev libstb-dev libcjson-dev zlib1g-dev libvkfft-dev glslang-dev xvfb xauth clang
+libclang-rt-14-dev"
 # SwiftShader (a second CPU Vulkan driver) for the driver matrix: test mode only
 if [ "$mode" = test ]; then packages="$packages chromium-common dpkg-dev"; fi
 

@@ -6,6 +6,9 @@
 
 #include "fileio.h"
 
+/* The solvers of vf_bench_size.pressure_*, in their order. */
+static const char *const pressure_names[VF_BENCH_PRESSURES] = {"multigrid", "jacobi", "ssor", "fft"};
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -259,10 +262,13 @@ void vf_bench_write_json(const vf_bench_report *r, FILE *f)
             }
             fprintf(f, ",\n       \"pressure\": ");
             if (z->has_pressure) {
-                static const char *const names[2] = {"multigrid", "jacobi"};
                 fprintf(f, "{");
-                for (int m = 0; m < 2; m++) {
-                    fprintf(f, "%s\"%s\": {\"iterations\": %u, ", m ? ", " : "", names[m], z->pressure_iters[m]);
+                for (int m = 0, first = 1; m < VF_BENCH_PRESSURES; m++) {
+                    if (!z->pressure_done[m])
+                        continue;
+                    fprintf(f, "%s\"%s\": {\"iterations\": %u, ", first ? "" : ", ", pressure_names[m],
+                            z->pressure_iters[m]);
+                    first = 0;
                     jnum(f, "gpu_ms", z->pressure_ms[m], true);
                     jnum(f, "reduction", z->pressure_reduction[m], true);
                     jnum(f, "digits_per_ms", z->pressure_digits_per_ms[m], false);
@@ -623,12 +629,17 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
             const vf_bench_size *z = &s->sizes[zi];
             if (!z->fits)
                 continue;
-            if (z->has_pressure)
-                fprintf(f, "  pressure solve from zero at %llu: multigrid %u V-cycles %.3f ms, residual x %.2e (%.2f digits/ms); "
-                           "jacobi %u iterations %.3f ms, residual x %.2e (%.3f digits/ms)\n",
-                        (unsigned long long)z->size, z->pressure_iters[0], z->pressure_ms[0], z->pressure_reduction[0],
-                        z->pressure_digits_per_ms[0], z->pressure_iters[1], z->pressure_ms[1], z->pressure_reduction[1],
-                        z->pressure_digits_per_ms[1]);
+            if (z->has_pressure) {
+                fprintf(f, "  pressure solve from zero at %llu:", (unsigned long long)z->size);
+                for (int m = 0, first = 1; m < VF_BENCH_PRESSURES; m++)
+                    if (z->pressure_done[m]) {
+                        fprintf(f, "%s %s x%u %.3f ms, residual x %.2e (%.3g digits/ms)", first ? "" : ";",
+                                pressure_names[m], z->pressure_iters[m], z->pressure_ms[m], z->pressure_reduction[m],
+                                z->pressure_digits_per_ms[m]);
+                        first = 0;
+                    }
+                fprintf(f, "\n");
+            }
             fprintf(f, "  passes at %llu (GPU ms per frame, effective bandwidth against the measured copy peak):\n",
                     (unsigned long long)z->size);
             for (uint32_t pi = 0; pi < z->pass_count; pi++) {

@@ -23,6 +23,9 @@ typedef struct vf_bench_pass {
     bool render;                      /* a render pass (else simulation) */
 } vf_bench_pass;
 
+/* The grid's pressure solvers the benchmark times from a zero start. */
+#define VF_BENCH_PRESSURES 4
+
 typedef struct vf_bench_size {
     uint64_t size;     /* the swept value: particles, or cells per side */
     uint64_t elements; /* particles, or cells */
@@ -39,12 +42,13 @@ typedef struct vf_bench_size {
     vf_bench_pass pass[VF_BENCH_MAX_PASSES];
     uint32_t pass_count;
     /* grid only: cold-start pressure solves on the scene's right-hand side,
-     * [0] multigrid, [1] Jacobi */
-    bool has_pressure;
-    uint32_t pressure_iters[2];
-    double pressure_ms[2];        /* GPU ms of the solve */
-    double pressure_reduction[2]; /* residual after / before */
-    double pressure_digits_per_ms[2]; /* -log10(reduction) per GPU ms */
+     * [0] multigrid, [1] Jacobi, [2] SSOR, [3] FFT (on a grid made with it) */
+    bool has_pressure;             /* any of them measured */
+    bool pressure_done[VF_BENCH_PRESSURES];
+    uint32_t pressure_iters[VF_BENCH_PRESSURES];
+    double pressure_ms[VF_BENCH_PRESSURES];        /* GPU ms of the solve */
+    double pressure_reduction[VF_BENCH_PRESSURES]; /* residual after / before */
+    double pressure_digits_per_ms[VF_BENCH_PRESSURES]; /* -log10(reduction) per GPU ms */
     vf_bench_work work; /* work accounting (bench_accounting.h) */
     /* the real-time factor: simulated seconds per wall second */
     double frame_dt;   /* simulated seconds per frame */

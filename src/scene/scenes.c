@@ -16,6 +16,7 @@ const vf_scene_info *const vf_scenes[] = {
     &vf_scene_grid_smoke,
     &vf_scene_grid_cavity,
     &vf_scene_grid_channel,
+    &vf_scene_grid_shear,
     &vf_scene_grid3d_smoke3d,
     &vf_scene_grid3d_fire3d,
     &vf_scene_grid3d_wind3d,

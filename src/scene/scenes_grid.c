@@ -8,25 +8,38 @@
 
 #include "scenes_grid.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 #define MAX_SUBSTEPS 80 /* x ~12 profiler scopes per step stays under run's 1024 */
 
 /* the scenes' own choice keys (params.h choice lists) */
-#define WALLS_LIST(X) VF_WALLS_LIST(X, VF_GRID)
+#define WALLS_LIST(X) VF_WALLS_LIST(X, VF_GRID) X(VF_GRID_WALLS_PERIODIC, "periodic")
 #define SMOKE_OBSTACLE_LIST(X) X(SMOKE_OBSTACLE_NONE, "none") X(SMOKE_OBSTACLE_DISC, "disc") X(SMOKE_OBSTACLE_MOVING, "moving")
 #define CHANNEL_PILLAR_LIST(X) X(CHANNEL_PILLAR_CYLINDER, "cylinder") X(CHANNEL_PILLAR_SQUARE, "square")
+#define SHEAR_FLOW_LIST(X) X(SHEAR_FLOW_SHEAR, "shear") X(SHEAR_FLOW_TAYLOR_GREEN, "taylor-green")
 enum { WALLS_LIST(VF_CHOICE_ENUM) };
 enum { SMOKE_OBSTACLE_LIST(VF_CHOICE_ENUM) };
 enum { CHANNEL_PILLAR_LIST(VF_CHOICE_ENUM) };
+enum { SHEAR_FLOW_LIST(VF_CHOICE_ENUM) };
 
 #define K(field) offsetof(vf_grid_scene_desc, field)
 #define COMMON_KEYS(def_n, def_adv, def_cfl)                                                                           \
     {"n", VF_PARAM_INT, K(n), def_n, VF_GRID_MIN_N, 65536, false, NULL, "cells", "cells per side"},                    \
     {"pressure", VF_PARAM_ENUM, K(pressure), VF_GRID_PRESSURE_MULTIGRID, 0, 0, false,                                \
      VF_CHOICES(VF_GRID_PRESSURE_LIST), "", "pressure solver"},                                                        \
-    {"pressure_iters", VF_PARAM_INT, K(pressure_iters), 0, 0, 100000, false, NULL, "",                                 \
-     "V-cycles (multigrid) or iterations (jacobi) per step; 0: 4 / 200"},                                              \
+    {"pressure_iters", VF_PARAM_INT, K(pressure_iters), 0, 0, 1000000, false, NULL, "",                                \
+     "V-cycles (multigrid), iterations (jacobi, ssor) or sub-steps (penalty) per step; 0: 4 / 200 / 8 / the "          \
+     "fewest stable ones (fft: one exact solve)"},                                                                     \
+    {"epsilon", VF_PARAM_DOUBLE, K(epsilon), 0.005, 0, 1e6, true, NULL, "s/m^2",                                       \
+     "pressure=penalty: Chen & Lobo's penalty parameter, eps p + div u = 0"},                                          \
+    {"ssor_omega", VF_PARAM_DOUBLE, K(ssor_omega), 1.7, 0, 1.99, true, NULL, "",                                          \
+     "pressure=ssor: the relaxation factor (below 2)"},                                                                \
     {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, VF_CHOICES(VF_GRID_ADVECTION_LIST), "",                \
      "advection scheme"},                                                                                              \
+    {"donor_gamma", VF_PARAM_DOUBLE, K(donor_gamma), 1, 0, 1, true, NULL, "",                                          \
+     "advect=donor-cell: the upwind share (1: pure donor cell, towards 0: central differences)"},                      \
     {"cfl", VF_PARAM_DOUBLE, K(cfl), def_cfl, 0, 20, true, NULL, "", "substep = cfl * h / speed"},                    \
     {"frame_dt", VF_PARAM_DOUBLE, K(frame_dt), 0, 0, 100, false, NULL, "s",                                            \
      "simulated time per frame; 0: automatic (at most 16 substeps)"},                                                  \
@@ -50,7 +63,8 @@ static const vf_param_def smoke_keys[] = {
     {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0.05, 0, 1, false, NULL, "", "colour blending per step"},
     {"obstacle", VF_PARAM_ENUM, K(obstacle), SMOKE_OBSTACLE_NONE, 0, 0, false, VF_CHOICES(SMOKE_OBSTACLE_LIST), "",
      "obstacle in the box"},
-    {"walls", VF_PARAM_ENUM, K(walls), VF_GRID_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "", "box walls"},
+    {"walls", VF_PARAM_ENUM, K(walls), VF_GRID_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "",
+     "box walls (periodic: every side wraps, for pressure=fft)"},
     {"periodic", VF_PARAM_BOOL, K(periodic), 0, 0, 1, false, NULL, "", "periodic left and right sides"},
     {"texcoords", VF_PARAM_BOOL, K(texcoords), 1, 0, 1, false, NULL, "", "advect texture coordinates (warped image)"},
 };
@@ -63,9 +77,18 @@ static const vf_param_def channel_keys[] = {
     {"obstacle", VF_PARAM_ENUM, K(obstacle), CHANNEL_PILLAR_CYLINDER, 0, 0, false, VF_CHOICES(CHANNEL_PILLAR_LIST), "",
      "pillar shape"},
     {"walls", VF_PARAM_ENUM, K(walls), VF_GRID_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "",
-     "top and bottom walls"},
+     "top and bottom walls (periodic: they wrap)"},
     {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0, 0, 1, false, NULL, "", "colour blending per step"},
     {"texcoords", VF_PARAM_BOOL, K(texcoords), 0, 0, 1, false, NULL, "", "advect texture coordinates (warped image)"},
+};
+static const vf_param_def shear_keys[] = {
+    COMMON_KEYS(128, VF_GRID_ADVECT_MACCORMACK, 1),
+    {"flow", VF_PARAM_ENUM, K(flow), SHEAR_FLOW_SHEAR, 0, 0, false, VF_CHOICES(SHEAR_FLOW_LIST), "",
+     "the start: a double shear layer (Bell, Colella & Glaz) or Taylor-Green vortices"},
+    {"thickness", VF_PARAM_DOUBLE, K(thickness), 1.0 / 30.0, 0, 0.25, true, NULL, "",
+     "shear: the layers' thickness (of the box)"},
+    {"viscosity", VF_PARAM_DOUBLE, K(viscosity), 1e-4, 0, 1e6, false, NULL, "m^2/s", "kinematic viscosity"},
+    {"dye_mix", VF_PARAM_DOUBLE, K(dye_mix), 0, 0, 1, false, NULL, "", "colour blending per step"},
 };
 #undef K
 
@@ -77,6 +100,14 @@ static void cavity_preset(const vf_scene_info *scene, void *d)
     (void)scene;
     vf_grid_scene_desc *sd = d;
     snprintf(sd->shapes.render_mode, sizeof sd->shapes.render_mode, "%s", "velocity");
+}
+
+/* the doubly periodic box: Stam's FFT projection */
+static void shear_preset(const vf_scene_info *scene, void *d)
+{
+    (void)scene;
+    vf_grid_scene_desc *sd = d;
+    sd->pressure = VF_GRID_PRESSURE_FFT;
 }
 
 /* Substeps and dt: dt_max = cfl h / speed; frame_dt 0 = nominal, capped at 16 substeps. */
@@ -109,6 +140,28 @@ static void common_desc(const vf_grid_scene_desc *sd, vf_grid_desc *d)
     d->advection = (vf_grid_advection)sd->advect;
     d->diffuse_iters = (uint32_t)sd->diffuse_iters;
     d->cfl = sd->cfl;
+    d->epsilon = sd->epsilon;
+    d->ssor_omega = sd->ssor_omega;
+    d->donor_gamma = sd->donor_gamma;
+}
+
+/* The side type of a scene's walls key. */
+static uint32_t wall_type(int walls)
+{
+    return walls == VF_GRID_WALLS_NOSLIP ? VF_GRID_BC_NOSLIP
+                                         : (walls == VF_GRID_WALLS_PERIODIC ? VF_GRID_BC_PERIODIC : VF_GRID_BC_FREESLIP);
+}
+
+/* Klein et al.'s explicit convection is stable for (|u| + |v|) dt / h <= 1:
+ * refused above cfl 0.5 (the substep's speed is the scene's expected one). */
+static vf_result check_donor_cell(const vf_grid_scene_desc *sd, char *err, size_t cap)
+{
+    if (sd->advect != VF_GRID_ADVECT_DONOR_CELL || sd->cfl <= 0.5)
+        return VF_OK;
+    snprintf(err, cap, "cfl: %g: advect=donor-cell is an explicit step, stable for (|u| + |v|) dt / h <= 1: use cfl=0.5 "
+                       "or less",
+             sd->cfl);
+    return VF_ERR_INVALID_ARG;
 }
 
 /* A scene file's shapes on a grid desc: obstacles into the free obstacle
@@ -153,7 +206,7 @@ static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, dou
         if (!((sh->inflow_sides | sh->outflow_sides) & bit))
             continue;
         if (d->sides[side] == VF_GRID_BC_PERIODIC) {
-            snprintf(err, cap, "%s: the %s side is periodic in this scene: set periodic=false first",
+            snprintf(err, cap, "%s: the %s side is periodic in this scene: set periodic=false and walls=freeslip first",
                      (sh->inflow_sides & bit) ? "inflows" : "outflows", names[side]);
             return VF_ERR_INVALID_ARG;
         }
@@ -245,7 +298,9 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
 {
     memset(d, 0, sizeof *d);
     common_desc(sd, d);
-    vf_result res;
+    vf_result res = check_donor_cell(sd, err, cap);
+    if (res != VF_OK)
+        return res;
     double nominal = 0.05, speed_used = 1.0;
     if (scene == &vf_scene_grid_cavity) {
         d->nx = d->ny = (uint32_t)sd->n;
@@ -264,7 +319,7 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
     } else if (scene == &vf_scene_grid_smoke) {
         d->nx = d->ny = (uint32_t)sd->n;
         d->width = 1.0;
-        uint32_t wall = sd->walls == VF_GRID_WALLS_NOSLIP ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
+        uint32_t wall = wall_type(sd->walls);
         for (int s = 0; s < 4; s++)
             d->sides[s] = wall;
         if (sd->periodic)
@@ -289,7 +344,7 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         d->nx = (uint32_t)lround(sd->length * sd->n);
         d->nx += d->nx & 1;
         d->width = (double)d->nx / d->ny; /* height 1 */
-        uint32_t wall = sd->walls == VF_GRID_WALLS_NOSLIP ? VF_GRID_BC_NOSLIP : VF_GRID_BC_FREESLIP;
+        uint32_t wall = wall_type(sd->walls);
         d->sides[VF_GRID_SIDE_LEFT] = VF_GRID_BC_INFLOW;
         d->sides[VF_GRID_SIDE_RIGHT] = VF_GRID_BC_OUTFLOW;
         d->sides[VF_GRID_SIDE_BOTTOM] = d->sides[VF_GRID_SIDE_TOP] = wall;
@@ -305,6 +360,15 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         nominal = 0.05;
         speed_used = d->vel_scale;
         res = timing(sd, 1.0 / sd->n, d->vel_scale, nominal, d, err, cap);
+    } else if (scene == &vf_scene_grid_shear) {
+        d->nx = d->ny = (uint32_t)sd->n;
+        d->width = 1.0;
+        for (int s = 0; s < 4; s++)
+            d->sides[s] = VF_GRID_BC_PERIODIC;
+        d->viscosity = sd->viscosity;
+        d->dye_mix = sd->dye_mix;
+        nominal = 1.0 / 30.0;
+        res = timing(sd, 1.0 / sd->n, 1.0, nominal, d, err, cap);
     } else {
         snprintf(err, cap, "not a grid scene");
         return VF_ERR_INVALID_ARG;
@@ -329,6 +393,62 @@ static vf_result validate_any(const vf_scene_info *scene, const void *desc, char
     return vf_grid_scene_to_desc(scene, desc, &d, err, cap);
 }
 
+/* The periodic box's start on the MAC faces, from a stream function psi
+ * at the cell corners (u = dpsi/dy, v = -dpsi/dx as differences: exactly
+ * divergence-free on the grid) and the dye of the layers:
+ *   shear: Bell, Colella & Glaz's double shear layer, u = tanh((y - 1/4) / d)
+ *          below y = 1/2, tanh((3/4 - y) / d) above, v = 0.05 sin(2 pi x)
+ *          (that part from its own stream function), the band between the
+ *          layers red, the rest blue;
+ *   taylor-green: psi = sin(2 pi x) sin(2 pi y) / (2 pi), decaying as
+ *          exp(-8 pi^2 nu t) (its nonlinear term is a pressure gradient). */
+static double shear_psi(int flow, double thickness, double x, double y)
+{
+    if (flow == SHEAR_FLOW_TAYLOR_GREEN)
+        return sin(2 * M_PI * x) * sin(2 * M_PI * y) / (2 * M_PI);
+    /* integral of u over y (u odd about 1/2 in the band's frame), plus the perturbation's */
+    double d = thickness;
+    double lo = d * log(cosh((y - 0.25) / d)), hi = -d * log(cosh((0.75 - y) / d));
+    double c = d * log(cosh(0.25 / d)); /* continuity at y = 1/2 */
+    double psi = y <= 0.5 ? lo : hi + 2 * c;
+    return psi + 0.05 * cos(2 * M_PI * x) / (2 * M_PI);
+}
+
+static vf_result shear_start(vf_grid *g, const vf_grid_scene_desc *sd, const vf_grid_desc *d)
+{
+    uint32_t nx = d->nx, ny = d->ny;
+    double h = d->width / nx;
+    size_t nu = (size_t)(nx + 1) * ny, nv = (size_t)nx * (ny + 1), nc = (size_t)nx * ny;
+    float *u = malloc(nu * 4), *v = malloc(nv * 4), *dye = malloc(3 * nc * 4);
+    vf_result r = u && v && dye ? VF_OK : VF_ERR_NO_MEMORY;
+    for (uint32_t j = 0; j < ny && r == VF_OK; j++)
+        for (uint32_t i = 0; i <= nx; i++) /* u(i, j) = (psi(i, j + 1) - psi(i, j)) / h */
+            u[(size_t)j * (nx + 1) + i] = (float)((shear_psi(sd->flow, sd->thickness, i * h, (j + 1) * h) -
+                                                   shear_psi(sd->flow, sd->thickness, i * h, j * h)) / h);
+    for (uint32_t j = 0; j <= ny && r == VF_OK; j++)
+        for (uint32_t i = 0; i < nx; i++) /* v(i, j) = -(psi(i + 1, j) - psi(i, j)) / h */
+            v[(size_t)j * nx + i] = (float)(-(shear_psi(sd->flow, sd->thickness, (i + 1) * h, j * h) -
+                                              shear_psi(sd->flow, sd->thickness, i * h, j * h)) / h);
+    for (uint32_t j = 0; j < ny && r == VF_OK; j++)
+        for (uint32_t i = 0; i < nx; i++) {
+            double y = (j + 0.5) * h;
+            bool band = y > 0.25 && y < 0.75;
+            size_t k = (size_t)j * nx + i;
+            bool tg = sd->flow == SHEAR_FLOW_TAYLOR_GREEN;
+            dye[k] = tg ? 0.0f : band ? 1.0f : 0.1f;
+            dye[nc + k] = tg ? 0.0f : band ? 0.35f : 0.45f;
+            dye[2 * nc + k] = tg ? 0.0f : band ? 0.1f : 1.0f;
+        }
+    if (r == VF_OK && (r = vf_grid_write(g, VF_GRID_FIELD_U, u)) == VF_OK)
+        r = vf_grid_write(g, VF_GRID_FIELD_V, v);
+    for (int ch = 0; ch < 3 && r == VF_OK; ch++)
+        r = vf_grid_write(g, (vf_grid_field)(VF_GRID_FIELD_R + ch), dye + ch * nc);
+    free(u);
+    free(v);
+    free(dye);
+    return r;
+}
+
 static double frame_dt_any(const vf_scene_info *scene, const void *desc)
 {
     vf_grid_desc d;
@@ -349,7 +469,8 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
         return res;
     vf_grid *g = vf_grid_from_solver(s);
     vf_grid_set_report_every(g, (uint32_t)((const vf_grid_scene_desc *)desc)->report_every);
-    if ((res = paint_regions(g, desc, &d)) != VF_OK) {
+    if ((scene == &vf_scene_grid_shear && (res = shear_start(g, desc, &d)) != VF_OK) ||
+        (res = paint_regions(g, desc, &d)) != VF_OK) {
         vf_solver_destroy(&s);
         return res;
     }
@@ -376,5 +497,7 @@ GRID_SCENE(vf_scene_grid_smoke, "smoke", smoke_keys, NULL,
            "dye and velocity from a moving source, buoyancy, vorticity confinement, warped image")
 GRID_SCENE(vf_scene_grid_cavity, "cavity", cavity_keys, cavity_preset,
            "lid-driven cavity on the unit square (Ghia, Ghia & Shin 1982)")
+GRID_SCENE(vf_scene_grid_shear, "shear", shear_keys, shear_preset,
+           "doubly periodic box, Stam's FFT projection: a double shear layer rolls up (or Taylor-Green vortices decay)")
 GRID_SCENE(vf_scene_grid_channel, "channel", channel_keys, NULL,
            "channel with inflow, outflow and a pillar: a vortex street at high re")

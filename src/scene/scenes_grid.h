@@ -1,4 +1,4 @@
-/* scenes_grid: the built-in grid scenes (smoke, cavity, channel), their keys
+/* scenes_grid: the built-in grid scenes (smoke, cavity, channel, shear), their keys
  * and the mapping from a scene's keys (and a scene file's shapes) to the grid
  * solver's desc. */
 #ifndef VF_SCENES_GRID_H
@@ -16,21 +16,26 @@ typedef struct vf_grid_scene_desc {
     double inflow;      /* channel inflow speed */
     double length;      /* channel length / height */
     int obstacle;       /* channel: cylinder|square; smoke: none|disc|moving */
-    int walls;          /* noslip|freeslip (smoke, channel sides) */
+    int walls;          /* noslip|freeslip|periodic (smoke, channel sides) */
     bool periodic;      /* smoke: periodic left/right */
     double viscosity;   /* smoke */
     double vorticity;
     double buoyancy;
     double dye_mix;
     double force;       /* smoke source acceleration */
-    int pressure;       /* multigrid|jacobi */
+    int pressure;       /* multigrid|jacobi|ssor|penalty|fft */
     int pressure_iters; /* 0: automatic */
-    int advect;         /* semi-lagrangian|maccormack */
+    double epsilon;     /* penalty parameter */
+    double ssor_omega;  /* SSOR relaxation */
+    int advect;         /* semi-lagrangian|maccormack|donor-cell */
+    double donor_gamma; /* donor-cell share */
     double cfl;
     double frame_dt;    /* 0: automatic */
     int diffuse_iters;  /* 0: automatic */
     int report_every;
     bool texcoords;
+    int flow;           /* shear: shear|taylor-green */
+    double thickness;   /* shear: the layers' thickness */
     vf_scene_shapes shapes; /* scene file: obstacles (discs, squares), inflow/outflow sides, dye regions */
 } vf_grid_scene_desc;
 
@@ -38,6 +43,7 @@ typedef struct vf_grid_scene_desc {
 extern const vf_scene_info vf_scene_grid_smoke;
 extern const vf_scene_info vf_scene_grid_cavity;
 extern const vf_scene_info vf_scene_grid_channel;
+extern const vf_scene_info vf_scene_grid_shear;
 
 /** Builds the solver desc of a grid scene from its keys; one-line reason in
  * err for combinations the solver cannot run. */

@@ -6,6 +6,10 @@
 
 #include "shared.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 /* ------------------------------------------------------------------ helpers */
 
 static uint32_t bc(const vf_grid_ref *r, int side)
@@ -923,4 +927,183 @@ double vf_grid_ref_rms(const vf_grid_ref *r, const float *field, const uint32_t 
             n += 1;
         }
     return n > 0 ? sqrt(s / n) : 0;
+}
+
+/* ------------------------------------------------------------------ Klein et al. 2003 */
+
+/* u at face column i (wrapped when periodic in x), row j in [-1, ny] */
+static float dc_u(const vf_grid_ref *r, const float *u, int i, int j)
+{
+    return fetch_u(r, u, perx(r) ? wrap(i, NX) : i, pery(r) ? wrap(j, NY) : j);
+}
+
+/* v at cell column i in [-1, nx] (wrapped when periodic), face row j */
+static float dc_v(const vf_grid_ref *r, const float *v, int i, int j)
+{
+    return fetch_v(r, v, perx(r) ? wrap(i, NX) : i, pery(r) ? wrap(j, NY) : j);
+}
+
+/* (a (c + r) / 2 - b (l + c) / 2) / h blended with its donor-cell form */
+static float dc_conv(float l, float c, float rr, float a, float b, float g, float h)
+{
+    float central = a * (c + rr) * 0.5f - b * (l + c) * 0.5f;
+    float donor = fabsf(a) * (c - rr) * 0.5f - fabsf(b) * (l - c) * 0.5f;
+    return (central + g * donor) / h;
+}
+
+void vf_grid_ref_donor_cell(const vf_grid_ref *r, float gamma, const float *u, const float *v, const float *wx,
+                            const float *wy, float *u_out, float *v_out)
+{
+    float dt = r->dt, h = r->h;
+    for (int j = 0; j < NY; j++)
+        for (int i = 0; i <= NX; i++) {
+            int ie = perx(r) && i == NX ? 0 : i;
+            float c = u[UI(ie, j)], x = c;
+            if ((perx(r) || (i > 0 && i < NX)) && wx[UI(ie, j)] != 0) {
+                float ul = dc_u(r, u, ie - 1, j), ur = dc_u(r, u, ie + 1, j);
+                /* rows outside the box are ghosts (fetch_u), not wrapped, unless periodic */
+                float ub = fetch_u(r, u, ie, pery(r) ? wrap(j - 1, NY) : j - 1);
+                float ut = fetch_u(r, u, ie, pery(r) ? wrap(j + 1, NY) : j + 1);
+                float vt = 0.5f * (dc_v(r, v, ie - 1, j + 1) + dc_v(r, v, ie, j + 1));
+                float vb = 0.5f * (dc_v(r, v, ie - 1, j) + dc_v(r, v, ie, j));
+                float du2dx = dc_conv(ul, c, ur, 0.5f * (c + ur), 0.5f * (ul + c), gamma, h);
+                float duvdy = dc_conv(ub, c, ut, vt, vb, gamma, h);
+                x = c - dt * (du2dx + duvdy);
+            }
+            u_out[UI(i, j)] = x;
+        }
+    for (int j = 0; j <= NY; j++)
+        for (int i = 0; i < NX; i++) {
+            int je = pery(r) && j == NY ? 0 : j;
+            float c = v[VI(i, je)], x = c;
+            if ((pery(r) || (j > 0 && j < NY)) && wy[VI(i, je)] != 0) {
+                float vb = dc_v(r, v, i, je - 1), vt = dc_v(r, v, i, je + 1);
+                float vl = fetch_v(r, v, perx(r) ? wrap(i - 1, NX) : i - 1, je);
+                float vr = fetch_v(r, v, perx(r) ? wrap(i + 1, NX) : i + 1, je);
+                float ur = 0.5f * (dc_u(r, u, i + 1, je - 1) + dc_u(r, u, i + 1, je));
+                float ul = 0.5f * (dc_u(r, u, i, je - 1) + dc_u(r, u, i, je));
+                float dv2dy = dc_conv(vb, c, vt, 0.5f * (c + vt), 0.5f * (vb + c), gamma, h);
+                float duvdx = dc_conv(vl, c, vr, ur, ul, gamma, h);
+                x = c - dt * (duvdx + dv2dy);
+            }
+            v_out[VI(i, j)] = x;
+        }
+}
+
+/* one SOR update of cell (i, j) in place */
+static void sor_cell(const vf_grid_ref *r, float omega, float *x, const float *b, const float *wx, const float *wy,
+                     int i, int j)
+{
+    float s, ws;
+    neighbours(r, x, wx, wy, i, j, &s, &ws);
+    size_t k = CI(i, j);
+    float gs = ws > 0 ? (s - r->h * r->h * b[k]) / ws : 0;
+    x[k] = ws > 0 ? x[k] + omega * (gs - x[k]) : 0;
+}
+
+void vf_grid_ref_ssor(const vf_grid_ref *r, uint32_t iters, float omega, float *x, const float *b, const float *wx,
+                      const float *wy)
+{
+    for (uint32_t it = 0; it < iters; it++) {
+        for (int j = 0; j < NY; j++)
+            for (int i = 0; i < NX; i++)
+                sor_cell(r, omega, x, b, wx, wy, i, j);
+        for (int j = NY - 1; j >= 0; j--)
+            for (int i = NX - 1; i >= 0; i--)
+                sor_cell(r, omega, x, b, wx, wy, i, j);
+    }
+}
+
+/* ------------------------------------------------------------------ Chen & Lobo 1997 */
+
+void vf_grid_ref_penalty(const vf_grid_ref *r, uint32_t substeps, float alpha, float coef_b, float *p, const float *b,
+                         const float *wx, const float *wy, float *sum)
+{
+    size_t n = (size_t)r->nx * r->ny;
+    float *next = malloc(n * sizeof(float)), *c = malloc(n * sizeof(float));
+    if (!next || !c) {
+        free(next);
+        free(c);
+        return;
+    }
+    memset(sum, 0, n * sizeof(float));
+    for (size_t k = 0; k < n; k++) /* the constant part: coef_b b + p_0 / K */
+        c[k] = coef_b * b[k] + (1.0f / (float)substeps) * p[k];
+    for (uint32_t m = 0; m < substeps; m++) {
+        for (int j = 0; j < NY; j++)
+            for (int i = 0; i < NX; i++) {
+                float s, ws;
+                neighbours(r, p, wx, wy, i, j, &s, &ws);
+                size_t k = CI(i, j);
+                float lap = s - ws * p[k];
+                sum[k] += p[k];
+                next[k] = p[k] + alpha * lap - c[k];
+            }
+        memcpy(p, next, n * sizeof(float));
+    }
+    free(next);
+    free(c);
+}
+
+/* ------------------------------------------------------------------ Stam's FFT solver */
+
+/* one axis of a separable DFT of complex rows (re, im), sign -1 forward */
+static void dft_axis(double *re, double *im, int n, int count, int stride, int step, int sign)
+{
+    double *tr = malloc((size_t)n * sizeof(double)), *ti = malloc((size_t)n * sizeof(double));
+    if (!tr || !ti) {
+        free(tr);
+        free(ti);
+        return;
+    }
+    for (int c = 0; c < count; c++) {
+        size_t base = (size_t)c * stride;
+        for (int k = 0; k < n; k++) {
+            double sr = 0, si = 0;
+            for (int x = 0; x < n; x++) {
+                double ph = sign * 2.0 * M_PI * (double)((long)k * x % n) / n;
+                double a = re[base + (size_t)x * step], bb = im[base + (size_t)x * step];
+                sr += a * cos(ph) - bb * sin(ph);
+                si += a * sin(ph) + bb * cos(ph);
+            }
+            tr[k] = sr;
+            ti[k] = si;
+        }
+        for (int k = 0; k < n; k++) {
+            re[base + (size_t)k * step] = tr[k];
+            im[base + (size_t)k * step] = ti[k];
+        }
+    }
+    free(tr);
+    free(ti);
+}
+
+void vf_grid_ref_fft_pressure(const vf_grid_ref *r, const float *b, float *p)
+{
+    size_t n = (size_t)r->nx * r->ny;
+    double *re = calloc(n, sizeof(double)), *im = calloc(n, sizeof(double));
+    if (!re || !im) {
+        free(re);
+        free(im);
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        re[k] = b[k];
+    dft_axis(re, im, NX, NY, NX, 1, -1); /* rows */
+    dft_axis(re, im, NY, NX, 1, NX, -1); /* columns */
+    double h2 = (double)r->h * r->h;
+    for (int ky = 0; ky < NY; ky++)
+        for (int kx = 0; kx < NX; kx++) {
+            double lam = -4.0 * (pow(sin(M_PI * kx / NX), 2) + pow(sin(M_PI * ky / NY), 2)) / h2;
+            size_t k = CI(kx, ky);
+            double f = lam < 0 ? 1.0 / lam : 0.0;
+            re[k] *= f;
+            im[k] *= f;
+        }
+    dft_axis(re, im, NY, NX, 1, NX, 1);
+    dft_axis(re, im, NX, NY, NX, 1, 1);
+    for (size_t k = 0; k < n; k++)
+        p[k] = (float)(re[k] / (double)n);
+    free(re);
+    free(im);
 }

@@ -116,6 +116,28 @@ void vf_grid_ref_vcycle(vf_grid_ref_mg *mg);
 void vf_grid_ref_dye_mix(const vf_grid_ref *r, float m, const uint32_t *mask, const float *const in[3],
                          float *const out[3]);
 
+/** grid_donor_cell: one explicit step (r->dt) of the convective terms,
+ * donor-cell blended with central differences by gamma, on the open faces
+ * inside the box; the other faces copied. */
+void vf_grid_ref_donor_cell(const vf_grid_ref *r, float gamma, const float *u, const float *v, const float *wx,
+                            const float *wy, float *u_out, float *v_out);
+
+/** grid_ssor: `iters` symmetric SOR iterations (a lexicographic forward
+ * sweep, x fastest, then the backward one) of A x = b, in place. */
+void vf_grid_ref_ssor(const vf_grid_ref *r, uint32_t iters, float omega, float *x, const float *b, const float *wx,
+                      const float *wy);
+
+/** grid_penalty: `substeps` (K) penalty sub-steps from p (p_0, the previous
+ * pressure; replaced by p_K): p_{m+1} = p_m + alpha (h^2 A p_m) -
+ * (coef_b b + p_0 / K); sum = p_0 + ... + p_{K-1}. */
+void vf_grid_ref_penalty(const vf_grid_ref *r, uint32_t substeps, float alpha, float coef_b, float *p, const float *b,
+                         const float *wx, const float *wy, float *sum);
+
+/** The periodic pressure grid_fft_scale and the transforms give: A p = b on
+ * a doubly periodic box solved exactly by a plain discrete Fourier
+ * transform in double precision, the mean of p 0. */
+void vf_grid_ref_fft_pressure(const vf_grid_ref *r, const float *b, float *p);
+
 /** RMS over the fluid cells of scale * field (grid_norm + grid_norm_final). */
 double vf_grid_ref_rms(const vf_grid_ref *r, const float *field, const uint32_t *mask, float scale);
 

@@ -10,6 +10,7 @@
 #include "export_vti.h"
 #include "gpu_buffer.h"
 #include "gpu_cmd.h"
+#include "gpu_fft.h"
 #include "gpu_pipeline.h"
 #include "png_io.h"
 #include "sim_multigrid.h"
@@ -43,8 +44,11 @@ static const bool op_variant[GP_COUNT] = {
     [GP_COARSE] = true,       [GP_TAIL] = true,             [GP_JACOBI] = true,
     [GP_SMOOTH_TILE] = true,
     [GP_ADVECT_VEL] = true,   [GP_MACCORMACK_VEL] = true,   [GP_ADVECT_SCALAR] = true,
-    [GP_MACCORMACK_SCALAR] = true, [GP_BOUNDARY] = true,
+    [GP_MACCORMACK_SCALAR] = true, [GP_BOUNDARY] = true, [GP_DONOR_CELL] = true,
 };
+
+/* The pressure solvers' names (summary, describe). */
+static const char *const pressure_names[] = {VF_GRID_PRESSURE_LIST(VF_CHOICE_NAME)};
 
 /* The advection passes: they sample the fields through texel views where
  * the device can (VF_GRID_SPEC_TEXEL) and take the side types as a
@@ -71,6 +75,14 @@ struct vf_grid {
     uint32_t tail_floats; /* its shared array (VF_GRID_SPEC_TAIL_FLOATS) */
     uint32_t tail_wg;     /* its workgroup size (VF_GRID_SPEC_TAIL_WG) */
     uint32_t jt_wg;       /* grid_jacobi's workgroup side (VF_GRID_SPEC_JT_WX / _WY) */
+    uint32_t ssor_wg;     /* grid_ssor's workgroup size (VF_GRID_SPEC_SSOR_WG) */
+    uint32_t pen_wg, pen_cells; /* grid_penalty's workgroup side and cells per invocation per axis */
+    uint32_t pen_substeps;      /* penalty sub-steps per substep */
+    double pen_dtau;            /* their step */
+    vf_buffer *pen_p[2], *pen_s[2]; /* penalty: the sub-steps' pressures and sums (ping-pong) */
+    uint32_t pen_sum;           /* which pen_s holds the sum after the last solve */
+    vf_fft *fft;                /* fft: the transforms */
+    vf_buffer *fft_eig;         /* fft: the operator's eigenvalues per axis (grid_fft_scale) */
     bool texel;           /* advection reads the fields through texel views (VF_GRID_SPEC_TEXEL) */
     uint32_t coarse_iters;
     float coarse_omega;
@@ -120,8 +132,12 @@ static void fill_defaults(vf_grid_desc *d)
         d->vel_scale = 1.0;
     if (!d->substeps)
         d->substeps = 1;
-    if (!d->pressure_iters)
-        d->pressure_iters = d->pressure == VF_GRID_PRESSURE_JACOBI ? 200 : 4;
+    if (d->epsilon <= 0)
+        d->epsilon = 0.005; /* Chen & Lobo's examples */
+    if (d->ssor_omega <= 0)
+        d->ssor_omega = 1.7;
+    if (d->donor_gamma <= 0)
+        d->donor_gamma = 1.0;
     if (!d->mg_pre)
         d->mg_pre = 2;
     if (!d->mg_post)
@@ -129,10 +145,29 @@ static void fill_defaults(vf_grid_desc *d)
     double h = d->width / d->nx;
     if (d->dt <= 0)
         d->dt = d->cfl * h / d->vel_scale;
+    if (!d->pressure_iters) {
+        static const uint32_t iters[] = {[VF_GRID_PRESSURE_MULTIGRID] = 4, [VF_GRID_PRESSURE_JACOBI] = 200,
+                                         [VF_GRID_PRESSURE_SSOR] = 8, [VF_GRID_PRESSURE_FFT] = 1};
+        uint64_t k = vf_grid_penalty_min_substeps(d);
+        bool known = (unsigned)d->pressure < sizeof iters / sizeof iters[0]; /* else validate refuses it */
+        d->pressure_iters = d->pressure == VF_GRID_PRESSURE_PENALTY ? (uint32_t)(k < UINT32_MAX ? k : UINT32_MAX)
+                                                                    : (known ? iters[d->pressure] : 4);
+    }
     bool dirichlet = false;
     for (int s = 0; s < 4; s++)
         dirichlet |= d->sides[s] == VF_GRID_BC_OUTFLOW;
     d->closed_mean = !dirichlet;
+}
+
+uint64_t vf_grid_penalty_min_substeps(const vf_grid_desc *d)
+{
+    double h = (d->width > 0 ? d->width : 1.0) / d->nx, eps = d->epsilon > 0 ? d->epsilon : 0.005;
+    /* the most face weight a cell has: 1 a face, 2 towards an outflow side */
+    const uint32_t *sd = d->sides;
+    double sw = 4.0 + (sd[VF_GRID_SIDE_LEFT] == VF_GRID_BC_OUTFLOW || sd[VF_GRID_SIDE_RIGHT] == VF_GRID_BC_OUTFLOW) +
+                (sd[VF_GRID_SIDE_BOTTOM] == VF_GRID_BC_OUTFLOW || sd[VF_GRID_SIDE_TOP] == VF_GRID_BC_OUTFLOW);
+    double k = ceil(d->dt / (0.9 * eps * h * h / sw) - 1e-9);
+    return k < 1 ? 1 : (k > 1e18 ? (uint64_t)1e18 : (uint64_t)k);
 }
 
 /* Plans the multigrid levels of an nx x ny grid; returns the count. */
@@ -190,6 +225,32 @@ static uint32_t plan_jacobi_wg(const VkPhysicalDeviceLimits *lim)
     return w;
 }
 
+/* grid_ssor's workgroup: up to VF_GRID_SSOR_MAX_WG invocations (a
+ * diagonal's cells), at most the device's. */
+static uint32_t plan_ssor_wg(const VkPhysicalDeviceLimits *lim)
+{
+    uint32_t w = VF_GRID_SSOR_MAX_WG;
+    while (w > 1 && (w > lim->maxComputeWorkGroupInvocations || w > lim->maxComputeWorkGroupSize[0]))
+        w /= 2;
+    return w;
+}
+
+/* grid_penalty's workgroup side and cells per invocation: the largest
+ * region R = side x cells (up to 16 x VF_GRID_PEN_MAX_CELLS) whose two
+ * shared copies (2 R^2 floats) fit the device's shared memory, with the
+ * side's square within its invocations and workgroup size. */
+static void plan_penalty(const VkPhysicalDeviceLimits *lim, uint32_t *wg, uint32_t *cells)
+{
+    *wg = 16;
+    while (*wg > VF_GRID_PEN_DEFAULT_WG &&
+           ((uint64_t)*wg * *wg > lim->maxComputeWorkGroupInvocations || *wg > lim->maxComputeWorkGroupSize[0] ||
+            *wg > lim->maxComputeWorkGroupSize[1]))
+        *wg /= 2;
+    *cells = VF_GRID_PEN_MAX_CELLS;
+    while (*cells > 1 && 2ull * (*wg * *cells) * (*wg * *cells) * 4 > lim->maxComputeSharedMemorySize)
+        (*cells)--;
+}
+
 static uint64_t align256(uint64_t b)
 {
     return (b + 255) / 256 * 256;
@@ -219,7 +280,85 @@ uint64_t vf_grid_memory_bytes(const vf_grid_desc *desc_in)
         ny /= 2;
         floats += 3 * (uint64_t)nx * ny + (uint64_t)(nx + 1) * ny + (uint64_t)nx * (ny + 1);
     }
-    return floats * 4 + align256(((d.nx + 63) / 64) * ((d.ny + 63) / 64) * 16) + 64 * 1024;
+    uint64_t extra = 0;
+    if (d.pressure == VF_GRID_PRESSURE_PENALTY)
+        floats += 4 * c; /* the sub-steps' pressures and sums, two each */
+    if (d.pressure == VF_GRID_PRESSURE_FFT) {
+        const uint32_t size[3] = {d.nx, d.ny, 1};
+        extra = 2 * (vf_fft_real_bytes(2, size) - c * 4) + vf_fft_memory_bytes(2, size) + (d.nx / 2 + 1 + d.ny) * 4;
+    }
+    return floats * 4 + extra + align256(((d.nx + 63) / 64) * ((d.ny + 63) / 64) * 16) + 64 * 1024;
+}
+
+/* The FFT solver's domain: doubly periodic, without solids, sides whose
+ * prime factors VkFFT's radix kernels take. */
+static vf_result validate_fft(const vf_grid_desc *d, char *err, size_t cap)
+{
+    for (int s = 0; s < 4; s++)
+        if (d->sides[s] != VF_GRID_BC_PERIODIC) {
+            vf_set_err(err, cap, "pressure: fft solves a doubly periodic box only (Stam's FFT solver), and this one "
+                                 "has walls, an inflow or an outflow: use walls=periodic in a box (smoke, shear), or "
+                                 "pressure=multigrid");
+            return VF_ERR_INVALID_ARG;
+        }
+    bool solids = d->mover.shape != VF_GRID_SHAPE_NONE;
+    for (int k = 0; k < 4; k++)
+        solids = solids || d->obstacles[k].shape != VF_GRID_SHAPE_NONE;
+    if (solids) {
+        vf_set_err(err, cap, "obstacles: pressure=fft solves a box without solids: leave the obstacles out, or use "
+                             "pressure=multigrid");
+        return VF_ERR_INVALID_ARG;
+    }
+    const uint32_t n[2] = {d->nx, d->ny};
+    for (int a = 0; a < 2; a++) {
+        uint32_t p = vf_fft_largest_prime(n[a]);
+        if (p > VF_FFT_MAX_PRIME) {
+            vf_set_err(err, cap, "n: %u x %u cells: pressure=fft takes sides whose prime factors are at most %d "
+                                 "(VkFFT's radix kernels) and %u has %u: use n=%u",
+                       d->nx, d->ny, VF_FFT_MAX_PRIME, n[a], p, vf_fft_nearest_size(n[a], true));
+            return VF_ERR_INVALID_ARG;
+        }
+    }
+    return VF_OK;
+}
+
+/* The keys of the penalty, SSOR and donor-cell choices. */
+static vf_result validate_methods(const vf_grid_desc *desc, char *err, size_t cap)
+{
+    vf_grid_desc d = *desc;
+    fill_defaults(&d);
+    if (d.pressure == VF_GRID_PRESSURE_FFT) {
+        vf_result res = validate_fft(&d, err, cap);
+        if (res != VF_OK)
+            return res;
+    }
+    if (d.pressure == VF_GRID_PRESSURE_PENALTY) {
+        uint64_t k = vf_grid_penalty_min_substeps(&d);
+        double h = d.width / d.nx;
+        if (!isfinite(d.epsilon) || k > VF_GRID_PENALTY_MAX_SUBSTEPS) {
+            vf_set_err(err, cap, "epsilon: %g: the penalty's explicit sub-steps would need %llu a substep (dt %.3g s, "
+                                 "h %.3g m: at most 0.9 eps h^2 / 4 each), more than %u: use a larger epsilon "
+                                 "(%.2g or more), fewer cells or a smaller cfl",
+                       d.epsilon, (unsigned long long)k, d.dt, h, VF_GRID_PENALTY_MAX_SUBSTEPS,
+                       d.epsilon * (double)k / VF_GRID_PENALTY_MAX_SUBSTEPS);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (desc->pressure_iters && desc->pressure_iters < k) {
+            vf_set_err(err, cap, "pressure_iters: %u: the penalty's explicit sub-steps are stable from %llu a substep "
+                                 "(dt %.3g s, epsilon %g, h %.3g m): use pressure_iters=0 (that many) or more",
+                       desc->pressure_iters, (unsigned long long)k, d.dt, d.epsilon, h);
+            return VF_ERR_INVALID_ARG;
+        }
+    }
+    if (d.pressure == VF_GRID_PRESSURE_SSOR && !(d.ssor_omega > 0 && d.ssor_omega < 2)) {
+        vf_set_err(err, cap, "ssor_omega: %g: SOR converges for 0 < omega < 2", d.ssor_omega);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (d.advection == VF_GRID_ADVECT_DONOR_CELL && !(d.donor_gamma > 0 && d.donor_gamma <= 1)) {
+        vf_set_err(err, cap, "donor_gamma: %g: must be in (0, 1]", d.donor_gamma);
+        return VF_ERR_INVALID_ARG;
+    }
+    return VF_OK;
 }
 
 vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
@@ -254,6 +393,14 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
             return VF_ERR_INVALID_ARG;
         }
     }
+    if ((unsigned)d->pressure > VF_GRID_PRESSURE_FFT || (unsigned)d->advection > VF_GRID_ADVECT_DONOR_CELL) {
+        vf_set_err(err, cap, "pressure, advect: unknown solver %u or scheme %u", (unsigned)d->pressure,
+                   (unsigned)d->advection);
+        return VF_ERR_INVALID_ARG;
+    }
+    vf_result res = validate_methods(d, err, cap);
+    if (res != VF_OK)
+        return res;
     if (d->pressure == VF_GRID_PRESSURE_MULTIGRID) {
         uint32_t cnx, cny;
         plan_levels(d, &cnx, &cny);
@@ -370,8 +517,11 @@ static vf_result create_buffers(vf_grid *g)
         uint64_t lc = (uint64_t)L->nx * L->ny * 4;
         char name[64];
         if (l == 0) {
-            MK(L->x, lc, "grid pressure");
-            MK(L->b, lc, "grid pressure rhs");
+            /* the FFT's transforms bind the padded rows of the real fields they read and write */
+            const uint32_t size[3] = {g->nx, g->ny, 1};
+            uint64_t lr = g->d.pressure == VF_GRID_PRESSURE_FFT ? vf_fft_real_bytes(2, size) : lc;
+            MK(L->x, lr, "grid pressure");
+            MK(L->b, lr, "grid pressure rhs");
             MK(L->r, lc, "grid pressure residual");
         } else {
             snprintf(name, sizeof name, "grid mg x %u", l);
@@ -386,35 +536,73 @@ static vf_result create_buffers(vf_grid *g)
         snprintf(name, sizeof name, "grid mg wy %u", l);
         MK(L->wy, (uint64_t)L->nx * (L->ny + 1) * 4, name);
     }
+    if (g->d.pressure == VF_GRID_PRESSURE_PENALTY) {
+        MK(g->pen_p[0], c, "grid penalty pressure 0");
+        MK(g->pen_p[1], c, "grid penalty pressure 1");
+        MK(g->pen_s[0], c, "grid penalty sum 0");
+        MK(g->pen_s[1], c, "grid penalty sum 1");
+    }
+    if (g->d.pressure == VF_GRID_PRESSURE_FFT)
+        MK(g->fft_eig, (uint64_t)(g->nx / 2 + 1 + g->ny) * 4, "grid fft eigenvalues");
 #undef MKF
 #undef MK
 #undef MKV
     return VF_OK;
 }
 
-/* Builds every pass, the op_variant passes also open; grid_jacobi and
- * grid_mg_tail take their sizes from the plan (create). */
+/* Whether grid `g` uses pass i: the passes of the pressure solvers and the
+ * advection scheme it was not made with are not built (each pipeline costs
+ * a compile, seconds on a CPU device), except SSOR, which the benchmark runs
+ * on any grid: it is built on its first use (ssor_pipeline). */
+static bool pass_needed(const vf_grid *g, int i)
+{
+    switch (i) {
+    case GP_SSOR: return g->d.pressure == VF_GRID_PRESSURE_SSOR;
+    case GP_PENALTY: return g->d.pressure == VF_GRID_PRESSURE_PENALTY;
+    case GP_FFT_SCALE: return g->d.pressure == VF_GRID_PRESSURE_FFT;
+    case GP_DONOR_CELL: return g->d.advection == VF_GRID_ADVECT_DONOR_CELL;
+    default: return true;
+    }
+}
+
+/* Builds pass i's pipeline in variant v (GV_OPEN: for a domain without
+ * solids) with its specialization constants. */
+static vf_result create_pipeline(vf_grid *g, int i, uint32_t v)
+{
+    uint32_t spec[3] = {[VF_GRID_SPEC_OPEN] = v}, count = v;
+    if (texel_reads[i]) {
+        spec[VF_GRID_SPEC_TEXEL] = g->texel;
+        spec[VF_GRID_SPEC_SIDES] = g->sides_packed;
+        count = 3;
+    }
+    if (i == GP_JACOBI || i == GP_SMOOTH_TILE) {
+        spec[VF_GRID_SPEC_JT_WX] = spec[VF_GRID_SPEC_JT_WY] = g->jt_wg;
+        count = 3;
+    }
+    if (i == GP_TAIL) {
+        spec[VF_GRID_SPEC_TAIL_FLOATS] = g->tail_floats;
+        spec[VF_GRID_SPEC_TAIL_WG] = g->tail_wg;
+        count = 3;
+    }
+    if (i == GP_SSOR) {
+        spec[VF_GRID_SPEC_SSOR_WG] = g->ssor_wg;
+        count = 2;
+    }
+    if (i == GP_PENALTY) {
+        spec[VF_GRID_SPEC_PEN_WG] = g->pen_wg;
+        spec[VF_GRID_SPEC_PEN_CELLS] = g->pen_cells;
+        count = 3;
+    }
+    return vf_sim_pass_pipeline(g->gpu, &GP_passes[i], spec, count, v == GV_OPEN ? "open" : NULL, &g->pipe[i][v]);
+}
+
+/* Builds every pass the grid uses (pass_needed), the op_variant passes also
+ * open; grid_jacobi and grid_mg_tail take their sizes from the plan (create). */
 static vf_result create_pipelines(vf_grid *g)
 {
     for (int i = 0; i < GP_COUNT; i++)
-        for (uint32_t v = 0; v < (op_variant[i] ? GV_COUNT : 1); v++) {
-            uint32_t spec[3] = {[VF_GRID_SPEC_OPEN] = v}, count = v;
-            if (texel_reads[i]) {
-                spec[VF_GRID_SPEC_TEXEL] = g->texel;
-                spec[VF_GRID_SPEC_SIDES] = g->sides_packed;
-                count = 3;
-            }
-            if (i == GP_JACOBI || i == GP_SMOOTH_TILE) {
-                spec[VF_GRID_SPEC_JT_WX] = spec[VF_GRID_SPEC_JT_WY] = g->jt_wg;
-                count = 3;
-            }
-            if (i == GP_TAIL) {
-                spec[VF_GRID_SPEC_TAIL_FLOATS] = g->tail_floats;
-                spec[VF_GRID_SPEC_TAIL_WG] = g->tail_wg;
-                count = 3;
-            }
-            vf_result res = vf_sim_pass_pipeline(g->gpu, &GP_passes[i], spec, count, v == GV_OPEN ? "open" : NULL,
-                                                 &g->pipe[i][v]);
+        for (uint32_t v = 0; v < (op_variant[i] ? GV_COUNT : 1) && pass_needed(g, i); v++) {
+            vf_result res = create_pipeline(g, i, v);
             if (res != VF_OK)
                 return res;
         }
@@ -485,6 +673,30 @@ done:
     return res;
 }
 
+/* The FFT solver: the transforms between the right-hand side and the
+ * pressure, and the operator's eigenvalues along each axis,
+ * 4 sin^2(pi k / n) / h^2 (computed here in double precision). */
+static vf_result create_fft(vf_grid *g, char *err, size_t cap)
+{
+    vf_fft_desc fd = {.dims = 2, .size = {g->nx, g->ny, 1}, .real_in = g->lv[0].b, .real_out = g->lv[0].x,
+                      .name = "grid pressure"};
+    vf_result res = vf_fft_create(g->gpu, &fd, &g->fft, err, cap);
+    if (res != VF_OK)
+        return res;
+    uint32_t cx = g->nx / 2 + 1;
+    float *e = malloc((size_t)(cx + g->ny) * sizeof(float));
+    if (!e)
+        return VF_ERR_NO_MEMORY;
+    double h2 = (double)g->h * g->h;
+    for (uint32_t k = 0; k < cx; k++)
+        e[k] = (float)(4.0 * pow(sin(M_PI * k / g->nx), 2) / h2);
+    for (uint32_t k = 0; k < g->ny; k++)
+        e[cx + k] = (float)(4.0 * pow(sin(M_PI * k / g->ny), 2) / h2);
+    res = vf_buffer_write(g->fft_eig, 0, e, (size_t)(cx + g->ny) * sizeof(float));
+    free(e);
+    return res;
+}
+
 static const vf_solver_vtable grid_vtable;
 
 vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, char *err, size_t cap)
@@ -524,6 +736,20 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     }
     plan_tail(g);
     g->jt_wg = plan_jacobi_wg(&gpu->props.limits);
+    g->ssor_wg = plan_ssor_wg(&gpu->props.limits);
+    plan_penalty(&gpu->props.limits, &g->pen_wg, &g->pen_cells);
+    {
+        /* a domain that fits one region: as few invocations as cover it
+         * (CPU devices run a workgroup's invocations a few at a time, and
+         * every barrier visits them all) */
+        uint32_t m = d.nx > d.ny ? d.nx : d.ny, w = (m + g->pen_cells - 1) / g->pen_cells;
+        if (w < g->pen_wg)
+            g->pen_wg = w;
+    }
+    if (d.pressure == VF_GRID_PRESSURE_PENALTY) {
+        g->pen_substeps = d.pressure_iters;
+        g->pen_dtau = d.dt / d.pressure_iters;
+    }
     uint32_t m = cnx > cny ? cnx : cny;
     g->coarse_iters = d.coarse_iters ? d.coarse_iters : (2 * m > 8 ? 2 * m : 8);
     g->coarse_omega = (float)(2.0 / (1.0 + sin(M_PI / (m + 1))));
@@ -552,6 +778,10 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
         vf_grid_destroy(&g);
         return vf_solver_alloc_failed(gpu, res, need, what, err, cap);
     }
+    if (d.pressure == VF_GRID_PRESSURE_FFT && (res = create_fft(g, err, cap)) != VF_OK) {
+        vf_grid_destroy(&g);
+        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, err, cap) : res;
+    }
     *out = g;
     return VF_OK;
 }
@@ -568,7 +798,9 @@ void vf_grid_destroy(vf_grid **pg)
     vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->dyeh[0], &g->dyeh[1],
                          &g->dyeh[2], &g->tex[0][0], &g->tex[0][1], &g->tex[1][0], &g->tex[1][1], &g->texh[0],
                          &g->texh[1], &g->mask, &g->su, &g->sv, &g->mask_static, &g->su_static, &g->sv_static,
-                         &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp};
+                         &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp, &g->pen_p[0], &g->pen_p[1],
+                         &g->pen_s[0], &g->pen_s[1], &g->fft_eig};
+    vf_fft_destroy(&g->fft);
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         vf_buffer_destroy(all[i]);
     for (int k = 0; k < 2; k++)
@@ -602,6 +834,13 @@ uint32_t vf_grid_diffuse_sweeps(const vf_grid *g, float *omega)
     if (omega)
         *omega = g->diffuse_omega;
     return g->d.viscosity > 0 ? g->diffuse_iters : 0;
+}
+
+uint32_t vf_grid_penalty_substeps(const vf_grid *g, double *dtau)
+{
+    if (dtau)
+        *dtau = g->pen_dtau;
+    return g->pen_substeps;
 }
 
 uint32_t vf_grid_levels(const vf_grid *g)
@@ -839,8 +1078,26 @@ static void pass_vorticity(vf_grid *g, VkCommandBuffer cmd)
     g->cu = nu;
 }
 
+/* Klein et al.'s explicit donor-cell convection of the velocity. */
+static void pass_donor_cell(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = (float)g->d.donor_gamma;
+    uint32_t cu = g->cu, nu = cu ^ 1;
+    vf_binding b[GP_DONOR_CELL_BINDINGS] = {
+        [VF_GRID_DC_U_IN] = B(g->u[cu]),  [VF_GRID_DC_V_IN] = B(g->v[cu]),  [VF_GRID_DC_U_OUT] = B(g->u[nu]),
+        [VF_GRID_DC_V_OUT] = B(g->v[nu]), [VF_GRID_DC_WX] = W(g->lv[0].wx), [VF_GRID_DC_WY] = W(g->lv[0].wy),
+    };
+    run2d(g, cmd, GP_DONOR_CELL, b, &pc, g->nx + 1, g->ny + 1);
+    g->cu = nu;
+}
+
 static void pass_advect_velocity(vf_grid *g, VkCommandBuffer cmd)
 {
+    if (g->d.advection == VF_GRID_ADVECT_DONOR_CELL) {
+        pass_donor_cell(g, cmd);
+        return;
+    }
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = g->dt;
     uint32_t cu = g->cu, nu = cu ^ 1;
@@ -909,17 +1166,26 @@ static void record_divergence(vf_grid *g, VkCommandBuffer cmd, vf_buffer *out, f
     run2d(g, cmd, GP_DIVERGENCE, b, &pc, g->nx, g->ny);
 }
 
+/* u -= dt grad p; with the penalty: u -= dtau grad S (the sub-steps'
+ * pressures summed, grid_penalty.comp), then p = -div(u) / eps, Chen &
+ * Lobo's pressure of the new velocity. */
 static void pass_gradient(vf_grid *g, VkCommandBuffer cmd)
 {
     vf_grid_push pc = push_for(g, 0);
+    bool penalty = g->d.pressure == VF_GRID_PRESSURE_PENALTY;
+    if (penalty)
+        pc.dt = (float)g->pen_dtau;
     uint32_t cu = g->cu, nu = cu ^ 1;
     vf_binding b[GP_GRADIENT_BINDINGS] = {
-        [VF_GRID_GRAD_U_IN] = B(g->u[cu]),   [VF_GRID_GRAD_V_IN] = B(g->v[cu]),   [VF_GRID_GRAD_P] = B(g->lv[0].x),
+        [VF_GRID_GRAD_U_IN] = B(g->u[cu]),   [VF_GRID_GRAD_V_IN] = B(g->v[cu]),
+        [VF_GRID_GRAD_P] = B(penalty ? g->pen_s[g->pen_sum] : g->lv[0].x),
         [VF_GRID_GRAD_WX] = B(g->lv[0].wx),  [VF_GRID_GRAD_WY] = B(g->lv[0].wy),  [VF_GRID_GRAD_U_OUT] = B(g->u[nu]),
         [VF_GRID_GRAD_V_OUT] = B(g->v[nu]),
     };
     run2d(g, cmd, GP_GRADIENT, b, &pc, g->nx + 1, g->ny + 1);
     g->cu = nu;
+    if (penalty)
+        record_divergence(g, cmd, g->lv[0].x, (float)(-1.0 / g->d.epsilon));
 }
 
 static void advect_scalars(vf_grid *g, VkCommandBuffer cmd, vf_buffer *const *src, vf_buffer *const *dst,
@@ -1175,15 +1441,133 @@ static void record_jacobi(vf_grid *g, VkCommandBuffer cmd, uint32_t iters)
     }
 }
 
+/* `iters` symmetric SOR iterations in one grid_ssor dispatch (one
+ * workgroup); its pipeline is built here on a grid made with another
+ * solver. */
+static vf_result record_ssor(vf_grid *g, VkCommandBuffer cmd, uint32_t iters)
+{
+    if (!g->pipe[GP_SSOR][GV_CLOSED]) {
+        vf_result res = create_pipeline(g, GP_SSOR, GV_CLOSED);
+        if (res != VF_OK)
+            return res;
+    }
+    grid_level *L = &g->lv[0];
+    vf_grid_push pc = push_for(g, 0);
+    pc.count = iters;
+    pc.a[0] = (float)g->d.ssor_omega;
+    vf_binding b[GP_SSOR_BINDINGS] = {[VF_GRID_SSOR_X] = B(L->x), [VF_GRID_SSOR_B] = B(L->b),
+                                      [VF_GRID_SSOR_WX] = B(L->wx), [VF_GRID_SSOR_WY] = B(L->wy)};
+    run(g, cmd, NULL, GP_SSOR, b, &pc, 1, 1);
+    return VF_OK;
+}
+
+/* Penalty sub-steps per grid_penalty dispatch: all of them when the region
+ * holds the whole domain (one workgroup), else the count that computes the
+ * fewest cells, as for Jacobi (a dispatch of k sub-steps computes regions
+ * of R x R cells, one per tile of R - 2k along each tiled axis). */
+static uint32_t penalty_dispatches(const vf_grid *g, uint32_t total, uint32_t r, bool fx, bool fy)
+{
+    if (fx && fy)
+        return 1;
+    uint32_t best = 1;
+    double best_cost = -1;
+    for (uint32_t d = 1; d <= total; d++) {
+        uint32_t k = (total + d - 1) / d;
+        if (4 * k > r)
+            continue; /* halos wider than a quarter of the region */
+        uint32_t t = r - 2 * k;
+        double tiles = (double)(fx ? 1 : (g->nx + t - 1) / t) * (fy ? 1 : (g->ny + t - 1) / t);
+        double cost = d * tiles * (VF_GRID_JT_LOAD_COST + k);
+        if (best_cost < 0 || cost < best_cost) {
+            best_cost = cost;
+            best = d;
+        }
+        if (k == 1)
+            break;
+    }
+    return best;
+}
+
+/* `total` penalty sub-steps of dtau = dt / total on the right-hand side b
+ * and the previous pressure p (grid_penalty.comp, which reads p as p_0
+ * throughout): the sub-steps' pressures ping-pong between pen_p[0] and [1],
+ * the sum of them ends in pen_s[pen_sum], for the gradient pass. */
+static void record_penalty(vf_grid *g, VkCommandBuffer cmd, uint32_t total)
+{
+    grid_level *L = &g->lv[0];
+    uint32_t r = g->pen_wg * g->pen_cells;
+    bool fx = g->nx <= r, fy = g->ny <= r;
+    uint32_t n = penalty_dispatches(g, total, r, fx, fy);
+    g->pen_dtau = (double)g->dt / total;
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = (float)(g->pen_dtau / (g->d.epsilon * (double)g->h * g->h));
+    pc.a[1] = (float)(g->pen_dtau / g->d.epsilon);
+    pc.a[2] = (float)(1.0 / total);
+    for (uint32_t q = 0; q < n; q++) {
+        vf_binding b[GP_PENALTY_BINDINGS] = {
+            [VF_GRID_PEN_P_IN] = B(q ? g->pen_p[(q + 1) & 1] : L->x), [VF_GRID_PEN_S_IN] = B(g->pen_s[q & 1]),
+            [VF_GRID_PEN_B] = B(L->b),                 [VF_GRID_PEN_WX] = B(L->wx),
+            [VF_GRID_PEN_WY] = B(L->wy),               [VF_GRID_PEN_P_OUT] = B(g->pen_p[q & 1]),
+            [VF_GRID_PEN_S_OUT] = B(g->pen_s[(q + 1) & 1]),  [VF_GRID_PEN_P0] = B(L->x),
+        };
+        pc.count = total / n + (q < total % n ? 1 : 0);
+        pc.mode = (q == 0 ? VF_GRID_PENALTY_FIRST : 0u) | (fx ? VF_GRID_PENALTY_FULL_X : 0u) |
+                  (fy ? VF_GRID_PENALTY_FULL_Y : 0u);
+        uint32_t t = r - 2 * pc.count;
+        run(g, cmd, NULL, GP_PENALTY, b, &pc, fx ? 1 : groups(g->nx, t), fy ? 1 : groups(g->ny, t));
+    }
+    g->pen_sum = n & 1;
+}
+
+/* Stam's FFT solve: b to its spectrum, divided by the operator's
+ * eigenvalues, back to p. */
+static vf_result record_fft(vf_grid *g, VkCommandBuffer cmd)
+{
+    vf_result res = vf_fft_record(g->fft, cmd, false);
+    if (res != VF_OK)
+        return res;
+    vf_grid_push pc = push_for(g, 0);
+    pc.a[0] = (float)(1.0 / ((double)g->nx * g->ny));
+    vf_binding b[GP_FFT_SCALE_BINDINGS] = {[VF_GRID_FFT_SPECTRUM] = B(vf_fft_spectrum(g->fft)),
+                                           [VF_GRID_FFT_EIG] = B(g->fft_eig)};
+    run2d(g, cmd, GP_FFT_SCALE, b, &pc, g->nx / 2 + 1, g->ny);
+    return vf_fft_record(g->fft, cmd, true);
+}
+
 vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf_grid_pressure method, uint32_t iters)
 {
-    if (method == VF_GRID_PRESSURE_MULTIGRID) {
+    switch (method) {
+    case VF_GRID_PRESSURE_MULTIGRID:
         for (uint32_t k = 0; k < iters; k++)
             vf_grid_record_vcycle(g, cmd);
-    } else {
+        break;
+    case VF_GRID_PRESSURE_JACOBI:
         iters += iters & 1; /* an even count: the result ends in p */
         if (iters)
             record_jacobi(g, cmd, iters);
+        break;
+    case VF_GRID_PRESSURE_SSOR:
+        if (iters) {
+            vf_result res = record_ssor(g, cmd, iters);
+            if (res != VF_OK)
+                return res;
+        }
+        break;
+    case VF_GRID_PRESSURE_PENALTY:
+        if (!g->pen_p[0] || !iters)
+            return VF_ERR_INVALID_ARG; /* created without the penalty's buffers */
+        record_penalty(g, cmd, iters);
+        break;
+    case VF_GRID_PRESSURE_FFT: {
+        if (!g->fft)
+            return VF_ERR_INVALID_ARG; /* created without the transforms */
+        vf_result res = record_fft(g, cmd);
+        if (res != VF_OK)
+            return res;
+        iters = 1;
+        break;
+    }
+    default: return VF_ERR_INVALID_ARG;
     }
     g->cycles_total += iters;
     return VF_OK;
@@ -1199,6 +1583,10 @@ vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *
         iters += iters & 1; /* pairs: the result ends in p */
     grid_level *L = &g->lv[0];
     record_norm(g, cmd, L->b, g->dt, VF_GRID_STAT_RHS);
+    if (method == VF_GRID_PRESSURE_PENALTY) /* no equation to solve: no residuals */
+        return vf_grid_record_pressure_iterations(g, cmd, method, iters);
+    if (method == VF_GRID_PRESSURE_FFT)
+        trace = 0;
     if (g->d.closed_mean) {
         vf_grid_push pc = push_for(g, 0);
         pc.color = VF_GRID_STAT_RHS;
@@ -1215,7 +1603,9 @@ vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *
             trace += trace & 1;
         for (uint32_t done = 0; done < iters;) {
             uint32_t n = iters - done < trace ? iters - done : trace;
-            vf_grid_record_pressure_iterations(g, cmd, method, n);
+            vf_result res = vf_grid_record_pressure_iterations(g, cmd, method, n);
+            if (res != VF_OK)
+                return res;
             done += n;
             if (slot < VF_GRID_STAT_MAX_TRACE) {
                 mg_residual(g, cmd, 0);
@@ -1223,7 +1613,9 @@ vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *
             }
         }
     } else {
-        vf_grid_record_pressure_iterations(g, cmd, method, iters);
+        vf_result res = vf_grid_record_pressure_iterations(g, cmd, method, iters);
+        if (res != VF_OK)
+            return res;
     }
     mg_residual(g, cmd, 0);
     record_norm(g, cmd, L->r, g->dt, VF_GRID_STAT_RES_AFTER);
@@ -1433,6 +1825,8 @@ static void record_paint(vf_grid *g, VkCommandBuffer cmd, vf_profiler *prof, flo
 
 vf_result vf_grid_paint(vf_grid *g, float x, float y, float radius, bool solid, float vx, float vy)
 {
+    if (solid && g->d.pressure == VF_GRID_PRESSURE_FFT)
+        return VF_ERR_UNSUPPORTED; /* the FFT solves the periodic box without solids */
     VkCommandBuffer cmd;
     vf_result res = vf_cmd_oneshot_begin(g->gpu, &cmd);
     if (res != VF_OK)
@@ -1592,8 +1986,8 @@ static vf_result grid_frame_begin(vf_solver *s, VkCommandBuffer cmd, vf_profiler
     vf_grid *g = (vf_grid *)s;
     if (g->rec_frames == 0)
         vf_cmd_barrier_transfer_to_compute(cmd);
-    if (g->pointer.active && g->pointer.button == 1) {
-        /* the viewer's right button paints walls */
+    if (g->pointer.active && g->pointer.button == 1 && g->d.pressure != VF_GRID_PRESSURE_FFT) {
+        /* the viewer's right button paints walls (not with the FFT solver: it solves the box without solids) */
         double w = g->nx * (double)g->h, hgt = g->ny * (double)g->h, size = w > hgt ? w : hgt;
         record_paint(g, cmd, prof, g->pointer.pos[0] * (float)w, g->pointer.pos[1] * (float)hgt,
                      (float)(0.02 * size), true, 0.0f, 0.0f);
@@ -1661,7 +2055,14 @@ static void grid_write_summary(vf_solver *s, FILE *f, const char *indent)
     const vf_grid_desc *d = &g->d;
     fprintf(f, "%s\"grid\": {\"nx\": %u, \"ny\": %u, \"h\": %.9g, \"dt\": %.9g, \"substeps\": %u, \"levels\": %u},\n", indent,
             g->nx, g->ny, g->h, g->dt, d->substeps, g->levels);
-    fprintf(f, "%s\"pressure_solver\": \"%s\",\n", indent, d->pressure == VF_GRID_PRESSURE_JACOBI ? "jacobi" : "multigrid");
+    fprintf(f, "%s\"pressure_solver\": \"%s\",\n", indent, pressure_names[d->pressure]);
+    if (d->pressure == VF_GRID_PRESSURE_PENALTY)
+        fprintf(f, "%s\"penalty_epsilon\": %.9g,\n%s\"penalty_substep_dt\": %.9g,\n", indent, d->epsilon, indent,
+                g->pen_dtau);
+    if (d->pressure == VF_GRID_PRESSURE_SSOR)
+        fprintf(f, "%s\"ssor_omega\": %.9g,\n", indent, d->ssor_omega);
+    if (d->advection == VF_GRID_ADVECT_DONOR_CELL)
+        fprintf(f, "%s\"donor_gamma\": %.9g,\n", indent, d->donor_gamma);
     fprintf(f, "%s\"pressure_iterations_per_step\": %u,\n", indent,
             d->pressure == VF_GRID_PRESSURE_JACOBI ? d->pressure_iters + (d->pressure_iters & 1) : d->pressure_iters);
     fprintf(f, "%s\"pressure_iterations_total\": %llu,\n", indent, (unsigned long long)g->cycles_total);
@@ -1773,9 +2174,8 @@ static void grid_describe(vf_solver *s, char *buf, size_t cap)
 {
     vf_grid *g = (vf_grid *)s;
     const vf_grid_desc *d = &g->d;
-    int n = snprintf(buf, cap, "grid %ux%u, %s %u/step, dt %.3g x%u", g->nx, g->ny,
-                     d->pressure == VF_GRID_PRESSURE_JACOBI ? "jacobi" : "multigrid", d->pressure_iters, g->dt,
-                     d->substeps);
+    int n = snprintf(buf, cap, "grid %ux%u, %s %u/step, dt %.3g x%u", g->nx, g->ny, pressure_names[d->pressure],
+                     d->pressure_iters, g->dt, d->substeps);
     if (g->have_last && n > 0 && (size_t)n < cap)
         snprintf(buf + n, cap - (size_t)n, ", div %.2g", g->last.div_after);
 }
@@ -1792,9 +2192,17 @@ static uint64_t grid_pass_bytes(vf_solver *s, const char *pass)
     const uint64_t adv_vel = (mc ? 2 : 1) * (2 * f + f + 3 * c) + (mc ? 2 * f : 0);
     const uint64_t adv_sc = (mc ? 2 : 1) * (f + c + 2 * ch * c) + (mc ? ch * c : 0);
     const uint64_t sweeps = g->diffuse_iters;
-    const uint64_t iters = d->pressure_iters + (jacobi ? d->pressure_iters & 1 : 0);
-    const uint64_t per_iter = jacobi ? 3 * c + f
-                                     : ((uint64_t)(d->mg_pre + d->mg_post) * 2 * (3 * c + f) + (3 * c + f) + 2 * c + 3 * c) * 4 / 3;
+    const bool once = d->pressure == VF_GRID_PRESSURE_PENALTY || d->pressure == VF_GRID_PRESSURE_FFT;
+    const uint64_t iters = once ? 1 : d->pressure_iters + (jacobi ? d->pressure_iters & 1 : 0);
+    uint64_t per_iter = ((uint64_t)(d->mg_pre + d->mg_post) * 2 * (3 * c + f) + (3 * c + f) + 2 * c + 3 * c) * 4 / 3;
+    if (jacobi)
+        per_iter = 3 * c + f;
+    else if (d->pressure == VF_GRID_PRESSURE_SSOR)
+        per_iter = 2 * (3 * c + f); /* a forward and a backward sweep */
+    else if (d->pressure == VF_GRID_PRESSURE_PENALTY)
+        per_iter = 3 * c + f + c; /* p and b read, the weights, the sum written */
+    else if (d->pressure == VF_GRID_PRESSURE_FFT)
+        per_iter = 6 * c; /* b to the half spectrum, scaled in place, back to p */
 #define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);

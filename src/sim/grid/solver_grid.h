@@ -51,8 +51,16 @@
 #define VF_GRID_MIN_N 16
 #define VF_GRID_MAX_LEVELS 14
 
-#define VF_GRID_PRESSURE_LIST(X) VF_PRESSURE_LIST(X, VF_GRID)
-#define VF_GRID_ADVECTION_LIST(X) VF_ADVECTION_LIST(X, VF_GRID)
+/* The 2D grid's pressure solvers: the grid families' two, and
+ *   ssor     Klein et al. 2003: a fixed number of symmetric SOR iterations
+ *   penalty  Chen & Lobo 1997: eps p + div u = 0 by explicit sub-steps
+ *   fft      Stam: the exact periodic projection in Fourier space (VkFFT)
+ * and its advection schemes: the grid families' two, and Klein et al.'s
+ * explicit donor-cell convection of the velocity. */
+#define VF_GRID_PRESSURE_LIST(X)                                                                                      \
+    VF_PRESSURE_LIST(X, VF_GRID) X(VF_GRID_PRESSURE_SSOR, "ssor") X(VF_GRID_PRESSURE_PENALTY, "penalty")             \
+    X(VF_GRID_PRESSURE_FFT, "fft")
+#define VF_GRID_ADVECTION_LIST(X) VF_ADVECTION_LIST(X, VF_GRID) X(VF_GRID_ADVECT_DONOR_CELL, "donor-cell")
 typedef enum vf_grid_pressure { VF_GRID_PRESSURE_LIST(VF_CHOICE_ENUM) } vf_grid_pressure;
 typedef enum vf_grid_advection { VF_GRID_ADVECTION_LIST(VF_CHOICE_ENUM) } vf_grid_advection;
 
@@ -90,6 +98,9 @@ typedef struct vf_grid_source {
     float r, g, b;
 } vf_grid_source;
 
+/** The most penalty sub-steps a substep may take (pressure=penalty). */
+#define VF_GRID_PENALTY_MAX_SUBSTEPS 1000000u
+
 /** Solver configuration. A zeroed desc means: 128 x 128 cells on the unit
  * square, no-slip walls, inviscid, multigrid with 4 V(2,2) cycles, dt from
  * cfl 1 and vel_scale 1, one substep per frame. */
@@ -102,7 +113,12 @@ typedef struct vf_grid_desc {
     uint32_t substeps;      /* per frame; 0: 1 */
     double viscosity;       /* kinematic, m^2/s; 0: no diffusion pass */
     vf_grid_pressure pressure;
-    uint32_t pressure_iters; /* V-cycles (multigrid) or iterations (jacobi); 0: 4 / 200 */
+    uint32_t pressure_iters; /* V-cycles (multigrid), iterations (jacobi, ssor) or penalty sub-steps;
+                                0: 4 / 200 / 8 / the fewest that are stable (fft: ignored) */
+    double epsilon;          /* penalty: the penalty parameter (s/m^2: eps p + div u = 0); 0: 0.005 */
+    double ssor_omega;       /* ssor: relaxation in (0, 2); 0: 1.7 */
+    double donor_gamma;      /* donor-cell: the donor-cell share gamma in (0, 1] (1: pure donor cell, towards 0:
+                                central differences, unstable with the explicit step at 0); 0: 1 */
     uint32_t mg_pre, mg_post;   /* smoothing sweeps; 0: 2 */
     uint32_t coarse_iters;      /* SOR sweeps on the coarsest level; 0: automatic */
     uint32_t diffuse_iters;     /* red-black SOR sweeps; 0: automatic (error / 1e6, at most 1000) */
@@ -222,9 +238,12 @@ vf_result vf_grid_record_step(vf_grid *g, VkCommandBuffer cmd, vf_profiler *prof
 /** Records one pass on the current state (see vf_grid_pass). prof may be NULL. */
 vf_result vf_grid_record_pass(vf_grid *g, VkCommandBuffer cmd, vf_grid_pass pass, vf_profiler *prof);
 
-/** Records a pressure solve of `iters` V-cycles (multigrid) or Jacobi
- * iterations on the current right-hand side, with the before/after norms.
- * iters 0: the desc's count. trace > 0: also record the residual after every
+/** Records a pressure solve of `iters` V-cycles (multigrid), Jacobi or SSOR
+ * iterations, or penalty sub-steps (method penalty: only the grid's own
+ * method; it leaves the sum of the sub-steps' pressures for the gradient
+ * pass, see solver_grid.c), or one FFT solve (fft: only on a grid created
+ * with it), on the current right-hand side, with the before/after norms
+ * (penalty: the right-hand side's only). iters 0: the desc's count. trace > 0: also record the residual after every
  * `trace` cycles/iterations into the trace slots (at most
  * VF_GRID_STAT_MAX_TRACE). */
 vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *prof, vf_grid_pressure method,
@@ -234,6 +253,15 @@ vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *
  * even): several iterations run per dispatch (grid_jacobi.comp), the count
  * of dispatches even so that the result ends in the pressure buffer. */
 uint32_t vf_grid_jacobi_dispatches(const vf_grid *g, uint32_t iters);
+
+/** Penalty sub-steps per substep (pressure=penalty; 0 otherwise) and the
+ * sub-step dtau. */
+uint32_t vf_grid_penalty_substeps(const vf_grid *g, double *dtau);
+
+/** The fewest penalty sub-steps that are stable for a desc after defaults:
+ * ceil(dt sum_w / (0.9 eps h^2)), sum_w = 4, 5 with an outflow side (the
+ * largest eigenvalue of -A is at most 2 sum_w / h^2). */
+uint64_t vf_grid_penalty_min_substeps(const vf_grid_desc *desc);
 
 /** Records only the V-cycles / Jacobi iterations (no norms): for timing. */
 vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf_grid_pressure method, uint32_t iters);
@@ -265,7 +293,8 @@ vf_result vf_grid_read_stats(vf_grid *g, vf_grid_stats *out);
 
 /** Paints a disc of static solid cells (solid) or fluid cells (!solid) with an
  * imposed velocity (vx, vy) (inflow cells when non-zero). Takes effect at the
- * next step. Not for the hot path (uploads). */
+ * next step. Not for the hot path (uploads). VF_ERR_UNSUPPORTED for solid
+ * cells with pressure=fft (it solves the periodic box without solids). */
 vf_result vf_grid_paint(vf_grid *g, float x, float y, float radius, bool solid, float vx, float vy);
 
 /** Replaces the scripted source (the viewer's mouse). */
