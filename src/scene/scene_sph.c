@@ -69,7 +69,8 @@ typedef struct vf_sph_scene_desc {
     {"stiffness", DBL, OFF(stiffness), 0, 0, 1e9, false, NULL, "m^2/s^2", "linear eos k; 0: c^2"},                     \
     {"negative_pressure", VF_PARAM_BOOL, OFF(negative_pressure), 0, 0, 0, false, NULL, "",                             \
      "keep negative pressures (false: clamp to 0, avoids clumping at the free surface)"},                              \
-    {"viscosity", DBL, OFF(viscosity), 0.001, 0, 1e5, false, NULL, "Pa s", "dynamic viscosity mu (viscosity kernel)"}, \
+    {"viscosity", DBL, OFF(viscosity), 0.001, 0, 1e5, false, NULL, "Pa s",                                             \
+     "dynamic viscosity mu (viscosity kernel; wcsph only: pbf and dfsph smooth with xsph)"},                           \
     {"artificial_viscosity", DBL, OFF(alpha), 0.05, 0, 10, false, NULL, "1",                                          \
      "alpha: adds rho0 alpha h c / 10 to mu (numerical viscosity that keeps weakly compressible SPH stable)"},       \
     {"tension", DBL, OFF(tension), 0, 0, 1e3, false, NULL, "N/m", "surface tension coefficient (colour field); 0: off"}, \
