@@ -14,6 +14,9 @@
  * copied here. */
 #include "vkfft_glue.h"
 
+#include <clocale>
+#include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include <glslang/Include/glslang_c_interface.h>
@@ -96,7 +99,24 @@ extern "C" int vf_vkfft_create(const vf_vkfft_desc *d, vf_vkfft **out)
     } else {
         c.makeForwardPlanOnly = 1;
     }
+    /* VkFFT's shader generator keeps the pointer setlocale(LC_ALL, NULL)
+     * returns, sets "C" and later restores that pointer; with a composite
+     * locale (the viewer's: GLFW sets LC_CTYPE) the pointer is freed by
+     * the first call, a use after free. So the plans are made with the
+     * whole locale "C" (whose name is static) and the caller's comes back
+     * from a copy. */
+    const char *cur = setlocale(LC_ALL, NULL);
+    char *saved = cur ? strdup(cur) : NULL;
+    if (cur && !saved) {
+        delete p;
+        return VKFFT_ERROR_MALLOC_FAILED;
+    }
+    setlocale(LC_ALL, "C");
     VkFFTResult r = initializeVkFFT(&p->app, c);
+    if (saved) {
+        setlocale(LC_ALL, saved);
+        free(saved);
+    }
     if (r != VKFFT_SUCCESS) {
         delete p;
         return (int)r;
