@@ -510,6 +510,73 @@ static vf_result spacing_error(const vf_sph_scene_desc *d, double s, vf_result r
     return r;
 }
 
+/* The scene's obstacles into sd: its sphere and box keys, then a scene
+ * file's obstacle list (as many as the solver takes). */
+static void scene_obstacles(const vf_sph_scene_desc *d, vf_sph_desc *sd)
+{
+    if (d->sphere_r > 0) {
+        sd->sphere_count = 1;
+        sd->spheres[0][0] = d->sphere_x;
+        sd->spheres[0][1] = d->sphere_y;
+        sd->spheres[0][2] = d->sphere_z;
+        sd->spheres[0][3] = d->sphere_r;
+    }
+    if (d->box_sx > 0 && d->box_sy > 0 && d->box_sz > 0) {
+        sd->box_count = 1;
+        double c[3] = {d->box_x, d->box_y, d->box_z}, e[3] = {d->box_sx, d->box_sy, d->box_sz};
+        for (int k = 0; k < 3; k++) {
+            sd->box_lo[0][k] = c[k] - 0.5 * e[k];
+            sd->box_hi[0][k] = c[k] + 0.5 * e[k];
+        }
+    }
+    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++) {
+        const vf_shape *o = &d->shapes.obstacles[k];
+        if (o->kind == VF_SHAPE_SPHERE && sd->sphere_count < VF_SPH_MAX_SPHERES) {
+            for (int a = 0; a < 3; a++)
+                sd->spheres[sd->sphere_count][a] = o->center[a];
+            sd->spheres[sd->sphere_count++][3] = o->radius;
+        } else if (o->kind == VF_SHAPE_BOX && sd->box_count < VF_SPH_MAX_BOXES) {
+            for (int a = 0; a < 3; a++) {
+                sd->box_lo[sd->box_count][a] = o->center[a] - 0.5 * o->size[a];
+                sd->box_hi[sd->box_count][a] = o->center[a] + 0.5 * o->size[a];
+            }
+            sd->box_count++;
+        }
+    }
+}
+
+/* The fountain's nozzle and sink into sd (s: the spacing), from its keys or
+ * a scene file's emitter and sink. */
+static void scene_emitter(const vf_sph_scene_desc *d, double s, vf_sph_desc *sd)
+{
+    sd->emitter = true;
+    sd->emit_origin[0] = 0.5 * d->tank_x;
+    sd->emit_origin[1] = d->nozzle_height;
+    sd->emit_origin[2] = 0.5 * d->tank_z;
+    sd->emit_velocity[1] = d->nozzle_speed;
+    sd->emit_radius = d->nozzle_radius;
+    sd->sink = d->sink;
+    sd->sink_hi[0] = sd->sink_hi[2] = d->sink_size;
+    sd->sink_hi[1] = s;
+    if (d->shapes.emitter_count) {
+        /* a scene file's nozzle: the jet's direction and speed from its velocity */
+        const vf_shape *e = &d->shapes.emitters[0];
+        for (int a = 0; a < 3; a++) {
+            sd->emit_origin[a] = e->center[a];
+            sd->emit_velocity[a] = e->velocity[a];
+        }
+        sd->emit_radius = e->radius;
+    }
+    if (d->shapes.sink_count) {
+        const vf_shape *k = &d->shapes.sinks[0];
+        sd->sink = true;
+        for (int a = 0; a < 3; a++) {
+            sd->sink_lo[a] = k->center[a] - 0.5 * k->size[a];
+            sd->sink_hi[a] = k->center[a] + 0.5 * k->size[a];
+        }
+    }
+}
+
 static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *p, vf_solver **out, char *err,
                                   size_t cap)
 {
@@ -559,66 +626,12 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
     sd.interact[2] = d->push_z;
     sd.interact[3] = d->push_radius;
     sd.interact_strength = d->push_strength; /* off while the radius is 0; the viewer may switch it on */
-    if (d->sphere_r > 0) {
-        sd.sphere_count = 1;
-        sd.spheres[0][0] = d->sphere_x;
-        sd.spheres[0][1] = d->sphere_y;
-        sd.spheres[0][2] = d->sphere_z;
-        sd.spheres[0][3] = d->sphere_r;
-    }
-    if (d->box_sx > 0 && d->box_sy > 0 && d->box_sz > 0) {
-        sd.box_count = 1;
-        double c[3] = {d->box_x, d->box_y, d->box_z}, e[3] = {d->box_sx, d->box_sy, d->box_sz};
-        for (int k = 0; k < 3; k++) {
-            sd.box_lo[0][k] = c[k] - 0.5 * e[k];
-            sd.box_hi[0][k] = c[k] + 0.5 * e[k];
-        }
-    }
-    for (uint32_t k = 0; k < d->shapes.obstacle_count; k++) {
-        const vf_shape *o = &d->shapes.obstacles[k];
-        if (o->kind == VF_SHAPE_SPHERE && sd.sphere_count < VF_SPH_MAX_SPHERES) {
-            for (int a = 0; a < 3; a++)
-                sd.spheres[sd.sphere_count][a] = o->center[a];
-            sd.spheres[sd.sphere_count++][3] = o->radius;
-        } else if (o->kind == VF_SHAPE_BOX && sd.box_count < VF_SPH_MAX_BOXES) {
-            for (int a = 0; a < 3; a++) {
-                sd.box_lo[sd.box_count][a] = o->center[a] - 0.5 * o->size[a];
-                sd.box_hi[sd.box_count][a] = o->center[a] + 0.5 * o->size[a];
-            }
-            sd.box_count++;
-        }
-    }
+    scene_obstacles(d, &sd);
     inside_fn inside = d->shapes.fluid_count                           ? in_shapes
                        : d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE ? in_dam
                                                                          : in_pool;
-    if (d->kind == SCENE_FOUNTAIN) {
-        sd.emitter = true;
-        sd.emit_origin[0] = 0.5 * d->tank_x;
-        sd.emit_origin[1] = d->nozzle_height;
-        sd.emit_origin[2] = 0.5 * d->tank_z;
-        sd.emit_velocity[1] = d->nozzle_speed;
-        sd.emit_radius = d->nozzle_radius;
-        sd.sink = d->sink;
-        sd.sink_hi[0] = sd.sink_hi[2] = d->sink_size;
-        sd.sink_hi[1] = s;
-        if (d->shapes.emitter_count) {
-            /* a scene file's nozzle: the jet's direction and speed from its velocity */
-            const vf_shape *e = &d->shapes.emitters[0];
-            for (int a = 0; a < 3; a++) {
-                sd.emit_origin[a] = e->center[a];
-                sd.emit_velocity[a] = e->velocity[a];
-            }
-            sd.emit_radius = e->radius;
-        }
-        if (d->shapes.sink_count) {
-            const vf_shape *k = &d->shapes.sinks[0];
-            sd.sink = true;
-            for (int a = 0; a < 3; a++) {
-                sd.sink_lo[a] = k->center[a] - 0.5 * k->size[a];
-                sd.sink_hi[a] = k->center[a] + 0.5 * k->size[a];
-            }
-        }
-    }
+    if (d->kind == SCENE_FOUNTAIN)
+        scene_emitter(d, s, &sd);
 
     /* Size checks before any host allocation: a huge request fails here. */
     double est = estimated_count(&g, s);
