@@ -15,6 +15,7 @@
 #include "cmd_session.h"
 #include "cmd_report.h"
 #include "fileio.h"
+#include "frame_runner.h"
 #include "gpu_cmd.h"
 #include "render_registry.h"
 #include "options.h"
@@ -169,18 +170,18 @@ static vf_result write_capture_json(const char *dir, const vf_cmd_scene *sc, con
     return vf_report_commit(&file, field, cap);
 }
 
-static int gpu_failure(vf_result res, long long frame, const char *what)
+/* A failure while setting up the capture target or the frames (before any
+ * frame); 3. */
+static int setup_failure(vf_result res)
 {
     if (res == VF_ERR_DEVICE_LOST)
-        vf_app_error("the gpu device was lost at frame %lld (%s): try a smaller size, another gpu (--device) or a "
-                     "newer driver",
-                     frame, what);
+        vf_app_error("the gpu device was lost at frame 0 (setup): try a smaller size, another gpu (--device) or a "
+                     "newer driver");
     else if (res == VF_ERR_OUT_OF_DEVICE_MEMORY)
-        vf_app_error("out of device memory at frame %lld (%s): try a smaller size or --size, closing other gpu programs "
-                     "or another gpu (--device)",
-                     frame, what);
+        vf_app_error("out of device memory at frame 0 (setup): try a smaller size or --size, closing other gpu programs "
+                     "or another gpu (--device)");
     else
-        vf_app_error("frame %lld (%s): %s", frame, what, vf_result_message(res));
+        vf_app_error("frame 0 (setup): %s", vf_result_message(res));
     return VF_EXIT_RUNTIME;
 }
 
@@ -290,13 +291,364 @@ static int check_size(const capture_opts *o, const vf_gpu *gpu)
     return 0;
 }
 
+/* --replay FILE: the record loaded and every event checked against its
+ * scene, before any gpu work; 0, or an exit code after printing. */
+static int load_replay(vf_cmd_scene *sc, capture_opts *o, vf_record *rec, char *label, size_t label_cap)
+{
+    int rc;
+    if (sc->info) {
+        vf_app_error("--replay %s: the record names its scene: give either SCENE or --replay", o->replay);
+        return VF_EXIT_USAGE;
+    }
+    vf_cmd_scene_end(sc);
+    snprintf(label, label_cap, "--replay %s", o->replay);
+    if ((rc = vf_session_load_record(o->replay, rec)) != 0 || (rc = vf_session_header_scene(&rec->header, o->replay, sc)) != 0 ||
+        (rc = vf_session_check_record(rec, sc, label, false)) != 0) /* every event, before any gpu work */
+        return rc;
+    if (!o->frames)
+        o->frames = rec->frame_count ? rec->frame_count : 1;
+    return 0;
+}
+
+/* Every check of the arguments that needs no device (the output folder
+ * checked, not changed); 0, or an exit code after printing. */
+static int capture_checks(vf_cmd_scene *sc, capture_opts *o, char *out_default, size_t out_cap)
+{
+    int rc;
+    if (!sc->info) {
+        vf_app_error("capture needs a scene: see vkfluid run --help for the scenes");
+        return VF_EXIT_USAGE;
+    }
+    if (!o->frames) {
+        vf_app_error("capture needs --frames N (the number of frames to simulate)");
+        return VF_EXIT_USAGE;
+    }
+    if (o->video && !on_path("ffmpeg")) {
+        vf_app_error("--video %s needs ffmpeg, which is not installed: install it (apt-get install ffmpeg) or drop --video",
+                     o->video);
+        return VF_EXIT_USAGE;
+    }
+    if ((rc = vf_cmd_scene_validate(sc)) != 0)
+        return rc;
+    if (o->mode && !vf_cmd_view_valid(sc->info->family, o->mode)) {
+        const char *views = vf_render_modes(sc->info->family);
+        vf_app_error("--render %s: not a view of the %s solver: give exactly one of %s", o->mode, sc->info->family,
+                     views ? views : "(none)");
+        return VF_EXIT_USAGE;
+    }
+    if (!o->out) {
+        snprintf(out_default, out_cap, "out/%s", sc->info->name);
+        o->out = out_default;
+    }
+    char err[1024];
+    vf_result res;
+    if ((res = vf_output_dir_check(o->out, o->force, err, sizeof err)) != VF_OK) {
+        vf_app_error("--out %s", err);
+        return res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
+    }
+    return 0;
+}
+
+/* A capture from its gpu on: what the frames share. */
+typedef struct capture_state {
+    vf_cmd_scene *sc;
+    capture_opts *o;
+    vf_record *rec;
+    const char *replay_label;
+    vf_gpu *gpu;
+    vf_solver *solver;
+    vf_renderer *renderer;
+    vf_capture *cap;
+    vf_frame_runner *runner;
+    FILE *video;
+    char video_tmp[4200];
+    double *frame_ms;
+    uint32_t captured;
+    char first_view[32]; /* the family's default view, named in capture.json */
+    vf_progress progress;
+    vf_frame_inputs *replay_in; /* --replay: the current frame's inputs */
+    vf_session_sim sim;
+    replay_target rt;
+    int interrupted;
+} capture_state;
+
+/* The renderer of the view asked for (the scene file's, else the family's
+ * first), framed by the scene's camera; 0, or an exit code after printing. */
+static int capture_renderer(capture_state *c)
+{
+    capture_opts *o = c->o;
+    if (!o->mode)
+        o->mode = vf_cmd_scene_render_mode(c->sc->info, c->sc->desc);
+    const char *views = vf_render_modes(c->sc->info->family);
+    if (!o->mode && views) {
+        snprintf(c->first_view, sizeof c->first_view, "%.*s", (int)strcspn(views, "|"), views);
+        o->mode = c->first_view;
+    }
+    vf_render_options ro = {
+        .width = o->width, .height = o->height, .format = VF_CAPTURE_FORMAT, .mode = o->mode, .path = o->path};
+    vf_cmd_scene_render_settings(c->sc, &ro);
+    char err[1024] = "";
+    vf_result res;
+    if ((res = vf_render_create_for(c->gpu, c->solver, &ro, &c->renderer, err, sizeof err)) != VF_OK) {
+        vf_app_error("%s", err[0] ? err : vf_result_message(res));
+        return res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+    }
+    vf_cmd_scene_apply_camera(c->sc->info, c->sc->desc, c->renderer);
+    return 0;
+}
+
+/* --video: ffmpeg started on a temporary file; 0 or 3 after printing. */
+static int capture_start_video(capture_state *c)
+{
+    const capture_opts *o = c->o;
+    snprintf(c->video_tmp, sizeof c->video_tmp, "%s.tmp.%ld", o->video, (long)getpid());
+    double fps = 1.0 / (c->solver->frame_dt * (double)o->every);
+    char cmd[9000];
+    /* ffmpeg in a session of its own: a Ctrl-C at the terminal reaches
+     * only vkfluid, which ends the frame and closes the pipe, so the
+     * frames captured so far are encoded whole */
+    snprintf(cmd, sizeof cmd,
+             "exec setsid -w ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s %ux%u -r %.6f -i - -c:v libx264 "
+             "-pix_fmt yuv420p -f mp4 '%s'",
+             o->width, o->height, fps, c->video_tmp);
+    signal(SIGPIPE, SIG_IGN);
+    c->video = popen(cmd, "w");
+    if (!c->video) {
+        vf_app_error("--video %s: cannot start ffmpeg", o->video);
+        return VF_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+/* The solver (a size that does not fit the device writes nothing), the
+ * output folder, the renderer, the capture target, the frame runner, the
+ * frame times and --video; 0, or an exit code after printing. */
+static int capture_setup(capture_state *c)
+{
+    capture_opts *o = c->o;
+    char err[1024];
+    vf_result res;
+    int rc;
+    if ((rc = check_size(o, c->gpu)) != 0)
+        return rc;
+    if ((rc = vf_cmd_scene_create(c->sc, c->gpu, &c->solver)) != 0)
+        return rc;
+    if ((res = vf_output_dir_prepare(o->out, o->force, err, sizeof err)) != VF_OK) {
+        vf_app_error("--out %s", err);
+        return res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
+    }
+    if ((rc = capture_renderer(c)) != 0)
+        return rc;
+    vf_capture_desc cd = {.width = o->width, .height = o->height};
+    vf_frame_runner_desc rd = {.name = "capture frames", .scene = c->sc->info->name, .solver = &c->solver,
+                               .size_hint = "a smaller size (--set) or --size", .progress = &c->progress};
+    if ((res = vf_capture_create(c->gpu, &cd, &c->cap)) != VF_OK ||
+        (res = vf_frame_runner_create(c->gpu, &rd, &c->runner)) != VF_OK)
+        return setup_failure(res);
+    uint32_t captures = (uint32_t)((o->frames + o->every - 1) / o->every) + 1; /* + the last frame */
+    c->frame_ms = calloc(captures, sizeof *c->frame_ms);
+    c->replay_in = o->replay ? malloc(sizeof *c->replay_in) : NULL;
+    if (!c->frame_ms || (o->replay && !c->replay_in)) {
+        vf_app_error("out of memory");
+        return VF_EXIT_RUNTIME;
+    }
+    if (o->video && (rc = capture_start_video(c)) != 0)
+        return rc;
+    /* long frames in several submits (solver.h); the last part holds the render */
+    c->solver->part_substeps = c->solver->vt->submit_substeps;
+    c->rt = (replay_target){.sc = c->sc, .gpu = c->gpu, .solver = &c->solver, .renderer = &c->renderer, .o = o};
+    c->sim = (vf_session_sim){
+        .info = &c->sc->info, .desc = &c->sc->desc, .solver = &c->solver, .rebuild = replay_rebuild, .user = &c->rt};
+    return 0;
+}
+
+/* The simulation of frame fr (0-based) in parts: every part but the last
+ * submitted; the last stays open in *cmd (slot *slot, part *part) for the
+ * render. 0, or an exit code after printing. */
+static int capture_sim_parts(capture_state *c, long long fr, bool step, bool resumed, VkCommandBuffer *cmd,
+                             uint32_t *slot, uint32_t *part)
+{
+    vf_solver *solver = c->solver;
+    vf_result res;
+    int rc;
+    if (!resumed)
+        solver->part_more = false;
+    for (*part = 1;; (*part)++) {
+        if ((rc = vf_frame_runner_begin(c->runner, cmd, slot)) != 0)
+            return rc;
+        if (step && (res = vf_solver_record_frame(solver, *cmd, c->runner->prof)) != VF_OK)
+            return vf_frame_runner_fail(c->runner, res, "recording", (uint64_t)fr + 1, *part, -1);
+        if (!solver->part_more)
+            return 0;
+        if ((rc = vf_frame_runner_submit(c->runner, *slot, (uint64_t)fr + 1, *part, false)) != 0)
+            return rc;
+        vf_progress_update(&c->progress, (uint64_t)fr, "a long frame in parts"); /* progress within long frames */
+    }
+}
+
+/* A rendered frame, once its slot finished: its PNG, its pixels to ffmpeg
+ * and its wall time; 0, or an exit code after printing. */
+static int capture_write_frame(capture_state *c, long long fr, uint32_t slot, double t_frame)
+{
+    const capture_opts *o = c->o;
+    int rc;
+    if ((rc = vf_frame_runner_wait(c->runner, slot)) != 0 || (rc = vf_frame_runner_collect(c->runner, slot)) != 0)
+        return rc;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/frame_%05lld.png", o->out, fr);
+    vf_result res;
+    if ((res = vf_capture_write_png(c->cap, path)) != VF_OK) {
+        vf_app_error("--out %s: cannot write %s: %s", o->out, path, vf_result_message(res));
+        return VF_EXIT_RUNTIME;
+    }
+    if (c->video && fwrite(vf_capture_pixels(c->cap), (size_t)o->width * o->height * 4, 1, c->video) != 1) {
+        vf_app_error("--video %s: ffmpeg stopped taking frames (see its message above)", o->video);
+        return VF_EXIT_RUNTIME;
+    }
+    c->frame_ms[c->captured++] = (vf_app_now() - t_frame) * 1000.0;
+    return 0;
+}
+
+/* Frame fr (0-based): the replayed inputs, the simulation, the render of
+ * every K-th and the last frame in the same submit as the last part, then
+ * its PNG; 0, or an exit code after printing. */
+static int capture_frame(capture_state *c, long long fr)
+{
+    const capture_opts *o = c->o;
+    double t_frame = vf_app_now();
+    vf_result res;
+    int rc;
+    /* --replay: the recorded frame's inputs, through the viewer's own path */
+    bool step = true;
+    if (o->replay) {
+        const vf_frame_inputs *one = c->replay_in;
+        vf_session_source src = {c->replay_label, VF_EXIT_USAGE};
+        vf_record_frame(c->rec, (uint32_t)fr, c->replay_in);
+        if ((rc = vf_session_apply(&c->sim, &one, &src, 1, (uint64_t)fr, &step)) != 0)
+            return rc;
+    }
+    bool render = fr % o->every == 0 || fr == o->frames - 1; /* the last frame is always written */
+    bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
+    if (fr == 0 && step && !o->quiet) {
+        vf_frame_estimate est;
+        if ((rc = vf_cmd_estimate_and_warn(c->sc->info, c->sc->desc, c->gpu, c->solver, c->renderer,
+                                           1.0 / (double)o->every, (uint64_t)o->frames, &est)) != 0)
+            return rc;
+        step = !est.frame_complete;
+        resumed = step;
+        c->progress.unit_s = est.frame_s;
+    }
+    VkCommandBuffer cmd;
+    uint32_t slot, part;
+    if ((rc = capture_sim_parts(c, fr, step, resumed, &cmd, &slot, &part)) != 0)
+        return rc;
+    if (render) {
+        vf_render_barrier_after_sim(cmd);
+        vf_image *target = vf_capture_target(c->cap);
+        vf_render_prepare_target(cmd, target);
+        if ((res = c->renderer->vt->record(c->renderer, cmd, target, c->runner->prof)) != VF_OK)
+            return vf_frame_runner_fail(c->runner, res, "rendering", (uint64_t)fr + 1, part, -1);
+        vf_capture_record_readback(c->cap, cmd);
+    }
+    if ((rc = vf_frame_runner_submit(c->runner, slot, (uint64_t)fr + 1, part, true)) != 0)
+        return rc;
+    if (step && (res = vf_solver_frame_done(c->solver)) != VF_OK)
+        return vf_frame_runner_fail(c->runner, res, "frame bookkeeping", (uint64_t)fr + 1, 0, -1);
+    if (render && (rc = capture_write_frame(c, fr, slot, t_frame)) != 0)
+        return rc;
+    return 0;
+}
+
+/* After frame fr: a signal makes it the last; the state checks, as in run
+ * (a blown-up or emptied scene must not capture black frames and exit 0);
+ * 0, or an exit code after printing. */
+static int capture_after_frame(capture_state *c, long long fr)
+{
+    capture_opts *o = c->o;
+    int rc;
+    if (vf_app_interrupted()) {
+        c->interrupted = vf_app_interrupted();
+        o->frames = fr + 1; /* SIGINT, SIGTERM: this frame is the last */
+    }
+    if (c->solver->vt->check && (fr + 1 == o->frames || (fr + 1) % o->check_every == 0)) {
+        if ((rc = vf_frame_runner_wait_all(c->runner)) != 0)
+            return rc;
+        char why[512];
+        if (vf_solver_check(c->solver, why, sizeof why) != VF_OK) {
+            vf_progress_end(&c->progress);
+            vf_app_error("scene %s: check failed at frame %lld (t = %.6g s): %s", c->sc->info->name, fr, c->solver->time,
+                         why);
+            return VF_EXIT_FAIL;
+        }
+    }
+    vf_progress_update(&c->progress, (uint64_t)fr + 1, NULL);
+    return 0;
+}
+
+/* The end: ffmpeg finished and its file renamed into place, capture.json
+ * (every number finite, else 1 naming the field), the last line; the exit
+ * code. */
+static int capture_report(capture_state *c)
+{
+    const capture_opts *o = c->o;
+    if (c->video) {
+        int vrc = pclose(c->video);
+        c->video = NULL;
+        if (vrc != 0 || rename(c->video_tmp, o->video) != 0) {
+            vf_app_error("--video %s: ffmpeg failed (%s %d): check that it has libx264", o->video,
+                         WIFSIGNALED(vrc) ? "signal" : "exit", WIFSIGNALED(vrc) ? WTERMSIG(vrc) : WEXITSTATUS(vrc));
+            remove(c->video_tmp);
+            return VF_EXIT_RUNTIME;
+        }
+    }
+    char field[512] = "";
+    vf_result res = write_capture_json(o->out, c->sc, c->solver, c->gpu, c->renderer, o, c->frame_ms, c->captured,
+                                       &c->runner->st, c->interrupted, field, sizeof field);
+    if (res == VF_ERR_NUMERIC) {
+        vf_app_error("scene %s: %s/capture.json: %s is not a finite number (written as null)", c->sc->info->name, o->out,
+                     field);
+        return VF_EXIT_FAIL;
+    }
+    if (res != VF_OK) {
+        vf_app_error("--out %s: cannot write %s/capture.json: %s", o->out, o->out, vf_result_message(res));
+        return VF_EXIT_RUNTIME;
+    }
+    if (c->interrupted) {
+        vf_app_note("interrupted (%s) after frame %lld: %u frame%s and capture.json marked interrupted written to %s",
+                    vf_app_signal_name(c->interrupted), o->frames - 1, c->captured, c->captured == 1 ? "" : "s", o->out);
+        return VF_EXIT_INTERRUPTED;
+    }
+    char so[4200], sv[4200];
+    printf("wrote %u frame%s of %s (%ux%u) to %s%s%s\n", c->captured, c->captured == 1 ? "" : "s", c->sc->info->name,
+           o->width, o->height, vf_app_shown(o->out, so, sizeof so), o->video ? " and " : "",
+           o->video ? vf_app_shown(o->video, sv, sizeof sv) : "");
+    return VF_EXIT_OK;
+}
+
+/* A capture on the gpu: setup, the frames, the report. */
+static int capture_on_gpu(capture_state *c)
+{
+    int rc;
+    if ((rc = capture_setup(c)) != 0)
+        return rc;
+    vf_progress_begin(&c->progress, "capture", (uint64_t)c->o->frames, c->o->quiet);
+    for (long long fr = 0; fr < c->o->frames; fr++)
+        if ((rc = capture_frame(c, fr)) != 0 || (rc = capture_after_frame(c, fr)) != 0) {
+            vf_progress_end(&c->progress);
+            return rc;
+        }
+    if ((rc = vf_frame_runner_finish(c->runner)) != 0)
+        return rc;
+    vf_progress_end(&c->progress);
+    return capture_report(c);
+}
+
 int vf_cmd_capture(int argc, char **argv)
 {
     vf_cmd_scene sc = {0};
     capture_opts o = {.every = 1, .check_every = 30, .width = 1280, .height = 720};
     vf_record rec = {0};
-    vf_frame_inputs *replay_in = NULL; /* --replay: the current frame's inputs */
-    char replay_label[300] = "";
+    char replay_label[300] = "", out_default[256];
     bool help = false;
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "capture");
     if (rc >= 0)
@@ -307,315 +659,29 @@ int vf_cmd_capture(int argc, char **argv)
         usage(stdout);
         goto end_scene;
     }
-    rc = VF_EXIT_USAGE;
-    if (o.replay) {
-        if (sc.info) {
-            vf_app_error("--replay %s: the record names its scene: give either SCENE or --replay", o.replay);
-            goto end_scene;
-        }
-        vf_cmd_scene_end(&sc);
-        snprintf(replay_label, sizeof replay_label, "--replay %s", o.replay);
-        if ((rc = vf_session_load_record(o.replay, &rec)) != 0 ||
-            (rc = vf_session_header_scene(&rec.header, o.replay, &sc)) != 0 ||
-            (rc = vf_session_check_record(&rec, &sc, replay_label, false)) != 0) /* every event, before any gpu work */
-            goto end_scene;
-        if (!o.frames)
-            o.frames = rec.frame_count ? rec.frame_count : 1;
-        rc = VF_EXIT_USAGE;
-    }
-    if (!sc.info) {
-        vf_app_error("capture needs a scene: see vkfluid run --help for the scenes");
+    if (o.replay && (rc = load_replay(&sc, &o, &rec, replay_label, sizeof replay_label)) != 0)
         goto end_scene;
-    }
-    if (!o.frames) {
-        vf_app_error("capture needs --frames N (the number of frames to simulate)");
+    if ((rc = capture_checks(&sc, &o, out_default, sizeof out_default)) != 0)
         goto end_scene;
-    }
-    if (o.video && !on_path("ffmpeg")) {
-        vf_app_error("--video %s needs ffmpeg, which is not installed: install it (apt-get install ffmpeg) or drop --video",
-                     o.video);
-        goto end_scene;
-    }
-    if ((rc = vf_cmd_scene_validate(&sc)) != 0)
-        goto end_scene;
-    rc = VF_EXIT_USAGE;
-    if (o.mode && !vf_cmd_view_valid(sc.info->family, o.mode)) {
-        const char *views = vf_render_modes(sc.info->family);
-        vf_app_error("--render %s: not a view of the %s solver: give exactly one of %s", o.mode, sc.info->family,
-                     views ? views : "(none)");
-        goto end_scene;
-    }
-    char out_default[256];
-    if (!o.out) {
-        snprintf(out_default, sizeof out_default, "out/%s", sc.info->name);
-        o.out = out_default;
-    }
-    char err[1024];
-    vf_result res;
-    if ((res = vf_output_dir_check(o.out, o.force, err, sizeof err)) != VF_OK) {
-        vf_app_error("--out %s", err);
-        rc = res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
-        goto end_scene;
-    }
     vf_app_catch_interrupts(); /* from here a signal ends the current frame and capture.json is written */
 
-    vf_gpu *gpu = NULL;
-    vf_solver *solver = NULL;
-    vf_renderer *renderer = NULL;
-    vf_capture *cap = NULL;
-    vf_frames *frames = NULL;
-    vf_profiler *prof = NULL;
-    FILE *video = NULL;
-    char video_tmp[4200] = {0};
-    double *frame_ms = NULL;
-    vf_pass_stats st = {0};
-    if ((rc = vf_app_gpu_open(o.device, false, NULL, 0, &gpu)) != 0)
+    capture_state c = {.sc = &sc, .o = &o, .rec = &rec, .replay_label = replay_label};
+    if ((rc = vf_app_gpu_open(o.device, false, NULL, 0, &c.gpu)) != 0)
         goto end_scene;
-    if ((rc = check_size(&o, gpu)) != 0)
-        goto done;
-    /* the solver first: a size that does not fit the device writes nothing */
-    if ((rc = vf_cmd_scene_create(&sc, gpu, &solver)) != 0)
-        goto done;
-    if ((res = vf_output_dir_prepare(o.out, o.force, err, sizeof err)) != VF_OK) {
-        vf_app_error("--out %s", err);
-        rc = res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
-        goto done;
+    rc = capture_on_gpu(&c);
+    free(c.replay_in);
+    if (c.video) {
+        pclose(c.video);
+        remove(c.video_tmp);
     }
-    if (!o.mode)
-        o.mode = vf_cmd_scene_render_mode(sc.info, sc.desc);
-    char first_view[32] = ""; /* the family's default view, named in capture.json */
-    const char *views = vf_render_modes(sc.info->family);
-    if (!o.mode && views) {
-        snprintf(first_view, sizeof first_view, "%.*s", (int)strcspn(views, "|"), views);
-        o.mode = first_view;
-    }
-    vf_render_options ro = {
-        .width = o.width, .height = o.height, .format = VF_CAPTURE_FORMAT, .mode = o.mode, .path = o.path};
-    vf_cmd_scene_render_settings(&sc, &ro);
-    err[0] = 0;
-    if ((res = vf_render_create_for(gpu, solver, &ro, &renderer, err, sizeof err)) != VF_OK) {
-        vf_app_error("%s", err[0] ? err : vf_result_message(res));
-        rc = res == VF_ERR_UNSUPPORTED ? VF_EXIT_USAGE : VF_EXIT_RUNTIME;
-        goto done;
-    }
-    vf_cmd_scene_apply_camera(sc.info, sc.desc, renderer);
-    rc = VF_EXIT_RUNTIME;
-    vf_capture_desc cd = {.width = o.width, .height = o.height};
-    vf_frames_desc fd = {.count = 2, .name = "capture frames"};
-    vf_profiler_desc pd = {.slots = 2, .max_scopes = 1024};
-    if ((res = vf_capture_create(gpu, &cd, &cap)) != VF_OK || (res = vf_frames_create(gpu, &fd, &frames)) != VF_OK ||
-        (res = vf_profiler_create(gpu, &pd, &prof)) != VF_OK) {
-        rc = gpu_failure(res, 0, "setup");
-        goto done;
-    }
-    uint32_t captures = (uint32_t)((o.frames + o.every - 1) / o.every) + 1; /* + the last frame */
-    frame_ms = calloc(captures, sizeof *frame_ms);
-    if (!frame_ms) {
-        vf_app_error("out of memory");
-        goto done;
-    }
-    if (o.video) {
-        snprintf(video_tmp, sizeof video_tmp, "%s.tmp.%ld", o.video, (long)getpid());
-        double fps = 1.0 / (solver->frame_dt * (double)o.every);
-        char cmd[9000];
-        /* ffmpeg in a session of its own: a Ctrl-C at the terminal reaches
-         * only vkfluid, which ends the frame and closes the pipe, so the
-         * frames captured so far are encoded whole */
-        snprintf(cmd, sizeof cmd,
-                 "exec setsid -w ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s %ux%u -r %.6f -i - -c:v libx264 "
-                 "-pix_fmt yuv420p -f mp4 '%s'",
-                 o.width, o.height, fps, video_tmp);
-        signal(SIGPIPE, SIG_IGN);
-        video = popen(cmd, "w");
-        if (!video) {
-            vf_app_error("--video %s: cannot start ffmpeg", o.video);
-            goto done;
-        }
-    }
-
-    int interrupted = 0;
-    vf_progress progress;
-    vf_progress_begin(&progress, "capture", (uint64_t)o.frames, o.quiet);
-    bool slot_used[2] = {false, false}, slot_ends[2] = {false, false};
-    uint32_t captured = 0;
-    /* long frames in several submits (solver.h); the last part holds the render */
-    solver->part_substeps = solver->vt->submit_substeps;
-    replay_target rt = {.sc = &sc, .gpu = gpu, .solver = &solver, .renderer = &renderer, .o = &o};
-    vf_session_sim sim = {.info = &sc.info, .desc = &sc.desc, .solver = &solver, .rebuild = replay_rebuild, .user = &rt};
-    replay_in = o.replay ? malloc(sizeof *replay_in) : NULL;
-    if (o.replay && !replay_in) {
-        vf_app_error("out of memory");
-        goto done_progress;
-    }
-    for (long long fr = 0; fr < o.frames; fr++) {
-        double t_frame = vf_app_now();
-        /* --replay: the recorded frame's inputs, through the viewer's own path */
-        bool step = true;
-        if (o.replay) {
-            const vf_frame_inputs *one = replay_in;
-            vf_session_source src = {replay_label, VF_EXIT_USAGE};
-            vf_record_frame(&rec, (uint32_t)fr, replay_in);
-            if ((rc = vf_session_apply(&sim, &one, &src, 1, (uint64_t)fr, &step)) != 0)
-                goto done_progress;
-        }
-        bool render = fr % o.every == 0 || fr == o.frames - 1; /* the last frame is always written */
-        bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
-        if (fr == 0 && step && !o.quiet) {
-            vf_frame_estimate est;
-            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, renderer, 1.0 / (double)o.every,
-                                               (uint64_t)o.frames, &est)) != 0)
-                goto done_progress;
-            step = !est.frame_complete;
-            resumed = step;
-            progress.unit_s = est.frame_s;
-        }
-        VkCommandBuffer cmd;
-        uint32_t slot;
-        if (!resumed)
-            solver->part_more = false;
-        for (;;) {
-            if ((res = vf_frames_begin(frames, &cmd, &slot)) != VF_OK) {
-                rc = gpu_failure(res, fr, "waiting for the gpu");
-                goto done_progress;
-            }
-            if (slot_used[slot])
-                vf_profiler_collect_part(prof, slot, &st, slot_ends[slot]);
-            slot_used[slot] = false;
-            vf_profiler_reset(prof, cmd, slot);
-            vf_cmd_barrier_frame_start(cmd);
-            if (step && (res = vf_solver_record_frame(solver, cmd, prof)) != VF_OK) {
-                rc = gpu_failure(res, fr, "simulation");
-                goto done_progress;
-            }
-            if (!solver->part_more)
-                break;
-            if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK) {
-                rc = gpu_failure(res, fr, "submitting");
-                goto done_progress;
-            }
-            slot_used[slot] = true;
-            slot_ends[slot] = false;
-            vf_progress_update(&progress, (uint64_t)fr, "a long frame in parts"); /* progress within long frames */
-        }
-        if (render) {
-            vf_render_barrier_after_sim(cmd);
-            vf_image *target = vf_capture_target(cap);
-            vf_render_prepare_target(cmd, target);
-            if ((res = renderer->vt->record(renderer, cmd, target, prof)) != VF_OK) {
-                rc = gpu_failure(res, fr, "rendering");
-                goto done_progress;
-            }
-            vf_capture_record_readback(cap, cmd);
-        }
-        if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK) {
-            rc = gpu_failure(res, fr, "submitting");
-            goto done_progress;
-        }
-        slot_used[slot] = true;
-        slot_ends[slot] = true;
-        if (step && (res = vf_solver_frame_done(solver)) != VF_OK) {
-            rc = gpu_failure(res, fr, "simulation");
-            goto done_progress;
-        }
-        if (render) {
-            if ((res = vf_frames_wait(frames, slot)) != VF_OK) {
-                rc = gpu_failure(res, fr, "waiting for the gpu");
-                goto done_progress;
-            }
-            vf_profiler_collect_part(prof, slot, &st, true);
-            slot_used[slot] = false;
-            char path[4200];
-            snprintf(path, sizeof path, "%s/frame_%05lld.png", o.out, fr);
-            if ((res = vf_capture_write_png(cap, path)) != VF_OK) {
-                vf_app_error("--out %s: cannot write %s: %s", o.out, path, vf_result_message(res));
-                goto done_progress;
-            }
-            if (video && fwrite(vf_capture_pixels(cap), (size_t)o.width * o.height * 4, 1, video) != 1) {
-                vf_app_error("--video %s: ffmpeg stopped taking frames (see its message above)", o.video);
-                goto done_progress;
-            }
-            frame_ms[captured++] = (vf_app_now() - t_frame) * 1000.0;
-        }
-        if (vf_app_interrupted()) {
-            interrupted = vf_app_interrupted();
-            o.frames = fr + 1; /* SIGINT, SIGTERM: this frame is the last */
-        }
-        /* the state checks, as in run: a blown-up or emptied scene must not
-         * capture black frames and exit 0 */
-        if (solver->vt->check && (fr + 1 == o.frames || (fr + 1) % o.check_every == 0)) {
-            for (uint32_t k = 0; k < 2; k++)
-                if ((res = vf_frames_wait(frames, k)) != VF_OK) {
-                    rc = gpu_failure(res, fr, "waiting for the gpu");
-                    goto done_progress;
-                }
-            char why[512];
-            if ((res = vf_solver_check(solver, why, sizeof why)) != VF_OK) {
-                vf_progress_end(&progress);
-                vf_app_error("scene %s: check failed at frame %lld (t = %.6g s): %s", sc.info->name, fr, solver->time,
-                             why);
-                rc = VF_EXIT_FAIL;
-                goto done;
-            }
-        }
-        vf_progress_update(&progress, (uint64_t)fr + 1, NULL);
-    }
-    for (uint32_t k = 0; k < 2; k++)
-        if (vf_frames_wait(frames, k) == VF_OK && slot_used[k])
-            vf_profiler_collect_part(prof, k, &st, slot_ends[k]);
-    vf_progress_end(&progress);
-    if (video) {
-        int vrc = pclose(video);
-        video = NULL;
-        if (vrc != 0 || rename(video_tmp, o.video) != 0) {
-            vf_app_error("--video %s: ffmpeg failed (%s %d): check that it has libx264", o.video,
-                         WIFSIGNALED(vrc) ? "signal" : "exit", WIFSIGNALED(vrc) ? WTERMSIG(vrc) : WEXITSTATUS(vrc));
-            remove(video_tmp);
-            goto done;
-        }
-    }
-    char field[512] = "";
-    if ((res = write_capture_json(o.out, &sc, solver, gpu, renderer, &o, frame_ms, captured, &st, interrupted, field,
-                                  sizeof field)) != VF_OK) {
-        if (res == VF_ERR_NUMERIC) {
-            vf_app_error("scene %s: %s/capture.json: %s is not a finite number (written as null)", sc.info->name, o.out,
-                         field);
-            rc = VF_EXIT_FAIL;
-        } else {
-            vf_app_error("--out %s: cannot write %s/capture.json: %s", o.out, o.out, vf_result_message(res));
-        }
-        goto done;
-    }
-    if (interrupted) {
-        vf_app_note("interrupted (%s) after frame %lld: %u frame%s and capture.json marked interrupted written to %s",
-                    vf_app_signal_name(interrupted), o.frames - 1, captured, captured == 1 ? "" : "s", o.out);
-        rc = VF_EXIT_INTERRUPTED;
-        goto done;
-    }
-    char so[4200], sv[4200];
-    printf("wrote %u frame%s of %s (%ux%u) to %s%s%s\n", captured, captured == 1 ? "" : "s", sc.info->name, o.width,
-           o.height, vf_app_shown(o.out, so, sizeof so), o.video ? " and " : "",
-           o.video ? vf_app_shown(o.video, sv, sizeof sv) : "");
-    rc = VF_EXIT_OK;
-    goto done;
-done_progress:
-    vf_progress_end(&progress);
-done:
-    free(replay_in);
-    if (video) {
-        pclose(video);
-        remove(video_tmp);
-    }
-    free(frame_ms);
-    vf_frames_destroy(&frames); /* first: waits for the submits that use the profiler's queries */
-    vf_profiler_destroy(&prof);
-    vf_capture_destroy(&cap);
-    vf_renderer_destroy(&renderer);
-    vf_solver_destroy(&solver);
-    {
-        int close_rc = vf_app_gpu_close(&gpu);
-        if (rc == VF_EXIT_OK)
-            rc = close_rc;
-    }
+    free(c.frame_ms);
+    vf_frame_runner_destroy(&c.runner); /* first: waits for the submits that use the profiler's queries */
+    vf_capture_destroy(&c.cap);
+    vf_renderer_destroy(&c.renderer);
+    vf_solver_destroy(&c.solver);
+    int close_rc = vf_app_gpu_close(&c.gpu);
+    if (rc == VF_EXIT_OK)
+        rc = close_rc;
 end_scene:
     vf_record_free(&rec);
     vf_cmd_scene_end(&sc);

@@ -11,6 +11,7 @@
 #include "cmd_session.h"
 #include "cmd_report.h"
 #include "fileio.h"
+#include "frame_runner.h"
 #include "gpu_cmd.h"
 #include "gpu_profiler.h"
 #include "options.h"
@@ -174,92 +175,6 @@ static int interrupted_early(const char *export_dir, bool force, const vf_cmd_sc
     return VF_EXIT_INTERRUPTED;
 }
 
-/* Where a failure's state goes: the run's own export folder, else a new or
- * empty out/SCENE-failure (out/SCENE-failure-2, -3, ... when that one holds
- * anything: a failure never mixes into another run's files). NULL when no
- * folder could be prepared. */
-static const char *failure_dir(const char *scene, const char *export_dir, char *buf, size_t cap)
-{
-    if (export_dir)
-        return export_dir;
-    char why[512];
-    for (int k = 1; k <= 99; k++) {
-        if (k == 1)
-            snprintf(buf, cap, "out/%s-failure", scene);
-        else
-            snprintf(buf, cap, "out/%s-failure-%d", scene, k);
-        if (vf_output_dir_prepare(buf, false, why, sizeof why) == VF_OK)
-            return buf;
-    }
-    return NULL;
-}
-
-/* What a run knows about one frame-ring slot's last submit (for messages). */
-typedef struct slot_info {
-    bool used;       /* timestamps not yet collected */
-    bool ends_frame; /* the submit held the last part of its frame */
-    uint64_t frame;  /* 1-based frame number */
-    uint32_t part;   /* 1-based submit of that frame */
-} slot_info;
-
-/* The context of a gpu failure, for its one error line. */
-typedef struct run_fail {
-    const char *scene;
-    const char *export_dir;
-    uint32_t *export_index;
-    vf_solver *solver;
-    vf_profiler *prof;
-    bool split; /* frames go in several submits */
-} run_fail;
-
-/* Reports a gpu failure in one line: the frame (and submit) and its passes,
- * what was being done, what to try, and where the last good state went. */
-static int gpu_failure(const run_fail *f, vf_result res, const char *what, uint64_t frame, uint32_t part, int slot)
-{
-    char where[600], passes[400] = "";
-    if (slot >= 0 && f->prof)
-        vf_profiler_slot_passes(f->prof, (uint32_t)slot, passes, sizeof passes);
-    int n = snprintf(where, sizeof where, "frame %llu", (unsigned long long)frame);
-    if (f->split && part > 0 && n > 0 && (size_t)n < sizeof where)
-        n += snprintf(where + n, sizeof where - (size_t)n, ", submit %u of the frame", part);
-    if (passes[0] && n > 0 && (size_t)n < sizeof where)
-        snprintf(where + n, sizeof where - (size_t)n, " (passes %s)", passes);
-    /* the last good state, from host copies (the gpu may be gone) */
-    char saved[600] = "", buf[300];
-    if (f->solver && f->solver->vt->export_last_good && res != VF_ERR_INVALID_ARG) {
-        uint64_t good_frame = 0;
-        double good_time = 0;
-        const char *dir = failure_dir(f->scene, f->export_dir, buf, sizeof buf);
-        vf_result w = VF_ERR_IO;
-        if (dir) {
-            w = vf_solver_export_last_good(f->solver, dir, *f->export_index, &good_frame, &good_time);
-            if (w == VF_OK)
-                (*f->export_index)++;
-        }
-        if (w == VF_OK)
-            snprintf(saved, sizeof saved, "; last good state (frame %llu, t = %.6g s) written to %s",
-                     (unsigned long long)good_frame, good_time, dir);
-        else if (w == VF_ERR_UNSUPPORTED)
-            snprintf(saved, sizeof saved, "; no good state was kept (--check-every N keeps one)");
-        else
-            snprintf(saved, sizeof saved, "; writing the last good state to %s failed: %s", dir ? dir : "out/",
-                     vf_result_message(w));
-    }
-    const char *split_hint = f->split ? "fewer substeps per submit (--substeps-per-submit 1)"
-                                      : "splitting frames (--substeps-per-submit 8)";
-    if (res == VF_ERR_DEVICE_LOST)
-        vf_app_error("scene %s: the gpu device was lost at %s while %s: try a smaller size (--set), %s, another gpu "
-                     "(--device) or a newer driver%s",
-                     f->scene, where, what, split_hint, saved);
-    else if (res == VF_ERR_OUT_OF_DEVICE_MEMORY)
-        vf_app_error("scene %s: out of device memory at %s while %s: try a smaller size (--set), closing other gpu "
-                     "programs, another gpu (--device) or a newer driver%s",
-                     f->scene, where, what, saved);
-    else
-        vf_app_error("scene %s: %s while %s: %s%s", f->scene, where, what, vf_result_message(res), saved);
-    return VF_EXIT_RUNTIME;
-}
-
 /* The options of run. */
 typedef struct run_opts {
     const char *device, *export_dir, *export_compress;
@@ -386,45 +301,310 @@ static void scene_help(const vf_cmd_scene *sc)
     }
 }
 
+/* The options table of run and the checks of --export-compress; 0, or an
+ * exit code (VF_OPT_LISTED included) after printing. */
+static int parse_run_args(int argc, char **argv, vf_cmd_scene *sc, run_opts *o, vf_session_run *srun, bool *help)
+{
+    const vf_opt opts[] = {
+        {.name = "--device", .type = VF_OPT_TEXT, .out = &o->device},
+        {.name = "--steps", .type = VF_OPT_INT, .out = &o->steps, .min = 1, .max = 1000000000},
+        {.name = "--time", .type = VF_OPT_DOUBLE, .out = &o->sim_time, .min = 0, .max = HUGE_VAL,
+         .must = "a positive number of simulated seconds"},
+        {.name = "--wall", .type = VF_OPT_DOUBLE, .out = &o->wall_limit, .min = 0, .max = 1e9,
+         .must = "a positive number of wall-clock seconds (at most 1e9)"},
+        {.name = "--export", .type = VF_OPT_TEXT, .out = &o->export_dir},
+        {.name = "--export-every", .type = VF_OPT_DOUBLE, .out = &o->export_every, .min = 0, .max = HUGE_VAL,
+         .must = "a positive number of simulated seconds"},
+        {.name = "--export-compress", .type = VF_OPT_TEXT, .out = &o->export_compress},
+        {.name = "--check-every", .type = VF_OPT_INT, .out = &o->check_every, .min = 1, .max = 1000000000},
+        {.name = "--substeps-per-submit", .type = VF_OPT_INT, .out = &o->part_substeps, .min = 0, .max = 1000000,
+         .must = " (0: one submit per frame)"},
+        {.name = "--replay", .type = VF_OPT_TEXT, .out = &srun->replay},
+        {.name = "--serve", .type = VF_OPT_TEXT, .out = &srun->serve},
+        {.name = "--join", .type = VF_OPT_TEXT, .out = &srun->join},
+        {.name = "--token", .type = VF_OPT_TEXT, .out = &srun->token},
+        {.name = "--force", .type = VF_OPT_FLAG, .out = &o->force},
+        {.name = "--export-mesh", .type = VF_OPT_FLAG, .out = &o->export_mesh},
+        {.name = "--quiet", .type = VF_OPT_FLAG, .out = &o->quiet},
+    };
+    int rc = vf_opt_parse("run", argc, argv, VF_OPT_TABLE(opts), help, sc);
+    if (rc != 0)
+        return rc;
+    if (o->export_compress && !vf_vti_compression_parse(o->export_compress, &o->vti_compression)) {
+        vf_app_error("--export-compress %s: must be one of %s", o->export_compress, VF_CHOICES(VF_VTI_COMPRESSION_LIST));
+        return VF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Every check that needs no device, before any wait and any gpu work, then
+ * the session's peer (--serve, --join): from here a signal ends the wait or
+ * the frame. 0, or an exit code after printing. */
+static int run_prepare(vf_cmd_scene *sc, run_opts *o, vf_session_run *srun, int argc, char **argv)
+{
+    int rc;
+    long long steps = o->steps;
+    bool length_given = o->steps >= 0 || o->sim_time >= 0;
+    if (vf_session_run_active(srun) && (rc = vf_session_run_check(srun, sc, argc, argv, &steps, length_given)) != 0)
+        return rc;
+    o->steps = steps; /* a record's frames when not given */
+    if (!srun->join && (rc = run_checks(sc, o)) != 0)
+        return rc;
+    if (o->export_dir && (rc = check_export_dir(o->export_dir, o->force)) != 0)
+        return rc;
+    /* from here a signal ends the wait or the frame, and the summary is written */
+    vf_app_catch_interrupts();
+    if (vf_session_run_active(srun) && (rc = vf_session_run_connect(srun, sc, &steps)) != 0) {
+        if (rc == VF_EXIT_INTERRUPTED)
+            rc = interrupted_early(o->export_dir, o->force, srun->serve ? sc : NULL,
+                                   srun->serve ? "waiting for a peer to join" : "joining the server");
+        return rc;
+    }
+    o->steps = steps;
+    if (srun->join && (rc = run_checks(sc, o)) != 0) /* the server's scene */
+        return rc;
+    return 0;
+}
+
+/* A run from its solver on: what the frames share. */
+typedef struct run_state {
+    vf_cmd_scene *sc;
+    const run_opts *o;
+    vf_session_run *srun;
+    vf_gpu *gpu;
+    vf_solver *solver;
+    vf_frame_runner *runner;
+    vf_mesh *mesh;
+    vf_progress progress;
+    uint64_t total;         /* frames to run (--wall and signals lower it) */
+    uint64_t export_frames; /* export every this many frames; 0: only at the end */
+    uint32_t export_index;
+    double t0;
+    int interrupted;
+} run_state;
+
+/* The solver, the export folder, the frame runner and the frame counts
+ * (bounded before the first frame). 0, or an exit code after printing. */
+static int run_setup(run_state *r)
+{
+    const run_opts *o = r->o;
+    vf_cmd_scene *sc = r->sc;
+    char err[512];
+    vf_result res;
+    int rc;
+    if ((rc = vf_cmd_scene_create(sc, r->gpu, &r->solver)) != 0)
+        return rc;
+    r->solver->vti_compression = o->vti_compression;
+    if (vf_app_interrupted())
+        return interrupted_early(o->export_dir, o->force, sc, "building the solver");
+    /* the export folder only once the solver exists: a size that does not fit writes nothing */
+    if (o->export_dir && (res = vf_output_dir_prepare(o->export_dir, o->force, err, sizeof err)) != VF_OK) {
+        vf_app_error("--export %s", err);
+        return res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
+    }
+    vf_frame_runner_desc rd = {.name = "run frames", .scene = sc->info->name, .export_dir = o->export_dir,
+                               .export_index = &r->export_index, .solver = &r->solver, .split_option = true,
+                               .progress = &r->progress};
+    if ((res = vf_frame_runner_create(r->gpu, &rd, &r->runner)) != VF_OK) {
+        vf_app_error("scene %s: setting up the frames failed: %s", sc->info->name, vf_result_message(res));
+        return VF_EXIT_RUNTIME;
+    }
+    /* every count from user numbers is bounded here, before the first frame
+     * (run_checks did so from the scene's frame_dt when it is known without
+     * the solver): --time over a tiny frame_dt (or a huge --time) must not
+     * overflow */
+    double frames_wanted = o->steps > 0 ? (double)o->steps : ceil(o->sim_time / r->solver->frame_dt - 1e-9);
+    if (!(r->solver->frame_dt > 0) || !(frames_wanted <= VF_RUN_MAX_FRAMES)) {
+        time_bound_error(sc, o->sim_time, frames_wanted, r->solver->frame_dt);
+        return VF_EXIT_USAGE;
+    }
+    r->total = frames_wanted >= 1 ? (uint64_t)frames_wanted : 1;
+    /* the export schedule in whole frames (a time schedule stops advancing
+     * once an interval is below the precision of the simulated time) */
+    if (o->export_every > 0) {
+        double k = ceil(o->export_every / r->solver->frame_dt - 1e-9);
+        r->export_frames = k < 1 ? 1 : k < (double)r->total ? (uint64_t)k : 0;
+    }
+    r->solver->part_substeps = o->part_substeps >= 0 ? (uint32_t)o->part_substeps : r->solver->vt->submit_substeps;
+    return 0;
+}
+
+/* Frame fr (0-based) in parts, each its own submit (solver.h); step: the
+ * solver steps; resumed: the estimate ran the frame's first substeps. */
+static int run_frame_parts(run_state *r, uint64_t fr, bool step, bool resumed)
+{
+    vf_solver *solver = r->solver;
+    int rc;
+    if (!resumed)
+        solver->part_more = false;
+    for (uint32_t part = 1;; part++) {
+        VkCommandBuffer cmd;
+        uint32_t slot;
+        if ((rc = vf_frame_runner_begin(r->runner, &cmd, &slot)) != 0)
+            return rc;
+        vf_result res;
+        if (step && (res = vf_solver_record_frame(solver, cmd, r->runner->prof)) != VF_OK)
+            return vf_frame_runner_fail(r->runner, res, "recording", fr + 1, part, -1);
+        if ((rc = vf_frame_runner_submit(r->runner, slot, fr + 1, part, !solver->part_more)) != 0)
+            return rc;
+        if (!solver->part_more)
+            return 0;
+        char extra[64]; /* a long frame in parts shows progress too */
+        snprintf(extra, sizeof extra, "frame %llu: submit %u", (unsigned long long)fr + 1, part);
+        vf_progress_update(&r->progress, fr, extra);
+    }
+}
+
+/* A failed check: the state the solver kept (its last good one) goes to the
+ * export folder, or to a new out/SCENE-failure when there is none, with the
+ * summary of the failed state (valid JSON: non-finite numbers are null); 1. */
+static int run_check_failed(run_state *r, const char *why)
+{
+    const run_opts *o = r->o;
+    vf_solver *solver = r->solver;
+    vf_progress_end(&r->progress);
+    char fallback[300];
+    const char *dump = vf_failure_dir(r->sc->info->name, o->export_dir, fallback, sizeof fallback);
+    bool dumped = dump && solver->vt->export_frame && solver->vt->export_frame(solver, dump, r->export_index++) == VF_OK;
+    char field[512];
+    if (o->export_dir)
+        write_summary(o->export_dir, r->sc, solver, r->gpu, &r->runner->st, vf_app_now() - r->t0, 0, why, field,
+                      sizeof field);
+    vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s%s%s%s", r->sc->info->name,
+                 (unsigned long long)solver->frames, solver->time, why, dumped ? ": state written to " : "",
+                 dumped ? dump : "", o->export_dir ? " with summary.json" : "");
+    return VF_EXIT_FAIL;
+}
+
+/* One export of the fields (and with --export-mesh the surface mesh); 0 or
+ * an exit code after printing. */
+static int run_export(run_state *r)
+{
+    const run_opts *o = r->o;
+    vf_result res;
+    if ((res = r->solver->vt->export_frame(r->solver, o->export_dir, r->export_index++)) != VF_OK) {
+        vf_progress_end(&r->progress);
+        vf_app_error("--export %s: writing export %u failed: %s", o->export_dir, r->export_index - 1, vf_result_message(res));
+        return VF_EXIT_RUNTIME; /* an output that cannot be written: 3 in every command */
+    }
+    if (!o->export_mesh)
+        return 0;
+    char path[4096], err[512] = "";
+    snprintf(path, sizeof path, "%s/surface_%04u.ply", o->export_dir, r->export_index - 1);
+    res = vf_mesh_export_sph(r->gpu, r->solver, &r->mesh, path, err, sizeof err);
+    if (res != VF_OK) {
+        vf_app_error("--export-mesh %s: %s", path, err[0] ? err : vf_result_message(res));
+        /* an output that cannot be written: 3 in every command */
+        return res == VF_ERR_IO || res == VF_ERR_NO_SPACE || vf_app_exit_code(res) != VF_EXIT_USAGE ? VF_EXIT_RUNTIME
+                                                                                                     : VF_EXIT_USAGE;
+    }
+    if (err[0] && !o->quiet)
+        vf_app_note("--export-mesh %s: %s", path, err);
+    return 0;
+}
+
+/* After frame fr: --wall, a signal, then the check and the export the
+ * schedule asks for; 0 or an exit code after printing. */
+static int run_after_frame(run_state *r, uint64_t fr)
+{
+    const run_opts *o = r->o;
+    vf_solver *solver = r->solver;
+    int rc;
+    if (o->wall_limit > 0 && vf_app_now() - r->t0 >= o->wall_limit)
+        r->total = fr + 1; /* --wall: this frame is the last */
+    if (vf_app_interrupted()) {
+        r->interrupted = vf_app_interrupted();
+        r->total = fr + 1; /* SIGINT, SIGTERM: this frame is the last */
+    }
+    bool last = fr + 1 == r->total;
+    bool do_export = o->export_dir && (last || (r->export_frames && (fr + 1) % r->export_frames == 0));
+    bool do_check = solver->vt->check && (last || (o->check_every > 0 && (fr + 1) % (uint64_t)o->check_every == 0));
+    if ((do_export || do_check) && (rc = vf_frame_runner_wait_all(r->runner)) != 0)
+        return rc;
+    char why[512];
+    if (do_check && vf_solver_check(solver, why, sizeof why) != VF_OK)
+        return run_check_failed(r, why);
+    if (do_export && (rc = run_export(r)) != 0)
+        return rc;
+    char extra[48];
+    snprintf(extra, sizeof extra, "t = %.4g s", solver->time);
+    vf_progress_update(&r->progress, fr + 1, extra);
+    return 0;
+}
+
+/* The frames: each after the session's inputs (--replay, lockstep), the
+ * first after the estimate of its pace. 0, or an exit code after printing;
+ * a signal in the wait for a peer ends the frames with 0 and r->interrupted. */
+static int run_frames(run_state *r)
+{
+    int rc;
+    for (uint64_t fr = 0; fr < r->total; fr++) {
+        bool step = true; /* a session's inputs may pause the frame or replace the solver */
+        if (vf_session_run_active(r->srun) && (rc = vf_session_run_frame(r->srun, r->gpu, &r->solver, fr, &step)) != 0) {
+            vf_progress_end(&r->progress);
+            if (rc != VF_EXIT_INTERRUPTED || !r->solver)
+                return rc;
+            /* a signal in the wait for the peer: end here, with the summary */
+            r->interrupted = vf_app_interrupted();
+            vf_lockstep_abort(&r->srun->ls);
+            return 0;
+        }
+        bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
+        if (fr == 0 && step && !r->o->quiet) {
+            vf_frame_estimate est;
+            if ((rc = vf_cmd_estimate_and_warn(r->sc->info, r->sc->desc, r->gpu, r->solver, NULL, 0, r->total, &est)) != 0) {
+                vf_progress_end(&r->progress);
+                return rc;
+            }
+            step = !est.frame_complete;
+            resumed = step;
+            r->progress.unit_s = est.frame_s;
+        }
+        if ((rc = run_frame_parts(r, fr, step, resumed)) != 0)
+            return rc;
+        vf_result res;
+        if (step && (res = vf_solver_frame_done(r->solver)) != VF_OK)
+            return vf_frame_runner_fail(r->runner, res, "frame bookkeeping", fr + 1, 0, -1);
+        if ((rc = run_after_frame(r, fr)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* A run on the gpu: setup, the frames, the session's end and the report. */
+static int run_on_gpu(run_state *r)
+{
+    int rc;
+    if ((rc = run_setup(r)) != 0)
+        return rc;
+    r->t0 = vf_app_now();
+    vf_progress_begin(&r->progress, r->sc->info->name, r->total, r->o->quiet);
+    if ((rc = run_frames(r)) != 0)
+        return rc;
+    if ((rc = vf_frame_runner_finish(r->runner)) != 0)
+        return rc;
+    vf_progress_end(&r->progress);
+    if (!r->interrupted && (rc = vf_session_run_finish(r->srun, r->solver, r->o->export_dir)) != 0) {
+        if (rc != VF_EXIT_INTERRUPTED)
+            return rc;
+        r->interrupted = vf_app_interrupted(); /* in the last exchange: the summary still goes out */
+        vf_lockstep_abort(&r->srun->ls);
+    }
+    return run_report(r->sc, r->o, r->solver, r->gpu, &r->runner->st, vf_app_now() - r->t0, r->interrupted,
+                      r->export_index);
+}
+
 int vf_cmd_run(int argc, char **argv)
 {
     vf_cmd_scene sc = {0};
     run_opts o = {.steps = -1, .part_substeps = -1, .sim_time = -1, .export_every = -1};
     bool help = false;
-    vf_mesh *mesh = NULL;
     vf_session_run srun = {0};
     int rc = vf_cmd_scene_begin(&sc, argc, argv, "run");
     if (rc >= 0)
         return rc;
-    const vf_opt opts[] = {
-        {.name = "--device", .type = VF_OPT_TEXT, .out = &o.device},
-        {.name = "--steps", .type = VF_OPT_INT, .out = &o.steps, .min = 1, .max = 1000000000},
-        {.name = "--time", .type = VF_OPT_DOUBLE, .out = &o.sim_time, .min = 0, .max = HUGE_VAL,
-         .must = "a positive number of simulated seconds"},
-        {.name = "--wall", .type = VF_OPT_DOUBLE, .out = &o.wall_limit, .min = 0, .max = 1e9,
-         .must = "a positive number of wall-clock seconds (at most 1e9)"},
-        {.name = "--export", .type = VF_OPT_TEXT, .out = &o.export_dir},
-        {.name = "--export-every", .type = VF_OPT_DOUBLE, .out = &o.export_every, .min = 0, .max = HUGE_VAL,
-         .must = "a positive number of simulated seconds"},
-        {.name = "--export-compress", .type = VF_OPT_TEXT, .out = &o.export_compress},
-        {.name = "--check-every", .type = VF_OPT_INT, .out = &o.check_every, .min = 1, .max = 1000000000},
-        {.name = "--substeps-per-submit", .type = VF_OPT_INT, .out = &o.part_substeps, .min = 0, .max = 1000000,
-         .must = " (0: one submit per frame)"},
-        {.name = "--replay", .type = VF_OPT_TEXT, .out = &srun.replay},
-        {.name = "--serve", .type = VF_OPT_TEXT, .out = &srun.serve},
-        {.name = "--join", .type = VF_OPT_TEXT, .out = &srun.join},
-        {.name = "--token", .type = VF_OPT_TEXT, .out = &srun.token},
-        {.name = "--force", .type = VF_OPT_FLAG, .out = &o.force},
-        {.name = "--export-mesh", .type = VF_OPT_FLAG, .out = &o.export_mesh},
-        {.name = "--quiet", .type = VF_OPT_FLAG, .out = &o.quiet},
-    };
-    if ((rc = vf_opt_parse("run", argc, argv, VF_OPT_TABLE(opts), &help, &sc)) != 0)
+    if ((rc = parse_run_args(argc, argv, &sc, &o, &srun, &help)) != 0)
         goto end;
-    if (o.export_compress && !vf_vti_compression_parse(o.export_compress, &o.vti_compression)) {
-        vf_app_error("--export-compress %s: must be one of %s", o.export_compress, VF_CHOICES(VF_VTI_COMPRESSION_LIST));
-        rc = VF_EXIT_USAGE;
-        goto end;
-    }
     if (help) {
         if (sc.info)
             scene_help(&sc);
@@ -433,239 +613,18 @@ int vf_cmd_run(int argc, char **argv)
         rc = VF_EXIT_OK;
         goto end;
     }
-    long long steps = o.steps;
-    /* every check that needs no device, before any wait and any gpu work */
-    bool length_given = o.steps >= 0 || o.sim_time >= 0;
-    if (vf_session_run_active(&srun) &&
-        (rc = vf_session_run_check(&srun, &sc, argc, argv, &steps, length_given)) != 0)
+    if ((rc = run_prepare(&sc, &o, &srun, argc, argv)) != 0)
         goto end;
-    o.steps = steps; /* a record's frames when not given */
-    if (!srun.join && (rc = run_checks(&sc, &o)) != 0)
+    run_state r = {.sc = &sc, .o = &o, .srun = &srun};
+    if ((rc = vf_app_gpu_open(o.device, false, NULL, 0, &r.gpu)) != 0)
         goto end;
-    if (o.export_dir && (rc = check_export_dir(o.export_dir, o.force)) != 0)
-        goto end;
-    /* from here a signal ends the wait or the frame, and the summary is written */
-    vf_app_catch_interrupts();
-    if (vf_session_run_active(&srun) && (rc = vf_session_run_connect(&srun, &sc, &steps)) != 0) {
-        if (rc == VF_EXIT_INTERRUPTED)
-            rc = interrupted_early(o.export_dir, o.force, srun.serve ? &sc : NULL,
-                                   srun.serve ? "waiting for a peer to join" : "joining the server");
-        goto end;
-    }
-    o.steps = steps;
-    if (srun.join && (rc = run_checks(&sc, &o)) != 0) /* the server's scene */
-        goto end;
-    char err[512];
-
-    vf_gpu *gpu = NULL;
-    vf_solver *solver = NULL;
-    vf_frames *frames = NULL;
-    vf_profiler *prof = NULL;
-    vf_pass_stats st = {0};
-    rc = vf_app_gpu_open(o.device, false, NULL, 0, &gpu);
-    if (rc)
-        goto end;
-    vf_result res;
-    if ((rc = vf_cmd_scene_create(&sc, gpu, &solver)) != 0)
-        goto done;
-    solver->vti_compression = o.vti_compression;
-    if (vf_app_interrupted()) {
-        rc = interrupted_early(o.export_dir, o.force, &sc, "building the solver");
-        goto done;
-    }
-    /* the export folder only once the solver exists: a size that does not fit writes nothing */
-    if (o.export_dir && (res = vf_output_dir_prepare(o.export_dir, o.force, err, sizeof err)) != VF_OK) {
-        vf_app_error("--export %s", err);
-        rc = res == VF_ERR_INVALID_ARG ? VF_EXIT_USAGE : VF_EXIT_RUNTIME; /* an output that cannot be written: 3 */
-        goto done;
-    }
-    vf_frames_desc fd = {.count = 2, .name = "run frames"};
-    vf_profiler_desc pd = {.slots = 2, .max_scopes = 1024};
-    if ((res = vf_frames_create(gpu, &fd, &frames)) != VF_OK || (res = vf_profiler_create(gpu, &pd, &prof)) != VF_OK) {
-        vf_app_error("scene %s: setting up the frames failed: %s", sc.info->name, vf_result_message(res));
-        rc = VF_EXIT_RUNTIME;
-        goto done;
-    }
-    /* every count from user numbers is bounded here, before the first frame
-     * (run_checks did so from the scene's frame_dt when it is known without
-     * the solver): --time over a tiny frame_dt (or a huge --time) must not
-     * overflow */
-    double frames_wanted = o.steps > 0 ? (double)o.steps : ceil(o.sim_time / solver->frame_dt - 1e-9);
-    if (!(solver->frame_dt > 0) || !(frames_wanted <= VF_RUN_MAX_FRAMES)) {
-        time_bound_error(&sc, o.sim_time, frames_wanted, solver->frame_dt);
-        rc = VF_EXIT_USAGE;
-        goto done;
-    }
-    uint64_t total = frames_wanted >= 1 ? (uint64_t)frames_wanted : 1;
-    /* the export schedule in whole frames (a time schedule stops advancing
-     * once an interval is below the precision of the simulated time) */
-    uint64_t export_frames = 0; /* 0: only at the end */
-    if (o.export_every > 0) {
-        double k = ceil(o.export_every / solver->frame_dt - 1e-9);
-        export_frames = k < 1 ? 1 : k < (double)total ? (uint64_t)k : 0;
-    }
-    uint32_t export_index = 0;
-    solver->part_substeps = o.part_substeps >= 0 ? (uint32_t)o.part_substeps : solver->vt->submit_substeps;
-    run_fail fail = {.scene = sc.info->name, .export_dir = o.export_dir, .export_index = &export_index,
-                     .solver = solver, .prof = prof, .split = solver->part_substeps > 0};
-    slot_info slots[2] = {{0}};
-    double t0 = vf_app_now();
-    int interrupted = 0;
-    vf_progress progress;
-    vf_progress_begin(&progress, sc.info->name, total, o.quiet);
-    for (uint64_t fr = 0; fr < total; fr++) {
-        bool step = true; /* a session's inputs may pause the frame or replace the solver */
-        if (vf_session_run_active(&srun) && (rc = vf_session_run_frame(&srun, gpu, &solver, fr, &step)) != 0) {
-            vf_progress_end(&progress);
-            if (rc != VF_EXIT_INTERRUPTED || !solver)
-                goto done;
-            /* a signal in the wait for the peer: end here, with the summary */
-            interrupted = vf_app_interrupted();
-            vf_lockstep_abort(&srun.ls);
-            break;
-        }
-        fail.solver = solver;
-        bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
-        if (fr == 0 && step && !o.quiet) {
-            vf_frame_estimate est;
-            if ((rc = vf_cmd_estimate_and_warn(sc.info, sc.desc, gpu, solver, NULL, 0, total, &est)) != 0) {
-                vf_progress_end(&progress);
-                goto done;
-            }
-            step = !est.frame_complete;
-            resumed = step;
-            progress.unit_s = est.frame_s;
-        }
-        /* the frame in parts, each its own submit (solver.h) */
-        if (!resumed)
-            solver->part_more = false;
-        for (uint32_t part = 1;; part++) {
-            VkCommandBuffer cmd;
-            uint32_t slot = (frames->current + 1) % frames->count;
-            if ((res = vf_frames_begin(frames, &cmd, &slot)) != VF_OK) {
-                vf_progress_end(&progress);
-                rc = gpu_failure(&fail, res, "waiting for the gpu", slots[slot].frame, slots[slot].part, (int)slot);
-                goto done;
-            }
-            if (slots[slot].used && (res = vf_profiler_collect_part(prof, slot, &st, slots[slot].ends_frame)) != VF_OK) {
-                vf_progress_end(&progress);
-                rc = gpu_failure(&fail, res, "reading timestamps", slots[slot].frame, slots[slot].part, (int)slot);
-                goto done;
-            }
-            slots[slot].used = false;
-            vf_profiler_reset(prof, cmd, slot);
-            vf_cmd_barrier_frame_start(cmd);
-            if (step && (res = vf_solver_record_frame(solver, cmd, prof)) != VF_OK) {
-                vf_progress_end(&progress);
-                rc = gpu_failure(&fail, res, "recording", fr + 1, part, -1);
-                goto done;
-            }
-            if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK) {
-                vf_progress_end(&progress);
-                rc = gpu_failure(&fail, res, "submitting", fr + 1, part, (int)slot);
-                goto done;
-            }
-            slots[slot] = (slot_info){.used = true, .ends_frame = !solver->part_more, .frame = fr + 1, .part = part};
-            if (!solver->part_more)
-                break;
-            char extra[64]; /* a long frame in parts shows progress too */
-            snprintf(extra, sizeof extra, "frame %llu: submit %u", (unsigned long long)fr + 1, part);
-            vf_progress_update(&progress, fr, extra);
-        }
-        if (step && (res = vf_solver_frame_done(solver)) != VF_OK) {
-            vf_progress_end(&progress);
-            rc = gpu_failure(&fail, res, "frame bookkeeping", fr + 1, 0, -1);
-            goto done;
-        }
-        if (o.wall_limit > 0 && vf_app_now() - t0 >= o.wall_limit)
-            total = fr + 1; /* --wall: this frame is the last */
-        if (vf_app_interrupted()) {
-            interrupted = vf_app_interrupted();
-            total = fr + 1; /* SIGINT, SIGTERM: this frame is the last */
-        }
-        bool last = fr + 1 == total;
-        bool do_export = o.export_dir && (last || (export_frames && (fr + 1) % export_frames == 0));
-        bool do_check = solver->vt->check && (last || (o.check_every > 0 && (fr + 1) % (uint64_t)o.check_every == 0));
-        if (do_export || do_check) {
-            for (uint32_t k = 0; k < 2; k++)
-                if ((res = vf_frames_wait(frames, k)) != VF_OK) {
-                    vf_progress_end(&progress);
-                    rc = gpu_failure(&fail, res, "waiting for the gpu", slots[k].frame, slots[k].part, (int)k);
-                    goto done;
-                }
-        }
-        if (do_check && (res = vf_solver_check(solver, err, sizeof err)) != VF_OK) {
-            vf_progress_end(&progress);
-            /* the state the solver kept (its last good one) goes to the export
-             * folder, or to a new out/SCENE-failure when there is none */
-            char fallback[300];
-            const char *dump = failure_dir(sc.info->name, o.export_dir, fallback, sizeof fallback);
-            bool dumped = dump && solver->vt->export_frame && solver->vt->export_frame(solver, dump, export_index++) == VF_OK;
-            /* and the summary of the failed state (valid JSON: non-finite numbers are null) */
-            char field[512];
-            if (o.export_dir)
-                write_summary(o.export_dir, &sc, solver, gpu, &st, vf_app_now() - t0, 0, err, field, sizeof field);
-            vf_app_error("scene %s: check failed at frame %llu (t = %.6g s): %s%s%s%s", sc.info->name,
-                         (unsigned long long)solver->frames, solver->time, err, dumped ? ": state written to " : "",
-                         dumped ? dump : "", o.export_dir ? " with summary.json" : "");
-            rc = VF_EXIT_FAIL;
-            goto done;
-        }
-        if (do_export) {
-            if ((res = solver->vt->export_frame(solver, o.export_dir, export_index++)) != VF_OK) {
-                vf_progress_end(&progress);
-                vf_app_error("--export %s: writing export %u failed: %s", o.export_dir, export_index - 1, vf_result_message(res));
-                rc = VF_EXIT_RUNTIME; /* an output that cannot be written: 3 in every command */
-                goto done;
-            }
-            if (o.export_mesh) {
-                char path[4096];
-                snprintf(path, sizeof path, "%s/surface_%04u.ply", o.export_dir, export_index - 1);
-                err[0] = 0;
-                res = vf_mesh_export_sph(gpu, solver, &mesh, path, err, sizeof err);
-                if (res != VF_OK) {
-                    vf_app_error("--export-mesh %s: %s", path, err[0] ? err : vf_result_message(res));
-                    /* an output that cannot be written: 3 in every command */
-                    rc = res == VF_ERR_IO || res == VF_ERR_NO_SPACE || vf_app_exit_code(res) != VF_EXIT_USAGE
-                             ? VF_EXIT_RUNTIME
-                             : VF_EXIT_USAGE;
-                    goto done;
-                }
-                if (err[0] && !o.quiet)
-                    vf_app_note("--export-mesh %s: %s", path, err);
-            }
-        }
-        char extra[48];
-        snprintf(extra, sizeof extra, "t = %.4g s", solver->time);
-        vf_progress_update(&progress, fr + 1, extra);
-    }
-    for (uint32_t k = 0; k < 2; k++) {
-        if ((res = vf_frames_wait(frames, k)) != VF_OK) {
-            vf_progress_end(&progress);
-            rc = gpu_failure(&fail, res, "waiting for the gpu", slots[k].frame, slots[k].part, (int)k);
-            goto done;
-        }
-        if (slots[k].used && vf_profiler_collect_part(prof, k, &st, slots[k].ends_frame) == VF_OK)
-            slots[k].used = false;
-    }
-    vf_progress_end(&progress);
-    if (!interrupted && (rc = vf_session_run_finish(&srun, solver, o.export_dir)) != 0) {
-        if (rc != VF_EXIT_INTERRUPTED)
-            goto done;
-        interrupted = vf_app_interrupted(); /* in the last exchange: the summary still goes out */
-        vf_lockstep_abort(&srun.ls);
-    }
-    rc = run_report(&sc, &o, solver, gpu, &st, vf_app_now() - t0, interrupted, export_index);
-done:
-    vf_frames_destroy(&frames); /* first: waits for the submits that use the profiler's queries */
-    vf_profiler_destroy(&prof);
-    vf_mesh_destroy(&mesh);
-    vf_solver_destroy(&solver);
-    {
-        int close_rc = vf_app_gpu_close(&gpu);
-        if (rc == VF_EXIT_OK)
-            rc = close_rc;
-    }
+    rc = run_on_gpu(&r);
+    vf_frame_runner_destroy(&r.runner); /* first: waits for the submits that use the profiler's queries */
+    vf_mesh_destroy(&r.mesh);
+    vf_solver_destroy(&r.solver);
+    int close_rc = vf_app_gpu_close(&r.gpu);
+    if (rc == VF_EXIT_OK)
+        rc = close_rc;
 end:
     vf_session_run_end(&srun);
     vf_cmd_scene_end(&sc);
