@@ -241,10 +241,11 @@ static vf_result set_key(const char *label, const vf_scene_info *info, void *des
     return VF_OK;
 }
 
-static vf_result parse_impl(const char *label, const char *data, size_t size, bool builtin, vf_scene_loaded *out, char *err,
-                            size_t cap)
+/* The text of a scene file before it is parsed: its size, not empty, UTF-8
+ * without NUL bytes, nested at most VF_SCENE_FILE_MAX_DEPTH levels, strict
+ * JSON (json_strict_check). */
+static vf_result check_text(const char *label, const char *data, size_t size, char *err, size_t cap)
 {
-    memset(out, 0, sizeof *out);
     if (size > VF_SCENE_FILE_MAX_BYTES)
         return fail(VF_ERR_PARSE, err, cap, "%s: too large (%zu bytes): scene files are at most %u bytes", label, size,
                     VF_SCENE_FILE_MAX_BYTES);
@@ -276,6 +277,13 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
         line_col(data, strict_at, &line, &col);
         return fail(VF_ERR_PARSE, err, cap, "%s: line %zu, column %zu: %s", label, line, col, strict_why);
     }
+    return VF_OK;
+}
+
+/* The JSON tree of checked text (*root, the caller deletes it), or where it
+ * is invalid. */
+static vf_result parse_json(const char *label, const char *data, size_t size, cJSON **root, char *err, size_t cap)
+{
     /* cJSON wants the terminating NUL inside the length to reject trailing garbage. */
     char *text = malloc(size + 1);
     if (!text)
@@ -283,8 +291,8 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
     memcpy(text, data, size);
     text[size] = 0;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, size + 1, &end, 1);
-    if (!root) {
+    *root = cJSON_ParseWithLengthOpts(text, size + 1, &end, 1);
+    if (!*root) {
         size_t pos = end && end >= text && end <= text + size ? (size_t)(end - text) : size;
         size_t line, col;
         line_col(text, pos, &line, &col);
@@ -297,175 +305,221 @@ static vf_result parse_impl(const char *label, const char *data, size_t size, bo
                     label, line, col);
     }
     free(text);
+    return VF_OK;
+}
 
-    vf_result r = VF_ERR_INVALID_ARG;
-    char families[128];
-    family_list(families, sizeof families);
-    if (!cJSON_IsObject(root)) {
-        r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: the top level is %s: must be an object {\"solver\": ..., \"scene\": ..., \"<solver>\": {...}}",
-             label, type_name(root));
-        goto free_root;
-    }
-    /* Top-level keys: solver, scene, description and the family's object. */
-    const cJSON *solver = NULL, *scene = NULL, *description = NULL, *keys = NULL;
-    bool any_shapes = false;
+/* The top-level keys of a scene file. */
+typedef struct top_keys {
+    const cJSON *solver, *scene, *description, *keys; /* keys: the family's object */
+    bool any_shapes;                                  /* shape lists, camera or render settings */
+} top_keys;
+
+/* Sorts the top-level keys of root (an object) into t: each known key once,
+ * an unknown one named with the nearest known one. */
+static vf_result read_top_keys(const char *label, const cJSON *root, const char *families, top_keys *t, char *err,
+                               size_t cap)
+{
     for (const cJSON *it = root->child; it; it = it->next) {
         char k[48];
         vf_text_safe(it->string, k, sizeof k, 40);
         const cJSON **slot = NULL;
         if (vf_shapes_is_key(it->string)) {
             for (const cJSON *prev = root->child; prev != it; prev = prev->next)
-                if (!strcmp(prev->string, it->string)) {
-                    r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: given twice: give each key once", label, k);
-                    goto free_root;
-                }
-            any_shapes = true;
+                if (!strcmp(prev->string, it->string))
+                    return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: given twice: give each key once", label, k);
+            t->any_shapes = true;
             continue;
         }
         if (!strcmp(it->string, "solver"))
-            slot = &solver;
+            slot = &t->solver;
         else if (!strcmp(it->string, "scene"))
-            slot = &scene;
+            slot = &t->scene;
         else if (!strcmp(it->string, "description"))
-            slot = &description;
+            slot = &t->description;
         else if (is_family(it->string))
-            slot = &keys;
+            slot = &t->keys;
         if (!slot) {
             char all[512], near[64] = "", dym[96] = "";
             snprintf(all, sizeof all, "solver, scene, description, %s, %s", families, vf_shapes_key_list());
             if (vf_suggest_in_list(it->string, all, ", |", near, sizeof near))
                 snprintf(dym, sizeof dym, " did you mean %s?", near);
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: unknown key:%s the top-level keys are solver, scene, description, the solver's name (%s) and %s",
+            return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: unknown key:%s the top-level keys are solver, scene, description, the solver's name (%s) and %s",
                  label, k, dym, families, vf_shapes_key_list());
-            goto free_root;
         }
-        if (*slot) {
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: given twice: give each key once", label, k);
-            goto free_root;
-        }
+        if (*slot)
+            return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: given twice: give each key once", label, k);
         *slot = it;
     }
-    if (!solver || !cJSON_IsString(solver) || !is_family(solver->valuestring)) {
-        char v[48] = "";
-        if (solver && cJSON_IsString(solver))
-            vf_text_safe(solver->valuestring, v, sizeof v, 40);
-        if (!solver)
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: missing: must be one of %s", label, families);
-        else if (!cJSON_IsString(solver))
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: %s is not allowed: must be one of %s", label, type_name(solver), families);
-        else {
-            char near[64] = "", dym[96] = "";
-            if (vf_suggest_in_list(solver->valuestring, families, ", |", near, sizeof near))
-                snprintf(dym, sizeof dym, " did you mean %s?", near);
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: \"%s\" is not a solver of this build:%s must be one of %s", label, v,
-                     dym, families);
-        }
-        goto free_root;
-    }
+    return VF_OK;
+}
+
+/* "solver": a solver family of this build. */
+static vf_result check_solver(const char *label, const cJSON *solver, const char *families, char *err, size_t cap)
+{
+    if (solver && cJSON_IsString(solver) && is_family(solver->valuestring))
+        return VF_OK;
+    char v[48] = "";
+    if (solver && cJSON_IsString(solver))
+        vf_text_safe(solver->valuestring, v, sizeof v, 40);
+    if (!solver)
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: missing: must be one of %s", label, families);
+    if (!cJSON_IsString(solver))
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: %s is not allowed: must be one of %s", label, type_name(solver), families);
+    char near[64] = "", dym[96] = "";
+    if (vf_suggest_in_list(solver->valuestring, families, ", |", near, sizeof near))
+        snprintf(dym, sizeof dym, " did you mean %s?", near);
+    return fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: \"%s\" is not a solver of this build:%s must be one of %s", label, v,
+                dym, families);
+}
+
+/* "scene": a built-in preset of the solver's family (*info). */
+static vf_result find_scene(const char *label, const cJSON *solver, const cJSON *scene, const vf_scene_info **info,
+                            char *err, size_t cap)
+{
     char scenes[512];
     scene_list(solver->valuestring, scenes, sizeof scenes);
-    const vf_scene_info *info = scene && cJSON_IsString(scene) ? vf_scene_find(scene->valuestring) : NULL;
-    if (!info || strcmp(info->family, solver->valuestring)) {
-        char v[48] = "";
-        if (scene && cJSON_IsString(scene))
-            vf_text_safe(scene->valuestring, v, sizeof v, 40);
-        if (!scene)
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: missing: must name the %s preset to start from: one of %s", label,
-                 solver->valuestring, scenes);
-        else if (!cJSON_IsString(scene))
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: %s is not allowed: must be one of %s", label, type_name(scene), scenes);
-        else {
-            char near[64] = "", dym[96] = "";
-            if (vf_suggest_in_list(scene->valuestring, scenes, ", |", near, sizeof near))
-                snprintf(dym, sizeof dym, " did you mean %s?", near);
-            r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: \"%s\" is not a %s scene:%s must be one of %s", label, v,
-                     solver->valuestring, dym, scenes);
-        }
-        goto free_root;
-    }
-    if (keys && strcmp(keys->string, info->family)) {
-        r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: keys of another solver: this scene's solver is %s: put its keys in \"%s\": {...}", label,
+    *info = scene && cJSON_IsString(scene) ? vf_scene_find(scene->valuestring) : NULL;
+    if (*info && !strcmp((*info)->family, solver->valuestring))
+        return VF_OK;
+    char v[48] = "";
+    if (scene && cJSON_IsString(scene))
+        vf_text_safe(scene->valuestring, v, sizeof v, 40);
+    if (!scene)
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: missing: must name the %s preset to start from: one of %s", label,
+             solver->valuestring, scenes);
+    if (!cJSON_IsString(scene))
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: %s is not allowed: must be one of %s", label, type_name(scene), scenes);
+    char near[64] = "", dym[96] = "";
+    if (vf_suggest_in_list(scene->valuestring, scenes, ", |", near, sizeof near))
+        snprintf(dym, sizeof dym, " did you mean %s?", near);
+    return fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: \"%s\" is not a %s scene:%s must be one of %s", label, v,
+                solver->valuestring, dym, scenes);
+}
+
+/* The family's key object is the scene's own solver's and an object; the
+ * description one line of printable text that fits. */
+static vf_result check_keys_description(const char *label, const top_keys *t, const vf_scene_info *info,
+                                        size_t description_cap, char *err, size_t cap)
+{
+    const cJSON *keys = t->keys, *description = t->description;
+    if (keys && strcmp(keys->string, info->family))
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: keys of another solver: this scene's solver is %s: put its keys in \"%s\": {...}", label,
              keys->string, info->family, info->family);
-        goto free_root;
-    }
-    if (keys && !cJSON_IsObject(keys)) {
-        r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: %s is not allowed: must be an object of keys, e.g. \"%s\": {\"%s\": ...}", label,
+    if (keys && !cJSON_IsObject(keys))
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: %s is not allowed: must be an object of keys, e.g. \"%s\": {\"%s\": ...}", label,
              keys->string, type_name(keys), info->family, info->params[0].key);
-        goto free_root;
-    }
     bool printable = description && cJSON_IsString(description);
     for (const char *c = printable ? description->valuestring : ""; *c; c++)
         printable = printable && (unsigned char)*c >= 0x20 && *c != 0x7f;
-    if (description && cJSON_IsString(description) && !printable) {
-        r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: description: holds a control character (\\n, \\t, ...): must be one line of text",
+    if (description && cJSON_IsString(description) && !printable)
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: description: holds a control character (\\n, \\t, ...): must be one line of text",
                  label);
-        goto free_root;
-    }
-    if (description && (!cJSON_IsString(description) || strlen(description->valuestring) >= sizeof out->description)) {
-        r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: description: %s: must be a string of at most %zu bytes", label,
-             cJSON_IsString(description) ? "too long" : type_name(description), sizeof out->description - 1);
-        goto free_root;
-    }
+    if (description && (!cJSON_IsString(description) || strlen(description->valuestring) >= description_cap))
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: description: %s: must be a string of at most %zu bytes", label,
+             cJSON_IsString(description) ? "too long" : type_name(description), description_cap - 1);
+    return VF_OK;
+}
 
-    /* The base: a built-in file starts from the preset's code defaults (for
-     * the fields that are not keys, e.g. which SPH layout; the file sets every
-     * key, test_scenes checks that), a user file from the built-in preset it
-     * names, as loaded from its own file. */
-    if (builtin) {
-        out->info = info;
-        out->desc = calloc(1, info->desc_size);
-        if (!out->desc) {
-            r = fail(VF_ERR_NO_MEMORY, err, cap, "%s: out of memory", label);
-            goto free_root;
-        }
-        vf_scene_defaults(info, out->desc);
-        snprintf(out->description, sizeof out->description, "%s", info->description);
-    } else if ((r = vf_scene_load_builtin(info, out, err, cap)) != VF_OK) {
-        goto free_root;
-    }
-    r = VF_ERR_INVALID_ARG;
-    if (description)
-        snprintf(out->description, sizeof out->description, "%s", description->valuestring);
+/* The base: a built-in file starts from the preset's code defaults (for the
+ * fields that are not keys, e.g. which SPH layout; the file sets every key,
+ * test_scenes checks that), a user file from the built-in preset it names,
+ * as loaded from its own file. */
+static vf_result load_base(const char *label, const vf_scene_info *info, bool builtin, vf_scene_loaded *out, char *err,
+                           size_t cap)
+{
+    if (!builtin)
+        return vf_scene_load_builtin(info, out, err, cap);
+    out->info = info;
+    out->desc = calloc(1, info->desc_size);
+    if (!out->desc)
+        return fail(VF_ERR_NO_MEMORY, err, cap, "%s: out of memory", label);
+    vf_scene_defaults(info, out->desc);
+    snprintf(out->description, sizeof out->description, "%s", info->description);
+    return VF_OK;
+}
+
+/* The family's keys onto out->desc, each once. */
+static vf_result apply_keys(const char *label, const vf_scene_info *info, const cJSON *keys, vf_scene_loaded *out,
+                            char *err, size_t cap)
+{
+    vf_result r;
     for (const cJSON *it = keys ? keys->child : NULL; it; it = it->next) {
         for (const cJSON *prev = keys->child; prev != it; prev = prev->next) {
             if (!strcmp(prev->string, it->string)) {
                 char k[48];
                 vf_text_safe(it->string, k, sizeof k, 40);
-                r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s.%s: given twice: give each key once", label, info->family, k);
-                goto free_out;
+                return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s.%s: given twice: give each key once", label, info->family, k);
             }
         }
         if ((r = set_key(label, info, out->desc, it, err, cap)) != VF_OK)
-            goto free_out;
+            return r;
     }
-    if (any_shapes) {
-        vf_scene_shapes *sh = vf_scene_shapes_of(info, out->desc);
-        /* relative mask paths: against the scene file's folder */
-        char base[VF_SHAPES_PATH_MAX] = "";
-        const char *slash = strrchr(label, '/');
-        if (slash && (size_t)(slash - label) < sizeof base)
-            snprintf(base, sizeof base, "%.*s", (int)(slash - label), label);
-        for (const cJSON *it = root->child; it; it = it->next) {
-            if (!vf_shapes_is_key(it->string))
-                continue;
-            if (!sh) {
-                r = fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: the %s scene takes no shape lists, camera or render settings",
-                         label, it->string, info->name);
-                goto free_out;
-            }
-            char why[1024];
-            if ((r = vf_shapes_parse(sh, it->string, it, base, why, sizeof why)) != VF_OK) {
-                r = fail(r, err, cap, "%s: %s", label, why);
-                goto free_out;
-            }
-        }
-    }
-    cJSON_Delete(root);
     return VF_OK;
+}
 
-free_out:
-    vf_scene_loaded_free(out);
-free_root:
+/* The shape lists, camera and render settings of root onto out->desc
+ * (relative mask paths against the scene file's folder). */
+static vf_result apply_shapes(const char *label, const vf_scene_info *info, const cJSON *root, vf_scene_loaded *out,
+                              char *err, size_t cap)
+{
+    vf_scene_shapes *sh = vf_scene_shapes_of(info, out->desc);
+    char base[VF_SHAPES_PATH_MAX] = "";
+    const char *slash = strrchr(label, '/');
+    if (slash && (size_t)(slash - label) < sizeof base)
+        snprintf(base, sizeof base, "%.*s", (int)(slash - label), label);
+    for (const cJSON *it = root->child; it; it = it->next) {
+        if (!vf_shapes_is_key(it->string))
+            continue;
+        if (!sh)
+            return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: the %s scene takes no shape lists, camera or render settings",
+                        label, it->string, info->name);
+        char why[1024];
+        vf_result r;
+        if ((r = vf_shapes_parse(sh, it->string, it, base, why, sizeof why)) != VF_OK)
+            return fail(r, err, cap, "%s: %s", label, why);
+    }
+    return VF_OK;
+}
+
+/* The checks of a parsed file and its scene from root on: the top-level
+ * keys, the solver and scene, then the base, the keys and the shapes. */
+static vf_result load_tree(const char *label, const cJSON *root, bool builtin, vf_scene_loaded *out, char *err,
+                           size_t cap)
+{
+    char families[128];
+    family_list(families, sizeof families);
+    if (!cJSON_IsObject(root))
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: the top level is %s: must be an object {\"solver\": ..., \"scene\": ..., \"<solver>\": {...}}",
+             label, type_name(root));
+    /* Top-level keys: solver, scene, description and the family's object. */
+    top_keys t = {0};
+    const vf_scene_info *info = NULL;
+    vf_result r;
+    if ((r = read_top_keys(label, root, families, &t, err, cap)) != VF_OK ||
+        (r = check_solver(label, t.solver, families, err, cap)) != VF_OK ||
+        (r = find_scene(label, t.solver, t.scene, &info, err, cap)) != VF_OK ||
+        (r = check_keys_description(label, &t, info, sizeof out->description, err, cap)) != VF_OK ||
+        (r = load_base(label, info, builtin, out, err, cap)) != VF_OK)
+        return r;
+    if (t.description)
+        snprintf(out->description, sizeof out->description, "%s", t.description->valuestring);
+    if ((r = apply_keys(label, info, t.keys, out, err, cap)) != VF_OK ||
+        (t.any_shapes && (r = apply_shapes(label, info, root, out, err, cap)) != VF_OK)) {
+        vf_scene_loaded_free(out);
+        return r;
+    }
+    return VF_OK;
+}
+
+static vf_result parse_impl(const char *label, const char *data, size_t size, bool builtin, vf_scene_loaded *out, char *err,
+                            size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    cJSON *root = NULL;
+    vf_result r;
+    if ((r = check_text(label, data, size, err, cap)) != VF_OK || (r = parse_json(label, data, size, &root, err, cap)) != VF_OK)
+        return r;
+    r = load_tree(label, root, builtin, out, err, cap);
     cJSON_Delete(root);
     return r;
 }
