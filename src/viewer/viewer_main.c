@@ -724,8 +724,8 @@ static int draw_frame(viewer *v, double dt)
     if (res != VF_OK)
         goto gpu_fail;
     v->slot_used[slot] = true;
-    if (step)
-        vf_solver_frame_done(v->solver);
+    if (step && (res = vf_solver_frame_done(v->solver)) != VF_OK)
+        goto gpu_fail;
     bool rebuild = false;
     if ((res = vf_swapchain_present(&v->sc, index, &rebuild)) != VF_OK)
         goto gpu_fail;
@@ -1001,6 +1001,175 @@ static int opt_test_keys(const char *name, const char *val, void *ctx)
     return 0;
 }
 
+/* The options of view into v (and the scene's --set into sc); 0, or the
+ * option parser's code (VF_OPT_LISTED included). */
+static int parse_view_args(viewer *v, vf_cmd_scene *sc, int argc, char **argv, bool *help)
+{
+    const vf_opt opts[] = {
+        {.name = "--size", .type = VF_OPT_CALL, .out = v, .parse = opt_size},
+        {.name = "--vsync", .type = VF_OPT_CALL, .out = &v->vsync, .parse = opt_vsync},
+        {.name = "--record", .type = VF_OPT_TEXT, .out = &v->record_path},
+        {.name = "--serve", .type = VF_OPT_TEXT, .out = &v->serve},
+        {.name = "--join", .type = VF_OPT_TEXT, .out = &v->join},
+        {.name = "--token", .type = VF_OPT_TEXT, .out = &v->token},
+        {.name = "--frames", .type = VF_OPT_INT, .out = &v->frame_limit, .min = 1, .max = 1000000000},
+        {.name = "--test-resize", .type = VF_OPT_INT, .out = &v->test_resize, .min = 1, .max = 1000000000},
+        {.name = "--test-script", .type = VF_OPT_INT, .out = &v->test_script, .min = 1, .max = 1000000000},
+        {.name = "--test-keys", .type = VF_OPT_CALL, .out = &v->test_keys, .parse = opt_test_keys},
+        {.name = "--render", .type = VF_OPT_TEXT, .out = &v->mode},
+        {.name = "--render-path", .type = VF_OPT_CALL, .out = &v->render_path, .parse = vf_cmd_parse_render_path},
+        {.name = "--screenshot", .type = VF_OPT_TEXT, .out = &v->shot_path},
+        {.name = "--screenshot-overlay", .type = VF_OPT_FLAG, .out = &v->shot_overlay},
+        {.name = "--screenshot-dir", .type = VF_OPT_TEXT, .out = &v->shot_dir},
+        {.name = "--device", .type = VF_OPT_TEXT, .out = &v->device},
+    };
+    return vf_opt_parse("view", argc, argv, VF_OPT_TABLE(opts), help, sc);
+}
+
+/* The options checked among themselves, before any wait; 0 or 2 after
+ * printing. */
+static int check_view_options(viewer *v, const vf_cmd_scene *sc)
+{
+    if (v->shot_path && !v->frame_limit && !v->join) {
+        vf_app_error("--screenshot needs --frames N (the screenshot is the last frame)");
+        return VF_EXIT_USAGE;
+    }
+    if (v->test_resize && !v->frame_limit)
+        v->frame_limit = 2 * v->test_resize + 2;
+    if (v->serve && v->join) {
+        vf_app_error("--serve and --join: a viewer either serves or joins");
+        return VF_EXIT_USAGE;
+    }
+    if (v->join && sc->info) {
+        vf_app_error("--join %s: the serving viewer chooses the scene: drop %s", v->join, sc->info->name);
+        return VF_EXIT_USAGE;
+    }
+    if (v->token && !v->serve && !v->join) {
+        vf_app_error("--token: only a lockstep session (--serve or --join) has a session token");
+        return VF_EXIT_USAGE;
+    }
+    char err[600];
+    const char *where = v->serve ? v->serve : v->join;
+    if (where && vf_net_check_address(where, err, sizeof err) != VF_OK) {
+        vf_app_error("%s %s", v->serve ? "--serve" : "--join", err);
+        return VF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* --join: the server's scene, --set and frame count replace the viewer's
+ * (the arguments are parsed); 0, or an exit code after printing. */
+static int join_server(viewer *v, vf_cmd_scene *sc, vf_session_header *hdr)
+{
+    int rc;
+    vf_cmd_scene_end(sc);
+    if ((rc = vf_lockstep_open(&v->ls, NULL, v->join, v->token, "view", hdr)) != 0 ||
+        (rc = vf_session_header_scene(hdr, v->ls.peer_label, sc)) != 0) {
+        if (rc == VF_EXIT_INTERRUPTED)
+            vf_app_note("interrupted (%s) while joining %s", vf_app_signal_name(vf_app_interrupted()), v->join);
+        return rc;
+    }
+    if (!v->frame_limit)
+        v->frame_limit = hdr->frames;
+    if (v->shot_path && !v->frame_limit) {
+        vf_app_error("--screenshot needs --frames N (the serving viewer gave no frame count)");
+        return VF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The scene to show: the one given, else smoke (else the first built in),
+ * validated, and --render one of its views; 0, or an exit code after
+ * printing. */
+static int view_scene(const viewer *v, vf_cmd_scene *sc)
+{
+    int rc;
+    if (!sc->info) {
+        const vf_scene_info *def = vf_scene_find("smoke");
+        if (!def)
+            def = vf_scenes[0];
+        if (!def) {
+            vf_app_error("no scenes are built in");
+            return VF_EXIT_USAGE;
+        }
+        sc->info = def;
+        sc->desc = calloc(1, def->desc_size);
+        if (!sc->desc)
+            return VF_EXIT_USAGE;
+        vf_scene_defaults(def, sc->desc);
+    }
+    if ((rc = vf_cmd_scene_validate(sc)) != 0)
+        return rc;
+    if (v->mode && !vf_cmd_view_valid(sc->info->family, v->mode)) {
+        vf_app_error("--render %s: not a view of the %s solver: give exactly one of %s", v->mode, sc->info->family,
+                     vf_render_modes(sc->info->family) ? vf_render_modes(sc->info->family) : "(none)");
+        return VF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* --serve and --record: the session's header from the arguments, the wait
+ * for the joining viewer, the record file; 0, or an exit code after
+ * printing. */
+static int open_session(viewer *v, vf_cmd_scene *sc, vf_session_header *hdr, int argc, char **argv)
+{
+    int rc;
+    if (!v->join && (v->serve || v->record_path) &&
+        (rc = vf_session_header_from_args(sc, argc, argv, v->serve ? "--serve" : "--record", (uint32_t)v->frame_limit,
+                                          hdr)) != 0)
+        return rc;
+    if (v->serve && (rc = vf_lockstep_open(&v->ls, v->serve, NULL, v->token, "view", hdr)) != 0) {
+        if (rc == VF_EXIT_INTERRUPTED)
+            vf_app_note("interrupted (%s) while waiting for a viewer to join", vf_app_signal_name(vf_app_interrupted()));
+        return rc;
+    }
+    if (v->record_path && (rc = vf_session_record_begin(&v->rec, v->record_path, hdr)) != 0)
+        return rc;
+    return 0;
+}
+
+/* glfw with a display and a vulkan loader; 0, or 2 after printing (glfw
+ * terminated). */
+static int open_glfw(void)
+{
+    if (!glfwInit()) {
+        vf_app_error("no display found (glfw could not connect): use vkfluid capture SCENE --frames N to render "
+                     "frames headless");
+        return VF_EXIT_USAGE;
+    }
+    if (!glfwVulkanSupported()) {
+        vf_app_error("glfw finds no vulkan loader: install libvulkan1 and mesa-vulkan-drivers");
+        glfwTerminate();
+        return VF_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The end of a session that ran (rc: run_viewer's): the record closed (an
+ * interrupted session is recorded up to its last frame, the file stays
+ * whole), the peer told, everything destroyed; the exit code. */
+static int end_viewer(viewer *v, vf_cmd_scene *sc, int rc)
+{
+    int sig = vf_app_interrupted();
+    if (sig && rc == VF_EXIT_INTERRUPTED)
+        rc = 0; /* a wait for the peer ended by the signal: the session ends as below */
+    if (rc == 0 && v->rec.open)
+        rc = vf_session_record_end(&v->rec);
+    vf_session_record_abort(&v->rec);
+    if (rc == 0 && v->ls.peer && !sig)
+        rc = vf_lockstep_close(&v->ls);
+    vf_lockstep_abort(&v->ls);
+    cleanup(v, &rc);
+    glfwTerminate();
+    vf_cmd_scene_end(sc);
+    if (sig && rc == 0) {
+        vf_app_note("interrupted (%s) after %llu frames%s%s", vf_app_signal_name(sig), (unsigned long long)v->session_frame,
+                    v->record_path ? ": the session so far recorded to " : "", v->record_path ? v->record_path : "");
+        rc = VF_EXIT_INTERRUPTED;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     viewer v = {.width = 1280, .height = 720, .vsync = true, .shot_dir = "screenshots",
@@ -1014,162 +1183,27 @@ int main(int argc, char **argv)
     }
     vf_cmd_check_env();
     vf_cmd_scene sc = {0};
-    int rc;
-    rc = vf_cmd_scene_begin(&sc, argc, argv, "view");
+    int rc = vf_cmd_scene_begin(&sc, argc, argv, "view");
     if (rc >= 0)
         return rc;
     bool help = false;
-    const vf_opt opts[] = {
-        {.name = "--size", .type = VF_OPT_CALL, .out = &v, .parse = opt_size},
-        {.name = "--vsync", .type = VF_OPT_CALL, .out = &v.vsync, .parse = opt_vsync},
-        {.name = "--record", .type = VF_OPT_TEXT, .out = &v.record_path},
-        {.name = "--serve", .type = VF_OPT_TEXT, .out = &v.serve},
-        {.name = "--join", .type = VF_OPT_TEXT, .out = &v.join},
-        {.name = "--token", .type = VF_OPT_TEXT, .out = &v.token},
-        {.name = "--frames", .type = VF_OPT_INT, .out = &v.frame_limit, .min = 1, .max = 1000000000},
-        {.name = "--test-resize", .type = VF_OPT_INT, .out = &v.test_resize, .min = 1, .max = 1000000000},
-        {.name = "--test-script", .type = VF_OPT_INT, .out = &v.test_script, .min = 1, .max = 1000000000},
-        {.name = "--test-keys", .type = VF_OPT_CALL, .out = &v.test_keys, .parse = opt_test_keys},
-        {.name = "--render", .type = VF_OPT_TEXT, .out = &v.mode},
-        {.name = "--render-path", .type = VF_OPT_CALL, .out = &v.render_path, .parse = vf_cmd_parse_render_path},
-        {.name = "--screenshot", .type = VF_OPT_TEXT, .out = &v.shot_path},
-        {.name = "--screenshot-overlay", .type = VF_OPT_FLAG, .out = &v.shot_overlay},
-        {.name = "--screenshot-dir", .type = VF_OPT_TEXT, .out = &v.shot_dir},
-        {.name = "--device", .type = VF_OPT_TEXT, .out = &v.device},
-    };
-    if ((rc = vf_opt_parse("view", argc, argv, VF_OPT_TABLE(opts), &help, &sc)) != 0) {
+    if ((rc = parse_view_args(&v, &sc, argc, argv, &help)) != 0 || help) {
+        if (!rc)
+            usage(stdout);
         vf_cmd_scene_end(&sc);
         return rc == VF_OPT_LISTED ? VF_EXIT_OK : rc;
     }
-    if (help) {
-        usage(stdout);
-        vf_cmd_scene_end(&sc);
-        return VF_EXIT_OK;
-    }
-    if (v.shot_path && !v.frame_limit && !v.join) {
-        vf_app_error("--screenshot needs --frames N (the screenshot is the last frame)");
-        goto usage_error;
-    }
-    if (v.test_resize && !v.frame_limit)
-        v.frame_limit = 2 * v.test_resize + 2;
-    if (v.serve && v.join) {
-        vf_app_error("--serve and --join: a viewer either serves or joins");
-        goto usage_error;
-    }
-    if (v.join && sc.info) {
-        vf_app_error("--join %s: the serving viewer chooses the scene: drop %s", v.join, sc.info->name);
-        goto usage_error;
-    }
-    if (v.token && !v.serve && !v.join) {
-        vf_app_error("--token: only a lockstep session (--serve or --join) has a session token");
-        goto usage_error;
-    }
-    char err[600];
-    const char *where = v.serve ? v.serve : v.join;
-    if (where && vf_net_check_address(where, err, sizeof err) != VF_OK) {
-        vf_app_error("%s %s", v.serve ? "--serve" : "--join", err);
-        goto usage_error;
-    }
-    vf_session_header hdr;
+    if ((rc = check_view_options(&v, &sc)) != 0)
+        goto fail;
+    vf_session_header hdr = {0};
     vf_app_catch_interrupts(); /* from here a signal ends any wait and the session */
-    if (v.join) {
-        /* the server's scene, --set and frame count */
-        vf_cmd_scene_end(&sc); /* the server's scene replaces it (the arguments are parsed) */
-        if ((rc = vf_lockstep_open(&v.ls, NULL, v.join, v.token, "view", &hdr)) != 0 ||
-            (rc = vf_session_header_scene(&hdr, v.ls.peer_label, &sc)) != 0) {
-            if (rc == VF_EXIT_INTERRUPTED)
-                vf_app_note("interrupted (%s) while joining %s", vf_app_signal_name(vf_app_interrupted()), v.join);
-            vf_lockstep_abort(&v.ls);
-            vf_cmd_scene_end(&sc);
-            return rc;
-        }
-        if (!v.frame_limit)
-            v.frame_limit = hdr.frames;
-        if (v.shot_path && !v.frame_limit) {
-            vf_app_error("--screenshot needs --frames N (the serving viewer gave no frame count)");
-            vf_lockstep_abort(&v.ls);
-            goto usage_error;
-        }
-    }
-    if (!sc.info) {
-        const vf_scene_info *def = vf_scene_find("smoke");
-        if (!def)
-            def = vf_scenes[0];
-        if (!def) {
-            vf_app_error("no scenes are built in");
-            goto usage_error;
-        }
-        sc.info = def;
-        sc.desc = calloc(1, def->desc_size);
-        if (!sc.desc)
-            goto usage_error;
-        vf_scene_defaults(def, sc.desc);
-    }
-    if ((rc = vf_cmd_scene_validate(&sc)) != 0) {
-        vf_lockstep_abort(&v.ls);
-        vf_cmd_scene_end(&sc);
-        return rc;
-    }
-    if (v.mode && !vf_cmd_view_valid(sc.info->family, v.mode)) {
-        vf_app_error("--render %s: not a view of the %s solver: give exactly one of %s", v.mode, sc.info->family,
-                     vf_render_modes(sc.info->family) ? vf_render_modes(sc.info->family) : "(none)");
-        vf_lockstep_abort(&v.ls);
-        goto usage_error;
-    }
-    if (!v.join && (v.serve || v.record_path) &&
-        (rc = vf_session_header_from_args(&sc, argc, argv, v.serve ? "--serve" : "--record", (uint32_t)v.frame_limit,
-                                          &hdr)) != 0) {
-        vf_cmd_scene_end(&sc);
-        return rc;
-    }
-    if (v.serve && (rc = vf_lockstep_open(&v.ls, v.serve, NULL, v.token, "view", &hdr)) != 0) {
-        if (rc == VF_EXIT_INTERRUPTED)
-            vf_app_note("interrupted (%s) while waiting for a viewer to join", vf_app_signal_name(vf_app_interrupted()));
-        vf_cmd_scene_end(&sc);
-        return rc;
-    }
-    if (v.record_path && (rc = vf_session_record_begin(&v.rec, v.record_path, &hdr)) != 0) {
-        vf_lockstep_abort(&v.ls);
-        vf_cmd_scene_end(&sc);
-        return rc;
-    }
-    if (!glfwInit()) {
-        vf_app_error("no display found (glfw could not connect): use vkfluid capture SCENE --frames N to render "
-                     "frames headless");
-        vf_session_record_abort(&v.rec);
-        vf_lockstep_abort(&v.ls);
-        vf_cmd_scene_end(&sc);
-        return VF_EXIT_USAGE;
-    }
-    if (!glfwVulkanSupported()) {
-        vf_app_error("glfw finds no vulkan loader: install libvulkan1 and mesa-vulkan-drivers");
-        glfwTerminate();
-        vf_session_record_abort(&v.rec);
-        vf_lockstep_abort(&v.ls);
-        vf_cmd_scene_end(&sc);
-        return VF_EXIT_USAGE;
-    }
-    rc = run_viewer(&v, &sc);
-    int sig = vf_app_interrupted();
-    if (sig && rc == VF_EXIT_INTERRUPTED)
-        rc = 0; /* a wait for the peer ended by the signal: the session ends as below */
-    /* an interrupted session is recorded up to its last frame (the file stays whole) */
-    if (rc == 0 && v.rec.open)
-        rc = vf_session_record_end(&v.rec);
+    if ((v.join && (rc = join_server(&v, &sc, &hdr)) != 0) || (rc = view_scene(&v, &sc)) != 0 ||
+        (rc = open_session(&v, &sc, &hdr, argc, argv)) != 0 || (rc = open_glfw()) != 0)
+        goto fail;
+    return end_viewer(&v, &sc, run_viewer(&v, &sc));
+fail: /* before the window: nothing else to undo */
     vf_session_record_abort(&v.rec);
-    if (rc == 0 && v.ls.peer && !sig)
-        rc = vf_lockstep_close(&v.ls);
     vf_lockstep_abort(&v.ls);
-    cleanup(&v, &rc);
-    glfwTerminate();
     vf_cmd_scene_end(&sc);
-    if (sig && rc == 0) {
-        vf_app_note("interrupted (%s) after %llu frames%s%s", vf_app_signal_name(sig), (unsigned long long)v.session_frame,
-                    v.record_path ? ": the session so far recorded to " : "", v.record_path ? v.record_path : "");
-        rc = VF_EXIT_INTERRUPTED;
-    }
     return rc;
-usage_error:
-    vf_cmd_scene_end(&sc);
-    return VF_EXIT_USAGE;
 }
