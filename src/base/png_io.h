@@ -11,6 +11,7 @@
 #ifndef VF_PNG_IO_H
 #define VF_PNG_IO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vf_error.h"

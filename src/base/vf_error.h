@@ -1,11 +1,10 @@
-/* vf_error: the one error enum of vkfluid, its messages, and the VK_CHECK macro.
+/* vf_error: the one error enum of vkfluid and its messages (no Vulkan: the
+ * VkResult mapping and the Vulkan check macro are in src/gpu/gpu_check.h).
  *
  * Every fallible function returns a vf_result. Messages are declared once in
  * the X-macro below: lowercase, error first, no full stop. */
 #ifndef VF_ERROR_H
 #define VF_ERROR_H
-
-#include <volk.h>
 
 #define VF_RESULT_LIST(X)                                                              \
     X(VF_OK, "ok")                                                                     \
@@ -42,38 +41,5 @@ const char *vf_result_message(vf_result r);
 
 /** Returns the enum name of a result, e.g. "VF_ERR_IO" (never NULL). */
 const char *vf_result_name(vf_result r);
-
-/** Returns the name of a VkResult, e.g. "VK_ERROR_DEVICE_LOST" (never NULL). */
-const char *vf_vk_result_name(VkResult r);
-
-/** Maps a failed VkResult to the closest vf_result. */
-vf_result vf_result_from_vk(VkResult r);
-
-/** Logs a failed Vulkan call to stderr: the call text, the result name and file:line. */
-void vf_log_vk_failure(const char *call, VkResult r, const char *file, int line);
-
-static inline VkResult vf__vk_check(VkResult r, const char *call, const char *file, int line)
-{
-    if (r < 0)
-        vf_log_vk_failure(call, r, file, line);
-    return r;
-}
-
-/** Evaluates a Vulkan call; logs it with its result name and file:line when it
- * fails (negative VkResult) and evaluates to the VkResult. */
-#define VK_CHECK(call) vf__vk_check((call), #call, __FILE__, __LINE__)
-
-static inline vf_result vf__vk_try(VkResult r, const char *call, const char *file, int line)
-{
-    if (r < 0) {
-        vf_log_vk_failure(call, r, file, line);
-        return vf_result_from_vk(r);
-    }
-    return VF_OK;
-}
-
-/** VK_CHECK that also maps the result: evaluates to VF_OK or the matching
- * vf_result (VF_ERR_OUT_OF_DEVICE_MEMORY, VF_ERR_DEVICE_LOST, ...). */
-#define VF_VK(call) vf__vk_try((call), #call, __FILE__, __LINE__)
 
 #endif

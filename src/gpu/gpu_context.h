@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpu_check.h"
 #include "vf_error.h"
 
 #define VF_MAX_DEVICES 16

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpu_check.h"
 #include "vf_error.h"
 
 /** True when VKFLUID_LIMITS=min-desktop is set. */

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "app.h" /* volk's Vulkan declarations first: glfw3.h then declares its Vulkan functions */
+#include <volk.h> /* Vulkan declarations first: glfw3.h then declares its Vulkan functions */
+
+#include "app.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
