@@ -574,25 +574,26 @@ static void test_transport_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
 
 /* The device-memory check every grid family runs before allocating: what
  * fits passes, a buffer beyond maxStorageBufferRange or a total beyond 90 %
- * of the device memory gets one line naming the key and the fix. */
+ * of the device memory gets one line naming the key and the caller's fix. */
 static void test_fit(vf_gpu *gpu)
 {
     vf_test_section("device memory fit check");
     char err[512] = "";
     const uint64_t range = gpu->info.max_storage_buffer_range, have = gpu->info.device_local_bytes;
-    CHECK(vf_solver_check_fit(gpu, 1u << 20, 1u << 16, "n: 16 x 16 cells", err, sizeof err) == VF_OK);
-    CHECK(vf_solver_check_fit(gpu, range + 1, range + 1, "n: 9 x 9 cells", err, sizeof err) == VF_ERR_TOO_LARGE);
+    CHECK(vf_solver_check_fit(gpu, 1u << 20, 1u << 16, "n: 16 x 16 cells", "use a smaller n", err, sizeof err) == VF_OK);
+    CHECK(vf_solver_check_fit(gpu, range + 1, range + 1, "n: 9 x 9 cells", "use a smaller n", err, sizeof err) == VF_ERR_TOO_LARGE);
     CHECK_STR_CONTAINS(err, "n: 9 x 9 cells need");
     CHECK_STR_CONTAINS(err, "(maxStorageBufferRange): use a smaller n");
     if (have) {
         err[0] = 0;
-        CHECK(vf_solver_check_fit(gpu, have, 1u << 16, "n: 7 x 7 cells", err, sizeof err) == VF_ERR_TOO_LARGE);
+        CHECK(vf_solver_check_fit(gpu, have, 1u << 16, "n: 7 x 7 cells", "use a smaller n", err, sizeof err) == VF_ERR_TOO_LARGE);
         CHECK_STR_CONTAINS(err, "n: 7 x 7 cells need");
     }
-    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_OUT_OF_DEVICE_MEMORY, 1u << 30, "n: 5 x 5 cells", err, sizeof err) ==
-          VF_ERR_TOO_LARGE);
+    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_OUT_OF_DEVICE_MEMORY, 1u << 30, "n: 5 x 5 cells", "use a smaller nx or ny",
+                                 err, sizeof err) == VF_ERR_TOO_LARGE);
     CHECK_STR_CONTAINS(err, "n: 5 x 5 cells need 1.0 GiB of device memory");
-    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_INVALID_ARG, 1, "n", err, sizeof err) == VF_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "cannot allocate it: use a smaller nx or ny"); /* the caller's fix, not a fixed one */
+    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_INVALID_ARG, 1, "n", "use a smaller n", err, sizeof err) == VF_ERR_INVALID_ARG);
 }
 
 int main(int argc, char **argv)

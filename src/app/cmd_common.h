@@ -8,6 +8,7 @@
 #include "gpu_context.h"
 #include "render.h"
 #include "render_registry.h"
+#include "scene_info.h"
 #include "solver.h"
 
 /** The longest renderer key assignment --set takes ("ssf.KEY=VALUE"). */

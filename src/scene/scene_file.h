@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "scene_info.h"
 #include "solver.h"
 
 /** A file compiled into the binary (NUL-terminated: data[size] == 0). */

@@ -10,6 +10,7 @@
 
 #include "png_io.h"
 #include "text.h"
+#include "scene_info.h"
 #include "solver.h"
 
 static const char *const list_keys[] = {"obstacles", "fluid", "emitters", "sinks", "inflows", "outflows", "camera", "render",

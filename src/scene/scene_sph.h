@@ -2,6 +2,7 @@
 #ifndef VF_SCENE_SPH_H
 #define VF_SCENE_SPH_H
 
+#include "scene_info.h"
 #include "solver.h"
 
 extern const vf_scene_info vf_scene_dam_break;  /* the default particle scene */

@@ -2,7 +2,7 @@
 #ifndef VF_SCENES_H
 #define VF_SCENES_H
 
-#include "solver.h"
+#include "scene_info.h"
 
 /** All built-in scenes (NULL-terminated by a row with name == NULL). */
 extern const vf_scene_info *const vf_scenes[];

@@ -5,6 +5,7 @@
 #define VF_SCENES_GRID_H
 
 #include "scene_shapes.h"
+#include "scene_info.h"
 #include "solver_grid.h"
 
 /** The user-facing keys of the grid scenes (one struct, each scene's table

@@ -3,6 +3,7 @@
 #ifndef VF_SCENES_GRID3D_H
 #define VF_SCENES_GRID3D_H
 
+#include "scene_info.h"
 #include "solver_grid3d.h"
 
 /** The user-facing keys of the 3D grid scenes. */

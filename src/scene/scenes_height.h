@@ -5,6 +5,7 @@
 #define VF_SCENES_HEIGHT_H
 
 #include "scene_shapes.h"
+#include "scene_info.h"
 #include "solver.h"
 #include "solver_height.h"
 

@@ -5,6 +5,7 @@
 #define VF_SCENES_TERRAIN_H
 
 #include "scene_shapes.h"
+#include "scene_info.h"
 #include "solver.h"
 #include "solver_terrain.h"
 

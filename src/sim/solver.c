@@ -79,16 +79,8 @@ void vf_solver_destroy(vf_solver **s)
     *s = NULL;
 }
 
-void vf_scene_defaults(const vf_scene_info *scene, void *desc)
-{
-    memset(desc, 0, scene->desc_size);
-    vf_params_defaults(scene->params, scene->param_count, desc);
-    if (scene->preset)
-        scene->preset(scene, desc);
-}
-
-vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *what, char *err,
-                              size_t cap)
+vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *what, const char *fix,
+                              char *err, size_t cap)
 {
     uint64_t have = gpu->info.device_local_bytes, range = gpu->info.max_storage_buffer_range;
     if (largest <= range && !(have && need > have / 10 * 9))
@@ -100,18 +92,18 @@ vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest
     vf_format_bytes(range, rb, sizeof rb);
     vf_set_err(err, cap,
                "%s need %s of device memory in buffers of up to %s; %s has %s and binds at most %s "
-               "(maxStorageBufferRange): use a smaller n",
-               what, nb, fb, gpu->info.name, hb, rb);
+               "(maxStorageBufferRange): %s",
+               what, nb, fb, gpu->info.name, hb, rb, fix);
     return VF_ERR_TOO_LARGE;
 }
 
-vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *what, char *err,
-                                 size_t cap)
+vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *what, const char *fix,
+                                 char *err, size_t cap)
 {
     if (res != VF_ERR_TOO_LARGE && res != VF_ERR_OUT_OF_DEVICE_MEMORY)
         return res;
     char nb[32];
     vf_format_bytes(need, nb, sizeof nb);
-    vf_set_err(err, cap, "%s need %s of device memory: %s cannot allocate it: use a smaller n", what, nb, gpu->info.name);
+    vf_set_err(err, cap, "%s need %s of device memory: %s cannot allocate it: %s", what, nb, gpu->info.name, fix);
     return VF_ERR_TOO_LARGE;
 }

@@ -2,8 +2,9 @@
  * view) drive every solver family (grid, grid3d, height, sph), and the frame
  * driver written once for all of them.
  *
- * A scene is a named preset of a family with parameters (params.h). Creating
- * a scene's solver allocates all its GPU buffers; per frame the command records
+ * A scene is a named preset of a family with parameters (params.h; its
+ * registry row, vf_scene_info, is in the scene layer: src/scene/scene_info.h).
+ * Creating a scene's solver allocates all its GPU buffers; per frame the command records
  * vf_solver_record_frame() into its command buffer (the solver substeps to
  * advance exactly frame_dt of simulated time), submits, calls
  * vf_solver_frame_done(), and only when asked reads anything back (export,
@@ -161,16 +162,17 @@ typedef struct vf_solver_family {
 /** Checks that a solver of need bytes of device memory, whose largest buffer
  * is largest bytes, fits gpu: largest within maxStorageBufferRange and need
  * within 90 % of the device-local memory. Otherwise VF_ERR_TOO_LARGE with
- * err (cap bytes): "WHAT need ... : use a smaller n" (what, e.g. "n: 64 x 64
- * cells", names the key). */
-vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *what, char *err,
-                              size_t cap);
+ * err (cap bytes): "WHAT need ...: FIX" (what, e.g. "n: 64 x 64 cells",
+ * names the key; fix, the family's own advice, e.g. "use a smaller n"). */
+vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *what, const char *fix,
+                              char *err, size_t cap);
 
 /** After a create that failed with res: VF_ERR_TOO_LARGE with err (cap
- * bytes) "WHAT need ... : GPU cannot allocate it: use a smaller n" when res
- * says the device memory ran out, else res unchanged. */
-vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *what, char *err,
-                                 size_t cap);
+ * bytes) "WHAT need ... : GPU cannot allocate it: FIX" when res says the
+ * device memory ran out, else res unchanged (what and fix as for
+ * vf_solver_check_fit). */
+vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *what, const char *fix,
+                                 char *err, size_t cap);
 
 /** Defines vf_<fam>_family for a family whose typed create is
  * vf_<fam>_create(gpu, desc, type **out, err, cap) and whose vf_solver is
@@ -192,34 +194,6 @@ vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need
  * is 0). */
 vf_result vf_solver_create(vf_gpu *gpu, const vf_solver_family *family, const void *desc, vf_solver **out, char *err,
                            size_t cap);
-
-/** A built-in scene: a family preset with its parameter table. */
-typedef struct vf_scene_info {
-    const char *name;        /* "smoke", "cavity", "dam-break", ... */
-    const char *family;      /* "grid", "height", "sph" */
-    const char *description; /* one line for `vkfluid scenes` */
-    const vf_param_def *params;
-    size_t param_count;
-    size_t desc_size;        /* bytes of the family's desc struct */
-    size_t shapes_offset;    /* where the desc holds a vf_scene_shapes (scene files' shape lists); 0: none */
-    /** After the table's defaults (vf_scene_defaults): this scene's own
-     * preset values in desc. May be NULL. */
-    void (*preset)(const struct vf_scene_info *scene, void *desc);
-    /** Checks cross-key constraints (after every --set); one-line reason in err. */
-    vf_result (*validate)(const struct vf_scene_info *scene, const void *desc, char *err, size_t cap);
-    /** Creates the solver on the GPU from a validated desc. err gets a
-     * one-line reason for VF_ERR_TOO_LARGE and similar. */
-    vf_result (*create)(const struct vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
-                        size_t cap);
-    /** The simulated seconds per frame the solver will take for a validated
-     * desc, without a GPU (for bounds checked before any GPU work); 0 when
-     * it cannot be known. NULL: the key frame_dt when it is positive. */
-    double (*frame_dt)(const struct vf_scene_info *scene, const void *desc);
-} vf_scene_info;
-
-/** Fills desc (scene->desc_size bytes) with the scene's defaults: zeroes,
- * its parameter table's defaults, then its preset. */
-void vf_scene_defaults(const vf_scene_info *scene, void *desc);
 
 /** Records the frame, or its next part when s->part_substeps > 0 (see the
  * top of this file): vt->part_begin, then in the first part vt->frame_begin,

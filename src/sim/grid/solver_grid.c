@@ -712,7 +712,7 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     uint64_t need = vf_grid_memory_bytes(&d);
     char what[64];
     snprintf(what, sizeof what, "n: %u x %u cells", d.nx, d.ny);
-    if ((res = vf_solver_check_fit(gpu, need, (uint64_t)(d.nx + 1) * (d.ny + 1) * 4, what, err, cap)) != VF_OK)
+    if ((res = vf_solver_check_fit(gpu, need, (uint64_t)(d.nx + 1) * (d.ny + 1) * 4, what, "use a smaller n", err, cap)) != VF_OK)
         return res;
     vf_grid *g = calloc(1, sizeof *g);
     if (!g)
@@ -776,11 +776,11 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     g->texel = !d.buffer_reads && texel_reads_fit(g);
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
         vf_grid_destroy(&g);
-        return vf_solver_alloc_failed(gpu, res, need, what, err, cap);
+        return vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap);
     }
     if (d.pressure == VF_GRID_PRESSURE_FFT && (res = create_fft(g, err, cap)) != VF_OK) {
         vf_grid_destroy(&g);
-        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, err, cap) : res;
+        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap) : res;
     }
     *out = g;
     return VF_OK;

@@ -395,7 +395,7 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     uint64_t need = vf_grid3d_memory_bytes(&d);
     char what[80];
     snprintf(what, sizeof what, "n: %u x %u x %u cells", d.nx, d.ny, d.nz);
-    if ((res = vf_solver_check_fit(gpu, need, faces_of(d.nx, d.ny, d.nz) * 4, what, err, cap)) != VF_OK)
+    if ((res = vf_solver_check_fit(gpu, need, faces_of(d.nx, d.ny, d.nz) * 4, what, "use a smaller n", err, cap)) != VF_OK)
         return res;
     vf_grid3d *g = calloc(1, sizeof *g);
     if (!g)
@@ -441,7 +441,7 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     g->base.frame_dt = d.dt * d.substeps;
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
         vf_grid3d_destroy(&g);
-        return vf_solver_alloc_failed(gpu, res, need, what, err, cap);
+        return vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap);
     }
     *out = g;
     return VF_OK;

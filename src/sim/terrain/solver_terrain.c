@@ -1079,7 +1079,7 @@ vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver 
     }
     char what[64];
     snprintf(what, sizeof what, "nx: %d x %d cells", desc->nx, desc->ny);
-    if ((res = vf_solver_check_fit(gpu, n * 4 * 8 + 2 * faces, faces, what, err, cap)) != VF_OK)
+    if ((res = vf_solver_check_fit(gpu, n * 4 * 8 + 2 * faces, faces, what, "use a smaller nx or ny", err, cap)) != VF_OK)
         return res;
     vf_terrain *t = calloc(1, sizeof *t);
     double *ground = malloc(n * sizeof *ground);
@@ -1106,7 +1106,7 @@ vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver 
         res = upload_start(t, ground);
     free(ground);
     if (res != VF_OK) {
-        res = vf_solver_alloc_failed(gpu, res, n * 4 * 8 + 2 * faces, what, err, cap);
+        res = vf_solver_alloc_failed(gpu, res, n * 4 * 8 + 2 * faces, what, "use a smaller nx or ny", err, cap);
         terrain_destroy(&t->base);
         return res;
     }
