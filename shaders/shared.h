@@ -1,6 +1,11 @@
-/* shared.h: the one header shared by C and GLSL.
+/* shared.h: the common part of the headers shared by C and GLSL.
  *
- * Binding numbers, workgroup sizes and push-constant structs live here so the
+ * Each family has its own header (shaders/shared_<family>.h) that includes
+ * this one; a family's C and GLSL include only their own (a pass cannot
+ * compile against another family's bindings). Here: the macros of both
+ * languages, the hash, the default workgroup sizes and the bindings of the
+ * gpu layer's own kernels (scan, self-test, bench copy), the overlay and the
+ * 2D field views. Binding numbers, workgroup sizes and push-constant structs live here so the
  * host and the shaders cannot disagree. GLSL sees it with VF_GLSL defined
  * (glslc -DVF_GLSL=1); C sees plain structs with _Static_assert on sizes.
  *
@@ -141,12 +146,5 @@ VF_STATIC_ASSERT(sizeof(vf_view_grid_push) == 48, "vf_view_grid_push must match 
  * over x and y when the group count exceeds the device's x limit. */
 #define vf_group_linear() (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x)
 #endif
-
-#include "shared_ssf.h"
-#include "shared_height.h"
-#include "shared_grid.h"
-#include "shared_sph.h"
-#include "shared_mesh.h"
-#include "shared_foam.h"
 
 #endif

@@ -1,8 +1,10 @@
-/* shared_foam.h: the diffuse-particle section of shared.h (spray, foam and
- * bubbles after Ihmsen et al. 2012: shaders/foam_*.comp, src/sph_foam.c).
- * Included once at the end of shared.h, after shared_sph.h. */
+/* shared_foam.h: the diffuse-particle header shared by C and GLSL (spray, foam and
+ * bubbles after Ihmsen et al. 2012: shaders/sph/foam_*.comp, src/sim/sph/sph_foam.c).
+ * Includes the common shared.h. */
 #ifndef VF_SHARED_FOAM_H
 #define VF_SHARED_FOAM_H
+
+#include "shared.h"
 
 #define VF_FOAM_WG 64 /* workgroup size of every foam pass */
 

@@ -1,10 +1,12 @@
-/* shared_grid.h: the grid solver's section of shared.h (included at its end).
+/* shared_grid.h: the grid solver's header shared by C and GLSL (includes shared.h).
  *
- * Staggered MAC grid of nx x ny cells of size h (see src/solver_grid.h for the
+ * Staggered MAC grid of nx x ny cells of size h (see src/sim/grid/solver_grid.h for the
  * layout). Every grid kernel takes the same push-constant block vf_grid_push;
  * the meaning of the pass parameters a, b, c, d is listed per pass below. */
 #ifndef VF_SHARED_GRID_H
 #define VF_SHARED_GRID_H
+
+#include "shared.h"
 
 /* 2D kernels run VF_WG_2D_X x VF_WG_2D_Y tiles (shared.h). */
 #define VF_GRID_WG_X VF_WG_2D_X

@@ -1,5 +1,5 @@
 /* shared_grid3d.h: bindings, workgroup sizes and the push-constant block of
- * the 3D grid solver (src/solver_grid3d.h), shared by C and GLSL.
+ * the 3D grid solver (src/sim/grid3d/solver_grid3d.h), shared by C and GLSL.
  *
  * Staggered (MAC) grid of nx x ny x nz cubic cells of size h, fp32:
  *   cell (i, j, k) at ((i+1/2) h, (j+1/2) h, (k+1/2) h), index (k ny + j) nx + i
@@ -120,14 +120,14 @@ VF_STATIC_ASSERT(sizeof(vf_grid3d_push) == 128, "vf_grid3d_push must match std43
 #define VF_G3_CONF_VEL 0
 #define VF_G3_CONF_OMEGA 1
 #define VF_G3_CONF_MASK 2
-/* grid3d_advect_vel.comp / grid3d_maccormack_vel.comp: VEL = the advecting
+/* grid3d_advect_vel.comp (mode 0 semi-Lagrangian, mode 1 MacCormack): VEL = the advecting
  * velocity (time n), SRC = the field sampled (advect: = VEL; MacCormack: the
  * semi-Lagrangian result). */
 #define VF_G3_AV_VEL 0
 #define VF_G3_AV_SRC 1
 #define VF_G3_AV_OUT 2
 #define VF_G3_AV_MASK 3
-/* grid3d_advect_scalar.comp / grid3d_maccormack_scalar.comp (both channels) */
+/* grid3d_advect_scalar.comp (mode 0 semi-Lagrangian, mode 1 MacCormack; both channels) */
 #define VF_G3_AS_VEL 0
 #define VF_G3_AS_SRC 1
 #define VF_G3_AS_HAT 2

@@ -1,5 +1,5 @@
 /* shared_height.h: the height-field water family (solver_height, render_surface).
- * Included once from shared.h; C and GLSL see the same bindings, workgroup
+ * Includes the common shared.h; C and GLSL see the same bindings, workgroup
  * sizes and push-constant structs.
  *
  * State on the GPU (one float per cell, row-major, index j * nx + i):
@@ -11,6 +11,8 @@
  * domain edge), so dry cells (bed above the water) take part without flux. */
 #ifndef VF_SHARED_HEIGHT_H
 #define VF_SHARED_HEIGHT_H
+
+#include "shared.h"
 
 #define VF_HEIGHT_SOLID 1u
 

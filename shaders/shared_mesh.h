@@ -1,8 +1,10 @@
-/* shared_mesh.h: the meshed-surface section of shared.h (marching cubes over
- * a density grid splatted from particles: shaders/mesh_*.comp, src/sph_mesh.c,
- * src/render_ssf.c's mesh passes). Included once at the end of shared.h. */
+/* shared_mesh.h: the meshed-surface header shared by C and GLSL (marching cubes over
+ * a density grid splatted from particles: shaders/sph/mesh_*.comp, src/sim/sph/sph_mesh.c,
+ * src/render/render_ssf.c's mesh passes). Includes the common shared.h. */
 #ifndef VF_SHARED_MESH_H
 #define VF_SHARED_MESH_H
+
+#include "shared.h"
 
 #define VF_MESH_WG 64            /* workgroup size of every mesh compute pass */
 #define VF_MESH_FIXED 1048576.0  /* density grid: fixed point, 2^20 units per unit of volume fraction */

@@ -1,8 +1,10 @@
-/* shared_sph.h: the SPH section of shared.h (binding numbers, workgroup
+/* shared_sph.h: the SPH header shared by C and GLSL (binding numbers, workgroup
  * sizes, the parameter block, the GPU state block and push constants of the
- * shaders/sph_*.comp passes). Included once at the end of shared.h. */
+ * shaders/sph/ passes). Includes the common shared.h. */
 #ifndef VF_SHARED_SPH_H
 #define VF_SHARED_SPH_H
+
+#include "shared.h"
 
 /* Workgroup size of every per-particle SPH pass (and of the cell clear). */
 #define VF_SPH_WG 128

@@ -1,8 +1,10 @@
-/* shared_ssf.h: the screen-space fluid renderer's part of shared.h (binding
+/* shared_ssf.h: the screen-space fluid renderer's header shared by C and GLSL (binding
  * numbers, workgroup sizes, the per-frame uniform block and push constants).
- * Included at the end of shared.h; never include it on its own. */
+ * Includes the common shared.h. */
 #ifndef VF_SHARED_SSF_H
 #define VF_SHARED_SSF_H
+
+#include "shared.h"
 
 #ifdef VF_GLSL
 #define VF_MAT4(n) mat4 n

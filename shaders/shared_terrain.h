@@ -1,5 +1,5 @@
 /* shared_terrain.h: the terrain-water family's part of the header shared by
- * C and GLSL (include shared.h first).
+ * C and GLSL (includes shared.h and, for the bulldozer, shared_height.h).
  *
  * Water over a terrain by the shallow-water equations in finite-volume form
  * on an nx x ny grid of square cells (row-major, cell (i, j) at j * nx + i):
@@ -24,6 +24,9 @@
  * fronts need nothing special. */
 #ifndef VF_SHARED_TERRAIN_H
 #define VF_SHARED_TERRAIN_H
+
+#include "shared.h"
+#include "shared_height.h" /* the bulldozer is a height-family object (vf_height_object) */
 
 #ifndef VF_GLSL
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-/* shared_volume.h: the 3D grid's volume renderer (src/render_volume.h):
+/* shared_volume.h: the 3D grid's volume renderer (src/render/render_volume.h):
  * bindings and the push-constant block shared by C and GLSL. */
 #ifndef VF_SHARED_VOLUME_H
 #define VF_SHARED_VOLUME_H

@@ -11,7 +11,7 @@
 #include "gpu_shaders.h"
 #include "gpu_pipeline.h"
 #include "gpu_profiler.h"
-#include "shared.h"
+#include "shared_grid.h"
 #include "testlib.h"
 
 static void test_device_choice(void)

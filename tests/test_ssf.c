@@ -15,6 +15,7 @@
 #include "gpu_cmd.h"
 #include "png_io.h"
 #include "render_ssf.h"
+#include "shared_foam.h"
 #include "testlib.h"
 #include "render_ssf_ref.h"
 

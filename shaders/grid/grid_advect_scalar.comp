@@ -2,7 +2,7 @@
 // Semi-Lagrangian advection of up to 3 cell-centred scalars (dye, texture
 // coordinates): RK2 trace back through the MAC velocity, bilinear sample that
 // ignores solid cells. Solid cells get 0 (dye never enters a solid).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_advect.glsl"
 

@@ -2,7 +2,7 @@
 // Semi-Lagrangian self-advection of the MAC velocity: each open face traces
 // back through (U, V) with RK2 and samples (U_SRC, V_SRC) bilinearly. Fixed
 // faces get their wall / solid / inflow value. Writes every face of _out.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #define VF_GRID_ADVECT_VELOCITY
 #include "grid_advect.glsl"

@@ -3,7 +3,7 @@
 // (weight 0) get the wall / solid / inflow velocity, outflow faces copy their
 // inner neighbour (zero gradient), periodic faces nx / ny repeat face 0.
 // Ping-pong: writes every face of _out.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

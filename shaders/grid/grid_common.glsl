@@ -1,5 +1,5 @@
 // grid_common.glsl: helpers shared by the grid kernels (GLSL only; include it
-// after VF_PUSH(vf_grid_push)). Layout (see src/solver_grid.h):
+// after VF_PUSH(vf_grid_push)). Layout (see src/sim/grid/solver_grid.h):
 //   u(i, j), i in [0, nx], j in [0, ny-1] at (i h, (j + 1/2) h), index j (nx + 1) + i
 //   v(i, j), i in [0, nx-1], j in [0, ny] at ((i + 1/2) h, j h), index j nx + i
 //   cell (i, j) at ((i + 1/2) h, (j + 1/2) h), index j nx + i

@@ -2,7 +2,7 @@
 // Vorticity confinement: f = eps h (N x omega), N = grad|omega| / |grad|omega||,
 // evaluated at cell centres and averaged onto the faces; u += dt f on open
 // faces. Ping-pong: writes every face of the _out fields.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

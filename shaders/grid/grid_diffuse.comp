@@ -6,7 +6,7 @@
 // inflow, outflow) keep their value and act as Dirichlet neighbours; the sides
 // give ghost values (no-slip: 2 g - x, free-slip: x). count == 0: copies rhs
 // into x (the starting guess).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

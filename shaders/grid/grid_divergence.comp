@@ -1,7 +1,7 @@
 #version 450
 // Divergence of the MAC velocity per fluid cell, times a scale (1/dt for the
 // right-hand side of the pressure solve, 1 to measure); 0 in solid cells.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

@@ -8,7 +8,7 @@
 // on the open faces inside the box (face weight != 0, not on a non-periodic
 // side); every other face is copied (the boundary pass sets them). Ghost rows
 // and columns come from the sides' conditions (grid_common.glsl's fetch).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

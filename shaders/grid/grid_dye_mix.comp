@@ -3,7 +3,7 @@
 // take the mean colour of what shares their grid cell): each fluid cell moves
 // a fraction a.x of the way to the mean colour of itself and its fluid
 // neighbours. Ping-pong; solid cells get 0.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

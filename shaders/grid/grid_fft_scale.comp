@@ -7,7 +7,7 @@
 // N = nx ny undoing the unnormalised inverse transform. The mean (kx = ky = 0),
 // which A cannot change, is set to 0. One invocation per mode of the half
 // spectrum ((nx / 2 + 1) x ny complex values, kx fastest).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

@@ -2,7 +2,7 @@
 // Subtracts the pressure gradient from open faces: u -= dt w (p_b - p_a) / h
 // (w = face weight; outside the box p = 0, which with w = 2 is p = 0 at an
 // outflow side). Ping-pong: writes every face of _out.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

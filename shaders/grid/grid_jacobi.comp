@@ -2,7 +2,7 @@
 // k = count Jacobi iterations of the pressure equation in one dispatch, each
 // x_out = (sum w x_in - h^2 b) / sum w (the operator of grid_mg_op.glsl; 0
 // where sum w = 0), computed over tiles as grid_sweep_tile.glsl describes.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

@@ -2,7 +2,7 @@
 // MacCormack correction for up to 3 scalars: phi = phi^ + (phi^n - phi~) / 2,
 // phi~ = phi^ at the forward trace, clamped to the range of the phi^n stencil
 // of the backward trace (the limiter keeps it bounded and monotone).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_advect.glsl"
 

@@ -3,7 +3,7 @@
 // semi-Lagrangian result u^ = (U_SRC, V_SRC),
 //   u = u^ + (u^n - u~) / 2, u~ = u^ sampled at the forward trace,
 // clamped to the range of the u^n stencil the backward trace sampled.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #define VF_GRID_ADVECT_VELOCITY
 #include "grid_advect.glsl"

@@ -2,7 +2,7 @@
 // The coarsest multigrid level solved by one workgroup: `count` red-black SOR
 // sweeps (omega = a.x) on a copy of x in shared memory (nx, ny <=
 // VF_GRID_COARSE_MAX), then written back.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #define XVAL(k) xs[k]
 #define WX(k) wx[k]

@@ -1,7 +1,7 @@
 #version 450
 // Face weights of a coarse multigrid level (nx, ny = coarse cells): the mean
 // of the two fine faces each coarse face covers (the open fraction).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

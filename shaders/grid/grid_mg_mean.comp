@@ -2,7 +2,7 @@
 // Removes the mean of b over the fluid cells (stats[color].x * a.x: the mean
 // the norm reduction wrote, unscaled): a closed box's Neumann problem is solvable only for
 // a right-hand side of zero mean.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

@@ -1,7 +1,7 @@
 #version 450
 // Residual r = b - A x of the pressure equation on one level (0 in cells with
 // no open face).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #define XVAL(k) x[k]
 #define WX(k) wx[k]

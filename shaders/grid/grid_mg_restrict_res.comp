@@ -4,7 +4,7 @@
 // with no open face) and stores their mean as the coarse b, and coarse x = 0
 // (as grid_mg_restrict). The push constants are the FINE level's; the
 // dispatch covers the coarse cells (fine nx / 2 by ny / 2, both even).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #define XVAL(k) x[k]
 #define WX(k) wx[k]

@@ -2,7 +2,7 @@
 // One red-black Gauss-Seidel colour of the pressure equation A x = b on one
 // multigrid level, in place (a cell's neighbours have the other colour).
 // Cells with no open face (solid) keep x = 0.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #define XVAL(k) x[k]
 #define WX(k) wx[k]

@@ -6,7 +6,7 @@
 // VF_GRID_TILE_PROLONG in pc.mode, the coarse correction is added to x_in
 // first (grid_mg_prolong.glsl, in cells with an open face) (prolongation and post-smoothing in
 // one pass); otherwise the coarse level's arrays are not read.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

@@ -11,7 +11,7 @@
 // x is read into shared memory and written back; its b stays in the buffer.
 // Nothing depends on the subgroup size; the workgroup size and the shared
 // array are specialization constants the host sets from the device's limits.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 
 layout(local_size_x = VF_GRID_TAIL_DEFAULT_WG, local_size_x_id = VF_GRID_SPEC_TAIL_WG) in;

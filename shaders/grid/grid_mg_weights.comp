@@ -3,7 +3,7 @@
 // 1 open face, 0 closed (wall, inflow, solid: the velocity there is fixed),
 // 2 an outflow side (pressure 0 half a cell outside). With periodic sides
 // face nx (ny) repeats face 0.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

@@ -1,7 +1,7 @@
 #version 450
 // First stage of a norm over the fluid cells of a cell field (x scale): each
 // workgroup reduces a tile to (sum, sum of squares, count, max |x|).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

@@ -1,7 +1,7 @@
 #version 450
 // Second stage: sums `count` partials and writes stats[slot] =
 // (mean, rms, count, max |x|).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 
 layout(local_size_x = VF_GRID_NORM_FINAL_WG) in;

@@ -2,7 +2,7 @@
 // Obstacles: the solid mask and the solids' velocities for this step = the
 // static mask (shapes, painted and inflow cells) plus a moving shape that
 // imposes its velocity on the fluid around it.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

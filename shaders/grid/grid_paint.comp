@@ -2,7 +2,7 @@
 // Paints a disc into the static obstacle mask: solid cells with an imposed
 // velocity (a.w = 1: walls or inflow cells) or fluid again (a.w = 0).
 // a = (cx, cy, radius, solid), b = (vx, vy, -, -).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

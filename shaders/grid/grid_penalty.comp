@@ -26,7 +26,7 @@
 // outside a wall), and only the tile is written: what the region's edge
 // gets wrong spreads one cell a sub-step. Cells outside the box hold 0 and
 // have no open face, so they never change.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

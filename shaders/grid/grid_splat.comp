@@ -3,7 +3,7 @@
 // dye per second around (cx, cy), buoyancy b * (mean dye) upward, and dye
 // stripes set in the first column (a channel's inflow). Ping-pong: reads the
 // _in fields, writes every face and cell of the _out fields.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

@@ -12,7 +12,7 @@
 // diagonals in order, the cells of each in parallel, with a barrier between
 // diagonals; the result equals the sequential sweeps'. Cells with no open
 // face (solid) keep x = 0.
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #define XVAL(k) x[k]
 #define WX(k) wx[k]

@@ -1,7 +1,7 @@
 #version 450
 // Vorticity at cell centres: the mean of the MAC curl
 // (dv/dx - du/dy) at the cell's four corners (ghost values at the sides).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

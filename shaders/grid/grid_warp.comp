@@ -2,7 +2,7 @@
 // Stam's warped image: an RGBA8 checkerboard (a.x squares per side) looked up
 // through the advected texture coordinates (s, t); solid cells are grey.
 // Row 0 of the output is the top of the box (image order).
-#include "shared.h"
+#include "shared_grid.h"
 VF_PUSH(vf_grid_push)
 #include "grid_common.glsl"
 

@@ -1,7 +1,7 @@
 // grid3d_common.glsl: helpers of the 3D grid kernels (GLSL only). Include it
 // after VF_PUSH(vf_grid3d_push) and after declaring the buffers it uses:
 // define G3_HAS_MASK when a readonly `uint mask[]` is declared. Layout: see
-// shaders/shared_grid3d.h. src/solver_grid3d_ref.c mirrors every function.
+// shaders/shared_grid3d.h. tests/ref/solver_grid3d_ref.c mirrors every function.
 
 #define VF_G3_LOCAL layout(local_size_x = VF_G3_WG_X, local_size_y = VF_G3_WG_Y, local_size_z = VF_G3_WG_Z) in;
 

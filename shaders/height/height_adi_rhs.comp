@@ -4,7 +4,7 @@
 // with ep = eta - damp (eta - eta_prev) the damped previous level and L the
 // flux-form Laplacian with face depths frozen at eta^n; absorbing edges add
 // kappa ep (kappa = c dt / (2 dx) per boundary face).
-#include "shared.h"
+#include "shared_height.h"
 #include "height_common.glsl"
 
 layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;

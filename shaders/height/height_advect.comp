@@ -8,7 +8,7 @@
 // no transport by the current (Klein et al. leave it as future work); with
 // this pass waves shed at a pillar trail downstream. Not conservative: the
 // per-frame volume correction takes the drift out.
-#include "shared.h"
+#include "shared_height.h"
 
 layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;
 layout(std430, binding = VF_HEIGHT_ADV_BIND_ETA) readonly buffer Eta { float eta[]; };

@@ -1,5 +1,5 @@
 // height_common.glsl: helpers shared by the height_*.comp kernels. The C
-// mirror of every function is in src/solver_height_ref.c (same operations in
+// mirror of every function is in tests/ref/solver_height_ref.c (same operations in
 // the same order), which the tests compare against.
 
 // Uniform in [0, 1) from a seed and a counter (vf_hash: shared.h).

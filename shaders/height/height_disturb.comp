@@ -13,7 +13,7 @@
 //    with any coupling, a bound flow pressure is kept in pres[] for the views.
 // With the PREV flag (ADI) eta^(n-1) moves by the same amount (no velocity kick).
 // Built with height_volume (the frame's last pass) it also sums the volume of the result.
-#include "shared.h"
+#include "shared_height.h"
 #include "height_common.glsl"
 
 layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;

@@ -4,7 +4,7 @@
 // r the radiation damping of absorbing edges,
 // eta' = max(eta + dt v', bed). Stable for sqrt(g d) dt / dx <= 1/sqrt(2).
 // Built with height_volume (the frame's last pass) it also sums the volume of eta'.
-#include "shared.h"
+#include "shared_height.h"
 #include "height_common.glsl"
 
 layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;

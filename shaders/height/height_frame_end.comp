@@ -15,7 +15,7 @@
 // Volume correction: every wet cell changes its depth by the fraction the
 // frame's last pass computed (height_volume_sum.glsl); eta^(n-1) moves by the
 // same amount under ADI, so no velocity is created.
-#include "shared.h"
+#include "shared_height.h"
 
 layout(local_size_x = VF_HEIGHT_END_WG) in;
 layout(std430, binding = VF_HEIGHT_END_BIND_ETA) readonly buffer Eta { float eta[]; };

@@ -9,7 +9,7 @@
 // (k_i + k_j) / rho0 grad W_ij (the densities of this step are not known
 // yet: rho0 stands in).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "dfsph_common.glsl"
 
 struct sums {

@@ -5,7 +5,7 @@
 // with kappa_v the correction dfsph_divergence made, and the step's kappa_v
 // summed (the first correction starts from what the warm start applied).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "dfsph_common.glsl"
 
 struct sums {

@@ -10,7 +10,7 @@
 // lower it diverges). The average error max(D rho / Dt, 0) dt / rho0
 // decides whether the solve goes on (dfsph_error_sum).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "dfsph_common.glsl"
 
 struct sums {

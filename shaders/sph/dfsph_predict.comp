@@ -6,7 +6,7 @@
 // (dfsph_warm of it),
 // over the pairs and their images.
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "dfsph_common.glsl"
 
 struct sums {

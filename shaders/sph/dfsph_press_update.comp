@@ -5,7 +5,7 @@
 // step's kappa summed (the first correction starts from what the warm start
 // applied).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "dfsph_common.glsl"
 
 struct sums {

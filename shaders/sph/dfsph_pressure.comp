@@ -8,7 +8,7 @@
 // it diverges). The average error max(rho* - rho0, 0) / rho0 decides
 // whether the solve goes on (dfsph_error_sum).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "dfsph_common.glsl"
 
 struct sums {

@@ -10,7 +10,7 @@
 //            frame is done), and the solves' iteration arguments cleared;
 //   REFRESH  after an emission: the particle arguments again.
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "dfsph_common.glsl"
 
 void main()

@@ -1,7 +1,7 @@
 // foam_common.glsl: what the foam_*.comp passes share (included after
 // shared.h): the SPH blocks (sph_common.glsl), every foam binding, the
 // radially symmetric weight of Ihmsen et al. 2012 and the random numbers.
-// Mirrored on the CPU by src/sph_foam_ref.c.
+// Mirrored on the CPU by tests/ref/sph_foam_ref.c.
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_FOAM_WG) in;

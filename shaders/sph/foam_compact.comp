@@ -1,6 +1,7 @@
 #version 450
 // Survivors move to the next buffers at their scanned index (order kept).
-#include "shared.h"
+#include "shared_sph.h"
+#include "shared_foam.h"
 #include "foam_common.glsl"
 
 void main()

@@ -4,7 +4,8 @@
 // (radius pc.rate.w, length |v| dt), moving with the particle plus the
 // radial offset's direction, with a random lifetime; those past the
 // capacity are dropped (counted by foam_finish).
-#include "shared.h"
+#include "shared_sph.h"
+#include "shared_foam.h"
 #include "foam_common.glsl"
 
 void main()

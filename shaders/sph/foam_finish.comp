@@ -1,7 +1,8 @@
 #version 450
 // One invocation: the new count (survivors + generated, at most the
 // capacity), the totals and the indirect draw of the diffuse particles.
-#include "shared.h"
+#include "shared_sph.h"
+#include "shared_foam.h"
 #include "foam_common.glsl"
 
 void main()

@@ -3,7 +3,8 @@
 // of the directions away from the neighbours, which nearly cancels inside
 // the fluid and points out of it at the surface; w gets the sum of the
 // weights. Invocation 0 clears the class counts.
-#include "shared.h"
+#include "shared_sph.h"
+#include "shared_foam.h"
 #include "foam_common.glsl"
 
 void main()

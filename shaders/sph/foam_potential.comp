@@ -9,7 +9,8 @@
 //   kinetic       E_k = |v_i|^2 / 2 (per unit mass, J/kg)
 // and how many diffuse particles it makes this frame:
 //   floor(dt phi(E_k) (k_ta phi(I_ta) + k_wc phi(I_wc)) + random).
-#include "shared.h"
+#include "shared_sph.h"
+#include "shared_foam.h"
 #include "foam_common.glsl"
 
 void main()

@@ -4,7 +4,8 @@
 // spray is ballistic, foam moves with the fluid's (W~-weighted) velocity and
 // ages, bubbles feel buoyancy against gravity and drag towards the fluid's
 // velocity. The walls stop them; a particle survives while its lifetime lasts.
-#include "shared.h"
+#include "shared_sph.h"
+#include "shared_foam.h"
 #include "foam_common.glsl"
 
 void main()

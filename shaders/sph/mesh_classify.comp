@@ -3,7 +3,7 @@
 // +x, +y, +z) that the iso level crosses, and for the cube whose lowest
 // corner the point is, its triangle count from the case table. Point 0 also
 // zeroes the element past each array, so the scans' last entries are totals.
-#include "shared.h"
+#include "shared_mesh.h"
 #include "mesh_common.glsl"
 
 layout(std430, binding = VF_MESH_BIND_TABLE) readonly buffer TableBuf

@@ -1,7 +1,7 @@
 #version 450
 // Finish, one invocation: the totals (the scans' last entries) and the
 // indirect draw of the triangles that fit.
-#include "shared.h"
+#include "shared_mesh.h"
 #include "mesh_common.glsl"
 
 layout(std430, binding = VF_MESH_BIND_TRIS) readonly buffer TrisBuf

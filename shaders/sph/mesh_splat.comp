@@ -2,7 +2,7 @@
 // Splat: every particle (and its mirror images across the walls within the
 // radius) adds V W(r) (fixed point) to the grid points within the support
 // radius; integer atomics, so the sum does not depend on order.
-#include "shared.h"
+#include "shared_mesh.h"
 #include "mesh_common.glsl"
 
 layout(std430, binding = VF_MESH_BIND_POS) readonly buffer PosBuf

@@ -1,7 +1,7 @@
 #version 450
 // Triangles, one invocation per cube: 3 vertex indices per triangle of its
 // case, each the scanned index of the crossed grid edge it lies on.
-#include "shared.h"
+#include "shared_mesh.h"
 #include "mesh_common.glsl"
 
 layout(std430, binding = VF_MESH_BIND_TABLE) readonly buffer TableBuf

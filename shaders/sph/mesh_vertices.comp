@@ -2,7 +2,7 @@
 // Vertices, one invocation per grid point: for each crossed edge from it,
 // the iso point by linear interpolation (clamped into the tank) and the
 // normal, minus the interpolated density gradient (central differences).
-#include "shared.h"
+#include "shared_mesh.h"
 #include "mesh_common.glsl"
 
 layout(std430, binding = VF_MESH_BIND_EDGES) readonly buffer EdgesBuf

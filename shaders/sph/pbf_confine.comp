@@ -5,7 +5,7 @@
 // N = eta / |eta|, v += dt epsilon (N x omega_i); then the end of the
 // substep (pbf_finish).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "pbf_common.glsl"
 
 layout(std430, binding = VF_PBF_CONFINE_BIND_WREC) readonly buffer WRec { vec4 wrec[]; };

@@ -9,7 +9,7 @@
 // (x, pressure) and (v, density) to the pass after it (VF_PBF_POST) or ends
 // the substep (pbf_finish).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "pbf_common.glsl"
 
 layout(std430, binding = VF_PBF_DELTA_BIND_REC) readonly buffer Rec { vec4 rec[]; };

@@ -12,7 +12,7 @@
 // the neighbour bits (the candidates within h: the pairs of the substep);
 // the others read this iteration's positions and visit the pairs.
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "pbf_common.glsl"
 
 layout(std430, binding = VF_PBF_LAMBDA_BIND_X) readonly buffer X { vec4 xk[]; };

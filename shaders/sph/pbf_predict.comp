@@ -4,7 +4,7 @@
 // and obstacles (pbf_common.glsl), and with VF_SPH_DRIFT_BIN the binning of
 // the predicted position (as sph_bin).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "pbf_common.glsl"
 
 void main()

@@ -7,7 +7,7 @@
 // the pairs within h and their mirror images (velocities reflected:
 // free-slip walls). Without confinement it ends the substep (pbf_finish).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "pbf_common.glsl"
 
 layout(std430, binding = VF_PBF_XSPH_BIND_X) readonly buffer X { vec4 xs[]; };

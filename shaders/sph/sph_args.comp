@@ -4,7 +4,7 @@
 // (split over y beyond maxComputeWorkGroupCount[0]) and the indirect draw
 // arguments a renderer may use (6 vertices x count instances).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = 1) in;

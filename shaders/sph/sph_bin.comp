@@ -3,7 +3,7 @@
 // counter, so the slot order is racy; sph_scatter makes the final order
 // deterministic). Particles inside the sink go to the extra bin prm.cells,
 // which the scatter drops.
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_SPH_WG) in;

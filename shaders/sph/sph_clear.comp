@@ -1,6 +1,6 @@
 #version 450
 // Sets pc.count uint words to zero (the per-cell counts before binning).
-#include "shared.h"
+#include "shared_sph.h"
 
 layout(local_size_x = VF_SPH_WG) in;
 layout(std430, binding = VF_SPH_CLEAR_BIND_DATA) writeonly buffer Data { uint data[]; };

@@ -1,7 +1,7 @@
 // sph_common.glsl: what the sph_*.comp passes share (included after shared.h):
 // the parameter block, the GPU counters, the particle index of a 1D
 // dispatch, the cell of a position, the equation of state and the boundary
-// collision. Mirrored on the CPU by src/solver_sph_ref.c.
+// collision. Mirrored on the CPU by tests/ref/solver_sph_ref.c.
 #ifndef SPH_STATE_ACCESS
 #define SPH_STATE_ACCESS readonly
 #endif

@@ -10,7 +10,7 @@
 // particles near a wall or an obstacle: a device that runs both sides of a
 // branch for every SIMD lane (llvmpipe) then pays nothing for them inside the
 // fluid.
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_SPH_WG) in;

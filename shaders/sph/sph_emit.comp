@@ -6,7 +6,7 @@
 // sum, so ids and slots are deterministic. sph_args (mode emit) then commits
 // st.pending into the count.
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_SPH_WG) in;

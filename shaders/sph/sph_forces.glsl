@@ -13,7 +13,7 @@
 // this step and the drift (and binning) of the next in the same pass
 // (sph_kick_drift), on the (x, v) the records already hold. A substep inside
 // a frame then needs no pass of its own to integrate.
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_SPH_WG) in;

@@ -10,7 +10,7 @@
 // also bins the new position exactly as sph_bin does (the leapfrog drift:
 // one pass instead of two; the counts must be cleared before).
 #define SPH_STATE_ACCESS
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_SPH_WG) in;

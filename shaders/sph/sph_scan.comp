@@ -5,7 +5,7 @@
 // memory, correct for any subgroup size, and each thread reads its run again
 // to write the starts), writes offset + prefix to the starts and sets the
 // counts back to zero, so the next binning needs no clearing pass.
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_texel.glsl"
 
 layout(local_size_x = VF_SPH_SCAN_WG) in;

@@ -1,7 +1,7 @@
 #version 450
 // First pass of the cell starts: the sum of each block of VF_SPH_SCAN_BLOCK
 // per-cell counts (workgroup reduction through shared memory).
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_texel.glsl"
 
 layout(local_size_x = VF_SPH_SCAN_WG) in;

@@ -4,7 +4,7 @@
 // cell is by id, independent of atomic races), and the particle data itself
 // (position, velocity, id; for DFSPH the warm start) moves there. Sink particles are dropped (their
 // slots at the end are set to the hidden position).
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_SPH_WG) in;

@@ -2,7 +2,7 @@
 // First half of the deterministic reorder: every particle writes its
 // persistent id to its (racy) atomic slot, so each cell's ids lie together
 // in keys[start[c], start[c + 1]).
-#include "shared.h"
+#include "shared_sph.h"
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_SPH_WG) in;

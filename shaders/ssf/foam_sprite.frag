@@ -3,7 +3,8 @@
 // particle (foam_sprite.glsl, ssf_foam_alpha), alpha-blended, tested against the scene's
 // depth; particles under the fluid's surface (bubbles) fade with their depth
 // below it.
-#include "shared.h"
+#include "shared_ssf.h"
+#include "shared_foam.h"
 #include "ssf_common.glsl"
 
 layout(binding = VF_FOAM_DRAW_BIND_FLUID_DEPTH) uniform sampler2D fluid_depth;

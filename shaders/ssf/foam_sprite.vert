@@ -2,7 +2,8 @@
 // Diffuse particles as camera-facing quads (6 vertices per particle, one
 // instance each, pulled from the foam buffers): the sprite of
 // foam_sprite.glsl, its corner, depth and alpha passed on.
-#include "shared.h"
+#include "shared_ssf.h"
+#include "shared_foam.h"
 #include "ssf_common.glsl"
 
 layout(std430, binding = VF_FOAM_DRAW_BIND_POS) readonly buffer FoamPos

@@ -2,7 +2,8 @@
 // The surface mesh, pulled: 3 vertices per triangle from the index buffer,
 // position and normal from the vertex buffer; indices past the stored
 // vertices (an overflowed build) collapse their triangle off screen.
-#include "shared.h"
+#include "shared_ssf.h"
+#include "shared_mesh.h"
 #include "ssf_common.glsl"
 
 layout(std430, binding = VF_MESH_DRAW_BIND_VERTICES) readonly buffer VertexBuf

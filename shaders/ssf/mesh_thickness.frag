@@ -4,7 +4,8 @@
 // depth test), so each pixel sums the lengths of the ray's spans inside the
 // fluid. Depths behind the scene (floor, tank edges) are clamped to the
 // scene's, so spans hidden by it count only up to it.
-#include "shared.h"
+#include "shared_ssf.h"
+#include "shared_mesh.h"
 #include "ssf_common.glsl"
 
 layout(binding = VF_MESH_DRAW_BIND_SCENE_DEPTH) uniform sampler2D scene_depth;

@@ -1,7 +1,7 @@
 #version 450
 // Copies the scene's linear colour into the output target (encoding sRGB
 // when the target is UNORM): the backdrop the fluid or particles go over.
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 layout(binding = VF_SSF_BIND_BACKGROUND) uniform sampler2D scene_color;

@@ -8,7 +8,7 @@
 // pixel the depth pass covers but no chord reached, or the edge of a lower
 // resolution thickness, reads its neighbours' thickness. Reads a sampled image (the raw R16F thickness, or the R32F
 // intermediate), writes R32F. Mirrors vf_ssf_blur_pass_ref().
-#include "shared.h"
+#include "shared_ssf.h"
 
 layout(local_size_x = VF_SSF_WG_X, local_size_y = VF_SSF_WG_Y) in;
 layout(binding = VF_SSF_BIND_SRC) uniform sampler2D src;

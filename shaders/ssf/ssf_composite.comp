@@ -10,7 +10,7 @@
 // this one. Writes sRGB-encoded bytes into an RGBA8 UNORM storage view: the
 // output target's own (an sRGB target's UNORM alias) or an image that is
 // then copied into the target, in B, G, R, A order for a BGRA target.
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 #define SSF_CS_FLUID_DEPTH VF_SSF_CS_FLUID_DEPTH

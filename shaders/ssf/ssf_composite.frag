@@ -3,7 +3,7 @@
 // (ssf_background.frag); this pass shades the smoothed fluid surface over it
 // (ssf_composite.glsl) and writes its depth, tested against the scene's
 // depth buffer so floor and tank edges in front of the fluid stay in front.
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 #define SSF_COMPOSITE_BIND(name) VF_SSF_BIND_##name

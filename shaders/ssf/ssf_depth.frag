@@ -2,7 +2,7 @@
 // Depth pass: the true sphere surface under each pixel. Writes the linear
 // view depth (-z_view, metres) to the R32F target and the matching value to
 // the hardware depth buffer, so the nearest sphere wins.
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 layout(location = 0) in vec3 v_view;

@@ -7,7 +7,8 @@
 // foam word, which the composite turns into the layer's transmittance.
 // Dispatched indirectly (ssf_scene.comp wrote the workgroups from the live
 // count), at most VF_SSF_FOAM_GROUPS_MAX workgroups: a grid-stride loop.
-#include "shared.h"
+#include "shared_ssf.h"
+#include "shared_foam.h"
 #include "ssf_common.glsl"
 
 layout(local_size_x = VF_SSF_WG_SPLAT) in;

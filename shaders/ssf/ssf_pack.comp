@@ -2,7 +2,7 @@
 // Interleaves structure-of-arrays particle positions (x[], y[], z[] and an
 // optional w[]) into the vec4 positions the sphere passes read.
 // Mirrors vf_ssf_pack_ref().
-#include "shared.h"
+#include "shared_ssf.h"
 
 layout(local_size_x = VF_SSF_WG_PACK) in;
 layout(std430, binding = VF_SSF_PACK_BIND_X) readonly buffer xb { float xs[]; };

@@ -3,7 +3,7 @@
 // (|attributes.xyz|), density (attributes.w) or pressure (positions.w) through
 // a blue-cyan-green-yellow-red ramp over [color_range.x, color_range.y].
 // Writes the true sphere depth so spheres intersect each other and the scene.
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 layout(std430, binding = VF_SSF_BIND_POSITIONS) readonly buffer positions_buf

@@ -3,7 +3,7 @@
 // images the filters and the composite read: the depth word's bits as the
 // linear view depth (VF_SSF_DEPTH_NONE: 0, no fluid), the thickness words
 // in metres. One invocation per output pixel (and thickness pixel).
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 layout(local_size_x = VF_SSF_WG_X, local_size_y = VF_SSF_WG_Y) in;

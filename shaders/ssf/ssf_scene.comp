@@ -9,7 +9,7 @@
 // VF_SSF_DEPTH_NONE, its thickness and foam words to 0; invocation 0 writes
 // the indirect dispatches (no large spheres yet; the foam's workgroups from
 // its live count).
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 vec2 floor_uv(vec2 frag)

@@ -2,7 +2,7 @@
 // Scene pass: ray-casts the procedural scene per pixel (ssf_scene.glsl) into
 // linear colour and writes the hit's depth, so the fluid passes can
 // depth-test against it.
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 #define SSF_FLOOR_FOOTPRINT(uv, frag) fwidth(uv)

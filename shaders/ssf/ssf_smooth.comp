@@ -10,7 +10,7 @@
 //    skipped, samples farther than hi or empty are clamped to z0 + nr_clamp.
 // The half-width r = min(max_radius_px, world_radius * focal_px / z0) pixels
 // shrinks with distance. Empty pixels stay empty. Mirrors vf_ssf_smooth_ref().
-#include "shared.h"
+#include "shared_ssf.h"
 
 layout(local_size_x = VF_SSF_WG_X, local_size_y = VF_SSF_WG_Y) in;
 layout(binding = VF_SSF_BIND_SRC, r32f) uniform readonly image2D src;

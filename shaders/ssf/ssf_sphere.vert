@@ -4,7 +4,7 @@
 // sits at the sphere's centre and is sized to the sphere's tangent cone
 // (r L / sqrt(L^2 - r^2) at distance L), so it covers the whole perspective
 // silhouette; the fragment shaders intersect the pixel's ray with the sphere.
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 layout(std430, binding = VF_SSF_BIND_POSITIONS) readonly buffer positions_buf

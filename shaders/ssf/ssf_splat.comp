@@ -5,7 +5,7 @@
 // ssf_splat_big.comp instead (while the list has room), so one invocation
 // never walks a large part of the screen while its neighbours wait.
 // Dispatched with vf_cmd_dispatch_1d (workgroups over x, then y).
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 #include "ssf_splat.glsl"
 

@@ -2,7 +2,7 @@
 // Large spheres of the compute path's splat: workgroup g splats the sphere
 // of particle args[VF_SSF_ARGS_LIST + g] (listed by ssf_splat.comp), its
 // invocations taking every VF_SSF_WG_BIG-th pixel of the sphere's box.
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 #include "ssf_splat.glsl"
 

@@ -4,7 +4,7 @@
 // front surface lies behind the scene (floor, tank edges) are skipped by
 // comparing with the scene's depth buffer (sampled, so the target may be
 // half resolution).
-#include "shared.h"
+#include "shared_ssf.h"
 #include "ssf_common.glsl"
 
 layout(binding = VF_SSF_BIND_SCENE_DEPTH) uniform sampler2D scene_depth;

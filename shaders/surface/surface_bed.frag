@@ -1,7 +1,7 @@
 #version 450
 // Pool floor, terrain, walls and obstacles: procedural texture, Lambert sun
 // and sky light, flat normals from screen-space derivatives.
-#include "shared.h"
+#include "shared_height.h"
 #include "surface_common.glsl"
 
 layout(location = 0) in vec3 world;

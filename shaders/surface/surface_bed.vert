@@ -5,7 +5,7 @@
 // inside [0, mesh_x - 1] it samples the cells around the corner point (solid
 // cells win, so obstacles stand as columns). A terrain (misc.w = 1) stands
 // on a block instead: its sides go from the edge's ground down to misc.y.
-#include "shared.h"
+#include "shared_height.h"
 #include "surface_common.glsl"
 
 layout(location = 0) out vec3 world;

@@ -2,7 +2,7 @@
 // Caustics on the floor: one thread per photon; see shared_height.h
 // (vf_caustics_push) for the model. The CPU reference is
 // vf_caustics_reference (render_caustics.c): same steps, same fixed point.
-#include "shared.h"
+#include "shared_height.h"
 
 layout(local_size_x = VF_CAUSTICS_WG) in;
 layout(std430, binding = VF_CAUSTICS_BIND_ETA) readonly buffer Eta { float eta[]; };

@@ -1,6 +1,6 @@
 #version 450
 // Floating objects: flat normals, sun and sky light.
-#include "shared.h"
+#include "shared_height.h"
 #include "surface_common.glsl"
 
 layout(location = 0) in vec3 world;

@@ -3,7 +3,7 @@
 // oriented by the object's heading and tilted with the surface normal under
 // it. Leaf: one thin box; duck: body and head; boat: hull and cabin;
 // bulldozer (terrain): body and blade.
-#include "shared.h"
+#include "shared_height.h"
 #include "surface_common.glsl"
 
 layout(location = 0) out vec3 world;

@@ -1,6 +1,6 @@
 #version 450
 // Background: the procedural sky along each pixel's view ray.
-#include "shared.h"
+#include "shared_height.h"
 #include "surface_common.glsl"
 
 layout(location = 0) in vec2 uv;

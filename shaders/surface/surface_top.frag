@@ -5,7 +5,7 @@
 // the renderer shows the hydrostatic pressure's change from rest, eta). The domain is fitted to
 // the target with its aspect kept; x right, y up. A terrain (misc.w = 1)
 // shows its hill-shaded ground with the water blue by depth.
-#include "shared.h"
+#include "shared_height.h"
 #include "surface_common.glsl"
 
 layout(location = 0) in vec2 uv;

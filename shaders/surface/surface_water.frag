@@ -4,7 +4,7 @@
 // the bed one local depth down; the floor lit by the caustics pass), Schlick Fresnel blend, Beer-Lambert light
 // attenuation with the path length in the water, sun specular highlight
 // filtered against speckle (band-limited detail, Toksvig, specular AA).
-#include "shared.h"
+#include "shared_height.h"
 #include "surface_common.glsl"
 
 layout(location = 0) in vec3 world;

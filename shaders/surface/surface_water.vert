@@ -3,7 +3,7 @@
 // (m, k) sits on the corner point between four cells; its height averages the
 // wet cells there (dry and solid cells are left out), its normal comes from
 // central differences of eta one cell away (per-vertex normals).
-#include "shared.h"
+#include "shared_height.h"
 #include "surface_common.glsl"
 
 layout(location = 0) out vec3 world;

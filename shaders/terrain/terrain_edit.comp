@@ -7,7 +7,6 @@
 // The water depth of every cell stays as it is: water on changed ground
 // moves with it, and flows once the surface is uneven. The invocation of
 // the blade's cell also puts the bulldozer (object 0) on its new ground.
-#include "shared.h"
 #include "shared_terrain.h"
 
 layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;

@@ -9,7 +9,6 @@
 // the x face on the left of cell (i, j) (i = 0 .. nx) and the y face below
 // it (j = 0 .. ny); faces on the domain's edge are walls (mirror state, no
 // mass flux).
-#include "shared.h"
 #include "shared_terrain.h"
 
 layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;

@@ -6,7 +6,6 @@
 // below zero), else 1. Under the CFL condition HLL with the hydrostatic
 // reconstruction keeps depths positive by itself: the limit only catches
 // rounding and steps beyond the condition.
-#include "shared.h"
 #include "shared_terrain.h"
 
 layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;

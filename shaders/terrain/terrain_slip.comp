@@ -6,7 +6,6 @@
 // sign, as its neighbour computes for the shared face), so the soil is
 // conserved to rounding; rate <= 1/4 keeps a cell from overshooting its
 // neighbours. Reads bed, writes bed_out.
-#include "shared.h"
 #include "shared_terrain.h"
 
 layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;

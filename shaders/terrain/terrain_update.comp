@@ -8,7 +8,6 @@
 // no velocity below the dry depth; the speed held so that |u| + sqrt(g h)
 // stays within speed_cap (counted); and bed + depth for the renderers. The
 // drains' quanta and the largest CFL number go to the stats.
-#include "shared.h"
 #include "shared_terrain.h"
 
 layout(local_size_x = VF_WG_2D_X, local_size_y = VF_WG_2D_Y) in;

@@ -1,5 +1,5 @@
 // Shared by the 2D field view shaders: the grid solver's buffers (MAC layout,
-// see src/solver_grid.h) and bilinear sampling of cell-centred fields.
+// see src/sim/grid/solver_grid.h) and bilinear sampling of cell-centred fields.
 layout(std430, binding = VF_VIEW_BIND_R) readonly buffer FR { float fr[]; };
 layout(std430, binding = VF_VIEW_BIND_G) readonly buffer FG { float fg[]; };
 layout(std430, binding = VF_VIEW_BIND_B) readonly buffer FB { float fb[]; };

@@ -11,7 +11,7 @@
 #define VF_RENDER_CAUSTICS_H
 #include "gpu_buffer.h"
 #include "gpu_context.h"
-#include "shared.h"
+#include "shared_height.h"
 
 typedef struct vf_caustics vf_caustics;
 

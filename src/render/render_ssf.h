@@ -38,7 +38,7 @@
 #include "camera.h"
 #include "params.h"
 #include "render.h"
-#include "shared.h"
+#include "shared_ssf.h"
 
 /* The choice keys of the renderer (params.h choice lists). The view: ssf,
  * the fluid surface; particles, the particles as coloured spheres. The

@@ -9,7 +9,7 @@
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
 #include "render_caustics.h"
-#include "shared.h"
+#include "shared_height.h"
 #include "solver_height.h"
 #include "solver_terrain.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shared.h"
+#include "shared_grid.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "shared.h"
+#include "shared_height.h"
 
 /* The hash (vf_hash in shared.h, vf_height_hash01) and the excess volume
  * (vf_height_excess) the solver computes on the host too are in

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "shared.h"
+#include "shared_sph.h"
 #include "vf_error.h"
 
 /** Kernels of Mueller et al. 2003 with support radius h (0 beyond h):

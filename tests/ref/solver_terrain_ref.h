@@ -7,7 +7,6 @@
 
 #include <stdint.h>
 
-#include "shared.h"
 #include "shared_terrain.h"
 
 /** The flux of one face (terrain_flux.comp's hll): side a before the face,

@@ -2,6 +2,7 @@
 #ifndef VF_SPH_FOAM_REF_H
 #define VF_SPH_FOAM_REF_H
 
+#include "shared_sph.h"
 #include "sph_foam.h"
 
 

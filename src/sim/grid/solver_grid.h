@@ -45,7 +45,7 @@
 
 #include "gpu_buffer.h"
 #include "gpu_profiler.h"
-#include "shared.h"
+#include "shared_grid.h"
 #include "solver.h"
 
 #define VF_GRID_MIN_N 16

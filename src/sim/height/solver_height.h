@@ -36,7 +36,7 @@
 #include <stdbool.h>
 
 #include "gpu_buffer.h"
-#include "shared.h"
+#include "shared_height.h"
 #include "solver.h"
 
 /* The choice keys of the height family, each declared once (params.h): the

@@ -24,7 +24,7 @@
 
 #include "gpu_buffer.h"
 #include "gpu_profiler.h"
-#include "shared.h"
+#include "shared_sph.h"
 #include "solver.h"
 
 /* The equation of state and the integrator, each declared once (params.h

@@ -23,7 +23,7 @@
 
 #include "gpu_buffer.h"
 #include "gpu_profiler.h"
-#include "shared.h"
+#include "shared_foam.h"
 
 typedef struct vf_sph vf_sph;
 

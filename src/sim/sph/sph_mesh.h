@@ -37,7 +37,7 @@
 
 #include "gpu_buffer.h"
 #include "gpu_profiler.h"
-#include "shared.h"
+#include "shared_mesh.h"
 
 /** Zero means the default in brackets. */
 typedef struct vf_mesh_desc {

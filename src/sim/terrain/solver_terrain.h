@@ -30,7 +30,6 @@
 #include <stdbool.h>
 
 #include "gpu_buffer.h"
-#include "shared.h"
 #include "shared_terrain.h"
 #include "solver.h"
 
