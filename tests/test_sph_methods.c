@@ -113,6 +113,7 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name)
     d.rho0 = rho0;
     d.speed_ref = sqrt(2 * g * D);
     d.sound_speed = 10 * d.speed_ref;
+    d.viscosity = 0.001 + rho0 * 0.05 * d.h * d.sound_speed / 10; /* viscosity + artificial_viscosity (2.3 Pa s) */
     d.damping = 20;
     d.restitution = 0.2;
     d.gravity[1] = -g;

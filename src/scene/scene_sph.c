@@ -70,9 +70,9 @@ typedef struct vf_sph_scene_desc {
     {"negative_pressure", VF_PARAM_BOOL, OFF(negative_pressure), 0, 0, 0, false, NULL, "",                             \
      "keep negative pressures (false: clamp to 0, avoids clumping at the free surface)"},                              \
     {"viscosity", DBL, OFF(viscosity), 0.001, 0, 1e5, false, NULL, "Pa s",                                             \
-     "dynamic viscosity mu (viscosity kernel; wcsph only: pbf and dfsph smooth with xsph)"},                           \
+     "dynamic viscosity mu (viscosity-kernel force; pbf and dfsph apply it to the velocities before each prediction)"}, \
     {"artificial_viscosity", DBL, OFF(alpha), 0.05, 0, 10, false, NULL, "1",                                          \
-     "alpha: adds rho0 alpha h c / 10 to mu (numerical viscosity that keeps weakly compressible SPH stable)"},       \
+     "alpha: adds rho0 alpha h c / 10 to mu, every method (numerical viscosity that keeps runs dissipative)"},         \
     {"tension", DBL, OFF(tension), 0, 0, 1e3, false, NULL, "N/m", "surface tension coefficient (colour field); 0: off"}, \
     {"gravity", DBL, OFF(gravity), 9.81, 0, 1e3, false, NULL, "m/s^2", "gravity, pointing down (-y)"},                 \
     {"restitution", DBL, OFF(restitution), 0.2, 0, 1, false, NULL, "1", "normal velocity kept at walls and obstacles"}, \
