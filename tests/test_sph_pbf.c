@@ -7,8 +7,7 @@
  * the walls, a sphere and a box obstacle, with the interactive force on (in
  * the case of two substeps neither: gravity and the force drive particles
  * into the obstacles, whose surfaces gather them so close that the
- * direction between two of them is set by rounding); no-slip walls (the
- * default for pbf); in the two last cases +-10 % and +-0.25 or +-0.1 m/s, and in the last a
+ * direction between two of them is set by rounding); no-slip walls; in the two last cases +-10 % and +-0.25 or +-0.1 m/s, and in the last a
  * relaxation of 10 (at h = 4 spacings the lattice's poly6 sum is not 1 and
  * the first correction is large): at +-40 % their results move by 2e-5 to
  * 3e-5 h when the input moves by one ulp (fp32 cannot hold them to 1e-5 h).
@@ -136,6 +135,7 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
     d.cfl = 0.25;
     d.frame_dt = 1.0 / 60;
     d.method = VF_SPH_PBF;
+    d.walls = VF_SPH_WALLS_NOSLIP;
     d.pbf_substeps = c->per_frame;
     d.pbf_iterations = c->iterations;
     d.pbf_relaxation = c->relaxation;

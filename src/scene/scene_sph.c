@@ -84,7 +84,7 @@ typedef struct vf_sph_scene_desc {
     {"method", VF_PARAM_ENUM, OFF(method), VF_SPH_WCSPH, 0, 0, false, VF_CHOICES(VF_SPH_METHOD_LIST), "",             \
      "solver: wcsph (weakly compressible, steps bound by the speed of sound), pbf (position-based fluids, Macklin & Mueller 2013: fixed substeps and iterations a frame), dfsph (divergence-free SPH, Bender & Koschier 2015: steps bound by the flow speed)"}, \
     {"walls", VF_PARAM_ENUM, OFF(walls), VF_SPH_WALLS_AUTO, 0, 0, false, VF_CHOICES(VF_SPH_WALLS_LIST), "",           \
-     "tank walls and obstacles: noslip (viscosity and XSPH drag the fluid along them), freeslip, or auto (noslip for pbf and dfsph, freeslip for wcsph)"}, \
+     "tank walls and obstacles: noslip (viscosity and XSPH drag the fluid along them), freeslip, or auto (freeslip: the artificial viscosity would brake the flow)"}, \
     {"pbf_substeps", VF_PARAM_INT, OFF(pbf_substeps), 2, 1, 100, false, NULL, "1", "pbf: substeps a frame"},          \
     {"pbf_iterations", VF_PARAM_INT, OFF(pbf_iterations), 6, 1, 100, false, NULL, "1",                                 \
      "pbf: density-constraint iterations a substep"},                                                                  \
