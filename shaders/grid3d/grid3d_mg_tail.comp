@@ -71,8 +71,12 @@ void set_level(int q)
     lv_h = pc.h * float(1 << q);
 }
 
+// on a periodic axis cell -1 is cell n - 1 and cell n is cell 0
 int cidx(ivec3 p)
 {
+    for (int a = 0; a < 3; a++)
+        if (side_type(uint(2 * a)) == VF_G3_BC_PERIODIC)
+            p[a] += p[a] < 0 ? lv_n[a] : (p[a] >= lv_n[a] ? -lv_n[a] : 0);
     return (p.z * lv_n.y + p.y) * lv_n.x + p.x;
 }
 
@@ -96,7 +100,7 @@ float pweight(ivec3 p, int a, int dir)
 {
     ivec3 q = p;
     q[a] += dir;
-    if (q[a] < 0 || q[a] >= lv_n[a])
+    if ((q[a] < 0 || q[a] >= lv_n[a]) && side_type(uint(2 * a)) != VF_G3_BC_PERIODIC)
         return side_type(uint(2 * a) + (dir < 0 ? 0u : 1u)) == VF_G3_BC_OUTFLOW ? 2.0 : 0.0;
     return solid(q) ? 0.0 : 1.0;
 }
