@@ -9,9 +9,14 @@
 #   4. the SPH real-time sweep: the dam break with wcsph, pbf and dfsph at
 #      65536, 262144, 1048576 and 4194304 particles, screen-space fluids at
 #      1920x1080, and the roofline model's predictions (--model)
+#   5. the render paths: the dam break with 1048576 particles at 1920x1080 on
+#      the compute and on the raster path (bench with --model, and a captured
+#      frame of each compared by PSNR), and the height field's surface and the
+#      3D grid's volume ray march at 1920x1080
 # and writes bench/results/<device>-<date>-sph-realtime.{csv,json,svg,md,txt}
 # (the bench files, its printed report with the predictions, the devices,
-# test summary and timings).
+# test summary and timings) and <device>-<date>-render-paths-{compute,raster,
+# others}.json (step 5's bench files; its report is in the .txt).
 #
 #   tools/gpu-check.sh [--help]
 #
@@ -25,9 +30,18 @@
 #   VKFLUID_CHECK_DEVICE   bench --device INDEX|NAME (default: the first GPU)
 #   VKFLUID_CHECK_BUILD    build folder (default build-gpu; an existing one, e.g.
 #                          build, is built as it is configured)
+#   VKFLUID_CHECK_PREBUILT 1: use the build folder as it is, without building
+#                          (a build copied from a machine with the same Debian
+#                          libraries and the same source path, for a machine
+#                          without cmake or glslc)
+#   VKFLUID_CHECK_PATHS_N  particles of the render-path step (default 1048576;
+#                          0 skips the step)
 #   VKFLUID_CHECK_JOBS     build and test jobs (default: nproc)
 #   VKFLUID_CHECK_TEST_S   seconds the tests may take (default 150)
 #   VKFLUID_CHECK_SWEEP_S  seconds the sweep may take (default 250)
+#   VKFLUID_CHECK_PATHS_S  seconds the render-path step may take (default 90)
+#   VKFLUID_CHECK_HEIGHT_N height field cells per side in step 5 (default 1024)
+#   VKFLUID_CHECK_GRID3D_N 3D grid n in step 5 (default 128: n x 2n x n cells)
 # Exit status: 0 when every step passed, 1 when a step failed (the results
 # written so far are kept), 2 for a bad setting.
 set -u
@@ -35,7 +49,7 @@ cd "$(dirname "$0")/.."
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 "") ;;
@@ -54,6 +68,11 @@ build=${VKFLUID_CHECK_BUILD:-build-gpu}
 jobs=${VKFLUID_CHECK_JOBS:-$(nproc 2>/dev/null || echo 4)}
 test_s=${VKFLUID_CHECK_TEST_S:-150}
 sweep_s=${VKFLUID_CHECK_SWEEP_S:-250}
+paths_s=${VKFLUID_CHECK_PATHS_S:-90}
+paths_n=${VKFLUID_CHECK_PATHS_N:-1048576}
+prebuilt=${VKFLUID_CHECK_PREBUILT:-0}
+height_n=${VKFLUID_CHECK_HEIGHT_N:-1024}
+grid3d_n=${VKFLUID_CHECK_GRID3D_N:-128}
 
 bad() {
     echo "error: $1=$2: $3" >&2
@@ -66,7 +85,15 @@ echo "$frames" | grep -Eq '^[1-9][0-9]{0,3}$' || bad VKFLUID_CHECK_FRAMES "$fram
 echo "$jobs" | grep -Eq '^[1-9][0-9]{0,2}$' || bad VKFLUID_CHECK_JOBS "$jobs" "give 1 to 999 jobs"
 echo "$test_s" | grep -Eq '^[1-9][0-9]{0,4}$' || bad VKFLUID_CHECK_TEST_S "$test_s" "give 1 to 99999 seconds"
 echo "$sweep_s" | grep -Eq '^[1-9][0-9]{0,4}$' || bad VKFLUID_CHECK_SWEEP_S "$sweep_s" "give 1 to 99999 seconds"
-for tool in cmake glslc; do
+echo "$paths_s" | grep -Eq '^[1-9][0-9]{0,4}$' || bad VKFLUID_CHECK_PATHS_S "$paths_s" "give 1 to 99999 seconds"
+echo "$paths_n" | grep -Eq '^(0|[1-9][0-9]{0,8})$' || bad VKFLUID_CHECK_PATHS_N "$paths_n" "give 0 to 999999999 particles"
+echo "$height_n" | grep -Eq '^[1-9][0-9]{0,4}$' || bad VKFLUID_CHECK_HEIGHT_N "$height_n" "give 1 to 99999 cells"
+echo "$grid3d_n" | grep -Eq '^[1-9][0-9]{0,3}$' || bad VKFLUID_CHECK_GRID3D_N "$grid3d_n" "give 1 to 9999 cells"
+case "$prebuilt" in 0 | 1) ;; *) bad VKFLUID_CHECK_PREBUILT "$prebuilt" "give 0 or 1" ;; esac
+if [ "$prebuilt" = 1 ]; then
+    [ -x "$build/vkfluid" ] || bad VKFLUID_CHECK_PREBUILT 1 "$build/vkfluid is missing: build first or set VKFLUID_CHECK_BUILD"
+fi
+[ "$prebuilt" = 1 ] || for tool in cmake glslc; do
     command -v "$tool" >/dev/null 2>&1 || {
         echo "error: $tool is missing: install the packages tools/quickstart.sh lists (on a machine with a network)" >&2
         exit 2
@@ -83,15 +110,19 @@ say() { echo "$*" | tee -a "$log"; }
 
 say "== build ($build, $jobs jobs) at $(elapsed) s"
 configured=true
-if [ ! -f "$build/CMakeCache.txt" ]; then
-    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DVKFLUID_WERROR=ON >"$out/build.log" 2>&1 || configured=false
-fi
-if $configured && cmake --build "$build" -j "$jobs" >>"$out/build.log" 2>&1; then
-    say "built in $(elapsed) s"
+if [ "$prebuilt" = 1 ]; then
+    say "prebuilt: $build used as it is"
 else
-    tail -n 30 "$out/build.log" >&2
-    echo "error: the build failed (above: the end of its log)" >&2
-    exit 1
+    if [ ! -f "$build/CMakeCache.txt" ]; then
+        cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DVKFLUID_WERROR=ON >"$out/build.log" 2>&1 || configured=false
+    fi
+    if $configured && cmake --build "$build" -j "$jobs" >>"$out/build.log" 2>&1; then
+        say "built in $(elapsed) s"
+    else
+        tail -n 30 "$out/build.log" >&2
+        echo "error: the build failed (above: the end of its log)" >&2
+        exit 1
+    fi
 fi
 vkfluid=$build/vkfluid
 
@@ -143,6 +174,49 @@ for ext in csv json svg md; do
         cp "$src" "$base.$ext.tmp" && mv "$base.$ext.tmp" "$base.$ext" && written="$written $base.$ext"
     fi
 done
+# 5. the render paths (and the other families' renders) at the same size
+if [ "$paths_n" != 0 ]; then
+    say "== render paths at $(elapsed) s: dam break with $paths_n particles at $render"
+    pbase="bench/results/$slug-$(date -u +%Y-%m-%d)-render-paths"
+    pend=$(($(date +%s) + paths_s))
+    left() { r=$((pend - $(date +%s))); [ $r -gt 0 ] && echo $r || echo 1; }
+    for p in compute raster; do
+        set -- --solver sph --sizes "$paths_n" --render "$render" --frames 3 --warmup 1 --repeat 1 \
+            --render-path $p --model bench/models --out "$out/paths-$p" --force
+        if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
+        say "-- bench, $p path"
+        timeout "$(left)" "$vkfluid" bench "$@" >"$out/paths-$p.txt" 2>&1 || status=1
+        grep -E 'render|ssf_|PREDICT|H100|H200' "$out/paths-$p.txt" | head -n 60 | tee -a "$log"
+        rm -f "$pbase-$p.json"
+        if [ -f "$out/paths-$p/bench.json" ]; then
+            cp "$out/paths-$p/bench.json" "$pbase-$p.json.tmp" && mv "$pbase-$p.json.tmp" "$pbase-$p.json" &&
+                written="$written $pbase-$p.json"
+        fi
+        set -- dam-break --set "particles=$paths_n" --size "$render" --frames 2 --render-path $p \
+            --out "$out/cap-$p" --force --quiet
+        if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
+        timeout "$(left)" "$vkfluid" capture "$@" >>"$log" 2>&1 || status=1
+    done
+    last=$(ls "$out/cap-compute" 2>/dev/null | grep '^frame_.*\.png$' | tail -n 1)
+    if [ -n "$last" ] && [ -f "$out/cap-raster/$last" ]; then
+        say "-- compare $last: compute path against raster path"
+        "$vkfluid" compare "$out/cap-compute/$last" "$out/cap-raster/$last" 2>&1 | tee -a "$log"
+    else
+        say "the captures of the two paths are missing"
+        status=1
+    fi
+    say "-- height $height_n (surface) and grid3d $grid3d_n (volume ray march) at $render"
+    set -- --solver height,grid3d --sizes height=$height_n --sizes grid3d=$grid3d_n --render "$render" --frames 3 \
+        --warmup 1 --repeat 1 --out "$out/others" --force
+    if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
+    timeout "$(left)" "$vkfluid" bench "$@" >"$out/others.txt" 2>&1 || status=1
+    cat "$out/others.txt" >>"$log"
+    rm -f "$pbase-others.json"
+    if [ -f "$out/others/bench.json" ]; then
+        cp "$out/others/bench.json" "$pbase-others.json.tmp" && mv "$pbase-others.json.tmp" "$pbase-others.json" &&
+            written="$written $pbase-others.json"
+    fi
+fi
 say "== done in $(elapsed) s, status $status"
 cp "$log" "$base.txt.tmp" && mv "$base.txt.tmp" "$base.txt"
 echo "wrote$written $base.txt"
