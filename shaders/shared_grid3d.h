@@ -54,6 +54,10 @@
 #define VF_G3_BC_OUTFLOW 3  /* pressure 0 on the side, normal velocity zero-gradient */
 #define VF_G3_BC_PERIODIC 4 /* wraps to the opposite side (both sides of the axis): the faces on the
                              * two sides are one face, kept equal; cell -1 is cell n - 1 */
+/* Specialization constant of every 3D grid kernel: 1 when some side is
+ * periodic (the kernels of a box without periodic sides compile without the
+ * wrapping) */
+#define VF_G3_SPEC_PERIODIC 3
 
 /* Cell types in the mask. */
 /* Source profiles (grid3d_source, mode): UNIFORM adds the rates in every

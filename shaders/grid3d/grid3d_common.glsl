@@ -25,10 +25,13 @@ int ncells()
     return int(pc.nx * pc.ny * pc.nz);
 }
 
-// Whether axis a wraps (its two sides periodic).
+layout(constant_id = VF_G3_SPEC_PERIODIC) const uint g3_periodic = 0u; /* some side periodic */
+
+// Whether axis a wraps (its two sides periodic; false in the kernels of a box
+// without periodic sides, which the specialization constant compiles out).
 bool wraps(int a)
 {
-    return side_type(uint(2 * a)) == VF_G3_BC_PERIODIC;
+    return g3_periodic != 0u && side_type(uint(2 * a)) == VF_G3_BC_PERIODIC;
 }
 
 // p moved by one period on each periodic axis where it lies outside [0, n)

@@ -420,14 +420,20 @@ static void plan_tail(vf_grid3d *g)
     g->tail_wg = p.wg;
 }
 
-/* Builds every pass; grid3d_mg_tail takes its sizes from the plan. */
+/* Builds every pass; grid3d_mg_tail takes its sizes from the plan, every
+ * pass whether some side is periodic. */
 static vf_result create_pipelines(vf_grid3d *g)
 {
     vf_result res = VF_OK;
+    uint32_t periodic = 0;
+    for (int s = 0; s < 6; s++)
+        periodic |= g->d.sides[s] == VF_G3_BC_PERIODIC;
+    _Static_assert(VF_G3_SPEC_PERIODIC == 3 && VF_G3_SPEC_TAIL_FLOATS < 3 && VF_G3_SPEC_TAIL_WG < 3,
+                   "the 3D grid's specialization constants are ids 0 to 3");
     for (int i = 0; i < G3_COUNT && res == VF_OK; i++) {
-        uint32_t spec[3] = {[VF_G3_SPEC_TAIL_FLOATS] = g->tail_floats, [VF_G3_SPEC_TAIL_WG] = g->tail_wg};
-        bool tail = i == G3_TAIL;
-        res = vf_sim_pass_pipeline(g->gpu, &G3_passes[i], tail ? spec : NULL, tail ? 3 : 0, NULL, &g->pipe[i]);
+        uint32_t spec[4] = {[VF_G3_SPEC_TAIL_FLOATS] = g->tail_floats, [VF_G3_SPEC_TAIL_WG] = g->tail_wg,
+                            [VF_G3_SPEC_PERIODIC] = periodic};
+        res = vf_sim_pass_pipeline(g->gpu, &G3_passes[i], spec, 4, NULL, &g->pipe[i]);
     }
     return res;
 }
