@@ -42,7 +42,9 @@
  * to face n), advection samples wrap, and the operator's weight across the
  * side is 1. Every multigrid level must have an even count of cells along a
  * periodic axis (red-black ordering); the prolongation clamps at the sides
- * (slower convergence, the same fixed point). pressure=fft needs all six
+ * (slower convergence, the same fixed point). Every kernel gets
+ * VF_G3_SPEC_PERIODIC, so a box without periodic sides compiles without the
+ * wrapping. pressure=fft needs all six
  * sides periodic and no solids: in that box A is diagonal in Fourier space
  * (eigenvalues -(4 / h^2) sum_a sin^2(pi k_a / n_a)), and the solve is
  * VkFFT's forward transform of b, grid3d_fft_scale, and the inverse (sides
