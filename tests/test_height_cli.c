@@ -3,7 +3,10 @@
  * --export writes height_NNNN.csv with the header x,y,h,bed and one row per
  * cell, a .vti, and summary.json with the total volume; the river scene
  * (height field over the grid's channel flow) runs and exports the same way,
- * with the pillar in the bed column and the flow's summary inside. */
+ * with the pillar in the bed column and the flow's summary inside; the
+ * river's flow_pressure=penalty (Chen & Lobo) under coupling=pressure gives
+ * multigrid's surface within 5 % of its disturbance, and a flow_epsilon
+ * beyond the sub-step bound is one line naming the key. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,12 +198,80 @@ static void river_export(void)
     CHECK_STR_CONTAINS(out, "height_advect");
 }
 
+/* Reads dir/height_0000.csv's h column into h (n values); false (a failed
+ * check) when the file is missing or holds another count. */
+static bool read_heights(const char *dir, double *h, int n)
+{
+    FILE *f = open_height_csv(dir);
+    if (!f)
+        return false;
+    char line[256];
+    int rows = 0;
+    double x, y, hh, b;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%lf,%lf,%lf,%lf", &x, &y, &hh, &b) == 4 && rows < n)
+            h[rows++] = hh;
+    fclose(f);
+    return CHECK_MSG(rows == n, "%s: %d rows, want %d", dir, rows, n);
+}
+
+/* The river's flow pressure solver: penalty against multigrid under
+ * coupling=pressure (eta = p / (rho g)): the same surface within 5 % of the
+ * disturbance's rms, but not the same bits; the summary names the solver. */
+static void river_penalty(void)
+{
+    vf_test_section("river: flow_pressure=penalty under coupling=pressure, against multigrid");
+    char out[8192], args[4400];
+    one_line_error("river --set flow_pressure=penalty --set flow_epsilon=1e-9 --steps 1", "use flow_epsilon=");
+    one_line_error("river --set flow_pressure=fft --steps 1", "multigrid|jacobi|ssor|penalty");
+    enum { N = 128 * 32 };
+    static double h[2][N];
+    const char *names[2] = {"multigrid", "penalty"};
+    for (int m = 0; m < 2; m++) {
+        const char *dir = vf_test_path(m ? "river_penalty" : "river_multigrid");
+        snprintf(args, sizeof args,
+                 "river --set nx=128 --set ny=32 --set dx=0.0625 --set flow_cells=24 --set leaves=0 "
+                 "--set coupling=pressure --set flow_pressure=%s --set flow_epsilon=0.05 --steps 30 --export '%s' "
+                 "--quiet",
+                 names[m], dir);
+        CHECK_EQ_INT(run(out, sizeof out, args), 0);
+        if (!read_heights(dir, h[m], N))
+            return;
+        char *js = vf_test_read_checked(dir, "summary.json", NULL);
+        if (js) {
+            char want[64];
+            snprintf(want, sizeof want, "\"pressure_solver\": \"%s\"", names[m]);
+            CHECK_STR_CONTAINS(js, want);
+            free(js);
+        }
+    }
+    double mean[2] = {0, 0}, rms = 0, diff = 0, most = 0;
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < N; k++)
+            mean[m] += h[m][k] / N;
+    for (int k = 0; k < N; k++) {
+        rms += (h[0][k] - mean[0]) * (h[0][k] - mean[0]) / N;
+        double d = (h[1][k] - mean[1]) - (h[0][k] - mean[0]);
+        diff += d * d / N;
+        most = fmax(most, fabs(h[1][k] - h[0][k]));
+    }
+    rms = sqrt(rms);
+    diff = sqrt(diff);
+    printf("  RESULT river after 0.5 s: multigrid's surface disturbance %.3g m rms; penalty's differs by %.3g m rms "
+           "(%.3g of it), at most %.3g m\n",
+           rms, diff, diff / rms, most);
+    CHECK_MSG(rms > 1e-3, "the pillar disturbs the surface (%.3g m rms)", rms);
+    CHECK_MSG(diff <= 0.05 * rms, "the penalty's surface is multigrid's within 5 %% of its rms");
+    CHECK_MSG(most > 0, "the penalty's surface is its own (not multigrid's bits)");
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     bad_input();
     export_files();
     river_export();
+    river_penalty();
     large();
     return vf_test_finish();
 }

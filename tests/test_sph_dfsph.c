@@ -1,7 +1,8 @@
 /* Divergence-free SPH (VF_SPH_METHOD_DFSPH) on the GPU against the CPU
  * brute-force reference of a whole substep (tests/ref/solver_sph_ref.c:
- * density and alpha, the divergence solve, external forces and XSPH, the
- * density solve, both warm starts, the advection), for a random
+ * density and alpha, the divergence solve, external forces, XSPH and the
+ * viscosity force, the density solve, both warm starts, the advection),
+ * for a random
  * configuration: a jittered lattice (+-30 % of the spacing) with random
  * velocities (+-0.3 m/s) against the walls, a sphere and a box obstacle,
  * with the interactive force on. The frame records one substep, which the
@@ -13,7 +14,11 @@
  * 1e-3 relative with a floor of 1e-2 of the largest. Also the control: a
  * frame of several substeps ends at frame_dt exactly (the time the GPU
  * kept), the solves stop at their tolerance when it is reachable, and with
- * more substeps needed than recorded the last ones are counted as capped. */
+ * more substeps needed than recorded the last ones are counted as capped.
+ * The viscosity: mu 20 Pa s (dt mu m lap W sum / rho^2 about 0.3: the
+ * update moves a velocity about 30 % of the way to its neighbours' mean),
+ * and 1e4 Pa s with no-slip walls, where the gain is held to 1 / diag
+ * (sph_visc_gain). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +102,7 @@ static bool run_frames(vf_gpu *gpu, vf_solver *s, uint32_t frames)
 
 /* The kernels: frames of one recorded substep (the frame's step) and solves
  * that run every recorded iteration, against the CPU. */
-static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_reads)
+static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_reads, double viscosity)
 {
     vf_test_section(name);
     const double s = 0.02;
@@ -108,6 +113,7 @@ static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_read
     base_desc(&d, s);
     d.walls = noslip ? VF_SPH_WALLS_NOSLIP : VF_SPH_WALLS_FREESLIP;
     d.buffer_reads = buffer_reads;
+    d.viscosity = viscosity;
     d.frame_dt = 0.003; /* the one substep's step */
     d.dfsph_dt_max = 1;
     d.dfsph_substeps = 1;
@@ -145,9 +151,9 @@ static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_read
     for (uint32_t k = 0; k < n; k++)
         if (start.id[k] < n)
             where[start.id[k]] = k;
-    printf("  %u particles, h = 2.41 spacings, %s walls%s, step %.3g s, %u iterations a solve\n", n,
+    printf("  %u particles, h = 2.41 spacings, %s walls%s, step %.3g s, %u iterations a solve, viscosity %g Pa s\n", n,
            noslip ? "no-slip" : "free-slip", buffer_reads ? ", storage-buffer reads" : "", d.frame_dt,
-           prm->dfsph_max_iterations);
+           prm->dfsph_max_iterations, viscosity);
     for (int frame = 0; frame < 2; frame++) {
         uint32_t it[2];
         CHECK(vf_sph_ref_dfsph_substep(prm, &push, d.frame_dt, n, p, v, w, rho, it) == VF_OK);
@@ -212,9 +218,9 @@ int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     vf_gpu *gpu = vf_test_gpu();
-    kernels(gpu, "free-slip walls", false, false);
-    kernels(gpu, "no-slip walls", true, false);
-    kernels(gpu, "no-slip walls, neighbours from storage buffers", true, true);
+    kernels(gpu, "free-slip walls, viscosity", false, false, 20);
+    kernels(gpu, "no-slip walls, a viscosity past the step's limit (the gain held)", true, false, 1e4);
+    kernels(gpu, "no-slip walls, viscosity, neighbours from storage buffers", true, true, 20);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }

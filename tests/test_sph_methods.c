@@ -5,7 +5,8 @@
  * fails), prints the measurement, and docs/testing.md gives both.
  *  - hydrostatic column: the test_sph_hydro box (14 x 14 particles across,
  *    18 deep, spacing 1 cm, h = 2.41 spacings) settles for 1 s under gravity
- *    with velocity damping (20 1/s). For every particle more than 2h from the
+ *    with velocity damping (20 1/s) and the scene's viscosity (viscosity +
+ *    artificial_viscosity: 2.3 Pa s), free-slip walls. For every particle more than 2h from the
  *    free surface and the walls: the SPH interpolant of the pressure
  *    (sum_j V_j p_j W_ij / sum_j V_j W_ij, see test_sph_hydro) against
  *    rho0 g z, z the depth below the free surface (goal: within 1 %); the
@@ -13,14 +14,16 @@
  *    acceleration the pressures give, -(V / rho0) sum_j (p_i + p_j) dW/dy, in
  *    units of g (1 when the pressures alone hold the column). pbf's pressure
  *    is -rho0 (sum of a substep's lambdas) / dt^2, dfsph's (kappa + kappa_v /
- *    dt) rho. Checked: that acceleration within 20 % of g, the mean pressure
- *    error within 30 %, the density error within 2 %.
+ *    dt) rho. Checked (pbf, dfsph): that acceleration within 20 %, 10 % of
+ *    g, the mean pressure error within 30 %, 5 %, the density error within
+ *    2 %, 1 %, and the kinetic energy after 1 s (the column does not come to
+ *    rest: goal 0) at most 1e-3, 2e-3 J/kg.
  *  - dam break against Martin & Moyce (1952), at spacing 0.02 (a = 0.25 m,
  *    column 2a high, 3 600 particles), all three solvers at their defaults:
  *    the front (the largest x of a particle) over a at the measured
  *    T = t sqrt(2 g / a), interpolated between frames, RMS over their 15
  *    points (goals: dfsph no worse than wcsph, pbf within 0.15; checked:
- *    pbf and dfsph within 0.25, wcsph within 0.1). The mean compression (mean
+ *    pbf within 0.15, dfsph within 0.1, wcsph within 0.1). The mean compression (mean
  *    over particles of max(rho / rho0 - 1, 0); a free surface's particles
  *    read low densities), averaged over the frames: within 1 % for pbf and
  *    dfsph.
@@ -28,8 +31,9 @@
  *    dfsph: no NaN, no particle lost or outside the tank, the mean
  *    compression within 1 %, and the centre of mass of the settled water
  *    (its kinetic energy printed) at half the depth N spacing^3 / (tank
- *    area): within 25 % (a layer three particles deep; the free surface's
- *    particles, which have no neighbours above, set it). */
+ *    area): within 25 % for pbf, 6 % for dfsph (goal 3 %; a layer three
+ *    particles deep, the free surface's particles, which have no neighbours
+ *    above, set it). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +92,12 @@ static double compression(const vf_sph_snapshot *snap, double rho0)
     return snap->count ? sum / snap->count : 0;
 }
 
-static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name)
+/* The levels a method holds (the relative tolerances of the checks). */
+typedef struct hydro_levels {
+    double accel, mean, density, energy; /* energy: J/kg after 1 s */
+} hydro_levels;
+
+static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hydro_levels lv)
 {
     vf_test_section(name);
     const double s = 0.01, g = 9.81, rho0 = 1000, hs = 2.41;
@@ -113,6 +122,7 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name)
     d.rho0 = rho0;
     d.speed_ref = sqrt(2 * g * D);
     d.sound_speed = 10 * d.speed_ref;
+    d.viscosity = 0.001 + rho0 * 0.05 * d.h * d.sound_speed / 10; /* viscosity + artificial_viscosity (2.3 Pa s) */
     d.damping = 20;
     d.restitution = 0.2;
     d.gravity[1] = -g;
@@ -131,6 +141,7 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name)
     if (!sph || !CHECK(vf_sph_solver_wrap(sph, gpu, &solver) == VF_OK)) /* owns sph, also on failure */
         goto done;
     const uint32_t frames = 60, chunk = 15;
+    double ke_end = 0;
     for (uint32_t f = 0; f < frames; f += chunk) {
         if (!run_frames(gpu, solver, chunk))
             goto done;
@@ -140,7 +151,8 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name)
         double ke = 0;
         for (uint32_t k = 0; k < snap.count; k++)
             ke += 0.5 * (snap.vel[k][0] * snap.vel[k][0] + snap.vel[k][1] * snap.vel[k][1] + snap.vel[k][2] * snap.vel[k][2]);
-        printf("  t = %.3f s: kinetic energy %.3e J/kg\n", (f + chunk) * d.frame_dt, ke / snap.count);
+        ke_end = snap.count ? ke / snap.count : 0;
+        printf("  t = %.3f s: kinetic energy %.3e J/kg\n", (f + chunk) * d.frame_dt, ke_end);
         vf_sph_snapshot_free(&snap);
     }
     vf_sph_snapshot snap;
@@ -180,14 +192,16 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name)
                "rest %+.3f%%; the pressures' vertical acceleration -(V / rho0) sum_j (p_i + p_j) dW/dy: mean %.3f g\n",
                surface, used, 2 * h, 100 * worst, used ? 100 * sum / used : 0, 100 * worst_raw, 100 * derr,
                used ? ay / used / g : 0);
-        /* the levels the solvers hold today (docs/testing.md); the goal,
-         * the pressure within 1 % everywhere, is not met by either */
+        /* the levels the solvers hold today (docs/testing.md); the goals,
+         * the pressure within 1 % everywhere and at rest, are not met by
+         * either */
         CHECK(used >= 100);
         if (used) {
-            CHECK_REL(ay / used, g, 0.2, 0);
-            CHECK_LE(fabs(sum / used), 0.3);
+            CHECK_REL(ay / used, g, lv.accel, 0);
+            CHECK_LE(fabs(sum / used), lv.mean);
         }
-        CHECK_LE(fabs(derr), 0.02);
+        CHECK_LE(fabs(derr), lv.density);
+        CHECK_LE(ke_end, lv.energy);
         vf_sph_snapshot_free(&snap);
     }
 done:
@@ -265,7 +279,7 @@ static front_result dam_break_front(vf_gpu *gpu, const char *method)
     return r;
 }
 
-static void ten_seconds(vf_gpu *gpu, const char *method)
+static void ten_seconds(vf_gpu *gpu, const char *method, double com_tol)
 {
     char name[96], set[64];
     snprintf(name, sizeof name, "dam break, 10 s, %s", method);
@@ -310,7 +324,7 @@ static void ten_seconds(vf_gpu *gpu, const char *method)
                f * d->frame_dt, snap.count, ke / (snap.count ? snap.count : 1), com, depth / 2, 100 * c);
         CHECK_EQ_INT(snap.count, n0);
         if (f + chunk > frames) {
-            CHECK_REL(com, depth / 2, 0.25, 0);
+            CHECK_REL(com, depth / 2, com_tol, 0);
             CHECK_LE(c, 0.01);
         }
         vf_sph_snapshot_free(&snap);
@@ -324,24 +338,24 @@ int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     vf_gpu *gpu = vf_test_gpu();
-    hydrostatic(gpu, VF_SPH_PBF, "hydrostatic column, pbf");
-    hydrostatic(gpu, VF_SPH_DFSPH, "hydrostatic column, dfsph");
+    hydrostatic(gpu, VF_SPH_PBF, "hydrostatic column, pbf", (hydro_levels){0.2, 0.3, 0.02, 1e-3});
+    hydrostatic(gpu, VF_SPH_DFSPH, "hydrostatic column, dfsph", (hydro_levels){0.1, 0.05, 0.01, 2e-3});
     front_result pbf = dam_break_front(gpu, "pbf");
     front_result dfsph = dam_break_front(gpu, "dfsph");
     front_result wcsph = dam_break_front(gpu, "wcsph");
     if (CHECK(pbf.ok && dfsph.ok && wcsph.ok)) {
         printf("RMS error in Z against Martin & Moyce: pbf %.3f, dfsph %.3f, wcsph %.3f\n", pbf.rms, dfsph.rms,
                wcsph.rms);
-        /* the levels held today; the goals (pbf <= 0.15, dfsph no worse
-         * than wcsph) are not met (docs/testing.md) */
-        CHECK_LE(pbf.rms, 0.25);
-        CHECK_LE(dfsph.rms, 0.25);
+        /* pbf's goal (<= 0.15) holds; dfsph's (no worse than wcsph) is
+         * not met: the level held today (docs/testing.md) */
+        CHECK_LE(pbf.rms, 0.15);
+        CHECK_LE(dfsph.rms, 0.1);
         CHECK_LE(wcsph.rms, 0.1);
         CHECK_LE(pbf.compression_mean, 0.01);
         CHECK_LE(dfsph.compression_mean, 0.01);
     }
-    ten_seconds(gpu, "pbf");
-    ten_seconds(gpu, "dfsph");
+    ten_seconds(gpu, "pbf", 0.25);
+    ten_seconds(gpu, "dfsph", 0.06);
     vf_test_gpu_done(&gpu);
     return vf_test_finish();
 }

@@ -1,13 +1,13 @@
 /* Position-based fluids (VF_SPH_METHOD_PBF) on the GPU against the CPU
  * brute-force reference of a whole substep (tests/ref/solver_sph_ref.c:
- * prediction, density-constraint iterations, final velocity, XSPH,
- * vorticity and its confinement), for a random configuration: a jittered
+ * prediction, density-constraint iterations, final velocity, XSPH, the
+ * viscosity force, vorticity and its confinement), for a random
+ * configuration: a jittered
  * lattice (+-40 % of the spacing) with random velocities (+-0.5 m/s) against
  * the walls, a sphere and a box obstacle, with the interactive force on (in
  * the case of two substeps neither: gravity and the force drive particles
  * into the obstacles, whose surfaces gather them so close that the
- * direction between two of them is set by rounding); no-slip walls (the
- * default for pbf); in the two last cases +-10 % and +-0.25 or +-0.1 m/s, and in the last a
+ * direction between two of them is set by rounding); no-slip walls; in the two last cases +-10 % and +-0.25 or +-0.1 m/s, and in the last a
  * relaxation of 10 (at h = 4 spacings the lattice's poly6 sum is not 1 and
  * the first correction is large): at +-40 % their results move by 2e-5 to
  * 3e-5 h when the input moves by one ulp (fp32 cannot hold them to 1e-5 h).
@@ -20,7 +20,15 @@
  * artificial pressure; three iterations with all of them and negative
  * pressures kept; the same reading the neighbours from storage buffers; two
  * substeps inside a frame (the first one's last pass predicts and bins the
- * second); and h = 4 spacings, where the neighbour bits overflow. */
+ * second); h = 4 spacings, where the neighbour bits overflow; and the
+ * viscosity: alone at mu 5 Pa s (dt mu m lap W sum / rho^2 about 0.2: the
+ * update moves a velocity about 20 % of the way to its neighbours' mean)
+ * and at 1e4 Pa s, where the gain is held to 1 / diag (sph_visc_gain:
+ * the velocities become their neighbours' means, a tenth of their size, so
+ * the lattice is jittered by +-10 % only, which keeps the positions'
+ * rounding, 1e-5 m/s in (x - x0) / dt, below 1e-4 of them), and
+ * at 5 Pa s in two substeps of a frame with XSPH and confinement (the
+ * cases are drawn in this order from one random sequence). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +54,7 @@ typedef struct pbf_case {
     const char *name;
     uint32_t iterations, substeps;
     double xsph, vorticity, tensile_k, smoothing;
+    double viscosity; /* mu, Pa s */
     bool keep_negative, buffer_reads;
     double jitter, speed; /* of the lattice, in spacings; of the random velocities, m/s */
     uint32_t per_frame;   /* substeps a frame (the substep is 1/60 s over it) */
@@ -126,6 +135,7 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
     d.cfl = 0.25;
     d.frame_dt = 1.0 / 60;
     d.method = VF_SPH_PBF;
+    d.walls = VF_SPH_WALLS_NOSLIP;
     d.pbf_substeps = c->per_frame;
     d.pbf_iterations = c->iterations;
     d.pbf_relaxation = c->relaxation;
@@ -133,6 +143,7 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
     d.pbf_tensile_dq = 0.2;
     d.pbf_tensile_n = 4;
     d.xsph = c->xsph;
+    d.viscosity = c->viscosity;
     d.vorticity = c->vorticity;
     d.interact[0] = d.interact[1] = d.interact[2] = 0.12;
     d.interact[3] = c->push ? 0.08 : 0;
@@ -154,8 +165,9 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
     for (int k = 0; k < 4; k++)
         push.interact[k] = (float)d.interact[k];
     double dt = vf_sph_dt(sph);
-    printf("  %u particles, h = %.2f spacings, dt %.4g s, %u iteration(s), xsph %g, vorticity %g m/s, s_corr k %g\n", n,
-           c->smoothing, dt, c->iterations, c->xsph, c->vorticity, c->tensile_k);
+    printf("  %u particles, h = %.2f spacings, dt %.4g s, %u iteration(s), xsph %g, viscosity %g Pa s, vorticity %g m/s, "
+           "s_corr k %g\n",
+           n, c->smoothing, dt, c->iterations, c->xsph, c->viscosity, c->vorticity, c->tensile_k);
 
     vf_sph_snapshot start;
     if (!CHECK(vf_sph_read(sph, false, &start) == VF_OK))
@@ -205,16 +217,20 @@ int main(int argc, char **argv)
     vf_test_init(argc, argv);
     vf_gpu *gpu = vf_test_gpu();
     const pbf_case cases[] = {
-        {"one iteration, no XSPH, vorticity or artificial pressure", 1, 1, 0, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
-        {"two iterations", 2, 1, 0, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
-        {"one iteration, XSPH", 1, 1, 6.0, 0, 0, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
-        {"one iteration, artificial pressure", 1, 1, 0, 0, 0.1, 2.41, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"one iteration, no XSPH, viscosity, vorticity or artificial pressure", 1, 1, 0, 0, 0, 2.41, 0, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"two iterations", 2, 1, 0, 0, 0, 2.41, 0, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"one iteration, XSPH", 1, 1, 6.0, 0, 0, 2.41, 0, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"one iteration, artificial pressure", 1, 1, 0, 0, 0.1, 2.41, 0, false, false, 0.4, 0.5, 2, 0.01, true, true},
         {"three iterations, XSPH, vorticity confinement, artificial pressure, negative pressure kept", 3, 1, 6.0, 0.5,
-         0.1, 2.41, true, false, 0.4, 0.5, 2, 0.01, true, true},
-        {"the same, neighbours from storage buffers", 3, 1, 6.0, 0.5, 0.1, 2.41, true, true, 0.4, 0.5, 2, 0.01, true, true},
+         0.1, 2.41, 0, true, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"the same, neighbours from storage buffers", 3, 1, 6.0, 0.5, 0.1, 2.41, 0, true, true, 0.4, 0.5, 2, 0.01, true, true},
         {"two substeps of a frame (the first one's last pass predicts and bins the second)", 2, 2, 6.0, 0.5, 0.1,
-         2.41, false, false, 0.1, 0.25, 2, 0.01, false, false},
-        {"h = 4 spacings (the neighbour bits overflow)", 2, 1, 6.0, 0, 0.1, 4.0, false, false, 0.1, 0.1, 2, 10.0, true, true},
+         2.41, 0, false, false, 0.1, 0.25, 2, 0.01, false, false},
+        {"h = 4 spacings (the neighbour bits overflow)", 2, 1, 6.0, 0, 0.1, 4.0, 0, false, false, 0.1, 0.1, 2, 10.0, true, true},
+        {"one iteration, viscosity", 1, 1, 0, 0, 0, 2.41, 5.0, false, false, 0.4, 0.5, 2, 0.01, true, true},
+        {"one iteration, a viscosity past the step's limit (the gain held)", 1, 1, 0, 0, 0, 2.41, 1e4, false, false, 0.1, 0.5, 2, 0.01, true, true},
+        {"two substeps of a frame with XSPH, confinement and the viscosity", 2, 2, 6.0, 0.5, 0.1, 2.41, 5.0, false, false,
+         0.1, 0.25, 2, 0.01, false, false},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         run_case(gpu, &cases[k]);

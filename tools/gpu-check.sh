@@ -4,19 +4,21 @@
 #   1. configure (build-gpu/, Release, warnings as errors; an existing build
 #      folder keeps its configuration) and build
 #   2. vkfluid devices
-#   3. the test suite without the tests that need a display (ctest -LE matrix,
+#   3. the render paths: the dam break (pbf) with 1048576 particles at
+#      1920x1080 on the compute and on the raster path (bench with --model,
+#      and a captured frame of each compared by PSNR), and the height field's
+#      surface and the 3D grid's volume ray march at 1920x1080
+#   4. the SPH real-time sweep: the dam break with pbf, wcsph and dfsph (one
+#      bench each, a third of the sweep's time each) at 65536, 262144, 1048576
+#      and 4194304 particles, screen-space fluids at 1920x1080, and the
+#      roofline model's predictions (--model)
+#   5. the test suite without the tests that need a display (ctest -LE matrix,
 #      minus test_viewer and test_replay)
-#   4. the SPH real-time sweep: the dam break with wcsph, pbf and dfsph at
-#      65536, 262144, 1048576 and 4194304 particles, screen-space fluids at
-#      1920x1080, and the roofline model's predictions (--model)
-#   5. the render paths: the dam break with 1048576 particles at 1920x1080 on
-#      the compute and on the raster path (bench with --model, and a captured
-#      frame of each compared by PSNR), and the height field's surface and the
-#      3D grid's volume ray march at 1920x1080
-# and writes bench/results/<device>-<date>-sph-realtime.{csv,json,svg,md,txt}
-# (the bench files, its printed report with the predictions, the devices,
-# test summary and timings) and <device>-<date>-render-paths-{compute,raster,
-# others}.json (step 5's bench files; its report is in the .txt).
+# and writes bench/results/<device>-<date>-gpu-check.txt (the log: devices,
+# every report with the predictions, the test summary and the failures'
+# output, timings; written as it goes to ...-gpu-check.txt.partial, renamed at
+# the end), <device>-<date>-sph-realtime-<solver>.{csv,json,svg,md} and
+# <device>-<date>-render-{paths-compute,paths-raster,others}.json.
 #
 #   tools/gpu-check.sh [--help]
 #
@@ -40,8 +42,8 @@
 #   VKFLUID_CHECK_TEST_S   seconds the tests may take (default 150)
 #   VKFLUID_CHECK_SWEEP_S  seconds the sweep may take (default 250)
 #   VKFLUID_CHECK_PATHS_S  seconds the render-path step may take (default 90)
-#   VKFLUID_CHECK_HEIGHT_N height field cells per side in step 5 (default 1024)
-#   VKFLUID_CHECK_GRID3D_N 3D grid n in step 5 (default 128: n x 2n x n cells)
+#   VKFLUID_CHECK_HEIGHT_N height field cells per side in step 3 (default 1024)
+#   VKFLUID_CHECK_GRID3D_N 3D grid n in step 3 (default 128: n x 2n x n cells)
 # Exit status: 0 when every step passed, 1 when a step failed (the results
 # written so far are kept), 2 for a bad setting.
 set -u
@@ -49,7 +51,7 @@ cd "$(dirname "$0")/.."
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 "") ;;
@@ -102,10 +104,13 @@ done
 
 start=$(date +%s)
 elapsed() { echo $(($(date +%s) - start)); }
-log=$(mktemp)
 out=$(mktemp -d)
-trap 'rm -rf "$log" "$out"' EXIT
+trap 'rm -rf "$out"' EXIT
 status=0
+# the log: in a temporary file until the device is known, then in
+# bench/results/<device>-<date>-gpu-check.txt.partial, which is renamed to
+# .txt at the end (a run stopped from outside leaves the .partial)
+log=$out/log
 say() { echo "$*" | tee -a "$log"; }
 
 say "== build ($build, $jobs jobs) at $(elapsed) s"
@@ -127,8 +132,84 @@ fi
 vkfluid=$build/vkfluid
 
 say "== devices at $(elapsed) s"
-"$vkfluid" devices 2>&1 | tee -a "$log" || status=1
+"$vkfluid" devices >"$out/devices.txt" 2>&1 || status=1
+cat "$out/devices.txt" | tee -a "$log"
+# bench/results/<device>-<date>-*: the device the runs use (--device, else the default, marked *)
+if [ -n "$device" ]; then
+    name=$(sed -n "s/^[* ] $device: //p" "$out/devices.txt" | head -n 1)
+    [ -n "$name" ] || name=$(sed -n 's/^[* ] [0-9]*: //p' "$out/devices.txt" | grep -i -F -- "$device" | head -n 1)
+else
+    name=$(sed -n 's/^\* [0-9]*: //p' "$out/devices.txt" | head -n 1)
+fi
+slug=$(printf '%s' "${name:-unknown}" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
+base="bench/results/$slug-$(date -u +%Y-%m-%d)"
+cp "$log" "$base-gpu-check.txt.partial" && log=$base-gpu-check.txt.partial
+written=""
+# keep DIR/FILE as $base-NAME (whole or not at all); NAME's earlier copy goes first
+keep() {
+    rm -f "$base-$2"
+    if [ -f "$1" ]; then
+        cp "$1" "$base-$2.tmp" && mv "$base-$2.tmp" "$base-$2" && written="$written $base-$2"
+    fi
+}
+with_device() { if [ -n "$device" ]; then echo --device "$device"; fi; }
 
+# 1. the render paths, first: short, and independent of the solvers' speed
+# (pbf: 2 substeps a frame), with the other families' renders at that size
+if [ "$paths_n" != 0 ]; then
+    say "== render paths at $(elapsed) s: dam break (pbf) with $paths_n particles at $render"
+    pend=$(($(date +%s) + paths_s))
+    left() { r=$((pend - $(date +%s))); if [ $r -gt 0 ]; then echo $r; else echo 1; fi; }
+    for p in compute raster; do
+        say "-- bench, $p path"
+        timeout "$(left)" "$vkfluid" bench --solver pbf --sizes "$paths_n" --render "$render" --frames 3 \
+            --warmup 1 --repeat 1 --render-path $p --model bench/models --out "$out/paths-$p" --force \
+            $(with_device) >"$out/paths-$p.txt" 2>&1 || status=1
+        grep -v '^bench \[' "$out/paths-$p.txt" >>"$log"
+        keep "$out/paths-$p/bench.json" "render-paths-$p.json"
+        timeout "$(left)" "$vkfluid" capture dam-break --set method=pbf --set "particles=$paths_n" \
+            --size "$render" --frames 2 --render-path $p --out "$out/cap-$p" --force --quiet \
+            $(with_device) >>"$log" 2>&1 || status=1
+    done
+    last=$(ls "$out/cap-compute" 2>/dev/null | grep '^frame_.*\.png$' | tail -n 1)
+    if [ -n "$last" ] && [ -f "$out/cap-raster/$last" ]; then
+        say "-- compare $last: compute path against raster path"
+        "$vkfluid" compare "$out/cap-compute/$last" "$out/cap-raster/$last" 2>&1 | tee -a "$log"
+    else
+        say "the captures of the two paths are missing"
+        status=1
+    fi
+    say "-- height $height_n (surface) and grid3d $grid3d_n (volume ray march) at $render"
+    timeout "$(left)" "$vkfluid" bench --solver height,grid3d --sizes "height=$height_n" --sizes "grid3d=$grid3d_n" \
+        --render "$render" --frames 3 --warmup 1 --repeat 1 --out "$out/others" --force \
+        $(with_device) >"$out/others.txt" 2>&1 || status=1
+    grep -v '^bench \[' "$out/others.txt" >>"$log"
+    keep "$out/others/bench.json" "render-others.json"
+fi
+
+# 2. the sweep, one bench per solver (pbf, the real-time one, first), each
+# with a third of the time, so that a slow solver leaves the others' results
+for solver in pbf wcsph dfsph; do
+    say "== sweep at $(elapsed) s: $solver at $sizes, render $render, $frames frames"
+    timeout "$((sweep_s / 3))" "$vkfluid" bench --solver $solver --sizes "$sizes" --render "$render" \
+        --frames "$frames" --warmup 2 --repeat 1 --model bench/models --out "$out/bench-$solver" --force \
+        $(with_device) >"$out/bench-$solver.txt" 2>"$out/bench-$solver.err"
+    rc=$?
+    if [ $rc -eq 124 ]; then say "$solver: stopped after $((sweep_s / 3)) s (VKFLUID_CHECK_SWEEP_S / 3)"; fi
+    if [ $rc -ne 0 ]; then
+        status=1
+        grep -v '^bench \[' "$out/bench-$solver.err" | tail -n 5 | tee -a "$log" >&2
+        grep '^bench \[' "$out/bench-$solver.err" | tail -n 1 | tr '\r' '\n' | tail -n 1 | tee -a "$log"
+    fi
+    cat "$out/bench-$solver.txt" >>"$log"
+    for ext in csv json svg md; do
+        src="$out/bench-$solver/bench.$ext"
+        [ "$ext" = md ] && src="$out/bench-$solver/table.md"
+        keep "$src" "sph-realtime-$solver.$ext"
+    done
+done
+
+# 3. the tests, last: those still running at the limit are stopped
 if [ "$tests" != none ]; then
     say "== tests without a display at $(elapsed) s"
     if [ -n "$tests" ]; then
@@ -140,84 +221,17 @@ if [ "$tests" != none ]; then
         >"$out/tests.log" 2>&1
     rc=$?
     if [ $rc -eq 124 ]; then say "the tests were stopped after $test_s s (VKFLUID_CHECK_TEST_S)"; fi
-    if [ $rc -ne 0 ]; then status=1; fi
-    grep -E 'tests passed|Test +#|Total Test time|\*\*\*' "$out/tests.log" | tee -a "$log"
-    if [ $status -ne 0 ]; then tail -n 200 "$out/tests.log" >>"$log"; fi
-fi
-
-say "== sweep at $(elapsed) s: wcsph,pbf,dfsph at $sizes, render $render, $frames frames"
-set -- --solver wcsph,pbf,dfsph --sizes "$sizes" --render "$render" --frames "$frames" --warmup 2 --repeat 1 \
-    --model bench/models --out "$out/bench" --force
-if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
-timeout "$sweep_s" "$vkfluid" bench "$@" >"$out/bench.txt" 2>"$out/bench.err"
-rc=$?
-if [ $rc -eq 124 ]; then say "the sweep was stopped after $sweep_s s (VKFLUID_CHECK_SWEEP_S)"; fi
-if [ $rc -ne 0 ]; then
-    status=1
-    tail -n 5 "$out/bench.err" | tee -a "$log" >&2
-fi
-cat "$out/bench.txt" >>"$log"
-
-# bench/results/<device>-<date>-sph-realtime.*: the device as bench.json names it
-# (or, when the sweep printed nothing, the first device vkfluid devices lists)
-name=$(sed -n 's/^device: \(.*\) ([a-z-]*), driver.*/\1/p' "$out/bench.txt" | head -n 1)
-[ -n "$name" ] || name=$("$vkfluid" devices 2>/dev/null | sed -n 's/^[* ] [0-9]*: //p' | head -n 1)
-slug=$(printf '%s' "${name:-unknown}" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
-base="bench/results/$slug-$(date -u +%Y-%m-%d)-sph-realtime"
-# a whole set: this name's files from an earlier run are replaced or removed
-written=""
-for ext in csv json svg md; do
-    src="$out/bench/bench.$ext"
-    [ "$ext" = md ] && src="$out/bench/table.md"
-    rm -f "$base.$ext"
-    if [ -f "$src" ]; then
-        cp "$src" "$base.$ext.tmp" && mv "$base.$ext.tmp" "$base.$ext" && written="$written $base.$ext"
-    fi
-done
-# 5. the render paths (and the other families' renders) at the same size
-if [ "$paths_n" != 0 ]; then
-    say "== render paths at $(elapsed) s: dam break with $paths_n particles at $render"
-    pbase="bench/results/$slug-$(date -u +%Y-%m-%d)-render-paths"
-    pend=$(($(date +%s) + paths_s))
-    left() { r=$((pend - $(date +%s))); [ $r -gt 0 ] && echo $r || echo 1; }
-    for p in compute raster; do
-        set -- --solver sph --sizes "$paths_n" --render "$render" --frames 3 --warmup 1 --repeat 1 \
-            --render-path $p --model bench/models --out "$out/paths-$p" --force
-        if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
-        say "-- bench, $p path"
-        timeout "$(left)" "$vkfluid" bench "$@" >"$out/paths-$p.txt" 2>&1 || status=1
-        grep -E 'render|ssf_|PREDICT|H100|H200' "$out/paths-$p.txt" | head -n 60 | tee -a "$log"
-        rm -f "$pbase-$p.json"
-        if [ -f "$out/paths-$p/bench.json" ]; then
-            cp "$out/paths-$p/bench.json" "$pbase-$p.json.tmp" && mv "$pbase-$p.json.tmp" "$pbase-$p.json" &&
-                written="$written $pbase-$p.json"
-        fi
-        set -- dam-break --set "particles=$paths_n" --size "$render" --frames 2 --render-path $p \
-            --out "$out/cap-$p" --force --quiet
-        if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
-        timeout "$(left)" "$vkfluid" capture "$@" >>"$log" 2>&1 || status=1
-    done
-    last=$(ls "$out/cap-compute" 2>/dev/null | grep '^frame_.*\.png$' | tail -n 1)
-    if [ -n "$last" ] && [ -f "$out/cap-raster/$last" ]; then
-        say "-- compare $last: compute path against raster path"
-        "$vkfluid" compare "$out/cap-compute/$last" "$out/cap-raster/$last" 2>&1 | tee -a "$log"
-    else
-        say "the captures of the two paths are missing"
+    if [ $rc -ne 0 ]; then
         status=1
-    fi
-    say "-- height $height_n (surface) and grid3d $grid3d_n (volume ray march) at $render"
-    set -- --solver height,grid3d --sizes height=$height_n --sizes grid3d=$grid3d_n --render "$render" --frames 3 \
-        --warmup 1 --repeat 1 --out "$out/others" --force
-    if [ -n "$device" ]; then set -- "$@" --device "$device"; fi
-    timeout "$(left)" "$vkfluid" bench "$@" >"$out/others.txt" 2>&1 || status=1
-    cat "$out/others.txt" >>"$log"
-    rm -f "$pbase-others.json"
-    if [ -f "$out/others/bench.json" ]; then
-        cp "$out/others/bench.json" "$pbase-others.json.tmp" && mv "$pbase-others.json.tmp" "$pbase-others.json" &&
-            written="$written $pbase-others.json"
+        grep -E 'tests passed|Test +#|Total Test time|\*\*\*' "$out/tests.log" | tee -a "$log"
+        say "-- the failures' output"
+        cat "$out/tests.log" >>"$log"
+    else
+        grep -E 'tests passed|Test +#|Total Test time|\*\*\*' "$out/tests.log" | tee -a "$log"
     fi
 fi
+
 say "== done in $(elapsed) s, status $status"
-cp "$log" "$base.txt.tmp" && mv "$base.txt.tmp" "$base.txt"
-echo "wrote$written $base.txt"
+mv "$log" "$base-gpu-check.txt"
+echo "wrote$written $base-gpu-check.txt"
 exit $status

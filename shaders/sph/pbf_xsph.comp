@@ -1,7 +1,11 @@
 #version 450
-// After a PBF substep's solve: XSPH viscosity (Macklin & Mueller 2013,
-// eq. 17), v_i += c dt sum_j (m / rho_j) (v_j - v_i) W_ij (c per second, so
-// the smoothing does not depend on the substeps), and, with vorticity
+// After a PBF substep's solve, on the velocities the next prediction starts
+// from: XSPH viscosity (Macklin & Mueller 2013, eq. 17),
+// v_i += c dt sum_j (m / rho_j) (v_j - v_i) W_ij (c per second, so the
+// smoothing does not depend on the substeps), the viscosity force of
+// sph_forces (mu, the viscosity-kernel Laplacian; sph_common.glsl's
+// sph_visc_gain), v_i += dt (mu m / rho_i) sum_j (v_j - v_i) lap W_ij / rho_j,
+// both from the same v_i, and, with vorticity
 // confinement on (VF_PBF_POST), the vorticity
 // omega_i = sum_j (m / rho_j) (v_i - v_j) x grad W_ij for pbf_confine; over
 // the pairs within h and their mirror images (velocities reflected:
@@ -23,6 +27,8 @@ vec4 v_at(uint j) { return sph_texel ? texelFetch(nb_v_t, int(j)) : nb_v[j]; }
 struct sums {
     vec3 xi, vi;
     vec3 dv, w; // the XSPH sum, the vorticity
+    vec3 visc;  // sum_j (1 - r/h) (v_j - v_i) / rho_j (the viscosity)
+    float diag; // sum_j (1 - r/h) / rho_j over the others (its diagonal)
     float h2, r_min2, mw, mass;
 };
 
@@ -35,8 +41,12 @@ void term(inout sums s, vec3 x, vec3 v, float rho)
         return;
     float vol = s.mass / rho;
     s.dv += (vol * s.mw * pbf_w(r2)) * (v - s.vi);
-    if (r2 > s.r_min2)
+    if (r2 > s.r_min2) {
         s.w += vol * cross(s.vi - v, pbf_grad(d, r2));
+        float omq = (1.0 - sqrt(r2) * prm.inv_h) / rho;
+        s.visc += omq * (v - s.vi);
+        s.diag += omq;
+    }
 }
 
 void visit(inout sums s, sph_mirrors m, uint j)
@@ -62,13 +72,15 @@ void main()
     s.vi = vr.xyz;
     s.dv = vec3(0.0);
     s.w = vec3(0.0);
+    s.visc = vec3(0.0);
+    s.diag = 0.0;
     s.h2 = prm.h2;
     s.r_min2 = 1e-12 * prm.h2;
     s.mw = prm.poly6;
     s.mass = prm.mass;
     sph_mirrors m = sph_mirrors_at(s.xi);
     PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j);)
-    vec3 v = s.vi + min(prm.xsph * pc.dt, 1.0) * s.dv;
+    vec3 v = s.vi + min(prm.xsph * pc.dt, 1.0) * s.dv + sph_visc_gain(pc.dt, vr.w, s.diag) * s.visc;
     if ((pc.flags & VF_PBF_POST) != 0u) {
         out_vel[i] = vec4(v, vr.w);
         omega[i] = vec4(s.w, 0.0);

@@ -126,6 +126,19 @@ void sph_collide(inout vec3 x, inout vec3 v)
 // could never move off its image's density.
 float sph_wall_margin() { return 1e-3 * prm.h; }
 
+// The large-step methods' viscosity (pbf_xsph, dfsph_predict): sph_forces'
+// viscosity force over a step dt, v_i += g sum_j (1 - r/h) (v_j - v_i) / rho_j
+// with g = dt mu m visc / rho_i, as one explicit update from the step's
+// velocities. diag = sum_j (1 - r/h) / rho_j over the other particles and
+// images: the gain is held to 1 / diag, so that a viscosity too large for
+// the step (dt mu m visc diag / rho_i > 1) moves v_i at most to its
+// neighbours' weighted mean instead of past it.
+float sph_visc_gain(float dt, float rho_i, float diag)
+{
+    float g = dt * prm.viscosity * prm.mass * prm.visc / rho_i;
+    return g * diag > 1.0 ? 1.0 / diag : g;
+}
+
 // The cell a binning puts a position in: the extra bin prm.cells inside the
 // sink (the scatter drops it), else its grid cell. sph_bin, sph_integrate and
 // sph_forces_drift.

@@ -70,9 +70,9 @@ typedef struct vf_sph_scene_desc {
     {"negative_pressure", VF_PARAM_BOOL, OFF(negative_pressure), 0, 0, 0, false, NULL, "",                             \
      "keep negative pressures (false: clamp to 0, avoids clumping at the free surface)"},                              \
     {"viscosity", DBL, OFF(viscosity), 0.001, 0, 1e5, false, NULL, "Pa s",                                             \
-     "dynamic viscosity mu (viscosity kernel; wcsph only: pbf and dfsph smooth with xsph)"},                           \
+     "dynamic viscosity mu (viscosity-kernel force; pbf and dfsph apply it to the velocities before each prediction)"}, \
     {"artificial_viscosity", DBL, OFF(alpha), 0.05, 0, 10, false, NULL, "1",                                          \
-     "alpha: adds rho0 alpha h c / 10 to mu (numerical viscosity that keeps weakly compressible SPH stable)"},       \
+     "alpha: adds rho0 alpha h c / 10 to mu, every method (numerical viscosity that keeps runs dissipative)"},         \
     {"tension", DBL, OFF(tension), 0, 0, 1e3, false, NULL, "N/m", "surface tension coefficient (colour field); 0: off"}, \
     {"gravity", DBL, OFF(gravity), 9.81, 0, 1e3, false, NULL, "m/s^2", "gravity, pointing down (-y)"},                 \
     {"restitution", DBL, OFF(restitution), 0.2, 0, 1, false, NULL, "1", "normal velocity kept at walls and obstacles"}, \
@@ -84,7 +84,7 @@ typedef struct vf_sph_scene_desc {
     {"method", VF_PARAM_ENUM, OFF(method), VF_SPH_WCSPH, 0, 0, false, VF_CHOICES(VF_SPH_METHOD_LIST), "",             \
      "solver: wcsph (weakly compressible, steps bound by the speed of sound), pbf (position-based fluids, Macklin & Mueller 2013: fixed substeps and iterations a frame), dfsph (divergence-free SPH, Bender & Koschier 2015: steps bound by the flow speed)"}, \
     {"walls", VF_PARAM_ENUM, OFF(walls), VF_SPH_WALLS_AUTO, 0, 0, false, VF_CHOICES(VF_SPH_WALLS_LIST), "",           \
-     "tank walls and obstacles: noslip (viscosity and XSPH drag the fluid along them), freeslip, or auto (noslip for pbf and dfsph, freeslip for wcsph)"}, \
+     "tank walls and obstacles: noslip (viscosity and XSPH drag the fluid along them), freeslip, or auto (freeslip: the artificial viscosity would brake the flow)"}, \
     {"pbf_substeps", VF_PARAM_INT, OFF(pbf_substeps), 2, 1, 100, false, NULL, "1", "pbf: substeps a frame"},          \
     {"pbf_iterations", VF_PARAM_INT, OFF(pbf_iterations), 6, 1, 100, false, NULL, "1",                                 \
      "pbf: density-constraint iterations a substep"},                                                                  \

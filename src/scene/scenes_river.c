@@ -93,6 +93,26 @@ static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, char
     double n = ceil(d->frame_dt / (g->cfl * h / g->vel_scale) - 1e-9);
     g->substeps = (uint32_t)(n < 1 ? 1 : n);
     g->dt = d->frame_dt / g->substeps;
+    static const vf_grid_pressure pressure[] = {
+        [VF_HEIGHT_FLOW_MULTIGRID] = VF_GRID_PRESSURE_MULTIGRID,
+        [VF_HEIGHT_FLOW_JACOBI] = VF_GRID_PRESSURE_JACOBI,
+        [VF_HEIGHT_FLOW_SSOR] = VF_GRID_PRESSURE_SSOR,
+        [VF_HEIGHT_FLOW_PENALTY] = VF_GRID_PRESSURE_PENALTY,
+    };
+    g->pressure = pressure[d->flow_pressure];
+    if (g->pressure == VF_GRID_PRESSURE_PENALTY) {
+        /* the penalty's explicit sub-steps, checked here to name the river's key */
+        g->epsilon = d->flow_epsilon;
+        uint64_t k = vf_grid_penalty_min_substeps(g);
+        if (k > VF_GRID_PENALTY_MAX_SUBSTEPS) {
+            snprintf(err, cap,
+                     "flow_epsilon: %g: the penalty's explicit sub-steps would need %llu a flow step (flow cell %.3g "
+                     "m, step %.3g s), more than %u: use flow_epsilon=%.3g or larger, or fewer flow_cells",
+                     d->flow_epsilon, (unsigned long long)k, h, g->dt, VF_GRID_PENALTY_MAX_SUBSTEPS,
+                     d->flow_epsilon * (double)k / VF_GRID_PENALTY_MAX_SUBSTEPS);
+            return VF_ERR_INVALID_ARG;
+        }
+    }
     return vf_grid_validate_desc(g, err, cap);
 }
 

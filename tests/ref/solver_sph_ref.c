@@ -584,13 +584,39 @@ static void pbf_deltas(const vf_sph_params *prm, uint32_t n, const bool *near, c
     }
 }
 
-/* XSPH and the vorticity (pbf_xsph.comp): dv and omega of every particle. */
-static void pbf_xsph(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], const double (*v)[3],
-                     const double *rho, double (*dv)[3], double (*w)[3])
+/* The viscosity update of a step dt (pbf_xsph.comp, dfsph_predict.comp;
+ * sph_common.glsl's sph_visc_gain): from S = sum_j m / rho_j lap W (v_j -
+ * v_i) and D = sum_j m / rho_j lap W over the others (the viscosity
+ * kernel's Laplacian, vf_sph_ref_visc_lap), dt mu / rho_i S, or S / D
+ * where dt mu D / rho_i exceeds 1. */
+static void visc_update(const vf_sph_params *prm, double dt, double rho_i, const double S[3], double D, double out[3])
+{
+    double g = dt * prm->viscosity / rho_i;
+    double f = g * D > 1 ? 1 / D : g;
+    for (int k = 0; k < 3; k++)
+        out[k] = f * S[k];
+}
+
+/* A pair's (or image's) terms of visc_update's S and D at offset r, with
+ * velocity difference v_j - v_i (dvji) and density rho_j. */
+static void visc_pair(const vf_sph_params *prm, double r, const double dvji[3], double rho_j, double S[3], double *D)
+{
+    if (!(r > 1e-6 * prm->h) || !(r < prm->h))
+        return;
+    double c = prm->mass / rho_j * vf_sph_ref_visc_lap(r, prm->h);
+    for (int k = 0; k < 3; k++)
+        S[k] += c * dvji[k];
+    *D += c;
+}
+
+/* XSPH, the viscosity update (visc_update of a step dt) and the vorticity
+ * (pbf_xsph.comp): dv, vv and omega of every particle. */
+static void pbf_xsph(const vf_sph_params *prm, double dt, uint32_t n, const bool *near, const double (*x)[3],
+                     const double (*v)[3], const double *rho, double (*dv)[3], double (*vv)[3], double (*w)[3])
 {
     double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2;
     for (uint32_t i = 0; i < n; i++) {
-        double a[3] = {0, 0, 0}, o[3] = {0, 0, 0};
+        double a[3] = {0, 0, 0}, o[3] = {0, 0, 0}, S[3] = {0, 0, 0}, D = 0;
         for (uint32_t j = 0; j < n; j++) {
             if (dist2(x[i], x[j]) >= h2)
                 continue;
@@ -611,6 +637,8 @@ static void pbf_xsph(const vf_sph_params *prm, uint32_t n, const bool *near, con
                 double dvij[3] = {v[i][0] - vs[t][0], v[i][1] - vs[t][1], v[i][2] - vs[t][2]};
                 for (int k = 0; k < 3; k++)
                     a[k] -= wk * dvij[k];
+                double dvji[3] = {-dvij[0], -dvij[1], -dvij[2]};
+                visc_pair(prm, sqrt(q2), dvji, rho[j], S, &D);
                 if (q2 > rmin2) {
                     double g[3];
                     pbf_grad(prm, d, sqrt(q2), g);
@@ -622,6 +650,7 @@ static void pbf_xsph(const vf_sph_params *prm, uint32_t n, const bool *near, con
         }
         memcpy(dv[i], a, sizeof a);
         memcpy(w[i], o, sizeof o);
+        visc_update(prm, dt, rho[i], S, D, vv[i]);
     }
 }
 
@@ -662,10 +691,11 @@ vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *pu
     vf_sph_ref_pbf_predict(prm, push, dt, n, pos, vel);
     double(*x0)[3] = malloc(24ull * n), (*x)[3] = malloc(24ull * n), (*xn)[3] = malloc(24ull * n);
     double(*v)[3] = malloc(24ull * n), (*dv)[3] = malloc(24ull * n), (*w)[3] = malloc(24ull * n);
+    double(*vv)[3] = malloc(24ull * n);
     double *rho = malloc(8ull * n), *lambda = malloc(8ull * n), *lsum = calloc(n, 8), *wlen = calloc(n, 8);
     bool *near = NULL;
     vf_result r = VF_ERR_NO_MEMORY;
-    if (!x0 || !x || !xn || !v || !dv || !w || !rho || !lambda || !lsum || !wlen)
+    if (!x0 || !x || !xn || !v || !dv || !vv || !w || !rho || !lambda || !lsum || !wlen)
         goto done;
     for (uint32_t i = 0; i < n; i++)
         for (int k = 0; k < 3; k++)
@@ -682,11 +712,11 @@ vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *pu
     for (uint32_t i = 0; i < n; i++)
         for (int k = 0; k < 3; k++)
             v[i][k] = vel[i][k] + (x[i][k] - x0[i][k]) / dt;
-    if (prm->xsph > 0 || prm->vorticity > 0) {
-        pbf_xsph(prm, n, near, (const double (*)[3])x, (const double (*)[3])v, rho, dv, w);
+    if (prm->xsph > 0 || prm->viscosity > 0 || prm->vorticity > 0) {
+        pbf_xsph(prm, dt, n, near, (const double (*)[3])x, (const double (*)[3])v, rho, dv, vv, w);
         for (uint32_t i = 0; i < n; i++) {
             for (int k = 0; k < 3; k++)
-                v[i][k] += fmin((double)prm->xsph * dt, 1.0) * dv[i][k];
+                v[i][k] += fmin((double)prm->xsph * dt, 1.0) * dv[i][k] + vv[i][k];
             wlen[i] = sqrt(w[i][0] * w[i][0] + w[i][1] * w[i][1] + w[i][2] * w[i][2]);
         }
     }
@@ -719,6 +749,7 @@ done:
     free(xn);
     free(v);
     free(dv);
+    free(vv);
     free(w);
     free(rho);
     free(lambda);
@@ -870,32 +901,10 @@ static double dfsph_divergence(const vf_sph_params *prm, const dfsph_pair *pr, c
     return sum;
 }
 
-#define DFSPH_REF_WARM 0.5
-
-vf_result vf_sph_ref_dfsph_substep(const vf_sph_params *prm, const vf_dfsph_push *push, double dt, uint32_t n,
-                                   float (*pos)[4], float (*vel)[4], float (*warm)[2], double *rho_out,
-                                   uint32_t iterations[2])
+/* The density and the factor alpha of every particle (dfsph_density.comp). */
+static void dfsph_density_alpha(const vf_sph_params *prm, const dfsph_pair *pr, const uint32_t *first, uint32_t n,
+                                const double (*x)[3], double *rho, double *alpha)
 {
-    double(*x)[3] = malloc(24ull * n), (*v)[3] = malloc(24ull * n), (*dv)[3] = malloc(24ull * n);
-    double *rho = malloc(8ull * n), *alpha = malloc(8ull * n), *a = malloc(8ull * n), *k = malloc(8ull * n);
-    double *wx = malloc(8ull * n), *wy = malloc(8ull * n);
-    uint32_t *first = NULL;
-    dfsph_pair *pr = NULL;
-    vf_result res = VF_ERR_NO_MEMORY;
-    if (!x || !v || !dv || !rho || !alpha || !a || !k || !wx || !wy)
-        goto done;
-    for (uint32_t i = 0; i < n; i++)
-        for (int c = 0; c < 3; c++) {
-            x[i][c] = pos[i][c];
-            v[i][c] = vel[i][c];
-        }
-    if (!(pr = dfsph_pairs(prm, n, (const double (*)[3])x, &first)))
-        goto done;
-    /* density, alpha, the divergence warm start (rho0 for the densities) */
-    for (uint32_t i = 0; i < n; i++) {
-        wy[i] = DFSPH_REF_WARM * warm[i][1];
-        wx[i] = DFSPH_REF_WARM * warm[i][0];
-    }
     for (uint32_t i = 0; i < n; i++) {
         double w = 0, G[3] = {0, 0, 0}, own[3] = {0, 0, 0}, sq = 0, h2 = (double)prm->h * prm->h;
         for (uint32_t q = first[i]; q < first[i + 1]; q++) {
@@ -932,6 +941,78 @@ vf_result vf_sph_ref_dfsph_substep(const vf_sph_params *prm, const vf_dfsph_push
         double scale = (double)prm->mass * prm->spiky;
         alpha[i] = denom > 1e-6 * scale * scale ? rho[i] / denom : 0;
     }
+}
+
+/* The velocity changes of the non-pressure forces and the density solve's
+ * warm start (dfsph_predict.comp): dt (external forces), XSPH, the viscosity
+ * (visc_update), -dt sum m (a_i + a_j) grad W. */
+static void dfsph_nonpressure(const vf_sph_params *prm, const vf_dfsph_push *push, double dt, const dfsph_pair *pr,
+                              const uint32_t *first, uint32_t n, const double (*x)[3], const double (*v)[3],
+                              const double *rho, const double *a, double (*dv)[3])
+{
+    for (uint32_t i = 0; i < n; i++) {
+        double xs[3] = {0, 0, 0}, s[3], h2 = (double)prm->h * prm->h, S[3] = {0, 0, 0}, D = 0, vv[3];
+        for (uint32_t q = first[i]; q < first[i + 1]; q++) {
+            const dfsph_pair *e = &pr[q];
+            double pts[9][3], vs[9][3];
+            memcpy(pts[0], x[e->j], sizeof pts[0]);
+            memcpy(vs[0], v[e->j], sizeof vs[0]);
+            for (int t = 0; t < e->images; t++) {
+                memcpy(pts[t + 1], e->img[t], sizeof pts[0]);
+                dfsph_image_velocity(prm, e->refl[t], v[e->j], true, vs[t + 1]);
+            }
+            for (int t = 0; t <= e->images; t++) {
+                double r2 = dist2(x[i], pts[t]);
+                if (!(r2 < h2))
+                    continue;
+                double wk = prm->mass / rho[e->j] * prm->poly6 * pbf_shape(prm, r2);
+                double dvji[3] = {vs[t][0] - v[i][0], vs[t][1] - v[i][1], vs[t][2] - v[i][2]};
+                for (int c = 0; c < 3; c++)
+                    xs[c] += wk * dvji[c];
+                visc_pair(prm, sqrt(r2), dvji, rho[e->j], S, &D);
+            }
+        }
+        visc_update(prm, dt, rho[i], S, D, vv);
+        dfsph_pressure_sum(prm, pr, first, i, x, a, s);
+        float xf[3] = {(float)x[i][0], (float)x[i][1], (float)x[i][2]}, vf[3] = {(float)v[i][0], (float)v[i][1],
+                                                                             (float)v[i][2]},
+              ext[3];
+        vf_pbf_push pp = {.strength = push ? push->strength : 0};
+        if (push)
+            memcpy(pp.interact, push->interact, sizeof pp.interact);
+        pbf_external(prm, &pp, xf, vf, ext);
+        for (int c = 0; c < 3; c++)
+            dv[i][c] = dt * ext[c] + fmin((double)prm->xsph * dt, 1.0) * xs[c] + vv[c] - dt * s[c];
+    }
+}
+
+#define DFSPH_REF_WARM 0.5
+
+vf_result vf_sph_ref_dfsph_substep(const vf_sph_params *prm, const vf_dfsph_push *push, double dt, uint32_t n,
+                                   float (*pos)[4], float (*vel)[4], float (*warm)[2], double *rho_out,
+                                   uint32_t iterations[2])
+{
+    double(*x)[3] = malloc(24ull * n), (*v)[3] = malloc(24ull * n), (*dv)[3] = malloc(24ull * n);
+    double *rho = malloc(8ull * n), *alpha = malloc(8ull * n), *a = malloc(8ull * n), *k = malloc(8ull * n);
+    double *wx = malloc(8ull * n), *wy = malloc(8ull * n);
+    uint32_t *first = NULL;
+    dfsph_pair *pr = NULL;
+    vf_result res = VF_ERR_NO_MEMORY;
+    if (!x || !v || !dv || !rho || !alpha || !a || !k || !wx || !wy)
+        goto done;
+    for (uint32_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            x[i][c] = pos[i][c];
+            v[i][c] = vel[i][c];
+        }
+    if (!(pr = dfsph_pairs(prm, n, (const double (*)[3])x, &first)))
+        goto done;
+    /* density, alpha, the divergence warm start (rho0 for the densities) */
+    for (uint32_t i = 0; i < n; i++) {
+        wy[i] = DFSPH_REF_WARM * warm[i][1];
+        wx[i] = DFSPH_REF_WARM * warm[i][0];
+    }
+    dfsph_density_alpha(prm, pr, first, n, (const double (*)[3])x, rho, alpha);
     for (uint32_t i = 0; i < n; i++)
         a[i] = wy[i];
     for (uint32_t i = 0; i < n; i++) {
@@ -974,37 +1055,7 @@ vf_result vf_sph_ref_dfsph_substep(const vf_sph_params *prm, const vf_dfsph_push
     /* the non-pressure forces and the density solve's warm start */
     for (uint32_t i = 0; i < n; i++)
         a[i] = wx[i] / rho[i];
-    for (uint32_t i = 0; i < n; i++) {
-        double xs[3] = {0, 0, 0}, s[3], h2 = (double)prm->h * prm->h;
-        for (uint32_t q = first[i]; q < first[i + 1]; q++) {
-            const dfsph_pair *e = &pr[q];
-            double pts[9][3], vs[9][3];
-            memcpy(pts[0], x[e->j], sizeof pts[0]);
-            memcpy(vs[0], v[e->j], sizeof vs[0]);
-            for (int t = 0; t < e->images; t++) {
-                memcpy(pts[t + 1], e->img[t], sizeof pts[0]);
-                dfsph_image_velocity(prm, e->refl[t], v[e->j], true, vs[t + 1]);
-            }
-            for (int t = 0; t <= e->images; t++) {
-                double r2 = dist2(x[i], pts[t]);
-                if (!(r2 < h2))
-                    continue;
-                double wk = prm->mass / rho[e->j] * prm->poly6 * pbf_shape(prm, r2);
-                for (int c = 0; c < 3; c++)
-                    xs[c] += wk * (vs[t][c] - v[i][c]);
-            }
-        }
-        dfsph_pressure_sum(prm, pr, first, i, (const double (*)[3])x, a, s);
-        float xf[3] = {(float)x[i][0], (float)x[i][1], (float)x[i][2]}, vf[3] = {(float)v[i][0], (float)v[i][1],
-                                                                             (float)v[i][2]},
-              ext[3];
-        vf_pbf_push pp = {.strength = push ? push->strength : 0};
-        if (push)
-            memcpy(pp.interact, push->interact, sizeof pp.interact);
-        pbf_external(prm, &pp, xf, vf, ext);
-        for (int c = 0; c < 3; c++)
-            dv[i][c] = dt * ext[c] + fmin((double)prm->xsph * dt, 1.0) * xs[c] - dt * s[c];
-    }
+    dfsph_nonpressure(prm, push, dt, pr, first, n, (const double (*)[3])x, (const double (*)[3])v, rho, a, dv);
     for (uint32_t i = 0; i < n; i++)
         for (int c = 0; c < 3; c++)
             v[i][c] += dv[i][c];

@@ -71,7 +71,8 @@ void vf_sph_ref_pbf_predict(const vf_sph_params *prm, const vf_pbf_push *push, f
 /** One whole PBF substep of dt (shared_sph.h, VF_SPH_METHOD_PBF), brute
  * force in double precision: the prediction, iterations of the density
  * constraint over the pairs within h at the predicted positions that are
- * still within h, and their mirror images), the final velocity, XSPH, the
+ * still within h, and their mirror images), the final velocity, XSPH and
+ * the viscosity force (prm->viscosity, from the same velocities), the
  * vorticity and its confinement; pos and vel updated in place, rho_out and
  * lambda_out (may be NULL) get each particle's density at the last
  * iteration and the sum of its lambdas. VF_ERR_NO_MEMORY when it cannot
@@ -83,7 +84,8 @@ vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *pu
  * force in double precision as the GPU passes do it: density, alpha and the
  * divergence solve's warm start (half of warm[i][1]), the divergence solve
  * (at least one correction, at most prm->dfsph_max_iterations, ending at
- * prm->dfsph_eta_v), the external forces, XSPH and the density solve's warm
+ * prm->dfsph_eta_v), the external forces, XSPH, the viscosity force
+ * (prm->viscosity) and the density solve's warm
  * start (half of warm[i][0]), the density solve (at least two corrections,
  * ending at prm->dfsph_eta), x += dt v against the walls. pos, vel and warm
  * (kappa, kappa_v summed over the step) updated in place; rho_out (may be

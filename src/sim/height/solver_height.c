@@ -83,6 +83,12 @@ const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT] = {
     {"inflow", VF_PARAM_DOUBLE, D(inflow), 0.4, 0, 100, true, NULL, "m/s", "(river) inflow speed of the channel flow"},
     {"re", VF_PARAM_DOUBLE, D(re), 200, 0, 1e6, true, NULL, "", "(river) Reynolds number of the pillar, inflow * 2r / nu"},
     {"flow_cells", VF_PARAM_INT, D(flow_cells), 48, 16, 4096, false, NULL, "cells", "(river) flow grid cells across the channel"},
+    {"flow_pressure", VF_PARAM_ENUM, D(flow_pressure), VF_HEIGHT_FLOW_MULTIGRID, 0, 0, false,
+     VF_CHOICES(VF_HEIGHT_FLOW_PRESSURE_LIST), "",
+     "(river) the flow's pressure solver: multigrid, jacobi, ssor (Klein et al.) or penalty (Chen & Lobo: "
+     "eps p + div u = 0, the pressure coupling's p)"},
+    {"flow_epsilon", VF_PARAM_DOUBLE, D(flow_epsilon), 0.05, 0, 1e6, true, NULL, "s/m^2",
+     "(river) flow_pressure=penalty: the penalty parameter eps (Chen & Lobo used 0.005: ten times the sub-steps)"},
     {"advect", VF_PARAM_BOOL, D(advect), 0, 0, 0, false, NULL, "",
      "carry the surface along the flow velocity every frame (semi-lagrangian), so waves trail downstream"},
 };

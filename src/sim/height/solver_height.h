@@ -52,12 +52,18 @@
 /* the coupling's values are the shader's (shared_height.h) */
 #define VF_HEIGHT_COUPLING_LIST(X)                                                                                     \
     X(VF_HEIGHT_COUPLE_NONE, "none") X(VF_HEIGHT_COUPLE_PRESSURE, "pressure") X(VF_HEIGHT_COUPLE_DIVERGENCE, "divergence")
+/* the river's flow: the grid's pressure solvers that suit its inflow/outflow
+ * channel (the scene layer maps them onto the grid's) */
+#define VF_HEIGHT_FLOW_PRESSURE_LIST(X)                                                                                \
+    X(VF_HEIGHT_FLOW_MULTIGRID, "multigrid") X(VF_HEIGHT_FLOW_JACOBI, "jacobi") X(VF_HEIGHT_FLOW_SSOR, "ssor")         \
+    X(VF_HEIGHT_FLOW_PENALTY, "penalty")
 
 enum { VF_HEIGHT_INTEGRATOR_LIST(VF_CHOICE_ENUM) };
 enum { VF_HEIGHT_ADI_FORM_LIST(VF_CHOICE_ENUM) };
 enum { VF_HEIGHT_EDGES_LIST(VF_CHOICE_ENUM) };
 enum { VF_HEIGHT_BED_LIST(VF_CHOICE_ENUM) };
 enum { VF_HEIGHT_INIT_LIST(VF_CHOICE_ENUM) };
+enum { VF_HEIGHT_FLOW_PRESSURE_LIST(VF_CHOICE_ENUM) };
 VF_CHOICES_CHECK(VF_HEIGHT_COUPLING_LIST)
 
 /** Every key of the height family (the param table stores into this). */
@@ -99,6 +105,8 @@ typedef struct vf_height_desc {
     double inflow;          /* river: inflow speed of the channel flow (m/s) */
     double re;              /* river: Reynolds number of the pillar, inflow * 2 r / nu */
     int flow_cells;         /* river: flow cells across the channel */
+    int flow_pressure;      /* river: the flow's pressure solver, VF_HEIGHT_FLOW_* */
+    double flow_epsilon;    /* river: the penalty parameter of flow_pressure=penalty (s/m^2) */
     bool advect;            /* carry the surface state along the flow velocity every frame */
     bool dye;               /* river: dye stripes enter with the flow, drift with it and are drawn on the water */
     double strength;        /* divergence coupling s (m s): a flow step adds -s delta / (1 + eta^2) */
@@ -121,7 +129,7 @@ typedef struct vf_height_desc {
 } vf_height_desc;
 
 /** The parameter table of the height family (shared by its scenes). */
-#define VF_HEIGHT_PARAM_COUNT 48
+#define VF_HEIGHT_PARAM_COUNT 50
 extern const vf_param_def vf_height_params[VF_HEIGHT_PARAM_COUNT];
 extern const size_t vf_height_param_count;
 

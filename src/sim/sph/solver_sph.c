@@ -270,7 +270,7 @@ static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
     double volume = d->spacing * d->spacing * d->spacing;
     p->volume = (float)volume;
     p->frame_dt = (float)d->frame_dt;
-    p->noslip = d->walls == VF_SPH_WALLS_NOSLIP || (d->walls == VF_SPH_WALLS_AUTO && d->method != VF_SPH_WCSPH);
+    p->noslip = d->walls == VF_SPH_WALLS_NOSLIP;
     p->spacing = (float)d->spacing;
     p->dfsph_cfl = (float)(d->dfsph_cfl > 0 ? d->dfsph_cfl : 0.4);
     p->dfsph_dt_max = (float)(d->dfsph_dt_max > 0 ? d->dfsph_dt_max : 0.005);

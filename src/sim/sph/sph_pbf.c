@@ -1,8 +1,9 @@
 /* Position-based fluids (Macklin & Mueller 2013) on the SPH solver's
  * particles, binning and boundaries: a substep predicts the positions, bins
  * and reorders them, iterates the density constraint (pbf_lambda,
- * pbf_delta) a fixed number of times, applies XSPH and vorticity confinement
- * (pbf_xsph, pbf_confine) when they are on, and its last pass either ends
+ * pbf_delta) a fixed number of times, applies XSPH, the viscosity force
+ * (pbf_xsph) and vorticity confinement (pbf_confine) when they are on, and
+ * its last pass either ends
  * the substep or already predicts and bins the next one (shared_sph.h). */
 #include <string.h>
 
@@ -110,7 +111,7 @@ vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
     uint32_t end = (finish ? 0u : VF_PBF_PREDICT) | (bin ? VF_SPH_DRIFT_BIN : 0u) |
                    (s->speed_odd ? VF_SPH_DRIFT_ODD : 0u);
     s->speed_odd = !s->speed_odd;
-    bool vort = s->prm.vorticity > 0, post = s->prm.xsph > 0 || vort;
+    bool vort = s->prm.vorticity > 0, post = s->prm.xsph > 0 || s->prm.viscosity > 0 || vort;
 
     int a = s->cur, o = 1 - a; /* x0 and the predicted velocities; the substep's end */
     uint32_t iterations = s->desc.pbf_iterations ? s->desc.pbf_iterations : 6;
