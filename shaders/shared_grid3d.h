@@ -52,6 +52,12 @@
 #define VF_G3_BC_FREESLIP 1 /* wall: normal velocity 0, tangential velocity free (mirror) */
 #define VF_G3_BC_INFLOW 2   /* normal velocity = the side's inflow speed, tangential 0 */
 #define VF_G3_BC_OUTFLOW 3  /* pressure 0 on the side, normal velocity zero-gradient */
+#define VF_G3_BC_PERIODIC 4 /* wraps to the opposite side (both sides of the axis): the faces on the
+                             * two sides are one face, kept equal; cell -1 is cell n - 1 */
+/* Specialization constant of every 3D grid kernel: 1 when some side is
+ * periodic (the kernels of a box without periodic sides compile without the
+ * wrapping) */
+#define VF_G3_SPEC_PERIODIC 3
 
 /* Cell types in the mask. */
 /* Source profiles (grid3d_source, mode): UNIFORM adds the rates in every
@@ -85,7 +91,8 @@
  *   grid3d_mg_smooth color = red / black, a.x = SOR omega (1: Gauss-Seidel)
  *   grid3d_mg_coarse mode = red-black sweeps, a.x = SOR omega
  *   grid3d_jacobi    a.x = weight omega
- *   grid3d_gradient  a.x = dt */
+ *   grid3d_gradient  a.x = dt
+ *   grid3d_fft_scale a.x = 1 / (nx ny nz) (the inverse transform's normalisation) */
 VF_STRUCT_BEGIN(vf_grid3d_push)
     VF_UINT nx;
     VF_UINT ny;
@@ -176,5 +183,11 @@ VF_STATIC_ASSERT(sizeof(vf_grid3d_push) == 128, "vf_grid3d_push must match std43
 #define VF_G3_PRO_X_C 0
 #define VF_G3_PRO_MASK_F 1
 #define VF_G3_PRO_X_F 2
+/* grid3d_fft_scale.comp: the half spectrum of the right-hand side
+ * ((nx / 2 + 1) x ny x nz complex values, x fastest) divided in place by the
+ * pressure operator's eigenvalues; EIG holds 4 sin^2(pi k / n) / h^2 per
+ * axis: nx / 2 + 1 values for x, then ny, then nz */
+#define VF_G3_FFT_SPECTRUM 0
+#define VF_G3_FFT_EIG 1
 
 #endif

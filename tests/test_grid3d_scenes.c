@@ -1,6 +1,7 @@
 /* The 3D grid scenes through the command line: bad input (n that multigrid
  * cannot coarsen, sizes beyond any device, obstacles outside the domain, a
- * bad scene-file value) gives one line naming the key and exit 2 before any
+ * bad scene-file value, pressure=fft outside a periodic box without solids or
+ * at a size VkFFT cannot take) gives one line naming the key and exit 2 before any
  * GPU work (checked with a --device that matches nothing: the input error
  * wins); a tiny run of each scene exports a VTK ImageData file with density,
  * temperature, velocity and pressure and a finite summary. */
@@ -34,6 +35,12 @@ int main(int argc, char **argv)
     bad("wind3d --set obstacle_z=0.95 --set obstacle_size=0.2", "obstacle_z=0.95");
     bad("fire3d --set source_radius=0", "source_radius");
     bad("wind3d --set re=-1", "re");
+    /* the FFT pressure: a triply periodic box without solids, sides VkFFT takes */
+    bad("smoke3d --set pressure=fft", "add walls=periodic");
+    bad("smoke3d --set walls=periodic --set pressure=fft", "obstacle: pressure=fft solves a box without solids");
+    bad("smoke3d --set walls=periodic --set pressure=fft --set obstacle=none --set n=34", "use n=32");
+    bad("smoke3d --set walls=periodic --set n=24", "use n=32 (a power of 2), or pressure=fft");
+    bad("wind3d --set walls=periodic", "walls=periodic: wind3d has an inflow");
     FILE *f = fopen(vf_test_path("bad.json"), "w");
     if (CHECK(f != NULL)) {
         fputs("{\"solver\": \"grid3d\", \"scene\": \"smoke3d\", \"grid3d\": {\"n\": 20}}\n", f);

@@ -2,7 +2,9 @@
 // Face velocities fixed by the boundary: faces touching a solid cell get 0
 // (static obstacles); faces on a wall side get 0, on an inflow side the
 // inflow speed, on an outflow side the value of the next face inside (zero
-// gradient; 0 when that face touches a solid). In place.
+// gradient; 0 when that face touches a solid). On a periodic axis the face on
+// the far side (index n) takes the value of face 0, the same face (0 when it
+// touches a solid). In place.
 #include "shared_grid3d.h"
 VF_PUSH(vf_grid3d_push)
 layout(std430, binding = VF_G3_BND_VEL) buffer Vel { float vel[]; };
@@ -18,6 +20,12 @@ void main()
         if (!in_faces(c, p))
             continue;
         int kind = face_kind(c, p);
+        if (wraps(c) && p[c] == N()[c]) {
+            ivec3 q = p;
+            q[c] = 0;
+            vel[fidx(c, p)] = kind == 0 ? vel[fidx(c, q)] : 0.0;
+            continue;
+        }
         if (kind == 0)
             continue;
         float r = 0.0;

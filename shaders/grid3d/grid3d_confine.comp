@@ -16,8 +16,8 @@ vec3 force(ivec3 p)
     vec3 g;
     for (int a = 0; a < 3; a++) {
         ivec3 lo = p, hi = p;
-        lo[a] = max(p[a] - 1, 0);
-        hi[a] = min(p[a] + 1, N()[a] - 1);
+        lo[a] = wraps(a) ? p[a] - 1 : max(p[a] - 1, 0); /* cidx wraps a periodic axis */
+        hi[a] = wraps(a) ? p[a] + 1 : min(p[a] + 1, N()[a] - 1);
         g[a] = (omega[cidx(hi)].w - omega[cidx(lo)].w) / (float(hi[a] - lo[a]) * pc.h);
     }
     float len = length(g);

@@ -28,7 +28,7 @@ void main()
             int ax = n >> 1, dir = (n & 1) == 0 ? -1 : 1;
             ivec3 q = p;
             q[ax] += dir;
-            if (in_faces(c, q)) {
+            if (in_faces(c, q) || wraps(ax)) { /* fidx wraps a periodic axis */
                 sum += x[fidx(c, q)];
             } else {
                 uint t = side_type(uint(2 * ax) + (dir < 0 ? 0u : 1u));

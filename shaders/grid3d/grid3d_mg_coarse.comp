@@ -18,7 +18,7 @@ float sweight(ivec3 p, int a, int dir)
 {
     ivec3 q = p;
     q[a] += dir;
-    if (q[a] < 0 || q[a] >= N()[a])
+    if ((q[a] < 0 || q[a] >= N()[a]) && !wraps(a))
         return side_type(uint(2 * a) + (dir < 0 ? 0u : 1u)) == VF_G3_BC_OUTFLOW ? 2.0 : 0.0;
     return sm[cidx(q)] != VF_G3_CELL_FLUID ? 0.0 : 1.0;
 }

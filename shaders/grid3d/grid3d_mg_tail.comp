@@ -21,6 +21,7 @@ VF_PUSH(vf_grid3d_push)
 layout(local_size_x = VF_G3_TAIL_DEFAULT_WG, local_size_x_id = VF_G3_SPEC_TAIL_WG) in;
 layout(constant_id = VF_G3_SPEC_TAIL_FLOATS) const int tail_floats = VF_G3_TAIL_DEFAULT_FLOATS;
 shared float sm[tail_floats];
+layout(constant_id = VF_G3_SPEC_PERIODIC) const uint g3_periodic = 0u; /* some side periodic */
 
 layout(std430, binding = VF_G3_TAIL_X) buffer X { float x[]; };
 layout(std430, binding = VF_G3_TAIL_B) readonly buffer B { float b[]; };
@@ -71,8 +72,12 @@ void set_level(int q)
     lv_h = pc.h * float(1 << q);
 }
 
+// on a periodic axis cell -1 is cell n - 1 and cell n is cell 0
 int cidx(ivec3 p)
 {
+    for (int a = 0; a < 3; a++)
+        if (g3_periodic != 0u && side_type(uint(2 * a)) == VF_G3_BC_PERIODIC)
+            p[a] += p[a] < 0 ? lv_n[a] : (p[a] >= lv_n[a] ? -lv_n[a] : 0);
     return (p.z * lv_n.y + p.y) * lv_n.x + p.x;
 }
 
@@ -96,7 +101,7 @@ float pweight(ivec3 p, int a, int dir)
 {
     ivec3 q = p;
     q[a] += dir;
-    if (q[a] < 0 || q[a] >= lv_n[a])
+    if ((q[a] < 0 || q[a] >= lv_n[a]) && !(g3_periodic != 0u && side_type(uint(2 * a)) == VF_G3_BC_PERIODIC))
         return side_type(uint(2 * a) + (dir < 0 ? 0u : 1u)) == VF_G3_BC_OUTFLOW ? 2.0 : 0.0;
     return solid(q) ? 0.0 : 1.0;
 }

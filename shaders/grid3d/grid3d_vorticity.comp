@@ -24,8 +24,8 @@ vec3 ucell(ivec3 p)
 float dcell(ivec3 p, int comp, int a)
 {
     ivec3 lo = p, hi = p;
-    lo[a] = max(p[a] - 1, 0);
-    hi[a] = min(p[a] + 1, N()[a] - 1);
+    lo[a] = wraps(a) ? p[a] - 1 : max(p[a] - 1, 0); /* fidx wraps a periodic axis */
+    hi[a] = wraps(a) ? p[a] + 1 : min(p[a] + 1, N()[a] - 1);
     return (ucell(hi)[comp] - ucell(lo)[comp]) / (float(hi[a] - lo[a]) * pc.h);
 }
 

@@ -41,8 +41,9 @@ typedef struct vf_bench_size {
     char render_path[12];                    /* the path the renderer took: compute or raster */
     vf_bench_pass pass[VF_BENCH_MAX_PASSES];
     uint32_t pass_count;
-    /* grid only: cold-start pressure solves on the scene's right-hand side,
-     * [0] multigrid, [1] Jacobi, [2] SSOR, [3] FFT (on a grid made with it) */
+    /* grid and grid3d: cold-start pressure solves on the scene's right-hand
+     * side, [0] multigrid, [1] Jacobi, [2] SSOR (grid only), [3] FFT (on a
+     * grid made with it) */
     bool has_pressure;             /* any of them measured */
     bool pressure_done[VF_BENCH_PRESSURES];
     uint32_t pressure_iters[VF_BENCH_PRESSURES];

@@ -11,7 +11,7 @@
 #define MAX_SUBSTEPS 16
 
 /* the scenes' own choice keys (params.h choice lists) */
-#define WALLS_LIST(X) VF_WALLS_LIST(X, VF_GRID3D)
+#define WALLS_LIST(X) VF_WALLS_LIST(X, VF_GRID3D) X(VF_GRID3D_WALLS_PERIODIC, "periodic")
 #define OBSTACLE_LIST(X) X(OBSTACLE_NONE, "none") X(OBSTACLE_SPHERE, "sphere") X(OBSTACLE_BOX, "box") X(OBSTACLE_CYLINDER, "cylinder")
 enum { WALLS_LIST(VF_CHOICE_ENUM) };
 enum { OBSTACLE_LIST(VF_CHOICE_ENUM) };
@@ -21,16 +21,18 @@ enum { OBSTACLE_LIST(VF_CHOICE_ENUM) };
     {"n", VF_PARAM_INT, K(n), def_n, VF_GRID3D_MIN_N, 4096, false, NULL, "cells",                                     \
      "cells across the domain's width (the long axis gets 2 n); multigrid needs n = m 2^k with m <= 4"},             \
     {"pressure", VF_PARAM_ENUM, K(pressure), VF_GRID3D_PRESSURE_MULTIGRID, 0, 0, false,                              \
-     VF_CHOICES(VF_GRID3D_PRESSURE_LIST), "", "pressure solver"},                                                      \
+     VF_CHOICES(VF_GRID3D_PRESSURE_LIST), "",                                                                          \
+     "pressure solver (fft: Stam's exact solve, with walls=periodic and obstacle=none)"},                             \
     {"pressure_iters", VF_PARAM_INT, K(pressure_iters), 0, 0, 10000, false, NULL, "",                                  \
-     "V-cycles (multigrid) or iterations (jacobi) per step; 0: 2 / 100"},                                              \
+     "V-cycles (multigrid) or iterations (jacobi) per step; 0: 2 / 100 (fft: ignored)"},                               \
     {"advect", VF_PARAM_ENUM, K(advect), def_adv, 0, 0, false, VF_CHOICES(VF_GRID3D_ADVECTION_LIST), "",              \
      "advection scheme"},                                                                                              \
     {"cfl", VF_PARAM_DOUBLE, K(cfl), def_cfl, 0, 20, true, NULL, "", "substep = cfl * h / speed"},                    \
     {"frame_dt", VF_PARAM_DOUBLE, K(frame_dt), 0, 0, 10, false, NULL, "s",                                             \
      "simulated time per frame; 0: 1/30 s (at most 16 substeps)"},                                                     \
     {"vorticity", VF_PARAM_DOUBLE, K(vorticity), 0.3, 0, 100, false, NULL, "", "vorticity confinement (0 = off)"},    \
-    {"walls", VF_PARAM_ENUM, K(walls), VF_GRID3D_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "", "box walls"}, \
+    {"walls", VF_PARAM_ENUM, K(walls), VF_GRID3D_WALLS_FREESLIP, 0, 0, false, VF_CHOICES(WALLS_LIST), "",   \
+     "box walls (periodic: all six sides wrap, no outflow; for pressure=fft)"},                                       \
     {"obstacle_z", VF_PARAM_DOUBLE, K(obstacle_z), 0.5, -100, 100, false, NULL, "m", "obstacle centre z"}
 
 #define PLUME_KEYS(def_radius)                                                                                         \
@@ -122,6 +124,20 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
             return VF_ERR_INVALID_ARG;
         }
     }
+    if (sd->walls == VF_GRID3D_WALLS_PERIODIC && wind) {
+        snprintf(err, cap, "walls=periodic: wind3d has an inflow and an outflow side: use walls=freeslip, or smoke3d "
+                           "or fire3d for a periodic box");
+        return VF_ERR_INVALID_ARG;
+    }
+    if (sd->pressure == VF_GRID3D_PRESSURE_FFT && sd->walls != VF_GRID3D_WALLS_PERIODIC) {
+        snprintf(err, cap, "pressure=fft: solves a triply periodic box only (Stam's FFT solver): add walls=periodic, or "
+                           "use pressure=multigrid");
+        return VF_ERR_INVALID_ARG;
+    }
+    if (sd->pressure == VF_GRID3D_PRESSURE_FFT && sd->obstacle != OBSTACLE_NONE) {
+        snprintf(err, cap, "obstacle: pressure=fft solves a box without solids: use obstacle=none, or pressure=multigrid");
+        return VF_ERR_INVALID_ARG;
+    }
     d->nx = wind ? 2 * n : n;
     d->ny = wind ? n : 2 * n;
     d->nz = n;
@@ -130,7 +146,10 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
     d->pressure_iters = (uint32_t)sd->pressure_iters;
     d->advection = (vf_grid3d_advection)sd->advect;
     d->vorticity = sd->vorticity;
-    uint32_t wall = sd->walls == VF_GRID3D_WALLS_NOSLIP ? VF_G3_BC_NOSLIP : VF_G3_BC_FREESLIP;
+    const bool periodic = sd->walls == VF_GRID3D_WALLS_PERIODIC;
+    uint32_t wall = sd->walls == VF_GRID3D_WALLS_NOSLIP ? VF_G3_BC_NOSLIP
+                    : periodic                           ? VF_G3_BC_PERIODIC
+                                                         : VF_G3_BC_FREESLIP;
     for (int s = 0; s < 6; s++)
         d->sides[s] = wall;
     double speed;
@@ -152,7 +171,8 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         memcpy(d->view_hi, hi, sizeof hi);
         memcpy(d->view_dir, dir, sizeof dir);
     } else {
-        d->sides[VF_G3_SIDE_YMAX] = VF_G3_BC_OUTFLOW; /* smoke leaves through the top */
+        if (!periodic)
+            d->sides[VF_G3_SIDE_YMAX] = VF_G3_BC_OUTFLOW; /* smoke leaves through the top */
         d->viscosity = sd->viscosity;
         d->alpha = sd->alpha;
         d->beta = sd->beta;

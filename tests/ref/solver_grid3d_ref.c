@@ -2,6 +2,7 @@
 #include "solver_grid3d.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct iv3 {
@@ -46,13 +47,28 @@ size_t vf_g3ref_fidx(const vf_g3ref *g, int c, int i, int j, int k)
     return vf_grid3d_face_index((uint32_t)g->nx, (uint32_t)g->ny, (uint32_t)g->nz, c, i, j, k);
 }
 
+/* whether axis a wraps (both its sides periodic) */
+static int wraps(const vf_g3ref *g, int a)
+{
+    return g->sides[2 * a] == VF_G3_BC_PERIODIC;
+}
+
+/* face (c, p) one period outside the array on a periodic axis: the face inside */
 static size_t fi(const vf_g3ref *g, int c, iv3 p)
 {
+    int d[3] = {g->nx + (c == 0), g->ny + (c == 1), g->nz + (c == 2)};
+    for (int a = 0; a < 3; a++)
+        if (wraps(g, a))
+            p.v[a] += p.v[a] < 0 ? dimc(g, a) : (p.v[a] >= d[a] ? -dimc(g, a) : 0);
     return vf_g3ref_fidx(g, c, p.v[0], p.v[1], p.v[2]);
 }
 
+/* cell -1 of a periodic axis is cell n - 1, cell n is cell 0 */
 static size_t ci(const vf_g3ref *g, iv3 p)
 {
+    for (int a = 0; a < 3; a++)
+        if (wraps(g, a))
+            p.v[a] += p.v[a] < 0 ? dimc(g, a) : (p.v[a] >= dimc(g, a) ? -dimc(g, a) : 0);
     return ((size_t)p.v[2] * g->ny + p.v[1]) * g->nx + p.v[0];
 }
 
@@ -73,7 +89,7 @@ static int solid(const vf_g3ref *g, iv3 p)
 
 static int face_kind(const vf_g3ref *g, int c, iv3 p)
 {
-    if (p.v[c] == 0 || p.v[c] == dimc(g, c))
+    if ((p.v[c] == 0 || p.v[c] == dimc(g, c)) && !wraps(g, c))
         return 1;
     iv3 q = p;
     q.v[c]--;
@@ -89,7 +105,7 @@ static float pweight(const vf_g3ref *g, iv3 p, int a, int dir)
 {
     iv3 q = p;
     q.v[a] += dir;
-    if (q.v[a] < 0 || q.v[a] >= dimc(g, a))
+    if ((q.v[a] < 0 || q.v[a] >= dimc(g, a)) && !wraps(g, a))
         return g->sides[2 * a + (dir < 0 ? 0 : 1)] == VF_G3_BC_OUTFLOW ? 2.0f : 0.0f;
     return solid(g, q) ? 0.0f : 1.0f;
 }
@@ -111,23 +127,36 @@ static float lerpf(float a, float b, float t)
 }
 
 /* Trilinear sample of an array of dims d at grid coordinates gc (already in
- * array index units), clamped; lo/hi of the 8 values. */
-static float trilinear(const float *buf, size_t off, const int d[3], const float gc[3], float *lo, float *hi)
+ * array index units), clamped, or on a periodic axis wrapped into [0, n)
+ * (n the cell count of g; the upper neighbour n is index 0; g NULL: clamped
+ * on every axis); lo/hi of the 8 values. */
+static float trilinear(const vf_g3ref *g, const float *buf, size_t off, const int d[3], const float gc[3], float *lo,
+                       float *hi)
 {
     int i0[3];
     float f[3];
     for (int a = 0; a < 3; a++) {
-        float gg = clampf(gc[a], 0.0f, (float)(d[a] - 1));
-        int ii = (int)floorf(gg);
-        if (ii > d[a] - 2)
-            ii = d[a] - 2;
+        float n = g ? (float)dimc(g, a) : 0.0f, gg;
+        int ii;
+        if (g && wraps(g, a)) {
+            gg = gc[a] - n * floorf(gc[a] / n);
+            ii = (int)floorf(gg);
+        } else {
+            gg = clampf(gc[a], 0.0f, (float)(d[a] - 1));
+            ii = (int)floorf(gg);
+            if (ii > d[a] - 2)
+                ii = d[a] - 2;
+        }
         i0[a] = ii;
         f[a] = gg - (float)ii;
     }
     float v[8];
     for (int n = 0; n < 8; n++) {
-        int x = i0[0] + (n & 1), y = i0[1] + ((n >> 1) & 1), z = i0[2] + ((n >> 2) & 1);
-        v[n] = buf[off + ((size_t)z * d[1] + y) * d[0] + x];
+        int q[3] = {i0[0] + (n & 1), i0[1] + ((n >> 1) & 1), i0[2] + ((n >> 2) & 1)};
+        for (int a = 0; a < 3; a++)
+            if (g && wraps(g, a) && q[a] >= dimc(g, a))
+                q[a] -= dimc(g, a);
+        v[n] = buf[off + ((size_t)q[2] * d[1] + q[1]) * d[0] + q[0]];
     }
     float l = v[0], h = v[0];
     for (int n = 1; n < 8; n++) {
@@ -148,7 +177,7 @@ static float sample_face(const vf_g3ref *g, const float *buf, int c, const float
     float gc[3];
     for (int a = 0; a < 3; a++)
         gc[a] = x[a] / g->h - (a == c ? 0.0f : 0.5f);
-    return trilinear(buf, foff(g, c), d, gc, lo, hi);
+    return trilinear(g, buf, foff(g, c), d, gc, lo, hi);
 }
 
 static float sample_cell(const vf_g3ref *g, const float *buf, int ch, const float x[3], float *lo, float *hi)
@@ -157,7 +186,7 @@ static float sample_cell(const vf_g3ref *g, const float *buf, int ch, const floa
     float gc[3];
     for (int a = 0; a < 3; a++)
         gc[a] = x[a] / g->h - 0.5f;
-    return trilinear(buf, (size_t)ch * vf_g3ref_cells(g), d, gc, lo, hi);
+    return trilinear(g, buf, (size_t)ch * vf_g3ref_cells(g), d, gc, lo, hi);
 }
 
 static void vel_at(const vf_g3ref *g, const float *vel, const float x[3], float out[3])
@@ -269,8 +298,8 @@ static void ucell(const vf_g3ref *g, const float *vel, iv3 p, float r[3])
 static float dcell(const vf_g3ref *g, const float *vel, iv3 p, int comp, int a)
 {
     iv3 lo = p, hi = p;
-    lo.v[a] = p.v[a] > 0 ? p.v[a] - 1 : 0;
-    hi.v[a] = p.v[a] + 1 < dimc(g, a) ? p.v[a] + 1 : dimc(g, a) - 1;
+    lo.v[a] = p.v[a] > 0 || wraps(g, a) ? p.v[a] - 1 : 0; /* fi wraps a periodic axis */
+    hi.v[a] = p.v[a] + 1 < dimc(g, a) || wraps(g, a) ? p.v[a] + 1 : dimc(g, a) - 1;
     float ul[3], uh[3];
     ucell(g, vel, lo, ul);
     ucell(g, vel, hi, uh);
@@ -296,8 +325,8 @@ static void conf_force(const vf_g3ref *g, const float *omega, iv3 p, float eps, 
     float gr[3];
     for (int a = 0; a < 3; a++) {
         iv3 lo = p, hi = p;
-        lo.v[a] = p.v[a] > 0 ? p.v[a] - 1 : 0;
-        hi.v[a] = p.v[a] + 1 < dimc(g, a) ? p.v[a] + 1 : dimc(g, a) - 1;
+        lo.v[a] = p.v[a] > 0 || wraps(g, a) ? p.v[a] - 1 : 0; /* ci wraps a periodic axis */
+        hi.v[a] = p.v[a] + 1 < dimc(g, a) || wraps(g, a) ? p.v[a] + 1 : dimc(g, a) - 1;
         gr[a] = (omega[4 * ci(g, hi) + 3] - omega[4 * ci(g, lo) + 3]) / ((float)(hi.v[a] - lo.v[a]) * g->h);
     }
     float len = sqrtf(gr[0] * gr[0] + gr[1] * gr[1] + gr[2] * gr[2]);
@@ -393,7 +422,7 @@ void vf_g3ref_diffuse(const vf_g3ref *g, const float *rhs, float *x, float a, in
             int ax = n >> 1, dir = (n & 1) ? 1 : -1;
             iv3 q = p;
             q.v[ax] += dir;
-            if (in_faces(g, c, q)) {
+            if (in_faces(g, c, q) || wraps(g, ax)) {
                 sum += x[fi(g, c, q)];
             } else {
                 uint32_t t = g->sides[2 * ax + (dir < 0 ? 0 : 1)];
@@ -409,6 +438,12 @@ void vf_g3ref_boundary(const vf_g3ref *g, float *vel)
     FOR_FACES(g, c, p)
     {
         int kind = face_kind(g, c, p);
+        if (wraps(g, c) && p.v[c] == dimc(g, c)) { /* the far face of a periodic axis: face 0 */
+            iv3 q = p;
+            q.v[c] = 0;
+            vel[fi(g, c, p)] = kind == 0 ? vel[fi(g, c, q)] : 0.0f;
+            continue;
+        }
         if (kind == 0)
             continue;
         float r = 0;
@@ -553,7 +588,7 @@ void vf_g3ref_prolong(const vf_g3ref *gf, const float *xc, float *xf)
         float gcoord[3], lo, hi;
         for (int a = 0; a < 3; a++)
             gcoord[a] = ((float)p.v[a] + 0.5f) * 0.5f - 0.5f;
-        xf[ci(gf, p)] += trilinear(xc, 0, d, gcoord, &lo, &hi);
+        xf[ci(gf, p)] += trilinear(NULL, xc, 0, d, gcoord, &lo, &hi); /* clamped at the sides, periodic too */
     }
 }
 
@@ -577,4 +612,76 @@ double vf_g3ref_residual_rms(const vf_g3ref *g, const float *x, const float *b)
         n++;
     }
     return n ? sqrt(s2 / (double)n) : 0.0;
+}
+
+/* one axis of a separable DFT of complex values (re, im): `count` lines of n
+ * values, line c starting at start(c) with stride step; sign -1 forward */
+static void dft_line(double *re, double *im, int n, size_t base, size_t step, int sign, double *tr, double *ti)
+{
+    const double two_pi = 6.283185307179586476925;
+    for (int k = 0; k < n; k++) {
+        double sr = 0, si = 0;
+        for (int x = 0; x < n; x++) {
+            double ph = sign * two_pi * (double)((long)k * x % n) / n;
+            double a = re[base + (size_t)x * step], b = im[base + (size_t)x * step];
+            sr += a * cos(ph) - b * sin(ph);
+            si += a * sin(ph) + b * cos(ph);
+        }
+        tr[k] = sr;
+        ti[k] = si;
+    }
+    for (int k = 0; k < n; k++) {
+        re[base + (size_t)k * step] = tr[k];
+        im[base + (size_t)k * step] = ti[k];
+    }
+}
+
+static void dft3(const vf_g3ref *g, double *re, double *im, int sign, double *tr, double *ti)
+{
+    const int nx = g->nx, ny = g->ny, nz = g->nz;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            dft_line(re, im, nx, ((size_t)k * ny + j) * nx, 1, sign, tr, ti);
+    for (int k = 0; k < nz; k++)
+        for (int i = 0; i < nx; i++)
+            dft_line(re, im, ny, (size_t)k * ny * nx + i, (size_t)nx, sign, tr, ti);
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+            dft_line(re, im, nz, (size_t)j * nx + i, (size_t)nx * ny, sign, tr, ti);
+}
+
+double vf_g3ref_fft_eigenvalue(const vf_g3ref *g, int kx, int ky, int kz)
+{
+    const double pi = 3.14159265358979323846, h2 = (double)g->h * g->h;
+    double sx = sin(pi * kx / g->nx), sy = sin(pi * ky / g->ny), sz = sin(pi * kz / g->nz);
+    return -4.0 * (sx * sx + sy * sy + sz * sz) / h2;
+}
+
+void vf_g3ref_fft_pressure(const vf_g3ref *g, const float *b, float *p)
+{
+    size_t n = vf_g3ref_cells(g);
+    int m = g->nx > g->ny ? g->nx : g->ny;
+    m = m > g->nz ? m : g->nz;
+    double *re = calloc(n, sizeof(double)), *im = calloc(n, sizeof(double));
+    double *tr = malloc((size_t)m * sizeof(double)), *ti = malloc((size_t)m * sizeof(double));
+    if (re && im && tr && ti) {
+        for (size_t k = 0; k < n; k++)
+            re[k] = b[k];
+        dft3(g, re, im, -1, tr, ti);
+        for (int kz = 0; kz < g->nz; kz++)
+            for (int ky = 0; ky < g->ny; ky++)
+                for (int kx = 0; kx < g->nx; kx++) {
+                    double lam = vf_g3ref_fft_eigenvalue(g, kx, ky, kz), f = lam < 0 ? 1.0 / lam : 0.0;
+                    size_t k = ((size_t)kz * g->ny + ky) * g->nx + kx;
+                    re[k] *= f;
+                    im[k] *= f;
+                }
+        dft3(g, re, im, 1, tr, ti);
+        for (size_t k = 0; k < n; k++)
+            p[k] = (float)(re[k] / (double)n);
+    }
+    free(re);
+    free(im);
+    free(tr);
+    free(ti);
 }

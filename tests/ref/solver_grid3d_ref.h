@@ -73,5 +73,13 @@ void vf_g3ref_prolong(const vf_g3ref *fine, const float *xc, float *xf);
 void vf_g3ref_coarsen_mask(int nx, int ny, int nz, const uint32_t *fine, uint32_t *coarse);
 /** RMS of A x - b over the fluid cells (double accumulation). */
 double vf_g3ref_residual_rms(const vf_g3ref *g, const float *x, const float *b);
+/** The eigenvalue of the pressure operator A (every face weight 1, all six
+ * sides periodic) for the Fourier mode (kx, ky, kz), in double precision:
+ * -(4 / h^2) (sin^2(pi kx / nx) + sin^2(pi ky / ny) + sin^2(pi kz / nz)). */
+double vf_g3ref_fft_eigenvalue(const vf_g3ref *g, int kx, int ky, int kz);
+/** grid3d_fft_scale between the transforms, the whole FFT solve: p = A^-1 b
+ * in the triply periodic box, the mean of p 0, by a direct separable DFT in
+ * double precision (b's mean is dropped). */
+void vf_g3ref_fft_pressure(const vf_g3ref *g, const float *b, float *p);
 
 #endif

@@ -9,6 +9,7 @@
 #include "export_vti.h"
 #include "fileio.h"
 #include "gpu_cmd.h"
+#include "gpu_fft.h"
 #include "gpu_pipeline.h"
 #include "sim_multigrid.h"
 #include "text.h"
@@ -68,6 +69,8 @@ struct vf_grid3d {
     vf_buffer *vel[2], *velh, *scal[2], *scalh, *omega;
     g3_level lv[VF_GRID3D_MAX_LEVELS];
     uint32_t cu, cs;   /* current velocity and scalar buffers */
+    vf_fft *fft;       /* fft: the transforms between lv[0].b and lv[0].x */
+    vf_buffer *fft_eig;/* fft: the operator's eigenvalues per axis (grid3d_fft_scale) */
     uint64_t rec_steps, rec_frames;
     /* the viewer's push for the next substeps */
     float push_centre[3], push_radius, push_acc[3];
@@ -121,6 +124,21 @@ static uint32_t plan_levels(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t c[3]
     return n;
 }
 
+/* Levels the solver keeps: multigrid's; with fft, multigrid's too where
+ * they are valid (the benchmark and the tests compare the two on one grid);
+ * Jacobi none. */
+static uint32_t kept_levels(const vf_grid3d_desc *d)
+{
+    uint32_t c[3], levels = plan_levels(d->nx, d->ny, d->nz, c);
+    if (d->pressure == VF_GRID3D_PRESSURE_JACOBI)
+        return 1;
+    if (d->pressure == VF_GRID3D_PRESSURE_FFT)
+        for (int a = 0; a < 3; a++)
+            if (c[a] > VF_GRID3D_COARSE_MAX || (d->sides[2 * a] == VF_G3_BC_PERIODIC && c[a] % 2))
+                return 1;
+    return levels;
+}
+
 static uint64_t faces_of(uint64_t nx, uint64_t ny, uint64_t nz)
 {
     return (nx + 1) * ny * nz + nx * (ny + 1) * nz + nx * ny * (nz + 1);
@@ -134,10 +152,17 @@ uint64_t vf_grid3d_memory_bytes(const vf_grid3d_desc *din)
     bool mc = d.advection == VF_GRID3D_ADVECT_MACCORMACK;
     uint64_t floats = (mc ? 3 : 2) * f + (mc ? 6 : 4) * c + (d.vorticity > 0 ? 4 * c : 0);
     uint32_t cs[3];
-    uint32_t levels = plan_levels(d.nx, d.ny, d.nz, cs);
+    uint32_t levels = d.pressure == VF_GRID3D_PRESSURE_FFT ? kept_levels(&d) : plan_levels(d.nx, d.ny, d.nz, cs);
     for (uint32_t l = 0; l < levels; l++)
         floats += 4 * ((uint64_t)(d.nx >> l) * (d.ny >> l) * (d.nz >> l));
-    return floats * 4;
+    uint64_t extra = 0;
+    if (d.pressure == VF_GRID3D_PRESSURE_FFT) {
+        /* the padded rows of b and p, the transforms, the eigenvalues */
+        const uint32_t size[3] = {d.nx, d.ny, d.nz};
+        extra = 2 * (vf_fft_real_bytes(3, size) - c * 4) + vf_fft_memory_bytes(3, size) +
+                ((uint64_t)d.nx / 2 + 1 + d.ny + d.nz) * 4;
+    }
+    return floats * 4 + extra;
 }
 
 static bool shape_cell(const vf_grid3d_obstacle *o, const double x[3])
@@ -180,6 +205,71 @@ static uint32_t next_mg_size(uint32_t n, uint32_t cmax)
     }
 }
 
+static uint32_t next_pow2(uint32_t n)
+{
+    uint32_t m = 8;
+    while (m < n && m < (1u << 31))
+        m <<= 1;
+    return m;
+}
+
+/* Periodic sides: in pairs, an even count of cells along a periodic axis on
+ * every multigrid level (red-black ordering across the wrap); pressure=fft:
+ * all six sides periodic, no solids, sides VkFFT's radix kernels take. */
+static vf_result validate_periodic(const vf_grid3d_desc *d, char *err, size_t cap)
+{
+    static const char *const axis[3] = {"x", "y", "z"};
+    const uint32_t n[3] = {d->nx, d->ny, d->nz};
+    uint32_t c[3];
+    plan_levels(d->nx, d->ny, d->nz, c);
+    int periodic = 0;
+    for (int a = 0; a < 3; a++) {
+        bool p0 = d->sides[2 * a] == VF_G3_BC_PERIODIC, p1 = d->sides[2 * a + 1] == VF_G3_BC_PERIODIC;
+        if (p0 != p1) {
+            vf_set_err(err, cap, "sides: the two %s sides must both be periodic or neither", axis[a]);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (!p0)
+            continue;
+        periodic++;
+        if (n[a] % 2) {
+            vf_set_err(err, cap, "n: %u cells along %s: periodic sides need an even number of cells (red-black "
+                                 "ordering): use n=%u", n[a], axis[a], n[a] + 1);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (d->pressure == VF_GRID3D_PRESSURE_MULTIGRID && c[a] % 2) {
+            vf_set_err(err, cap, "n: %u cells along %s coarsen to an odd %u: periodic multigrid needs an even count on "
+                                 "every level: use n=%u (a power of 2), or pressure=fft",
+                       n[a], axis[a], c[a], next_pow2(n[a]));
+            return VF_ERR_INVALID_ARG;
+        }
+    }
+    if (d->pressure != VF_GRID3D_PRESSURE_FFT)
+        return VF_OK;
+    if (periodic != 3) {
+        vf_set_err(err, cap, "pressure: fft solves a triply periodic box only (Stam's FFT solver), and this one has "
+                             "walls, an inflow or an outflow: use walls=periodic (smoke3d, fire3d), or "
+                             "pressure=multigrid");
+        return VF_ERR_INVALID_ARG;
+    }
+    for (int k = 0; k < VF_GRID3D_MAX_OBSTACLES; k++)
+        if (d->obstacles[k].shape != VF_GRID3D_SHAPE_NONE) {
+            vf_set_err(err, cap, "obstacle: pressure=fft solves a box without solids: use obstacle=none, or "
+                                 "pressure=multigrid");
+            return VF_ERR_INVALID_ARG;
+        }
+    for (int a = 0; a < 3; a++) {
+        uint32_t p = vf_fft_largest_prime(n[a]);
+        if (p > VF_FFT_MAX_PRIME) {
+            vf_set_err(err, cap, "n: %u x %u x %u cells: pressure=fft takes sides whose prime factors are at most %d "
+                                 "(VkFFT's radix kernels) and %u has %u: use n=%u",
+                       d->nx, d->ny, d->nz, VF_FFT_MAX_PRIME, n[a], p, vf_fft_nearest_size(n[a], true));
+            return VF_ERR_INVALID_ARG;
+        }
+    }
+    return VF_OK;
+}
+
 vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap)
 {
     if (d->nx < VF_GRID3D_MIN_N || d->ny < VF_GRID3D_MIN_N || d->nz < VF_GRID3D_MIN_N) {
@@ -192,6 +282,9 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
                 d->nx, d->ny, d->nz, (double)bytes / (1u << 30));
         return VF_ERR_TOO_LARGE;
     }
+    vf_result res = validate_periodic(d, err, cap);
+    if (res != VF_OK)
+        return res;
     if (d->pressure == VF_GRID3D_PRESSURE_MULTIGRID) {
         uint32_t c[3];
         plan_levels(d->nx, d->ny, d->nz, c);
@@ -206,7 +299,7 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
     }
     bool outflow = false, inflow = false;
     for (int s = 0; s < 6; s++) {
-        if (d->sides[s] > VF_G3_BC_OUTFLOW) {
+        if (d->sides[s] > VF_G3_BC_PERIODIC) {
             vf_set_err(err, cap, "sides: unknown boundary type %u", d->sides[s]);
             return VF_ERR_INVALID_ARG;
         }
@@ -288,19 +381,25 @@ static vf_result create_buffers(vf_grid3d *g)
     }
     if (g->d.vorticity > 0)
         MK(g->omega, 4 * c, "grid3d vorticity");
+    const bool fft = g->d.pressure == VF_GRID3D_PRESSURE_FFT;
     for (uint32_t l = 0; l < g->levels; l++) {
         g3_level *L = &g->lv[l];
         uint64_t lc = (uint64_t)L->nx * L->ny * L->nz * 4;
+        /* the FFT's transforms bind the padded rows of the real fields they read and write */
+        const uint32_t size[3] = {L->nx, L->ny, L->nz};
+        uint64_t lr = fft && l == 0 ? vf_fft_real_bytes(3, size) : lc;
         char name[64];
         snprintf(name, sizeof name, "grid3d pressure x %u", l);
-        MK(L->x, lc, name);
+        MK(L->x, lr, name);
         snprintf(name, sizeof name, "grid3d pressure b %u", l);
-        MK(L->b, lc, name);
+        MK(L->b, lr, name);
         snprintf(name, sizeof name, "grid3d pressure r %u", l);
         MK(L->r, lc, name);
         snprintf(name, sizeof name, "grid3d mask %u", l);
         MK(L->mask, lc, name);
     }
+    if (fft)
+        MK(g->fft_eig, ((uint64_t)g->nx / 2 + 1 + g->ny + g->nz) * 4, "grid3d fft eigenvalues");
 #undef MK
     return VF_OK;
 }
@@ -321,14 +420,20 @@ static void plan_tail(vf_grid3d *g)
     g->tail_wg = p.wg;
 }
 
-/* Builds every pass; grid3d_mg_tail takes its sizes from the plan. */
+/* Builds every pass; grid3d_mg_tail takes its sizes from the plan, every
+ * pass whether some side is periodic. */
 static vf_result create_pipelines(vf_grid3d *g)
 {
     vf_result res = VF_OK;
+    uint32_t periodic = 0;
+    for (int s = 0; s < 6; s++)
+        periodic |= g->d.sides[s] == VF_G3_BC_PERIODIC;
+    _Static_assert(VF_G3_SPEC_PERIODIC == 3 && VF_G3_SPEC_TAIL_FLOATS < 3 && VF_G3_SPEC_TAIL_WG < 3,
+                   "the 3D grid's specialization constants are ids 0 to 3");
     for (int i = 0; i < G3_COUNT && res == VF_OK; i++) {
-        uint32_t spec[3] = {[VF_G3_SPEC_TAIL_FLOATS] = g->tail_floats, [VF_G3_SPEC_TAIL_WG] = g->tail_wg};
-        bool tail = i == G3_TAIL;
-        res = vf_sim_pass_pipeline(g->gpu, &G3_passes[i], tail ? spec : NULL, tail ? 3 : 0, NULL, &g->pipe[i]);
+        uint32_t spec[4] = {[VF_G3_SPEC_TAIL_FLOATS] = g->tail_floats, [VF_G3_SPEC_TAIL_WG] = g->tail_wg,
+                            [VF_G3_SPEC_PERIODIC] = periodic};
+        res = vf_sim_pass_pipeline(g->gpu, &G3_passes[i], spec, 4, NULL, &g->pipe[i]);
     }
     return res;
 }
@@ -380,6 +485,30 @@ done:
     return res;
 }
 
+/* The FFT solver: the transforms between the right-hand side and the
+ * pressure, and the operator's eigenvalues along each axis,
+ * 4 sin^2(pi k / n) / h^2 (computed here in double precision). */
+static vf_result create_fft(vf_grid3d *g, char *err, size_t cap)
+{
+    vf_fft_desc fd = {.dims = 3, .size = {g->nx, g->ny, g->nz}, .real_in = g->lv[0].b, .real_out = g->lv[0].x,
+                      .name = "grid3d pressure"};
+    vf_result res = vf_fft_create(g->gpu, &fd, &g->fft, err, cap);
+    if (res != VF_OK)
+        return res;
+    const uint32_t cx = g->nx / 2 + 1, len[3] = {cx, g->ny, g->nz}, n[3] = {g->nx, g->ny, g->nz};
+    size_t count = (size_t)cx + g->ny + g->nz, o = 0;
+    float *e = malloc(count * sizeof(float));
+    if (!e)
+        return VF_ERR_NO_MEMORY;
+    double h2 = (double)g->h * g->h;
+    for (int a = 0; a < 3; a++)
+        for (uint32_t k = 0; k < len[a]; k++)
+            e[o++] = (float)(4.0 * pow(sin(3.14159265358979323846 * k / n[a]), 2) / h2);
+    res = vf_buffer_write(g->fft_eig, 0, e, count * sizeof(float));
+    free(e);
+    return res;
+}
+
 static const vf_solver_vtable grid3d_vtable;
 
 vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **out, char *err, size_t cap)
@@ -409,10 +538,7 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     g->dt = (float)d.dt;
     for (int s = 0; s < 6; s++)
         g->sides_packed |= (d.sides[s] & 15u) << (4 * s);
-    uint32_t cs[3];
-    g->levels = plan_levels(d.nx, d.ny, d.nz, cs);
-    if (d.pressure != VF_GRID3D_PRESSURE_MULTIGRID)
-        g->levels = 1;
+    g->levels = kept_levels(&d);
     for (uint32_t l = 0; l < g->levels; l++) {
         g->lv[l].nx = d.nx >> l;
         g->lv[l].ny = d.ny >> l;
@@ -443,6 +569,10 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
         vf_grid3d_destroy(&g);
         return vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap);
     }
+    if (d.pressure == VF_GRID3D_PRESSURE_FFT && (res = create_fft(g, err, cap)) != VF_OK) {
+        vf_grid3d_destroy(&g);
+        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, err, cap) : res;
+    }
     *out = g;
     return VF_OK;
 }
@@ -454,7 +584,9 @@ void vf_grid3d_destroy(vf_grid3d **pg)
     vf_grid3d *g = *pg;
     for (int i = 0; i < G3_COUNT; i++)
         vf_pipeline_destroy(&g->pipe[i]);
-    vf_buffer **all[] = {&g->vel[0], &g->vel[1], &g->velh, &g->scal[0], &g->scal[1], &g->scalh, &g->omega};
+    vf_fft_destroy(&g->fft);
+    vf_buffer **all[] = {&g->vel[0], &g->vel[1], &g->velh, &g->scal[0], &g->scal[1], &g->scalh, &g->omega,
+                         &g->fft_eig};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         vf_buffer_destroy(all[i]);
     for (uint32_t l = 0; l < VF_GRID3D_MAX_LEVELS; l++) {
@@ -734,12 +866,40 @@ static void mg_cycle(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l)
     mg_smooth(g, cmd, l, g->d.mg_post);
 }
 
-void vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pressure method, uint32_t iters)
+/* Stam's FFT solve: b to its spectrum, divided by the operator's
+ * eigenvalues, back to p. */
+static vf_result record_fft(vf_grid3d *g, VkCommandBuffer cmd)
 {
+    vf_result res = vf_fft_record(g->fft, cmd, false);
+    if (res != VF_OK)
+        return res;
+    vf_grid3d_push pc = push_for(g, 0);
+    pc.a[0] = (float)(1.0 / ((double)g->nx * g->ny * g->nz));
+    vf_binding b[G3_FFT_SCALE_BINDINGS] = {[VF_G3_FFT_SPECTRUM] = B(vf_fft_spectrum(g->fft)),
+                                           [VF_G3_FFT_EIG] = B(g->fft_eig)};
+    dispatch3(g, cmd, G3_FFT_SCALE, b, &pc, g->nx / 2 + 1, g->ny, g->nz);
+    return vf_fft_record(g->fft, cmd, true);
+}
+
+void vf_grid3d_record_residual(vf_grid3d *g, VkCommandBuffer cmd)
+{
+    g3_level *L = &g->lv[0];
+    vf_grid3d_push pc = push_for(g, 0);
+    vf_binding br[G3_RESIDUAL_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b), [VF_G3_MG_MASK] = B(L->mask),
+                                          [VF_G3_MG_R] = B(L->r)};
+    dispatch3(g, cmd, G3_RESIDUAL, br, &pc, L->nx, L->ny, L->nz);
+}
+
+vf_result vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pressure method, uint32_t iters)
+{
+    if (method == VF_GRID3D_PRESSURE_FFT)
+        return g->fft ? record_fft(g, cmd) : VF_ERR_INVALID_ARG;
     if (method == VF_GRID3D_PRESSURE_MULTIGRID) {
+        if (g->levels < 2 && (uint64_t)g->nx * g->ny * g->nz > VF_G3_COARSE_CELLS)
+            return VF_ERR_INVALID_ARG; /* created without the coarse levels */
         for (uint32_t k = 0; k < iters; k++)
             mg_cycle(g, cmd, 0);
-        return;
+        return VF_OK;
     }
     g3_level *L = &g->lv[0];
     vf_grid3d_push pc = push_for(g, 0);
@@ -752,11 +912,14 @@ void vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pres
         dispatch3(g, cmd, G3_JACOBI, b1, &pc, CELLS(g));
         dispatch3(g, cmd, G3_JACOBI, b2, &pc, CELLS(g));
     }
+    return VF_OK;
 }
 
 static void pass_pressure(vf_grid3d *g, VkCommandBuffer cmd)
 {
-    vf_grid3d_record_pressure(g, cmd, g->d.pressure, g->d.pressure_iters);
+    /* the desc's own method was created with everything it records; a
+     * failure of VkFFT's recording shows as a failed submit */
+    (void)vf_grid3d_record_pressure(g, cmd, g->d.pressure, g->d.pressure_iters);
 }
 
 /* Each step of vf_grid3d_pass: the table's pass whose name is the step's
@@ -1018,8 +1181,11 @@ static void g3_write_summary(vf_solver *s, FILE *f, const char *indent)
     fprintf(f, "%s\"grid3d\": {\"nx\": %u, \"ny\": %u, \"nz\": %u, \"h\": %.9g, \"dt\": %.9g, \"substeps\": %u, \"levels\": %u},\n",
             indent, g->nx, g->ny, g->nz, g->h, g->dt, g->d.substeps, g->levels);
     fprintf(f, "%s\"pressure_solver\": \"%s\",\n", indent,
-            g->d.pressure == VF_GRID3D_PRESSURE_JACOBI ? "jacobi" : "multigrid");
-    fprintf(f, "%s\"pressure_iterations_per_step\": %u,\n", indent, g->d.pressure_iters);
+            g->d.pressure == VF_GRID3D_PRESSURE_JACOBI ? "jacobi"
+            : g->d.pressure == VF_GRID3D_PRESSURE_FFT  ? "fft"
+                                                       : "multigrid");
+    fprintf(f, "%s\"pressure_iterations_per_step\": %u,\n", indent,
+            g->d.pressure == VF_GRID3D_PRESSURE_FFT ? 1u : g->d.pressure_iters);
     fprintf(f, "%s\"final_divergence_l2\": ", indent);
     vf_json_number(f, rms); /* non-finite: null (and the run's check fails) */
     fprintf(f, ",\n%s\"final_divergence_max\": ", indent);
@@ -1101,6 +1267,8 @@ static uint64_t g3_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_grid3d *g = (vf_grid3d *)s;
     const uint64_t c = (uint64_t)g->nx * g->ny * g->nz * 4, f = faces_of(g->nx, g->ny, g->nz) * 4;
+    if (g->d.pressure == VF_GRID3D_PRESSURE_FFT && !strcmp(pass, "grid3d_pressure"))
+        return 6 * c; /* b to the half spectrum (about c), scaled in place, back to p */
 #define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);

@@ -21,7 +21,8 @@
  *   grid3d_boundary   walls, solids, inflow, outflow
  *   grid3d_divergence b = div(u) / dt
  *   grid3d_pressure   A p = b: multigrid V-cycles (default) or Jacobi,
- *                     warm-started from the previous pressure
+ *                     warm-started from the previous pressure, or Stam's
+ *                     FFT solve (exact, in the triply periodic box)
  *   grid3d_gradient   u -= dt grad p
  *   grid3d_scalars    density and temperature advected with the new velocity
  *
@@ -34,7 +35,20 @@
  * children, prolongation trilinear; the coarsest level (at most
  * VF_GRID3D_COARSE_MAX cells per side) is solved by red-black SOR sweeps in
  * one workgroup (omega for the slowest mode of an m-cell side,
- * 2 / (1 + sin(pi / 2m)), 8 m sweeps). */
+ * 2 / (1 + sin(pi / 2m)), 8 m sweeps).
+ *
+ * Periodic sides (VF_G3_BC_PERIODIC, both sides of an axis): cell -1 is cell
+ * n - 1, the faces at 0 and n are one face (the boundary pass copies face 0
+ * to face n), advection samples wrap, and the operator's weight across the
+ * side is 1. Every multigrid level must have an even count of cells along a
+ * periodic axis (red-black ordering); the prolongation clamps at the sides
+ * (slower convergence, the same fixed point). Every kernel gets
+ * VF_G3_SPEC_PERIODIC, so a box without periodic sides compiles without the
+ * wrapping. pressure=fft needs all six
+ * sides periodic and no solids: in that box A is diagonal in Fourier space
+ * (eigenvalues -(4 / h^2) sum_a sin^2(pi k_a / n_a)), and the solve is
+ * VkFFT's forward transform of b, grid3d_fft_scale, and the inverse (sides
+ * whose prime factors are at most 13). */
 #ifndef VF_SOLVER_GRID3D_H
 #define VF_SOLVER_GRID3D_H
 
@@ -52,7 +66,8 @@
 #define VF_GRID3D_COARSE_MAX VF_G3_COARSE_MAX
 #define VF_GRID3D_MAX_OBSTACLES 4
 
-#define VF_GRID3D_PRESSURE_LIST(X) VF_PRESSURE_LIST(X, VF_GRID3D)
+/* fft: Stam's exact projection in Fourier space (all six sides periodic, VkFFT) */
+#define VF_GRID3D_PRESSURE_LIST(X) VF_PRESSURE_LIST(X, VF_GRID3D) X(VF_GRID3D_PRESSURE_FFT, "fft")
 #define VF_GRID3D_ADVECTION_LIST(X) VF_ADVECTION_LIST(X, VF_GRID3D)
 typedef enum vf_grid3d_pressure { VF_GRID3D_PRESSURE_LIST(VF_CHOICE_ENUM) } vf_grid3d_pressure;
 typedef enum vf_grid3d_advection { VF_GRID3D_ADVECTION_LIST(VF_CHOICE_ENUM) } vf_grid3d_advection;
@@ -208,9 +223,15 @@ vf_result vf_grid3d_record_pass(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pas
 /** Records one substep (every pass in order); prof may be NULL. */
 vf_result vf_grid3d_record_step(vf_grid3d *g, VkCommandBuffer cmd, vf_profiler *prof);
 
-/** Records `iters` V-cycles (multigrid) or Jacobi iterations on the current
- * right-hand side into the pressure. */
-void vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pressure method, uint32_t iters);
+/** Records `iters` V-cycles (multigrid) or Jacobi iterations, or one FFT
+ * solve (iters ignored), on the current right-hand side into the pressure.
+ * VF_ERR_INVALID_ARG for fft on a grid created without it; VF_ERR_VULKAN when
+ * VkFFT fails to record. */
+vf_result vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d_pressure method, uint32_t iters);
+
+/** Records the residual b - A p of the current pressure into
+ * VF_GRID3D_FIELD_RESIDUAL (the benchmark's measure of a solve). */
+void vf_grid3d_record_residual(vf_grid3d *g, VkCommandBuffer cmd);
 
 /** Runs count substeps in one submit and waits (tests, tools). */
 vf_result vf_grid3d_run_steps(vf_grid3d *g, uint32_t count);
