@@ -571,7 +571,7 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     }
     if (d.pressure == VF_GRID3D_PRESSURE_FFT && (res = create_fft(g, err, cap)) != VF_OK) {
         vf_grid3d_destroy(&g);
-        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, err, cap) : res;
+        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap) : res;
     }
     *out = g;
     return VF_OK;
