@@ -292,6 +292,33 @@ VF_STRUCT_BEGIN(vf_surface_frame)
 VF_STRUCT_END(vf_surface_frame)
 VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 256, "vf_surface_frame must match std140")
 
+/* ---- the surface renderer's compute path (render_surface_compute.c): the
+ * corner pass (surface_corners.comp) computes each vertex of the raster
+ * path's meshes once: the bed mesh's (mesh_x + 6) x (mesh_y + 6) vertices
+ * with its rings, and for the inner mesh_x x mesh_y the water's vertex
+ * attributes; the march pass (surface_march.comp) casts one ray per pixel
+ * through the same triangles. Bindings 0..9 are the raster path's. */
+#define VF_SURFACE_BIND_CORNERS 10 /* vf_surface_corner per bed-mesh vertex */
+#define VF_SURFACE_BIND_BOUNDS 11  /* 2 uints: lowest and highest vertex height (order-preserving bits) */
+#define VF_SURFACE_BIND_OUTPUT 12  /* rgba8 storage image: the target's UNORM alias or a copy source */
+#define VF_SURFACE_WG 8u           /* march: 8 x 8 pixels per workgroup (2 x 2 quads for the derivatives) */
+#define VF_SURFACE_WG_CORNERS 64u
+#define VF_SURFACE_RING 3          /* bed-mesh rings around the domain (surface_bed.vert) */
+
+VF_STRUCT_BEGIN(vf_surface_corner)
+    VF_VEC4(water);  /* water height (m), depth (m), wet fraction, |grad eta| (inner vertices) */
+    VF_VEC4(normal); /* the water's vertex normal (world xyz), w: bed height (m) */
+    VF_VEC4(bed);    /* x: 1 solid (a wall or obstacle), 0 floor; yzw 0 */
+VF_STRUCT_END(vf_surface_corner)
+VF_STATIC_ASSERT(sizeof(vf_surface_corner) == 48, "vf_surface_corner must match std430")
+
+VF_STRUCT_BEGIN(vf_surface_cs_push)
+    VF_UINT bgra;    /* 1: write B, G, R, A (a BGRA target through the copy) */
+    VF_UINT encode_srgb; /* 1: the target is sRGB: write encoded bytes (the raster path's blend unit does) */
+    VF_UINT pad1;
+    VF_UINT pad2;
+VF_STRUCT_END(vf_surface_cs_push)
+
 /* ---- caustics on the floor (render_caustics): light refracted through the
  * height field's slopes, scattered as photons into a floor accumulator.
  * Each wet cell sends sub x sub photons (one per sub-cell centre, each

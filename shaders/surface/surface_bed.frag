@@ -1,6 +1,7 @@
 #version 450
-// Pool floor, terrain, walls and obstacles: procedural texture, Lambert sun
-// and sky light, flat normals from screen-space derivatives.
+// Pool floor, terrain, walls and obstacles (surface_common.glsl's
+// surface_bed_shade): procedural texture, Lambert sun and sky light, flat
+// normals from screen-space derivatives.
 #include "shared_height.h"
 #include "surface_common.glsl"
 
@@ -15,9 +16,5 @@ void main()
     vec3 n = normalize(cross(dFdx(world), dFdy(world)));
     if (dot(n, fr.eye.xyz - world) < 0.0)
         n = -n;
-    vec3 base = terrain_style() ? (solid > 0.5 ? vec3(0.42, 0.34, 0.25) : terrain_color(dom, abs(n.y)))
-                                : floor_color(dom, bedh, solid > 0.5);
-    float lambert = max(dot(n, normalize(fr.sun.xyz)), 0.0);
-    vec3 c = base * (0.35 + 0.75 * lambert) ;
-    color = vec4(c, 1.0);
+    color = vec4(surface_bed_shade(n, dom, bedh, solid), 1.0);
 }

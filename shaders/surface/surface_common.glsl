@@ -192,3 +192,143 @@ vec3 terrain_color(vec2 p, float up)
     vec3 earth = vec3(0.50, 0.40, 0.28), rock = vec3(0.48, 0.46, 0.43);
     return mix(grass, mix(earth, rock, smoothstep(0.75, 0.55, up)), smoothstep(0.93, 0.80, up));
 }
+
+// ---- shading shared by the raster path's fragment shaders and the compute
+// path's march (surface_march.comp), so both draw the same picture.
+
+// The bed, walls and terrain at a surface point: n its face normal (towards
+// the eye), dom the domain point (m), bedh the bed height (m), solid > 0.5 a
+// wall or obstacle.
+vec3 surface_bed_shade(vec3 n, vec2 dom, float bedh, float solid)
+{
+    vec3 base = terrain_style() ? (solid > 0.5 ? vec3(0.42, 0.34, 0.25) : terrain_color(dom, abs(n.y)))
+                                : floor_color(dom, bedh, solid > 0.5);
+    float lambert = max(dot(n, normalize(fr.sun.xyz)), 0.0);
+    return base * (0.35 + 0.75 * lambert);
+}
+
+// A floating object's face with normal n (towards the eye).
+vec3 surface_object_shade(vec3 n, vec3 albedo)
+{
+    float lambert = max(dot(n, normalize(fr.sun.xyz)), 0.0);
+    return albedo * (0.4 + 0.7 * lambert);
+}
+
+// The water's shading normal at world point world: the interpolated vertex
+// normal with the detail normals of the band-limited turbulence in domain
+// metres (dom), fw the pixel footprint of q = 3 dom; lost gets the filtered
+// octaves' slope variance.
+vec3 surface_water_normal(vec3 world, vec3 normal, vec2 dom, float fw, out float lost)
+{
+    float t = fr.eye.w;
+    vec2 q = dom * 3.0;
+    float e = 0.02;
+    float l1, l2;
+    float t0 = turbulence_aa(q, t, fw, lost), tx = turbulence_aa(q + vec2(e, 0.0), t, fw, l1),
+          ty = turbulence_aa(q + vec2(0.0, e), t, fw, l2);
+    vec2 grad = vec2(tx - t0, ty - t0) / e;
+    float amp = fr.misc.x * 0.04;
+    vec3 n = normalize(normalize(normal) + amp * vec3(-grad.x, 0.0, -grad.y));
+    vec3 v = normalize(fr.eye.xyz - world);
+    if (dot(n, v) < 0.0)
+        n = normalize(n + v * (0.01 - dot(n, v)));
+    return n;
+}
+
+// The water's colour at world point world with shading normal n
+// (surface_water_normal), depth (m) and true slope |grad eta| there; kernel
+// is half the squared change of n across the pixel (specular antialiasing).
+vec3 surface_water_shade(vec3 world, vec3 n, vec2 dom, float depth, float slope, float lost, float kernel)
+{
+    float amp = fr.misc.x * 0.04;
+    vec3 v = normalize(fr.eye.xyz - world);
+    float cos_i = clamp(dot(n, v), 0.0, 1.0);
+    float fresnel = 0.02 + 0.98 * pow(1.0 - cos_i, 5.0);
+    vec3 r = reflect(-v, n);
+    r.y = abs(r.y);
+    vec3 refl = sky_base(r);
+    // refraction: the ray bends into the water and hits the bed one local depth down
+    vec3 tr = refract(-v, n, 1.0 / fr.water.w);
+    float s = world_scale();
+    float down = max(-tr.y, 0.08);
+    float path_w = depth * s / down; // world units
+    vec3 hit = world + tr * path_w;
+    vec2 hit_dom = hit.xz / s;
+    float hit_bed = -depth + sample_eta(hit_dom);
+    // the floor: sky light plus the sun's light, focused and spread by the
+    // surface's waves (caustics)
+    float sun_y = max(normalize(fr.sun.xyz).y, 0.0);
+    vec3 floor_c = (terrain_style() ? terrain_color(hit_dom, 1.0) * 0.7 : floor_color(hit_dom, hit_bed, false)) *
+                   (0.2 + 0.95 * sun_y * caustic_light(hit_dom));
+    float path_m = depth / down + depth; // down to the floor and the light's way down
+    vec3 att = exp(-fr.water.rgb * path_m);
+    vec3 deep = vec3(0.02, 0.12, 0.16);
+    vec3 refr = floor_c * att + deep * (1.0 - att);
+    // filtered sun specular: Blinn-Phong exponent 600 as a Beckmann roughness
+    // (alpha^2 = 2 / (s + 2)), widened by the slope variance of the detail
+    // octaves filtered away (Toksvig) and by the normal's change across the
+    // pixel (specular antialiasing, Kaplanyan et al. 2016), then scaled to
+    // keep the lobe's energy: a sub-pixel glint becomes a soft sheen, not a
+    // field of single white pixels
+    vec3 h = normalize(normalize(fr.sun.xyz) + v);
+    float s0 = 600.0;
+    float a2 = min(2.0 / (s0 + 2.0) + amp * amp * lost * 0.5 + kernel, 1.0);
+    float s1 = max(2.0 / a2 - 2.0, 1.0);
+    float spec = pow(max(dot(n, h), 0.0), s1) * 3.0 * (s1 + 2.0) / (s0 + 2.0) * fr.sun.w;
+    vec3 c = mix(refr, refl, fresnel);
+    // dye floating on the surface (the flow's dye, e.g. the river's stripes):
+    // a lit, diffuse tint over the water, under the highlight
+    vec3 dye = sample_dye(dom);
+    float amount = max(dye.r, max(dye.g, dye.b));
+    if (amount > 0.0) {
+        float lit = 0.35 + 0.65 * max(dot(n, normalize(fr.sun.xyz)), 0.0);
+        c = mix(c, dye / amount * lit, fr.dye_opacity * clamp(amount, 0.0, 1.0));
+    }
+    // white water where the true surface is steep (a wake's crests, the
+    // bow wave, breaking rings): a lit, diffuse foam tint
+    float foam = smoothstep(0.06, 0.2, slope);
+    c = mix(c, vec3(0.92, 0.95, 0.97) * (0.55 + 0.45 * max(normalize(fr.sun.xyz).y, 0.0)), 0.8 * foam);
+    return c + vec3(1.0, 0.95, 0.85) * spec;
+}
+
+// Floating object k's box part (0 or 1): its size (length along the
+// heading, width, height) and centre offset (forward, side, up) in metres,
+// and its colour. Leaf: one thin box (part 1 empty); duck: body and head;
+// boat: hull and cabin; bulldozer (terrain): body and blade.
+void surface_object_box(vf_height_object o, uint k, uint part, out vec3 ext, out vec3 off, out vec3 albedo)
+{
+    float sz = o.size;
+    if (o.kind == VF_HEIGHT_OBJ_LEAF) {
+        ext = part == 0u ? vec3(sz, 0.6 * sz, 0.04 * sz) : vec3(0.0);
+        off = vec3(0.0, 0.0, 0.02 * sz);
+        albedo = (k & 1u) != 0u ? vec3(0.85, 0.42, 0.08) : vec3(0.72, 0.62, 0.10); // autumn leaves
+    } else if (o.kind == VF_HEIGHT_OBJ_DUCK) {
+        ext = part == 0u ? vec3(sz, 0.6 * sz, 0.45 * sz) : vec3(0.32 * sz, 0.3 * sz, 0.32 * sz);
+        off = part == 0u ? vec3(0.0, 0.0, 0.12 * sz) : vec3(0.38 * sz, 0.0, 0.5 * sz);
+        albedo = part == 0u ? vec3(1.0, 0.82, 0.08) : vec3(1.0, 0.75, 0.05);
+    } else if (o.kind == VF_HEIGHT_OBJ_DOZER) { // the terrain's bulldozer: body and blade
+        ext = part == 0u ? vec3(sz, 0.6 * sz, 0.45 * sz) : vec3(0.1 * sz, 0.9 * sz, 0.3 * sz);
+        off = part == 0u ? vec3(0.0, 0.0, 0.22 * sz) : vec3(0.55 * sz, 0.0, 0.15 * sz);
+        albedo = part == 0u ? vec3(0.95, 0.68, 0.08) : vec3(0.3, 0.3, 0.32);
+    } else {
+        ext = part == 0u ? vec3(sz, 0.38 * sz, 0.22 * sz) : vec3(0.32 * sz, 0.26 * sz, 0.2 * sz);
+        off = part == 0u ? vec3(0.0, 0.0, 0.04 * sz) : vec3(-0.12 * sz, 0.0, 0.25 * sz);
+        albedo = part == 0u ? vec3(0.92, 0.92, 0.95) : vec3(0.80, 0.16, 0.10);
+    }
+}
+
+// Floating object o's frame in domain metres (x, up, y): up the surface
+// normal under it, fwd its heading projected onto the surface, side their
+// cross product; centre its position.
+void surface_object_frame(vf_height_object o, out vec3 centre, out vec3 fwd, out vec3 side, out vec3 up)
+{
+    vec2 pos = vec2(o.x, o.y);
+    float e = dom_dx();
+    float gx = (sample_eta(pos + vec2(e, 0.0)) - sample_eta(pos - vec2(e, 0.0))) / (2.0 * e);
+    float gy = (sample_eta(pos + vec2(0.0, e)) - sample_eta(pos - vec2(0.0, e))) / (2.0 * e);
+    up = normalize(vec3(-gx, 1.0, -gy)); // world axes (x, up, z = domain y)
+    fwd = vec3(cos(o.heading), 0.0, sin(o.heading));
+    fwd = normalize(fwd - up * dot(fwd, up));
+    side = cross(up, fwd);
+    centre = vec3(pos.x, o.z, pos.y);
+}

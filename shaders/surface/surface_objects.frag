@@ -1,5 +1,5 @@
 #version 450
-// Floating objects: flat normals, sun and sky light.
+// Floating objects: flat normals, sun and sky light (surface_object_shade).
 #include "shared_height.h"
 #include "surface_common.glsl"
 
@@ -12,6 +12,5 @@ void main()
     vec3 n = normalize(cross(dFdx(world), dFdy(world)));
     if (dot(n, fr.eye.xyz - world) < 0.0)
         n = -n;
-    float lambert = max(dot(n, normalize(fr.sun.xyz)), 0.0);
-    color = vec4(albedo * (0.4 + 0.7 * lambert), 1.0);
+    color = vec4(surface_object_shade(n, albedo), 1.0);
 }

@@ -7,8 +7,10 @@
 
 #include "camera.h"
 #include "gpu_cmd.h"
+#include "gpu_counters.h"
 #include "gpu_pipeline.h"
 #include "render_caustics.h"
+#include "render_surface_compute.h"
 #include "shared_height.h"
 #include "solver_height.h"
 #include "solver_terrain.h"
@@ -26,6 +28,7 @@ typedef struct vf_surface_renderer {
     vf_image *depth;
     vf_pipeline *sky, *bed, *water, *objects, *top;
     vf_caustics *caustics; /* floor caustics (3D view; NULL when off) */
+    vf_surface_cs *cs;     /* the compute path (3D view on that path; else NULL) */
 } vf_surface_renderer;
 
 /* ------------------------------------------------------------------ matrices (camera.h; column-major) */
@@ -140,6 +143,7 @@ static void surface_destroy(vf_renderer *base)
     vf_pipeline_destroy(&r->objects);
     vf_pipeline_destroy(&r->top);
     vf_caustics_destroy(&r->caustics);
+    vf_surface_cs_destroy(&r->cs);
     vf_image_destroy(&r->depth);
     vf_buffer_destroy(&r->ubo);
     free(r);
@@ -151,7 +155,11 @@ static vf_result surface_resize(vf_renderer *base, uint32_t width, uint32_t heig
     if (!width || !height)
         return VF_ERR_INVALID_ARG;
     vf_image *depth = NULL;
-    if (r->view == VF_SURFACE_VIEW_3D) {
+    if (r->cs) {
+        vf_result res = vf_surface_cs_resize(r->cs, width, height);
+        if (res != VF_OK)
+            return res;
+    } else if (r->view == VF_SURFACE_VIEW_3D) {
         vf_image_desc id = {.width = width, .height = height, .format = DEPTH_FORMAT,
                             .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, .name = "surface depth"};
         vf_result res = vf_image_create(base->gpu, &id, &depth);
@@ -267,6 +275,31 @@ static bool surface_pick(vf_renderer *base, const float origin[3], const float d
     return true;
 }
 
+/* The next simulation frame overwrites what the render read. */
+static void release_state(const vf_gpu *gpu, VkCommandBuffer cmd)
+{
+    vf_cmd_barrier_on(gpu, cmd,
+                      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+}
+
+/* The work accounting of the raster path's draws (gpu_counters.h): each
+ * pass's bound buffers and its attachments (colour, and depth in 3D). */
+static void count_raster(vf_surface_renderer *r, const vf_binding *b, uint32_t objects)
+{
+    const vf_gpu *gpu = r->base.gpu;
+    if (!gpu->counters)
+        return;
+    uint64_t px = (uint64_t)r->base.width * r->base.height, att = px * 4 * (r->view == VF_SURFACE_VIEW_3D ? 2 : 1);
+    const vf_pipeline *passes[] = {objects ? r->objects : NULL, r->water, r->bed, r->sky, r->top};
+    for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
+        if (passes[i])
+            vf_count_draw_pass(gpu, passes[i]->name, vf_pipeline_bound_bytes(passes[i], b) + att);
+    vf_count_barriers(gpu, r->view == VF_SURFACE_VIEW_3D ? 1 : 0);
+}
+
 static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
 {
     vf_surface_renderer *r = (vf_surface_renderer *)base;
@@ -279,12 +312,13 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
     vf_surface_frame f;
     fill_frame(r, &st, terrain, glo, ghi, &f);
     /* frame constants: ordered after the last frame's reads, before this frame's */
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                   VK_ACCESS_2_UNIFORM_READ_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    const VkPipelineStageFlags2 readers = VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                                          VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    vf_cmd_barrier_on(base->gpu, cmd, readers, VK_ACCESS_2_UNIFORM_READ_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                      VK_ACCESS_2_TRANSFER_WRITE_BIT);
     vkCmdUpdateBuffer(cmd, r->ubo->buffer, 0, sizeof f, &f);
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                   VK_ACCESS_2_UNIFORM_READ_BIT);
+    vf_cmd_barrier_on(base->gpu, cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, readers,
+                      VK_ACCESS_2_UNIFORM_READ_BIT);
     bool three_d = r->view == VF_SURFACE_VIEW_3D;
     if (three_d && r->caustics) {
         /* the sun's light through this frame's surface onto the floor */
@@ -294,7 +328,7 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
         vf_caustics_record(r->caustics, cmd, &cp, st.eta, st.bed, st.flags);
         vf_scope_end(base->gpu, prof, cmd, id, false);
     }
-    if (three_d) {
+    if (three_d && !r->cs) {
         r->depth->layout = VK_IMAGE_LAYOUT_UNDEFINED;
         vf_image_transition(cmd, r->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                             VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
@@ -313,6 +347,11 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
         /* the floor caustics, or any buffer (misc.z = 0 keeps the shaders off it) */
         vf_bind_buffer(r->caustics ? vf_caustics_buffer(r->caustics) : st.pres),
     };
+    if (r->cs) {
+        vf_surface_cs_record(r->cs, cmd, target, prof, &f, b);
+        release_state(base->gpu, cmd);
+        return VF_OK;
+    }
     VkRenderingAttachmentInfo da = {0};
     if (three_d)
         da = vf_render_depth_attachment(r->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
@@ -347,12 +386,8 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
         vf_scope_end(base->gpu, prof, cmd, id, false);
     }
     vkCmdEndRendering(cmd);
-    /* the next simulation frame overwrites what was read here */
-    vf_cmd_barrier(cmd,
-                   VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                   VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                   VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    count_raster(r, b, st.object_count);
+    release_state(base->gpu, cmd);
     target->layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     return VF_OK;
 }
@@ -400,7 +435,7 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     r->base.vt = &surface_vt;
     r->base.gpu = gpu;
     r->base.format = desc->format ? desc->format : VF_CAPTURE_FORMAT;
-    r->base.path = VF_RENDER_PATH_RASTER; /* its surface, bed and sky are drawn by the rasteriser */
+    r->base.path = VF_RENDER_PATH_RASTER; /* until the compute path is made */
     r->solver = desc->solver;
     r->view = desc->view;
     r->mesh_max = desc->mesh_max ? desc->mesh_max : 256;
@@ -415,11 +450,24 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     vf_result res = vf_buffer_create(gpu, &bd, &r->ubo);
     if (res == VF_OK)
         res = surface_resize(&r->base, desc->width ? desc->width : 1280, desc->height ? desc->height : 720);
-    if (res == VF_OK && r->view == VF_SURFACE_VIEW_3D) {
+    bool three_d = r->view == VF_SURFACE_VIEW_3D;
+    vf_render_path want = desc->path == VF_RENDER_PATH_AUTO ? vf_render_path_auto(&gpu->info, NULL, 0) : desc->path;
+    if (res == VF_OK && three_d && want == VF_RENDER_PATH_COMPUTE) {
+        res = vf_surface_cs_create(gpu, r->mesh_max, r->base.width, r->base.height, &r->cs);
+        if (res != VF_OK && desc->path == VF_RENDER_PATH_AUTO)
+            res = VF_OK; /* auto: the rasteriser where the compute path cannot be made */
+        if (r->cs) {
+            r->base.path = VF_RENDER_PATH_COMPUTE;
+            vf_image_destroy(&r->depth);
+        }
+    }
+    if (res == VF_OK && three_d && !r->cs) {
         if ((res = make_graphics(r, "surface_fullscreen.vert", "surface_sky.frag", 2, &r->sky)) == VF_OK &&
             (res = make_graphics(r, "surface_bed.vert", "surface_bed.frag", 1, &r->bed)) == VF_OK &&
             (res = make_graphics(r, "surface_water.vert", "surface_water.frag", 1, &r->water)) == VF_OK)
             res = make_graphics(r, "surface_objects.vert", "surface_objects.frag", 1, &r->objects);
+    }
+    if (res == VF_OK && three_d) {
         /* caustics under the height family's water (a terrain's shallow
          * runs would only show its shores' slopes) */
         if (res == VF_OK && desc->caustics >= 0 && vf_height_is(desc->solver)) {
@@ -451,6 +499,6 @@ vf_result vf_render_surface_create_for(vf_gpu *gpu, vf_solver *solver, const vf_
         return VF_ERR_UNSUPPORTED;
     }
     vf_render_surface_desc d = {.solver = solver, .format = opt->format, .width = opt->width, .height = opt->height,
-                                .view = (uint32_t)view};
+                                .view = (uint32_t)view, .path = opt->path};
     return vf_render_surface_create(gpu, &d, out);
 }

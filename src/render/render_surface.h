@@ -31,6 +31,10 @@ typedef struct vf_render_surface_desc {
     float color_scale;    /* 2D views: |value| (m) shown at full colour; 0 = the solver's display scale */
     float detail;         /* strength of the detail normals; 0 = 1, negative = none */
     int caustics;         /* 3D view: caustics on the floor (render_caustics.h); 0 = on, negative = off */
+    /* 3D view: rays cast by compute passes (render_surface_compute.h) or the
+     * rasteriser; auto (0): vf_render_path_auto(). The 2D views rasterise
+     * (one fullscreen triangle). */
+    vf_render_path path;
 } vf_render_surface_desc;
 
 /** Creates the renderer. VF_ERR_INVALID_ARG when desc->solver is not a

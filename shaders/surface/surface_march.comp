@@ -1,0 +1,318 @@
+#version 450
+// The compute path's picture (render_surface_compute.c): one ray per pixel
+// from the camera through the raster path's own triangles (the bed mesh with
+// its rings and walls, the water mesh, whose vertices the corner pass
+// computed) and the floating objects' boxes; the nearest hit is shaded by
+// the same functions as the raster path's fragment shaders
+// (surface_common.glsl), the sky where nothing is hit.
+//
+// The ray walks the meshes' quads in order (a 2D DDA over the bed mesh's
+// grid, whose ring quads of zero width are the vertical walls, tested where
+// the ray crosses them) only over the part of it between the frame's lowest
+// and highest vertex (the corner pass's bounds), and skips quads whose
+// corners all lie below it. The water's derivatives (the pixel footprint of
+// the detail normals and the normal's change for the specular antialiasing)
+// come from the hit triangle's plane and from the 2 x 2 pixel quad through
+// shared memory, as the rasteriser's dFdx and dFdy.
+#include "shared_height.h"
+#include "surface_common.glsl"
+
+layout(local_size_x = VF_SURFACE_WG, local_size_y = VF_SURFACE_WG) in;
+layout(std430, binding = VF_SURFACE_BIND_CORNERS) readonly buffer Corners { vf_surface_corner corners[]; };
+layout(std430, binding = VF_SURFACE_BIND_BOUNDS) readonly buffer Bounds { uint bounds[]; };
+layout(binding = VF_SURFACE_BIND_OUTPUT, rgba8) uniform writeonly image2D out_img;
+VF_PUSH(vf_surface_cs_push)
+
+#define HIT_NONE 0
+#define HIT_WATER 1
+#define HIT_BED 2
+#define HIT_OBJECT 3
+
+shared vec4 s_n[VF_SURFACE_WG * VF_SURFACE_WG]; // the water's shading normal, w = 1 where water
+
+// The nearest hit so far (metres: x, height, y).
+float h_t;
+int h_kind;
+vec3 h_gn;     // the hit triangle's or face's normal
+vec3 h_normal; // water: interpolated vertex normal
+vec3 h_attr;   // water: depth, wet, slope; bed: height, solid
+vec3 h_albedo; // object colour
+
+float unordered(uint b) { return uintBitsToFloat((b & 0x80000000u) != 0u ? b & 0x7fffffffu : ~b); }
+
+// Position of the bed mesh's vertex index m along an axis of mm inner
+// vertices over len metres, with the rings at -wall and len + wall.
+float axis_pos(int m, int mm, float len, float wall)
+{
+    return m <= -2 ? -wall : m == -1 ? 0.0 : m == mm ? len : m > mm ? len + wall : float(m) / float(mm - 1) * len;
+}
+
+uint corner_index(ivec2 v)
+{
+    return uint(v.y + VF_SURFACE_RING) * (fr.mesh_x + 2u * uint(VF_SURFACE_RING)) + uint(v.x + VF_SURFACE_RING);
+}
+
+// Moller-Trumbore: the ray's t at triangle (a, b, c) and the weights of b
+// and c; false on a miss.
+bool tri_hit(vec3 ro, vec3 rd, vec3 a, vec3 b, vec3 c, out float t, out vec2 uv)
+{
+    vec3 e1 = b - a, e2 = c - a, pv = cross(rd, e2);
+    float det = dot(e1, pv);
+    t = -1.0;
+    uv = vec2(0.0);
+    if (abs(det) < 1e-14)
+        return false;
+    float inv = 1.0 / det;
+    vec3 tv = ro - a;
+    uv.x = dot(tv, pv) * inv;
+    vec3 qv = cross(tv, e1);
+    uv.y = dot(rd, qv) * inv;
+    t = dot(e2, qv) * inv;
+    const float eps = 1e-6;
+    return uv.x >= -eps && uv.y >= -eps && uv.x + uv.y <= 1.0 + eps && t > 0.0;
+}
+
+// Tests the quad with lower vertex q (bed mesh indices) from ray parameter
+// t_in to t_out: its two bed triangles, and the water's where q is inner.
+void test_quad(ivec2 q, vec3 ro, vec3 rd, float t_in, float t_out)
+{
+    int mx = int(fr.mesh_x), my = int(fr.mesh_y);
+    float lx = float(fr.nx) * dom_dx(), ly = float(fr.ny) * dom_dx(), wall = 0.02 * max(lx, ly);
+    ivec2 v[4] = ivec2[](q, q + ivec2(1, 0), q + ivec2(1, 1), q + ivec2(0, 1));
+    vf_surface_corner c[4];
+    vec3 pb[4], pw[4];
+    float top = -1e30;
+    for (int k = 0; k < 4; k++) {
+        c[k] = corners[corner_index(v[k])];
+        vec2 xz = vec2(axis_pos(v[k].x, mx, lx, wall), axis_pos(v[k].y, my, ly, wall));
+        pb[k] = vec3(xz.x, c[k].normal.w, xz.y);
+        pw[k] = vec3(xz.x, c[k].water.x, xz.y);
+        top = max(top, max(c[k].normal.w, c[k].water.x));
+    }
+    if (min(ro.y + rd.y * t_in, ro.y + rd.y * t_out) > top)
+        return;
+    bool inner = q.x >= 0 && q.y >= 0 && q.x < mx - 1 && q.y < my - 1;
+    for (int tri = 0; tri < 2; tri++) {
+        int i1 = tri == 0 ? 1 : 2, i2 = tri == 0 ? 2 : 3; // (0, 1, 2) and (0, 2, 3) as the raster path's quads
+        float t;
+        vec2 uv;
+        if (tri_hit(ro, rd, pb[0], pb[i1], pb[i2], t, uv) && t < h_t) {
+            float w0 = 1.0 - uv.x - uv.y;
+            h_t = t;
+            h_kind = HIT_BED;
+            h_gn = cross(pb[i1] - pb[0], pb[i2] - pb[0]);
+            h_attr = vec3(w0 * pb[0].y + uv.x * pb[i1].y + uv.y * pb[i2].y,
+                          w0 * c[0].bed.x + uv.x * c[i1].bed.x + uv.y * c[i2].bed.x, 0.0);
+        }
+        if (inner && tri_hit(ro, rd, pw[0], pw[i1], pw[i2], t, uv) && t < h_t) {
+            float w0 = 1.0 - uv.x - uv.y;
+            vec4 a = w0 * c[0].water + uv.x * c[i1].water + uv.y * c[i2].water;
+            if (a.z >= 0.5 && a.y >= 1e-3) { // the raster path discards the rest
+                h_t = t;
+                h_kind = HIT_WATER;
+                h_gn = cross(pw[i1] - pw[0], pw[i2] - pw[0]);
+                h_normal = w0 * c[0].normal.xyz + uv.x * c[i1].normal.xyz + uv.y * c[i2].normal.xyz;
+                h_attr = a.yzw;
+            }
+        }
+    }
+}
+
+// The quad (bed mesh index of its lower vertex) of position x along an axis.
+int quad_of(float x, int mm, float len)
+{
+    return x < 0.0 ? -2 : x >= len ? mm : clamp(int(x / len * float(mm - 1)), 0, mm - 2);
+}
+
+// One step of the walk along an axis from quad q in direction dir: the next
+// quad (mm + 9 past the end) and the zero-width wall quad crossed on the way
+// (-100: none).
+int step_quad(int q, int dir, int mm, out int wall_q)
+{
+    wall_q = -100;
+    if (dir > 0) {
+        if (q == -2) {
+            wall_q = -1;
+            return 0;
+        }
+        if (q == mm - 2 || q == mm) {
+            wall_q = q + 1;
+            return q == mm ? mm + 9 : mm;
+        }
+        return q + 1;
+    }
+    if (q == mm) {
+        wall_q = mm - 1;
+        return mm - 2;
+    }
+    if (q == 0 || q == -2) {
+        wall_q = q - 1;
+        return q == 0 ? -2 : mm + 9;
+    }
+    return q - 1;
+}
+
+// Walks the meshes' quads along the ray (metres) and keeps the nearest
+// triangle hit in h_*.
+void trace_meshes(vec3 ro, vec3 rd)
+{
+    int mx = int(fr.mesh_x), my = int(fr.mesh_y);
+    float lx = float(fr.nx) * dom_dx(), ly = float(fr.ny) * dom_dx(), wall = 0.02 * max(lx, ly);
+    float lo = unordered(bounds[0]), hi = unordered(bounds[1]);
+    float pad = 1e-3 * max(lx, ly);
+    vec3 bmin = vec3(-wall, lo, -wall) - pad, bmax = vec3(lx + wall, hi, ly + wall) + pad;
+    vec3 inv = 1.0 / rd;
+    vec3 ta = (bmin - ro) * inv, tb = (bmax - ro) * inv;
+    vec3 tn = min(ta, tb), tf = max(ta, tb);
+    float t0 = max(max(max(tn.x, tn.y), tn.z), 0.0), t1 = min(min(tf.x, tf.y), tf.z);
+    if (!(t0 < t1))
+        return;
+    vec3 p = ro + rd * t0;
+    int qx = quad_of(p.x, mx, lx), qz = quad_of(p.z, my, ly);
+    int sx = rd.x > 0.0 ? 1 : -1, sz = rd.z > 0.0 ? 1 : -1;
+    // entered through a side of the box: the outer wall there
+    if (tn.x >= max(tn.y, tn.z) && tn.x > 0.0)
+        test_quad(ivec2(sx > 0 ? -3 : mx + 1, qz), ro, rd, t0, t0);
+    else if (tn.z >= max(tn.x, tn.y) && tn.z > 0.0)
+        test_quad(ivec2(qx, sz > 0 ? -3 : my + 1), ro, rd, t0, t0);
+    float t = t0;
+    for (int it = 0; it < 2 * (mx + my) + 32 && h_kind == HIT_NONE && t < t1; it++) {
+        float bx = axis_pos(sx > 0 ? qx + 1 : qx, mx, lx, wall);
+        float bz = axis_pos(sz > 0 ? qz + 1 : qz, my, ly, wall);
+        float tx = rd.x != 0.0 ? (bx - ro.x) * inv.x : 1e30, tz = rd.z != 0.0 ? (bz - ro.z) * inv.z : 1e30;
+        float t_out = min(min(tx, tz), t1);
+        test_quad(ivec2(qx, qz), ro, rd, t, t_out);
+        if (h_kind != HIT_NONE || t_out >= t1)
+            break;
+        int wq;
+        if (tx <= tz) {
+            qx = step_quad(qx, sx, mx, wq);
+            if (wq != -100)
+                test_quad(ivec2(wq, qz), ro, rd, tx, tx);
+            if (qx > mx + 1)
+                break;
+        } else {
+            qz = step_quad(qz, sz, my, wq);
+            if (wq != -100)
+                test_quad(ivec2(qx, wq), ro, rd, tz, tz);
+            if (qz > my + 1)
+                break;
+        }
+        t = t_out;
+    }
+}
+
+// The floating objects' boxes (as surface_objects.vert places them): the
+// nearest face hit before h_t.
+void trace_objects(vec3 ro, vec3 rd)
+{
+    for (uint k = 0u; k < fr.object_count; k++) {
+        vf_height_object o = objects[k];
+        vec3 oc = vec3(o.x, o.z, o.y) - ro;
+        float r = 1.5 * o.size, b = dot(oc, rd), d2 = dot(oc, oc) - b * b;
+        if (d2 > r * r || b + r < 0.0 || b - r > h_t)
+            continue; // outside its bounding sphere
+        vec3 centre, fwd, side, up;
+        surface_object_frame(o, centre, fwd, side, up);
+        for (uint part = 0u; part < 2u; part++) {
+            vec3 ext, off, albedo;
+            surface_object_box(o, k, part, ext, off, albedo);
+            if (ext.x <= 0.0)
+                continue;
+            vec3 bc = centre + fwd * off.x + side * off.y + up * off.z - ro;
+            mat3 axes = mat3(fwd, side, up);
+            vec3 lo = transpose(axes) * bc, ld = transpose(axes) * rd;
+            vec3 ta = (lo - 0.5 * ext) / ld, tb = (lo + 0.5 * ext) / ld;
+            vec3 tn = min(ta, tb), tf = max(ta, tb);
+            float t0 = max(max(tn.x, tn.y), tn.z), t1 = min(min(tf.x, tf.y), tf.z);
+            if (!(t0 <= t1) || !(t0 > 0.0) || t0 >= h_t)
+                continue;
+            h_t = t0;
+            h_kind = HIT_OBJECT;
+            h_gn = t0 == tn.x ? fwd : t0 == tn.y ? side : up;
+            h_albedo = albedo;
+        }
+    }
+}
+
+// The world direction of the view ray through pixel position px (the sky
+// pass's: from the eye to the far plane).
+vec3 ray_dir(vec2 px)
+{
+    mat4 inv = mat4(fr.inv_view_proj[0], fr.inv_view_proj[1], fr.inv_view_proj[2], fr.inv_view_proj[3]);
+    vec4 far = inv * vec4(px / vec2(float(fr.width), float(fr.height)) * 2.0 - 1.0, 1.0, 1.0);
+    return far.xyz / far.w - fr.eye.xyz;
+}
+
+// Where the ray through pixel position px meets the plane of the hit
+// (through hit with normal h_gn), in metres.
+vec3 on_plane(vec2 px, vec3 ro, vec3 hit)
+{
+    vec3 d = normalize(ray_dir(px));
+    float den = dot(d, h_gn);
+    return abs(den) > 1e-12 ? ro + d * (dot(hit - ro, h_gn) / den) : hit;
+}
+
+vec3 srgb_encode(vec3 c)
+{
+    c = clamp(c, 0.0, 1.0);
+    return mix(1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, c * 12.92, lessThanEqual(c, vec3(0.0031308)));
+}
+
+void main()
+{
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    bool inside = p.x < int(fr.width) && p.y < int(fr.height);
+    float s = world_scale();
+    vec3 ro = fr.eye.xyz / s, dir = ray_dir(vec2(p) + 0.5), rd = normalize(dir);
+    h_t = 1e30;
+    h_kind = HIT_NONE;
+    if (inside) {
+        trace_meshes(ro, rd);
+        if (fr.object_count > 0u)
+            trace_objects(ro, rd);
+    }
+    vec3 hit = ro + rd * h_t, world = hit * s;
+    if (h_kind != HIT_NONE) {
+        h_gn = normalize(h_gn);
+        if (dot(h_gn, fr.eye.xyz - world) < 0.0)
+            h_gn = -h_gn;
+    }
+    // the water's shading normal, and its neighbours' in the 2 x 2 quad
+    ivec2 l = ivec2(gl_LocalInvocationID.xy), side = ivec2((l.x & 1) == 0 ? 1 : -1, (l.y & 1) == 0 ? 1 : -1);
+    vec3 n = vec3(0.0, 1.0, 0.0);
+    float lost = 0.0;
+    vec3 wx = world, wy = world;
+    if (h_kind == HIT_WATER) {
+        wx = on_plane(vec2(p + ivec2(side.x, 0)) + 0.5, ro, hit) * s;
+        wy = on_plane(vec2(p + ivec2(0, side.y)) + 0.5, ro, hit) * s;
+        vec2 q = hit.xz * 3.0, qx = wx.xz / s * 3.0, qy = wy.xz / s * 3.0;
+        float fw = max(length(qx - q), length(qy - q));
+        n = surface_water_normal(world, h_normal, hit.xz, fw, lost);
+    }
+    s_n[l.y * int(VF_SURFACE_WG) + l.x] = vec4(n, h_kind == HIT_WATER ? 1.0 : 0.0);
+    barrier();
+    vec3 c;
+    if (h_kind == HIT_WATER) {
+        vec4 nx = s_n[l.y * int(VF_SURFACE_WG) + (l.x ^ 1)], ny = s_n[(l.y ^ 1) * int(VF_SURFACE_WG) + l.x];
+        float l1;
+        // a neighbour off the water: the normal where its ray meets this triangle's plane
+        if (nx.w == 0.0)
+            nx.xyz = surface_water_normal(wx, h_normal, wx.xz / s, 0.0, l1);
+        if (ny.w == 0.0)
+            ny.xyz = surface_water_normal(wy, h_normal, wy.xz / s, 0.0, l1);
+        vec3 dndx = nx.xyz - n, dndy = ny.xyz - n;
+        float kernel = min(0.5 * (dot(dndx, dndx) + dot(dndy, dndy)), 0.1);
+        c = surface_water_shade(world, n, hit.xz, h_attr.x, h_attr.z, lost, kernel);
+    } else if (h_kind == HIT_BED) {
+        c = surface_bed_shade(h_gn, hit.xz, h_attr.x, h_attr.y);
+    } else if (h_kind == HIT_OBJECT) {
+        c = surface_object_shade(h_gn, h_albedo);
+    } else {
+        c = sky_color(dir);
+    }
+    if (!inside)
+        return;
+    vec4 o = vec4(pc.encode_srgb != 0u ? srgb_encode(c) : clamp(c, 0.0, 1.0), 1.0);
+    imageStore(out_img, p, pc.bgra != 0u ? o.bgra : o);
+}
