@@ -170,11 +170,15 @@ void trace_meshes(vec3 ro, vec3 rd)
     vec3 p = ro + rd * t0;
     int qx = quad_of(p.x, mx, lx), qz = quad_of(p.z, my, ly);
     int sx = rd.x > 0.0 ? 1 : -1, sz = rd.z > 0.0 ? 1 : -1;
-    // entered through a side of the box: the outer wall there
-    if (tn.x >= max(tn.y, tn.z) && tn.x > 0.0)
-        test_quad(ivec2(sx > 0 ? -3 : mx + 1, qz), ro, rd, t0, t0);
-    else if (tn.z >= max(tn.x, tn.y) && tn.z > 0.0)
-        test_quad(ivec2(qx, sz > 0 ? -3 : my + 1), ro, rd, t0, t0);
+    // entered through a side of the box: the outer wall there, in the quad
+    // where the ray crosses its plane (the box is padded)
+    if (tn.x >= max(tn.y, tn.z) && tn.x > 0.0) {
+        float tw = ((sx > 0 ? -wall : lx + wall) - ro.x) * inv.x;
+        test_quad(ivec2(sx > 0 ? -3 : mx + 1, quad_of(ro.z + rd.z * tw, my, ly)), ro, rd, tw, tw);
+    } else if (tn.z >= max(tn.x, tn.y) && tn.z > 0.0) {
+        float tw = ((sz > 0 ? -wall : ly + wall) - ro.z) * inv.z;
+        test_quad(ivec2(quad_of(ro.x + rd.x * tw, mx, lx), sz > 0 ? -3 : my + 1), ro, rd, tw, tw);
+    }
     float t = t0;
     for (int it = 0; it < 2 * (mx + my) + 32 && h_kind == HIT_NONE && t < t1; it++) {
         float bx = axis_pos(sx > 0 ? qx + 1 : qx, mx, lx, wall);
@@ -283,11 +287,12 @@ void main()
     vec3 n = vec3(0.0, 1.0, 0.0);
     float lost = 0.0;
     vec3 wx = world, wy = world;
+    float fw = 0.0;
     if (h_kind == HIT_WATER) {
         wx = on_plane(vec2(p + ivec2(side.x, 0)) + 0.5, ro, hit) * s;
         wy = on_plane(vec2(p + ivec2(0, side.y)) + 0.5, ro, hit) * s;
         vec2 q = hit.xz * 3.0, qx = wx.xz / s * 3.0, qy = wy.xz / s * 3.0;
-        float fw = max(length(qx - q), length(qy - q));
+        fw = max(length(qx - q), length(qy - q));
         n = surface_water_normal(world, h_normal, hit.xz, fw, lost);
     }
     s_n[l.y * int(VF_SURFACE_WG) + l.x] = vec4(n, h_kind == HIT_WATER ? 1.0 : 0.0);
@@ -298,9 +303,9 @@ void main()
         float l1;
         // a neighbour off the water: the normal where its ray meets this triangle's plane
         if (nx.w == 0.0)
-            nx.xyz = surface_water_normal(wx, h_normal, wx.xz / s, 0.0, l1);
+            nx.xyz = surface_water_normal(wx, h_normal, wx.xz / s, fw, l1);
         if (ny.w == 0.0)
-            ny.xyz = surface_water_normal(wy, h_normal, wy.xz / s, 0.0, l1);
+            ny.xyz = surface_water_normal(wy, h_normal, wy.xz / s, fw, l1);
         vec3 dndx = nx.xyz - n, dndy = ny.xyz - n;
         float kernel = min(0.5 * (dot(dndx, dndx) + dot(dndy, dndy)), 0.1);
         c = surface_water_shade(world, n, hit.xz, h_attr.x, h_attr.z, lost, kernel);
