@@ -299,7 +299,7 @@ VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 256, "vf_surface_frame must match s
  * attributes; the march pass (surface_march.comp) casts one ray per pixel
  * through the same triangles. Bindings 0..9 are the raster path's. */
 #define VF_SURFACE_BIND_CORNERS 10 /* vf_surface_corner per bed-mesh vertex */
-#define VF_SURFACE_BIND_BOUNDS 11  /* 2 uints: lowest and highest vertex height (order-preserving bits) */
+#define VF_SURFACE_BIND_BOUNDS 11  /* 3 uints: lowest and highest vertex height, highest inner one (order-preserving bits) */
 #define VF_SURFACE_BIND_OUTPUT 12  /* rgba8 storage image: the target's UNORM alias or a copy source */
 #define VF_SURFACE_WG 8u           /* march: 8 x 8 pixels per workgroup (2 x 2 quads for the derivatives) */
 #define VF_SURFACE_WG_CORNERS 64u

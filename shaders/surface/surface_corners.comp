@@ -4,8 +4,8 @@
 // the bed mesh's (mesh_x + 6) x (mesh_y + 6) vertices with the rings around
 // the domain, and for the inner mesh_x x mesh_y vertices the water's height,
 // depth, wet fraction, slope and normal. Also the lowest and highest vertex
-// height of the frame (the march's slab), by shared then global atomics on
-// order-preserving bits.
+// height of the frame (the march's slab) and the highest inner vertex, by
+// shared then global atomics on order-preserving bits.
 #include "shared_height.h"
 #include "surface_common.glsl"
 
@@ -13,7 +13,7 @@ layout(local_size_x = VF_SURFACE_WG_CORNERS) in;
 layout(std430, binding = VF_SURFACE_BIND_CORNERS) writeonly buffer Corners { vf_surface_corner corners[]; };
 layout(std430, binding = VF_SURFACE_BIND_BOUNDS) buffer Bounds { uint bounds[]; };
 
-shared uint s_lo, s_hi;
+shared uint s_lo, s_hi, s_hi_in;
 
 uint ordered(float f)
 {
@@ -83,6 +83,7 @@ void main()
     if (gl_LocalInvocationIndex == 0u) {
         s_lo = 0xffffffffu;
         s_hi = 0u;
+        s_hi_in = 0u;
     }
     barrier();
     uint vx = fr.mesh_x + 2u * uint(VF_SURFACE_RING), vy = fr.mesh_y + 2u * uint(VF_SURFACE_RING);
@@ -93,8 +94,10 @@ void main()
         float b = bed_vertex(m, solid);
         vec4 water = vec4(b, 0.0, 0.0, 0.0);
         vec3 normal = vec3(0.0, 1.0, 0.0);
-        if (m.x >= 0 && m.y >= 0 && m.x < int(fr.mesh_x) && m.y < int(fr.mesh_y))
+        if (m.x >= 0 && m.y >= 0 && m.x < int(fr.mesh_x) && m.y < int(fr.mesh_y)) {
             water_vertex(m, water, normal);
+            atomicMax(s_hi_in, max(ordered(b), ordered(water.x)));
+        }
         corners[i] = vf_surface_corner(water, vec4(normal, b), vec4(solid, 0.0, 0.0, 0.0));
         atomicMin(s_lo, min(ordered(b), ordered(water.x)));
         atomicMax(s_hi, max(ordered(b), ordered(water.x)));
@@ -103,5 +106,6 @@ void main()
     if (gl_LocalInvocationIndex == 0u) {
         atomicMin(bounds[0], s_lo);
         atomicMax(bounds[1], s_hi);
+        atomicMax(bounds[2], s_hi_in);
     }
 }

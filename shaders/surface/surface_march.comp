@@ -12,8 +12,10 @@
 // and highest vertex (the corner pass's bounds), and skips quads whose
 // corners all lie below it. The water's derivatives (the pixel footprint of
 // the detail normals and the normal's change for the specular antialiasing)
-// come from the hit triangle's plane and from the 2 x 2 pixel quad through
-// shared memory, as the rasteriser's dFdx and dFdy.
+// are differences to where the rays of the pixel's neighbours in its 2 x 2
+// quad meet the hit triangle's plane, as the rasteriser's dFdx and dFdy
+// (no barrier: on CPU drivers a workgroup barrier made the pass 15 times
+// slower).
 #include "shared_height.h"
 #include "surface_common.glsl"
 
@@ -27,8 +29,6 @@ VF_PUSH(vf_surface_cs_push)
 #define HIT_WATER 1
 #define HIT_BED 2
 #define HIT_OBJECT 3
-
-shared vec4 s_n[VF_SURFACE_WG * VF_SURFACE_WG]; // the water's shading normal, w = 1 where water
 
 // The nearest hit so far (metres: x, height, y).
 float h_t;
@@ -72,50 +72,69 @@ bool tri_hit(vec3 ro, vec3 rd, vec3 a, vec3 b, vec3 c, out float t, out vec2 uv)
     return uv.x >= -eps && uv.y >= -eps && uv.x + uv.y <= 1.0 + eps && t > 0.0;
 }
 
+// Tests bed triangle (a, b, c) with solid flags sa, sb, sc.
+void test_bed(vec3 ro, vec3 rd, vec3 a, vec3 b, vec3 c, float sa, float sb, float sc)
+{
+    float t;
+    vec2 uv;
+    if (!tri_hit(ro, rd, a, b, c, t, uv) || t >= h_t)
+        return;
+    float w0 = 1.0 - uv.x - uv.y;
+    h_t = t;
+    h_kind = HIT_BED;
+    h_gn = cross(b - a, c - a);
+    h_attr = vec3(w0 * a.y + uv.x * b.y + uv.y * c.y, w0 * sa + uv.x * sb + uv.y * sc, 0.0);
+}
+
+// Tests water triangle (a, b, c) with vertex attributes wa.. (height,
+// depth, wet, slope) and normals na..; the raster path discards where the
+// interpolated wet fraction is under 1/2 or the depth under 1 mm.
+void test_water(vec3 ro, vec3 rd, vec3 a, vec3 b, vec3 c, vec4 wa, vec4 wb, vec4 wc, vec3 na, vec3 nb, vec3 nc)
+{
+    float t;
+    vec2 uv;
+    if (!tri_hit(ro, rd, a, b, c, t, uv) || t >= h_t)
+        return;
+    float w0 = 1.0 - uv.x - uv.y;
+    vec4 at = w0 * wa + uv.x * wb + uv.y * wc;
+    if (at.z < 0.5 || at.y < 1e-3)
+        return;
+    h_t = t;
+    h_kind = HIT_WATER;
+    h_gn = cross(b - a, c - a);
+    h_normal = w0 * na + uv.x * nb + uv.y * nc;
+    h_attr = at.yzw;
+}
+
 // Tests the quad with lower vertex q (bed mesh indices) from ray parameter
-// t_in to t_out: its two bed triangles, and the water's where q is inner.
+// t_in to t_out: its two bed triangles, and the water's where q is inner
+// (split along the diagonal from q as the raster path's quads).
 void test_quad(ivec2 q, vec3 ro, vec3 rd, float t_in, float t_out)
 {
     int mx = int(fr.mesh_x), my = int(fr.mesh_y);
     float lx = float(fr.nx) * dom_dx(), ly = float(fr.ny) * dom_dx(), wall = 0.02 * max(lx, ly);
-    ivec2 v[4] = ivec2[](q, q + ivec2(1, 0), q + ivec2(1, 1), q + ivec2(0, 1));
-    vf_surface_corner c[4];
-    vec3 pb[4], pw[4];
-    float top = -1e30;
-    for (int k = 0; k < 4; k++) {
-        c[k] = corners[corner_index(v[k])];
-        vec2 xz = vec2(axis_pos(v[k].x, mx, lx, wall), axis_pos(v[k].y, my, ly, wall));
-        pb[k] = vec3(xz.x, c[k].normal.w, xz.y);
-        pw[k] = vec3(xz.x, c[k].water.x, xz.y);
-        top = max(top, max(c[k].normal.w, c[k].water.x));
-    }
-    if (min(ro.y + rd.y * t_in, ro.y + rd.y * t_out) > top)
+    uint i00 = corner_index(q), row = fr.mesh_x + 2u * uint(VF_SURFACE_RING);
+    vf_surface_corner c00 = corners[i00], c10 = corners[i00 + 1u], c11 = corners[i00 + row + 1u],
+                      c01 = corners[i00 + row];
+    float top_bed = max(max(c00.normal.w, c10.normal.w), max(c11.normal.w, c01.normal.w));
+    float top_water = max(max(c00.water.x, c10.water.x), max(c11.water.x, c01.water.x));
+    float low = min(ro.y + rd.y * t_in, ro.y + rd.y * t_out);
+    if (low > max(top_bed, top_water))
         return;
-    bool inner = q.x >= 0 && q.y >= 0 && q.x < mx - 1 && q.y < my - 1;
-    for (int tri = 0; tri < 2; tri++) {
-        int i1 = tri == 0 ? 1 : 2, i2 = tri == 0 ? 2 : 3; // (0, 1, 2) and (0, 2, 3) as the raster path's quads
-        float t;
-        vec2 uv;
-        if (tri_hit(ro, rd, pb[0], pb[i1], pb[i2], t, uv) && t < h_t) {
-            float w0 = 1.0 - uv.x - uv.y;
-            h_t = t;
-            h_kind = HIT_BED;
-            h_gn = cross(pb[i1] - pb[0], pb[i2] - pb[0]);
-            h_attr = vec3(w0 * pb[0].y + uv.x * pb[i1].y + uv.y * pb[i2].y,
-                          w0 * c[0].bed.x + uv.x * c[i1].bed.x + uv.y * c[i2].bed.x, 0.0);
-        }
-        if (inner && tri_hit(ro, rd, pw[0], pw[i1], pw[i2], t, uv) && t < h_t) {
-            float w0 = 1.0 - uv.x - uv.y;
-            vec4 a = w0 * c[0].water + uv.x * c[i1].water + uv.y * c[i2].water;
-            if (a.z >= 0.5 && a.y >= 1e-3) { // the raster path discards the rest
-                h_t = t;
-                h_kind = HIT_WATER;
-                h_gn = cross(pw[i1] - pw[0], pw[i2] - pw[0]);
-                h_normal = w0 * c[0].normal.xyz + uv.x * c[i1].normal.xyz + uv.y * c[i2].normal.xyz;
-                h_attr = a.yzw;
-            }
-        }
+    float x0 = axis_pos(q.x, mx, lx, wall), x1 = axis_pos(q.x + 1, mx, lx, wall);
+    float z0 = axis_pos(q.y, my, ly, wall), z1 = axis_pos(q.y + 1, my, ly, wall);
+    vec3 b00 = vec3(x0, c00.normal.w, z0), b10 = vec3(x1, c10.normal.w, z0), b11 = vec3(x1, c11.normal.w, z1),
+         b01 = vec3(x0, c01.normal.w, z1);
+    if (low <= top_bed) {
+        test_bed(ro, rd, b00, b10, b11, c00.bed.x, c10.bed.x, c11.bed.x);
+        test_bed(ro, rd, b00, b11, b01, c00.bed.x, c11.bed.x, c01.bed.x);
     }
+    if (low > top_water || q.x < 0 || q.y < 0 || q.x >= mx - 1 || q.y >= my - 1)
+        return;
+    vec3 w00 = vec3(x0, c00.water.x, z0), w10 = vec3(x1, c10.water.x, z0), w11 = vec3(x1, c11.water.x, z1),
+         w01 = vec3(x0, c01.water.x, z1);
+    test_water(ro, rd, w00, w10, w11, c00.water, c10.water, c11.water, c00.normal.xyz, c10.normal.xyz, c11.normal.xyz);
+    test_water(ro, rd, w00, w11, w01, c00.water, c11.water, c01.water, c00.normal.xyz, c11.normal.xyz, c01.normal.xyz);
 }
 
 // The quad (bed mesh index of its lower vertex) of position x along an axis.
@@ -180,7 +199,20 @@ void trace_meshes(vec3 ro, vec3 rd)
         test_quad(ivec2(quad_of(ro.x + rd.x * tw, mx, lx), sz > 0 ? -3 : my + 1), ro, rd, tw, tw);
     }
     float t = t0;
+    // inside the domain's walls the ray may skip down to the highest inner vertex
+    float hi_in = unordered(bounds[2]);
+    vec2 t_inner = vec2(((sx > 0 ? lx : 0.0) - ro.x) * inv.x, ((sz > 0 ? ly : 0.0) - ro.z) * inv.z);
+    float t_leave = min(rd.x != 0.0 ? t_inner.x : 1e30, rd.z != 0.0 ? t_inner.y : 1e30);
+    float t_down = rd.y < 0.0 ? (hi_in + pad - ro.y) / rd.y : -1e30;
+    bool skipped = false;
     for (int it = 0; it < 2 * (mx + my) + 32 && h_kind == HIT_NONE && t < t1; it++) {
+        if (!skipped && qx >= 0 && qz >= 0 && qx <= mx - 2 && qz <= my - 2 && t_down > t) {
+            skipped = true;
+            t = min(t_down, t_leave - 1e-4 * pad);
+            vec3 pj = ro + rd * t;
+            qx = clamp(quad_of(pj.x, mx, lx), 0, mx - 2);
+            qz = clamp(quad_of(pj.z, my, ly), 0, my - 2);
+        }
         float bx = axis_pos(sx > 0 ? qx + 1 : qx, mx, lx, wall);
         float bz = axis_pos(sz > 0 ? qz + 1 : qz, my, ly, wall);
         float tx = rd.x != 0.0 ? (bx - ro.x) * inv.x : 1e30, tz = rd.z != 0.0 ? (bz - ro.z) * inv.z : 1e30;
@@ -266,47 +298,34 @@ vec3 srgb_encode(vec3 c)
 void main()
 {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-    bool inside = p.x < int(fr.width) && p.y < int(fr.height);
+    if (p.x >= int(fr.width) || p.y >= int(fr.height))
+        return;
     float s = world_scale();
     vec3 ro = fr.eye.xyz / s, dir = ray_dir(vec2(p) + 0.5), rd = normalize(dir);
     h_t = 1e30;
     h_kind = HIT_NONE;
-    if (inside) {
-        trace_meshes(ro, rd);
-        if (fr.object_count > 0u)
-            trace_objects(ro, rd);
-    }
+    trace_meshes(ro, rd);
+    if (fr.object_count > 0u)
+        trace_objects(ro, rd);
     vec3 hit = ro + rd * h_t, world = hit * s;
     if (h_kind != HIT_NONE) {
         h_gn = normalize(h_gn);
         if (dot(h_gn, fr.eye.xyz - world) < 0.0)
             h_gn = -h_gn;
     }
-    // the water's shading normal, and its neighbours' in the 2 x 2 quad
-    ivec2 l = ivec2(gl_LocalInvocationID.xy), side = ivec2((l.x & 1) == 0 ? 1 : -1, (l.y & 1) == 0 ? 1 : -1);
-    vec3 n = vec3(0.0, 1.0, 0.0);
-    float lost = 0.0;
-    vec3 wx = world, wy = world;
-    float fw = 0.0;
-    if (h_kind == HIT_WATER) {
-        wx = on_plane(vec2(p + ivec2(side.x, 0)) + 0.5, ro, hit) * s;
-        wy = on_plane(vec2(p + ivec2(0, side.y)) + 0.5, ro, hit) * s;
-        vec2 q = hit.xz * 3.0, qx = wx.xz / s * 3.0, qy = wy.xz / s * 3.0;
-        fw = max(length(qx - q), length(qy - q));
-        n = surface_water_normal(world, h_normal, hit.xz, fw, lost);
-    }
-    s_n[l.y * int(VF_SURFACE_WG) + l.x] = vec4(n, h_kind == HIT_WATER ? 1.0 : 0.0);
-    barrier();
     vec3 c;
     if (h_kind == HIT_WATER) {
-        vec4 nx = s_n[l.y * int(VF_SURFACE_WG) + (l.x ^ 1)], ny = s_n[(l.y ^ 1) * int(VF_SURFACE_WG) + l.x];
-        float l1;
-        // a neighbour off the water: the normal where its ray meets this triangle's plane
-        if (nx.w == 0.0)
-            nx.xyz = surface_water_normal(wx, h_normal, wx.xz / s, fw, l1);
-        if (ny.w == 0.0)
-            ny.xyz = surface_water_normal(wy, h_normal, wy.xz / s, fw, l1);
-        vec3 dndx = nx.xyz - n, dndy = ny.xyz - n;
+        // the rasteriser's derivatives across the 2 x 2 pixel quad: the
+        // neighbours' rays meet this triangle's plane there
+        ivec2 side = ivec2((p.x & 1) == 0 ? 1 : -1, (p.y & 1) == 0 ? 1 : -1);
+        vec3 wx = on_plane(vec2(p + ivec2(side.x, 0)) + 0.5, ro, hit) * s;
+        vec3 wy = on_plane(vec2(p + ivec2(0, side.y)) + 0.5, ro, hit) * s;
+        vec2 q = hit.xz * 3.0, qx = wx.xz / s * 3.0, qy = wy.xz / s * 3.0;
+        float fw = max(length(qx - q), length(qy - q));
+        float lost, l1;
+        vec3 n = surface_water_normal(world, h_normal, hit.xz, fw, lost);
+        vec3 dndx = surface_water_normal(wx, h_normal, wx.xz / s, fw, l1) - n;
+        vec3 dndy = surface_water_normal(wy, h_normal, wy.xz / s, fw, l1) - n;
         float kernel = min(0.5 * (dot(dndx, dndx) + dot(dndy, dndy)), 0.1);
         c = surface_water_shade(world, n, hit.xz, h_attr.x, h_attr.z, lost, kernel);
     } else if (h_kind == HIT_BED) {
@@ -316,8 +335,6 @@ void main()
     } else {
         c = sky_color(dir);
     }
-    if (!inside)
-        return;
     vec4 o = vec4(pc.encode_srgb != 0u ? srgb_encode(c) : clamp(c, 0.0, 1.0), 1.0);
     imageStore(out_img, p, pc.bgra != 0u ? o.bgra : o);
 }

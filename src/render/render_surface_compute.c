@@ -49,7 +49,7 @@ vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t w, uint3
         res = vf_buffer_create(gpu, &bd, &cs->corner_buf);
     }
     if (res == VF_OK) {
-        vf_buffer_desc bd = {.size = 2 * sizeof(uint32_t), .name = "surface height bounds"};
+        vf_buffer_desc bd = {.size = 4 * sizeof(uint32_t), .name = "surface height bounds"};
         res = vf_buffer_create(gpu, &bd, &cs->bounds);
     }
     if (res == VF_OK)
@@ -118,7 +118,7 @@ static void pass_corners(vf_surface_cs *cs, VkCommandBuffer cmd, vf_profiler *pr
     vf_cmd_barrier_on(cs->gpu, cmd, CS, VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT | CS,
                       VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     vkCmdFillBuffer(cmd, cs->bounds->buffer, 0, 4, 0xffffffffu);
-    vkCmdFillBuffer(cmd, cs->bounds->buffer, 4, 4, 0u);
+    vkCmdFillBuffer(cmd, cs->bounds->buffer, 4, 12, 0u);
     vf_cmd_barrier_on(cs->gpu, cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, CS,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     uint32_t vertices = (f->mesh_x + 2 * VF_SURFACE_RING) * (f->mesh_y + 2 * VF_SURFACE_RING);
