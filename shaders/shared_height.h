@@ -301,6 +301,7 @@ VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 256, "vf_surface_frame must match s
 #define VF_SURFACE_BIND_CORNERS 10 /* vf_surface_corner per bed-mesh vertex */
 #define VF_SURFACE_BIND_BOUNDS 11  /* 3 uints: lowest and highest vertex height, highest inner one (order-preserving bits) */
 #define VF_SURFACE_BIND_OUTPUT 12  /* rgba8 storage image: the target's UNORM alias or a copy source */
+#define VF_SURFACE_BIND_BOXES 13   /* vf_surface_box: the floating objects' two boxes each (corner pass) */
 #define VF_SURFACE_WG 8u           /* march: 8 x 8 pixels per workgroup (2 x 2 quads for the derivatives) */
 #define VF_SURFACE_WG_CORNERS 64u
 #define VF_SURFACE_RING 3          /* bed-mesh rings around the domain (surface_bed.vert) */
@@ -312,10 +313,21 @@ VF_STRUCT_BEGIN(vf_surface_corner)
 VF_STRUCT_END(vf_surface_corner)
 VF_STATIC_ASSERT(sizeof(vf_surface_corner) == 48, "vf_surface_corner must match std430")
 
+/* A floating object's box as surface_objects.vert places it, in metres
+ * (x, height, y): centre, its three axes with the half extents along them. */
+VF_STRUCT_BEGIN(vf_surface_box)
+    VF_VEC4(centre); /* xyz, w: bounding-sphere radius (0: no box) */
+    VF_VEC4(fwd);    /* unit axis, w: half length */
+    VF_VEC4(side);   /* unit axis, w: half width */
+    VF_VEC4(up);     /* unit axis, w: half height */
+    VF_VEC4(albedo); /* rgb */
+VF_STRUCT_END(vf_surface_box)
+VF_STATIC_ASSERT(sizeof(vf_surface_box) == 80, "vf_surface_box must match std430")
+
 VF_STRUCT_BEGIN(vf_surface_cs_push)
     VF_UINT bgra;    /* 1: write B, G, R, A (a BGRA target through the copy) */
     VF_UINT encode_srgb; /* 1: the target is sRGB: write encoded bytes (the raster path's blend unit does) */
-    VF_UINT pad1;
+    VF_UINT boxes;   /* boxes the box buffer holds: 2 x the objects, at most its capacity */
     VF_UINT pad2;
 VF_STRUCT_END(vf_surface_cs_push)
 

@@ -5,13 +5,16 @@
 // the domain, and for the inner mesh_x x mesh_y vertices the water's height,
 // depth, wet fraction, slope and normal. Also the lowest and highest vertex
 // height of the frame (the march's slab) and the highest inner vertex, by
-// shared then global atomics on order-preserving bits.
+// shared then global atomics on order-preserving bits; and the floating
+// objects' boxes.
 #include "shared_height.h"
 #include "surface_common.glsl"
 
 layout(local_size_x = VF_SURFACE_WG_CORNERS) in;
 layout(std430, binding = VF_SURFACE_BIND_CORNERS) writeonly buffer Corners { vf_surface_corner corners[]; };
 layout(std430, binding = VF_SURFACE_BIND_BOUNDS) buffer Bounds { uint bounds[]; };
+layout(std430, binding = VF_SURFACE_BIND_BOXES) writeonly buffer Boxes { vf_surface_box boxes[]; };
+VF_PUSH(vf_surface_cs_push)
 
 shared uint s_lo, s_hi, s_hi_in;
 
@@ -78,6 +81,19 @@ void water_vertex(ivec2 m, out vec4 water, out vec3 normal)
     water = vec4(n > 0.0 ? se / n : 0.25 * allb, n > 0.0 ? sd / n : 0.0, n / 4.0, length(vec2(gx, gy)));
 }
 
+// Box b (object b / 2, part b % 2) as surface_objects.vert places it.
+void object_box(uint b)
+{
+    vf_height_object o = objects[b / 2u];
+    vec3 ext, off, albedo, centre, fwd, side, up;
+    surface_object_box(o, b / 2u, b % 2u, ext, off, albedo);
+    surface_object_frame(o, centre, fwd, side, up);
+    vec3 c = centre + fwd * off.x + side * off.y + up * off.z;
+    float r = ext.x > 0.0 ? 0.5 * length(ext) : 0.0;
+    boxes[b] = vf_surface_box(vec4(c, r), vec4(fwd, 0.5 * ext.x), vec4(side, 0.5 * ext.y), vec4(up, 0.5 * ext.z),
+                              vec4(albedo, 1.0));
+}
+
 void main()
 {
     if (gl_LocalInvocationIndex == 0u) {
@@ -88,6 +104,8 @@ void main()
     barrier();
     uint vx = fr.mesh_x + 2u * uint(VF_SURFACE_RING), vy = fr.mesh_y + 2u * uint(VF_SURFACE_RING);
     uint i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * VF_SURFACE_WG_CORNERS;
+    if (i < pc.boxes)
+        object_box(i);
     if (i < vx * vy) {
         ivec2 m = ivec2(int(i % vx), int(i / vx)) - VF_SURFACE_RING;
         float solid;

@@ -54,17 +54,18 @@ int vf_cmd_devices(int argc, char **argv)
         vf_render_path path = vf_render_path_auto(d, why, sizeof why);
         if (json) {
             printf("  {\"index\": %u, \"name\": \"%s\", \"type\": \"%s\", \"driver\": \"%s\", \"driver_info\": \"%s\", "
-                   "\"vulkan\": \"%s\", \"memory_bytes\": %" PRIu64 ", \"subgroup_size\": %u, \"usable\": %s, \"default\": %s, "
+                   "\"vulkan\": \"%s\", \"memory_bytes\": %" PRIu64 ", \"subgroup_size\": %u, \"subgroup_quad\": %s, "
+                   "\"usable\": %s, \"default\": %s, "
                    "\"render_path\": {\"auto\": \"%s\", \"why\": ",
                    i, d->name, vf_device_type_name(d->type), d->driver_name, d->driver_info, api, d->device_local_bytes,
-                   d->subgroup_size, d->usable ? "true" : "false", i == pick ? "true" : "false", vf_render_path_name(path));
+                   d->subgroup_size, d->subgroup_quad ? "true" : "false", d->usable ? "true" : "false", i == pick ? "true" : "false", vf_render_path_name(path));
             vf_json_string(stdout, why);
             printf("}}%s\n", i + 1 < n ? "," : "");
         } else {
             printf("%c %u: %s\n", i == pick ? '*' : ' ', i, d->name);
             printf("     type %s, driver %s (%s), vulkan %s\n", vf_device_type_name(d->type), d->driver_name, d->driver_info, api);
-            printf("     memory %.1f GiB, subgroup size %u, max storage buffer %.0f MiB, timestamps %s\n", gib,
-                   d->subgroup_size, (double)d->max_storage_buffer_range / (1024.0 * 1024.0), d->timestamps ? "yes" : "no");
+            printf("     memory %.1f GiB, subgroup size %u%s, max storage buffer %.0f MiB, timestamps %s\n", gib,
+                   d->subgroup_size, d->subgroup_quad ? " (quad operations)" : "", (double)d->max_storage_buffer_range / (1024.0 * 1024.0), d->timestamps ? "yes" : "no");
             printf("     descriptors: %s\n", d->push_descriptor ? "pushed (VK_KHR_push_descriptor)" : "descriptor sets (no VK_KHR_push_descriptor)");
             printf("     render path (auto): %s: %s\n", vf_render_path_name(path), why);
             if (!d->usable)

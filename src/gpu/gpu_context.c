@@ -86,6 +86,8 @@ static void fill_info(VkPhysicalDevice pd, uint32_t index, vf_device_info *d)
     d->driver_version = p->driverVersion;
     d->vendor_id = p->vendorID;
     d->subgroup_size = sg.subgroupSize;
+    d->subgroup_quad = (sg.supportedOperations & VK_SUBGROUP_FEATURE_QUAD_BIT) &&
+                       (sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && sg.subgroupSize >= 4;
     d->max_storage_buffer_range = p->limits.maxStorageBufferRange;
     d->max_workgroup_invocations = p->limits.maxComputeWorkGroupInvocations;
     d->timestamps = p->limits.timestampComputeAndGraphics;

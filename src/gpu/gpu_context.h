@@ -24,6 +24,7 @@ typedef struct vf_device_info {
     uint32_t vendor_id;
     uint64_t device_local_bytes; /* the largest device-local heap */
     uint32_t subgroup_size;
+    bool subgroup_quad;  /* subgroup quad operations in compute shaders (and a subgroup size of 4 or more) */
     uint64_t max_storage_buffer_range;
     uint32_t max_workgroup_invocations;
     bool timestamps;     /* timestampComputeAndGraphics */

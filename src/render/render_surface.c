@@ -453,7 +453,9 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     bool three_d = r->view == VF_SURFACE_VIEW_3D;
     vf_render_path want = desc->path == VF_RENDER_PATH_AUTO ? vf_render_path_auto(&gpu->info, NULL, 0) : desc->path;
     if (res == VF_OK && three_d && want == VF_RENDER_PATH_COMPUTE) {
-        res = vf_surface_cs_create(gpu, r->mesh_max, r->base.width, r->base.height, &r->cs);
+        vf_height_state st;
+        surface_state(desc->solver, &st, NULL, NULL, NULL);
+        res = vf_surface_cs_create(gpu, r->mesh_max, st.object_count, r->base.width, r->base.height, &r->cs);
         if (res != VF_OK && desc->path == VF_RENDER_PATH_AUTO)
             res = VF_OK; /* auto: the rasteriser where the compute path cannot be made */
         if (r->cs) {

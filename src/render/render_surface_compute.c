@@ -10,12 +10,13 @@
 #include "gpu_pipeline.h"
 
 #define CS VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
-#define BINDINGS (VF_SURFACE_BIND_OUTPUT + 1)
+#define BINDINGS (VF_SURFACE_BIND_BOXES + 1)
 
 struct vf_surface_cs {
     vf_gpu *gpu;
     vf_pipeline *corners, *march;
-    vf_buffer *corner_buf, *bounds;
+    vf_buffer *corner_buf, *bounds, *boxes;
+    uint32_t box_cap; /* boxes the box buffer holds */
     vf_image *output; /* the copy source for targets without a storage view */
 };
 
@@ -30,7 +31,8 @@ static vf_result make_pipeline(vf_gpu *gpu, const char *shader, const char *name
     return vf_pipeline_compute_create(gpu, &d, out);
 }
 
-vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t w, uint32_t h, vf_surface_cs **out)
+vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects, uint32_t w, uint32_t h,
+                               vf_surface_cs **out)
 {
     *out = NULL;
     vf_surface_cs *cs = calloc(1, sizeof *cs);
@@ -43,7 +45,8 @@ vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t w, uint3
     if (res == VF_OK)
         res = make_pipeline(gpu, "surface_corners.comp", "surface corners", VF_SURFACE_WG_CORNERS, &cs->corners);
     if (res == VF_OK)
-        res = make_pipeline(gpu, "surface_march.comp", "surface march", VF_SURFACE_WG, &cs->march);
+        res = make_pipeline(gpu, gpu->info.subgroup_quad ? "surface_march_quad.comp" : "surface_march.comp",
+                            "surface march", VF_SURFACE_WG * VF_SURFACE_WG, &cs->march);
     if (res == VF_OK) {
         vf_buffer_desc bd = {.size = bytes, .name = "surface mesh corners"};
         res = vf_buffer_create(gpu, &bd, &cs->corner_buf);
@@ -51,6 +54,11 @@ vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t w, uint3
     if (res == VF_OK) {
         vf_buffer_desc bd = {.size = 4 * sizeof(uint32_t), .name = "surface height bounds"};
         res = vf_buffer_create(gpu, &bd, &cs->bounds);
+    }
+    if (res == VF_OK) {
+        cs->box_cap = 2 * (objects ? objects : 1);
+        vf_buffer_desc bd = {.size = (VkDeviceSize)cs->box_cap * sizeof(vf_surface_box), .name = "surface object boxes"};
+        res = vf_buffer_create(gpu, &bd, &cs->boxes);
     }
     if (res == VF_OK)
         res = vf_surface_cs_resize(cs, w, h);
@@ -85,6 +93,7 @@ void vf_surface_cs_destroy(vf_surface_cs **csp)
     vf_pipeline_destroy(&cs->march);
     vf_buffer_destroy(&cs->corner_buf);
     vf_buffer_destroy(&cs->bounds);
+    vf_buffer_destroy(&cs->boxes);
     vf_image_destroy(&cs->output);
     free(cs);
     *csp = NULL;
@@ -122,7 +131,8 @@ static void pass_corners(vf_surface_cs *cs, VkCommandBuffer cmd, vf_profiler *pr
     vf_cmd_barrier_on(cs->gpu, cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, CS,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     uint32_t vertices = (f->mesh_x + 2 * VF_SURFACE_RING) * (f->mesh_y + 2 * VF_SURFACE_RING);
-    uint32_t groups = (vertices + VF_SURFACE_WG_CORNERS - 1) / VF_SURFACE_WG_CORNERS;
+    uint32_t items = vertices > push->boxes ? vertices : push->boxes;
+    uint32_t groups = (items + VF_SURFACE_WG_CORNERS - 1) / VF_SURFACE_WG_CORNERS;
     uint32_t lim = cs->gpu->props.limits.maxComputeWorkGroupCount[0];
     uint32_t gy = (groups + lim - 1) / lim, gx = (groups + gy - 1) / gy;
     dispatch(cs, cmd, cs->corners, b, push, gx, gy);
@@ -190,7 +200,9 @@ void vf_surface_cs_record(vf_surface_cs *cs, VkCommandBuffer cmd, vf_image *targ
     all[VF_SURFACE_BIND_BOUNDS] = vf_bind_buffer(cs->bounds);
     /* the corner pass binds the output too (its shader does not use it) */
     all[VF_SURFACE_BIND_OUTPUT] = (vf_binding){.image = cs->output, .layout = VK_IMAGE_LAYOUT_GENERAL};
-    vf_surface_cs_push push = {.encode_srgb = srgb(target->format)};
+    all[VF_SURFACE_BIND_BOXES] = vf_bind_buffer(cs->boxes);
+    uint32_t boxes = 2 * f->object_count;
+    vf_surface_cs_push push = {.encode_srgb = srgb(target->format), .boxes = boxes < cs->box_cap ? boxes : cs->box_cap};
     pass_corners(cs, cmd, prof, f, all, &push);
     pass_march(cs, cmd, prof, f, target, all, &push);
     finish_target(cs, cmd, target);
