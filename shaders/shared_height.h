@@ -302,6 +302,11 @@ VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 256, "vf_surface_frame must match s
 #define VF_SURFACE_BIND_BOUNDS 11  /* 3 uints: lowest and highest vertex height, highest inner one (order-preserving bits) */
 #define VF_SURFACE_BIND_OUTPUT 12  /* rgba8 storage image: the target's UNORM alias or a copy source */
 #define VF_SURFACE_BIND_BOXES 13   /* vf_surface_box: the floating objects' two boxes each (corner pass) */
+#define VF_SURFACE_BIND_HITS 14    /* tests: per pixel vec4(ray direction, t), vec4(ray origin, hit kind); push.hits = 1 */
+#define VF_SURFACE_HIT_NONE 0u
+#define VF_SURFACE_HIT_WATER 1u
+#define VF_SURFACE_HIT_BED 2u
+#define VF_SURFACE_HIT_OBJECT 3u
 #define VF_SURFACE_WG 8u           /* march: 8 x 8 pixels per workgroup (2 x 2 quads for the derivatives) */
 #define VF_SURFACE_WG_CORNERS 64u
 #define VF_SURFACE_RING 3          /* bed-mesh rings around the domain (surface_bed.vert) */
@@ -328,7 +333,7 @@ VF_STRUCT_BEGIN(vf_surface_cs_push)
     VF_UINT bgra;    /* 1: write B, G, R, A (a BGRA target through the copy) */
     VF_UINT encode_srgb; /* 1: the target is sRGB: write encoded bytes (the raster path's blend unit does) */
     VF_UINT boxes;   /* boxes the box buffer holds: 2 x the objects, at most its capacity */
-    VF_UINT pad2;
+    VF_UINT hits;    /* 1: the march also writes each pixel's ray and hit (VF_SURFACE_BIND_HITS) */
 VF_STRUCT_END(vf_surface_cs_push)
 
 /* ---- caustics on the floor (render_caustics): light refracted through the

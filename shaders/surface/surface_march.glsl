@@ -27,13 +27,14 @@ layout(local_size_x = VF_SURFACE_WG * VF_SURFACE_WG) in;
 layout(std430, binding = VF_SURFACE_BIND_CORNERS) readonly buffer Corners { vf_surface_corner corners[]; };
 layout(std430, binding = VF_SURFACE_BIND_BOUNDS) readonly buffer Bounds { uint bounds[]; };
 layout(std430, binding = VF_SURFACE_BIND_BOXES) readonly buffer Boxes { vf_surface_box boxes[]; };
+layout(std430, binding = VF_SURFACE_BIND_HITS) writeonly buffer Hits { vec4 hits[]; };
 layout(binding = VF_SURFACE_BIND_OUTPUT, rgba8) uniform writeonly image2D out_img;
 VF_PUSH(vf_surface_cs_push)
 
-#define HIT_NONE 0
-#define HIT_WATER 1
-#define HIT_BED 2
-#define HIT_OBJECT 3
+#define HIT_NONE int(VF_SURFACE_HIT_NONE)
+#define HIT_WATER int(VF_SURFACE_HIT_WATER)
+#define HIT_BED int(VF_SURFACE_HIT_BED)
+#define HIT_OBJECT int(VF_SURFACE_HIT_OBJECT)
 
 // The nearest hit so far (metres: x, height, y).
 float h_t;
@@ -347,6 +348,11 @@ void main()
     quad_neighbours(vec4(n, water ? 1.0 : 0.0), nx, ny);
     if (!inside)
         return;
+    if (pc.hits != 0u) {
+        uint i = uint(p.y) * fr.width + uint(p.x);
+        hits[2u * i] = vec4(rd, h_kind == HIT_NONE ? -1.0 : h_t);
+        hits[2u * i + 1u] = vec4(ro, float(h_kind));
+    }
     vec3 c;
     if (water) {
         float l1;

@@ -504,3 +504,25 @@ vf_result vf_render_surface_create_for(vf_gpu *gpu, vf_solver *solver, const vf_
                                 .view = (uint32_t)view, .path = opt->path};
     return vf_render_surface_create(gpu, &d, out);
 }
+
+bool vf_render_surface_debug_hits(vf_renderer *base, vf_buffer *hits)
+{
+    vf_surface_renderer *r = (vf_surface_renderer *)base;
+    if (base->vt != &surface_vt || !r->cs)
+        return false;
+    vf_surface_cs_debug_hits(r->cs, hits);
+    return true;
+}
+
+bool vf_render_surface_frame(vf_renderer *base, vf_surface_frame *f)
+{
+    vf_surface_renderer *r = (vf_surface_renderer *)base;
+    if (base->vt != &surface_vt)
+        return false;
+    vf_height_state st;
+    bool terrain;
+    float glo, ghi;
+    surface_state(r->solver, &st, &terrain, &glo, &ghi);
+    fill_frame(r, &st, terrain, glo, ghi, f);
+    return true;
+}

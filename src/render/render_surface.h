@@ -22,6 +22,8 @@
 #include "render.h"
 #include "solver.h"
 
+struct vf_surface_frame;
+
 typedef struct vf_render_surface_desc {
     vf_solver *solver;    /* a height- or terrain-family solver (required; must outlive the renderer) */
     VkFormat format;      /* colour target format; 0 = VF_CAPTURE_FORMAT */
@@ -36,6 +38,18 @@ typedef struct vf_render_surface_desc {
      * (one fullscreen triangle). */
     vf_render_path path;
 } vf_render_surface_desc;
+
+/** Tests: on the compute path, every later frame also writes each pixel's
+ * ray and hit into hits (shared_height.h, VF_SURFACE_BIND_HITS: 32 bytes a
+ * pixel, row-major; owned by the caller, alive while frames use it); NULL
+ * stops. False (nothing changes) when r is not a surface renderer on the
+ * compute path. */
+bool vf_render_surface_debug_hits(vf_renderer *r, vf_buffer *hits);
+
+/** Tests: the frame constants the next frame of the solver's current state
+ * is drawn with (camera, grid, mesh, rim). False when r is not a surface
+ * renderer. */
+bool vf_render_surface_frame(vf_renderer *r, struct vf_surface_frame *f);
 
 /** Creates the renderer. VF_ERR_INVALID_ARG when desc->solver is not a
  * height or terrain solver. On success *out is owned by the caller

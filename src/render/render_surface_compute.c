@@ -10,13 +10,14 @@
 #include "gpu_pipeline.h"
 
 #define CS VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
-#define BINDINGS (VF_SURFACE_BIND_BOXES + 1)
+#define BINDINGS (VF_SURFACE_BIND_HITS + 1)
 
 struct vf_surface_cs {
     vf_gpu *gpu;
     vf_pipeline *corners, *march;
     vf_buffer *corner_buf, *bounds, *boxes;
     uint32_t box_cap; /* boxes the box buffer holds */
+    vf_buffer *hits;  /* tests: each pixel's ray and hit (vf_surface_cs_debug_hits), or NULL */
     vf_image *output; /* the copy source for targets without a storage view */
 };
 
@@ -201,9 +202,16 @@ void vf_surface_cs_record(vf_surface_cs *cs, VkCommandBuffer cmd, vf_image *targ
     /* the corner pass binds the output too (its shader does not use it) */
     all[VF_SURFACE_BIND_OUTPUT] = (vf_binding){.image = cs->output, .layout = VK_IMAGE_LAYOUT_GENERAL};
     all[VF_SURFACE_BIND_BOXES] = vf_bind_buffer(cs->boxes);
+    all[VF_SURFACE_BIND_HITS] = vf_bind_buffer(cs->hits ? cs->hits : cs->corner_buf);
     uint32_t boxes = 2 * f->object_count;
-    vf_surface_cs_push push = {.encode_srgb = srgb(target->format), .boxes = boxes < cs->box_cap ? boxes : cs->box_cap};
+    vf_surface_cs_push push = {.encode_srgb = srgb(target->format), .boxes = boxes < cs->box_cap ? boxes : cs->box_cap,
+                               .hits = cs->hits != NULL};
     pass_corners(cs, cmd, prof, f, all, &push);
     pass_march(cs, cmd, prof, f, target, all, &push);
     finish_target(cs, cmd, target);
+}
+
+void vf_surface_cs_debug_hits(vf_surface_cs *cs, vf_buffer *hits)
+{
+    cs->hits = hits;
 }

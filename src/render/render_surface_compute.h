@@ -41,6 +41,11 @@ vf_result vf_surface_cs_resize(vf_surface_cs *cs, uint32_t w, uint32_t h);
 void vf_surface_cs_record(vf_surface_cs *cs, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof,
                           const vf_surface_frame *f, const vf_binding b[VF_SURFACE_RASTER_BINDINGS]);
 
+/** Tests: every later frame also writes each pixel's ray and hit into hits
+ * (VF_SURFACE_BIND_HITS; 32 bytes a pixel of the target, owned by the
+ * caller, alive while frames use it); NULL stops. */
+void vf_surface_cs_debug_hits(vf_surface_cs *cs, vf_buffer *hits);
+
 /** Frees the path; accepts NULL and *cs == NULL. The GPU must be idle. */
 void vf_surface_cs_destroy(vf_surface_cs **cs);
 
