@@ -7,8 +7,9 @@
  *     distance within 1e-4 of it plus 1 mm where both hit;
  *   - its picture against the raster path's: PSNR >= 40 dB on the pool, the
  *     boat, the river and the terrain;
- *   - a resize (the output image follows) and a BGRA target without a
- *     storage view (written through one copy): the same picture.
+ *   - a resize (the output image follows: the picture of a renderer made
+ *     at the new size) and a BGRA target without a storage view (written
+ *     through one copy): the same picture.
  * Validation on. The PNGs are left in the scratch folder. */
 #include <math.h>
 #include <stdlib.h>
@@ -321,14 +322,15 @@ static void test_resize_and_copy(vf_gpu *gpu)
     if (!px || !(a = malloc((size_t)w2 * h2 * 4)))
         goto done;
     memcpy(a, px, (size_t)w2 * h2 * 4);
+    /* the same size from the start: the same picture */
     rd.width = w2;
     rd.height = h2;
-    rd.path = VF_RENDER_PATH_RASTER;
-    vf_compare_stats st;
-    if (CHECK(vf_render_surface_create(gpu, &rd, &rr) == VF_OK) && (px = draw(gpu, s, rr, cap, 0)) &&
-        CHECK(vf_compare_images(a, px, w2, h2, 2, &st) == VF_OK)) {
-        printf("after a resize to %ux%u: compute vs raster PSNR %.2f dB (min %.0f)\n", w2, h2, st.psnr, PSNR_MIN);
-        CHECK(st.psnr >= PSNR_MIN);
+    if (CHECK(vf_render_surface_create(gpu, &rd, &rr) == VF_OK) && (px = draw(gpu, s, rr, cap, 0))) {
+        int worst = 0;
+        for (size_t i = 0; i < (size_t)w2 * h2 * 4; i++)
+            worst = abs((int)px[i] - (int)a[i]) > worst ? abs((int)px[i] - (int)a[i]) : worst;
+        printf("resized to %ux%u: largest difference to a renderer made at that size %d levels (max 1)\n", w2, h2, worst);
+        CHECK(worst <= 1);
     }
     /* a BGRA sRGB target with transfer-destination usage only (a swapchain's) */
     rd.path = VF_RENDER_PATH_COMPUTE;

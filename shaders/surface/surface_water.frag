@@ -23,10 +23,10 @@ void main()
         discard;
     // octaves under the pixel footprint fade out
     vec2 q = dom * 3.0;
-    float fw = max(length(dFdx(q)), length(dFdy(q)));
+    float fw = max(length(dFdxFine(q)), length(dFdyFine(q)));
     float lost;
     vec3 n = surface_water_normal(world, normal, dom, fw, lost);
-    vec3 dndx = dFdx(n), dndy = dFdy(n);
+    vec3 dndx = dFdxFine(n), dndy = dFdyFine(n);
     float kernel = min(0.5 * (dot(dndx, dndx) + dot(dndy, dndy)), 0.1);
     color = vec4(surface_water_shade(world, n, dom, depth, slope, lost, kernel), 1.0);
 }
