@@ -52,6 +52,8 @@ int vf_cmd_devices(int argc, char **argv)
         double gib = (double)d->device_local_bytes / (1024.0 * 1024.0 * 1024.0);
         char why[256];
         vf_render_path path = vf_render_path_auto(d, why, sizeof why);
+        char why_surface[256];
+        vf_render_path surface = vf_render_path_auto_surface(d, why_surface, sizeof why_surface);
         if (json) {
             printf("  {\"index\": %u, \"name\": \"%s\", \"type\": \"%s\", \"driver\": \"%s\", \"driver_info\": \"%s\", "
                    "\"vulkan\": \"%s\", \"memory_bytes\": %" PRIu64 ", \"subgroup_size\": %u, \"subgroup_quad\": %s, "
@@ -60,7 +62,9 @@ int vf_cmd_devices(int argc, char **argv)
                    i, d->name, vf_device_type_name(d->type), d->driver_name, d->driver_info, api, d->device_local_bytes,
                    d->subgroup_size, d->subgroup_quad ? "true" : "false", d->usable ? "true" : "false", i == pick ? "true" : "false", vf_render_path_name(path));
             vf_json_string(stdout, why);
-            printf("}}%s\n", i + 1 < n ? "," : "");
+            printf(", \"surface\": {\"auto\": \"%s\", \"why\": ", vf_render_path_name(surface));
+            vf_json_string(stdout, why_surface);
+            printf("}}}%s\n", i + 1 < n ? "," : "");
         } else {
             printf("%c %u: %s\n", i == pick ? '*' : ' ', i, d->name);
             printf("     type %s, driver %s (%s), vulkan %s\n", vf_device_type_name(d->type), d->driver_name, d->driver_info, api);
@@ -68,6 +72,7 @@ int vf_cmd_devices(int argc, char **argv)
                    d->subgroup_size, d->subgroup_quad ? " (quad operations)" : "", (double)d->max_storage_buffer_range / (1024.0 * 1024.0), d->timestamps ? "yes" : "no");
             printf("     descriptors: %s\n", d->push_descriptor ? "pushed (VK_KHR_push_descriptor)" : "descriptor sets (no VK_KHR_push_descriptor)");
             printf("     render path (auto): %s: %s\n", vf_render_path_name(path), why);
+            printf("     surface render path (auto): %s: %s\n", vf_render_path_name(surface), why_surface);
             if (!d->usable)
                 printf("     not usable: %s\n", d->unusable_why);
         }

@@ -138,3 +138,12 @@ vf_render_path vf_render_path_auto(const vf_device_info *dev, char *why, size_t 
                            "with its rasteriser (docs/architecture.md, Render paths)");
     return VF_RENDER_PATH_COMPUTE;
 }
+
+vf_render_path vf_render_path_auto_surface(const vf_device_info *dev, char *why, size_t cap)
+{
+    (void)dev;
+    if (why && cap)
+        snprintf(why, cap, "raster on every device: every device measured so far (lavapipe, SwiftShader) draws the "
+                           "height field's surface faster with its rasteriser (docs/architecture.md, Render paths)");
+    return VF_RENDER_PATH_RASTER;
+}

@@ -25,8 +25,9 @@ typedef struct vf_camera {
 typedef struct vf_renderer vf_renderer;
 
 /** How a renderer draws: its rasteriser passes, or compute passes only
- * (render_ssf.h: the screen-space fluid); auto picks per device by
- * vf_render_path_auto(). */
+ * (render_ssf.h: the screen-space fluid; render_surface.h: the height
+ * field's 3D view); auto picks per device by vf_render_path_auto() and
+ * vf_render_path_auto_surface(). */
 #define VF_RENDER_PATH_LIST(X)                                                                                         \
     X(VF_RENDER_PATH_AUTO, "auto") X(VF_RENDER_PATH_COMPUTE, "compute") X(VF_RENDER_PATH_RASTER, "raster")
 typedef enum vf_render_path { VF_RENDER_PATH_LIST(VF_CHOICE_ENUM) } vf_render_path;
@@ -35,6 +36,11 @@ typedef enum vf_render_path { VF_RENDER_PATH_LIST(VF_CHOICE_ENUM) } vf_render_pa
 /** The path "auto" picks on a device, with the reason in why (one line; why
  * may be NULL): the rule of docs/surface-and-foam.md (Render paths). */
 vf_render_path vf_render_path_auto(const vf_device_info *dev, char *why, size_t cap);
+
+/** The path "auto" picks for the height field's 3D surface view
+ * (render_surface.h) on a device, with the reason in why (one line; why may
+ * be NULL): the rule of docs/architecture.md (Render paths). */
+vf_render_path vf_render_path_auto_surface(const vf_device_info *dev, char *why, size_t cap);
 
 /** "auto", "compute" or "raster". */
 const char *vf_render_path_name(vf_render_path path);

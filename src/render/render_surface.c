@@ -451,7 +451,8 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     if (res == VF_OK)
         res = surface_resize(&r->base, desc->width ? desc->width : 1280, desc->height ? desc->height : 720);
     bool three_d = r->view == VF_SURFACE_VIEW_3D;
-    vf_render_path want = desc->path == VF_RENDER_PATH_AUTO ? vf_render_path_auto(&gpu->info, NULL, 0) : desc->path;
+    vf_render_path want =
+        desc->path == VF_RENDER_PATH_AUTO ? vf_render_path_auto_surface(&gpu->info, NULL, 0) : desc->path;
     if (res == VF_OK && three_d && want == VF_RENDER_PATH_COMPUTE) {
         vf_height_state st;
         surface_state(desc->solver, &st, NULL, NULL, NULL);
