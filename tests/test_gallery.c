@@ -14,9 +14,11 @@
  *    GALLERY_MIN_PSNR dB and SSIM >= GALLERY_MIN_SSIM (same device class:
  *    captures are deterministic; VKFLUID_UPDATE_GOLDEN=1 rewrites them).
  *
- * An SPH scene's frame is captured again on the other render path
- * (--render-path compute or raster, whichever the default did not take),
- * and the two must agree within GALLERY_MIN_PATHS_PSNR dB PSNR.
+ * An SPH scene's frame, and the pool's, the boat's and the river's (the
+ * height field's 3D view; test_surface_compute compares the terrain's), is
+ * captured again on the other render path (--render-path compute or raster,
+ * whichever the default did not take), and the two must agree within
+ * GALLERY_MIN_PATHS_PSNR dB PSNR.
  *
  * The fountain's frame must also show its jet: the rising column of water,
  * found by projecting the nozzle's axis (scene keys and the default camera of
@@ -89,9 +91,9 @@ static const gallery_scene scenes[] = {
     {"smoke", 30, "--set n=128", false, false, false, false},
     {"cavity", 4, "", false, false, false, false},
     {"channel", 40, "", false, false, false, false},
-    {"pool", 60, "", false, false, false, false},
-    {"boat", 90, "", false, false, false, false},
-    {"river", 60, "", false, false, false, false},
+    {"pool", 60, "", false, true, false, false},
+    {"boat", 90, "", false, true, false, false},
+    {"river", 60, "", false, true, false, false},
     {"dam-break", 12, "--set spacing=0.025", false, true, false, false},
     {"double-dam", 12, "--set spacing=0.025", false, true, false, false},
     {"drop", 12, "--set spacing=0.025", false, true, false, false},

@@ -278,13 +278,13 @@ vec3 ray_dir(vec2 px)
     return far.xyz / far.w - fr.eye.xyz;
 }
 
-// Where the ray through pixel position px meets the plane of the hit
-// (through hit with normal h_gn), in metres.
-vec3 on_plane(vec2 px, vec3 ro, vec3 hit)
+// Where the ray through pixel position px meets the plane through hit with
+// normal gn, in metres.
+vec3 on_plane(vec2 px, vec3 ro, vec3 hit, vec3 gn)
 {
     vec3 d = normalize(ray_dir(px));
-    float den = dot(d, h_gn);
-    return abs(den) > 1e-12 ? ro + d * (dot(hit - ro, h_gn) / den) : hit;
+    float den = dot(d, gn);
+    return abs(den) > 1e-12 ? ro + d * (dot(hit - ro, gn) / den) : hit;
 }
 
 vec3 srgb_encode(vec3 c)
@@ -294,7 +294,7 @@ vec3 srgb_encode(vec3 c)
 }
 
 // The pixel's shading normal n and its quad neighbours' (across x and y;
-// w = 0 where a neighbour's pixel is not water or n is not water's).
+// w = 0 where a neighbour has none).
 void quad_neighbours(vec4 n, out vec4 nx, out vec4 ny)
 {
 #if VF_SURFACE_QUAD
@@ -303,6 +303,35 @@ void quad_neighbours(vec4 n, out vec4 nx, out vec4 ny)
 #else
     nx = vec4(0.0);
     ny = vec4(0.0);
+#endif
+}
+
+// A pixel off the water in a 2 x 2 quad with water is the rasteriser's
+// helper invocation there: it takes a water neighbour's triangle (across x,
+// else y, else the diagonal) and where its own ray meets that triangle's
+// plane (wgn, wnormal, whit; metres). True where the pixel has water's
+// shading normal: its own water or as a helper.
+bool water_or_helper(bool water, vec3 ro, vec3 rd, inout vec3 wgn, inout vec3 wnormal, inout vec3 whit)
+{
+#if VF_SURFACE_QUAD
+    vec4 g = vec4(wgn, water ? 1.0 : 0.0);
+    vec4 gx = subgroupQuadSwapHorizontal(g), gy = subgroupQuadSwapVertical(g), gd = subgroupQuadSwapDiagonal(g);
+    vec3 px = subgroupQuadSwapHorizontal(whit), py = subgroupQuadSwapVertical(whit), pd = subgroupQuadSwapDiagonal(whit);
+    vec3 nx = subgroupQuadSwapHorizontal(wnormal), ny = subgroupQuadSwapVertical(wnormal),
+         nd = subgroupQuadSwapDiagonal(wnormal);
+    if (water)
+        return true;
+    vec4 pg = gx.w > 0.0 ? gx : gy.w > 0.0 ? gy : gd;
+    vec3 pp = gx.w > 0.0 ? px : gy.w > 0.0 ? py : pd;
+    float den = dot(rd, pg.xyz);
+    if (pg.w == 0.0 || abs(den) < 1e-12)
+        return false;
+    wgn = pg.xyz;
+    wnormal = gx.w > 0.0 ? nx : gy.w > 0.0 ? ny : nd;
+    whit = ro + rd * (dot(pp - ro, pg.xyz) / den);
+    return true;
+#else
+    return water;
 #endif
 }
 
@@ -331,21 +360,24 @@ void main()
         if (dot(h_gn, fr.eye.xyz - world) < 0.0)
             h_gn = -h_gn;
     }
-    // the water's shading normal; the pixel footprint from where the quad
-    // neighbours' rays meet this triangle's plane
+    // the water's shading normal (also at the helper pixels of quads with
+    // water); the pixel footprint from where the quad neighbours' rays meet
+    // the triangle's plane
     bool water = h_kind == HIT_WATER;
+    vec3 wgn = h_gn, wnormal = h_normal, whit = hit;
+    bool shade = water_or_helper(water, ro, rd, wgn, wnormal, whit);
     ivec2 side = ivec2((p.x & 1) == 0 ? 1 : -1, (p.y & 1) == 0 ? 1 : -1);
     vec3 wx = world, wy = world, n = vec3(0.0, 1.0, 0.0);
     float fw = 0.0, lost = 0.0;
-    if (water) {
-        wx = on_plane(vec2(p + ivec2(side.x, 0)) + 0.5, ro, hit) * s;
-        wy = on_plane(vec2(p + ivec2(0, side.y)) + 0.5, ro, hit) * s;
-        vec2 q = hit.xz * 3.0;
+    if (shade) {
+        wx = on_plane(vec2(p + ivec2(side.x, 0)) + 0.5, ro, whit, wgn) * s;
+        wy = on_plane(vec2(p + ivec2(0, side.y)) + 0.5, ro, whit, wgn) * s;
+        vec2 q = whit.xz * 3.0;
         fw = max(length(wx.xz / s * 3.0 - q), length(wy.xz / s * 3.0 - q));
-        n = surface_water_normal(world, h_normal, hit.xz, fw, lost);
+        n = surface_water_normal(whit * s, wnormal, whit.xz, fw, lost);
     }
     vec4 nx, ny;
-    quad_neighbours(vec4(n, water ? 1.0 : 0.0), nx, ny);
+    quad_neighbours(vec4(n, shade ? 1.0 : 0.0), nx, ny);
     if (!inside)
         return;
     if (pc.hits != 0u) {
