@@ -102,9 +102,10 @@ int vf_cmd_parse_render_path(const char *name, const char *value, void *ctx);
 /** The help text of --render-path, for the commands that take it. */
 #define VF_CMD_RENDER_PATH_HELP                                                                                        \
     "  --render-path P   auto, compute or raster: how the screen-space fluid (the sph\n"                              \
-    "                    views ssf) is drawn: compute passes only, or the\n"                                           \
-    "                    rasteriser's; auto picks per device (vkfluid devices --json\n"                                \
-    "                    says which and why; default auto)\n"
+    "                    views ssf) and the height field's 3D view are drawn:\n"                                      \
+    "                    compute passes only, or the rasteriser's; auto picks per\n"                                  \
+    "                    device (vkfluid devices --json says which and why;\n"                                         \
+    "                    default auto)\n"
 
 /** Frees what vf_cmd_scene_begin allocated; safe on a zeroed struct. */
 void vf_cmd_scene_end(vf_cmd_scene *sc);
