@@ -9,7 +9,9 @@
  *     boat, the river and the terrain;
  *   - a resize (the output image follows: the picture of a renderer made
  *     at the new size) and a BGRA target without a storage view (written
- *     through one copy): the same picture.
+ *     through one copy): the same picture;
+ *   - the march without subgroup quad operations (as on devices without
+ *     them): within 40 dB of the one with them.
  * Validation on. The PNGs are left in the scratch folder. */
 #include <math.h>
 #include <stdlib.h>
@@ -288,6 +290,41 @@ done:
     vf_solver_destroy(&s);
 }
 
+/* The march without subgroup quad operations (devices without them in
+ * compute shaders): the same picture as with them. */
+static void test_no_quad(vf_gpu *gpu)
+{
+    vf_test_section("the march without subgroup quad operations: the picture of the one with them");
+    const uint32_t w = 192, h = 108;
+    vf_solver *s = make_beach(gpu);
+    vf_renderer *rq = NULL, *rn = NULL;
+    vf_capture *cap = NULL;
+    uint8_t *a = NULL;
+    vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .path = VF_RENDER_PATH_COMPUTE};
+    vf_capture_desc cd = {.width = w, .height = h};
+    if (!s || !CHECK(vf_render_surface_create(gpu, &rd, &rq) == VF_OK) ||
+        !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
+        goto done;
+    rd.no_quad = true;
+    const uint8_t *px = draw(gpu, s, rq, cap, 20);
+    if (!px || !(a = malloc((size_t)w * h * 4)) || !CHECK(vf_render_surface_create(gpu, &rd, &rn) == VF_OK))
+        goto done;
+    memcpy(a, px, (size_t)w * h * 4);
+    vf_compare_stats st;
+    if ((px = draw(gpu, s, rn, cap, 0)) && CHECK(vf_compare_images(a, px, w, h, 2, &st) == VF_OK)) {
+        printf("%s vs neighbours' normals evaluated per pixel: PSNR %.2f dB (min %.0f)\n",
+               gpu->info.subgroup_quad ? "quad operations" : "(no quad operations here) the same path", st.psnr,
+               PSNR_MIN);
+        CHECK(st.psnr >= PSNR_MIN);
+    }
+done:
+    free(a);
+    vf_capture_destroy(&cap);
+    vf_renderer_destroy(&rq);
+    vf_renderer_destroy(&rn);
+    vf_solver_destroy(&s);
+}
+
 static void test_paths(void)
 {
     vf_gpu *gpu = vf_test_gpu();
@@ -378,6 +415,7 @@ int main(int argc, char **argv)
         return 77;
     test_hits(gpu);
     test_resize_and_copy(gpu);
+    test_no_quad(gpu);
     vf_test_gpu_done(&gpu);
     test_paths();
     return vf_test_finish();

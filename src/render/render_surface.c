@@ -456,7 +456,8 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     if (res == VF_OK && three_d && want == VF_RENDER_PATH_COMPUTE) {
         vf_height_state st;
         surface_state(desc->solver, &st, NULL, NULL, NULL);
-        res = vf_surface_cs_create(gpu, r->mesh_max, st.object_count, r->base.width, r->base.height, &r->cs);
+        res = vf_surface_cs_create(gpu, r->mesh_max, st.object_count, gpu->info.subgroup_quad && !desc->no_quad,
+                                   r->base.width, r->base.height, &r->cs);
         if (res != VF_OK && desc->path == VF_RENDER_PATH_AUTO)
             res = VF_OK; /* auto: the rasteriser where the compute path cannot be made */
         if (r->cs) {

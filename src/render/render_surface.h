@@ -37,6 +37,10 @@ typedef struct vf_render_surface_desc {
      * rasteriser; auto (0): vf_render_path_auto(). The 2D views rasterise
      * (one fullscreen triangle). */
     vf_render_path path;
+    /* tests: the compute path without subgroup quad operations (each pixel
+     * evaluates its quad neighbours' water normals), as on devices without
+     * them in compute shaders */
+    bool no_quad;
 } vf_render_surface_desc;
 
 /** Tests: on the compute path, every later frame also writes each pixel's

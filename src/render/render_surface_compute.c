@@ -32,7 +32,7 @@ static vf_result make_pipeline(vf_gpu *gpu, const char *shader, const char *name
     return vf_pipeline_compute_create(gpu, &d, out);
 }
 
-vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects, uint32_t w, uint32_t h,
+vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects, bool quad, uint32_t w, uint32_t h,
                                vf_surface_cs **out)
 {
     *out = NULL;
@@ -46,7 +46,7 @@ vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects,
     if (res == VF_OK)
         res = make_pipeline(gpu, "surface_corners.comp", "surface corners", VF_SURFACE_WG_CORNERS, &cs->corners);
     if (res == VF_OK)
-        res = make_pipeline(gpu, gpu->info.subgroup_quad ? "surface_march_quad.comp" : "surface_march.comp",
+        res = make_pipeline(gpu, quad ? "surface_march_quad.comp" : "surface_march.comp",
                             "surface march", VF_SURFACE_WG * VF_SURFACE_WG, &cs->march);
     if (res == VF_OK) {
         vf_buffer_desc bd = {.size = bytes, .name = "surface mesh corners"};

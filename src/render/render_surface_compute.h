@@ -25,8 +25,10 @@ typedef struct vf_surface_cs vf_surface_cs;
 
 /** Creates the compute path's pipelines and its buffers for a mesh of at
  * most (mesh_max + 1)^2 vertices, up to `objects` floating objects (more are
- * not drawn) and a w x h target. */
-vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects, uint32_t w, uint32_t h,
+ * not drawn) and a w x h target; quad: the march exchanges the water's
+ * normals by subgroup quad operations (the device must have them in compute
+ * shaders: vf_device_info.subgroup_quad). */
+vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects, bool quad, uint32_t w, uint32_t h,
                                vf_surface_cs **out);
 
 /** Recreates the output image (the copy source for targets without a storage
