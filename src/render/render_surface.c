@@ -25,6 +25,7 @@ typedef struct vf_surface_renderer {
     float color_scale, detail;
     vf_camera cam;
     vf_buffer *ubo;
+    vf_buffer *rows; /* the index buffer of one row of mesh quads (shared_height.h) */
     vf_image *depth;
     vf_pipeline *sky, *bed, *water, *objects, *top;
     vf_caustics *caustics; /* floor caustics (3D view; NULL when off) */
@@ -137,6 +138,7 @@ void vf_render_surface_default_camera(const vf_solver *solver, float aspect, vf_
 static void surface_destroy(vf_renderer *base)
 {
     vf_surface_renderer *r = (vf_surface_renderer *)base;
+    vf_buffer_destroy(&r->rows);
     vf_pipeline_destroy(&r->sky);
     vf_pipeline_destroy(&r->bed);
     vf_pipeline_destroy(&r->water);
@@ -285,19 +287,21 @@ static void release_state(const vf_gpu *gpu, VkCommandBuffer cmd)
                       VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 }
 
-/* The work accounting of the raster path's draws (gpu_counters.h): each
- * pass's bound buffers and its attachments (colour, and depth in 3D). */
-static void count_raster(vf_surface_renderer *r, const vf_binding *b, uint32_t objects)
+/* One draw in its profiler scope, counted in the work counters (when
+ * attached): rows = 0 draws count vertices; rows > 0 draws count indices of
+ * the bound row index buffer, one instance per row of mesh quads. */
+static void surface_draw(vf_surface_renderer *r, VkCommandBuffer cmd, vf_profiler *prof, const char *scope,
+                         const vf_pipeline *p, const vf_binding *b, uint64_t attach, uint32_t count, uint32_t rows)
 {
-    const vf_gpu *gpu = r->base.gpu;
-    if (!gpu->counters)
-        return;
-    uint64_t px = (uint64_t)r->base.width * r->base.height, att = px * 4 * (r->view == VF_SURFACE_VIEW_3D ? 2 : 1);
-    const vf_pipeline *passes[] = {objects ? r->objects : NULL, r->water, r->bed, r->sky, r->top};
-    for (size_t i = 0; i < sizeof passes / sizeof passes[0]; i++)
-        if (passes[i])
-            vf_count_draw_pass(gpu, passes[i]->name, vf_pipeline_bound_bytes(passes[i], b) + att);
-    vf_count_barriers(gpu, r->view == VF_SURFACE_VIEW_3D ? 1 : 0);
+    uint32_t id = vf_scope_begin(r->base.gpu, prof, cmd, scope, false);
+    vf_cmd_bind(cmd, p, b, NULL);
+    if (rows)
+        vkCmdDrawIndexed(cmd, count, rows, 0, 0, 0);
+    else
+        vkCmdDraw(cmd, count, 1, 0, 0);
+    if (r->base.gpu->counters)
+        vf_count_draw_pass(r->base.gpu, p->name, vf_pipeline_bound_bytes(p, b) + attach);
+    vf_scope_end(r->base.gpu, prof, cmd, id, false);
 }
 
 static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
@@ -357,36 +361,21 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
         da = vf_render_depth_attachment(r->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
                                         VK_ATTACHMENT_STORE_OP_DONT_CARE);
     vf_render_begin(cmd, base->width, base->height, &ca, three_d ? &da : NULL);
+    /* each draw touches its bound buffers and the attachments (colour, depth) once */
+    uint64_t attach = (uint64_t)base->width * base->height * (three_d ? 8u : 4u);
     if (three_d) {
         /* front to back, so early depth tests skip what the water hides; the
          * sky last, at the far plane where nothing was drawn */
-        uint32_t id;
-        if (st.object_count) {
-            id = vf_scope_begin(base->gpu, prof, cmd, "surface_objects", false);
-            vf_cmd_bind(cmd, r->objects, b, NULL);
-            vkCmdDraw(cmd, st.object_count * 72, 1, 0, 0);
-            vf_scope_end(base->gpu, prof, cmd, id, false);
-        }
-        id = vf_scope_begin(base->gpu, prof, cmd, "surface_water", false);
-        vf_cmd_bind(cmd, r->water, b, NULL);
-        vkCmdDraw(cmd, (f.mesh_x - 1) * (f.mesh_y - 1) * 6, 1, 0, 0);
-        vf_scope_end(base->gpu, prof, cmd, id, false);
-        id = vf_scope_begin(base->gpu, prof, cmd, "surface_bed", false);
-        vf_cmd_bind(cmd, r->bed, b, NULL);
-        vkCmdDraw(cmd, (f.mesh_x + 5) * (f.mesh_y + 5) * 6, 1, 0, 0);
-        vf_scope_end(base->gpu, prof, cmd, id, false);
-        id = vf_scope_begin(base->gpu, prof, cmd, "surface_sky", false);
-        vf_cmd_bind(cmd, r->sky, b, NULL);
-        vkCmdDraw(cmd, 3, 1, 0, 0);
-        vf_scope_end(base->gpu, prof, cmd, id, false);
+        if (st.object_count)
+            surface_draw(r, cmd, prof, "surface_objects", r->objects, b, attach, st.object_count * 72, 0);
+        vkCmdBindIndexBuffer(cmd, r->rows->buffer, 0, VK_INDEX_TYPE_UINT32);
+        surface_draw(r, cmd, prof, "surface_water", r->water, b, attach, (f.mesh_x - 1) * 6, f.mesh_y - 1);
+        surface_draw(r, cmd, prof, "surface_bed", r->bed, b, attach, (f.mesh_x + 5) * 6, f.mesh_y + 5);
+        surface_draw(r, cmd, prof, "surface_sky", r->sky, b, attach, 3, 0);
     } else {
-        uint32_t id = vf_scope_begin(base->gpu, prof, cmd, "surface_topdown", false);
-        vf_cmd_bind(cmd, r->top, b, NULL);
-        vkCmdDraw(cmd, 3, 1, 0, 0);
-        vf_scope_end(base->gpu, prof, cmd, id, false);
+        surface_draw(r, cmd, prof, "surface_topdown", r->top, b, attach, 3, 0);
     }
     vkCmdEndRendering(cmd);
-    count_raster(r, b, st.object_count);
     release_state(base->gpu, cmd);
     target->layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     return VF_OK;
@@ -424,6 +413,25 @@ static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const cha
     return vf_pipeline_graphics_create(r->base.gpu, &d, out);
 }
 
+/* The index buffer of one row of VF_SURFACE_MESH_MAX + 6 quads (the bed's
+ * widest row): quad q is two triangles over the vertices q, q + 1 of its
+ * row and q + stride, q + stride + 1 of the next, in the order the shaders'
+ * corners had before (0,0) (1,0) (1,1) / (0,0) (1,1) (0,1). */
+static vf_result make_rows(vf_surface_renderer *r)
+{
+    enum { QUADS = VF_SURFACE_MESH_MAX + 6 };
+    static const uint32_t corner[6][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 1}};
+    uint32_t idx[QUADS * 6];
+    for (uint32_t q = 0; q < QUADS; q++)
+        for (uint32_t k = 0; k < 6; k++)
+            idx[q * 6 + k] = q + corner[k][0] + corner[k][1] * VF_SURFACE_MESH_STRIDE;
+    vf_buffer_desc bd = {.size = sizeof idx,
+                         .usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         .name = "surface mesh row indices"};
+    vf_result res = vf_buffer_create(r->base.gpu, &bd, &r->rows);
+    return res == VF_OK ? vf_buffer_write(r->rows, 0, idx, sizeof idx) : res;
+}
+
 vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *desc, vf_renderer **out)
 {
     *out = NULL;
@@ -438,7 +446,7 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     r->base.path = VF_RENDER_PATH_RASTER; /* until the compute path is made */
     r->solver = desc->solver;
     r->view = desc->view;
-    r->mesh_max = desc->mesh_max ? desc->mesh_max : 256;
+    r->mesh_max = desc->mesh_max && desc->mesh_max < VF_SURFACE_MESH_MAX ? desc->mesh_max : VF_SURFACE_MESH_MAX;
     r->color_scale = desc->color_scale;
     r->detail = desc->detail == 0 ? 1.0f : fmaxf(desc->detail, 0.0f);
     vf_render_surface_default_camera(desc->solver,
@@ -470,6 +478,8 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
             (res = make_graphics(r, "surface_bed.vert", "surface_bed.frag", 1, &r->bed)) == VF_OK &&
             (res = make_graphics(r, "surface_water.vert", "surface_water.frag", 1, &r->water)) == VF_OK)
             res = make_graphics(r, "surface_objects.vert", "surface_objects.frag", 1, &r->objects);
+        if (res == VF_OK)
+            res = make_rows(r);
     }
     if (res == VF_OK && three_d) {
         /* caustics under the height family's water (a terrain's shallow
