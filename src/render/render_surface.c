@@ -307,7 +307,7 @@ static void surface_draw(vf_surface_renderer *r, VkCommandBuffer cmd, vf_profile
 static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
 {
     vf_surface_renderer *r = (vf_surface_renderer *)base;
-    if (target->width != base->width || target->height != base->height)
+    if (target->width != base->width || target->height != base->height || (r->cs && !vf_surface_cs_target_ok(target)))
         return VF_ERR_INVALID_ARG;
     vf_height_state st;
     bool terrain;

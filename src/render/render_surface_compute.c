@@ -105,6 +105,11 @@ static bool bgra(VkFormat f)
     return f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_B8G8R8A8_UNORM;
 }
 
+bool vf_surface_cs_target_ok(const vf_image *target)
+{
+    return (target->storage && !bgra(target->format)) || (target->usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+}
+
 static bool srgb(VkFormat f)
 {
     return f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_R8G8B8A8_SRGB;

@@ -35,6 +35,10 @@ vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects,
  * view) for a w x h target. */
 vf_result vf_surface_cs_resize(vf_surface_cs *cs, uint32_t w, uint32_t h);
 
+/** Whether the path can write target: through its storage view (RGBA), or
+ * by a copy (transfer-destination usage). */
+bool vf_surface_cs_target_ok(const vf_image *target);
+
 /** Records the frame f (already in the frame uniform buffer, bound with the
  * solver's buffers in b) into target (COLOR_ATTACHMENT_OPTIMAL, of f's size):
  * the corner and march passes and, for a target without a storage view or
