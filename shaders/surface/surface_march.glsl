@@ -14,14 +14,17 @@
 // The ray walks the meshes' quads in order (a 2D DDA over the bed mesh's
 // grid, whose ring quads of zero width are the vertical walls, tested where
 // the ray crosses them) only over the part of it between the frame's lowest
-// and highest vertex (the corner pass's bounds), and skips quads whose
-// corners all lie below it. The water's derivatives (the pixel footprint of
-// the detail normals and the normal's change for the specular antialiasing)
-// are differences across the pixel's 2 x 2 quad, as the rasteriser's dFdx
-// and dFdy: the footprint from where the neighbours' rays meet the hit
-// triangle's plane, the normal's change from the neighbours' normals (a
-// neighbour off the water adds none). A workgroup is 64 invocations over
-// 8 x 8 pixels, each four consecutive subgroup invocations one quad.
+// and highest vertex (the corner pass's bounds), skips down to the highest
+// inner vertex once inside the walls, and skips quads whose corners all lie
+// below it. The water's derivatives (the pixel footprint of the detail
+// normals and the normal's change for the specular antialiasing) are
+// differences across the pixel's 2 x 2 quad, as the rasteriser's dFdxFine
+// and dFdyFine: the footprint from where the neighbours' rays meet the hit
+// triangle's plane, the normal's change from the neighbours' normals (pixels
+// off the water in a quad with water evaluate the water's normal on a
+// neighbour's triangle plane, as the rasteriser's helper invocations do). A
+// workgroup is 64 invocations over 8 x 8 pixels, each four consecutive
+// subgroup invocations one quad.
 
 layout(local_size_x = VF_SURFACE_WG * VF_SURFACE_WG) in;
 layout(std430, binding = VF_SURFACE_BIND_CORNERS) readonly buffer Corners { vf_surface_corner corners[]; };
