@@ -1090,6 +1090,18 @@ static void viewer_signals(void)
     }
     vf_net_close(&p);
     free(m);
+
+    /* a viewer showing a scene, no session: the frame loop ends */
+    snprintf(log_path, sizeof log_path, "%s", vf_test_path("vsig_plain.log"));
+    pid = spawn(log_path, "exec env DISPLAY=:%d VKFLUID_SLOW_FRAME_S=1e9 '%s' view smoke --set n=16 --size 160x120 --vsync off",
+                display, vf_t.vkfluid);
+    CHECK_MSG(wait_for_handler_of(pid, "vkfluid-view"), "the viewer catches signals");
+    sleep_us(2000000); /* its window open, frames running */
+    rc = signal_viewer(pid, SIGTERM, "a viewer showing a scene");
+    text = vf_test_read_file(log_path, NULL);
+    CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGTERM) after ") && vf_test_lines(text) == 1,
+              "a viewer showing a scene: exit %d (want 130), one line: %s", rc, text ? text : "");
+    free(text);
     kill(xvfb, SIGTERM);
     reap(xvfb);
 }
