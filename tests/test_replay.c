@@ -904,6 +904,22 @@ static void signals(void)
     free(text);
     check_interrupted_summary(vf_test_path("sig_server"), "a waiting server");
 
+    /* a server replaying a record, waiting for its peer */
+    write_record("sig.rec", "smoke", "n=16\n", 20, NULL, 0);
+    log = vf_test_path("sig_replay.log");
+    pid = spawn(log, "exec '%s' run --replay '%s' --serve 127.0.0.1:%d --token %s --export '%s' --quiet", vf_t.vkfluid,
+                vf_test_path("sig.rec"), test_port(22), TOKEN, vf_test_path("sig_replay"));
+    CHECK(wait_for_text(log, "waiting for a peer", 600));
+    t0 = vf_test_now();
+    kill(pid, SIGTERM);
+    rc = reap(pid);
+    printf("  the server replaying a record ended %.2f s after SIGTERM\n", vf_test_now() - t0);
+    text = vf_test_read_file(log, NULL);
+    CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGTERM) while waiting for a peer"),
+              "a server replaying a record: exit %d (want 130): %s", rc, text ? text : "");
+    free(text);
+    check_interrupted_summary(vf_test_path("sig_replay"), "a server replaying a record");
+
     /* a client joining where nobody listens yet */
     log = vf_test_path("sig_client.log");
     pid = spawn(log, "exec '%s' run --join 127.0.0.1:%d --token %s --export '%s' --quiet", vf_t.vkfluid, test_port(17),

@@ -503,7 +503,7 @@ static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *e
     vf_sph_desc sd;
     scene_sph_desc(d, &g, s, &sd);
     vf_result r = vf_sph_check_desc(&sd, err, cap);
-    if (r != VF_OK && d->particles > 0 && !strncmp(err, "frame_dt: ", 10)) {
+    if (r != VF_OK && d->particles > 0 && err && !strncmp(err, "frame_dt: ", 10)) {
         /* the spacing follows from particles, the key the user set */
         char why[1024];
         snprintf(why, sizeof why, "%s", err);
