@@ -265,6 +265,12 @@ VF_STATIC_ASSERT(sizeof(vf_height_advect_push) == 32, "vf_height_advect_push mus
 #define VF_SURFACE_BIND_DYE_B 8
 #define VF_SURFACE_BIND_CAUSTICS 9 /* floor caustics (render_caustics: uint per cell, VF_CAUSTICS_ONE = 1); any buffer when misc.z is 0 */
 
+/* The water and bed meshes are drawn as indexed instanced draws: one instance
+ * per row of quads, one index buffer holding a row of VF_SURFACE_MESH_MAX + 6
+ * quads whose vertex (m, k) has index k VF_SURFACE_MESH_STRIDE + m, so a
+ * vertex shared by neighbouring triangles of a row is shaded once. */
+#define VF_SURFACE_MESH_MAX 256u
+#define VF_SURFACE_MESH_STRIDE (VF_SURFACE_MESH_MAX + 7u)
 #define VF_SURFACE_VIEW_3D 0u
 #define VF_SURFACE_VIEW_HEIGHT 1u
 #define VF_SURFACE_VIEW_PRESSURE 2u

@@ -13,13 +13,11 @@ layout(location = 1) out vec2 dom;
 layout(location = 2) out float bedh;
 layout(location = 3) out float solid;
 
-const ivec2 corner[6] = ivec2[](ivec2(0, 0), ivec2(1, 0), ivec2(1, 1), ivec2(0, 0), ivec2(1, 1), ivec2(0, 1));
-
 void main()
 {
-    int vx = int(fr.mesh_x) + 6, quads_x = vx - 1;
-    int q = gl_VertexIndex / 6;
-    ivec2 v = ivec2(q % quads_x, q / quads_x) + corner[gl_VertexIndex % 6];
+    // an instance per row of quads; the index names the vertex (shared_height.h)
+    int stride = int(VF_SURFACE_MESH_STRIDE);
+    ivec2 v = ivec2(gl_VertexIndex % stride, gl_InstanceIndex + gl_VertexIndex / stride);
     ivec2 m = v - 3;
     float lx = float(fr.nx) * dom_dx(), ly = float(fr.ny) * dom_dx();
     float wall = 0.02 * max(lx, ly);

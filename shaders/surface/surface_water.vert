@@ -15,13 +15,11 @@ layout(location = 2) out vec2 dom;
 layout(location = 3) out vec3 depth_wet_slope;
 float depth, wet, slope;
 
-const ivec2 corner[6] = ivec2[](ivec2(0, 0), ivec2(1, 0), ivec2(1, 1), ivec2(0, 0), ivec2(1, 1), ivec2(0, 1));
-
 void main()
 {
-    int quads_x = int(fr.mesh_x) - 1;
-    int q = gl_VertexIndex / 6;
-    ivec2 m = ivec2(q % quads_x, q / quads_x) + corner[gl_VertexIndex % 6];
+    // an instance per row of quads; the index names the vertex (shared_height.h)
+    int stride = int(VF_SURFACE_MESH_STRIDE);
+    ivec2 m = ivec2(gl_VertexIndex % stride, gl_InstanceIndex + gl_VertexIndex / stride);
     float lx = float(fr.nx) * dom_dx(), ly = float(fr.ny) * dom_dx();
     vec2 p = vec2(float(m.x) / float(fr.mesh_x - 1u) * lx, float(m.y) / float(fr.mesh_y - 1u) * ly);
     vec2 c = p / dom_dx();

@@ -1,6 +1,6 @@
 /* gpu_check: the VkResult side of vf_error: result names, the mapping to
- * vf_result, and the Vulkan check macros (VK_CHECK logs a failed call and
- * gives its VkResult, VF_VK also maps it to a vf_result). */
+ * vf_result, and the one Vulkan check macro (VF_VK logs a failed call and
+ * maps its VkResult to a vf_result). */
 #ifndef VF_GPU_CHECK_H
 #define VF_GPU_CHECK_H
 
@@ -17,17 +17,6 @@ vf_result vf_result_from_vk(VkResult r);
 /** Logs a failed Vulkan call to stderr: the call text, the result name and file:line. */
 void vf_log_vk_failure(const char *call, VkResult r, const char *file, int line);
 
-static inline VkResult vf__vk_check(VkResult r, const char *call, const char *file, int line)
-{
-    if (r < 0)
-        vf_log_vk_failure(call, r, file, line);
-    return r;
-}
-
-/** Evaluates a Vulkan call; logs it with its result name and file:line when it
- * fails (negative VkResult) and evaluates to the VkResult. */
-#define VK_CHECK(call) vf__vk_check((call), #call, __FILE__, __LINE__)
-
 static inline vf_result vf__vk_try(VkResult r, const char *call, const char *file, int line)
 {
     if (r < 0) {
@@ -37,8 +26,9 @@ static inline vf_result vf__vk_try(VkResult r, const char *call, const char *fil
     return VF_OK;
 }
 
-/** VK_CHECK that also maps the result: evaluates to VF_OK or the matching
- * vf_result (VF_ERR_OUT_OF_DEVICE_MEMORY, VF_ERR_DEVICE_LOST, ...). */
+/** Evaluates a Vulkan call; when it fails (negative VkResult) logs it with its
+ * result name and file:line. Evaluates to VF_OK or the matching vf_result
+ * (VF_ERR_OUT_OF_DEVICE_MEMORY, VF_ERR_DEVICE_LOST, ...). */
 #define VF_VK(call) vf__vk_try((call), #call, __FILE__, __LINE__)
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "camera.h"
 #include "gpu_cmd.h"
+#include "gpu_counters.h"
 #include "gpu_pipeline.h"
 #include "render_caustics.h"
 #include "shared_height.h"
@@ -23,6 +24,7 @@ typedef struct vf_surface_renderer {
     float color_scale, detail;
     vf_camera cam;
     vf_buffer *ubo;
+    vf_buffer *rows; /* the index buffer of one row of mesh quads (shared_height.h) */
     vf_image *depth;
     vf_pipeline *sky, *bed, *water, *objects, *top;
     vf_caustics *caustics; /* floor caustics (3D view; NULL when off) */
@@ -134,6 +136,7 @@ void vf_render_surface_default_camera(const vf_solver *solver, float aspect, vf_
 static void surface_destroy(vf_renderer *base)
 {
     vf_surface_renderer *r = (vf_surface_renderer *)base;
+    vf_buffer_destroy(&r->rows);
     vf_pipeline_destroy(&r->sky);
     vf_pipeline_destroy(&r->bed);
     vf_pipeline_destroy(&r->water);
@@ -267,6 +270,23 @@ static bool surface_pick(vf_renderer *base, const float origin[3], const float d
     return true;
 }
 
+/* One draw in its profiler scope, counted in the work counters (when
+ * attached): rows = 0 draws count vertices; rows > 0 draws count indices of
+ * the bound row index buffer, one instance per row of mesh quads. */
+static void surface_draw(vf_surface_renderer *r, VkCommandBuffer cmd, vf_profiler *prof, const char *scope,
+                         const vf_pipeline *p, const vf_binding *b, uint64_t attach, uint32_t count, uint32_t rows)
+{
+    uint32_t id = vf_scope_begin(r->base.gpu, prof, cmd, scope, false);
+    vf_cmd_bind(cmd, p, b, NULL);
+    if (rows)
+        vkCmdDrawIndexed(cmd, count, rows, 0, 0, 0);
+    else
+        vkCmdDraw(cmd, count, 1, 0, 0);
+    if (r->base.gpu->counters)
+        vf_count_draw_pass(r->base.gpu, p->name, vf_pipeline_bound_bytes(p, b) + attach);
+    vf_scope_end(r->base.gpu, prof, cmd, id, false);
+}
+
 static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
 {
     vf_surface_renderer *r = (vf_surface_renderer *)base;
@@ -279,10 +299,10 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
     vf_surface_frame f;
     fill_frame(r, &st, terrain, glo, ghi, &f);
     /* frame constants: ordered after the last frame's reads, before this frame's */
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+    vf_cmd_barrier_on(base->gpu, cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                    VK_ACCESS_2_UNIFORM_READ_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     vkCmdUpdateBuffer(cmd, r->ubo->buffer, 0, sizeof f, &f);
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+    vf_cmd_barrier_on(base->gpu, cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                    VK_ACCESS_2_UNIFORM_READ_BIT);
     bool three_d = r->view == VF_SURFACE_VIEW_3D;
@@ -318,37 +338,23 @@ static vf_result surface_record(vf_renderer *base, VkCommandBuffer cmd, vf_image
         da = vf_render_depth_attachment(r->depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
                                         VK_ATTACHMENT_STORE_OP_DONT_CARE);
     vf_render_begin(cmd, base->width, base->height, &ca, three_d ? &da : NULL);
+    /* each draw touches its bound buffers and the attachments (colour, depth) once */
+    uint64_t attach = (uint64_t)base->width * base->height * (three_d ? 8u : 4u);
     if (three_d) {
         /* front to back, so early depth tests skip what the water hides; the
          * sky last, at the far plane where nothing was drawn */
-        uint32_t id;
-        if (st.object_count) {
-            id = vf_scope_begin(base->gpu, prof, cmd, "surface_objects", false);
-            vf_cmd_bind(cmd, r->objects, b, NULL);
-            vkCmdDraw(cmd, st.object_count * 72, 1, 0, 0);
-            vf_scope_end(base->gpu, prof, cmd, id, false);
-        }
-        id = vf_scope_begin(base->gpu, prof, cmd, "surface_water", false);
-        vf_cmd_bind(cmd, r->water, b, NULL);
-        vkCmdDraw(cmd, (f.mesh_x - 1) * (f.mesh_y - 1) * 6, 1, 0, 0);
-        vf_scope_end(base->gpu, prof, cmd, id, false);
-        id = vf_scope_begin(base->gpu, prof, cmd, "surface_bed", false);
-        vf_cmd_bind(cmd, r->bed, b, NULL);
-        vkCmdDraw(cmd, (f.mesh_x + 5) * (f.mesh_y + 5) * 6, 1, 0, 0);
-        vf_scope_end(base->gpu, prof, cmd, id, false);
-        id = vf_scope_begin(base->gpu, prof, cmd, "surface_sky", false);
-        vf_cmd_bind(cmd, r->sky, b, NULL);
-        vkCmdDraw(cmd, 3, 1, 0, 0);
-        vf_scope_end(base->gpu, prof, cmd, id, false);
+        if (st.object_count)
+            surface_draw(r, cmd, prof, "surface_objects", r->objects, b, attach, st.object_count * 72, 0);
+        vkCmdBindIndexBuffer(cmd, r->rows->buffer, 0, VK_INDEX_TYPE_UINT32);
+        surface_draw(r, cmd, prof, "surface_water", r->water, b, attach, (f.mesh_x - 1) * 6, f.mesh_y - 1);
+        surface_draw(r, cmd, prof, "surface_bed", r->bed, b, attach, (f.mesh_x + 5) * 6, f.mesh_y + 5);
+        surface_draw(r, cmd, prof, "surface_sky", r->sky, b, attach, 3, 0);
     } else {
-        uint32_t id = vf_scope_begin(base->gpu, prof, cmd, "surface_topdown", false);
-        vf_cmd_bind(cmd, r->top, b, NULL);
-        vkCmdDraw(cmd, 3, 1, 0, 0);
-        vf_scope_end(base->gpu, prof, cmd, id, false);
+        surface_draw(r, cmd, prof, "surface_topdown", r->top, b, attach, 3, 0);
     }
     vkCmdEndRendering(cmd);
     /* the next simulation frame overwrites what was read here */
-    vf_cmd_barrier(cmd,
+    vf_cmd_barrier_on(base->gpu, cmd,
                    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -389,6 +395,25 @@ static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const cha
     return vf_pipeline_graphics_create(r->base.gpu, &d, out);
 }
 
+/* The index buffer of one row of VF_SURFACE_MESH_MAX + 6 quads (the bed's
+ * widest row): quad q is two triangles over the vertices q, q + 1 of its
+ * row and q + stride, q + stride + 1 of the next, in the order the shaders'
+ * corners had before (0,0) (1,0) (1,1) / (0,0) (1,1) (0,1). */
+static vf_result make_rows(vf_surface_renderer *r)
+{
+    enum { QUADS = VF_SURFACE_MESH_MAX + 6 };
+    static const uint32_t corner[6][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 1}};
+    uint32_t idx[QUADS * 6];
+    for (uint32_t q = 0; q < QUADS; q++)
+        for (uint32_t k = 0; k < 6; k++)
+            idx[q * 6 + k] = q + corner[k][0] + corner[k][1] * VF_SURFACE_MESH_STRIDE;
+    vf_buffer_desc bd = {.size = sizeof idx,
+                         .usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         .name = "surface mesh row indices"};
+    vf_result res = vf_buffer_create(r->base.gpu, &bd, &r->rows);
+    return res == VF_OK ? vf_buffer_write(r->rows, 0, idx, sizeof idx) : res;
+}
+
 vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *desc, vf_renderer **out)
 {
     *out = NULL;
@@ -403,7 +428,7 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     r->base.path = VF_RENDER_PATH_RASTER; /* its surface, bed and sky are drawn by the rasteriser */
     r->solver = desc->solver;
     r->view = desc->view;
-    r->mesh_max = desc->mesh_max ? desc->mesh_max : 256;
+    r->mesh_max = desc->mesh_max && desc->mesh_max < VF_SURFACE_MESH_MAX ? desc->mesh_max : VF_SURFACE_MESH_MAX;
     r->color_scale = desc->color_scale;
     r->detail = desc->detail == 0 ? 1.0f : fmaxf(desc->detail, 0.0f);
     vf_render_surface_default_camera(desc->solver,
@@ -428,6 +453,8 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
             vf_caustics_desc cd = {.nx = st.nx, .ny = st.ny};
             res = vf_caustics_create(gpu, &cd, &r->caustics);
         }
+        if (res == VF_OK)
+            res = make_rows(r);
     } else if (res == VF_OK) {
         res = make_graphics(r, "surface_fullscreen.vert", "surface_top.frag", 0, &r->top);
     }

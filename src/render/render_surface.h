@@ -27,7 +27,7 @@ typedef struct vf_render_surface_desc {
     VkFormat format;      /* colour target format; 0 = VF_CAPTURE_FORMAT */
     uint32_t width, height; /* 0 = 1280 x 720 */
     uint32_t view;        /* VF_SURFACE_VIEW_3D / _HEIGHT / _PRESSURE */
-    uint32_t mesh_max;    /* most quads per side of the water mesh; 0 = 256 */
+    uint32_t mesh_max;    /* most quads per side of the water mesh; 0 or above VF_SURFACE_MESH_MAX: that (256) */
     float color_scale;    /* 2D views: |value| (m) shown at full colour; 0 = the solver's display scale */
     float detail;         /* strength of the detail normals; 0 = 1, negative = none */
     int caustics;         /* 3D view: caustics on the floor (render_caustics.h); 0 = on, negative = off */

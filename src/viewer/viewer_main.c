@@ -863,7 +863,7 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
     glfwSetMouseButtonCallback(v->win, on_mouse_button);
     glfwSetCursorPosCallback(v->win, on_cursor);
     glfwSetScrollCallback(v->win, on_scroll);
-    if (VK_CHECK(glfwCreateWindowSurface(v->gpu->instance, v->win, NULL, &v->surface)) != VK_SUCCESS) {
+    if (VF_VK(glfwCreateWindowSurface(v->gpu->instance, v->win, NULL, &v->surface)) != VF_OK) {
         vf_app_error("cannot create a vulkan surface for the window");
         return VF_EXIT_RUNTIME;
     }
