@@ -1,10 +1,13 @@
 /* vkfluid capture and compare end to end: determinism, a golden capture of
- * the default scene, interrupted captures, capture.json, bad input. */
+ * the default scene, interrupted captures, capture.json, bad input, sizes
+ * beyond the device and the estimate for large frames. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "compare.h"
 #include "png_io.h"
@@ -172,6 +175,81 @@ static void test_video(void)
         CHECK_MSG(pngs >= 3 && encoded == pngs, "%d PNG frames, %d encoded in %s", pngs, encoded, mp4);
 }
 
+/* The default device's memory in bytes (vkfluid devices --json), 0 if
+ * unknown. */
+static double default_device_memory(void)
+{
+    static char json[65536];
+    if (vf_test_run_capture(json, sizeof json, "'%s' devices --json 2>/dev/null", vf_t.vkfluid) != 0)
+        return 0;
+    cJSON *list = cJSON_Parse(json), *d;
+    double bytes = 0;
+    cJSON_ArrayForEach(d, list)
+    {
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "default")))
+            bytes = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(d, "memory_bytes"));
+    }
+    cJSON_Delete(list);
+    return bytes;
+}
+
+/* capture ARGS --size SIZE: its exit code; out gets stderr and stdout. A
+ * solver that cannot fit any device (4e9 particles of about 100 bytes)
+ * ends the command after the size checks and before any work. */
+static int capture_size(const char *size, const char *extra, const char *outdir)
+{
+    return vf_test_run_capture(out, sizeof out,
+                               "'%s' capture dam-break --set sph.particles=4e9 --set sph.frame_dt=0.005 --frames 1 "
+                               "--size %s %s --out '%s'",
+                               vf_t.vkfluid, size, extra, outdir);
+}
+
+static void test_sizes(void)
+{
+    vf_test_section("sizes: beyond the device refused naming its limit; above 4096x4096 the estimate before any work");
+    const char *dir = vf_test_path("sized");
+    int rc = vf_test_run_capture(out, sizeof out, "'%s' capture smoke --set n=16 --frames 1 --size 40000x64 --out '%s'",
+                                 vf_t.vkfluid, dir);
+    const char *at = strstr(out, "image limit of ");
+    unsigned limit = 0;
+    CHECK_MSG(rc == 2 && vf_test_lines(out) == 1 && at && sscanf(at, "image limit of %u pixels per side", &limit) == 1 &&
+                  limit >= 4096 && limit < 40000 && strstr(out, "(maxImageDimension2D)"),
+              "40000x64: exit %d (want 2), one line naming the device's limit: %s", rc, out);
+    CHECK_MSG(!file_exists(dir), "nothing written");
+
+    /* 8192x8192 (9 and 48 bytes a pixel, 1.3 us a pixel on 2 CPU cores):
+     * the estimate, then the solver's refusal, nothing written */
+    if (limit >= 8192) {
+        rc = capture_size("8192x8192", "", dir);
+        const char *est = strstr(out, "estimate: --size 8192x8192: about 576 MiB to 3.0 GiB of memory for the images");
+        const char *err = strstr(out, "error: ");
+        CHECK_MSG(rc == 2 && vf_test_lines(out) == 2 && est && strstr(out, "up to 87 s a written frame") && err && est < err,
+                  "8192x8192: exit %d (want 2, the solver's), the estimate line first: %s", rc, out);
+        CHECK_MSG(!file_exists(dir), "nothing written");
+        rc = capture_size("8192x8192", "--quiet", dir);
+        CHECK_MSG(rc == 2 && vf_test_lines(out) == 1 && !strstr(out, "estimate"), "--quiet: no estimate: %s", out);
+    } else {
+        printf("  the device's image limit is %u: no 8192x8192 estimate case\n", limit);
+    }
+    rc = capture_size("4096x4096", "", dir);
+    CHECK_MSG(rc == 2 && vf_test_lines(out) == 1 && !strstr(out, "estimate"), "4096x4096: no estimate: %s", out);
+
+    /* the colour target and readback (8 bytes a pixel) beyond 90% of the
+     * device's memory: 16384x16384 on a device of at most 2.2 GiB */
+    double mem = default_device_memory();
+    if (limit >= 16384 && mem > 0 && 8.0 * 16384 * 16384 > 0.9 * mem) {
+        rc = capture_size("16384x16384", "", dir);
+        CHECK_MSG(rc == 2 && vf_test_lines(out) == 1 &&
+                      strstr(out, "--size 16384x16384: its colour target and readback alone need 2.0 GiB of device "
+                                  "memory") &&
+                      strstr(out, "use a smaller --size"),
+                  "16384x16384 on %.3g bytes: exit %d (want 2), one line naming the memory: %s", mem, rc, out);
+        CHECK_MSG(!file_exists(dir), "nothing written");
+    } else {
+        printf("  %.3g bytes of device memory, image limit %u: no case beyond the memory\n", mem, limit);
+    }
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -180,5 +258,6 @@ int main(int argc, char **argv)
     test_interrupted();
     test_video();
     test_bad_input();
+    test_sizes();
     return vf_test_finish();
 }

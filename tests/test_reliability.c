@@ -86,8 +86,9 @@ static void bounds(void)
     expect_error("run pool --set height.dt=1e-9 --steps 1", "dt=1e-09", "substeps per frame");
     /* a particle count that follows from spacing names spacing; 3.1e10
      * particles, more than any device holds (0.0005 m gives 2.5e8, which fit
-     * a 141 GB GPU and made this a real run there) */
-    expect_error("run dam-break --set sph.spacing=0.0001 --steps 1", "sph.spacing: 0.0001 m gives", "do not fit");
+     * a 141 GB GPU and made this a real run there), beyond 32-bit indices,
+     * so refused with the scene, before the device (as below) */
+    expect_error("run dam-break --set sph.spacing=0.0001 --steps 1", "spacing: 0.0001 m gives", "do not fit any device");
 
     vf_test_section("--export-every far below frame_dt exports every frame and ends");
     const char *dir = vf_test_path("every");
@@ -282,6 +283,14 @@ static void early_checks(void)
     snprintf(args, sizeof args, "capture '%s' --frames 1 --device nosuch --quiet", vf_test_path("two_views.json"));
     expect_error(args, "render.mode", "is not a view");
     expect_error("run smoke --steps 3 --serve bad.host.invalid:7000 --device nosuch --quiet", "--serve", "cannot resolve");
+    expect_error("run dam-break --set sph.spacing=0.0001 --steps 1 --device nosuch --quiet", "spacing: 0.0001 m gives",
+                 "do not fit any device");
+    /* the sph substeps a frame takes, from user numbers: checked with the scene */
+    expect_error("run dam-break --set sph.sound_speed=10000 --set sph.frame_dt=1 --steps 1 --device nosuch --quiet",
+                 "frame_dt", "at most 2000");
+    expect_error("capture dam-break --set sph.method=dfsph --set sph.dfsph_dt_max=1e-5 --set sph.frame_dt=1 --frames 1 "
+                 "--device nosuch --quiet",
+                 "frame_dt: 1 s needs 100000 dfsph substeps", "use frame_dt in (0, 0.02]");
     /* a client given --steps: the usage error at once, before connecting (nobody listens here) */
     expect_error("run --join 127.0.0.1:9 --token abcdefgh --steps 3 --quiet", "--join", "drop --steps");
     expect_error("run --join 127.0.0.1:9 --quiet", "--join", "needs --token");

@@ -2,7 +2,9 @@
  * codec, record files and wire messages against malformed bytes; a scripted
  * viewer session under Xvfb (lavapipe) against its headless replay, byte for
  * byte; two headless peers on loopback over 200 frames; a peer that
- * disconnects or sends garbage. */
+ * disconnects or sends garbage; SIGINT and SIGTERM in every wait, headless
+ * and in the viewer (an Xvfb of the test's own, so that the signal reaches
+ * the viewer itself). */
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <netinet/in.h>
@@ -693,10 +695,10 @@ static bool wait_for_text(const char *path, const char *text, int tenths)
     return false;
 }
 
-/* Waits (at most 30 s) until process pid, exec'd into vkfluid, catches
- * SIGINT (the SigCgt mask of /proc/PID/status, read line by line: /proc
- * files have no size). */
-static bool wait_for_handler(pid_t pid)
+/* Waits (at most 30 s) until process pid, exec'd into a program whose name
+ * holds name, catches SIGINT (the SigCgt mask of /proc/PID/status, read
+ * line by line: /proc files have no size). */
+static bool wait_for_handler_of(pid_t pid, const char *name)
 {
     char path[64], line[256];
     snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
@@ -706,7 +708,7 @@ static bool wait_for_handler(pid_t pid)
         unsigned long long mask = 0;
         while (f && fgets(line, sizeof line, f)) {
             if (!strncmp(line, "Name:", 5))
-                named = strstr(line, "vkfluid") != NULL; /* after the exec */
+                named = strstr(line, name) != NULL; /* after the exec */
             if (!strncmp(line, "SigCgt:", 7))
                 mask = strtoull(line + 7, NULL, 16);
         }
@@ -717,6 +719,11 @@ static bool wait_for_handler(pid_t pid)
         sleep_us(10000);
     }
     return false;
+}
+
+static bool wait_for_handler(pid_t pid)
+{
+    return wait_for_handler_of(pid, "vkfluid");
 }
 
 /* A loopback connection to port, or -1. */
@@ -897,6 +904,22 @@ static void signals(void)
     free(text);
     check_interrupted_summary(vf_test_path("sig_server"), "a waiting server");
 
+    /* a server replaying a record, waiting for its peer */
+    write_record("sig.rec", "smoke", "n=16\n", 20, NULL, 0);
+    log = vf_test_path("sig_replay.log");
+    pid = spawn(log, "exec '%s' run --replay '%s' --serve 127.0.0.1:%d --token %s --export '%s' --quiet", vf_t.vkfluid,
+                vf_test_path("sig.rec"), test_port(22), TOKEN, vf_test_path("sig_replay"));
+    CHECK(wait_for_text(log, "waiting for a peer", 600));
+    t0 = vf_test_now();
+    kill(pid, SIGTERM);
+    rc = reap(pid);
+    printf("  the server replaying a record ended %.2f s after SIGTERM\n", vf_test_now() - t0);
+    text = vf_test_read_file(log, NULL);
+    CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGTERM) while waiting for a peer"),
+              "a server replaying a record: exit %d (want 130): %s", rc, text ? text : "");
+    free(text);
+    check_interrupted_summary(vf_test_path("sig_replay"), "a server replaying a record");
+
     /* a client joining where nobody listens yet */
     log = vf_test_path("sig_client.log");
     pid = spawn(log, "exec '%s' run --join 127.0.0.1:%d --token %s --export '%s' --quiet", vf_t.vkfluid, test_port(17),
@@ -952,6 +975,153 @@ static void signals(void)
     free(text);
 }
 
+/* An Xvfb server of its own for the viewers whose pid a test signals (under
+ * xvfb-run the signalled process would be a grandchild and the exit status
+ * xvfb-run's); its pid, *display the display number it chose (-displayfd),
+ * -1 if it did not start. */
+static pid_t start_xvfb(int *display)
+{
+    const char *num = vf_test_path("xvfb.display");
+    unlink(num);
+    pid_t pid = spawn(vf_test_path("xvfb.log"), "exec Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3> '%s'", num);
+    *display = -1;
+    for (int i = 0; i < 300 && *display < 0; i++) {
+        char *t = vf_test_read_file(num, NULL);
+        if (t && strchr(t, '\n'))
+            *display = atoi(t);
+        free(t);
+        if (*display < 0)
+            sleep_us(100000);
+    }
+    if (*display < 0) {
+        kill(pid, SIGTERM);
+        reap(pid);
+        return -1;
+    }
+    return pid;
+}
+
+/* Sends sig to pid (a viewer), reaps it and prints how long it took to
+ * end; its exit status, or -1 when it had not ended 60 s later (a hang:
+ * killed then). */
+static int signal_viewer(pid_t pid, int sig, const char *what)
+{
+    double t0 = vf_test_now();
+    kill(pid, sig);
+    int st = 0;
+    pid_t got = 0;
+    for (int i = 0; i < 60000 && (got = waitpid(pid, &st, WNOHANG)) == 0; i++)
+        sleep_us(1000);
+    if (got != pid) {
+        printf("  %s had not ended 60 s after %s: killed\n", what, sig == SIGINT ? "SIGINT" : "SIGTERM");
+        kill(pid, SIGKILL);
+        reap(pid);
+        return -1;
+    }
+    printf("  %s ended %.2f s after %s\n", what, vf_test_now() - t0, sig == SIGINT ? "SIGINT" : "SIGTERM");
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The lines of text that are not the lockstep server's own notes (its
+ * waiting line). */
+static int lines_besides_server_notes(const char *text)
+{
+    int n = 0;
+    for (const char *l = text; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        if (strncmp(l, "lockstep server: ", 17))
+            n++;
+        l = nl ? nl + 1 : l + strlen(l);
+    }
+    return n;
+}
+
+static void viewer_signals(void)
+{
+    vf_test_section("the viewer's waits under Xvfb: SIGINT and SIGTERM end each, exit 130, one line");
+    int display = -1;
+    pid_t xvfb = start_xvfb(&display);
+    if (!CHECK_MSG(xvfb > 0, "Xvfb starts (install xvfb; tools/quickstart.sh does)"))
+        return;
+    /* view --serve waiting for a viewer to join */
+    char log_path[4200];
+    snprintf(log_path, sizeof log_path, "%s", vf_test_path("vsig_server.log"));
+    pid_t pid = spawn(log_path,
+                      "exec env DISPLAY=:%d VKFLUID_SLOW_FRAME_S=1e9 '%s' view smoke --set n=16 --size 160x120 --vsync off --frames 20 "
+                      "--serve 127.0.0.1:%d --token %s",
+                      display, vf_t.vkfluid, test_port(19), TOKEN);
+    CHECK_MSG(wait_for_text(log_path, "waiting for a peer", 600), "the serving viewer waits");
+    int rc = signal_viewer(pid, SIGINT, "the viewer waiting for a peer");
+    char *text = vf_test_read_file(log_path, NULL);
+    CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGINT) while waiting for a viewer to join") &&
+                  lines_besides_server_notes(text) == 1,
+              "a waiting viewer: exit %d (want 130), one line: %s", rc, text ? text : "");
+    free(text);
+
+    /* view --join where nobody listens yet (connecting is retried for 15 s) */
+    snprintf(log_path, sizeof log_path, "%s", vf_test_path("vsig_client.log"));
+    pid = spawn(log_path, "exec env DISPLAY=:%d VKFLUID_SLOW_FRAME_S=1e9 '%s' view --size 160x120 --vsync off --join 127.0.0.1:%d --token %s",
+                display, vf_t.vkfluid, test_port(20), TOKEN);
+    CHECK_MSG(wait_for_handler_of(pid, "vkfluid-view"), "the joining viewer catches signals");
+    sleep_us(1500000); /* joining */
+    rc = signal_viewer(pid, SIGTERM, "the joining viewer");
+    text = vf_test_read_file(log_path, NULL);
+    CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGTERM) while joining") && vf_test_lines(text) == 1,
+              "a joining viewer: exit %d (want 130), one line: %s", rc, text ? text : "");
+    free(text);
+
+    /* a viewer in lockstep whose frame waits for a silent peer */
+    int port = test_port(21);
+    char rec[4200];
+    snprintf(log_path, sizeof log_path, "%s", vf_test_path("vsig_lockstep.log"));
+    snprintf(rec, sizeof rec, "%s", vf_test_path("vsig_lockstep.rec"));
+    pid = spawn(log_path,
+                "exec env DISPLAY=:%d VKFLUID_SLOW_FRAME_S=1e9 '%s' view smoke --set n=16 --size 160x120 --vsync off --frames 50 "
+                "--serve 127.0.0.1:%d --token %s --record '%s'",
+                display, vf_t.vkfluid, port, TOKEN, rec);
+    vf_msg *m = calloc(1, sizeof *m);
+    vf_net_peer *p = m && wait_for_text(log_path, "waiting for a peer", 600) ? fake_client(port, m) : NULL;
+    char err[256];
+    if (p && vf_net_recv(p, m, 120000, err, sizeof err) == VF_OK) { /* the viewer's frame 0: it now waits for ours */
+        rc = signal_viewer(pid, SIGINT, "the viewer in lockstep");
+        bool bye = vf_net_recv(p, m, 10000, err, sizeof err) == VF_OK && m->type == VF_MSG_BYE;
+        text = vf_test_read_file(log_path, NULL);
+        CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGINT) after 0 frames: the session so far recorded to") &&
+                      lines_besides_server_notes(text) == 1,
+                  "a viewer in lockstep: exit %d (want 130), one line: %s", rc, text ? text : "");
+        CHECK_MSG(bye, "the peer is told BYE");
+        free(text);
+        size_t n = 0;
+        uint8_t *bytes = (uint8_t *)vf_test_read_file(rec, &n);
+        vf_record r;
+        CHECK_MSG(bytes && vf_record_parse(bytes, n, &r, err, sizeof err) == VF_OK && !strcmp(r.header.scene, "smoke"),
+                  "the interrupted session's record is whole: %s", bytes ? err : "missing");
+        if (bytes)
+            vf_record_free(&r);
+        free(bytes);
+    } else {
+        CHECK_MSG(false, "the fake peer joined the viewer and got its frame 0");
+        kill(pid, SIGKILL);
+        reap(pid);
+    }
+    vf_net_close(&p);
+    free(m);
+
+    /* a viewer showing a scene, no session: the frame loop ends */
+    snprintf(log_path, sizeof log_path, "%s", vf_test_path("vsig_plain.log"));
+    pid = spawn(log_path, "exec env DISPLAY=:%d VKFLUID_SLOW_FRAME_S=1e9 '%s' view smoke --set n=16 --size 160x120 --vsync off",
+                display, vf_t.vkfluid);
+    CHECK_MSG(wait_for_handler_of(pid, "vkfluid-view"), "the viewer catches signals");
+    sleep_us(2000000); /* its window open, frames running */
+    rc = signal_viewer(pid, SIGTERM, "a viewer showing a scene");
+    text = vf_test_read_file(log_path, NULL);
+    CHECK_MSG(rc == 130 && text && strstr(text, "interrupted (SIGTERM) after ") && vf_test_lines(text) == 1,
+              "a viewer showing a scene: exit %d (want 130), one line: %s", rc, text ? text : "");
+    free(text);
+    kill(xvfb, SIGTERM);
+    reap(xvfb);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -962,5 +1132,6 @@ int main(int argc, char **argv)
     lockstep_tests();
     hostile_peers();
     signals();
+    viewer_signals();
     return vf_test_finish();
 }

@@ -258,11 +258,16 @@ static void hostile(void)
     snprintf(args, sizeof args, "run '%s/too_large_grid.json' --steps 1", dir);
     expect_cli_error(args, "too_large_grid.json: grid.n: 65536 x 65536 cells need");
     /* in range, but more than any device holds (4e9 x 108 bytes): the check
-     * against the device's limits names the file and key too */
+     * against the device's limits names the file and key too (frame_dt
+     * short enough for the substeps 4e9 particles take, which validation
+     * bounds before the device) */
     snprintf(args, sizeof args, "capture '%s/particles_beyond_device.json' --frames 1 --out '%s/big'", dir, vf_t.scratch);
     expect_cli_error(args, "particles_beyond_device.json: sph.particles: 3999999999 particles do not fit on");
     CHECK_MSG(access(vf_test_path("big"), F_OK) != 0, "a size that does not fit writes no output folder");
-    expect_cli_error("run dam-break --set sph.particles=4e9 --steps 1", "scene dam-break: sph.particles: 3999999999");
+    expect_cli_error("run dam-break --set sph.particles=4e9 --set sph.frame_dt=0.005 --steps 1",
+                     "scene dam-break: sph.particles: 3999999999");
+    expect_cli_error("run dam-break --set sph.particles=4e9 --steps 1 --device nosuch",
+                     "scene dam-break: particles: 4e+09 particles (spacing 0.000198425 m) with frame_dt: 0.0166667 s needs 4804 substeps");
 }
 
 static void user_file_runs(void)

@@ -179,5 +179,6 @@ if(VF_FUZZ_BUILT)
   set(fuzz_scratch ${CMAKE_BINARY_DIR}/tests/scratch/fuzz_scene)
   add_test(NAME fuzz_scene
     COMMAND sh -c "rm -rf '${fuzz_scratch}' && mkdir -p '${fuzz_scratch}' && exec '${VF_FUZZ_BIN}' -max_total_time=15 -runs=5000000 -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix='${fuzz_scratch}/' -dict='${CMAKE_SOURCE_DIR}/tests/fuzz/scene.dict' '${fuzz_scratch}' '${CMAKE_SOURCE_DIR}/tests/fuzz_corpus'")
-  set_tests_properties(fuzz_scene PROPERTIES TIMEOUT 120 ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1;UBSAN_OPTIONS=print_stacktrace=1")
+  vf_timeout(VF_T120 120)
+  set_tests_properties(fuzz_scene PROPERTIES TIMEOUT ${VF_T120} ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1;UBSAN_OPTIONS=print_stacktrace=1")
 endif()

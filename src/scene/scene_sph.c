@@ -370,6 +370,8 @@ static double estimated_count(const geometry *g, double s)
 
 /* ------------------------------------------------------------------ validate */
 
+static void scene_sph_desc(const vf_sph_scene_desc *d, const geometry *g, double s, vf_sph_desc *sd);
+
 static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *err, size_t cap)
 {
     (void)scene;
@@ -488,7 +490,26 @@ static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *e
         snprintf(err, cap, "sphere_r: %g m must be smaller than half the tank's smallest side (%g m)", d->sphere_r, 0.5 * tank_min);
         return VF_ERR_INVALID_ARG;
     }
-    return VF_OK;
+    /* a spacing that gives more particles than 32-bit indices count: no
+     * device holds them (the particles key is bounded below that) */
+    double est = estimated_count(&g, s), most = (double)UINT32_MAX - VF_SPH_WG;
+    if (d->particles <= 0 && est > most) {
+        snprintf(err, cap, "spacing: %g m gives %.3g particles, which do not fit any device (32-bit indices: at most %.0f): "
+                 "use a larger spacing", s, est, most);
+        return VF_ERR_INVALID_ARG;
+    }
+    /* the solver's own checks that need no device (the substeps a frame
+     * takes, the nozzle), here rather than after the device is created */
+    vf_sph_desc sd;
+    scene_sph_desc(d, &g, s, &sd);
+    vf_result r = vf_sph_check_desc(&sd, err, cap);
+    if (r != VF_OK && d->particles > 0 && err && !strncmp(err, "frame_dt: ", 10)) {
+        /* the spacing follows from particles, the key the user set */
+        char why[1024];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, cap, "particles: %g particles (spacing %g m) with %s", d->particles, s, why);
+    }
+    return r;
 }
 
 /* ------------------------------------------------------------------ create */
@@ -577,6 +598,55 @@ static void scene_emitter(const vf_sph_scene_desc *d, double s, vf_sph_desc *sd)
     }
 }
 
+/* The solver's desc of scene d (g: its geometry, s: its spacing), without
+ * particles: what validation checks and the solver is created from. */
+static void scene_sph_desc(const vf_sph_scene_desc *d, const geometry *g, double s, vf_sph_desc *sd)
+{
+    *sd = (vf_sph_desc){0};
+    memcpy(sd->lo, g->lo, sizeof sd->lo);
+    memcpy(sd->hi, g->hi, sizeof sd->hi);
+    sd->spacing = s;
+    sd->h = d->smoothing * s;
+    sd->rho0 = d->rho0;
+    sd->eos = (vf_sph_eos)d->eos;
+    sd->speed_ref = g->speed_ref;
+    sd->sound_speed = d->sound_speed > 0 ? d->sound_speed : 10 * g->speed_ref;
+    sd->stiffness = d->stiffness;
+    sd->keep_negative_pressure = d->negative_pressure;
+    sd->viscosity = d->viscosity + d->rho0 * d->alpha * sd->h * sd->sound_speed / 10.0;
+    sd->tension = d->tension;
+    sd->gravity[1] = -d->gravity;
+    sd->restitution = d->restitution;
+    sd->damping = d->damping;
+    sd->integrator = (vf_sph_integrator)d->integrator;
+    sd->cfl = d->cfl;
+    sd->frame_dt = d->frame_dt;
+    sd->method = (vf_sph_method)d->method;
+    sd->walls = (vf_sph_walls)d->walls;
+    sd->pbf_substeps = (uint32_t)d->pbf_substeps;
+    sd->pbf_iterations = (uint32_t)d->pbf_iterations;
+    sd->pbf_relaxation = d->pbf_relaxation;
+    sd->pbf_tensile_k = d->pbf_tensile_k;
+    sd->pbf_tensile_dq = d->pbf_tensile_dq;
+    sd->pbf_tensile_n = d->pbf_tensile_n;
+    sd->xsph = d->xsph;
+    sd->vorticity = d->vorticity;
+    sd->dfsph_cfl = d->dfsph_cfl;
+    sd->dfsph_dt_max = d->dfsph_dt_max;
+    sd->dfsph_eta = d->dfsph_eta;
+    sd->dfsph_eta_v = d->dfsph_eta_v;
+    sd->dfsph_max_iterations = (uint32_t)d->dfsph_max_iterations;
+    sd->dfsph_substeps = (uint32_t)d->dfsph_substeps;
+    sd->interact[0] = d->push_x;
+    sd->interact[1] = d->push_y;
+    sd->interact[2] = d->push_z;
+    sd->interact[3] = d->push_radius;
+    sd->interact_strength = d->push_strength; /* off while the radius is 0; the viewer may switch it on */
+    scene_obstacles(d, sd);
+    if (d->kind == SCENE_FOUNTAIN)
+        scene_emitter(d, s, sd);
+}
+
 static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *p, vf_solver **out, char *err,
                                   size_t cap)
 {
@@ -586,52 +656,11 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
     geometry g;
     scene_geometry(d, &g);
     double s = effective_spacing(d, &g);
-    vf_sph_desc sd = {0};
-    memcpy(sd.lo, g.lo, sizeof sd.lo);
-    memcpy(sd.hi, g.hi, sizeof sd.hi);
-    sd.spacing = s;
-    sd.h = d->smoothing * s;
-    sd.rho0 = d->rho0;
-    sd.eos = (vf_sph_eos)d->eos;
-    sd.speed_ref = g.speed_ref;
-    sd.sound_speed = d->sound_speed > 0 ? d->sound_speed : 10 * g.speed_ref;
-    sd.stiffness = d->stiffness;
-    sd.keep_negative_pressure = d->negative_pressure;
-    sd.viscosity = d->viscosity + d->rho0 * d->alpha * sd.h * sd.sound_speed / 10.0;
-    sd.tension = d->tension;
-    sd.gravity[1] = -d->gravity;
-    sd.restitution = d->restitution;
-    sd.damping = d->damping;
-    sd.integrator = (vf_sph_integrator)d->integrator;
-    sd.cfl = d->cfl;
-    sd.frame_dt = d->frame_dt;
-    sd.method = (vf_sph_method)d->method;
-    sd.walls = (vf_sph_walls)d->walls;
-    sd.pbf_substeps = (uint32_t)d->pbf_substeps;
-    sd.pbf_iterations = (uint32_t)d->pbf_iterations;
-    sd.pbf_relaxation = d->pbf_relaxation;
-    sd.pbf_tensile_k = d->pbf_tensile_k;
-    sd.pbf_tensile_dq = d->pbf_tensile_dq;
-    sd.pbf_tensile_n = d->pbf_tensile_n;
-    sd.xsph = d->xsph;
-    sd.vorticity = d->vorticity;
-    sd.dfsph_cfl = d->dfsph_cfl;
-    sd.dfsph_dt_max = d->dfsph_dt_max;
-    sd.dfsph_eta = d->dfsph_eta;
-    sd.dfsph_eta_v = d->dfsph_eta_v;
-    sd.dfsph_max_iterations = (uint32_t)d->dfsph_max_iterations;
-    sd.dfsph_substeps = (uint32_t)d->dfsph_substeps;
-    sd.interact[0] = d->push_x;
-    sd.interact[1] = d->push_y;
-    sd.interact[2] = d->push_z;
-    sd.interact[3] = d->push_radius;
-    sd.interact_strength = d->push_strength; /* off while the radius is 0; the viewer may switch it on */
-    scene_obstacles(d, &sd);
+    vf_sph_desc sd;
+    scene_sph_desc(d, &g, s, &sd);
     inside_fn inside = d->shapes.fluid_count                           ? in_shapes
                        : d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE ? in_dam
                                                                          : in_pool;
-    if (d->kind == SCENE_FOUNTAIN)
-        scene_emitter(d, s, &sd);
 
     /* Size checks before any host allocation: a huge request fails here. */
     double est = estimated_count(&g, s);

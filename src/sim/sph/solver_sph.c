@@ -204,13 +204,19 @@ static uint32_t pbf_substeps(const vf_sph_desc *d)
 /* The substeps a DFSPH frame records: the desc's, or enough CFL steps at
  * 1.25 times the largest expected speed, and no fewer than frame_dt over the
  * largest step. */
+/* DFSPH's largest step without a fixed count: CFL at 1.25 times the largest
+ * expected speed, at most dfsph_dt_max. */
+static double dfsph_auto_step(const vf_sph_desc *d)
+{
+    double cfl = d->dfsph_cfl > 0 ? d->dfsph_cfl : 0.4, dt_max = d->dfsph_dt_max > 0 ? d->dfsph_dt_max : 0.005;
+    return fmin(dt_max, cfl * d->spacing / (1.25 * fmax(d->speed_ref, 1e-6)));
+}
+
 static uint32_t dfsph_substeps(const vf_sph_desc *d)
 {
     if (d->dfsph_substeps)
         return d->dfsph_substeps;
-    double cfl = d->dfsph_cfl > 0 ? d->dfsph_cfl : 0.4, dt_max = d->dfsph_dt_max > 0 ? d->dfsph_dt_max : 0.005;
-    double dt = fmin(dt_max, cfl * d->spacing / (1.25 * fmax(d->speed_ref, 1e-6)));
-    double n = ceil(d->frame_dt / dt - 1e-9);
+    double n = ceil(d->frame_dt / dfsph_auto_step(d) - 1e-9);
     return n < 1 ? 1 : n > VF_SPH_MAX_FRAME_SUBSTEPS ? VF_SPH_MAX_FRAME_SUBSTEPS + 1 : (uint32_t)n;
 }
 
@@ -382,6 +388,47 @@ static vf_result check_desc(const vf_sph_desc *d, char *err, size_t cap)
     if (d->emitter && !(vlen(d->emit_velocity) > 0 && d->emit_radius >= 0)) {
         vf_set_err(err, cap, "emitter: needs a positive speed");
         return VF_ERR_INVALID_ARG;
+    }
+    return VF_OK;
+}
+
+vf_result vf_sph_check_desc(const vf_sph_desc *desc, char *err, size_t cap)
+{
+    if (err && cap)
+        err[0] = 0;
+    vf_result r = check_desc(desc, err, cap);
+    if (r != VF_OK)
+        return r;
+    /* substeps per frame, bounded before anything is allocated or recorded:
+     * a fast sound speed or a fine spacing with a long frame would otherwise
+     * run thousands of substeps per frame */
+    if (desc->method == VF_SPH_DFSPH && !desc->dfsph_substeps) {
+        double dt = dfsph_auto_step(desc), n = ceil(desc->frame_dt / dt - 1e-9);
+        if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS)) {
+            vf_set_err(err, cap,
+                       "frame_dt: %g s needs %.6g dfsph substeps of %.3g s (dfsph_dt_max %g s, dfsph_cfl %g, spacing %g m): "
+                       "at most %d per frame: use frame_dt in (0, %.3g], or a larger dfsph_dt_max or spacing",
+                       desc->frame_dt, n, dt, desc->dfsph_dt_max, desc->dfsph_cfl, desc->spacing,
+                       VF_SPH_MAX_FRAME_SUBSTEPS, VF_SPH_MAX_FRAME_SUBSTEPS * dt);
+            return VF_ERR_INVALID_ARG;
+        }
+    }
+    double dt = vf_sph_step_size(desc), n = ceil(desc->frame_dt / dt - 1e-9);
+    if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS)) {
+        vf_set_err(err, cap,
+                   "frame_dt: %g s needs %.6g substeps of %.3g s (sound speed %g m/s, spacing %g m, cfl %g): at most %d "
+                   "per frame: use frame_dt in (0, %.3g], or a larger spacing (fewer particles) or a lower sound_speed",
+                   desc->frame_dt, n, dt, desc->sound_speed, desc->spacing, desc->cfl, VF_SPH_MAX_FRAME_SUBSTEPS,
+                   VF_SPH_MAX_FRAME_SUBSTEPS * dt);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (desc->emitter) {
+        uint32_t points = nozzle_pattern(desc, NULL, 0);
+        if (points == 0 || points > VF_SPH_EMIT_MAX) {
+            vf_set_err(err, cap, "emitter: the nozzle has %u points at this spacing; it must have 1 to %d", points,
+                       VF_SPH_EMIT_MAX);
+            return VF_ERR_INVALID_ARG;
+        }
     }
     return VF_OK;
 }
@@ -792,28 +839,11 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
         err[0] = 0;
     if (!gpu || !desc)
         return VF_ERR_INVALID_ARG;
-    vf_result r = check_desc(desc, err, cap);
-    if (r != VF_OK)
-        return r;
-
+    vf_result r;
     uint64_t want = desc->capacity > desc->count ? desc->capacity : desc->count;
     uint32_t g[3];
-    if ((r = vf_sph_check_size(gpu, desc, want, g, err, cap)) != VF_OK)
+    if ((r = vf_sph_check_desc(desc, err, cap)) != VF_OK || (r = vf_sph_check_size(gpu, desc, want, g, err, cap)) != VF_OK)
         return r;
-    {
-        /* substeps per frame, bounded before anything is allocated or
-         * recorded: a fast sound speed or a fine spacing with a long frame
-         * would otherwise run thousands of substeps per frame */
-        double dt = vf_sph_step_size(desc), n = ceil(desc->frame_dt / dt - 1e-9);
-        if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS)) {
-            vf_set_err(err, cap,
-                    "frame_dt: %g s needs %.6g substeps of %.3g s (sound speed %g m/s, spacing %g m, cfl %g): at most %d "
-                    "per frame: use frame_dt in (0, %.3g], or a larger spacing (fewer particles) or a lower sound_speed",
-                    desc->frame_dt, n, dt, desc->sound_speed, desc->spacing, desc->cfl, VF_SPH_MAX_FRAME_SUBSTEPS,
-                    VF_SPH_MAX_FRAME_SUBSTEPS * dt);
-            return VF_ERR_INVALID_ARG;
-        }
-    }
     if (want == 0)
         want = 1;
     uint64_t cells = (uint64_t)g[0] * g[1] * g[2];
@@ -836,13 +866,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
 
     float(*pattern)[4] = NULL;
     if (desc->emitter) {
-        uint32_t n = nozzle_pattern(desc, NULL, 0);
-        if (n == 0 || n > VF_SPH_EMIT_MAX) {
-            vf_set_err(err, cap, "emitter: the nozzle has %u points at this spacing; it must have 1 to %d", n,
-                    VF_SPH_EMIT_MAX);
-            free(s);
-            return VF_ERR_INVALID_ARG;
-        }
+        uint32_t n = nozzle_pattern(desc, NULL, 0); /* 1 to VF_SPH_EMIT_MAX: vf_sph_check_desc */
         pattern = calloc(n, sizeof *pattern);
         if (!pattern) {
             free(s);

@@ -125,14 +125,22 @@ typedef struct vf_sph_desc {
 
 typedef struct vf_sph vf_sph;
 
-/** Creates the solver: checks sizes against the device (buffer range, heap
- * size, dispatch limits; VF_ERR_TOO_LARGE with a one-line reason in err that
- * says how many particles or cells fit), allocates every buffer, uploads the
- * particles and evaluates density and forces once. err may be NULL. */
 /** The substep size desc gives (CFL with the sound and flow speeds, the force
  * and viscous limits); no GPU work. */
 double vf_sph_step_size(const vf_sph_desc *desc);
+/** The checks of desc that need no device: positive sizes and constants,
+ * obstacle counts, the substeps a frame takes (at most
+ * VF_SPH_MAX_FRAME_SUBSTEPS, else a line naming frame_dt and the largest
+ * that fits) and the nozzle's points; VF_ERR_INVALID_ARG with a one-line
+ * reason in err (may be NULL). vf_sph_create runs them too; scenes run them
+ * while validating, before any device exists. */
+vf_result vf_sph_check_desc(const vf_sph_desc *desc, char *err, size_t cap);
 
+/** Creates the solver: checks desc (vf_sph_check_desc) and sizes against
+ * the device (buffer range, heap size, dispatch limits; VF_ERR_TOO_LARGE
+ * with a one-line reason in err that says how many particles or cells fit),
+ * allocates every buffer, uploads the particles and evaluates density and
+ * forces once. err may be NULL. */
 vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char *err, size_t cap);
 /** Checks that a tank of desc's size and h, and `particles` particles, fit
  * on the device (buffer range, memory); VF_ERR_TOO_LARGE with a one-line
