@@ -309,6 +309,8 @@ VF_STATIC_ASSERT(sizeof(vf_surface_frame) == 256, "vf_surface_frame must match s
 #define VF_SURFACE_BIND_OUTPUT 12  /* rgba8 storage image: the target's UNORM alias or a copy source */
 #define VF_SURFACE_BIND_BOXES 13   /* vf_surface_box: the floating objects' two boxes each (corner pass) */
 #define VF_SURFACE_BIND_HITS 14    /* tests: per pixel vec4(ray direction, t), vec4(ray origin, hit kind); push.hits = 1 */
+#define VF_SURFACE_BIND_TILES 15   /* per tile of VF_SURFACE_TILE^2 inner quads: its highest vertex (order-preserving bits) */
+#define VF_SURFACE_TILE 8
 #define VF_SURFACE_HIT_NONE 0u
 #define VF_SURFACE_HIT_WATER 1u
 #define VF_SURFACE_HIT_BED 2u

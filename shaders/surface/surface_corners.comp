@@ -5,8 +5,9 @@
 // the domain, and for the inner mesh_x x mesh_y vertices the water's height,
 // depth, wet fraction, slope and normal. Also the lowest and highest vertex
 // height of the frame (the march's slab) and the highest inner vertex, by
-// shared then global atomics on order-preserving bits; and the floating
-// objects' boxes.
+// shared then global atomics on order-preserving bits; the highest vertex
+// of each tile of VF_SURFACE_TILE^2 inner quads (global atomics); and the
+// floating objects' boxes.
 #include "shared_height.h"
 #include "surface_common.glsl"
 
@@ -14,6 +15,7 @@ layout(local_size_x = VF_SURFACE_WG_CORNERS) in;
 layout(std430, binding = VF_SURFACE_BIND_CORNERS) writeonly buffer Corners { vf_surface_corner corners[]; };
 layout(std430, binding = VF_SURFACE_BIND_BOUNDS) buffer Bounds { uint bounds[]; };
 layout(std430, binding = VF_SURFACE_BIND_BOXES) writeonly buffer Boxes { vf_surface_box boxes[]; };
+layout(std430, binding = VF_SURFACE_BIND_TILES) buffer Tiles { uint tiles[]; };
 VF_PUSH(vf_surface_cs_push)
 
 shared uint s_lo, s_hi, s_hi_in;
@@ -114,7 +116,15 @@ void main()
         vec3 normal = vec3(0.0, 1.0, 0.0);
         if (m.x >= 0 && m.y >= 0 && m.x < int(fr.mesh_x) && m.y < int(fr.mesh_y)) {
             water_vertex(m, water, normal);
-            atomicMax(s_hi_in, max(ordered(b), ordered(water.x)));
+            uint top = max(ordered(b), ordered(water.x));
+            atomicMax(s_hi_in, top);
+            // the tiles of the (up to four) inner quads around the vertex
+            int tiles_x = (int(fr.mesh_x) - 2) / int(VF_SURFACE_TILE) + 1;
+            for (int k = 0; k < 4; k++) {
+                ivec2 q = m - ivec2(k & 1, k >> 1);
+                if (q.x >= 0 && q.y >= 0 && q.x <= int(fr.mesh_x) - 2 && q.y <= int(fr.mesh_y) - 2)
+                    atomicMax(tiles[(q.y / int(VF_SURFACE_TILE)) * tiles_x + q.x / int(VF_SURFACE_TILE)], top);
+            }
         }
         corners[i] = vf_surface_corner(water, vec4(normal, b), vec4(solid, 0.0, 0.0, 0.0));
         atomicMin(s_lo, min(ordered(b), ordered(water.x)));

@@ -15,8 +15,9 @@
 // grid, whose ring quads of zero width are the vertical walls, tested where
 // the ray crosses them) only over the part of it between the frame's lowest
 // and highest vertex (the corner pass's bounds), skips down to the highest
-// inner vertex once inside the walls, and skips quads whose corners all lie
-// below it. The water's derivatives (the pixel footprint of the detail
+// inner vertex once inside the walls, skips tiles of VF_SURFACE_TILE^2 inner
+// quads whose highest vertex lies below it, and skips quads whose corners
+// all lie below it. The water's derivatives (the pixel footprint of the detail
 // normals and the normal's change for the specular antialiasing) are
 // differences across the pixel's 2 x 2 quad, as the rasteriser's dFdxFine
 // and dFdyFine: the footprint from where the neighbours' rays meet the hit
@@ -31,6 +32,7 @@ layout(std430, binding = VF_SURFACE_BIND_CORNERS) readonly buffer Corners { vf_s
 layout(std430, binding = VF_SURFACE_BIND_BOUNDS) readonly buffer Bounds { uint bounds[]; };
 layout(std430, binding = VF_SURFACE_BIND_BOXES) readonly buffer Boxes { vf_surface_box boxes[]; };
 layout(std430, binding = VF_SURFACE_BIND_HITS) writeonly buffer Hits { vec4 hits[]; };
+layout(std430, binding = VF_SURFACE_BIND_TILES) readonly buffer Tiles { uint tiles[]; };
 layout(binding = VF_SURFACE_BIND_OUTPUT, rgba8) uniform writeonly image2D out_img;
 VF_PUSH(vf_surface_cs_push)
 
@@ -221,6 +223,21 @@ void trace_meshes(vec3 ro, vec3 rd)
             vec3 pj = ro + rd * t;
             qx = clamp(quad_of(pj.x, mx, lx), 0, mx - 2);
             qz = clamp(quad_of(pj.z, my, ly), 0, my - 2);
+        }
+        if (qx >= 0 && qz >= 0 && qx <= mx - 2 && qz <= my - 2) {
+            // the ray above every vertex of this tile of inner quads: on to its far side
+            int tile = int(VF_SURFACE_TILE), x0 = qx / tile * tile, z0 = qz / tile * tile;
+            float ex = axis_pos(sx > 0 ? min(x0 + tile, mx - 1) : x0, mx, lx, wall);
+            float ez = axis_pos(sz > 0 ? min(z0 + tile, my - 1) : z0, my, ly, wall);
+            float te = min(rd.x != 0.0 ? (ex - ro.x) * inv.x : 1e30, rd.z != 0.0 ? (ez - ro.z) * inv.z : 1e30);
+            te = min(te, t_leave - 1e-4 * pad);
+            float top = unordered(tiles[(qz / tile) * ((mx - 2) / tile + 1) + qx / tile]);
+            if (te > t && min(ro.y + rd.y * t, ro.y + rd.y * te) > top) {
+                t = te;
+                vec3 pj = ro + rd * t;
+                qx = clamp(quad_of(pj.x, mx, lx), 0, mx - 2);
+                qz = clamp(quad_of(pj.z, my, ly), 0, my - 2);
+            }
         }
         float bx = axis_pos(sx > 0 ? qx + 1 : qx, mx, lx, wall);
         float bz = axis_pos(sz > 0 ? qz + 1 : qz, my, ly, wall);

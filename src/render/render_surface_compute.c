@@ -10,12 +10,12 @@
 #include "gpu_pipeline.h"
 
 #define CS VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
-#define BINDINGS (VF_SURFACE_BIND_HITS + 1)
+#define BINDINGS (VF_SURFACE_BIND_TILES + 1)
 
 struct vf_surface_cs {
     vf_gpu *gpu;
     vf_pipeline *corners, *march;
-    vf_buffer *corner_buf, *bounds, *boxes;
+    vf_buffer *corner_buf, *bounds, *boxes, *tiles;
     uint32_t box_cap; /* boxes the box buffer holds */
     vf_buffer *hits;  /* tests: each pixel's ray and hit (vf_surface_cs_debug_hits), or NULL */
     vf_image *output; /* the copy source for targets without a storage view */
@@ -57,6 +57,11 @@ vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects,
         res = vf_buffer_create(gpu, &bd, &cs->bounds);
     }
     if (res == VF_OK) {
+        uint64_t tiles = mesh_max / VF_SURFACE_TILE + 1;
+        vf_buffer_desc bd = {.size = tiles * tiles * sizeof(uint32_t), .name = "surface tile heights"};
+        res = vf_buffer_create(gpu, &bd, &cs->tiles);
+    }
+    if (res == VF_OK) {
         cs->box_cap = 2 * (objects ? objects : 1);
         vf_buffer_desc bd = {.size = (VkDeviceSize)cs->box_cap * sizeof(vf_surface_box), .name = "surface object boxes"};
         res = vf_buffer_create(gpu, &bd, &cs->boxes);
@@ -95,6 +100,7 @@ void vf_surface_cs_destroy(vf_surface_cs **csp)
     vf_buffer_destroy(&cs->corner_buf);
     vf_buffer_destroy(&cs->bounds);
     vf_buffer_destroy(&cs->boxes);
+    vf_buffer_destroy(&cs->tiles);
     vf_image_destroy(&cs->output);
     free(cs);
     *csp = NULL;
@@ -125,7 +131,7 @@ static void dispatch(vf_surface_cs *cs, VkCommandBuffer cmd, const vf_pipeline *
 }
 
 /* The corner pass: after the last frame's march read the corners and the
- * bounds (the bounds restarted by two fills). */
+ * bounds (the bounds and the tiles' heights restarted by fills). */
 static void pass_corners(vf_surface_cs *cs, VkCommandBuffer cmd, vf_profiler *prof, const vf_surface_frame *f,
                          const vf_binding *b, const vf_surface_cs_push *push)
 {
@@ -134,6 +140,7 @@ static void pass_corners(vf_surface_cs *cs, VkCommandBuffer cmd, vf_profiler *pr
                       VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     vkCmdFillBuffer(cmd, cs->bounds->buffer, 0, 4, 0xffffffffu);
     vkCmdFillBuffer(cmd, cs->bounds->buffer, 4, 12, 0u);
+    vkCmdFillBuffer(cmd, cs->tiles->buffer, 0, VK_WHOLE_SIZE, 0u);
     vf_cmd_barrier_on(cs->gpu, cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, CS,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     uint32_t vertices = (f->mesh_x + 2 * VF_SURFACE_RING) * (f->mesh_y + 2 * VF_SURFACE_RING);
@@ -208,6 +215,7 @@ void vf_surface_cs_record(vf_surface_cs *cs, VkCommandBuffer cmd, vf_image *targ
     all[VF_SURFACE_BIND_OUTPUT] = (vf_binding){.image = cs->output, .layout = VK_IMAGE_LAYOUT_GENERAL};
     all[VF_SURFACE_BIND_BOXES] = vf_bind_buffer(cs->boxes);
     all[VF_SURFACE_BIND_HITS] = vf_bind_buffer(cs->hits ? cs->hits : cs->corner_buf);
+    all[VF_SURFACE_BIND_TILES] = vf_bind_buffer(cs->tiles);
     uint32_t boxes = 2 * f->object_count;
     vf_surface_cs_push push = {.encode_srgb = srgb(target->format), .boxes = boxes < cs->box_cap ? boxes : cs->box_cap,
                                .hits = cs->hits != NULL};
