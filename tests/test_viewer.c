@@ -373,16 +373,19 @@ int main(int argc, char **argv)
     CHECK_MSG(rc == 0, "resize cycles: exit %d: %s", rc, out);
     CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles printed validation messages: %s", out);
 
-    vf_test_section("resize cycles of the screen-space fluid on both render paths (its images follow the swapchain)");
+    vf_test_section("resize cycles of the screen-space fluid and the height field's surface on both render paths "
+                    "(their images follow the swapchain)");
     static const char *const paths[2] = {"compute", "raster"};
-    for (int k = 0; k < 2; k++) {
+    static const char *const scenes[2][2] = {{"dam-break", "sph"}, {"pool", "height"}};
+    for (int k = 0; k < 4; k++) {
+        const char *scene = scenes[k / 2][0], *path = paths[k % 2];
         rc = vf_test_run_capture(out, sizeof out,
-                                 "VKFLUID_VALIDATION=1 %s '%s' view dam-break %s --size 200x150 --test-resize 8 --vsync off "
+                                 "VKFLUID_VALIDATION=1 %s '%s' view %s %s --size 200x150 --test-resize 8 --vsync off "
                                  "--render-path %s",
-                                 xvfb, vf_t.vkfluid, small_set("sph"), paths[k]);
-        CHECK_MSG(rc == 0, "resize cycles, %s path: exit %d: %s", paths[k], rc, out);
-        CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles, %s path, printed validation messages: %s", paths[k],
-                  out);
+                                 xvfb, vf_t.vkfluid, scene, small_set(scenes[k / 2][1]), path);
+        CHECK_MSG(rc == 0, "resize cycles, %s on the %s path: exit %d: %s", scene, path, rc, out);
+        CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles, %s on the %s path, printed validation messages: %s",
+                  scene, path, out);
     }
     return vf_test_finish();
 }
