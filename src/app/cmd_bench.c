@@ -14,6 +14,7 @@
 #include "capture.h"
 #include "cmd_common.h"
 #include "fileio.h"
+#include "frame_runner.h"
 #include "gpu_cmd.h"
 #include "gpu_counters.h"
 #include "gpu_pipeline.h"
@@ -361,114 +362,141 @@ static void stats_of(const samples *s, uint32_t k, double *median, double *lo, d
 
 typedef struct run_ctx {
     vf_gpu *gpu;
-    vf_frames *frames;
-    vf_profiler *prof;
+    vf_frame_runner *runner; /* the frame ring and the profiler's slots */
+    vf_solver *solver;       /* the size's solver (the runner's, for failure lines) */
+    samples *smp;            /* where the slots' pass times go; NULL: not collected */
+    bool render_mode;        /* the frames rendered */
+    char scene[128];         /* the size's scene name, the runner's (failure lines and folders) */
+    char detail[64];         /* " at KEY SIZE", after the name in failure lines */
     vf_progress *progress;
     uint64_t *done;
     uint32_t incomplete; /* timed frames left out of the pass times: more scopes than the profiler held */
 } run_ctx;
 
-/* Adds the pass times of the frame in slot to smp. When the profiler
- * refused some of its scopes (the slot grows at its next reset), only the
- * frame's total (bench.sim, its first scope) counts: a pass whose later
- * substeps went untimed would sum too little. */
-static void collect_frame(run_ctx *c, uint32_t slot, samples *smp, vf_solver *solver, bool render_mode)
+/* The runner's collect (vf_frame_collect_fn): adds the pass times of the
+ * frame in slot to c->smp when it is set. When the profiler refused some
+ * of its scopes (the slot grows at its next reset), only the frame's total
+ * (bench.sim, its first scope) counts: a pass whose later substeps went
+ * untimed would sum too little. */
+static vf_result collect_frame(void *user, vf_profiler *prof, uint32_t slot, const vf_frame_slot *what)
 {
+    run_ctx *c = user;
+    (void)what;
+    if (!c->smp)
+        return VF_OK;
     vf_pass_time t[VF_BENCH_MAX_PASSES];
     uint32_t n = 0;
-    bool whole = vf_profiler_dropped(c->prof, slot) == 0;
-    if (vf_profiler_collect(c->prof, slot, t, VF_BENCH_MAX_PASSES, &n) != VF_OK)
-        return;
+    bool whole = vf_profiler_dropped(prof, slot) == 0;
+    vf_result res = vf_profiler_collect(prof, slot, t, VF_BENCH_MAX_PASSES, &n);
+    if (res != VF_OK)
+        return res;
     if (!whole) {
         c->incomplete++;
         n = n && !strcmp(t[0].name, "bench.sim") ? 1 : 0;
     }
-    samples_add(smp, t, n, solver, render_mode);
+    samples_add(c->smp, t, n, c->solver, c->render_mode);
+    return VF_OK;
 }
 
-/* Runs `count` frames; with render, draws each into target. Collects pass
- * times into smp when not NULL. Returns wall seconds (< 0 on failure). */
-static double run_frames(run_ctx *c, vf_solver *solver, vf_renderer *renderer, vf_image *target, uint32_t count,
-                         samples *smp, vf_result *res)
+/* Records the render of the frame into target after the simulation (the
+ * harness's barrier and transition, then the renderer). */
+static vf_result record_render(vf_renderer *renderer, VkCommandBuffer cmd, vf_image *target, vf_profiler *prof)
 {
-    bool used[2] = {false, false};
+    vf_render_barrier_after_sim(cmd);
+    vf_render_prepare_target(cmd, target);
+    return renderer->vt->record(renderer, cmd, target, prof);
+}
+
+/* Runs `count` frames of c->solver through the runner; with render, draws
+ * each into target. Collects pass times into smp when not NULL. Returns
+ * wall seconds, or < 0 after the failure line (*rc its exit code). */
+static double run_frames(run_ctx *c, vf_renderer *renderer, vf_image *target, uint32_t count, samples *smp, int *rc)
+{
+    vf_frame_runner *r = c->runner;
+    vf_solver *solver = c->solver;
+    c->smp = smp;
+    c->render_mode = renderer != NULL;
     double t0 = vf_app_now();
     for (uint32_t f = 0; f < count; f++) {
         VkCommandBuffer cmd;
         uint32_t slot;
-        if ((*res = vf_frames_begin(c->frames, &cmd, &slot)) != VF_OK)
+        uint64_t frame = solver->frames + 1;
+        vf_result res;
+        if ((*rc = vf_frame_runner_begin(r, &cmd, &slot)) != 0)
             return -1;
-        if (used[slot] && smp)
-            collect_frame(c, slot, smp, solver, renderer != NULL);
-        vf_profiler_reset(c->prof, cmd, slot);
-        vf_cmd_barrier_frame_start(cmd);
-        uint32_t s = vf_profiler_begin_compute(c->prof, cmd, "bench.sim");
-        if ((*res = vf_solver_record_frame(solver, cmd, c->prof)) != VF_OK)
-            return -1;
-        vf_profiler_end_compute(c->prof, cmd, s);
+        uint32_t s = vf_profiler_begin_compute(r->prof, cmd, "bench.sim");
+        if ((res = vf_solver_record_frame(solver, cmd, r->prof)) != VF_OK)
+            return *rc = vf_frame_runner_fail(r, res, "recording", frame, 1, (int)slot), -1;
+        vf_profiler_end_compute(r->prof, cmd, s);
         if (renderer) {
-            vf_render_barrier_after_sim(cmd);
-            vf_render_prepare_target(cmd, target);
-            s = vf_profiler_begin_compute(c->prof, cmd, "bench.render");
-            if ((*res = renderer->vt->record(renderer, cmd, target, c->prof)) != VF_OK)
-                return -1;
-            vf_profiler_end_compute(c->prof, cmd, s);
+            s = vf_profiler_begin_compute(r->prof, cmd, "bench.render");
+            if ((res = record_render(renderer, cmd, target, r->prof)) != VF_OK)
+                return *rc = vf_frame_runner_fail(r, res, "rendering", frame, 1, (int)slot), -1;
+            vf_profiler_end_compute(r->prof, cmd, s);
         }
-        if ((*res = vf_frames_submit(c->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK)
+        if ((*rc = vf_frame_runner_submit(r, slot, frame, 1, true)) != 0)
             return -1;
-        used[slot] = true;
-        if ((*res = vf_solver_frame_done(solver)) != VF_OK)
-            return -1;
+        if ((res = vf_solver_frame_done(solver)) != VF_OK)
+            return *rc = vf_frame_runner_fail(r, res, "frame bookkeeping", frame, 1, -1), -1;
         vf_progress_update(c->progress, ++*c->done, NULL);
     }
-    for (uint32_t k = 0; k < 2; k++) {
-        if ((*res = vf_frames_wait(c->frames, k)) != VF_OK)
-            return -1;
-        if (used[k] && smp)
-            collect_frame(c, k, smp, solver, renderer != NULL);
-    }
-    *res = VF_OK;
+    if ((*rc = vf_frame_runner_finish(r)) != 0)
+        return -1;
     return vf_app_now() - t0;
 }
 
-/* Work accounting: runs `count` more frames with the context's work counters
- * attached while the solver (and the renderer, into counters of its own)
- * records, without the profiler (its scopes are not the solver's work) and
- * without the frame's own first barrier and the render target's transition
- * (the harness's, not the solver's). Fills z->work. */
-static vf_result count_work(run_ctx *c, vf_solver *solver, vf_renderer *renderer, vf_image *target, uint32_t count,
-                            const bench_opts *o, vf_bench_size *z)
+/* Work accounting: runs `count` more frames through the runner with the
+ * context's work counters attached while the solver (and the renderer, into
+ * counters of its own) records, without profiler scopes (they are not the
+ * solver's work) and without the frame's own first barrier and the render
+ * target's transition (the harness's, not the solver's). Fills z->work;
+ * returns 0 or an exit code after printing. */
+static int count_work(run_ctx *c, vf_renderer *renderer, vf_image *target, uint32_t count, const bench_opts *o,
+                      vf_bench_size *z)
 {
+    vf_frame_runner *r = c->runner;
+    vf_solver *solver = c->solver;
     vf_gpu_counters *sim = calloc(1, sizeof *sim), *ren = calloc(1, sizeof *ren);
-    vf_result res = sim && ren ? VF_OK : VF_ERR_NO_MEMORY;
+    int rc = 0;
+    if (!sim || !ren) {
+        rc = vf_frame_runner_fail(r, VF_ERR_NO_MEMORY, "counting the work", solver->frames + 1, 0, -1);
+        goto done;
+    }
+    c->smp = NULL;
     uint64_t steps0 = solver->steps;
-    for (uint32_t f = 0; f < count && res == VF_OK; f++) {
+    for (uint32_t f = 0; f < count && !rc; f++) {
         VkCommandBuffer cmd;
         uint32_t slot;
-        if ((res = vf_frames_begin(c->frames, &cmd, &slot)) != VF_OK)
+        uint64_t frame = solver->frames + 1;
+        if ((rc = vf_frame_runner_begin(r, &cmd, &slot)) != 0)
             break;
-        vf_cmd_barrier_frame_start(cmd);
         vf_gpu_counters_attach(c->gpu, sim);
-        res = vf_solver_record_frame(solver, cmd, NULL);
+        vf_result res = vf_solver_record_frame(solver, cmd, NULL);
         vf_gpu_counters_attach(c->gpu, NULL);
-        if (res == VF_OK && renderer) {
+        if (res != VF_OK) {
+            rc = vf_frame_runner_fail(r, res, "recording", frame, 1, (int)slot);
+            break;
+        }
+        if (renderer) {
             vf_render_barrier_after_sim(cmd);
             vf_render_prepare_target(cmd, target);
             vf_gpu_counters_attach(c->gpu, ren);
             res = renderer->vt->record(renderer, cmd, target, NULL);
             vf_gpu_counters_attach(c->gpu, NULL);
+            if (res != VF_OK) {
+                rc = vf_frame_runner_fail(r, res, "rendering", frame, 1, (int)slot);
+                break;
+            }
         }
-        if (res != VF_OK)
-            break;
         vf_gpu_counters_attach(c->gpu, sim);
-        res = vf_frames_submit(c->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
+        rc = vf_frame_runner_submit(r, slot, frame, 1, true);
         vf_gpu_counters_attach(c->gpu, NULL);
-        if (res == VF_OK)
-            res = vf_solver_frame_done(solver);
+        if (!rc && (res = vf_solver_frame_done(solver)) != VF_OK)
+            rc = vf_frame_runner_fail(r, res, "frame bookkeeping", frame, 1, -1);
     }
-    for (uint32_t k = 0; k < 2 && res == VF_OK; k++)
-        res = vf_frames_wait(c->frames, k);
-    if (res == VF_OK) {
+    if (!rc)
+        rc = vf_frame_runner_finish(r);
+    if (!rc) {
         double state = solver->vt->state_bytes ? (double)solver->vt->state_bytes(solver) : 0.0;
         vf_bench_work_from_counters(&z->work, sim, count, (double)(solver->steps - steps0), state);
         vf_render_gpu_counts gc;
@@ -477,9 +505,10 @@ static vf_result count_work(run_ctx *c, vf_solver *solver, vf_renderer *renderer
             vf_bench_work_render_from_counters(&z->work, ren, count, o->rw, o->rh,
                                                0.5 * state + 4.0 * (double)o->rw * o->rh, have_gc ? &gc : NULL);
     }
+done:
     free(sim);
     free(ren);
-    return res;
+    return rc;
 }
 
 /* Grid only: the pressure solvers on the scene's current right-hand side,
@@ -744,13 +773,13 @@ static vf_result warn_estimate(run_ctx *c, const bench_opts *o, const bench_fami
 
 /* The --repeat repeats of --frames timed frames (with renderer: rendered
  * into target), their frames per second into fps; the wall seconds in
- * all, < 0 on failure. */
-static double time_repeats(run_ctx *c, const bench_opts *o, vf_solver *solver, vf_renderer *renderer,
-                           vf_image *target, samples *smp, double *fps, vf_result *res)
+ * all, < 0 after the failure line (*rc its exit code). */
+static double time_repeats(run_ctx *c, const bench_opts *o, vf_renderer *renderer, vf_image *target, samples *smp,
+                           double *fps, int *rc)
 {
     double total = 0;
     for (uint32_t r = 0; r < o->repeat; r++) {
-        double wall = run_frames(c, solver, renderer, target, o->frames, smp, res);
+        double wall = run_frames(c, renderer, target, o->frames, smp, rc);
         if (wall < 0)
             return -1;
         fps[r] = (double)o->frames / wall;
@@ -814,6 +843,71 @@ static void pass_stats(vf_bench_size *z, const samples *sim, const samples *ren)
     }
 }
 
+/* The timed frames of one size on c->solver (c->scene set): the pace
+ * warning, warm-up, the timed repeats without and with rendering into
+ * target (renderer may be NULL), the work counts and the pressure solvers,
+ * into z; pass times into sim and ren. 0, or an exit code after the
+ * failure line. */
+static int bench_measure(run_ctx *c, const bench_opts *o, const bench_family *fam, vf_renderer *renderer,
+                         vf_image *target, vf_bench_size *z, samples *sim, samples *ren)
+{
+    vf_solver *solver = c->solver;
+    double fps[64], rfps[64];
+    int rc = 0;
+    vf_result res;
+    if (!o->quiet && (res = warn_estimate(c, o, fam, solver, renderer, z)) != VF_OK)
+        return vf_frame_runner_fail(c->runner, res, "estimating the pace", solver->frames + 1, 0, -1);
+    if (run_frames(c, NULL, NULL, o->warmup, NULL, &rc) < 0)
+        return rc;
+    c->incomplete = 0;
+    uint64_t steps0 = solver->steps, frames0 = solver->frames;
+    /* what ran on the GPU over the timed frames (read back before and after
+     * them, never inside) */
+    vf_solver_work_stats ran0 = {0}, ran1 = {0};
+    bool ran = solver->vt->work_stats != NULL;
+    if (ran)
+        solver->vt->work_stats(solver, &ran0);
+    double wall_total = time_repeats(c, o, NULL, NULL, sim, fps, &rc);
+    if (wall_total < 0)
+        return rc;
+    if (ran)
+        solver->vt->work_stats(solver, &ran1);
+    uint64_t timed_frames = solver->frames - frames0, timed_steps = solver->steps - steps0;
+    z->substeps = timed_frames ? (double)timed_steps / (double)timed_frames : 1.0;
+    z->steps_per_second = wall_total > 0 ? (double)timed_steps / wall_total : 0.0;
+    if (z->steps_per_second == 0 && wall_total > 0)
+        z->steps_per_second = (double)o->frames * o->repeat / wall_total;
+    median_spread(fps, o->repeat, &z->sim_fps_median, &z->sim_fps_spread);
+    if (renderer) {
+        if (run_frames(c, renderer, target, o->warmup > 2 ? 2 : o->warmup, NULL, &rc) < 0 ||
+            time_repeats(c, o, renderer, target, ren, rfps, &rc) < 0)
+            return rc;
+        z->rendered = true;
+        median_spread(rfps, o->repeat, &z->render_fps_median, &z->render_fps_spread);
+    }
+    if (c->incomplete) {
+        if (c->progress->drawn && c->progress->tty)
+            fputc('\n', stderr);
+        vf_app_warn("bench %s at %s %llu: %u of %u timed frames recorded more passes than the profiler held then; "
+                    "the per-pass times leave them out, the frame totals do not (more --warmup frames avoid it)",
+                    fam->solver, fam->size_key, (unsigned long long)z->size, c->incomplete,
+                    o->frames * o->repeat * (renderer ? 2u : 1u));
+    }
+    pass_stats(z, sim, ren);
+    if ((rc = count_work(c, renderer, target, o->frames < 2 ? o->frames : 2, o, z)) != 0)
+        return rc;
+    z->frame_dt = solver->frame_dt;
+    vf_bench_work_set_run(&z->work, solver->frame_dt, (double)z->elements, ran ? &ran0 : NULL, ran ? &ran1 : NULL,
+                          (double)timed_frames, (double)timed_steps);
+    vf_bench_realtime(z);
+    if (o->model_dir && !strcmp(fam->size_key, "particles")) /* the model's render at its size, this state */
+        z->model_render_counted = count_render(c->gpu, solver, VF_RENDER_PATH_COMPUTE, VF_BENCH_MODEL_WIDTH,
+                                               VF_BENCH_MODEL_HEIGHT, &z->model_render, NULL, 0);
+    measure_pressure(c->gpu, c->runner->prof, solver, z);
+    measure_pressure3d(c->gpu, c->runner->prof, solver, z);
+    return 0;
+}
+
 /* Measures one size; returns an exit code (0 also when it does not fit). */
 static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, const vf_scene_info *scene,
                       const void *base, vf_bench_size *z, bool explicit_size)
@@ -873,62 +967,13 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
         if (renderer)
             snprintf(z->render_path, sizeof z->render_path, "%s", vf_render_path_name(renderer->path));
     }
-    double fps[64], rfps[64];
-    uint32_t cap_n = o->frames * o->repeat + 4;
-    sim.cap = ren.cap = cap_n;
-    if (!o->quiet && (res = warn_estimate(c, o, fam, solver, renderer, z)) != VF_OK)
-        goto gpu_fail;
-    if (run_frames(c, solver, NULL, NULL, o->warmup, NULL, &res) < 0)
-        goto gpu_fail;
-    c->incomplete = 0;
-    uint64_t steps0 = solver->steps, frames0 = solver->frames;
-    /* what ran on the GPU over the timed frames (read back before and after
-     * them, never inside) */
-    vf_solver_work_stats ran0 = {0}, ran1 = {0};
-    bool ran = solver->vt->work_stats != NULL;
-    if (ran)
-        solver->vt->work_stats(solver, &ran0);
-    double wall_total = time_repeats(c, o, solver, NULL, NULL, &sim, fps, &res);
-    if (wall_total < 0)
-        goto gpu_fail;
-    if (ran)
-        solver->vt->work_stats(solver, &ran1);
-    uint64_t timed_frames = solver->frames - frames0, timed_steps = solver->steps - steps0;
-    z->substeps = timed_frames ? (double)timed_steps / (double)timed_frames : 1.0;
-    z->steps_per_second = wall_total > 0 ? (double)timed_steps / wall_total : 0.0;
-    if (z->steps_per_second == 0 && wall_total > 0)
-        z->steps_per_second = (double)o->frames * o->repeat / wall_total;
-    median_spread(fps, o->repeat, &z->sim_fps_median, &z->sim_fps_spread);
-    if (renderer) {
-        if (run_frames(c, solver, renderer, vf_capture_target(cap), o->warmup > 2 ? 2 : o->warmup, NULL, &res) < 0 ||
-            time_repeats(c, o, solver, renderer, vf_capture_target(cap), &ren, rfps, &res) < 0)
-            goto gpu_fail;
-        z->rendered = true;
-        median_spread(rfps, o->repeat, &z->render_fps_median, &z->render_fps_spread);
-    }
-    if (c->incomplete) {
-        if (c->progress->drawn && c->progress->tty)
-            fputc('\n', stderr);
-        vf_app_warn("bench %s at %s %llu: %u of %u timed frames recorded more passes than the profiler held then; "
-                    "the per-pass times leave them out, the frame totals do not (more --warmup frames avoid it)",
-                    fam->solver, fam->size_key, (unsigned long long)z->size, c->incomplete,
-                    o->frames * o->repeat * (renderer ? 2u : 1u));
-    }
-    pass_stats(z, &sim, &ren);
-    if ((res = count_work(c, solver, renderer, renderer ? vf_capture_target(cap) : NULL, o->frames < 2 ? o->frames : 2,
-                          o, z)) != VF_OK)
-        goto gpu_fail;
-    z->frame_dt = solver->frame_dt;
-    vf_bench_work_set_run(&z->work, solver->frame_dt, (double)z->elements, ran ? &ran0 : NULL, ran ? &ran1 : NULL,
-                          (double)timed_frames, (double)timed_steps);
-    vf_bench_realtime(z);
-    if (o->model_dir && !strcmp(fam->size_key, "particles")) /* the model's render at its size, this state */
-        z->model_render_counted = count_render(c->gpu, solver, VF_RENDER_PATH_COMPUTE, VF_BENCH_MODEL_WIDTH,
-                                               VF_BENCH_MODEL_HEIGHT, &z->model_render, NULL, 0);
-    measure_pressure(c->gpu, c->prof, solver, z);
-    measure_pressure3d(c->gpu, c->prof, solver, z);
+    c->solver = solver;
+    snprintf(c->scene, sizeof c->scene, "%s", scene->name);
+    snprintf(c->detail, sizeof c->detail, " at %s %llu", fam->size_key, (unsigned long long)z->size);
+    sim.cap = ren.cap = o->frames * o->repeat + 4;
+    if ((rc = bench_measure(c, o, fam, renderer, cap ? vf_capture_target(cap) : NULL, z, &sim, &ren)) != 0)
+        goto done;
     z->fits = true;
-    rc = 0;
     goto done;
 no_fit:
     z->fits = false;
@@ -939,12 +984,6 @@ no_fit:
         rc = 0;
     }
     goto done;
-gpu_fail:
-    if (res == VF_ERR_DEVICE_LOST)
-        vf_app_error("bench %s at %llu: the gpu device was lost: try smaller sizes or fewer frames", fam->solver,
-                     (unsigned long long)z->size);
-    else
-        vf_app_error("bench %s at %llu: %s", fam->solver, (unsigned long long)z->size, vf_result_message(res));
 done:
     samples_free(&sim);
     samples_free(&ren);
@@ -953,6 +992,7 @@ done:
     vf_capture_destroy(&cap);
     vf_renderer_destroy(&renderer);
     vf_solver_destroy(&solver);
+    c->solver = NULL;
     free(desc);
     return rc;
 }
@@ -1132,6 +1172,24 @@ static int load_models(const char *opt, char *dir, size_t cap, vf_bench_model *m
     return res == VF_ERR_NO_MEMORY ? VF_EXIT_RUNTIME : VF_EXIT_USAGE;
 }
 
+/* The frame runner of the bench on gpu into c->runner (c->progress set):
+ * its failure lines name c's scene and size, its slots' pass times go to
+ * collect_frame. Prints on failure. */
+static vf_result bench_runner(vf_gpu *gpu, run_ctx *c)
+{
+    c->gpu = gpu;
+    vf_frame_runner_desc rd = {.name = "bench frames", .scene = c->scene, .scene_detail = c->detail,
+                               .solver = &c->solver, .size_hint = "smaller --sizes or fewer --frames",
+                               .progress = c->progress,
+                               .keep_hint = "bench runs no checks; run --check-every N keeps one",
+                               .max_scopes = 4096, /* a slot grows when a frame asks for more */
+                               .collect = collect_frame, .collect_user = c};
+    vf_result res = vf_frame_runner_create(gpu, &rd, &c->runner);
+    if (res != VF_OK)
+        vf_app_error("bench: cannot create the frame ring: %s", vf_result_message(res));
+    return res;
+}
+
 int vf_cmd_bench(int argc, char **argv)
 {
     bench_opts o = {.frames = 30, .warmup = 5, .repeat = 3, .rw = 1280, .rh = 720, .out = "out/bench", .all = true};
@@ -1172,17 +1230,13 @@ int vf_cmd_bench(int argc, char **argv)
         return VF_EXIT_RUNTIME;
     }
     vf_gpu *gpu = NULL;
-    vf_frames *frames = NULL;
-    vf_profiler *prof = NULL;
+    vf_progress progress = {0};
+    run_ctx ctx = {.progress = &progress};
     if ((rc = vf_app_gpu_open(o.device, false, NULL, 0, &gpu)) != 0)
         goto done;
     rc = VF_EXIT_RUNTIME;
-    vf_frames_desc fd = {.count = 2, .name = "bench frames"};
-    vf_profiler_desc pd = {.slots = 2, .max_scopes = 4096}; /* a slot grows when a frame asks for more */
-    if (vf_frames_create(gpu, &fd, &frames) != VF_OK || vf_profiler_create(gpu, &pd, &prof) != VF_OK) {
-        vf_app_error("bench set-up failed");
+    if (bench_runner(gpu, &ctx) != VF_OK)
         goto done;
-    }
     rep->device = gpu->info;
     rep->frames = o.frames;
     rep->warmup = o.warmup;
@@ -1211,9 +1265,8 @@ int vf_cmd_bench(int argc, char **argv)
         }
         total += per_size * o.size_count[i];
     }
-    vf_progress progress;
     vf_progress_begin(&progress, "bench", total, o.quiet);
-    run_ctx ctx = {.gpu = gpu, .frames = frames, .prof = prof, .progress = &progress, .done = &done_frames};
+    ctx.done = &done_frames;
     for (size_t i = 0; i < FAMILY_COUNT; i++) {
         if (!want[i])
             continue;
@@ -1268,8 +1321,7 @@ int vf_cmd_bench(int argc, char **argv)
         goto done;
     rc = VF_EXIT_OK;
 done:
-    vf_profiler_destroy(&prof);
-    vf_frames_destroy(&frames);
+    vf_frame_runner_destroy(&ctx.runner); /* first: waits for the submits that use the profiler's queries */
     {
         int close_rc = vf_app_gpu_close(&gpu);
         if (rc == VF_EXIT_OK)

@@ -33,7 +33,8 @@ vf_result vf_frame_runner_create(vf_gpu *gpu, const vf_frame_runner_desc *desc, 
     if (desc)
         r->desc = *desc;
     vf_frames_desc fd = {.count = VF_FRAME_RUNNER_SLOTS, .name = r->desc.name};
-    vf_profiler_desc pd = {.slots = VF_FRAME_RUNNER_SLOTS, .max_scopes = 1024};
+    vf_profiler_desc pd = {.slots = VF_FRAME_RUNNER_SLOTS,
+                           .max_scopes = r->desc.max_scopes ? r->desc.max_scopes : 1024};
     vf_result res;
     if ((res = vf_frames_create(gpu, &fd, &r->frames)) != VF_OK || (res = vf_profiler_create(gpu, &pd, &r->prof)) != VF_OK) {
         vf_frame_runner_destroy(&r);
@@ -90,7 +91,8 @@ static void save_last_good(vf_frame_runner *r, vf_result res, char *saved, size_
         snprintf(saved, cap, "; last good state (frame %llu, t = %.6g s) written to %s", (unsigned long long)good_frame,
                  good_time, dir);
     else if (w == VF_ERR_UNSUPPORTED)
-        snprintf(saved, cap, "; no good state was kept (--check-every N keeps one)");
+        snprintf(saved, cap, "; no good state was kept (%s)",
+                 r->desc.keep_hint ? r->desc.keep_hint : "--check-every N keeps one");
     else
         snprintf(saved, cap, "; writing the last good state to %s failed: %s", dir ? dir : "out/", vf_result_message(w));
 }
@@ -104,19 +106,20 @@ int vf_frame_runner_fail(vf_frame_runner *r, vf_result res, const char *what, ui
     save_last_good(r, res, saved, sizeof saved);
     bool split = r->desc.solver && *r->desc.solver && (*r->desc.solver)->part_substeps > 0;
     const char *size_hint = r->desc.size_hint ? r->desc.size_hint : "a smaller size (--set)";
+    const char *detail = r->desc.scene_detail ? r->desc.scene_detail : "";
     const char *split_hint = !r->desc.split_option ? ""
                              : split               ? ", fewer substeps per submit (--substeps-per-submit 1)"
                                                    : ", splitting frames (--substeps-per-submit 8)";
     if (res == VF_ERR_DEVICE_LOST)
-        vf_app_error("scene %s: the gpu device was lost at %s while %s: try %s%s, another gpu (--device) or a newer "
+        vf_app_error("scene %s%s: the gpu device was lost at %s while %s: try %s%s, another gpu (--device) or a newer "
                      "driver%s",
-                     r->desc.scene, where, what, size_hint, split_hint, saved);
+                     r->desc.scene, detail, where, what, size_hint, split_hint, saved);
     else if (res == VF_ERR_OUT_OF_DEVICE_MEMORY)
-        vf_app_error("scene %s: out of device memory at %s while %s: try %s, closing other gpu programs, another gpu "
+        vf_app_error("scene %s%s: out of device memory at %s while %s: try %s, closing other gpu programs, another gpu "
                      "(--device) or a newer driver%s",
-                     r->desc.scene, where, what, size_hint, saved);
+                     r->desc.scene, detail, where, what, size_hint, saved);
     else
-        vf_app_error("scene %s: %s while %s: %s%s", r->desc.scene, where, what, vf_result_message(res), saved);
+        vf_app_error("scene %s%s: %s while %s: %s%s", r->desc.scene, detail, where, what, vf_result_message(res), saved);
     return VF_EXIT_RUNTIME;
 }
 
@@ -124,11 +127,11 @@ int vf_frame_runner_begin(vf_frame_runner *r, VkCommandBuffer *cmd, uint32_t *sl
 {
     uint32_t s = (r->frames->current + 1) % r->frames->count; /* the slot it waits for, named on a failure */
     vf_result res;
+    int rc;
     if ((res = vf_frames_begin(r->frames, cmd, &s)) != VF_OK)
         return vf_frame_runner_fail(r, res, "waiting for the gpu", r->slots[s].frame, r->slots[s].part, (int)s);
-    if (r->slots[s].used && (res = vf_profiler_collect_part(r->prof, s, &r->st, r->slots[s].ends_frame)) != VF_OK)
-        return vf_frame_runner_fail(r, res, "reading timestamps", r->slots[s].frame, r->slots[s].part, (int)s);
-    r->slots[s].used = false;
+    if ((rc = vf_frame_runner_collect(r, s)) != 0)
+        return rc;
     vf_profiler_reset(r->prof, *cmd, s);
     vf_cmd_barrier_frame_start(*cmd);
     *slot = s;
@@ -163,8 +166,11 @@ int vf_frame_runner_wait_all(vf_frame_runner *r)
 int vf_frame_runner_collect(vf_frame_runner *r, uint32_t slot)
 {
     vf_frame_slot *s = &r->slots[slot];
-    vf_result res;
-    if (s->used && (res = vf_profiler_collect_part(r->prof, slot, &r->st, s->ends_frame)) != VF_OK)
+    if (!s->used)
+        return 0;
+    vf_result res = r->desc.collect ? r->desc.collect(r->desc.collect_user, r->prof, slot, s)
+                                    : vf_profiler_collect_part(r->prof, slot, &r->st, s->ends_frame);
+    if (res != VF_OK)
         return vf_frame_runner_fail(r, res, "reading timestamps", s->frame, s->part, (int)slot);
     s->used = false;
     return 0;

@@ -1,5 +1,5 @@
 /* frame_runner: the host side of a headless command's frames (run,
- * capture): the frame ring, the profiler's slots and what each slot's last
+ * capture, bench): the frame ring, the profiler's slots and what each slot's last
  * submit held, the waits, and the one-line report of a gpu failure (the
  * frame, the submit, its passes, what to try and where the last good state
  * went). App layer: prints. */
@@ -25,16 +25,27 @@ typedef struct vf_frame_slot {
     uint32_t part;   /* 1-based submit of that frame */
 } vf_frame_slot;
 
+/** Reads the timestamps of a finished slot instead of the runner's pass
+ * totals (vf_frame_runner.st): bench keeps each frame's pass times. what
+ * is the slot's last submit; returns VF_OK or the error of the read. */
+typedef vf_result (*vf_frame_collect_fn)(void *user, vf_profiler *prof, uint32_t slot, const vf_frame_slot *what);
+
 /** Zeroed desc: no names and no failure folder; scene and solver should be set. */
 typedef struct vf_frame_runner_desc {
     const char *name;          /* the frame ring's Vulkan name ("run frames") */
-    const char *scene;         /* the scene's name, in every failure line */
+    const char *scene;         /* the scene's name, in every failure line and its folder (a buffer the caller
+                                  may rewrite between frames) */
+    const char *scene_detail;  /* after the name in the line (bench: " at n 64"); NULL: nothing */
     const char *export_dir;    /* where a failure's last good state goes; NULL: a new out/SCENE-failure */
     uint32_t *export_index;    /* the next export number (advanced by a saved state); NULL: the runner's own */
     vf_solver *const *solver;  /* the caller's solver variable (a session may replace the solver) */
     const char *size_hint;     /* what to try for a smaller size; NULL: "a smaller size (--set)" */
     bool split_option;         /* the command has --substeps-per-submit (named in device-lost hints) */
     vf_progress *progress;     /* ended before a failure line; may be NULL */
+    const char *keep_hint;     /* how to keep a good state; NULL: "--check-every N keeps one" */
+    uint32_t max_scopes;       /* the profiler's scopes per slot at first; 0: 1024 */
+    vf_frame_collect_fn collect; /* NULL: each slot's times are summed into st */
+    void *collect_user;        /* collect's user pointer */
 } vf_frame_runner_desc;
 
 typedef struct vf_frame_runner {
