@@ -7,7 +7,12 @@
  *   one error line naming the frame, the submit and its passes and what to
  *   try, and writes the state of the last passed --check-every check, equal
  *   to a plain run's export of that frame, to the export folder or a new
- *   out/SCENE-failure (never into another run's non-empty folder). */
+ *   out/SCENE-failure (never into another run's non-empty folder);
+ * - run, capture and bench report a gpu failure in one line of one shape
+ *   (the scene, the frame, the passes, what was being done, what to try and
+ *   the last good state or why none was kept), exit 3; run and capture
+ *   write the last good state where the line says. */
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -164,6 +169,59 @@ static void height_device_lost(void)
     same_as_reference("height_ref/height_0000.csv", "out/pool-failure/height_0000.csv");
 }
 
+/* The shape of every command's gpu-failure line (frame_runner.c). */
+#define FAILURE_SHAPE                                                                                                  \
+    "^error: scene [a-z0-9-]+( at [a-z]+ [0-9]+)?: the gpu device was lost at frame ([0-9]+)(, submit [0-9]+ of the "  \
+    "frame)? \\(passes [^()]+\\) while [a-z ]+: try [^;]+, another gpu \\(--device\\) or a newer driver; "          \
+    "(last good state \\(frame [0-9]+, t = [0-9.e+-]+ s\\) written to ([^ ]+)|no good state was kept \\([^()]+\\))$"
+
+/* Runs `vkfluid ARGS --quiet` in the scratch folder with VKFLUID_FAULT=fault
+ * and checks the one failure line: exit 3, its shape, the frame; with
+ * state_file, that the last good state was written and holds it. */
+static void same_failure_line(const char *fault, const char *args, const char *frame, const char *state_file)
+{
+    int rc = vf_test_run_capture(out, sizeof out, "cd '%s' && VKFLUID_FAULT=%s '%s' %s --quiet", vf_t.scratch, fault,
+                                 vkfluid, args);
+    CHECK_MSG(rc == 3, "%s: exit %d, want 3: %s", args, rc, out);
+    CHECK_MSG(vf_test_lines(out) == 1, "%s: %d lines, want one: %s", args, vf_test_lines(out), out);
+    size_t n = strlen(out);
+    if (n && out[n - 1] == '\n')
+        out[n - 1] = 0;
+    regex_t re;
+    regmatch_t m[6];
+    if (!CHECK(regcomp(&re, FAILURE_SHAPE, REG_EXTENDED) == 0))
+        return;
+    bool shaped = regexec(&re, out, 6, m, 0) == 0;
+    regfree(&re);
+    CHECK_MSG(shaped, "%s: the failure line has the common shape: %s", args, out);
+    printf("  %s\n", out);
+    if (!shaped)
+        return;
+    char got[32];
+    snprintf(got, sizeof got, "%.*s", (int)(m[2].rm_eo - m[2].rm_so), out + m[2].rm_so);
+    CHECK_MSG(!strcmp(got, frame), "%s: frame %s, want %s", args, got, frame);
+    if (!state_file)
+        return;
+    CHECK_MSG(m[5].rm_so >= 0, "%s: the last good state was written: %s", args, out);
+    if (m[5].rm_so < 0)
+        return;
+    char file[600];
+    snprintf(file, sizeof file, "%.*s/%s", (int)(m[5].rm_eo - m[5].rm_so), out + m[5].rm_so, state_file);
+    const char *path = vf_test_path(file);
+    CHECK_MSG(vf_test_exists(path), "%s: %s exists", args, path);
+}
+
+static void every_command(void)
+{
+    vf_test_section("run, capture and bench: one failure line of one shape");
+    same_failure_line("device-lost@3", "run " GRID " --steps 4 --check-every 1", "3", "grid_0000.vti");
+    same_failure_line("device-lost@3", "capture " GRID " --frames 4 --size 64x48 --check-every 1 --out cap_fault", "3",
+                      "grid_0000.vti");
+    same_failure_line("device-lost@3",
+                      "bench --scene smoke --sizes 32 --frames 2 --warmup 1 --repeat 1 --render 64x48 --out bench_fault",
+                      "3", NULL);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -179,5 +237,6 @@ int main(int argc, char **argv)
     sph_device_lost();
     grid_oom();
     height_device_lost();
+    every_command();
     return vf_test_finish();
 }
