@@ -169,12 +169,6 @@ static void height_device_lost(void)
     same_as_reference("height_ref/height_0000.csv", "out/pool-failure/height_0000.csv");
 }
 
-/* The shape of every command's gpu-failure line (frame_runner.c). */
-#define FAILURE_SHAPE                                                                                                  \
-    "^error: scene [a-z0-9-]+( at [a-z]+ [0-9]+)?: the gpu device was lost at frame ([0-9]+)(, submit [0-9]+ of the "  \
-    "frame)? \\(passes [^()]+\\) while [a-z ]+: try [^;]+, another gpu \\(--device\\) or a newer driver; "          \
-    "(last good state \\(frame [0-9]+, t = [0-9.e+-]+ s\\) written to ([^ ]+)|no good state was kept \\([^()]+\\))$"
-
 /* Runs `vkfluid ARGS --quiet` in the scratch folder with VKFLUID_FAULT=fault
  * and checks the one failure line: exit 3, its shape, the frame; with
  * state_file, that the last good state was written and holds it. */
@@ -189,7 +183,7 @@ static void same_failure_line(const char *fault, const char *args, const char *f
         out[n - 1] = 0;
     regex_t re;
     regmatch_t m[6];
-    if (!CHECK(regcomp(&re, FAILURE_SHAPE, REG_EXTENDED) == 0))
+    if (!CHECK(regcomp(&re, VF_TEST_GPU_FAILURE_SHAPE, REG_EXTENDED) == 0))
         return;
     bool shaped = regexec(&re, out, 6, m, 0) == 0;
     regfree(&re);

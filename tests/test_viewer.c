@@ -10,6 +10,7 @@
  * H, and the estimate of slow frames (the viewer pauses before one, except
  * while recording); the terrain's dig and raise tool under the pointer. */
 #include <math.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,6 +261,22 @@ int main(int argc, char **argv)
         CHECK_MSG(strstr(out, "validation:") == NULL, "view %s printed validation messages: %s", s->name, out);
         printf("view %s: %s\n", s->name, rc == 0 ? "ok" : "FAILED");
     }
+
+    vf_test_section("a gpu failure: one line of the shape run, capture and bench print, exit 3");
+    rc = vf_test_run_capture(out, sizeof out, "VKFLUID_FAULT=device-lost@6 %s '%s' view smoke --set n=32 --size 160x120 "
+                             "--frames 10 --vsync off",
+                             xvfb, vf_t.vkfluid);
+    CHECK_MSG(rc == 3, "view with a lost device: exit %d, want 3: %s", rc, out);
+    CHECK_MSG(vf_test_lines(out) == 1, "one line: %s", out);
+    if (strchr(out, '\n'))
+        *strchr(out, '\n') = 0;
+    regex_t re;
+    if (CHECK(regcomp(&re, VF_TEST_GPU_FAILURE_SHAPE, REG_EXTENDED) == 0)) {
+        CHECK_MSG(regexec(&re, out, 0, NULL, 0) == 0, "the failure line has the common shape: %s", out);
+        regfree(&re);
+    }
+    CHECK_STR_CONTAINS(out, " (passes view.");
+    printf("%s\n", out);
 
     vf_test_section("a viewer screenshot resembles the headless capture of the same frame");
     rc = vf_test_run_capture(out, sizeof out, "%s '%s' view smoke --set n=48 --size 160x120 --frames 10 --screenshot '%s'",

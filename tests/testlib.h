@@ -49,6 +49,16 @@ bool vf_test_exists(const char *path);
 size_t vf_test_count_files(const char *dir, const char *needle);
 /** The number of newlines in s. */
 int vf_test_lines(const char *s);
+
+/* The shape of every command's gpu-failure line (src/app/frame_runner.c), a
+ * POSIX extended regular expression over the line without its newline:
+ * group 2 is the frame, group 5 the folder of the last good state (unset
+ * when none was kept). */
+#define VF_TEST_GPU_FAILURE_SHAPE                                                                                      \
+    "^error: scene [a-z0-9-]+( at [a-z]+ [0-9]+)?: the gpu device was lost at frame ([0-9]+)(, submit [0-9]+ of the "  \
+    "frame)? \\(passes [^()]+\\) while [a-z ]+: try [^;]+, another gpu \\(--device\\) or a newer driver; "          \
+    "(last good state \\(frame [0-9]+, t = [0-9.e+-]+ s\\) written to ([^ ]+)|no good state was kept \\([^()]+\\))$"
+
 /** The largest |a[k]| of n floats (0 when n is 0). */
 double vf_test_max_abs(const float *a, size_t n);
 /** The largest |got[k] - ref[k]| of n floats into *err (a NaN difference

@@ -138,13 +138,26 @@ int vf_frame_runner_begin(vf_frame_runner *r, VkCommandBuffer *cmd, uint32_t *sl
     return 0;
 }
 
-int vf_frame_runner_submit(vf_frame_runner *r, uint32_t slot, uint64_t frame, uint32_t part, bool ends_frame)
+/* The submit of both vf_frame_runner_submit functions. */
+static int submit(vf_frame_runner *r, uint32_t slot, uint64_t frame, uint32_t part, bool ends_frame, VkSemaphore wait,
+                  VkPipelineStageFlags2 wait_stage, VkSemaphore signal)
 {
-    vf_result res = vf_frames_submit(r->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
+    vf_result res = vf_frames_submit(r->frames, wait, wait_stage, signal);
     if (res != VF_OK)
         return vf_frame_runner_fail(r, res, "submitting", frame, part, (int)slot);
     r->slots[slot] = (vf_frame_slot){.used = true, .ends_frame = ends_frame, .frame = frame, .part = part};
     return 0;
+}
+
+int vf_frame_runner_submit(vf_frame_runner *r, uint32_t slot, uint64_t frame, uint32_t part, bool ends_frame)
+{
+    return submit(r, slot, frame, part, ends_frame, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
+}
+
+int vf_frame_runner_submit_sync(vf_frame_runner *r, uint32_t slot, uint64_t frame, VkSemaphore wait,
+                                VkPipelineStageFlags2 wait_stage, VkSemaphore signal)
+{
+    return submit(r, slot, frame, 1, true, wait, wait_stage, signal);
 }
 
 int vf_frame_runner_wait(vf_frame_runner *r, uint32_t slot)

@@ -1,5 +1,5 @@
-/* frame_runner: the host side of a headless command's frames (run,
- * capture, bench): the frame ring, the profiler's slots and what each slot's last
+/* frame_runner: the host side of the commands' frames (run, capture,
+ * bench and the viewer): the frame ring, the profiler's slots and what each slot's last
  * submit held, the waits, and the one-line report of a gpu failure (the
  * frame, the submit, its passes, what to try and where the last good state
  * went). App layer: prints. */
@@ -88,6 +88,13 @@ int vf_frame_runner_begin(vf_frame_runner *r, VkCommandBuffer *cmd, uint32_t *sl
  * it holds part `part` of frame `frame` (1-based), the frame's last part
  * when ends_frame. Returns 0, or 3 after the failure line. */
 int vf_frame_runner_submit(vf_frame_runner *r, uint32_t slot, uint64_t frame, uint32_t part, bool ends_frame);
+
+/** vf_frame_runner_submit of a whole frame that waits on `wait` at
+ * wait_stage and signals `signal` (a swapchain's acquire and present
+ * semaphores; VK_NULL_HANDLE: none). Returns 0, or 3 after the failure
+ * line. */
+int vf_frame_runner_submit_sync(vf_frame_runner *r, uint32_t slot, uint64_t frame, VkSemaphore wait,
+                                VkPipelineStageFlags2 wait_stage, VkSemaphore signal);
 
 /** Waits for one slot's last submit; 0, or 3 after the failure line. */
 int vf_frame_runner_wait(vf_frame_runner *r, uint32_t slot);

@@ -24,6 +24,7 @@
 #include "cmd_session.h"
 #include "scene_file.h"
 #include "fileio.h"
+#include "frame_runner.h"
 #include "gpu_cmd.h"
 #include "gpu_swapchain.h"
 #include "overlay.h"
@@ -32,7 +33,7 @@
 #include "scenes.h"
 #include "options.h"
 
-#define SLOTS 2
+#define SLOTS VF_FRAME_RUNNER_SLOTS /* the overlay's slots are the runner's */
 
 typedef struct viewer {
     /* options */
@@ -47,10 +48,9 @@ typedef struct viewer {
     VkSurfaceKHR surface;
     vf_swapchain sc;
     bool rebuild;
-    vf_frames *frames;
+    vf_frame_runner *runner; /* the frame ring and the profiler's slots */
+    char scene_name[128];    /* the shown scene's, for the runner's failure lines */
     VkSemaphore acquired[SLOTS];
-    vf_profiler *prof;
-    bool slot_used[SLOTS];
     vf_overlay *overlay;
     vf_capture *shot;
     /* scene */
@@ -591,18 +591,24 @@ static void draw_overlay(viewer *v, uint32_t slot)
 
 /* ---------------------------------------------------------------- frame */
 
-static void collect_times(viewer *v, uint32_t slot)
+/* The runner's collect (vf_frame_collect_fn): the overlay's smoothed
+ * simulation and render times from a finished slot. */
+static vf_result collect_times(void *user, vf_profiler *prof, uint32_t slot, const vf_frame_slot *what)
 {
+    viewer *v = user;
     vf_pass_time t[VF_PASS_STATS_MAX];
     uint32_t n = 0;
-    if (vf_profiler_collect(v->prof, slot, t, VF_PASS_STATS_MAX, &n) != VF_OK)
-        return;
+    (void)what;
+    vf_result res = vf_profiler_collect(prof, slot, t, VF_PASS_STATS_MAX, &n);
+    if (res != VF_OK)
+        return res;
     for (uint32_t i = 0; i < n; i++) {
         if (!strcmp(t[i].name, "view.sim"))
             v->sim_ms = 0.9 * v->sim_ms + 0.1 * t[i].ms;
         else if (!strcmp(t[i].name, "view.render"))
             v->render_ms = 0.9 * v->render_ms + 0.1 * t[i].ms;
     }
+    return VF_OK;
 }
 
 static int rebuild_swapchain(viewer *v)
@@ -637,73 +643,73 @@ static void record_shot_copy(viewer *v, VkCommandBuffer cmd, vf_image *target)
                         VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
 }
 
-static int draw_frame(viewer *v, double dt)
+/* A new solver's pace from its first substeps, before the frame (after
+ * this frame's inputs: the frame's results do not change): the estimate
+ * line, a warning when slow, and a pause before a slow frame; *step false
+ * when the estimate completed the frame or the viewer pauses. */
+static vf_result estimate_new_solver(viewer *v, bool *step)
 {
-    VkCommandBuffer cmd;
-    uint32_t slot, index = 0;
-    vf_result res = vf_frames_begin(v->frames, &cmd, &slot);
+    v->need_estimate = false;
+    vf_frame_estimate est;
+    vf_result res = vf_cmd_estimate_frame(v->gpu, v->solver, v->renderer, 1.0, &est);
     if (res != VF_OK)
-        goto gpu_fail;
-    if (v->slot_used[slot])
-        collect_times(v, slot);
-    res = vf_swapchain_acquire(&v->sc, v->acquired[slot], &index);
-    if (res == VF_ERR_UNSUPPORTED) {
-        /* out of date: submit the empty command buffer, rebuild, try again next frame */
-        v->rebuild = true;
-        v->slot_used[slot] = false;
-        return vf_frames_submit(v->frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE) == VF_OK ? 0 : VF_EXIT_RUNTIME;
+        return res;
+    char line[1024];
+    const char *key = NULL;
+    bool slow = vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, false, line, sizeof line, NULL);
+    vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, true, v->estimate, sizeof v->estimate, &key);
+    for (size_t k = 0; key && k < v->info->param_count; k++) /* the key to change, selected for Up/Down */
+        if (!strcmp(v->info->params[k].key, key))
+            v->selected_param = (int)k;
+    *step = !est.frame_complete;
+    /* a slow scene pauses before its first frame instead of freezing the
+     * window for it (not in lockstep or while recording: the pause would
+     * depend on this machine's pace, not on the inputs) */
+    bool pause = slow && *step && !v->ls.peer && !v->rec.open;
+    if (slow)
+        vf_app_warn("%s%s", line, pause ? " (the viewer pauses: Space runs it)" : "");
+    if (pause) {
+        *step = false; /* the frame stays in progress: Space or N goes on with it */
+        v->paused = true;
+        push_event(v, &(vf_event){.type = VF_EVENT_PAUSE, .on = true});
+        snprintf(v->status, sizeof v->status, "paused before a slow frame: Space runs, N steps one frame");
     }
-    if (res != VF_OK)
-        goto gpu_fail;
-    bool step;
-    int rc = session_frame(v, dt, &step);
-    if (rc != 0)
-        return rc; /* the acquired image is never presented: the viewer exits */
-    if (step && v->need_estimate) {
-        /* a new solver: its pace from the first substeps, before the frame
-         * (after this frame's inputs: the frame's results do not change) */
-        v->need_estimate = false;
-        vf_frame_estimate est;
-        if ((res = vf_cmd_estimate_frame(v->gpu, v->solver, v->renderer, 1.0, &est)) != VF_OK)
-            goto gpu_fail;
-        char line[1024];
-        const char *key = NULL;
-        bool slow = vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, false, line, sizeof line, NULL);
-        vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, true, v->estimate, sizeof v->estimate, &key);
-        for (size_t k = 0; key && k < v->info->param_count; k++) /* the key to change, selected for Up/Down */
-            if (!strcmp(v->info->params[k].key, key))
-                v->selected_param = (int)k;
-        step = !est.frame_complete;
-        /* a slow scene pauses before its first frame instead of freezing the
-         * window for it (not in lockstep or while recording: the pause would
-         * depend on this machine's pace, not on the inputs) */
-        bool pause = slow && step && !v->ls.peer && !v->rec.open;
-        if (slow)
-            vf_app_warn("%s%s", line, pause ? " (the viewer pauses: Space runs it)" : "");
-        if (pause) {
-            step = false; /* the frame stays in progress: Space or N goes on with it */
-            v->paused = true;
-            push_event(v, &(vf_event){.type = VF_EVENT_PAUSE, .on = true});
-            snprintf(v->status, sizeof v->status, "paused before a slow frame: Space runs, N steps one frame");
-        }
+    return VF_OK;
+}
+
+/* After the frame's submit: waits for it and writes the screenshot (or the
+ * recorded frame, or --screenshot's file). 0, or an exit code after
+ * printing. */
+static int write_shot(viewer *v, uint32_t slot)
+{
+    int rc;
+    if ((rc = vf_frame_runner_wait(v->runner, slot)) != 0 || (rc = vf_frame_runner_collect(v->runner, slot)) != 0)
+        return rc;
+    const char *path = v->shot_file;
+    if (v->shot_path && v->frame + 1 == v->frame_limit) {
+        path = v->shot_path;
+    } else {
+        mkdir(v->shot_dir, 0777);
+        if (v->recording)
+            snprintf(v->shot_file, sizeof v->shot_file, "%s/frame_%05u.png", v->shot_dir, v->record_index++);
+        else
+            snprintf(v->shot_file, sizeof v->shot_file, "%s/shot_%03u.png", v->shot_dir, v->shot_index++);
     }
-    vf_profiler_reset(v->prof, cmd, slot);
-    vf_cmd_barrier_frame_start(cmd);
-    if (step) {
-        uint32_t s = vf_profiler_begin(v->prof, cmd, "view.sim");
-        res = vf_solver_record_frame(v->solver, cmd, v->prof);
-        vf_profiler_end(v->prof, cmd, s);
-        if (res != VF_OK)
-            goto gpu_fail;
+    vf_result res = vf_capture_write_png(v->shot, path);
+    if (v->want_shot)
+        snprintf(v->status, sizeof v->status, res == VF_OK ? "saved %.200s" : "cannot write %.200s", path);
+    if (res != VF_OK && path == v->shot_path) {
+        vf_app_error("--screenshot %s: cannot write the file", path);
+        return VF_EXIT_USAGE;
     }
-    vf_render_barrier_after_sim(cmd);
-    vf_image *target = &v->sc.images[index];
-    vf_render_prepare_target(cmd, target);
-    uint32_t s = vf_profiler_begin(v->prof, cmd, "view.render");
-    res = v->renderer->vt->record(v->renderer, cmd, target, v->prof);
-    vf_profiler_end(v->prof, cmd, s);
-    if (res != VF_OK)
-        goto gpu_fail;
+    v->want_shot = false;
+    return 0;
+}
+
+/* Whether this frame is read back (a screenshot, a recorded frame or
+ * --screenshot's last frame) into v->shot, created here for target. */
+static bool want_shot(viewer *v, const vf_image *target)
+{
     bool shot = v->want_shot || v->recording || (v->shot_path && v->frame + 1 == v->frame_limit);
     if (shot && !(target->format == VK_FORMAT_B8G8R8A8_SRGB || target->format == VK_FORMAT_R8G8B8A8_SRGB ||
                   target->format == VK_FORMAT_B8G8R8A8_UNORM || target->format == VK_FORMAT_R8G8B8A8_UNORM))
@@ -713,6 +719,54 @@ static int draw_frame(viewer *v, double dt)
         if (vf_capture_create(v->gpu, &cd, &v->shot) != VF_OK)
             shot = false;
     }
+    return shot;
+}
+
+/* One frame through the runner: the session's inputs, the simulation, then
+ * the hook of the viewer (render into the acquired swapchain image, the
+ * screenshot's copy, the overlay), the submit that waits for the acquire
+ * and signals the present, the present and a screenshot's readback. 0, or
+ * an exit code after printing. */
+static int draw_frame(viewer *v, double dt)
+{
+    VkCommandBuffer cmd;
+    uint32_t slot, index = 0;
+    uint64_t frame = (uint64_t)v->frame + 1;
+    snprintf(v->scene_name, sizeof v->scene_name, "%s", v->info->name);
+    int rc = vf_frame_runner_begin(v->runner, &cmd, &slot);
+    if (rc != 0)
+        return rc;
+    vf_result res = vf_swapchain_acquire(&v->sc, v->acquired[slot], &index);
+    if (res == VF_ERR_UNSUPPORTED) {
+        /* out of date: submit the command buffer without work, rebuild, try again next frame */
+        v->rebuild = true;
+        return vf_frame_runner_submit(v->runner, slot, frame, 1, true);
+    }
+    if (res != VF_OK)
+        return vf_frame_runner_fail(v->runner, res, "acquiring the swapchain image", frame, 0, -1);
+    bool step;
+    if ((rc = session_frame(v, dt, &step)) != 0)
+        return rc; /* the acquired image is never presented: the viewer exits */
+    snprintf(v->scene_name, sizeof v->scene_name, "%s", v->info->name); /* the inputs may change the scene */
+    if (step && v->need_estimate && (res = estimate_new_solver(v, &step)) != VF_OK)
+        return vf_frame_runner_fail(v->runner, res, "estimating the pace", frame, 0, -1);
+    vf_profiler *prof = v->runner->prof;
+    if (step) {
+        uint32_t s = vf_profiler_begin(prof, cmd, "view.sim");
+        res = vf_solver_record_frame(v->solver, cmd, prof);
+        vf_profiler_end(prof, cmd, s);
+        if (res != VF_OK)
+            return vf_frame_runner_fail(v->runner, res, "recording", frame, 1, (int)slot);
+    }
+    vf_render_barrier_after_sim(cmd);
+    vf_image *target = &v->sc.images[index];
+    vf_render_prepare_target(cmd, target);
+    uint32_t s = vf_profiler_begin(prof, cmd, "view.render");
+    res = v->renderer->vt->record(v->renderer, cmd, target, prof);
+    vf_profiler_end(prof, cmd, s);
+    if (res != VF_OK)
+        return vf_frame_runner_fail(v->runner, res, "rendering", frame, 1, (int)slot);
+    bool shot = want_shot(v, target);
     /* screenshots show the picture without the overlay (--screenshot-overlay: with it) */
     if (shot && !v->shot_overlay)
         record_shot_copy(v, cmd, target);
@@ -722,48 +776,16 @@ static int draw_frame(viewer *v, double dt)
         record_shot_copy(v, cmd, target);
     vf_image_transition(cmd, target, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                         VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_NONE, 0);
-    res = vf_frames_submit(v->frames, v->acquired[slot], VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                           v->sc.render_done[index]);
-    if (res != VF_OK)
-        goto gpu_fail;
-    v->slot_used[slot] = true;
+    if ((rc = vf_frame_runner_submit_sync(v->runner, slot, frame, v->acquired[slot],
+                                          VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, v->sc.render_done[index])) != 0)
+        return rc;
     if (step && (res = vf_solver_frame_done(v->solver)) != VF_OK)
-        goto gpu_fail;
+        return vf_frame_runner_fail(v->runner, res, "frame bookkeeping", frame, 1, -1);
     bool rebuild = false;
     if ((res = vf_swapchain_present(&v->sc, index, &rebuild)) != VF_OK)
-        goto gpu_fail;
+        return vf_frame_runner_fail(v->runner, res, "presenting", frame, 1, (int)slot);
     v->rebuild |= rebuild;
-    if (shot) {
-        if ((res = vf_frames_wait(v->frames, slot)) != VF_OK)
-            goto gpu_fail;
-        collect_times(v, slot);
-        v->slot_used[slot] = false;
-        const char *path = v->shot_file;
-        if (v->shot_path && v->frame + 1 == v->frame_limit) {
-            path = v->shot_path;
-        } else {
-            mkdir(v->shot_dir, 0777);
-            if (v->recording)
-                snprintf(v->shot_file, sizeof v->shot_file, "%s/frame_%05u.png", v->shot_dir, v->record_index++);
-            else
-                snprintf(v->shot_file, sizeof v->shot_file, "%s/shot_%03u.png", v->shot_dir, v->shot_index++);
-        }
-        res = vf_capture_write_png(v->shot, path);
-        if (v->want_shot)
-            snprintf(v->status, sizeof v->status, res == VF_OK ? "saved %.200s" : "cannot write %.200s", path);
-        if (res != VF_OK && path == v->shot_path) {
-            vf_app_error("--screenshot %s: cannot write the file", path);
-            return VF_EXIT_USAGE;
-        }
-        v->want_shot = false;
-    }
-    return 0;
-gpu_fail:
-    if (res == VF_ERR_DEVICE_LOST)
-        vf_app_error("the gpu device was lost at frame %lld: try a smaller scene or another driver", v->frame);
-    else
-        vf_app_error("frame %lld: %s", v->frame, vf_result_message(res));
-    return VF_EXIT_RUNTIME;
+    return shot ? write_shot(v, slot) : 0;
 }
 
 /* Scripted resize/minimise cycles for the tests (--test-resize N). */
@@ -876,12 +898,12 @@ static int run_viewer(viewer *v, vf_cmd_scene *sc)
     }
     if ((rc = rebuild_swapchain(v)) != 0)
         return rc;
-    vf_frames_desc fd = {.count = SLOTS, .name = "viewer frames"};
-    vf_profiler_desc pd = {.slots = SLOTS, .max_scopes = 1024};
+    vf_frame_runner_desc rd = {.name = "viewer frames", .scene = v->scene_name, .solver = &v->solver,
+                               .size_hint = "a smaller size (--set, or the keys)",
+                               .keep_hint = "the viewer runs no checks; vkfluid run --check-every N keeps one",
+                               .collect = collect_times, .collect_user = v};
     vf_overlay_desc od = {.format = v->sc.format ? v->sc.format : VK_FORMAT_B8G8R8A8_SRGB, .slots = SLOTS};
-    vf_result res = vf_frames_create(v->gpu, &fd, &v->frames);
-    if (res == VF_OK)
-        res = vf_profiler_create(v->gpu, &pd, &v->prof);
+    vf_result res = vf_frame_runner_create(v->gpu, &rd, &v->runner);
     if (res == VF_OK)
         res = vf_overlay_create(v->gpu, &od, &v->overlay);
     for (uint32_t i = 0; res == VF_OK && i < SLOTS; i++) {
@@ -957,8 +979,7 @@ static void cleanup(viewer *v, int *rc)
     drop_scene(v);
     vf_capture_destroy(&v->shot);
     vf_overlay_destroy(&v->overlay);
-    vf_profiler_destroy(&v->prof);
-    vf_frames_destroy(&v->frames);
+    vf_frame_runner_destroy(&v->runner); /* first: waits for the submits that use the profiler's queries */
     for (uint32_t i = 0; i < SLOTS; i++)
         if (v->acquired[i])
             vkDestroySemaphore(v->gpu->device, v->acquired[i], NULL);
