@@ -33,24 +33,6 @@ static vf_solver *make_pool(vf_gpu *gpu)
     return vf_test_height_solver(gpu, &d);
 }
 
-/* Simulates `frames` frames, renders once, reads back. */
-static const uint8_t *draw(vf_gpu *gpu, vf_solver *s, vf_renderer *r, vf_capture *cap, int frames)
-{
-    VkCommandBuffer cmd;
-    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
-        return NULL;
-    for (int f = 0; f < frames; f++) {
-        vf_solver_record_frame(s, cmd, NULL);
-        vf_solver_frame_done(s);
-    }
-    vf_render_barrier_after_sim(cmd);
-    vf_image *target = vf_capture_target(cap);
-    vf_render_prepare_target(cmd, target);
-    CHECK(r->vt->record(r, cmd, target, NULL) == VF_OK);
-    vf_capture_record_readback(cap, cmd);
-    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-    return vf_capture_pixels(cap);
-}
 
 /* The surface renderer of rd and a capture of its size (a check each);
  * false when either cannot be created. */
@@ -71,7 +53,7 @@ static void test_surface_view(vf_gpu *gpu)
     if (!s || !open_view(gpu, &rd, &r, &cap))
         goto done;
     /* the default camera is framed on the water: most of the image is pool */
-    const uint8_t *px = draw(gpu, s, r, cap, 30);
+    const uint8_t *px = vf_test_render_frames(gpu, s, r, cap, 30);
     if (!px)
         goto done;
     uint32_t framed = 0;
@@ -84,7 +66,7 @@ static void test_surface_view(vf_gpu *gpu)
     vf_camera horizon = {.eye = {0.5f, 0.62f, 1.62f}, .target = {0.5f, -0.03f, 0.45f}, .up = {0, 1, 0},
                          .fov_y = 0.9f, .znear = 0.005f, .zfar = 20.0f};
     r->vt->set_camera(r, &horizon);
-    px = draw(gpu, s, r, cap, 30);
+    px = vf_test_render_frames(gpu, s, r, cap, 30);
     if (!px)
         goto done;
     CHECK(vf_capture_write_png(cap, vf_test_path("surface.png")) == VF_OK);
@@ -144,7 +126,7 @@ static void test_top_view(vf_gpu *gpu)
             eta[(size_t)j * st.nx + i] = i < st.nx / 3 ? 0.02f : i < 2 * st.nx / 3 ? 0.0f : -0.02f;
     CHECK(vf_height_upload(s, eta, eta) == VF_OK);
     free(eta);
-    const uint8_t *px = draw(gpu, s, r, cap, 0);
+    const uint8_t *px = vf_test_render_frames(gpu, s, r, cap, 0);
     if (!px)
         goto done;
     CHECK(vf_capture_write_png(cap, vf_test_path("top.png")) == VF_OK);
@@ -343,13 +325,13 @@ static void test_caustics_view(vf_gpu *gpu)
         rd_off.caustics = -1;
         if (s && CHECK(vf_render_surface_create(gpu, &rd, &r_on) == VF_OK) &&
             CHECK(vf_render_surface_create(gpu, &rd_off, &r_off) == VF_OK)) {
-            const uint8_t *px = draw(gpu, s, r_on, cap, 60);
+            const uint8_t *px = vf_test_render_frames(gpu, s, r_on, cap, 60);
             if (px) {
                 memcpy(on, px, (size_t)w * h * 4);
                 CHECK(vf_capture_write_png(cap, vf_test_path(calm ? "caustics_calm.png" : "caustics_pool.png")) ==
                       VF_OK);
             }
-            const uint8_t *off = px ? draw(gpu, s, r_off, cap, 0) : NULL;
+            const uint8_t *off = px ? vf_test_render_frames(gpu, s, r_off, cap, 0) : NULL;
             if (off) {
                 double mean_abs, sd, most;
                 diff_stats(on, off, w, h, &mean_abs, &sd, &most);
@@ -398,15 +380,15 @@ static void test_pointer_ripple(vf_gpu *gpu)
     if (!CHECK(r1->vt->pick(r1, o, d, in.pos)))
         goto done;
     s1->vt->interact(s1, &in);
-    const uint8_t *px = draw(gpu, s1, r1, cap, 1);
+    const uint8_t *px = vf_test_render_frames(gpu, s1, r1, cap, 1);
     in.active = false;
     s1->vt->interact(s1, &in);
-    px = px ? draw(gpu, s1, r1, cap, 29) : NULL;
+    px = px ? vf_test_render_frames(gpu, s1, r1, cap, 29) : NULL;
     if (!px)
         goto done;
     CHECK(vf_capture_write_png(cap, vf_test_path("ripple.png")) == VF_OK);
     memcpy(calm, px, (size_t)w * h * 4);
-    px = draw(gpu, s0, r0, cap, 30);
+    px = vf_test_render_frames(gpu, s0, r0, cap, 30);
     if (!px)
         goto done;
     double mean_abs, sd, most;
@@ -450,7 +432,7 @@ static void test_boat_wake(vf_gpu *gpu)
     vf_render_surface_desc rd = {.solver = s, .width = w, .height = h, .view = VF_SURFACE_VIEW_3D};
     if (!open_view(gpu, &rd, &r, &cap))
         goto done;
-    const uint8_t *px = draw(gpu, s, r, cap, frames);
+    const uint8_t *px = vf_test_render_frames(gpu, s, r, cap, frames);
     if (!px)
         goto done;
     CHECK(vf_capture_write_png(cap, vf_test_path("boat_wake.png")) == VF_OK);

@@ -35,24 +35,6 @@
 #define T_REL 1e-4        /* hit distance tolerance: relative part ... */
 #define T_ABS 1e-3        /* ... plus metres */
 
-/* Simulates `frames` frames, renders once into cap's target, reads back. */
-static const uint8_t *draw(vf_gpu *gpu, vf_solver *s, vf_renderer *r, vf_capture *cap, int frames)
-{
-    VkCommandBuffer cmd;
-    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
-        return NULL;
-    for (int f = 0; f < frames; f++) {
-        vf_solver_record_frame(s, cmd, NULL);
-        vf_solver_frame_done(s);
-    }
-    vf_render_barrier_after_sim(cmd);
-    vf_image *target = vf_capture_target(cap);
-    vf_render_prepare_target(cmd, target);
-    CHECK(r->vt->record(r, cmd, target, NULL) == VF_OK);
-    vf_capture_record_readback(cap, cmd);
-    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-    return vf_capture_pixels(cap);
-}
 
 static void save(const char *name, const uint8_t *px, uint32_t w, uint32_t h)
 {
@@ -132,7 +114,7 @@ static void hits_for(vf_gpu *gpu, vf_solver *s, vf_renderer *r, vf_capture *cap,
                      hit_counts *c)
 {
     uint32_t w = r->width, h = r->height;
-    const uint8_t *px = draw(gpu, s, r, cap, 0);
+    const uint8_t *px = vf_test_render_frames(gpu, s, r, cap, 0);
     vf_surface_frame f;
     vf_height_state st;
     vf_height_get_state(s, &st);
@@ -193,7 +175,7 @@ static void test_hits(vf_gpu *gpu)
         !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK) || !CHECK(vf_buffer_create(gpu, &bd, &hb) == VF_OK) ||
         !CHECK(vf_render_surface_debug_hits(r, hb)))
         goto done;
-    draw(gpu, s, r, cap, 40); /* waves from the rain */
+    vf_test_render_frames(gpu, s, r, cap, 40); /* waves from the rain */
     hit_counts c = {0};
     vf_camera cam;
     r->vt->get_camera(r, &cam);
@@ -264,11 +246,11 @@ static void test_scene_paths(vf_gpu *gpu, const char *name, const char *const *s
     if (!CHECK(vf_render_create_for(gpu, s, &ro, &rc, err, sizeof err) == VF_OK))
         goto done;
     CHECK(rr->path == VF_RENDER_PATH_RASTER && rc->path == VF_RENDER_PATH_COMPUTE);
-    const uint8_t *a = draw(gpu, s, rr, cap, frames);
+    const uint8_t *a = vf_test_render_frames(gpu, s, rr, cap, frames);
     if (!a || !(raster = malloc((size_t)w * h * 4)))
         goto done;
     memcpy(raster, a, (size_t)w * h * 4);
-    const uint8_t *b = draw(gpu, s, rc, cap, 0);
+    const uint8_t *b = vf_test_render_frames(gpu, s, rc, cap, 0);
     if (!b)
         goto done;
     char n1[64], n2[64];
@@ -306,12 +288,12 @@ static void test_no_quad(vf_gpu *gpu)
         !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK))
         goto done;
     rd.no_quad = true;
-    const uint8_t *px = draw(gpu, s, rq, cap, 20);
+    const uint8_t *px = vf_test_render_frames(gpu, s, rq, cap, 20);
     if (!px || !(a = malloc((size_t)w * h * 4)) || !CHECK(vf_render_surface_create(gpu, &rd, &rn) == VF_OK))
         goto done;
     memcpy(a, px, (size_t)w * h * 4);
     vf_compare_stats st;
-    if ((px = draw(gpu, s, rn, cap, 0)) && CHECK(vf_compare_images(a, px, w, h, 2, &st) == VF_OK)) {
+    if ((px = vf_test_render_frames(gpu, s, rn, cap, 0)) && CHECK(vf_compare_images(a, px, w, h, 2, &st) == VF_OK)) {
         printf("%s vs neighbours' normals evaluated per pixel: PSNR %.2f dB (min %.0f)\n",
                gpu->info.subgroup_quad ? "quad operations" : "(no quad operations here) the same path", st.psnr,
                PSNR_MIN);
@@ -355,14 +337,14 @@ static void test_resize_and_copy(vf_gpu *gpu)
     if (!s || !CHECK(vf_render_surface_create(gpu, &rd, &rc) == VF_OK) ||
         !CHECK(vf_capture_create(gpu, &cd, &cap) == VF_OK) || !CHECK(rc->vt->resize(rc, w2, h2) == VF_OK))
         goto done;
-    const uint8_t *px = draw(gpu, s, rc, cap, 20);
+    const uint8_t *px = vf_test_render_frames(gpu, s, rc, cap, 20);
     if (!px || !(a = malloc((size_t)w2 * h2 * 4)))
         goto done;
     memcpy(a, px, (size_t)w2 * h2 * 4);
     /* the same size from the start: the same picture */
     rd.width = w2;
     rd.height = h2;
-    if (CHECK(vf_render_surface_create(gpu, &rd, &rr) == VF_OK) && (px = draw(gpu, s, rr, cap, 0))) {
+    if (CHECK(vf_render_surface_create(gpu, &rd, &rr) == VF_OK) && (px = vf_test_render_frames(gpu, s, rr, cap, 0))) {
         int worst = 0;
         for (size_t i = 0; i < (size_t)w2 * h2 * 4; i++)
             worst = abs((int)px[i] - (int)a[i]) > worst ? abs((int)px[i] - (int)a[i]) : worst;

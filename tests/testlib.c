@@ -1,5 +1,8 @@
 #include "testlib.h"
 
+#include "capture.h"
+#include "gpu_cmd.h"
+#include "render.h"
 #include "solver_grid3d.h"
 #include "solver_height.h"
 #include "solver_sph.h"
@@ -295,4 +298,22 @@ vf_sph *vf_test_sph(vf_gpu *gpu, const vf_sph_desc *d)
     char err[256] = "";
     check_created(vf_sph_create(gpu, d, &sph, err, sizeof err), err);
     return sph;
+}
+
+const uint8_t *vf_test_render_frames(vf_gpu *gpu, vf_solver *s, vf_renderer *r, vf_capture *cap, int frames)
+{
+    VkCommandBuffer cmd;
+    if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+        return NULL;
+    for (int f = 0; f < frames; f++) {
+        vf_solver_record_frame(s, cmd, NULL);
+        vf_solver_frame_done(s);
+    }
+    vf_render_barrier_after_sim(cmd);
+    vf_image *target = vf_capture_target(cap);
+    vf_render_prepare_target(cmd, target);
+    CHECK(r->vt->record(r, cmd, target, NULL) == VF_OK);
+    vf_capture_record_readback(cap, cmd);
+    CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+    return vf_capture_pixels(cap);
 }

@@ -121,6 +121,15 @@ struct vf_sph;
  * it cannot be created. */
 struct vf_sph *vf_test_sph(vf_gpu *gpu, const struct vf_sph_desc *d);
 
+struct vf_solver;
+struct vf_renderer;
+struct vf_capture;
+/** Records `frames` frames of s and one render by r into cap's target in one
+ * command buffer, submits it and waits, with a check on each step; returns
+ * cap's pixels (owned by cap), NULL when the command buffer could not begin. */
+const uint8_t *vf_test_render_frames(vf_gpu *gpu, struct vf_solver *s, struct vf_renderer *r, struct vf_capture *cap,
+                                     int frames);
+
 struct vf_height_desc;
 /** Creates a height-field solver of d, with a check that names the error;
  * NULL when it cannot be created. */
