@@ -502,34 +502,22 @@ static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *e
      * takes, the nozzle), here rather than after the device is created */
     vf_sph_desc sd;
     scene_sph_desc(d, &g, s, &sd);
-    vf_result r = vf_sph_check_desc(&sd, err, cap);
-    if (r != VF_OK && d->particles > 0 && err && !strncmp(err, "frame_dt: ", 10)) {
-        /* the spacing follows from particles, the key the user set */
-        char why[1024];
-        snprintf(why, sizeof why, "%s", err);
-        snprintf(err, cap, "particles: %g particles (spacing %g m) with %s", d->particles, s, why);
+    vf_result r = vf_sph_check_fields(&sd, err, cap);
+    if (r != VF_OK)
+        return r;
+    if ((r = vf_sph_check_substeps(&sd, err, cap)) != VF_OK) {
+        if (d->particles > 0) {
+            /* the spacing follows from particles, the key the user set */
+            char why[1024];
+            snprintf(why, sizeof why, "%s", err);
+            snprintf(err, cap, "particles: %g particles (spacing %g m) with %s", d->particles, s, why);
+        }
+        return r;
     }
-    return r;
+    return vf_sph_check_nozzle(&sd, err, cap);
 }
 
 /* ------------------------------------------------------------------ create */
-
-/* A size error of the solver names "particles"; when the count follows from
- * spacing (the key the user set, particles unset), the line names spacing. */
-static vf_result spacing_error(const vf_sph_scene_desc *d, double s, vf_result r, char *err, size_t cap)
-{
-    if (d->particles <= 0 && err && !strncmp(err, "particles: ", 11)) {
-        char why[1024];
-        const char *rest = strstr(err, " particles do not fit");
-        if (rest)
-            snprintf(why, sizeof why, "%.*s particles, which do not fit%s", (int)(rest - err - 11), err + 11,
-                     rest + strlen(" particles do not fit"));
-        else
-            snprintf(why, sizeof why, "%s", err + 11);
-        snprintf(err, cap, "spacing: %g m gives %s: use a larger spacing", s, why);
-    }
-    return r;
-}
 
 /* The scene's obstacles into sd: its sphere and box keys, then a scene
  * file's obstacle list (as many as the solver takes). */
@@ -645,6 +633,7 @@ static void scene_sph_desc(const vf_sph_scene_desc *d, const geometry *g, double
     scene_obstacles(d, sd);
     if (d->kind == SCENE_FOUNTAIN)
         scene_emitter(d, s, sd);
+    sd->count_key = d->particles > 0 ? "particles" : "spacing"; /* the key size errors name */
 }
 
 static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *p, vf_solver **out, char *err,
@@ -669,7 +658,7 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
         want = (uint64_t)d->capacity;
     vf_result r = vf_sph_check_size(gpu, &sd, want, NULL, err, cap);
     if (r != VF_OK)
-        return spacing_error(d, s, r, err, cap);
+        return r;
     uint64_t n = lattice(d, &g, s, inside, NULL, 0);
     if (n == 0 && d->kind != SCENE_FOUNTAIN) {
         snprintf(err, cap, "spacing: %g m leaves no particle in the water", s);
@@ -678,8 +667,9 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
     uint64_t capacity = d->kind == SCENE_FOUNTAIN ? (uint64_t)d->capacity : n;
     if (capacity < n)
         capacity = n;
-    if ((r = vf_sph_check_size(gpu, &sd, capacity, NULL, err, cap)) != VF_OK)
-        return spacing_error(d, s, r, err, cap);
+    /* the lattice holds about the estimate (never more than the tank's lattice): the solver's
+     * create checks the exact capacity against the device (the same line,
+     * naming sd.count_key) before any GPU allocation */
     float(*pos)[4] = malloc(16 * (n ? n : 1));
     if (!pos)
         return VF_ERR_NO_MEMORY;
@@ -690,7 +680,7 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
     r = vf_solver_create(gpu, &vf_sph_family, &sd, out, err, cap);
     free(pos);
     if (r != VF_OK)
-        return spacing_error(d, s, r, err, cap);
+        return r;
     if (!d->foam)
         return VF_OK;
     vf_sph *sph = vf_sph_from_solver(*out);

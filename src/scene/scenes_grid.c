@@ -164,65 +164,14 @@ static vf_result check_donor_cell(const vf_grid_scene_desc *sd, char *err, size_
     return VF_ERR_INVALID_ARG;
 }
 
-/* A scene file's shapes on a grid desc: obstacles into the free obstacle
- * slots (discs for cylinders and spheres, squares for square boxes),
- * inflow and outflow sides (vel_scale raised to the fastest inflow); the
- * dye regions are painted by create. */
-static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, double *inflow_scale, char *err, size_t cap)
+/* Refused up front: scenes the pressure projection cannot make
+ * divergence-free (their checks would pass on a wrong flow), and obstacles
+ * that leave no fluid to solve for. */
+static vf_result check_fluid(const vf_grid_scene_desc *sd, const vf_grid_desc *d, char *err, size_t cap)
 {
-    *inflow_scale = 0;
     const vf_scene_shapes *sh = &sd->shapes;
     const uint32_t slots = sizeof d->obstacles / sizeof d->obstacles[0];
-    uint32_t used = 0;
-    while (used < slots && d->obstacles[used].shape != VF_GRID_SHAPE_NONE)
-        used++;
     double width = d->width > 0 ? d->width : 1.0;
-    vf_shapes_caps caps = {.family = "grid",
-                           .dims = 2,
-                           .hi = {width, width * d->ny / d->nx, 0},
-                           .max_obstacles = slots - used,
-                           .obstacle_cylinder = true,
-                           .max_fluid = VF_SHAPES_MAX_FLUID,
-                           .sides = true};
-    vf_result r = vf_shapes_check(sh, &caps, err, cap);
-    if (r != VF_OK)
-        return r;
-    for (uint32_t k = 0; k < sh->obstacle_count; k++) {
-        const vf_shape *o = &sh->obstacles[k];
-        if (o->kind == VF_SHAPE_BOX && fabs(o->size[0] - o->size[1]) > 1e-9 * o->size[0]) {
-            snprintf(err, cap, "obstacles[%u].size: the grid solver's boxes are squares: give equal sx and sy", k);
-            return VF_ERR_INVALID_ARG;
-        }
-        d->obstacles[used++] = (vf_grid_obstacle){
-            .shape = o->kind == VF_SHAPE_BOX ? VF_GRID_SHAPE_BOX : VF_GRID_SHAPE_DISC,
-            .cx = (float)o->center[0],
-            .cy = (float)o->center[1],
-            .radius = (float)(o->kind == VF_SHAPE_BOX ? 0.5 * o->size[0] : o->radius),
-        };
-    }
-    static const char *const names[] = {"left", "right", "bottom", "top"};
-    for (int side = 0; side < 4; side++) {
-        uint32_t bit = 1u << side;
-        if (!((sh->inflow_sides | sh->outflow_sides) & bit))
-            continue;
-        if (d->sides[side] == VF_GRID_BC_PERIODIC) {
-            snprintf(err, cap, "%s: the %s side is periodic in this scene: set periodic=false and walls=freeslip first",
-                     (sh->inflow_sides & bit) ? "inflows" : "outflows", names[side]);
-            return VF_ERR_INVALID_ARG;
-        }
-        if (sh->inflow_sides & bit) {
-            double v = sh->inflow_speed[side], sign = (side == 0 || side == 2) ? 1.0 : -1.0;
-            d->sides[side] = VF_GRID_BC_INFLOW;
-            d->side_u[side] = side < 2 ? (float)(sign * v) : 0.0f;
-            d->side_v[side] = side < 2 ? 0.0f : (float)(sign * v);
-            *inflow_scale = fmax(*inflow_scale, 1.5 * v);
-        } else {
-            d->sides[side] = VF_GRID_BC_OUTFLOW;
-            d->side_u[side] = d->side_v[side] = 0.0f;
-        }
-    }
-    /* refused up front: scenes the pressure projection cannot make
-     * divergence-free (their checks would pass on a wrong flow) */
     bool outflow = false, inflow = false;
     for (int side = 0; side < 4; side++) {
         outflow = outflow || d->sides[side] == VF_GRID_BC_OUTFLOW;
@@ -260,6 +209,68 @@ static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, dou
     return VF_OK;
 }
 
+/* A scene file's shapes on a grid desc: obstacles into the free obstacle
+ * slots (discs for cylinders and spheres, squares for square boxes),
+ * inflow and outflow sides (vel_scale raised to the fastest inflow); the
+ * dye regions are painted by create. check: also refuse what the grid
+ * cannot take (false: sd was validated before). */
+static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, double *inflow_scale, bool check,
+                              char *err, size_t cap)
+{
+    *inflow_scale = 0;
+    const vf_scene_shapes *sh = &sd->shapes;
+    const uint32_t slots = sizeof d->obstacles / sizeof d->obstacles[0];
+    uint32_t used = 0;
+    while (used < slots && d->obstacles[used].shape != VF_GRID_SHAPE_NONE)
+        used++;
+    double width = d->width > 0 ? d->width : 1.0;
+    vf_shapes_caps caps = {.family = "grid",
+                           .dims = 2,
+                           .hi = {width, width * d->ny / d->nx, 0},
+                           .max_obstacles = slots - used,
+                           .obstacle_cylinder = true,
+                           .max_fluid = VF_SHAPES_MAX_FLUID,
+                           .sides = true};
+    vf_result r = check ? vf_shapes_check(sh, &caps, err, cap) : VF_OK;
+    if (r != VF_OK)
+        return r;
+    for (uint32_t k = 0; k < sh->obstacle_count; k++) {
+        const vf_shape *o = &sh->obstacles[k];
+        if (check && o->kind == VF_SHAPE_BOX && fabs(o->size[0] - o->size[1]) > 1e-9 * o->size[0]) {
+            snprintf(err, cap, "obstacles[%u].size: the grid solver's boxes are squares: give equal sx and sy", k);
+            return VF_ERR_INVALID_ARG;
+        }
+        d->obstacles[used++] = (vf_grid_obstacle){
+            .shape = o->kind == VF_SHAPE_BOX ? VF_GRID_SHAPE_BOX : VF_GRID_SHAPE_DISC,
+            .cx = (float)o->center[0],
+            .cy = (float)o->center[1],
+            .radius = (float)(o->kind == VF_SHAPE_BOX ? 0.5 * o->size[0] : o->radius),
+        };
+    }
+    static const char *const names[] = {"left", "right", "bottom", "top"};
+    for (int side = 0; side < 4; side++) {
+        uint32_t bit = 1u << side;
+        if (!((sh->inflow_sides | sh->outflow_sides) & bit))
+            continue;
+        if (check && d->sides[side] == VF_GRID_BC_PERIODIC) {
+            snprintf(err, cap, "%s: the %s side is periodic in this scene: set periodic=false and walls=freeslip first",
+                     (sh->inflow_sides & bit) ? "inflows" : "outflows", names[side]);
+            return VF_ERR_INVALID_ARG;
+        }
+        if (sh->inflow_sides & bit) {
+            double v = sh->inflow_speed[side], sign = (side == 0 || side == 2) ? 1.0 : -1.0;
+            d->sides[side] = VF_GRID_BC_INFLOW;
+            d->side_u[side] = side < 2 ? (float)(sign * v) : 0.0f;
+            d->side_v[side] = side < 2 ? 0.0f : (float)(sign * v);
+            *inflow_scale = fmax(*inflow_scale, 1.5 * v);
+        } else {
+            d->sides[side] = VF_GRID_BC_OUTFLOW;
+            d->side_u[side] = d->side_v[side] = 0.0f;
+        }
+    }
+    return check ? check_fluid(sd, d, err, cap) : VF_OK;
+}
+
 /* Paints the scene file's fluid regions as dye, a colour per region. */
 static vf_result paint_regions(vf_grid *g, const vf_grid_scene_desc *sd, const vf_grid_desc *d)
 {
@@ -293,12 +304,15 @@ done:
     return r;
 }
 
-vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *d, char *err,
-                                size_t cap)
+/* The grid desc of scene sd. check: also refuse values the grid cannot take
+ * (the scene-level checks; the solver's own are vf_grid_validate_desc);
+ * false: sd was validated before, only convert. */
+static vf_result convert(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *d, bool check,
+                         char *err, size_t cap)
 {
     memset(d, 0, sizeof *d);
     common_desc(sd, d);
-    vf_result res = check_donor_cell(sd, err, cap);
+    vf_result res = check ? check_donor_cell(sd, err, cap) : VF_OK;
     if (res != VF_OK)
         return res;
     double nominal = 0.05, speed_used = 1.0;
@@ -376,7 +390,7 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
     if (res != VF_OK)
         return res;
     double inflow_scale;
-    if ((res = apply_shapes(sd, d, &inflow_scale, err, cap)) != VF_OK)
+    if ((res = apply_shapes(sd, d, &inflow_scale, check, err, cap)) != VF_OK)
         return res;
     if (inflow_scale > speed_used) {
         /* a scene file's inflow is faster than the preset's flow: substeps for it */
@@ -384,9 +398,18 @@ vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_
         if ((res = timing(sd, 1.0 / sd->n, inflow_scale, nominal, d, err, cap)) != VF_OK)
             return res;
     }
-    return vf_grid_validate_desc(d, err, cap);
+    return VF_OK;
 }
 
+vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *d, char *err,
+                                size_t cap)
+{
+    vf_result res = convert(scene, sd, d, true, err, cap);
+    return res == VF_OK ? vf_grid_validate_desc(d, err, cap) : res;
+}
+
+/* The scene's one check: its keys together, then the solver's desc
+ * (vf_grid_validate_desc); create and frame_dt only convert after it. */
 static vf_result validate_any(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
 {
     vf_grid_desc d;
@@ -453,7 +476,7 @@ static double frame_dt_any(const vf_scene_info *scene, const void *desc)
 {
     vf_grid_desc d;
     char err[256];
-    return vf_grid_scene_to_desc(scene, desc, &d, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
+    return convert(scene, desc, &d, false, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
 }
 
 static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
@@ -461,7 +484,7 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
 {
     *out = NULL;
     vf_grid_desc d;
-    vf_result res = vf_grid_scene_to_desc(scene, desc, &d, err, cap);
+    vf_result res = convert(scene, desc, &d, false, err, cap); /* validated by validate_any */
     if (res != VF_OK)
         return res;
     vf_solver *s = NULL;

@@ -46,8 +46,10 @@ extern const vf_scene_info vf_scene_grid_cavity;
 extern const vf_scene_info vf_scene_grid_channel;
 extern const vf_scene_info vf_scene_grid_shear;
 
-/** Builds the solver desc of a grid scene from its keys; one-line reason in
- * err for combinations the solver cannot run. */
+/** Builds the solver desc of a grid scene from its keys and checks it: the
+ * scene-level combinations, then vf_grid_validate_desc. One-line reason in
+ * err (naming the key) for combinations the solver cannot run. The scene's
+ * validate hook runs this once; its create and frame_dt hooks only convert. */
 vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *out, char *err,
                                 size_t cap);
 

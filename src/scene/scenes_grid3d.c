@@ -98,9 +98,12 @@ static vf_grid3d_shape shape_of(int k)
 
 static const char *const obstacle_keys[3] = {"obstacle_x", "obstacle_y", "obstacle_z"};
 
-/* Builds the solver desc; one line naming the key for what the solver cannot run. */
-static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene_desc *sd, vf_grid3d_desc *d, char *err,
-                               size_t cap)
+/* Builds the solver desc; one line naming the key for what the solver cannot
+ * run. check: also run the solver's own checks (vf_grid3d_validate_desc);
+ * false: sd was validated before, only convert (the key comparisons on the
+ * way cannot fail then). */
+static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene_desc *sd, vf_grid3d_desc *d, bool check,
+                               char *err, size_t cap)
 {
     memset(d, 0, sizeof *d);
     bool wind = scene == &vf_scene_grid3d_wind3d;
@@ -239,20 +242,21 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
     d->substeps = (uint32_t)steps;
     d->dt = frame / steps;
     vf_grid3d_fill_defaults(d);
-    return vf_grid3d_validate_desc(d, err, cap);
+    return check ? vf_grid3d_validate_desc(d, err, cap) : VF_OK;
 }
 
+/* The scene's one check; create and frame_dt only convert after it. */
 static vf_result validate_any(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
 {
     vf_grid3d_desc d;
-    return scene_to_desc(scene, desc, &d, err, cap);
+    return scene_to_desc(scene, desc, &d, true, err, cap);
 }
 
 static double frame_dt_any(const vf_scene_info *scene, const void *desc)
 {
     vf_grid3d_desc d;
     char err[256];
-    return scene_to_desc(scene, desc, &d, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
+    return scene_to_desc(scene, desc, &d, false, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
 }
 
 static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
@@ -260,7 +264,7 @@ static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void 
 {
     *out = NULL;
     vf_grid3d_desc d;
-    vf_result res = scene_to_desc(scene, desc, &d, err, cap);
+    vf_result res = scene_to_desc(scene, desc, &d, false, err, cap); /* validated by validate_any */
     if (res != VF_OK)
         return res;
     return vf_solver_create(gpu, &vf_grid3d_family, &d, out, err, cap);

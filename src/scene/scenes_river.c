@@ -46,8 +46,10 @@ static void river_preset(const vf_scene_info *scene, void *p)
 
 /* The grid channel under a height desc: inflow at x = 0, outflow at x = Lx,
  * free-slip banks, the same pillar, time step from the grid's CFL limit
- * dividing frame_dt evenly. */
-static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, char *err, size_t cap)
+ * dividing frame_dt evenly. check: also check it (the river's keys, then
+ * vf_grid_validate_desc); false: validated before (river_validate), only
+ * convert. */
+static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, bool check, char *err, size_t cap)
 {
     const vf_height_desc *d = &sd->solver;
     memset(g, 0, sizeof *g);
@@ -103,7 +105,7 @@ static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, char
     if (g->pressure == VF_GRID_PRESSURE_PENALTY) {
         /* the penalty's explicit sub-steps, checked here to name the river's key */
         g->epsilon = d->flow_epsilon;
-        uint64_t k = vf_grid_penalty_min_substeps(g);
+        uint64_t k = check ? vf_grid_penalty_min_substeps(g) : 0;
         if (k > VF_GRID_PENALTY_MAX_SUBSTEPS) {
             snprintf(err, cap,
                      "flow_epsilon: %g: the penalty's explicit sub-steps would need %llu a flow step (flow cell %.3g "
@@ -113,7 +115,7 @@ static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, char
             return VF_ERR_INVALID_ARG;
         }
     }
-    return vf_grid_validate_desc(g, err, cap);
+    return check ? vf_grid_validate_desc(g, err, cap) : VF_OK;
 }
 
 /* The grid's current buffers as the height solver's flow: kinematic pressure
@@ -181,7 +183,7 @@ static vf_result river_validate(const vf_scene_info *scene, const void *desc, ch
     if (res != VF_OK)
         return res;
     vf_grid_desc g;
-    return flow_desc(d, &g, err, cap);
+    return flow_desc(d, &g, true, err, cap);
 }
 
 static vf_result river_create(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
@@ -192,7 +194,7 @@ static vf_result river_create(const vf_scene_info *scene, vf_gpu *gpu, const voi
     const vf_height_desc *d = &sd->solver;
     *out = NULL;
     vf_grid_desc gd;
-    vf_result res = flow_desc(sd, &gd, err, cap);
+    vf_result res = flow_desc(sd, &gd, false, err, cap); /* validated by river_validate */
     if (res != VF_OK)
         return res;
     vf_solver *s = NULL, *flow = NULL;

@@ -705,10 +705,8 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     if (err && cap)
         err[0] = 0;
     vf_grid_desc d = desc ? *desc : (vf_grid_desc){0};
-    fill_defaults(&d);
-    vf_result res = vf_grid_validate_desc(&d, err, cap);
-    if (res != VF_OK)
-        return res;
+    fill_defaults(&d); /* the values come validated (vf_grid_validate_desc): only the device is checked here */
+    vf_result res;
     uint64_t need = vf_grid_memory_bytes(&d);
     char what[64];
     snprintf(what, sizeof what, "n: %u x %u cells", d.nx, d.ny);

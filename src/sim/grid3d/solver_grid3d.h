@@ -172,10 +172,12 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
 /** Device bytes the solver would allocate for desc (defaults filled). */
 uint64_t vf_grid3d_memory_bytes(const vf_grid3d_desc *d);
 
-/** Creates the solver: checks desc against the device's limits, allocates
- * every buffer, builds the pipelines, uploads the obstacle masks and sets the
- * state to rest. desc may be NULL (defaults). err (may be NULL) gets one line
- * for VF_ERR_INVALID_ARG and VF_ERR_TOO_LARGE. The caller owns *out. */
+/** Creates the solver: checks desc against the device's limits (memory,
+ * buffer range), allocates every buffer, builds the pipelines, uploads the
+ * obstacle masks and sets the state to rest. desc may be NULL (defaults).
+ * desc's values must come validated (vf_grid3d_validate_desc, which the
+ * scenes run while validating): create does not check them again. err (may
+ * be NULL) gets one line for VF_ERR_TOO_LARGE. The caller owns *out. */
 vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **out, char *err, size_t cap);
 
 /** Destroys the solver (the GPU must be idle); accepts NULL and *g == NULL. */

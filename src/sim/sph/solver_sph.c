@@ -361,7 +361,7 @@ double vf_sph_step_size(const vf_sph_desc *d)
     return dt;
 }
 
-static vf_result check_desc(const vf_sph_desc *d, char *err, size_t cap)
+vf_result vf_sph_check_fields(const vf_sph_desc *d, char *err, size_t cap)
 {
     for (int k = 0; k < 3; k++)
         if (!(d->hi[k] > d->lo[k])) {
@@ -396,9 +396,14 @@ vf_result vf_sph_check_desc(const vf_sph_desc *desc, char *err, size_t cap)
 {
     if (err && cap)
         err[0] = 0;
-    vf_result r = check_desc(desc, err, cap);
-    if (r != VF_OK)
-        return r;
+    vf_result r = vf_sph_check_fields(desc, err, cap);
+    if (r == VF_OK)
+        r = vf_sph_check_substeps(desc, err, cap);
+    return r == VF_OK ? vf_sph_check_nozzle(desc, err, cap) : r;
+}
+
+vf_result vf_sph_check_substeps(const vf_sph_desc *desc, char *err, size_t cap)
+{
     /* substeps per frame, bounded before anything is allocated or recorded:
      * a fast sound speed or a fine spacing with a long frame would otherwise
      * run thousands of substeps per frame */
@@ -422,6 +427,11 @@ vf_result vf_sph_check_desc(const vf_sph_desc *desc, char *err, size_t cap)
                    VF_SPH_MAX_FRAME_SUBSTEPS * dt);
         return VF_ERR_INVALID_ARG;
     }
+    return VF_OK;
+}
+
+vf_result vf_sph_check_nozzle(const vf_sph_desc *desc, char *err, size_t cap)
+{
     if (desc->emitter) {
         uint32_t points = nozzle_pattern(desc, NULL, 0);
         if (points == 0 || points > VF_SPH_EMIT_MAX) {
@@ -810,6 +820,15 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
     uint64_t max_particles = by_heap < by_range ? by_heap : by_range;
     if (max_particles > (uint64_t)UINT32_MAX - VF_SPH_WG)
         max_particles = (uint64_t)UINT32_MAX - VF_SPH_WG;
+    const char *key = desc->count_key && strcmp(desc->count_key, "particles") ? desc->count_key : NULL;
+    if (particles > max_particles && key) {
+        vf_set_err(err, cap,
+                "%s: %g m gives %llu particles, which do not fit on %s: at most %llu fit (%d bytes each; %llu MiB "
+                "device memory, %llu MiB storage buffer range, maxStorageBufferRange): use a larger %s",
+                key, desc->spacing, (unsigned long long)particles, gpu->info.name, (unsigned long long)max_particles,
+                (int)per, (unsigned long long)(heap >> 20), (unsigned long long)(range >> 20), key);
+        return VF_ERR_TOO_LARGE;
+    }
     if (particles > max_particles) {
         vf_set_err(err, cap,
                 "particles: %llu particles do not fit on %s: at most %llu fit (%d bytes each; %llu MiB device memory, "
@@ -842,7 +861,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
     vf_result r;
     uint64_t want = desc->capacity > desc->count ? desc->capacity : desc->count;
     uint32_t g[3];
-    if ((r = vf_sph_check_desc(desc, err, cap)) != VF_OK || (r = vf_sph_check_size(gpu, desc, want, g, err, cap)) != VF_OK)
+    if ((r = vf_sph_check_size(gpu, desc, want, g, err, cap)) != VF_OK) /* the values come validated */
         return r;
     if (want == 0)
         want = 1;
@@ -879,7 +898,11 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
     }
 
     if ((r = create_buffers(s)) != VF_OK || (r = create_pipelines(s)) != VF_OK) {
-        if (r == VF_ERR_TOO_LARGE || r == VF_ERR_OUT_OF_DEVICE_MEMORY)
+        const char *key = desc->count_key && strcmp(desc->count_key, "particles") ? desc->count_key : NULL;
+        if ((r == VF_ERR_TOO_LARGE || r == VF_ERR_OUT_OF_DEVICE_MEMORY) && key)
+            vf_set_err(err, cap, "%s: %g m gives %u particles and %u cells do not fit in the memory of %s: use a larger %s",
+                       key, desc->spacing, s->capacity, s->cells, gpu->info.name, key);
+        else if (r == VF_ERR_TOO_LARGE || r == VF_ERR_OUT_OF_DEVICE_MEMORY)
             vf_set_err(err, cap, "particles: %u particles and %u cells do not fit in the memory of %s", s->capacity,
                     s->cells, gpu->info.name);
         goto fail;

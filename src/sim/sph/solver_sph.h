@@ -121,6 +121,9 @@ typedef struct vf_sph_desc {
     bool buffer_reads;         /* density, forces, the drift, the scan and the reorder read from the
                                   storage buffers even where the device can read them as
                                   texels (the fallback path; for tests) */
+    const char *count_key;     /* the key the particle count came from, named in size errors:
+                                  NULL or "particles" (the count itself), or a key whose value
+                                  is the spacing (the count follows from it, e.g. "spacing") */
 } vf_sph_desc;
 
 typedef struct vf_sph vf_sph;
@@ -128,23 +131,36 @@ typedef struct vf_sph vf_sph;
 /** The substep size desc gives (CFL with the sound and flow speeds, the force
  * and viscous limits); no GPU work. */
 double vf_sph_step_size(const vf_sph_desc *desc);
-/** The checks of desc that need no device: positive sizes and constants,
- * obstacle counts, the substeps a frame takes (at most
- * VF_SPH_MAX_FRAME_SUBSTEPS, else a line naming frame_dt and the largest
- * that fits) and the nozzle's points; VF_ERR_INVALID_ARG with a one-line
- * reason in err (may be NULL). vf_sph_create runs them too; scenes run them
- * while validating, before any device exists. */
+/** The checks of desc that need no device, in this order:
+ * vf_sph_check_fields, vf_sph_check_substeps, vf_sph_check_nozzle;
+ * VF_ERR_INVALID_ARG with a one-line reason in err (may be NULL). For direct
+ * users of the solver: vf_sph_create does not run them (scenes run them while
+ * validating, before any device exists). */
 vf_result vf_sph_check_desc(const vf_sph_desc *desc, char *err, size_t cap);
+/** Part of vf_sph_check_desc: positive sizes and constants, obstacle counts,
+ * restitution, positions present, the emitter's speed. err may be NULL. */
+vf_result vf_sph_check_fields(const vf_sph_desc *desc, char *err, size_t cap);
+/** Part of vf_sph_check_desc (after vf_sph_check_fields passed): the
+ * substeps a frame takes, at most VF_SPH_MAX_FRAME_SUBSTEPS, else
+ * VF_ERR_INVALID_ARG with a line naming frame_dt and the largest that fits.
+ * err may be NULL. */
+vf_result vf_sph_check_substeps(const vf_sph_desc *desc, char *err, size_t cap);
+/** Part of vf_sph_check_desc (after vf_sph_check_fields passed): an
+ * emitter's nozzle has 1 to VF_SPH_EMIT_MAX points. err may be NULL. */
+vf_result vf_sph_check_nozzle(const vf_sph_desc *desc, char *err, size_t cap);
 
-/** Creates the solver: checks desc (vf_sph_check_desc) and sizes against
- * the device (buffer range, heap size, dispatch limits; VF_ERR_TOO_LARGE
- * with a one-line reason in err that says how many particles or cells fit),
+/** Creates the solver: desc's values must come validated (vf_sph_check_desc;
+ * create does not check them again). Checks sizes against the device
+ * (vf_sph_check_size: buffer range, heap size; VF_ERR_TOO_LARGE with a
+ * one-line reason in err that names desc->count_key and says how many
+ * particles or cells fit),
  * allocates every buffer, uploads the particles and evaluates density and
  * forces once. err may be NULL. */
 vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char *err, size_t cap);
 /** Checks that a tank of desc's size and h, and `particles` particles, fit
  * on the device (buffer range, memory); VF_ERR_TOO_LARGE with a one-line
- * reason naming the key and how many fit. grid (may be NULL) gets the cells
+ * reason naming the key (desc->count_key for the particles, spacing for the
+ * cells) and how many fit. grid (may be NULL) gets the cells
  * per axis. Call before generating particles on the host. */
 vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3], char *err,
                             size_t cap);
