@@ -92,8 +92,7 @@ static void test_dispatch_and_profiler(vf_gpu *gpu)
     vf_pipeline *p = NULL;
     vf_compute_desc cd = {.shader = "no_such_shader.comp"};
     CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_ERR_SHADER_NOT_FOUND);
-    cd = (vf_compute_desc){.shader = "selftest_fill.comp", .binding_count = 1, .bindings = {VF_BIND_STORAGE_BUFFER},
-                           .push_size = sizeof(vf_selftest_push)};
+    cd = (vf_compute_desc){.shader = "selftest_fill.comp", .push_size = sizeof(vf_selftest_push)};
     CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK);
     /* More groups than maxComputeWorkGroupCount[0] forces the split over y. */
     uint64_t n = (uint64_t)gpu->props.limits.maxComputeWorkGroupCount[0] * VF_WG_1D + 777;
@@ -175,9 +174,7 @@ static void test_bench_copy(vf_gpu *gpu)
     vf_pipeline *p = NULL;
     vf_buffer *src = NULL, *dst = NULL;
     uint32_t *in = malloc((size_t)n * 16), *out = malloc((size_t)n * 16), *want = malloc((size_t)n * 16);
-    vf_compute_desc cd = {.shader = "bench_copy.comp", .binding_count = 2,
-                          .bindings = {[VF_BENCH_COPY_BIND_SRC] = VF_BIND_STORAGE_BUFFER,
-                                       [VF_BENCH_COPY_BIND_DST] = VF_BIND_STORAGE_BUFFER},
+    vf_compute_desc cd = {.shader = "bench_copy.comp",
                           .push_size = sizeof(vf_bench_copy_push)};
     vf_buffer_desc bd = {.size = (VkDeviceSize)n * 16, .name = "bench copy test src"};
     CHECK(in && out && want);
@@ -227,10 +224,8 @@ static void test_validation_counts_hazards(void)
     CHECK(gpu->validation);
     vf_pipeline *fill = NULL, *add = NULL;
     vf_buffer *b = NULL, *o = NULL;
-    vf_compute_desc cd = {.shader = "selftest_fill.comp", .binding_count = 1, .bindings = {VF_BIND_STORAGE_BUFFER},
-                          .push_size = sizeof(vf_selftest_push)};
-    vf_compute_desc ad = {.shader = "scan_add.comp", .binding_count = 2,
-                          .bindings = {VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
+    vf_compute_desc cd = {.shader = "selftest_fill.comp", .push_size = sizeof(vf_selftest_push)};
+    vf_compute_desc ad = {.shader = "scan_add.comp",
                           .push_size = sizeof(vf_scan_push), .local_size_x = VF_SCAN_WG};
     vf_buffer_desc bd = {.size = 4096, .name = "hazard written"};
     CHECK(vf_pipeline_compute_create(gpu, &cd, &fill) == VF_OK);
@@ -285,8 +280,7 @@ static void test_descriptor_sets(void)
         return;
     CHECK(!gpu->push_descriptors);
     vf_pipeline *p = NULL;
-    vf_compute_desc cd = {.shader = "selftest_fill.comp", .binding_count = 1, .bindings = {VF_BIND_STORAGE_BUFFER},
-                          .push_size = sizeof(vf_selftest_push)};
+    vf_compute_desc cd = {.shader = "selftest_fill.comp", .push_size = sizeof(vf_selftest_push)};
     vf_buffer *b = NULL;
     vf_buffer_desc bd = {.size = 4096, .name = "set path"};
     CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK);
@@ -421,8 +415,7 @@ static void test_offset_alignment(void)
            (unsigned long long)align, gpu->min_desktop ? " (min-desktop)" : "");
     CHECK(align >= dev_align);
     vf_pipeline *p = NULL;
-    vf_compute_desc cd = {.shader = "selftest_fill.comp", .binding_count = 1, .bindings = {VF_BIND_STORAGE_BUFFER},
-                          .push_size = sizeof(vf_selftest_push)};
+    vf_compute_desc cd = {.shader = "selftest_fill.comp", .push_size = sizeof(vf_selftest_push)};
     vf_buffer *b = NULL;
     vf_buffer_desc bd = {.size = 4096, .name = "alignment"};
     CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK);

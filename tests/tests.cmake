@@ -98,14 +98,14 @@ endforeach()
 # loaded run of docs/robustness.md).
 set(VF_SWIFTSHADER_TESTS test_gpu_core test_grid test_grid_methods test_height_kernels test_sph_bin test_sph_kernels
     test_sph_forces test_sph_pbf test_sph_dfsph test_ssf test_grid3d test_sph_foam test_sph_mesh test_drivers
-    test_terrain_kernels test_surface_compute)
+    test_terrain_kernels test_surface_compute test_spirv)
 set(VF_MATRIX_TESTS test_gpu_core test_scan test_grid test_grid_methods test_grid_physics test_height_kernels test_height_physics
     test_height_render test_sph_bin test_sph_kernels test_sph_forces test_sph_pbf test_sph_dfsph test_sph_hydro test_sph_run test_ssf
     test_capture test_grid3d test_grid3d_physics test_grid3d_render test_sph_foam test_sph_mesh test_counters
-    test_drivers test_terrain_kernels test_terrain_physics test_surface_compute)
+    test_drivers test_terrain_kernels test_terrain_physics test_surface_compute test_spirv)
 set(VF_MINDESKTOP_TESTS test_gpu_core test_scan test_grid test_grid_methods test_height_kernels test_sph_bin test_sph_kernels
     test_sph_forces test_sph_pbf test_sph_dfsph test_ssf test_grid3d test_sph_foam test_sph_mesh test_counters test_drivers
-    test_terrain_kernels test_surface_compute)
+    test_terrain_kernels test_surface_compute test_spirv)
 file(GLOB VF_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd*.json)
 if(VF_LVP_ICD)
   list(SORT VF_LVP_ICD)

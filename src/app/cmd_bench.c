@@ -232,9 +232,6 @@ static void measure_copy_bandwidth(vf_gpu *gpu, double *transfer_gbps, double *s
     bd.name = "bench copy b";
     vf_profiler_desc pd = {.slots = 1, .max_scopes = 2 * COPY_REPEATS};
     vf_compute_desc cd = {.shader = "bench_copy.comp",
-                          .binding_count = 2,
-                          .bindings = {[VF_BENCH_COPY_BIND_SRC] = VF_BIND_STORAGE_BUFFER,
-                                       [VF_BENCH_COPY_BIND_DST] = VF_BIND_STORAGE_BUFFER},
                           .push_size = sizeof(vf_bench_copy_push),
                           .name = "bench copy"};
     if (vf_buffer_create(gpu, &bd, &b) != VF_OK || vf_profiler_create(gpu, &pd, &prof) != VF_OK ||

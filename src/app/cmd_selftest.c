@@ -86,7 +86,7 @@ static int check_compute_and_graphics(vf_gpu *gpu)
     uint8_t *pix = malloc((size_t)w * h * 4);
     vf_result res = host && pix ? VF_OK : VF_ERR_NO_MEMORY;
     vf_buffer_desc bd = {.size = n * 4, .name = "selftest buffer"};
-    vf_compute_desc cd = {.shader = "selftest_fill.comp", .binding_count = 1, .bindings = {VF_BIND_STORAGE_BUFFER},
+    vf_compute_desc cd = {.shader = "selftest_fill.comp",
                           .push_size = sizeof(vf_selftest_push)};
     vf_graphics_desc gd = {.vertex_shader = "selftest_tri.vert", .fragment_shader = "selftest_tri.frag",
                            .push_size = sizeof(vf_selftest_push), .color_count = 1,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpu_shaders.h"
+#include "gpu_spirv.h"
 
 bool vf_limits_min_desktop(void)
 {
@@ -44,118 +45,16 @@ void vf_limits_clamp_min_desktop(VkPhysicalDeviceLimits *l)
     VF_MAX(optimalBufferCopyOffsetAlignment, 256u);
 }
 
-/* SPIR-V opcodes and enums used here */
-enum {
-    OP_EXECUTION_MODE = 16,
-    OP_TYPE_BOOL = 20,
-    OP_TYPE_INT = 21,
-    OP_TYPE_FLOAT = 22,
-    OP_TYPE_VECTOR = 23,
-    OP_TYPE_MATRIX = 24,
-    OP_TYPE_ARRAY = 28,
-    OP_TYPE_STRUCT = 30,
-    OP_TYPE_POINTER = 32,
-    OP_CONSTANT = 43,
-    OP_SPEC_CONSTANT = 50,
-    OP_VARIABLE = 59,
-    OP_EXECUTION_MODE_ID = 331,
-    MODE_LOCAL_SIZE = 17,
-    MODE_LOCAL_SIZE_ID = 38,
-    STORAGE_WORKGROUP = 4,
-};
-
 bool vf_limits_reflect(const uint32_t *code, size_t bytes, uint32_t size[3], uint64_t *shared_bytes)
 {
-    size_t n = bytes / 4;
-    if (n < 5 || code[0] != 0x07230203u)
-        return false;
-    uint32_t bound = code[3];
-    if (bound == 0 || bound > (1u << 22))
-        return false;
-    uint64_t *type_size = calloc(bound, sizeof *type_size); /* bytes of a type id; constant value of a constant id */
-    uint64_t *value = calloc(bound, sizeof *value);
-    uint32_t *pointee = calloc(bound, sizeof *pointee);     /* pointer id -> pointee type (Workgroup pointers only) */
-    if (!type_size || !value || !pointee) {
-        free(type_size);
-        free(value);
-        free(pointee);
-        return false;
-    }
-    bool have_size = false, ok = true;
-    uint32_t size_ids[3] = {0, 0, 0};
+    vf_spirv_info info;
     *shared_bytes = 0;
-    for (size_t i = 5; i < n && ok;) {
-        uint32_t wc = code[i] >> 16, op = code[i] & 0xffffu;
-        if (wc == 0 || i + wc > n) {
-            ok = false;
-            break;
-        }
-        const uint32_t *w = &code[i];
-#define ID(k) (w[k] < bound ? w[k] : 0)
-        switch (op) {
-        case OP_EXECUTION_MODE:
-            if (wc >= 6 && w[2] == MODE_LOCAL_SIZE) {
-                size[0] = w[3], size[1] = w[4], size[2] = w[5];
-                have_size = true;
-            }
-            break;
-        case OP_EXECUTION_MODE_ID:
-            if (wc >= 6 && w[2] == MODE_LOCAL_SIZE_ID)
-                for (int k = 0; k < 3; k++)
-                    size_ids[k] = ID(3 + k);
-            break;
-        case OP_TYPE_BOOL: type_size[ID(1)] = 4; break;
-        case OP_TYPE_INT:
-        case OP_TYPE_FLOAT:
-            if (wc >= 3)
-                type_size[ID(1)] = w[2] / 8;
-            break;
-        case OP_TYPE_VECTOR:
-            if (wc >= 4) /* a 3-vector counts as 4 (how drivers lay them out) */
-                type_size[ID(1)] = type_size[ID(2)] * (w[3] == 3 ? 4 : w[3]);
-            break;
-        case OP_TYPE_MATRIX:
-            if (wc >= 4)
-                type_size[ID(1)] = type_size[ID(2)] * w[3];
-            break;
-        case OP_TYPE_ARRAY:
-            if (wc >= 4)
-                type_size[ID(1)] = type_size[ID(2)] * value[ID(3)];
-            break;
-        case OP_TYPE_STRUCT: {
-            uint64_t s = 0;
-            for (uint32_t k = 2; k < wc; k++)
-                s += type_size[ID(k)];
-            type_size[ID(1)] = s;
-            break;
-        }
-        case OP_TYPE_POINTER:
-            if (wc >= 4 && w[2] == STORAGE_WORKGROUP)
-                pointee[ID(1)] = ID(3);
-            break;
-        case OP_CONSTANT:
-        case OP_SPEC_CONSTANT: /* its default: what the shader needs unless the host sets it */
-            if (wc >= 4)
-                value[ID(2)] = w[3];
-            break;
-        case OP_VARIABLE:
-            if (wc >= 4 && w[3] == STORAGE_WORKGROUP && pointee[ID(1)])
-                *shared_bytes += type_size[pointee[ID(1)]];
-            break;
-        default: break;
-        }
-#undef ID
-        i += wc;
-    }
-    if (ok && !have_size && size_ids[0]) {
-        for (int k = 0; k < 3; k++)
-            size[k] = (uint32_t)value[size_ids[k]];
-        have_size = true;
-    }
-    free(type_size);
-    free(value);
-    free(pointee);
-    return ok && have_size;
+    if (!vf_spirv_reflect(code, bytes, &info, NULL, 0) || !info.have_local_size)
+        return false;
+    for (int k = 0; k < 3; k++)
+        size[k] = info.local_size[k];
+    *shared_bytes = info.shared_bytes;
+    return true;
 }
 
 bool vf_limits_check_shaders(const VkPhysicalDeviceLimits *l, char *why, size_t why_size)

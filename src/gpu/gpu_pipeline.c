@@ -34,22 +34,53 @@ static vf_result create_module(vf_gpu *gpu, const char *name, VkShaderModule *mo
     return res;
 }
 
-static vf_result create_layout(vf_pipeline *p, const vf_binding_type *types, uint32_t count, uint32_t push_size,
-                               const char *name)
+/* Takes the bindings of a shader's reflection into p (a graphics pipeline
+ * calls it once per stage): a slot both stages declare must have one type. */
+static vf_result add_bindings(vf_pipeline *p, const vf_spirv_info *info, uint32_t push_size)
+{
+    if (info->push_size > push_size)
+        return VF_ERR_INVALID_ARG; /* the shader would read past the pushed bytes */
+    for (uint32_t s = 0; s < VF_MAX_BINDINGS; s++) {
+        if (!(info->slot_mask & (1u << s)))
+            continue;
+        if ((p->slot_mask & (1u << s)) && p->types[s] != info->types[s])
+            return VF_ERR_INVALID_ARG;
+        p->slot_mask |= 1u << s;
+        p->types[s] = info->types[s];
+        p->slot_count = s + 1 > p->slot_count ? s + 1 : p->slot_count;
+    }
+    return VF_OK;
+}
+
+/* The reflection of an embedded shader and its bindings in p. */
+static vf_result reflect_into(vf_pipeline *p, const char *shader, uint32_t push_size)
+{
+    vf_spirv_info info;
+    if (!vf_shader_find(shader))
+        return VF_ERR_SHADER_NOT_FOUND;
+    if (!vf_spirv_reflect_shader(shader, &info, NULL, 0))
+        return VF_ERR_INVALID_ARG;
+    return add_bindings(p, &info, push_size);
+}
+
+/* The set layout of p's declared slots (p->slot_mask, p->types), its set
+ * cache on the descriptor-set path, and the pipeline layout. */
+static vf_result create_layout(vf_pipeline *p, uint32_t push_size, const char *name)
 {
     vf_gpu *gpu = p->gpu;
-    if (count > VF_MAX_BINDINGS || push_size > gpu->props.limits.maxPushConstantsSize || push_size % 4)
+    if (push_size > gpu->props.limits.maxPushConstantsSize || push_size % 4)
         return VF_ERR_INVALID_ARG;
-    p->binding_count = count;
     p->push_size = push_size;
     VkDescriptorSetLayoutBinding b[VF_MAX_BINDINGS];
     VkDescriptorType dtypes[VF_MAX_BINDINGS];
-    for (uint32_t i = 0; i < count; i++) {
-        p->types[i] = types[i];
-        dtypes[i] = descriptor_type(types[i]);
-        b[i] = (VkDescriptorSetLayoutBinding){
-            .binding = i,
-            .descriptorType = descriptor_type(types[i]),
+    uint32_t count = 0;
+    for (uint32_t s = 0; s < p->slot_count; s++) {
+        if (!(p->slot_mask & (1u << s)))
+            continue;
+        dtypes[count] = descriptor_type(p->types[s]);
+        b[count++] = (VkDescriptorSetLayoutBinding){
+            .binding = s,
+            .descriptorType = descriptor_type(p->types[s]),
             .descriptorCount = 1,
             .stageFlags = p->stages,
         };
@@ -110,7 +141,9 @@ vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, v
         .pData = desc->spec,
     };
     VkShaderModule mod = VK_NULL_HANDLE;
-    vf_result res = create_layout(p, desc->bindings, desc->binding_count, desc->push_size, name);
+    vf_result res = reflect_into(p, desc->shader, desc->push_size);
+    if (res == VF_OK)
+        res = create_layout(p, desc->push_size, name);
     if (res != VF_OK)
         goto fail;
     if ((res = create_module(gpu, desc->shader, &mod)) != VF_OK)
@@ -173,7 +206,11 @@ vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc,
     const char *name = desc->name ? desc->name : desc->vertex_shader;
     snprintf(p->name, sizeof p->name, "%s", name);
     VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
-    vf_result res = create_layout(p, desc->bindings, desc->binding_count, desc->push_size, name);
+    vf_result res = reflect_into(p, desc->vertex_shader, desc->push_size);
+    if (res == VF_OK && desc->fragment_shader)
+        res = reflect_into(p, desc->fragment_shader, desc->push_size);
+    if (res == VF_OK)
+        res = create_layout(p, desc->push_size, name);
     if (res != VF_OK)
         goto fail;
     if ((res = create_module(gpu, desc->vertex_shader, &vs)) != VF_OK)
@@ -269,60 +306,68 @@ void vf_pipeline_destroy(vf_pipeline **pp)
     *pp = NULL;
 }
 
+/* The write and the set-cache key of one binding of slot s. */
+static void binding_write(const vf_pipeline *p, uint32_t s, const vf_binding *b, VkWriteDescriptorSet *w,
+                          VkDescriptorBufferInfo *bi, VkDescriptorImageInfo *ii, uint64_t *k)
+{
+    vf_binding_type t = p->types[s];
+    *w = (VkWriteDescriptorSet){
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .dstBinding = s,
+        .descriptorCount = 1,
+        .descriptorType = descriptor_type(t),
+    };
+    if (t == VF_BIND_STORAGE_BUFFER || t == VF_BIND_UNIFORM_BUFFER) {
+        *bi = (VkDescriptorBufferInfo){
+            .buffer = b->buffer->buffer,
+            .offset = b->offset,
+            .range = b->range ? b->range : b->buffer->size - b->offset,
+        };
+        w->pBufferInfo = bi;
+        VkDeviceSize align = t == VF_BIND_UNIFORM_BUFFER ? p->gpu->props.limits.minUniformBufferOffsetAlignment
+                                                          : p->gpu->props.limits.minStorageBufferOffsetAlignment;
+        if (align && b->offset % align && p->gpu->deferred_error == VF_OK)
+            p->gpu->deferred_error = VF_ERR_MISALIGNED; /* the next submit fails */
+        k[0] = b->buffer->serial;
+        k[1] = bi->offset;
+        k[2] = bi->range;
+        k[3] = 0;
+    } else if (t == VF_BIND_TEXEL_BUFFER) {
+        w->pTexelBufferView = &b->buffer->texel_view;
+        k[0] = b->buffer->serial;
+        k[1] = 0;
+        k[2] = b->buffer->texel_bytes;
+        k[3] = 1; /* not a buffer range: a buffer binding's k[3] is 0 */
+    } else {
+        *ii = (VkDescriptorImageInfo){
+            .sampler = b->sampler,
+            .imageView = b->image->view,
+            .imageLayout = b->layout ? b->layout : b->image->layout,
+        };
+        w->pImageInfo = ii;
+        k[0] = b->image->serial;
+        k[1] = (uint64_t)ii->imageLayout;
+        k[2] = (uint64_t)(uintptr_t)ii->imageView;
+        k[3] = (uint64_t)ii->sampler;
+    }
+}
+
 void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push)
 {
     vkCmdBindPipeline(cmd, p->bind_point, p->pipeline);
-    if (p->binding_count && bindings) {
+    if (p->slot_mask && bindings) {
         VkWriteDescriptorSet w[VF_MAX_BINDINGS];
         VkDescriptorBufferInfo bi[VF_MAX_BINDINGS];
         VkDescriptorImageInfo ii[VF_MAX_BINDINGS];
         uint64_t key[VF_MAX_BINDINGS * VF_SET_KEY_WORDS];
-        for (uint32_t i = 0; i < p->binding_count; i++) {
-            const vf_binding *b = &bindings[i];
-            uint64_t *k = &key[i * VF_SET_KEY_WORDS];
-            w[i] = (VkWriteDescriptorSet){
-                .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                .dstBinding = i,
-                .descriptorCount = 1,
-                .descriptorType = descriptor_type(p->types[i]),
-            };
-            if (p->types[i] == VF_BIND_STORAGE_BUFFER || p->types[i] == VF_BIND_UNIFORM_BUFFER) {
-                bi[i] = (VkDescriptorBufferInfo){
-                    .buffer = b->buffer->buffer,
-                    .offset = b->offset,
-                    .range = b->range ? b->range : b->buffer->size - b->offset,
-                };
-                w[i].pBufferInfo = &bi[i];
-                VkDeviceSize align = p->types[i] == VF_BIND_UNIFORM_BUFFER
-                                         ? p->gpu->props.limits.minUniformBufferOffsetAlignment
-                                         : p->gpu->props.limits.minStorageBufferOffsetAlignment;
-                if (align && b->offset % align && p->gpu->deferred_error == VF_OK)
-                    p->gpu->deferred_error = VF_ERR_MISALIGNED; /* the next submit fails */
-                k[0] = b->buffer->serial;
-                k[1] = bi[i].offset;
-                k[2] = bi[i].range;
-                k[3] = 0;
-            } else if (p->types[i] == VF_BIND_TEXEL_BUFFER) {
-                w[i].pTexelBufferView = &b->buffer->texel_view;
-                k[0] = b->buffer->serial;
-                k[1] = 0;
-                k[2] = b->buffer->texel_bytes;
-                k[3] = 1; /* not a buffer range: a buffer binding's k[3] is 0 */
-            } else {
-                ii[i] = (VkDescriptorImageInfo){
-                    .sampler = b->sampler,
-                    .imageView = b->image->view,
-                    .imageLayout = b->layout ? b->layout : b->image->layout,
-                };
-                w[i].pImageInfo = &ii[i];
-                k[0] = b->image->serial;
-                k[1] = (uint64_t)ii[i].imageLayout;
-                k[2] = (uint64_t)(uintptr_t)ii[i].imageView;
-                k[3] = (uint64_t)ii[i].sampler;
+        uint32_t n = 0; /* the declared slots in order: the layout's bindings, the cache's key */
+        for (uint32_t s = 0; s < p->slot_count; s++)
+            if (p->slot_mask & (1u << s)) {
+                binding_write(p, s, &bindings[s], &w[n], &bi[n], &ii[n], &key[n * VF_SET_KEY_WORDS]);
+                n++;
             }
-        }
         if (!p->sets) {
-            vkCmdPushDescriptorSetKHR(cmd, p->bind_point, p->layout, 0, p->binding_count, w);
+            vkCmdPushDescriptorSetKHR(cmd, p->bind_point, p->layout, 0, n, w);
         } else {
             VkDescriptorSet set = vf_set_cache_get(p->sets, key, w);
             if (set)
@@ -347,8 +392,9 @@ static uint64_t texel_bytes(VkFormat f)
 /* Whether buf is also bound to p as a storage or uniform buffer. */
 static bool bound_as_buffer(const vf_pipeline *p, const vf_binding *bindings, const vf_buffer *buf)
 {
-    for (uint32_t k = 0; k < p->binding_count; k++)
-        if ((p->types[k] == VF_BIND_STORAGE_BUFFER || p->types[k] == VF_BIND_UNIFORM_BUFFER) &&
+    for (uint32_t k = 0; k < p->slot_count; k++)
+        if ((p->slot_mask & (1u << k)) &&
+            (p->types[k] == VF_BIND_STORAGE_BUFFER || p->types[k] == VF_BIND_UNIFORM_BUFFER) &&
             bindings[k].buffer == buf)
             return true;
     return false;
@@ -357,7 +403,9 @@ static bool bound_as_buffer(const vf_pipeline *p, const vf_binding *bindings, co
 uint64_t vf_pipeline_bound_bytes(const vf_pipeline *p, const vf_binding *bindings)
 {
     uint64_t n = 0;
-    for (uint32_t i = 0; bindings && i < p->binding_count; i++) {
+    for (uint32_t i = 0; bindings && i < p->slot_count; i++) {
+        if (!(p->slot_mask & (1u << i)))
+            continue;
         const vf_binding *b = &bindings[i];
         if ((p->types[i] == VF_BIND_STORAGE_BUFFER || p->types[i] == VF_BIND_UNIFORM_BUFFER) && b->buffer)
             n += b->range ? b->range : b->buffer->size - b->offset;

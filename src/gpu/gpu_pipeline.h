@@ -1,25 +1,21 @@
 /* gpu_pipeline: compute and graphics pipelines from embedded SPIR-V, with one
- * descriptor set (set 0) and push constants. Binding i of a pipeline is
- * described by types[i]; at record time a vf_binding array supplies the
- * resources in the same order. Where the device has VK_KHR_push_descriptor
+ * descriptor set (set 0) and push constants. A pipeline's descriptor-set
+ * layout is what its shaders declare (gpu_spirv.h): binding slot s has the
+ * type the SPIR-V gives it, and a graphics pipeline's set is the union of its
+ * vertex and fragment shaders' bindings. At record time a vf_binding array
+ * indexed by slot supplies the resources; an entry for a slot the shaders do
+ * not declare (one the optimizer removed, or a fill shared by several passes)
+ * is ignored. Where the device has VK_KHR_push_descriptor
  * (gpu->push_descriptors) set 0 is pushed; elsewhere it is bound from the
  * pipeline's descriptor-set cache (gpu_descriptors.h). */
 #ifndef VF_GPU_PIPELINE_H
 #define VF_GPU_PIPELINE_H
 
 #include "gpu_buffer.h"
+#include "gpu_spirv.h"
 
-#define VF_MAX_BINDINGS 24 /* the grid's scalar advection binds 21: 12 buffers and texel views of 9 of them */
 #define VF_MAX_COLOR_TARGETS 4
 #define VF_MAX_SPEC_CONSTANTS 8
-
-typedef enum vf_binding_type {
-    VF_BIND_STORAGE_BUFFER = 0,
-    VF_BIND_UNIFORM_BUFFER,
-    VF_BIND_STORAGE_IMAGE,   /* image in VK_IMAGE_LAYOUT_GENERAL */
-    VF_BIND_SAMPLED_IMAGE,   /* combined image sampler */
-    VF_BIND_TEXEL_BUFFER,    /* uniform texel buffer: the buffer's texel view (vf_buffer_desc.texel_format) */
-} vf_binding_type;
 
 /** One resource for one binding. For buffers: buffer, offset and range
  * (0 = the rest of the buffer); a texel buffer binding reads buffer's texel
@@ -41,9 +37,7 @@ static inline vf_binding vf_bind_buffer(vf_buffer *b)
 
 typedef struct vf_compute_desc {
     const char *shader;          /* embedded shader file name, e.g. "scan_block.comp" */
-    uint32_t binding_count;
-    vf_binding_type bindings[VF_MAX_BINDINGS];
-    uint32_t push_size;          /* bytes of push constants, 0..128, multiple of 4 */
+    uint32_t push_size;          /* bytes of push constants, 0..128, multiple of 4; at least the shader's block */
     uint32_t local_size_x;       /* workgroup x size the shader declares (for dispatch_1d); 0 = VF_WG_1D */
     const char *name;            /* debug name; NULL = shader name */
     bool neighbours;             /* the kernel loops over each element's neighbours (work accounting) */
@@ -60,9 +54,7 @@ typedef enum vf_blend {
 typedef struct vf_graphics_desc {
     const char *vertex_shader;   /* e.g. "ssf_sphere.vert" */
     const char *fragment_shader; /* NULL: depth-only */
-    uint32_t binding_count;
-    vf_binding_type bindings[VF_MAX_BINDINGS];
-    uint32_t push_size;
+    uint32_t push_size;          /* at least the larger of the two shaders' push blocks */
     uint32_t color_count;
     VkFormat color_formats[VF_MAX_COLOR_TARGETS];
     vf_blend blend[VF_MAX_COLOR_TARGETS];
@@ -81,8 +73,9 @@ typedef struct vf_pipeline {
     VkDescriptorSetLayout set_layout;
     VkPipelineBindPoint bind_point;
     VkShaderStageFlags stages;
-    uint32_t binding_count;
-    vf_binding_type types[VF_MAX_BINDINGS];
+    uint32_t slot_mask;  /* bit s: the shaders declare binding slot s */
+    uint32_t slot_count; /* the highest declared slot + 1 (0: no bindings) */
+    vf_binding_type types[VF_MAX_BINDINGS]; /* by slot, for the declared ones */
     uint32_t push_size;
     uint32_t local_size_x;
     char name[40];       /* debug name (work accounting, gpu_counters.h) */
@@ -90,25 +83,33 @@ typedef struct vf_pipeline {
     struct vf_set_cache *sets; /* the descriptor-set path only; NULL with push descriptors */
 } vf_pipeline;
 
-/** Creates a compute pipeline from an embedded shader. */
+/** Creates a compute pipeline from an embedded shader; its bindings are the
+ * shader's (gpu_spirv.h). Fails with VF_ERR_INVALID_ARG when the shader's
+ * push-constant block is larger than desc->push_size or it declares a
+ * binding vkfluid does not support, VF_ERR_SHADER_NOT_FOUND when there is no
+ * such shader. */
 vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, vf_pipeline **out);
-/** Creates a graphics pipeline for dynamic rendering (no render pass). Viewport
- * and scissor are dynamic. There are no vertex inputs: shaders pull vertices
+/** Creates a graphics pipeline for dynamic rendering (no render pass). Its
+ * bindings are the union of its shaders' (VF_ERR_INVALID_ARG when the two give
+ * one slot different types, or a push block is larger than desc->push_size).
+ * Viewport and scissor are dynamic. There are no vertex inputs: shaders pull vertices
  * from storage buffers. */
 vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc, vf_pipeline **out);
 /** Destroys a pipeline; accepts NULL and *p == NULL. */
 void vf_pipeline_destroy(vf_pipeline **p);
 
-/** Binds the pipeline, its descriptors (bindings has binding_count entries;
- * may be NULL when there are none: pushed, or bound from the pipeline's set
- * cache) and its push constants (push may be NULL when push_size is 0). A
+/** Binds the pipeline, its descriptors (bindings is indexed by slot and has
+ * at least slot_count entries, each declared slot filled; entries for other
+ * slots are ignored; may be NULL when there are none: pushed, or bound from
+ * the pipeline's set cache) and its push constants (push may be NULL when push_size is 0). A
  * buffer offset that is not a multiple of the device's (possibly clamped,
  * VKFLUID_LIMITS) offset alignment makes every later submit fail with
  * VF_ERR_MISALIGNED; on the set path a full cache does the same with
  * VF_ERR_SET_CACHE_FULL (gpu_descriptors.h). */
 void vf_cmd_bind(VkCommandBuffer cmd, const vf_pipeline *p, const vf_binding *bindings, const void *push);
 
-/** Bytes of the buffer ranges and images that `bindings` gives p (each
+/** Bytes of the buffer ranges and images that `bindings` gives p's declared
+ * slots (each
  * counted once; a texel view of a buffer the pass also binds as a buffer adds
  * nothing): the traffic of a pass touching every bound element once.
  * bindings may be NULL (0). */

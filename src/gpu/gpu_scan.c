@@ -55,8 +55,6 @@ vf_result vf_scan_create(vf_gpu *gpu, const vf_scan_desc *desc, vf_scan **out)
     s->chunk = chunk_blocks * VF_SCAN_BLOCK;
     vf_compute_desc cd = {
         .shader = "scan_block.comp",
-        .binding_count = 2,
-        .bindings = {VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
         .push_size = sizeof(vf_scan_push),
         .local_size_x = VF_SCAN_WG,
         .name = "scan block",

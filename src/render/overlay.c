@@ -46,8 +46,6 @@ vf_result vf_overlay_create(vf_gpu *gpu, const vf_overlay_desc *desc, vf_overlay
     vf_graphics_desc gd = {
         .vertex_shader = "overlay_text.vert",
         .fragment_shader = "overlay_text.frag",
-        .binding_count = 1,
-        .bindings = {VF_BIND_STORAGE_BUFFER},
         .push_size = sizeof(vf_overlay_push),
         .color_count = 1,
         .color_formats = {desc->format},

@@ -32,8 +32,6 @@ vf_result vf_caustics_create(vf_gpu *gpu, const vf_caustics_desc *desc, vf_caust
     vf_buffer_desc bd = {.size = (VkDeviceSize)desc->nx * desc->ny * sizeof(uint32_t), .name = "caustics accumulator"};
     vf_compute_desc cd = {
         .shader = "surface_caustics.comp",
-        .binding_count = 4,
-        .bindings = {VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
         .push_size = sizeof(vf_caustics_push),
         .local_size_x = VF_CAUSTICS_WG,
         .name = "surface_caustics",

@@ -98,14 +98,11 @@ vf_result vf_render_grid_create(vf_gpu *gpu, vf_solver *solver, const vf_render_
     vf_graphics_desc gd = {
         .vertex_shader = "view_grid.vert",
         .fragment_shader = "view_grid.frag",
-        .binding_count = VF_VIEW_BINDINGS,
         .push_size = sizeof(vf_view_grid_push),
         .color_count = 1,
         .color_formats = {rg->base.format},
         .name = "view grid",
     };
-    for (int i = 0; i < VF_VIEW_BINDINGS; i++)
-        gd.bindings[i] = VF_BIND_STORAGE_BUFFER;
     vf_result res = vf_pipeline_graphics_create(gpu, &gd, &rg->field);
     if (res == VF_OK) {
         gd.vertex_shader = "view_arrows.vert";

@@ -310,35 +310,29 @@ static vf_result create_pipelines(ssf *s)
         snprintf(n[i], sizeof n[i], "%s %s", s->name, what[i]);
     vf_graphics_desc scene = {
         .vertex_shader = "ssf_fullscreen.vert", .fragment_shader = "ssf_scene.frag",
-        .binding_count = 1, .bindings = {VF_BIND_UNIFORM_BUFFER},
         .color_count = 1, .color_formats = {SCENE_FORMAT},
         .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_ALWAYS,
         .name = n[0],
     };
     vf_graphics_desc background = {
         .vertex_shader = "ssf_fullscreen.vert", .fragment_shader = "ssf_background.frag",
-        .binding_count = 2, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_SAMPLED_IMAGE},
         .color_count = 1, .color_formats = {target},
         .depth_format = DEPTH_FORMAT,
         .name = n[1],
     };
     vf_graphics_desc depth = {
         .vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_depth.frag",
-        .binding_count = 2, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER},
         .color_count = 1, .color_formats = {VK_FORMAT_R32_SFLOAT},
         .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_LESS,
         .name = n[2],
     };
     vf_graphics_desc thickness = {
         .vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_thickness.frag",
-        .binding_count = 3, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_SAMPLED_IMAGE},
         .color_count = 1, .color_formats = {VK_FORMAT_R16_SFLOAT}, .blend = {VF_BLEND_ADDITIVE},
         .name = n[3],
     };
     vf_graphics_desc composite = {
         .vertex_shader = "ssf_fullscreen.vert", .fragment_shader = "ssf_composite.frag",
-        .binding_count = 4,
-        .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_SAMPLED_IMAGE, VF_BIND_SAMPLED_IMAGE, VF_BIND_SAMPLED_IMAGE},
         .color_count = 1, .color_formats = {target},
         .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = false,
         .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,
@@ -346,23 +340,20 @@ static vf_result create_pipelines(ssf *s)
     };
     vf_graphics_desc particles = {
         .vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_particles.frag",
-        .binding_count = 3, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
         .color_count = 1, .color_formats = {target},
         .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_LESS,
         .name = n[5],
     };
     vf_compute_desc smooth = {
-        .shader = "ssf_smooth.comp", .binding_count = 2, .bindings = {VF_BIND_STORAGE_IMAGE, VF_BIND_STORAGE_IMAGE},
+        .shader = "ssf_smooth.comp",
         .push_size = sizeof(vf_ssf_smooth_push), .local_size_x = VF_SSF_WG_X, .name = n[6],
     };
     vf_compute_desc blur = {
-        .shader = "ssf_blur.comp", .binding_count = 2, .bindings = {VF_BIND_SAMPLED_IMAGE, VF_BIND_STORAGE_IMAGE},
+        .shader = "ssf_blur.comp",
         .push_size = sizeof(vf_ssf_blur_push), .local_size_x = VF_SSF_WG_X, .name = n[7],
     };
     vf_compute_desc pack = {
-        .shader = "ssf_pack.comp", .binding_count = 5,
-        .bindings = {VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
-                     VF_BIND_STORAGE_BUFFER},
+        .shader = "ssf_pack.comp",
         .push_size = sizeof(vf_ssf_pack_push), .local_size_x = VF_SSF_WG_PACK, .name = n[8],
     };
     vf_result res;
@@ -973,15 +964,12 @@ vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
         snprintf(n[1], sizeof n[1], "%s mesh thickness", s->name);
         vf_graphics_desc depth = {
             .vertex_shader = "mesh_draw.vert", .fragment_shader = "mesh_depth.frag",
-            .binding_count = 3, .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
             .color_count = 1, .color_formats = {VK_FORMAT_R32_SFLOAT},
             .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_LESS,
             .name = n[0],
         };
         vf_graphics_desc thickness = {
             .vertex_shader = "mesh_draw.vert", .fragment_shader = "mesh_thickness.frag",
-            .binding_count = 4,
-            .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_SAMPLED_IMAGE},
             .color_count = 1, .color_formats = {VK_FORMAT_R16_SFLOAT}, .blend = {VF_BLEND_ADDITIVE},
             .name = n[1],
         };
@@ -1014,8 +1002,6 @@ vf_result vf_render_ssf_set_foam(vf_renderer *r, const vf_ssf_foam *foam)
         snprintf(n, sizeof n, "%s foam", s->name);
         vf_graphics_desc d = {
             .vertex_shader = "foam_sprite.vert", .fragment_shader = "foam_sprite.frag",
-            .binding_count = 4,
-            .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_SAMPLED_IMAGE},
             .color_count = 1, .color_formats = {s->base.format}, .blend = {VF_BLEND_ALPHA},
             .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = false,
             .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,

@@ -38,29 +38,6 @@ bool ssf_compute_target_ok(const vf_image *target)
     return target->storage || (target->usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT);
 }
 
-/* The type of each VF_SSF_CS_* binding number: every pass binds the first
- * binding_count of them, the ones its shader does not declare to any
- * resource of that type. */
-static const vf_binding_type cs_types[VF_SSF_CS_FOAM_VEL + 1] = {
-    [0] = VF_BIND_UNIFORM_BUFFER,
-    [VF_SSF_CS_SCENE_COLOR] = VF_BIND_STORAGE_IMAGE,
-    [VF_SSF_CS_SCENE_DEPTH] = VF_BIND_STORAGE_IMAGE,
-    [VF_SSF_CS_DEPTH_ACC] = VF_BIND_STORAGE_BUFFER,
-    [VF_SSF_CS_THICK_ACC] = VF_BIND_STORAGE_BUFFER,
-    [VF_SSF_CS_FOAM_ACC] = VF_BIND_STORAGE_BUFFER,
-    [VF_SSF_CS_ARGS] = VF_BIND_STORAGE_BUFFER,
-    [VF_SSF_CS_FOAM_STATE] = VF_BIND_STORAGE_BUFFER,
-    [VF_SSF_CS_POSITIONS] = VF_BIND_STORAGE_BUFFER,
-    [VF_SSF_CS_DEPTH_OUT] = VF_BIND_STORAGE_IMAGE,
-    [VF_SSF_CS_THICK_OUT] = VF_BIND_STORAGE_IMAGE,
-    [VF_SSF_CS_FLUID_DEPTH] = VF_BIND_SAMPLED_IMAGE,
-    [VF_SSF_CS_THICKNESS] = VF_BIND_SAMPLED_IMAGE,
-    [VF_SSF_CS_SCENE_SAMPLED] = VF_BIND_SAMPLED_IMAGE,
-    [VF_SSF_CS_OUTPUT] = VF_BIND_STORAGE_IMAGE,
-    [VF_SSF_CS_FOAM_POS] = VF_BIND_STORAGE_BUFFER,
-    [VF_SSF_CS_FOAM_VEL] = VF_BIND_STORAGE_BUFFER,
-};
-
 #define BIT(n) (1u << (n))
 
 /* Each pass: its pipeline, shader, workgroup width, and the bindings its
@@ -90,10 +67,6 @@ static const cs_pass_def cs_passes[] = {
      BIT(0) | BIT(VF_SSF_CS_SCENE_DEPTH) | BIT(VF_SSF_CS_FLUID_DEPTH) | BIT(VF_SSF_CS_THICKNESS) |
          BIT(VF_SSF_CS_SCENE_SAMPLED) | BIT(VF_SSF_CS_OUTPUT)},
 };
-/* the binding count of each pass: up to its highest binding number */
-static const uint32_t cs_counts[] = {VF_SSF_CS_FOAM_STATE + 1, VF_SSF_CS_POSITIONS + 1, VF_SSF_CS_POSITIONS + 1,
-                                     VF_SSF_CS_THICK_OUT + 1,  VF_SSF_CS_FOAM_VEL + 1,  VF_SSF_CS_OUTPUT + 1};
-
 static vf_pipeline **pipeline_of(ssf *s, const cs_pass_def *d)
 {
     return (vf_pipeline **)((char *)&s->cs + d->pipeline);
@@ -106,9 +79,8 @@ vf_result ssf_compute_create(ssf *s)
         const cs_pass_def *pd = &cs_passes[i];
         char n[64];
         snprintf(n, sizeof n, "%s %s", s->name, pd->what);
-        vf_compute_desc d = {.shader = pd->shader, .binding_count = cs_counts[i], .push_size = sizeof(vf_ssf_cs_push),
+        vf_compute_desc d = {.shader = pd->shader, .push_size = sizeof(vf_ssf_cs_push),
                              .local_size_x = pd->wg, .name = n};
-        memcpy(d.bindings, cs_types, cs_counts[i] * sizeof cs_types[0]);
         res = vf_pipeline_compute_create(s->base.gpu, &d, pipeline_of(s, pd));
     }
     if (res != VF_OK)

@@ -397,10 +397,6 @@ static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const cha
     vf_graphics_desc d = {
         .vertex_shader = vs,
         .fragment_shader = fs,
-        .binding_count = BINDINGS,
-        .bindings = {VF_BIND_UNIFORM_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
-                     VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER,
-                     VF_BIND_STORAGE_BUFFER, VF_BIND_STORAGE_BUFFER},
         .color_count = 1,
         .color_formats = {r->base.format},
         .depth_format = r->view == VF_SURFACE_VIEW_3D ? DEPTH_FORMAT : VK_FORMAT_UNDEFINED,

@@ -23,12 +23,8 @@ struct vf_surface_cs {
 
 static vf_result make_pipeline(vf_gpu *gpu, const char *shader, const char *name, uint32_t wg, vf_pipeline **out)
 {
-    vf_compute_desc d = {.shader = shader, .binding_count = BINDINGS, .push_size = sizeof(vf_surface_cs_push),
+    vf_compute_desc d = {.shader = shader, .push_size = sizeof(vf_surface_cs_push),
                          .local_size_x = wg, .name = name};
-    for (uint32_t i = 0; i < BINDINGS; i++)
-        d.bindings[i] = VF_BIND_STORAGE_BUFFER;
-    d.bindings[VF_SURFACE_BIND_FRAME] = VF_BIND_UNIFORM_BUFFER;
-    d.bindings[VF_SURFACE_BIND_OUTPUT] = VF_BIND_STORAGE_IMAGE;
     return vf_pipeline_compute_create(gpu, &d, out);
 }
 

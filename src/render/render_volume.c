@@ -260,24 +260,19 @@ vf_result vf_render_volume_create_for(vf_gpu *gpu, vf_solver *solver, const vf_r
         memcpy(rv->obst->mapped, o, sizeof o);
     }
     if (res == VF_OK) {
-        vf_compute_desc cd = {.shader = "volume_light.comp", .binding_count = VF_VOL_LIGHT_BINDINGS,
+        vf_compute_desc cd = {.shader = "volume_light.comp",
                               .push_size = sizeof(vf_volume_push), .name = "volume light"};
-        for (int i = 0; i < VF_VOL_LIGHT_BINDINGS; i++)
-            cd.bindings[i] = VF_BIND_STORAGE_BUFFER;
         res = vf_pipeline_compute_create(gpu, &cd, &rv->light_pipe);
     }
     if (res == VF_OK) {
         vf_graphics_desc gd = {
             .vertex_shader = "volume_fullscreen.vert",
             .fragment_shader = "volume_march.frag",
-            .binding_count = VF_VOL_MARCH_BINDINGS,
             .push_size = sizeof(vf_volume_push),
             .color_count = 1,
             .color_formats = {rv->base.format},
             .name = "volume march",
         };
-        for (int i = 0; i < VF_VOL_MARCH_BINDINGS; i++)
-            gd.bindings[i] = VF_BIND_STORAGE_BUFFER;
         res = vf_pipeline_graphics_create(gpu, &gd, &rv->march);
     }
     if (res != VF_OK) {

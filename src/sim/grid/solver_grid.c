@@ -29,9 +29,9 @@
 /* The pass enum (GP_*), binding counts and table GP_passes, from grid_passes.def. */
 #define VF_PASS_FILE "grid_passes.def"
 #define VF_PASS_PREFIX GP
+#define VF_PASS_TABLE_FN vf_grid_pass_table
 #include "sim_pass_table.h"
 
-_Static_assert(GP_TAIL_BINDINGS == VF_GRID_TAIL_BINDINGS, "grid_passes.def lists every level of the tail");
 
 /* The variants a pass is built in: the passes of op_variant (the pressure
  * operator's, advection and the boundary pass) also for a domain without
@@ -912,14 +912,14 @@ static void record_norm(vf_grid *g, VkCommandBuffer cmd, vf_buffer *field, float
 {
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = scale;
-    vf_binding b[GP_NORM_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_NORM_FIELD] = B(field), [VF_GRID_NORM_MASK] = B(g->mask), [VF_GRID_NORM_PARTIALS] = B(g->partials)};
     uint32_t tile = VF_GRID_WG_X * VF_GRID_NORM_PER;
     uint32_t gx = groups(g->nx, tile), gy = groups(g->ny, tile);
     run(g, cmd, NULL, GP_NORM, b, &pc, gx, gy);
     pc.count = gx * gy;
     pc.color = slot;
-    vf_binding bf[GP_NORM_FINAL_BINDINGS] = {[VF_GRID_NORMF_PARTIALS] = B(g->partials),
+    vf_binding bf[VF_MAX_BINDINGS] = {[VF_GRID_NORMF_PARTIALS] = B(g->partials),
                                              [VF_GRID_NORMF_STATS] = B(g->stats)};
     run(g, cmd, NULL, GP_NORM_FINAL, bf, &pc, 1, 1);
 }
@@ -929,12 +929,12 @@ static void record_norm(vf_grid *g, VkCommandBuffer cmd, vf_buffer *field, float
 static void record_weights(vf_grid *g, VkCommandBuffer cmd)
 {
     vf_grid_push pc = push_for(g, 0);
-    vf_binding b[GP_WEIGHTS_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_W_MASK] = B(g->mask), [VF_GRID_W_WX] = B(g->lv[0].wx), [VF_GRID_W_WY] = B(g->lv[0].wy)};
     run2d(g, cmd, GP_WEIGHTS, b, &pc, g->nx + 1, g->ny + 1);
     for (uint32_t l = 1; l < g->levels; l++) {
         vf_grid_push pl = push_for(g, l);
-        vf_binding bl[GP_COARSEN_BINDINGS] = {
+        vf_binding bl[VF_MAX_BINDINGS] = {
             [VF_GRID_CW_WX_F] = B(g->lv[l - 1].wx), [VF_GRID_CW_WY_F] = B(g->lv[l - 1].wy),
             [VF_GRID_CW_WX_C] = B(g->lv[l].wx),     [VF_GRID_CW_WY_C] = B(g->lv[l].wy),
         };
@@ -966,7 +966,7 @@ static void pass_obstacles(vf_grid *g, VkCommandBuffer cmd)
         pc.b[0] = vx;
         pc.b[1] = vy;
     }
-    vf_binding b[GP_OBSTACLES_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_OBS_MASK_STATIC] = B(g->mask_static), [VF_GRID_OBS_SU_STATIC] = B(g->su_static),
         [VF_GRID_OBS_SV_STATIC] = B(g->sv_static),     [VF_GRID_OBS_MASK] = B(g->mask),
         [VF_GRID_OBS_SU] = B(g->su),                   [VF_GRID_OBS_SV] = B(g->sv),
@@ -1028,7 +1028,7 @@ static void splat_dispatch(vf_grid *g, VkCommandBuffer cmd, const vf_grid_source
         pc.count = g->d.inflow_stripes;
     }
     uint32_t cu = g->cu, nu = cu ^ 1, cd = g->cd, nd = cd ^ 1;
-    vf_binding b[GP_SPLAT_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_SPLAT_U_IN] = B(g->u[cu]),       [VF_GRID_SPLAT_V_IN] = B(g->v[cu]),
         [VF_GRID_SPLAT_U_OUT] = B(g->u[nu]),      [VF_GRID_SPLAT_V_OUT] = B(g->v[nu]),
         [VF_GRID_SPLAT_R_IN] = B(g->dye[cd][0]),  [VF_GRID_SPLAT_G_IN] = B(g->dye[cd][1]),
@@ -1064,10 +1064,10 @@ static void pass_vorticity(vf_grid *g, VkCommandBuffer cmd)
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = (float)g->d.vorticity;
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding bv[GP_VORTICITY_BINDINGS] = {
+    vf_binding bv[VF_MAX_BINDINGS] = {
         [VF_GRID_VORT_U] = B(g->u[cu]), [VF_GRID_VORT_V] = B(g->v[cu]), [VF_GRID_VORT_OMEGA] = B(g->omega)};
     run2d(g, cmd, GP_VORTICITY, bv, &pc, g->nx, g->ny);
-    vf_binding bc[GP_CONFINE_BINDINGS] = {
+    vf_binding bc[VF_MAX_BINDINGS] = {
         [VF_GRID_CONF_U_IN] = B(g->u[cu]),  [VF_GRID_CONF_V_IN] = B(g->v[cu]), [VF_GRID_CONF_OMEGA] = B(g->omega),
         [VF_GRID_CONF_U_OUT] = B(g->u[nu]), [VF_GRID_CONF_V_OUT] = B(g->v[nu]), [VF_GRID_CONF_WX] = B(g->lv[0].wx),
         [VF_GRID_CONF_WY] = B(g->lv[0].wy),
@@ -1082,7 +1082,7 @@ static void pass_donor_cell(vf_grid *g, VkCommandBuffer cmd)
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = (float)g->d.donor_gamma;
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding b[GP_DONOR_CELL_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_DC_U_IN] = B(g->u[cu]),  [VF_GRID_DC_V_IN] = B(g->v[cu]),  [VF_GRID_DC_U_OUT] = B(g->u[nu]),
         [VF_GRID_DC_V_OUT] = B(g->v[nu]), [VF_GRID_DC_WX] = W(g->lv[0].wx), [VF_GRID_DC_WY] = W(g->lv[0].wy),
     };
@@ -1100,7 +1100,7 @@ static void pass_advect_velocity(vf_grid *g, VkCommandBuffer cmd)
     pc.a[0] = g->dt;
     uint32_t cu = g->cu, nu = cu ^ 1;
     bool mc = g->d.advection == VF_GRID_ADVECT_MACCORMACK;
-    vf_binding b[GP_ADVECT_VEL_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_AV_U] = B(g->u[cu]),   [VF_GRID_AV_V] = B(g->v[cu]),
         [VF_GRID_AV_U_SRC] = B(g->u[cu]), [VF_GRID_AV_V_SRC] = B(g->v[cu]),
         [VF_GRID_AV_U_OUT] = B(mc ? g->uh : g->u[nu]), [VF_GRID_AV_V_OUT] = B(mc ? g->vh : g->v[nu]),
@@ -1126,7 +1126,7 @@ static void pass_diffuse(vf_grid *g, VkCommandBuffer cmd)
     pc.a[0] = (float)(g->d.viscosity * g->dt / ((double)g->h * g->h));
     pc.a[1] = g->diffuse_omega;
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding b[GP_DIFFUSE_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_DIF_RHS_U] = B(g->u[cu]), [VF_GRID_DIF_X_U] = B(g->u[nu]), [VF_GRID_DIF_W_U] = B(g->lv[0].wx),
         [VF_GRID_DIF_RHS_V] = B(g->v[cu]), [VF_GRID_DIF_X_V] = B(g->v[nu]), [VF_GRID_DIF_W_V] = B(g->lv[0].wy),
     };
@@ -1146,7 +1146,7 @@ static void pass_boundary(vf_grid *g, VkCommandBuffer cmd)
 {
     vf_grid_push pc = push_for(g, 0);
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding b[GP_BOUNDARY_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_BND_U_IN] = B(g->u[cu]),  [VF_GRID_BND_V_IN] = B(g->v[cu]),  [VF_GRID_BND_U_OUT] = B(g->u[nu]),
         [VF_GRID_BND_V_OUT] = B(g->v[nu]), [VF_GRID_BND_WX] = W(g->lv[0].wx), [VF_GRID_BND_WY] = W(g->lv[0].wy),
         [VF_GRID_BND_MASK] = W(g->mask),   [VF_GRID_BND_SU] = W(g->su),       [VF_GRID_BND_SV] = W(g->sv),
@@ -1159,7 +1159,7 @@ static void record_divergence(vf_grid *g, VkCommandBuffer cmd, vf_buffer *out, f
 {
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = scale;
-    vf_binding b[GP_DIVERGENCE_BINDINGS] = {[VF_GRID_DIV_U] = B(g->u[g->cu]), [VF_GRID_DIV_V] = B(g->v[g->cu]),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_GRID_DIV_U] = B(g->u[g->cu]), [VF_GRID_DIV_V] = B(g->v[g->cu]),
                                             [VF_GRID_DIV_MASK] = B(g->mask), [VF_GRID_DIV_OUT] = B(out)};
     run2d(g, cmd, GP_DIVERGENCE, b, &pc, g->nx, g->ny);
 }
@@ -1174,7 +1174,7 @@ static void pass_gradient(vf_grid *g, VkCommandBuffer cmd)
     if (penalty)
         pc.dt = (float)g->pen_dtau;
     uint32_t cu = g->cu, nu = cu ^ 1;
-    vf_binding b[GP_GRADIENT_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_GRAD_U_IN] = B(g->u[cu]),   [VF_GRID_GRAD_V_IN] = B(g->v[cu]),
         [VF_GRID_GRAD_P] = B(penalty ? g->pen_s[g->pen_sum] : g->lv[0].x),
         [VF_GRID_GRAD_WX] = B(g->lv[0].wx),  [VF_GRID_GRAD_WY] = B(g->lv[0].wy),  [VF_GRID_GRAD_U_OUT] = B(g->u[nu]),
@@ -1200,7 +1200,7 @@ static void advect_scalars(vf_grid *g, VkCommandBuffer cmd, vf_buffer *const *sr
         d[k] = dst[q];
         h[k] = mc ? hat[q] : dst[q];
     }
-    vf_binding b[GP_ADVECT_SCALAR_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_AS_U] = B(g->u[g->cu]), [VF_GRID_AS_V] = B(g->v[g->cu]), [VF_GRID_AS_MASK] = W(g->mask),
         [VF_GRID_AS_SRC0] = B(s[0]),     [VF_GRID_AS_SRC1] = B(s[1]),     [VF_GRID_AS_SRC2] = B(s[2]),
         [VF_GRID_AS_HAT0] = B(h[0]),     [VF_GRID_AS_HAT1] = B(h[1]),     [VF_GRID_AS_HAT2] = B(h[2]),
@@ -1237,7 +1237,7 @@ static void pass_dye_mix(vf_grid *g, VkCommandBuffer cmd)
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = (float)g->d.dye_mix;
     uint32_t cd = g->cd, nd = cd ^ 1;
-    vf_binding b[GP_DYE_MIX_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_GRID_MIX_MASK] = B(g->mask),
         [VF_GRID_MIX_IN0] = B(g->dye[cd][0]),  [VF_GRID_MIX_IN1] = B(g->dye[cd][1]),  [VF_GRID_MIX_IN2] = B(g->dye[cd][2]),
         [VF_GRID_MIX_OUT0] = B(g->dye[nd][0]), [VF_GRID_MIX_OUT1] = B(g->dye[nd][1]), [VF_GRID_MIX_OUT2] = B(g->dye[nd][2]),
@@ -1252,7 +1252,7 @@ static void pass_dye_mix(vf_grid *g, VkCommandBuffer cmd)
 
 /* The bindings grid_mg_smooth, grid_mg_coarse and grid_mg_residual share:
  * level l's x, b and face weights. */
-static void mg_bindings(const vf_grid *g, const grid_level *L, vf_binding b[GP_RESIDUAL_BINDINGS])
+static void mg_bindings(const vf_grid *g, const grid_level *L, vf_binding b[VF_MAX_BINDINGS])
 {
     b[VF_GRID_MG_X] = B(L->x);
     b[VF_GRID_MG_B] = B(L->b);
@@ -1264,7 +1264,7 @@ static void mg_smooth(vf_grid *g, VkCommandBuffer cmd, uint32_t l, uint32_t swee
 {
     grid_level *L = &g->lv[l];
     vf_grid_push pc = push_for(g, l);
-    vf_binding b[GP_RESIDUAL_BINDINGS];
+    vf_binding b[VF_MAX_BINDINGS];
     mg_bindings(g, L, b);
     for (uint32_t s = 0; s < sweeps; s++)
         for (uint32_t color = 0; color < 2; color++) {
@@ -1291,7 +1291,7 @@ static void mg_smooth_tiles(vf_grid *g, VkCommandBuffer cmd, uint32_t l, uint32_
     vf_grid_push pc = push_for(g, l);
     for (uint32_t q = 0, done = 0; q < n; q++) {
         bool first = q == 0 && prolong; /* reads the coarse level's arrays; the others bind their first element */
-        vf_binding b[GP_SMOOTH_TILE_BINDINGS] = {
+        vf_binding b[VF_MAX_BINDINGS] = {
             [VF_GRID_JAC_X_IN] = B(q & 1 ? out : in),
             [VF_GRID_JAC_B] = B(L->b),
             [VF_GRID_JAC_WX] = weight_binding(g, L->wx),
@@ -1314,7 +1314,7 @@ static void mg_residual(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
 {
     grid_level *L = &g->lv[l];
     vf_grid_push pc = push_for(g, l);
-    vf_binding b[GP_RESIDUAL_BINDINGS];
+    vf_binding b[VF_MAX_BINDINGS];
     mg_bindings(g, L, b);
     b[VF_GRID_MG_R] = B(L->r);
     run2d(g, cmd, GP_RESIDUAL, b, &pc, L->nx, L->ny);
@@ -1330,7 +1330,7 @@ static void mg_tail(vf_grid *g, VkCommandBuffer cmd)
     pc.mode = g->d.mg_pre | (g->d.mg_post << 16);
     pc.count = g->coarse_iters;
     pc.a[0] = g->coarse_omega;
-    vf_binding b[GP_TAIL_BINDINGS] = {[VF_GRID_TAIL_X] = B(L->x), [VF_GRID_TAIL_B] = B(L->b)};
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_GRID_TAIL_X] = B(L->x), [VF_GRID_TAIL_B] = B(L->b)};
     for (uint32_t q = 0; q < VF_GRID_TAIL_MAX_LEVELS; q++) {
         grid_level *Q = q < n ? &g->lv[t + q] : L;
         b[VF_GRID_TAIL_WX0 + q] = q < n ? weight_binding(g, Q->wx) : (vf_binding){.buffer = L->wx, .range = 4};
@@ -1350,7 +1350,7 @@ static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
         vf_grid_push pc = push_for(g, l);
         pc.count = g->coarse_iters;
         pc.a[0] = g->coarse_omega;
-        vf_binding b[GP_RESIDUAL_BINDINGS];
+        vf_binding b[VF_MAX_BINDINGS];
         mg_bindings(g, L, b);
         run(g, cmd, NULL, GP_COARSE, b, &pc, 1, 1);
         return;
@@ -1361,7 +1361,7 @@ static void mg_cycle(vf_grid *g, VkCommandBuffer cmd, uint32_t l)
     grid_level *C = &g->lv[l + 1];
     mg_smooth_tiles(g, cmd, l, g->d.mg_pre, L->x, L->r, false);
     vf_grid_push pr = push_for(g, l);
-    vf_binding br[GP_RESTRICT_RES_BINDINGS] = {
+    vf_binding br[VF_MAX_BINDINGS] = {
         [VF_GRID_RR_X_F] = B(L->r), [VF_GRID_RR_B_F] = B(L->b), [VF_GRID_RR_WX_F] = weight_binding(g, L->wx),
         [VF_GRID_RR_WY_F] = weight_binding(g, L->wy), [VF_GRID_RR_B_C] = B(C->b), [VF_GRID_RR_X_C] = B(C->x),
     };
@@ -1423,7 +1423,7 @@ static void record_jacobi(vf_grid *g, VkCommandBuffer cmd, uint32_t iters)
     grid_level *L = &g->lv[0];
     vf_grid_push pc = push_for(g, 0);
     vf_buffer *x[2] = {L->x, L->r}; /* even dispatches read p and write r, odd ones back */
-    vf_binding b[2][GP_JACOBI_BINDINGS];
+    vf_binding b[2][VF_MAX_BINDINGS];
     for (int k = 0; k < 2; k++) {
         b[k][VF_GRID_JAC_X_IN] = B(x[k]);
         b[k][VF_GRID_JAC_B] = B(L->b);
@@ -1453,7 +1453,7 @@ static vf_result record_ssor(vf_grid *g, VkCommandBuffer cmd, uint32_t iters)
     vf_grid_push pc = push_for(g, 0);
     pc.count = iters;
     pc.a[0] = (float)g->d.ssor_omega;
-    vf_binding b[GP_SSOR_BINDINGS] = {[VF_GRID_SSOR_X] = B(L->x), [VF_GRID_SSOR_B] = B(L->b),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_GRID_SSOR_X] = B(L->x), [VF_GRID_SSOR_B] = B(L->b),
                                       [VF_GRID_SSOR_WX] = B(L->wx), [VF_GRID_SSOR_WY] = B(L->wy)};
     run(g, cmd, NULL, GP_SSOR, b, &pc, 1, 1);
     return VF_OK;
@@ -1502,7 +1502,7 @@ static void record_penalty(vf_grid *g, VkCommandBuffer cmd, uint32_t total)
     pc.a[1] = (float)(g->pen_dtau / g->d.epsilon);
     pc.a[2] = (float)(1.0 / total);
     for (uint32_t q = 0; q < n; q++) {
-        vf_binding b[GP_PENALTY_BINDINGS] = {
+        vf_binding b[VF_MAX_BINDINGS] = {
             [VF_GRID_PEN_P_IN] = B(q ? g->pen_p[(q + 1) & 1] : L->x), [VF_GRID_PEN_S_IN] = B(g->pen_s[q & 1]),
             [VF_GRID_PEN_B] = B(L->b),                 [VF_GRID_PEN_WX] = B(L->wx),
             [VF_GRID_PEN_WY] = B(L->wy),               [VF_GRID_PEN_P_OUT] = B(g->pen_p[q & 1]),
@@ -1526,7 +1526,7 @@ static vf_result record_fft(vf_grid *g, VkCommandBuffer cmd)
         return res;
     vf_grid_push pc = push_for(g, 0);
     pc.a[0] = (float)(1.0 / ((double)g->nx * g->ny));
-    vf_binding b[GP_FFT_SCALE_BINDINGS] = {[VF_GRID_FFT_SPECTRUM] = B(vf_fft_spectrum(g->fft)),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_GRID_FFT_SPECTRUM] = B(vf_fft_spectrum(g->fft)),
                                            [VF_GRID_FFT_EIG] = B(g->fft_eig)};
     run2d(g, cmd, GP_FFT_SCALE, b, &pc, g->nx / 2 + 1, g->ny);
     return vf_fft_record(g->fft, cmd, true);
@@ -1589,7 +1589,7 @@ vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *
         vf_grid_push pc = push_for(g, 0);
         pc.color = VF_GRID_STAT_RHS;
         pc.a[0] = 1.0f / g->dt;
-        vf_binding b[GP_MEAN_BINDINGS] = {
+        vf_binding b[VF_MAX_BINDINGS] = {
             [VF_GRID_MEAN_B] = B(L->b), [VF_GRID_MEAN_MASK] = B(g->mask), [VF_GRID_MEAN_STATS] = B(g->stats)};
         run2d(g, cmd, GP_MEAN, b, &pc, g->nx, g->ny);
     }
@@ -1813,7 +1813,7 @@ static void record_paint(vf_grid *g, VkCommandBuffer cmd, vf_profiler *prof, flo
     pc.a[3] = solid ? 1.0f : 0.0f;
     pc.b[0] = vx;
     pc.b[1] = vy;
-    vf_binding b[GP_PAINT_BINDINGS] = {[VF_GRID_PAINT_MASK_STATIC] = B(g->mask_static),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_GRID_PAINT_MASK_STATIC] = B(g->mask_static),
                                        [VF_GRID_PAINT_SU_STATIC] = B(g->su_static),
                                        [VF_GRID_PAINT_SV_STATIC] = B(g->sv_static)};
     run(g, cmd, prof, GP_PAINT, b, &pc, groups(g->nx, VF_GRID_WG_X), groups(g->ny, VF_GRID_WG_Y));
@@ -1944,7 +1944,7 @@ vf_result vf_grid_export(vf_grid *g, const char *dir, uint32_t index)
             goto done;
         vf_grid_push pc = push_for(g, 0);
         pc.a[0] = 8.0f;
-        vf_binding b[GP_WARP_BINDINGS] = {[VF_GRID_WARP_S] = B(g->tex[g->ct][0]), [VF_GRID_WARP_T] = B(g->tex[g->ct][1]),
+        vf_binding b[VF_MAX_BINDINGS] = {[VF_GRID_WARP_S] = B(g->tex[g->ct][0]), [VF_GRID_WARP_T] = B(g->tex[g->ct][1]),
                                           [VF_GRID_WARP_MASK] = B(g->mask), [VF_GRID_WARP_OUT] = B(g->warp)};
         vf_cmd_barrier_transfer_to_compute(cmd);
         run2d(g, cmd, GP_WARP, b, &pc, g->nx, g->ny);
@@ -2180,6 +2180,25 @@ static void grid_describe(vf_solver *s, char *buf, size_t cap)
 
 /* Compulsory bytes (each array read or written once) of one execution of a
  * named pass at this size (the bytes of grid_passes.def). */
+/* What the bytes column of grid_passes.def reads (w->...): c, one cell
+ * field; f, the u and v faces; adv_vel, adv_sc, one velocity and one scalar
+ * advection; iters, per_iter, the pressure iterations and the bytes of one;
+ * sweeps, the diffusion sweeps. */
+typedef struct grid_work {
+    uint64_t c, f, adv_vel, adv_sc, iters, per_iter, sweeps;
+} grid_work;
+
+/* The bytes column of the row named pass; it sees w and nothing else. */
+static uint64_t grid_row_bytes(const grid_work *w, const char *pass)
+{
+#define PASS(id, name, shader, push, local, bytes)                                                                     \
+    if (!strcmp(pass, name))                                                                                          \
+        return (bytes);
+#include "grid_passes.def"
+#undef PASS
+    return 0;
+}
+
 static uint64_t grid_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_grid *g = (vf_grid *)s;
@@ -2201,12 +2220,9 @@ static uint64_t grid_pass_bytes(vf_solver *s, const char *pass)
         per_iter = 3 * c + f + c; /* p and b read, the weights, the sum written */
     else if (d->pressure == VF_GRID_PRESSURE_FFT)
         per_iter = 6 * c; /* b to the half spectrum, scaled in place, back to p */
-#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
-    if (!strcmp(pass, name))                                                                                          \
-        return (bytes);
-#include "grid_passes.def"
-#undef PASS
-    return 0;
+    const grid_work w = {.c = c, .f = f, .adv_vel = adv_vel, .adv_sc = adv_sc, .iters = iters, .per_iter = per_iter,
+                         .sweeps = sweeps};
+    return grid_row_bytes(&w, pass);
 }
 
 /* The state a substep advances: the face velocities, the dye channels, the

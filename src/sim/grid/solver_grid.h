@@ -319,4 +319,10 @@ vf_grid *vf_grid_from_solver(vf_solver *s);
  * seen goes into the summary. */
 void vf_grid_set_report_every(vf_grid *g, uint32_t frames);
 
+
+struct vf_sim_pass;
+/** The passes of grid_passes.def (static; *count set to their number), for the check
+ * that each row agrees with its shader's SPIR-V. */
+const struct vf_sim_pass *vf_grid_pass_table(uint32_t *count);
+
 #endif

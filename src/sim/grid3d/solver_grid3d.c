@@ -17,9 +17,9 @@
 /* The pass enum (G3_*), binding counts and table G3_passes, from grid3d_passes.def. */
 #define VF_PASS_FILE "grid3d_passes.def"
 #define VF_PASS_PREFIX G3
+#define VF_PASS_TABLE_FN vf_grid3d_pass_table
 #include "sim_pass_table.h"
 
-_Static_assert(G3_TAIL_BINDINGS == VF_G3_TAIL_BINDINGS, "grid3d_passes.def lists every level of the tail");
 /* the tail packs the sweeps into its mode: pre and post in 8 bits, the
  * coarse sweeps in 16 (create checks mg_pre, mg_post <= 64, coarse_iters <= 10000) */
 
@@ -667,7 +667,7 @@ static void dispatch3(vf_grid3d *g, VkCommandBuffer cmd, int pass, const vf_bind
 static void pass_source(vf_grid3d *g, VkCommandBuffer cmd)
 {
     vf_grid3d_push pc = push_for(g, 0);
-    vf_binding b[G3_SOURCE_BINDINGS] = {[VF_G3_SRC_SCAL] = B(g->scal[g->cs]), [VF_G3_SRC_MASK] = B(g->lv[0].mask)};
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_SRC_SCAL] = B(g->scal[g->cs]), [VF_G3_SRC_MASK] = B(g->lv[0].mask)};
     /* the cooling goes with the scene's source (or alone, radius 0) */
     pc.b[2] = g->d.cooling > 0 ? (float)exp(-g->d.cooling * g->d.dt) : 1.0f;
     pc.b[3] = (float)g->d.ambient;
@@ -701,7 +701,7 @@ static void pass_buoyancy(vf_grid3d *g, VkCommandBuffer cmd)
         pc.b[3] = g->push_radius;
         memcpy(pc.c, g->push_acc, 3 * sizeof(float));
     }
-    vf_binding b[G3_BUOYANCY_BINDINGS] = {[VF_G3_BUOY_VEL] = B(g->vel[g->cu]), [VF_G3_BUOY_SCAL] = B(g->scal[g->cs]),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_BUOY_VEL] = B(g->vel[g->cu]), [VF_G3_BUOY_SCAL] = B(g->scal[g->cs]),
                                          [VF_G3_BUOY_MASK] = B(g->lv[0].mask)};
     dispatch3(g, cmd, G3_BUOYANCY, b, &pc, FACES(g));
 }
@@ -712,9 +712,9 @@ static void pass_vorticity(vf_grid3d *g, VkCommandBuffer cmd)
         return;
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = (float)g->d.vorticity;
-    vf_binding bv[G3_VORTICITY_BINDINGS] = {[VF_G3_VORT_VEL] = B(g->vel[g->cu]), [VF_G3_VORT_OMEGA] = B(g->omega)};
+    vf_binding bv[VF_MAX_BINDINGS] = {[VF_G3_VORT_VEL] = B(g->vel[g->cu]), [VF_G3_VORT_OMEGA] = B(g->omega)};
     dispatch3(g, cmd, G3_VORTICITY, bv, &pc, CELLS(g));
-    vf_binding bc[G3_CONFINE_BINDINGS] = {[VF_G3_CONF_VEL] = B(g->vel[g->cu]), [VF_G3_CONF_OMEGA] = B(g->omega),
+    vf_binding bc[VF_MAX_BINDINGS] = {[VF_G3_CONF_VEL] = B(g->vel[g->cu]), [VF_G3_CONF_OMEGA] = B(g->omega),
                                         [VF_G3_CONF_MASK] = B(g->lv[0].mask)};
     dispatch3(g, cmd, G3_CONFINE, bc, &pc, FACES(g));
 }
@@ -725,7 +725,7 @@ static void pass_advect_velocity(vf_grid3d *g, VkCommandBuffer cmd)
     pc.a[0] = g->dt;
     uint32_t cu = g->cu, nu = cu ^ 1;
     bool mc = g->d.advection == VF_GRID3D_ADVECT_MACCORMACK;
-    vf_binding b[G3_ADVECT_VEL_BINDINGS] = {[VF_G3_AV_VEL] = B(g->vel[cu]), [VF_G3_AV_SRC] = B(g->vel[cu]),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_AV_VEL] = B(g->vel[cu]), [VF_G3_AV_SRC] = B(g->vel[cu]),
                                           [VF_G3_AV_OUT] = B(mc ? g->velh : g->vel[nu]),
                                           [VF_G3_AV_MASK] = B(g->lv[0].mask)};
     dispatch3(g, cmd, G3_ADVECT_VEL, b, &pc, FACES(g));
@@ -747,7 +747,7 @@ static void pass_diffuse(vf_grid3d *g, VkCommandBuffer cmd)
     vf_cmd_barrier_transfer_to_compute(cmd);
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = (float)(g->d.viscosity * g->dt / ((double)g->h * g->h));
-    vf_binding b[G3_DIFFUSE_BINDINGS] = {[VF_G3_DIF_RHS] = B(g->vel[cu]), [VF_G3_DIF_X] = B(g->vel[nu]),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_DIF_RHS] = B(g->vel[cu]), [VF_G3_DIF_X] = B(g->vel[nu]),
                                         [VF_G3_DIF_MASK] = B(g->lv[0].mask)};
     for (uint32_t it = 0; it < g->diffuse_iters; it++)
         for (uint32_t color = 0; color < 2; color++) {
@@ -760,7 +760,7 @@ static void pass_diffuse(vf_grid3d *g, VkCommandBuffer cmd)
 static void pass_boundary(vf_grid3d *g, VkCommandBuffer cmd)
 {
     vf_grid3d_push pc = push_for(g, 0);
-    vf_binding b[G3_BOUNDARY_BINDINGS] = {[VF_G3_BND_VEL] = B(g->vel[g->cu]), [VF_G3_BND_MASK] = B(g->lv[0].mask)};
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_BND_VEL] = B(g->vel[g->cu]), [VF_G3_BND_MASK] = B(g->lv[0].mask)};
     dispatch3(g, cmd, G3_BOUNDARY, b, &pc, FACES(g));
 }
 
@@ -768,7 +768,7 @@ static void pass_divergence(vf_grid3d *g, VkCommandBuffer cmd)
 {
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = 1.0f / g->dt;
-    vf_binding b[G3_DIVERGENCE_BINDINGS] = {[VF_G3_DIV_VEL] = B(g->vel[g->cu]), [VF_G3_DIV_MASK] = B(g->lv[0].mask),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_DIV_VEL] = B(g->vel[g->cu]), [VF_G3_DIV_MASK] = B(g->lv[0].mask),
                                            [VF_G3_DIV_OUT] = B(g->lv[0].b)};
     dispatch3(g, cmd, G3_DIVERGENCE, b, &pc, CELLS(g));
 }
@@ -777,7 +777,7 @@ static void pass_gradient(vf_grid3d *g, VkCommandBuffer cmd)
 {
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = g->dt;
-    vf_binding b[G3_GRADIENT_BINDINGS] = {[VF_G3_GRAD_VEL] = B(g->vel[g->cu]), [VF_G3_GRAD_P] = B(g->lv[0].x),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_GRAD_VEL] = B(g->vel[g->cu]), [VF_G3_GRAD_P] = B(g->lv[0].x),
                                          [VF_G3_GRAD_MASK] = B(g->lv[0].mask)};
     dispatch3(g, cmd, G3_GRADIENT, b, &pc, FACES(g));
 }
@@ -788,7 +788,7 @@ static void pass_advect_scalars(vf_grid3d *g, VkCommandBuffer cmd)
     pc.a[0] = g->dt;
     uint32_t cs = g->cs, ns = cs ^ 1;
     bool mc = g->d.advection == VF_GRID3D_ADVECT_MACCORMACK;
-    vf_binding b[G3_ADVECT_SCALAR_BINDINGS] = {[VF_G3_AS_VEL] = B(g->vel[g->cu]), [VF_G3_AS_SRC] = B(g->scal[cs]),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_AS_VEL] = B(g->vel[g->cu]), [VF_G3_AS_SRC] = B(g->scal[cs]),
                                              [VF_G3_AS_HAT] = B(g->scal[cs]),
                                              [VF_G3_AS_OUT] = B(mc ? g->scalh : g->scal[ns]),
                                              [VF_G3_AS_MASK] = B(g->lv[0].mask)};
@@ -809,7 +809,7 @@ static void mg_smooth(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l, uint32_t sw
     g3_level *L = &g->lv[l];
     vf_grid3d_push pc = push_for(g, l);
     pc.a[0] = 1.0f;
-    vf_binding b[G3_SMOOTH_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b), [VF_G3_MG_MASK] = B(L->mask)};
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b), [VF_G3_MG_MASK] = B(L->mask)};
     for (uint32_t s = 0; s < sweeps; s++)
         for (uint32_t color = 0; color < 2; color++) {
             pc.color = color;
@@ -826,7 +826,7 @@ static void mg_tail(vf_grid3d *g, VkCommandBuffer cmd)
     pc.color = n;
     pc.mode = g->d.mg_pre | g->d.mg_post << 8 | g->coarse_iters << 16;
     pc.a[0] = g->coarse_omega;
-    vf_binding b[G3_TAIL_BINDINGS] = {[VF_G3_TAIL_X] = B(L->x), [VF_G3_TAIL_B] = B(L->b)};
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_TAIL_X] = B(L->x), [VF_G3_TAIL_B] = B(L->b)};
     for (uint32_t q = 0; q < VF_G3_TAIL_MAX_LEVELS; q++)
         b[VF_G3_TAIL_MASK0 + q] = q < n ? B(g->lv[t + q].mask) : (vf_binding){.buffer = L->mask, .range = 4};
     vf_sim_pass_dispatch(g->gpu, cmd, g->pipe[G3_TAIL], b, &pc, 1, 1, 1);
@@ -843,7 +843,7 @@ static void mg_cycle(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l)
         vf_grid3d_push pc = push_for(g, l);
         pc.mode = g->coarse_iters;
         pc.a[0] = g->coarse_omega;
-        vf_binding b[G3_COARSE_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b),
+        vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b),
                                            [VF_G3_MG_MASK] = B(L->mask)};
         vf_sim_pass_dispatch(g->gpu, cmd, g->pipe[G3_COARSE], b, &pc, 1, 1, 1);
         return;
@@ -851,14 +851,14 @@ static void mg_cycle(vf_grid3d *g, VkCommandBuffer cmd, uint32_t l)
     g3_level *L = &g->lv[l], *C = &g->lv[l + 1];
     mg_smooth(g, cmd, l, g->d.mg_pre);
     vf_grid3d_push pc = push_for(g, l);
-    vf_binding br[G3_RESIDUAL_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b), [VF_G3_MG_MASK] = B(L->mask),
+    vf_binding br[VF_MAX_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b), [VF_G3_MG_MASK] = B(L->mask),
                                           [VF_G3_MG_R] = B(L->r)};
     dispatch3(g, cmd, G3_RESIDUAL, br, &pc, L->nx, L->ny, L->nz);
     vf_grid3d_push pcc = push_for(g, l + 1);
-    vf_binding bs[G3_RESTRICT_BINDINGS] = {[VF_G3_RST_R_F] = B(L->r), [VF_G3_RST_B_C] = B(C->b), [VF_G3_RST_X_C] = B(C->x)};
+    vf_binding bs[VF_MAX_BINDINGS] = {[VF_G3_RST_R_F] = B(L->r), [VF_G3_RST_B_C] = B(C->b), [VF_G3_RST_X_C] = B(C->x)};
     dispatch3(g, cmd, G3_RESTRICT, bs, &pcc, C->nx, C->ny, C->nz);
     mg_cycle(g, cmd, l + 1);
-    vf_binding bp[G3_PROLONG_BINDINGS] = {[VF_G3_PRO_X_C] = B(C->x), [VF_G3_PRO_MASK_F] = B(L->mask),
+    vf_binding bp[VF_MAX_BINDINGS] = {[VF_G3_PRO_X_C] = B(C->x), [VF_G3_PRO_MASK_F] = B(L->mask),
                                          [VF_G3_PRO_X_F] = B(L->x)};
     dispatch3(g, cmd, G3_PROLONG, bp, &pc, L->nx, L->ny, L->nz);
     mg_smooth(g, cmd, l, g->d.mg_post);
@@ -873,7 +873,7 @@ static vf_result record_fft(vf_grid3d *g, VkCommandBuffer cmd)
         return res;
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = (float)(1.0 / ((double)g->nx * g->ny * g->nz));
-    vf_binding b[G3_FFT_SCALE_BINDINGS] = {[VF_G3_FFT_SPECTRUM] = B(vf_fft_spectrum(g->fft)),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_G3_FFT_SPECTRUM] = B(vf_fft_spectrum(g->fft)),
                                            [VF_G3_FFT_EIG] = B(g->fft_eig)};
     dispatch3(g, cmd, G3_FFT_SCALE, b, &pc, g->nx / 2 + 1, g->ny, g->nz);
     return vf_fft_record(g->fft, cmd, true);
@@ -883,7 +883,7 @@ void vf_grid3d_record_residual(vf_grid3d *g, VkCommandBuffer cmd)
 {
     g3_level *L = &g->lv[0];
     vf_grid3d_push pc = push_for(g, 0);
-    vf_binding br[G3_RESIDUAL_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b), [VF_G3_MG_MASK] = B(L->mask),
+    vf_binding br[VF_MAX_BINDINGS] = {[VF_G3_MG_X] = B(L->x), [VF_G3_MG_B] = B(L->b), [VF_G3_MG_MASK] = B(L->mask),
                                           [VF_G3_MG_R] = B(L->r)};
     dispatch3(g, cmd, G3_RESIDUAL, br, &pc, L->nx, L->ny, L->nz);
 }
@@ -902,9 +902,9 @@ vf_result vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d
     g3_level *L = &g->lv[0];
     vf_grid3d_push pc = push_for(g, 0);
     pc.a[0] = 1.0f; /* plain Jacobi, as in Stam's solver */
-    vf_binding b1[G3_JACOBI_BINDINGS] = {[VF_G3_JAC_X_IN] = B(L->x), [VF_G3_JAC_B] = B(L->b),
+    vf_binding b1[VF_MAX_BINDINGS] = {[VF_G3_JAC_X_IN] = B(L->x), [VF_G3_JAC_B] = B(L->b),
                                          [VF_G3_JAC_MASK] = B(L->mask), [VF_G3_JAC_X_OUT] = B(L->r)};
-    vf_binding b2[G3_JACOBI_BINDINGS] = {[VF_G3_JAC_X_IN] = B(L->r), [VF_G3_JAC_B] = B(L->b),
+    vf_binding b2[VF_MAX_BINDINGS] = {[VF_G3_JAC_X_IN] = B(L->r), [VF_G3_JAC_B] = B(L->b),
                                          [VF_G3_JAC_MASK] = B(L->mask), [VF_G3_JAC_X_OUT] = B(L->x)};
     for (uint32_t k = 0; k < iters; k += 2) {
         dispatch3(g, cmd, G3_JACOBI, b1, &pc, CELLS(g));
@@ -1261,18 +1261,30 @@ static void g3_describe(vf_solver *s, char *buf, size_t cap)
 }
 
 /* Bytes a step moves per execution (grid3d_passes.def). */
-static uint64_t g3_pass_bytes(vf_solver *s, const char *pass)
+/* What the bytes column of grid3d_passes.def reads (w->...): c, one cell
+ * field; f, the face velocities. */
+typedef struct g3_work {
+    uint64_t c, f;
+} g3_work;
+
+/* The bytes column of the row named pass; it sees w and nothing else. */
+static uint64_t g3_row_bytes(const g3_work *w, const char *pass)
 {
-    vf_grid3d *g = (vf_grid3d *)s;
-    const uint64_t c = (uint64_t)g->nx * g->ny * g->nz * 4, f = faces_of(g->nx, g->ny, g->nz) * 4;
-    if (g->d.pressure == VF_GRID3D_PRESSURE_FFT && !strcmp(pass, "grid3d_pressure"))
-        return 6 * c; /* b to the half spectrum (about c), scaled in place, back to p */
-#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+#define PASS(id, name, shader, push, local, bytes)                                                                     \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);
 #include "grid3d_passes.def"
 #undef PASS
     return 0;
+}
+
+static uint64_t g3_pass_bytes(vf_solver *s, const char *pass)
+{
+    vf_grid3d *g = (vf_grid3d *)s;
+    const g3_work w = {.c = (uint64_t)g->nx * g->ny * g->nz * 4, .f = faces_of(g->nx, g->ny, g->nz) * 4};
+    if (g->d.pressure == VF_GRID3D_PRESSURE_FFT && !strcmp(pass, "grid3d_pressure"))
+        return 6 * w.c; /* b to the half spectrum (about c), scaled in place, back to p */
+    return g3_row_bytes(&w, pass);
 }
 
 /* The state a substep advances: the face velocities, the two scalars

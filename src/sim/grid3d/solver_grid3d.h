@@ -258,4 +258,10 @@ size_t vf_grid3d_face_index(uint32_t nx, uint32_t ny, uint32_t nz, int c, int i,
  * when any of its 8 children is. The multigrid levels' masks. */
 void vf_grid3d_coarsen_mask(uint32_t nx, uint32_t ny, uint32_t nz, const uint32_t *fine, uint32_t *coarse);
 
+
+struct vf_sim_pass;
+/** The passes of grid3d_passes.def (static; *count set to their number), for the check
+ * that each row agrees with its shader's SPIR-V. */
+const struct vf_sim_pass *vf_grid3d_pass_table(uint32_t *count);
+
 #endif

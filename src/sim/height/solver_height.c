@@ -18,6 +18,7 @@
 /* The pass enum (HP_*), binding counts and table HP_passes, from height_passes.def. */
 #define VF_PASS_FILE "height_passes.def"
 #define VF_PASS_PREFIX HP
+#define VF_PASS_TABLE_FN vf_height_pass_table
 #include "sim_pass_table.h"
 #define VF_PI 3.14159265358979323846
 
@@ -531,9 +532,8 @@ static uint32_t groups(uint32_t n, uint32_t wg)
 
 /* The bindings of an ADI sweep: rhs in, solution out (the column sweep's
  * volume sum bindings too; the row sweep has the first six only). */
-_Static_assert(HP_ADI_X_BINDINGS <= HP_ADI_Y_BINDINGS, "the row sweep's bindings are the column sweep's first ones");
 static void sweep_bindings(vf_height *h, vf_buffer *eta, vf_buffer *in, vf_buffer *out,
-                           vf_binding b[HP_ADI_Y_BINDINGS])
+                           vf_binding b[VF_MAX_BINDINGS])
 {
     b[VF_HEIGHT_SWEEP_BIND_ETA] = bb(eta);
     b[VF_HEIGHT_SWEEP_BIND_IN] = bb(in);
@@ -575,7 +575,7 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
      * coupling are the same either way, a substep later. */
     if (!is_adi(h)) {
         vf_buffer *out = h->eta[next_index(h)];
-        vf_binding b[HP_EXPLICIT_BINDINGS] = {
+        vf_binding b[VF_MAX_BINDINGS] = {
             [VF_HEIGHT_EXPL_BIND_ETA] = bb(eta),        [VF_HEIGHT_EXPL_BIND_ETA_OUT] = bb(out),
             [VF_HEIGHT_EXPL_BIND_VEL] = bb(h->vel),     [VF_HEIGHT_EXPL_BIND_BED] = bb(h->bed),
             [VF_HEIGHT_EXPL_BIND_FLAGS] = bb(h->flags), [VF_HEIGHT_EXPL_BIND_PRES] = bb(h->pres),
@@ -584,7 +584,7 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
         run_pass(h, cmd, prof, HP_EXPLICIT, b, &last, gx, gy_rows, 0, volume && !disturb);
     } else {
         vf_buffer *prev = h->eta[prev_index(h)], *next = h->eta[next_index(h)];
-        vf_binding rb[HP_ADI_RHS_BINDINGS] = {
+        vf_binding rb[VF_MAX_BINDINGS] = {
             [VF_HEIGHT_RHS_BIND_ETA] = bb(eta),        [VF_HEIGHT_RHS_BIND_PREV] = bb(prev),
             [VF_HEIGHT_RHS_BIND_OUT] = bb(next),       [VF_HEIGHT_RHS_BIND_BED] = bb(h->bed),
             [VF_HEIGHT_RHS_BIND_FLAGS] = bb(h->flags), [VF_HEIGHT_RHS_BIND_PRES] = bb(h->pres),
@@ -592,11 +592,11 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
         vf_height_step_push q = *sp;
         run_pass(h, cmd, prof, HP_ADI_RHS, rb, &q, gx, gy, 0, false);
         q.axis = 0;
-        vf_binding xb[HP_ADI_Y_BINDINGS];
+        vf_binding xb[VF_MAX_BINDINGS];
         sweep_bindings(h, eta, next, h->mid, xb);
         run_pass(h, cmd, prof, HP_ADI_X, xb, &q, groups(h->ny, VF_HEIGHT_SWEEP_WG), 1, 0, false);
         last.axis = 1;
-        vf_binding yb[HP_ADI_Y_BINDINGS];
+        vf_binding yb[VF_MAX_BINDINGS];
         sweep_bindings(h, eta, h->mid, next, yb);
         run_pass(h, cmd, prof, HP_ADI_Y, yb, &last, groups(h->nx, VF_HEIGHT_SWEEP_WG), 1, 0, volume && !disturb);
     }
@@ -611,7 +611,7 @@ static void record_substep(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof,
             q.flags &= ~VF_HEIGHT_DISTURB_TRACK_P;
         if (!h->flow.divergence && q.coupling == VF_HEIGHT_COUPLE_DIVERGENCE)
             q.flow_nx = q.flow_ny = 1; /* reads the zero dummy */
-        vf_binding b[HP_DISTURB_BINDINGS] = {
+        vf_binding b[VF_MAX_BINDINGS] = {
             [VF_HEIGHT_DIST_BIND_ETA] = bb(eta),
             [VF_HEIGHT_DIST_BIND_PREV] = bb(is_adi(h) ? h->eta[prev_index(h)] : eta),
             [VF_HEIGHT_DIST_BIND_BED] = bb(h->bed),
@@ -673,7 +673,7 @@ static void record_frame_end(vf_height *h, VkCommandBuffer cmd, vf_profiler *pro
     if (object_groups + cell_groups == 0)
         return;
     vf_buffer *out = apply ? h->eta[next_index(h)] : h->dummy;
-    vf_binding b[HP_FRAME_END_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_HEIGHT_END_BIND_ETA] = bb(h->eta[h->cur]),
         [VF_HEIGHT_END_BIND_BED] = bb(h->bed),
         [VF_HEIGHT_END_BIND_FLAGS] = bb(h->flags),
@@ -718,7 +718,7 @@ static vf_buffer **second_slot(vf_height *h)
 static void record_advect(vf_height *h, VkCommandBuffer cmd, vf_profiler *prof, const vf_height_advect_push *p)
 {
     vf_buffer **second = second_slot(h), *tmp;
-    vf_binding b[HP_ADVECT_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_HEIGHT_ADV_BIND_ETA] = bb(h->eta[h->cur]),
         [VF_HEIGHT_ADV_BIND_SECOND] = bb(*second),
         [VF_HEIGHT_ADV_BIND_ETA_OUT] = bb(h->adv_eta),
@@ -993,7 +993,7 @@ vf_result vf_height_run_sweep(vf_solver *s, const vf_height_step_push *push, con
         res = upload(in, rhs, bytes);
     VkCommandBuffer cmd;
     if (res == VF_OK && (res = vf_cmd_oneshot_begin(h->base.gpu, &cmd)) == VF_OK) {
-        vf_binding b[HP_ADI_Y_BINDINGS];
+        vf_binding b[VF_MAX_BINDINGS];
         sweep_bindings(h, h->eta[h->cur], in, res_buf, b);
         uint32_t lines = push->axis == 0 ? h->ny : h->nx;
         vf_cmd_dispatch(cmd, h->pipe[push->axis == 0 ? HP_ADI_X : HP_ADI_Y], b, push, groups(lines, VF_HEIGHT_SWEEP_WG),
@@ -1201,20 +1201,41 @@ static void height_describe(vf_solver *s, char *buf, size_t cap)
 
 /* Bytes a pass moves per execution: 4 per cell for every array it must read
  * or write (the Thomas sweeps also write and re-read their c' scratch). */
-static uint64_t height_pass_bytes(vf_solver *s, const char *pass)
+/* What the bytes column of height_passes.def reads (w->...): f, one cell
+ * field; flow, one field of the attached flow; objects, their count; apply,
+ * the volume correction is on; pres, the pressure coupling; track, a flow
+ * pressure is tracked; adi, the ADI integrator; divergence, the divergence
+ * coupling. */
+typedef struct height_work {
+    uint64_t f, flow, objects;
+    bool apply, pres, track, adi, divergence;
+} height_work;
+
+/* The bytes column of the row named pass; it sees w and nothing else. */
+static uint64_t height_row_bytes(const height_work *w, const char *pass)
 {
-    vf_height *h = (vf_height *)s;
-    const uint64_t f = 4 * cells(h), flow = (uint64_t)h->flow.nx * h->flow.ny * 4;
-    const uint64_t objects = h->object_count;
-    const bool apply = h->d.volume_fix;
-    const bool pres = h->d.coupling == VF_HEIGHT_COUPLE_PRESSURE, track = h->flow.pressure != NULL, adi = is_adi(h);
-    const bool divergence = h->d.coupling == VF_HEIGHT_COUPLE_DIVERGENCE;
-#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+#define PASS(id, name, shader, push, local, bytes)                                                                     \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);
 #include "height_passes.def"
 #undef PASS
     return 0;
+}
+
+static uint64_t height_pass_bytes(vf_solver *s, const char *pass)
+{
+    vf_height *h = (vf_height *)s;
+    const height_work w = {
+        .f = 4 * cells(h),
+        .flow = (uint64_t)h->flow.nx * h->flow.ny * 4,
+        .objects = h->object_count,
+        .apply = h->d.volume_fix,
+        .pres = h->d.coupling == VF_HEIGHT_COUPLE_PRESSURE,
+        .track = h->flow.pressure != NULL,
+        .adi = is_adi(h),
+        .divergence = h->d.coupling == VF_HEIGHT_COUPLE_DIVERGENCE,
+    };
+    return height_row_bytes(&w, pass);
 }
 
 /* The state a substep advances: the surface height and the two velocity

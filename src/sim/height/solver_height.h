@@ -280,4 +280,10 @@ vf_height_objects_push vf_height_objects_params(const vf_solver *s);
 vf_result vf_height_read_volume_result(vf_solver *s, vf_height_volume_result *out);
 
 
+
+struct vf_sim_pass;
+/** The passes of height_passes.def (static; *count set to their number), for the check
+ * that each row agrees with its shader's SPIR-V. */
+const struct vf_sim_pass *vf_height_pass_table(uint32_t *count);
+
 #endif

@@ -19,6 +19,7 @@
 /* The pass enum (SP_*), binding counts and table SP_passes, from sph_passes.def. */
 #define VF_PASS_FILE "sph_passes.def"
 #define VF_PASS_PREFIX SP
+#define VF_PASS_TABLE_FN vf_sph_pass_table
 #include "sim_pass_table.h"
 
 /* Bytes of GPU memory per particle of capacity: pos and vel (vec4, double
@@ -509,7 +510,7 @@ static void record_particles(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
 
 static void record_args(vf_sph *s, VkCommandBuffer cmd, uint32_t mode)
 {
-    vf_binding b[SP_ARGS_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params), [VF_SPH_BIND_STATE] = B(s->state),
+    vf_binding b[VF_MAX_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params), [VF_SPH_BIND_STATE] = B(s->state),
                                       [VF_SPH_ARGS_BIND_START] = B(s->start),
                                       [VF_SPH_ARGS_BIND_DISPATCH] = B(s->dispatch)};
     vf_sph_args_push pc = {.mode = mode};
@@ -523,7 +524,7 @@ static void record_scan(vf_sph *s, VkCommandBuffer cmd)
 {
     vf_sph_scan_push pc = {.count = s->cells + 1};
     uint64_t items = (uint64_t)scan_blocks(s) * VF_SPH_SCAN_WG;
-    vf_binding sb[SP_SCAN_SUMS_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts),
+    vf_binding sb[VF_MAX_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts),
                                             [VF_SPH_SCAN_BIND_SUMS] = B(s->sums),
                                             [VF_SPH_SCAN_BIND_COUNTS_T] = B(s->counts)};
     if (s->gate)
@@ -532,7 +533,7 @@ static void record_scan(vf_sph *s, VkCommandBuffer cmd)
         vf_cmd_dispatch_1d(cmd, s->pipe[SP_SCAN_SUMS], sb, &pc, items);
         sph_barrier(s, cmd);
     }
-    vf_binding xb[SP_SCAN_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts), [VF_SPH_SCAN_BIND_SUMS] = B(s->sums),
+    vf_binding xb[VF_MAX_BINDINGS] = {[VF_SPH_SCAN_BIND_COUNTS] = B(s->counts), [VF_SPH_SCAN_BIND_SUMS] = B(s->sums),
                                        [VF_SPH_SCAN_BIND_START] = B(s->start),
                                        [VF_SPH_SCAN_BIND_COUNTS_T] = B(s->counts),
                                        [VF_SPH_SCAN_BIND_SUMS_T] = B(s->sums)};
@@ -551,7 +552,7 @@ vf_result sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
 {
     int a = s->cur, o = 1 - s->cur;
     if (!binned) {
-        vf_binding bb[SP_BIN_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),  [VF_SPH_BIND_STATE] = B(s->state),
+        vf_binding bb[VF_MAX_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),  [VF_SPH_BIND_STATE] = B(s->state),
                                           [VF_SPH_BIN_BIND_POS] = B(s->pos[a]), [VF_SPH_BIN_BIND_CELL] = B(s->cell),
                                           [VF_SPH_BIN_BIND_SLOT] = B(s->slot),  [VF_SPH_BIN_BIND_START] = B(s->counts)};
         record_particles(s, cmd, prof, SP_BIN, bb, NULL);
@@ -561,7 +562,7 @@ vf_result sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     record_scan(s, cmd);
     vf_sim_pass_end(s->gpu, cmd, prof, sc);
 
-    vf_binding sb[SP_SORT_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),    [VF_SPH_BIND_STATE] = B(s->state),
+    vf_binding sb[VF_MAX_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),    [VF_SPH_BIND_STATE] = B(s->state),
                                        [VF_SPH_SORT_BIND_ID] = B(s->id[a]),    [VF_SPH_SORT_BIND_CELL] = B(s->cell),
                                        [VF_SPH_SORT_BIND_SLOT] = B(s->slot),   [VF_SPH_SORT_BIND_START] = B(s->start),
                                        [VF_SPH_SORT_BIND_KEYS] = B(s->keys),   [VF_SPH_SORT_BIND_ID_T] = B(s->id[a]),
@@ -570,7 +571,7 @@ vf_result sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     record_particles(s, cmd, prof, SP_SORT, sb, NULL);
 
     sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[SP_SCATTER]);
-    vf_binding xb[SP_SCATTER_BINDINGS] = {
+    vf_binding xb[VF_MAX_BINDINGS] = {
         [VF_SPH_BIND_PARAMS] = B(s->params),          [VF_SPH_BIND_STATE] = B(s->state),
         [VF_SPH_SCATTER_BIND_CELL] = B(s->cell),      [VF_SPH_SCATTER_BIND_START] = B(s->start),
         [VF_SPH_SCATTER_BIND_KEYS] = B(s->keys),      [VF_SPH_SCATTER_BIND_POS_IN] = B(s->pos[a]),
@@ -602,7 +603,7 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
 static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, const vf_sph_forces_push *drift)
 {
     int a = s->cur;
-    vf_binding db[SP_DENSITY_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
+    vf_binding db[VF_MAX_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
                                           [VF_SPH_BIND_STATE] = B(s->state),
                                           [VF_SPH_DENSITY_BIND_START] = B(s->start),
                                           [VF_SPH_DENSITY_BIND_POS] = B(s->pos[a]),
@@ -617,7 +618,7 @@ static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, c
     record_particles(s, cmd, prof, SP_DENSITY, db, NULL);
     if (!s->pipe[SP_FORCES])
         return; /* the other methods: the density only (the state at creation) */
-    vf_binding fb[SP_FORCES_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
+    vf_binding fb[VF_MAX_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),
                                          [VF_SPH_BIND_STATE] = B(s->state),
                                          [VF_SPH_FORCES_BIND_START] = B(s->start),
                                          [VF_SPH_FORCES_BIND_NB_X] = B(s->nb_x),
@@ -634,7 +635,7 @@ static void record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, c
     }
     /* without binning the bin buffers are bound by their first word only */
     bool bin = (drift->flags & VF_SPH_DRIFT_BIN) != 0;
-    vf_binding db2[SP_FORCES_DRIFT_BINDINGS] = {
+    vf_binding db2[VF_MAX_BINDINGS] = {
         [VF_SPH_BIND_PARAMS] = B(s->params),
         [VF_SPH_BIND_STATE] = B(s->state),
         [VF_SPH_FORCES_BIND_START] = B(s->start),
@@ -669,7 +670,7 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
 {
     int a = s->cur;
     /* without binning the bin buffers are bound by their first word only */
-    vf_binding ib[SP_INTEGRATE_BINDINGS] = {
+    vf_binding ib[VF_MAX_BINDINGS] = {
         [VF_SPH_BIND_PARAMS] = B(s->params),
         [VF_SPH_BIND_STATE] = B(s->state),
         [VF_SPH_INTEGRATE_BIND_POS] = B(s->pos[a]),
@@ -696,7 +697,7 @@ void sph_record_emit_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, vf_bu
 {
     int a = s->cur;
     uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[SP_EMIT]);
-    vf_binding eb[SP_EMIT_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),    [VF_SPH_BIND_STATE] = B(s->state),
+    vf_binding eb[VF_MAX_BINDINGS] = {[VF_SPH_BIND_PARAMS] = B(s->params),    [VF_SPH_BIND_STATE] = B(s->state),
                                        [VF_SPH_EMIT_BIND_START] = B(s->start), [VF_SPH_EMIT_BIND_POS] = B(s->pos[a]),
                                        [VF_SPH_EMIT_BIND_VEL] = B(s->vel[a]),  [VF_SPH_EMIT_BIND_ID] = B(s->id[a]),
                                        [VF_SPH_EMIT_BIND_ACC] = B(s->acc),     [VF_SPH_EMIT_BIND_PATTERN] = B(s->pattern)};

@@ -276,4 +276,22 @@ vf_foam *vf_sph_solver_foam(vf_solver *s);
 /** The SPH solver inside a vf_solver of family "sph" (NULL otherwise). */
 vf_sph *vf_sph_from_solver(vf_solver *s);
 
+
+struct vf_sim_pass;
+/** The passes of sph_passes.def (static; *count set to their number), for the check
+ * that each row agrees with its shader's SPIR-V. */
+const struct vf_sim_pass *vf_sph_pass_table(uint32_t *count);
+/** The passes of pbf_passes.def (static; *count set to their number), for the check
+ * that each row agrees with its shader's SPIR-V. */
+const struct vf_sim_pass *vf_pbf_pass_table(uint32_t *count);
+/** The passes of dfsph_passes.def (static; *count set to their number), for the check
+ * that each row agrees with its shader's SPIR-V. */
+const struct vf_sim_pass *vf_dfsph_pass_table(uint32_t *count);
+/** The passes of sph_foam_passes.def (static; *count set to their number), for the check
+ * that each row agrees with its shader's SPIR-V. */
+const struct vf_sim_pass *vf_foam_pass_table(uint32_t *count);
+/** The passes of sph_mesh_passes.def (static; *count set to their number), for the check
+ * that each row agrees with its shader's SPIR-V. */
+const struct vf_sim_pass *vf_mesh_pass_table(uint32_t *count);
+
 #endif

@@ -415,15 +415,17 @@ vf_foam *vf_sph_solver_foam(vf_solver *base)
 
 /* Compulsory bytes per execution of a pass (sph_passes.def; the foam and
  * mesh passes are not modelled). */
-static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
+/* What the bytes columns of the SPH tables read (w->...): n, the particle
+ * capacity; cells, the binning grid's cells (plus the one for particles
+ * outside it). */
+typedef struct sph_work {
+    uint64_t n, cells;
+} sph_work;
+
+/* The bytes column of the row named pass; it sees w and nothing else. */
+static uint64_t sph_row_bytes(const sph_work *w, const char *pass)
 {
-    sph_solver *s = (sph_solver *)base;
-    vf_sph_render_view v;
-    vf_sph_get_render_view(s->sph, &v);
-    uint32_t g[3];
-    vf_sph_grid(s->sph, g);
-    uint64_t n = v.count_max, cells = (uint64_t)g[0] * g[1] * g[2] + 1;
-#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+#define PASS(id, name, shader, push, local, bytes)                                                                     \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);
 #define NEIGHBOUR_PASS PASS
@@ -434,6 +436,17 @@ static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
 #undef NEIGHBOUR_PASS
 #undef PASS
     return 0;
+}
+
+static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
+{
+    sph_solver *s = (sph_solver *)base;
+    vf_sph_render_view v;
+    vf_sph_get_render_view(s->sph, &v);
+    uint32_t g[3];
+    vf_sph_grid(s->sph, g);
+    const sph_work w = {.n = v.count_max, .cells = (uint64_t)g[0] * g[1] * g[2] + 1};
+    return sph_row_bytes(&w, pass);
 }
 
 /* The state a substep advances: position and velocity (vec4 each) of
@@ -447,8 +460,8 @@ static uint64_t sph_state_bytes(vf_solver *base)
 }
 
 /* The foam's neighbour passes, each recorded once a frame (sph_foam_passes.def). */
-#define PASS(id, name, shader, push, local, bindings, bytes)
-#define NEIGHBOUR_PASS(id, name, shader, push, local, bindings, bytes) +1
+#define PASS(id, name, shader, push, local, bytes)
+#define NEIGHBOUR_PASS(id, name, shader, push, local, bytes) +1
 enum { SPH_FOAM_NEIGHBOUR_PASSES = 0
 #include "sph_foam_passes.def"
 };

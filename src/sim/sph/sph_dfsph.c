@@ -14,11 +14,10 @@
 /* The pass enum (DF_*), binding counts and table DF_passes, from dfsph_passes.def. */
 #define VF_PASS_FILE "dfsph_passes.def"
 #define VF_PASS_PREFIX DF
+#define VF_PASS_TABLE_FN vf_dfsph_pass_table
 #include "sim_pass_table.h"
 
 _Static_assert(DF_COUNT <= SPH_DFSPH_MAX_PIPES, "sph_private.h: SPH_DFSPH_MAX_PIPES holds every pass of dfsph_passes.def");
-_Static_assert(DF_STEP_BINDINGS == VF_DFSPH_BIND_BITS_T + 1 && DF_ADVECT_BINDINGS == VF_DFSPH_ADVECT_BIND_COUNTS + 1,
-               "dfsph_passes.def binds every slot of dfsph_common.glsl, and the advect its own");
 _Static_assert(sizeof(vf_dfsph_ctl) == VF_DFSPH_DIV_ARGS_OFFSET, "the iteration arguments follow the control block");
 
 vf_result sph_dfsph_create(vf_sph *s, const uint32_t *spec, uint32_t spec_count)
@@ -79,7 +78,7 @@ static vf_dfsph_push make_push(const vf_sph *s, uint32_t mode, uint32_t flags, u
 /* One dfsph_step (one workgroup). */
 static void record_step(vf_sph *s, VkCommandBuffer cmd, uint32_t mode, uint32_t left)
 {
-    vf_binding b[DF_STEP_BINDINGS];
+    vf_binding b[VF_MAX_BINDINGS];
     bindings(s, b, U_DISPATCH);
     vf_dfsph_push pc = make_push(s, mode, 0, left);
     vf_cmd_dispatch(cmd, s->dfsph[DF_STEP], b, &pc, 1, 1, 1);
@@ -91,7 +90,7 @@ static void record_step(vf_sph *s, VkCommandBuffer cmd, uint32_t mode, uint32_t 
 static void record_pass(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, int pass, unsigned use, uint32_t mode,
                         uint32_t flags, VkDeviceSize offset)
 {
-    vf_binding b[DF_STEP_BINDINGS];
+    vf_binding b[VF_MAX_BINDINGS];
     bindings(s, b, use);
     vf_dfsph_push pc = make_push(s, mode, flags, 0);
     sph_record_particles_at(s, cmd, prof, &DF_passes[pass], s->dfsph[pass], b, &pc, s->ctl, offset);
@@ -147,7 +146,7 @@ vf_result sph_dfsph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *
     int o = s->cur, a = 1 - o;
     uint32_t flags = (emitter ? 0u : VF_SPH_DRIFT_BIN) | (s->speed_odd ? VF_SPH_DRIFT_ODD : 0u);
     s->speed_odd = !s->speed_odd;
-    vf_binding ab[DF_ADVECT_BINDINGS] = {
+    vf_binding ab[VF_MAX_BINDINGS] = {
         [VF_SPH_BIND_PARAMS] = sph_bind(s->params),          [VF_SPH_BIND_STATE] = sph_bind(s->state),
         [VF_DFSPH_ADVECT_BIND_CTL] = sph_bind(s->ctl),        [VF_DFSPH_ADVECT_BIND_POS_IN] = sph_bind(s->pos[o]),
         [VF_DFSPH_ADVECT_BIND_VSTAR] = sph_bind(s->acc),      [VF_DFSPH_ADVECT_BIND_DENS] = sph_bind(s->dens),

@@ -15,6 +15,7 @@
 /* The pass enum (FO_*), binding counts and table FO_passes, from sph_foam_passes.def. */
 #define VF_PASS_FILE "sph_foam_passes.def"
 #define VF_PASS_PREFIX FO
+#define VF_PASS_TABLE_FN vf_foam_pass_table
 #include "sim_pass_table.h"
 
 struct vf_foam {
@@ -194,7 +195,7 @@ vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, dou
     f->push.rate[2] = (float)dt;
     f->push.frame = f->frame;
     int a = f->cur, b = 1 - a;
-    vf_binding bind[FO_NORMALS_BINDINGS] = {
+    vf_binding bind[VF_MAX_BINDINGS] = {
         [VF_SPH_BIND_PARAMS] = vf_bind_buffer(nv.params),
         [VF_SPH_BIND_STATE] = vf_bind_buffer(nv.state),
         [VF_FOAM_BIND_START] = vf_bind_buffer(nv.start),

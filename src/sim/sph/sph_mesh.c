@@ -15,6 +15,7 @@
 /* The pass enum (MP_*), binding counts and table MP_passes, from sph_mesh_passes.def. */
 #define VF_PASS_FILE "sph_mesh_passes.def"
 #define VF_PASS_PREFIX MP
+#define VF_PASS_TABLE_FN vf_mesh_pass_table
 #include "sim_pass_table.h"
 
 struct vf_mesh {
@@ -197,11 +198,11 @@ vf_result vf_mesh_record(vf_mesh *m, VkCommandBuffer cmd, vf_profiler *prof, vf_
                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     vf_sph_clear_push cp = {.count = (uint32_t)m->points};
-    vf_binding bc[MP_CLEAR_BINDINGS] = {[VF_SPH_CLEAR_BIND_DATA] = vf_bind_buffer(m->density)};
+    vf_binding bc[VF_MAX_BINDINGS] = {[VF_SPH_CLEAR_BIND_DATA] = vf_bind_buffer(m->density)};
     vf_cmd_dispatch_1d(cmd, m->pipe[MP_CLEAR], bc, &cp, m->points);
     vf_cmd_barrier_compute_on(m->gpu, cmd);
     if (count > 0) {
-        vf_binding bs[MP_SPLAT_BINDINGS] = {[VF_MESH_BIND_DENSITY] = vf_bind_buffer(m->density),
+        vf_binding bs[VF_MAX_BINDINGS] = {[VF_MESH_BIND_DENSITY] = vf_bind_buffer(m->density),
                                             [VF_MESH_BIND_POS] = {.buffer = positions, .range = (VkDeviceSize)count * 16}};
         vf_cmd_dispatch_1d(cmd, m->pipe[MP_SPLAT], bs, &p, count);
         vf_cmd_barrier_compute_on(m->gpu, cmd);
@@ -209,7 +210,7 @@ vf_result vf_mesh_record(vf_mesh *m, VkCommandBuffer cmd, vf_profiler *prof, vf_
     vf_sim_pass_end(m->gpu, cmd, prof, sc);
 
     sc = vf_sim_pass_begin(m->gpu, cmd, prof, &MP_passes[MP_CLASSIFY]);
-    vf_binding b[MP_CLASSIFY_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_MESH_BIND_DENSITY] = vf_bind_buffer(m->density), [VF_MESH_BIND_TABLE] = vf_bind_buffer(m->table_buf),
         [VF_MESH_BIND_TRIS] = vf_bind_buffer(m->tris),       [VF_MESH_BIND_EDGES] = vf_bind_buffer(m->edges),
         [VF_MESH_BIND_INDICES] = vf_bind_buffer(m->indices)};

@@ -12,12 +12,9 @@
 /* The pass enum (PB_*), binding counts and table PB_passes, from pbf_passes.def. */
 #define VF_PASS_FILE "pbf_passes.def"
 #define VF_PASS_PREFIX PB
+#define VF_PASS_TABLE_FN vf_pbf_pass_table
 #include "sim_pass_table.h"
 
-_Static_assert(PB_PREDICT_BINDINGS == VF_PBF_BIND_COUNTS + 1 && PB_LAMBDA_BINDINGS > VF_PBF_BIND_OUT_VEL &&
-                   PB_DELTA_BINDINGS > VF_PBF_BIND_OUT_VEL && PB_XSPH_BINDINGS > VF_PBF_BIND_OUT_VEL &&
-                   PB_CONFINE_BINDINGS > VF_PBF_BIND_OUT_VEL,
-               "pbf_passes.def: every pass binds the common slots (pbf_common.glsl)");
 _Static_assert(PB_COUNT <= SPH_PBF_MAX_PIPES, "sph_private.h: SPH_PBF_MAX_PIPES holds every pass of pbf_passes.def");
 
 vf_result sph_pbf_create(vf_sph *s, const uint32_t *spec, uint32_t spec_count)
@@ -74,10 +71,8 @@ static void record(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, int pass, 
 /* The prediction of a substep no earlier pass predicted (a frame's first). */
 static void record_predict(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt, bool bin)
 {
-    vf_binding all[VF_PBF_BIND_OUT_VEL + 1];
-    common_bindings(s, all, bin);
-    vf_binding b[PB_PREDICT_BINDINGS];
-    memcpy(b, all, sizeof b);
+    vf_binding b[VF_MAX_BINDINGS] = {0};
+    common_bindings(s, b, bin);
     vf_pbf_push pc = make_push(s, dt, bin ? VF_SPH_DRIFT_BIN : 0u);
     record(s, cmd, prof, PB_PREDICT, b, &pc);
 }
@@ -117,7 +112,7 @@ vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
     uint32_t iterations = s->desc.pbf_iterations ? s->desc.pbf_iterations : 6;
     for (uint32_t k = 0; k < iterations; k++) {
         bool last = k + 1 == iterations;
-        vf_binding lb[PB_LAMBDA_BINDINGS] = {0};
+        vf_binding lb[VF_MAX_BINDINGS] = {0};
         common_bindings(s, lb, false);
         vf_buffer *x = k == 0 ? s->pos[a] : s->iter;
         lb[VF_PBF_LAMBDA_BIND_X] = sph_bind(x);
@@ -127,7 +122,7 @@ vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
         record(s, cmd, prof, PB_LAMBDA, lb, &lp);
 
         bool ends = last && !post;
-        vf_binding db[PB_DELTA_BINDINGS] = {0};
+        vf_binding db[VF_MAX_BINDINGS] = {0};
         common_bindings(s, db, ends && bin);
         db[VF_PBF_DELTA_BIND_REC] = sph_bind(s->nb_x);
         db[VF_PBF_DELTA_BIND_REC_T] = sph_bind(s->nb_x);
@@ -138,7 +133,7 @@ vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
         record(s, cmd, prof, PB_DELTA, db, &dp);
     }
     if (post) {
-        vf_binding xb[PB_XSPH_BINDINGS] = {0};
+        vf_binding xb[VF_MAX_BINDINGS] = {0};
         common_bindings(s, xb, !vort && bin);
         xb[VF_PBF_XSPH_BIND_X] = sph_bind(s->iter);
         xb[VF_PBF_XSPH_BIND_X_T] = sph_bind(s->iter);
@@ -150,7 +145,7 @@ vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
         record(s, cmd, prof, PB_XSPH, xb, &xp);
     }
     if (vort) {
-        vf_binding cb[PB_CONFINE_BINDINGS] = {0};
+        vf_binding cb[VF_MAX_BINDINGS] = {0};
         common_bindings(s, cb, bin);
         cb[VF_PBF_CONFINE_BIND_WREC] = sph_bind(s->nb_x);
         cb[VF_PBF_CONFINE_BIND_WREC_T] = sph_bind(s->nb_x);

@@ -14,6 +14,7 @@
 /* The pass enum (TP_*), binding counts and table TP_passes, from terrain_passes.def. */
 #define VF_PASS_FILE "terrain_passes.def"
 #define VF_PASS_PREFIX TP
+#define VF_PASS_TABLE_FN vf_terrain_pass_table
 #include "sim_pass_table.h"
 _Static_assert((int)TP_EDIT == (int)VF_TERRAIN_PASS_EDIT && (int)TP_SLIP == (int)VF_TERRAIN_PASS_SLIP &&
                    (int)TP_FLUX == (int)VF_TERRAIN_PASS_FLUX && (int)TP_LIMIT == (int)VF_TERRAIN_PASS_LIMIT &&
@@ -447,7 +448,7 @@ vf_terrain_tools vf_terrain_get_tools(const vf_solver *s)
 
 static void record_edit(vf_terrain *t, VkCommandBuffer cmd, vf_profiler *prof, const vf_terrain_edit_push *p)
 {
-    vf_binding b[TP_EDIT_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_TERRAIN_EDIT_BIND_BED] = bb(t->bed[t->cur]),
         [VF_TERRAIN_EDIT_BIND_OBJECTS] = bb(t->objects),
     };
@@ -457,7 +458,7 @@ static void record_edit(vf_terrain *t, VkCommandBuffer cmd, vf_profiler *prof, c
 
 static void record_slip(vf_terrain *t, VkCommandBuffer cmd, vf_profiler *prof, const vf_terrain_slip_push *p)
 {
-    vf_binding b[TP_SLIP_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_TERRAIN_SLIP_BIND_BED] = bb(t->bed[t->cur]),
         [VF_TERRAIN_SLIP_BIND_BED_OUT] = bb(t->bed[t->cur ^ 1u]),
     };
@@ -468,7 +469,7 @@ static void record_slip(vf_terrain *t, VkCommandBuffer cmd, vf_profiler *prof, c
 
 static void record_flux(vf_terrain *t, VkCommandBuffer cmd, vf_profiler *prof, const vf_terrain_step_push *p)
 {
-    vf_binding b[TP_FLUX_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_TERRAIN_FLUX_BIND_BED] = bb(t->bed[t->cur]), [VF_TERRAIN_FLUX_BIND_DEPTH] = bb(t->depth),
         [VF_TERRAIN_FLUX_BIND_MOM] = bb(t->mom),         [VF_TERRAIN_FLUX_BIND_FACE_X] = bb(t->face_x),
         [VF_TERRAIN_FLUX_BIND_FACE_Y] = bb(t->face_y),
@@ -479,7 +480,7 @@ static void record_flux(vf_terrain *t, VkCommandBuffer cmd, vf_profiler *prof, c
 
 static void record_limit(vf_terrain *t, VkCommandBuffer cmd, vf_profiler *prof, const vf_terrain_step_push *p)
 {
-    vf_binding b[TP_LIMIT_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_TERRAIN_LIMIT_BIND_DEPTH] = bb(t->depth), [VF_TERRAIN_LIMIT_BIND_FACE_X] = bb(t->face_x),
         [VF_TERRAIN_LIMIT_BIND_FACE_Y] = bb(t->face_y), [VF_TERRAIN_LIMIT_BIND_LIMIT] = bb(t->limit),
     };
@@ -489,7 +490,7 @@ static void record_limit(vf_terrain *t, VkCommandBuffer cmd, vf_profiler *prof, 
 
 static void record_update(vf_terrain *t, VkCommandBuffer cmd, vf_profiler *prof, const vf_terrain_step_push *p)
 {
-    vf_binding b[TP_UPDATE_BINDINGS] = {
+    vf_binding b[VF_MAX_BINDINGS] = {
         [VF_TERRAIN_UPDATE_BIND_BED] = bb(t->bed[t->cur]), [VF_TERRAIN_UPDATE_BIND_DEPTH] = bb(t->depth),
         [VF_TERRAIN_UPDATE_BIND_MOM] = bb(t->mom),         [VF_TERRAIN_UPDATE_BIND_FACE_X] = bb(t->face_x),
         [VF_TERRAIN_UPDATE_BIND_FACE_Y] = bb(t->face_y),   [VF_TERRAIN_UPDATE_BIND_LIMIT] = bb(t->limit),
@@ -917,17 +918,33 @@ static void terrain_describe(vf_solver *s, char *buf, size_t cap)
 }
 
 /* Bytes a pass moves per execution (terrain_passes.def). */
-static uint64_t terrain_pass_bytes(vf_solver *s, const char *pass)
+/* What the bytes column of terrain_passes.def reads (w->...): f, one cell
+ * field; fx, the face fluxes; objects, the dozer is on. */
+typedef struct terrain_work {
+    uint64_t f, fx;
+    bool objects;
+} terrain_work;
+
+/* The bytes column of the row named pass; it sees w and nothing else. */
+static uint64_t terrain_row_bytes(const terrain_work *w, const char *pass)
 {
-    vf_terrain *t = (vf_terrain *)s;
-    const uint64_t f = 4 * cells(t), fx = 16 * ((uint64_t)(t->nx + 1) * t->ny + (uint64_t)t->nx * (t->ny + 1));
-    const bool objects = t->d.dozer;
-#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+#define PASS(id, name, shader, push, local, bytes)                                                                     \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);
 #include "terrain_passes.def"
 #undef PASS
     return 0;
+}
+
+static uint64_t terrain_pass_bytes(vf_solver *s, const char *pass)
+{
+    vf_terrain *t = (vf_terrain *)s;
+    const terrain_work w = {
+        .f = 4 * cells(t),
+        .fx = 16 * ((uint64_t)(t->nx + 1) * t->ny + (uint64_t)t->nx * (t->ny + 1)),
+        .objects = t->d.dozer,
+    };
+    return terrain_row_bytes(&w, pass);
 }
 
 /* The state a substep advances: depth and the two momentum components. */

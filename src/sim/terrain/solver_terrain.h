@@ -180,4 +180,10 @@ vf_terrain_tools vf_terrain_get_tools(const vf_solver *s);
 vf_result vf_terrain_run_pass(vf_solver *s, int pass, const void *push);
 enum { VF_TERRAIN_PASS_EDIT, VF_TERRAIN_PASS_SLIP, VF_TERRAIN_PASS_FLUX, VF_TERRAIN_PASS_LIMIT, VF_TERRAIN_PASS_UPDATE };
 
+
+struct vf_sim_pass;
+/** The passes of terrain_passes.def (static; *count set to their number), for the check
+ * that each row agrees with its shader's SPIR-V. */
+const struct vf_sim_pass *vf_terrain_pass_table(uint32_t *count);
+
 #endif
