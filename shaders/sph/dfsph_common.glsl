@@ -83,20 +83,6 @@ void dfsph_bits(uint i, out uvec4 m0, out uvec4 m1)
         SPH_FOR_MARKED(px_, dm0_, dm1_, true, VISIT)                                                                   \
     }
 
-// The external accelerations: gravity, damping and the interactive force.
-vec3 dfsph_external(vec3 x, vec3 v)
-{
-    vec3 a = prm.gravity.xyz - prm.damping * v;
-    float radius = pc.interact.w;
-    if (radius > 0.0) {
-        vec3 d = x - pc.interact.xyz;
-        float len = length(d);
-        if (len < radius && len > 1e-6 * radius)
-            a += (pc.strength * (1.0 - len / radius) / len) * d;
-    }
-    return a;
-}
-
 // The first workgroup's particles of a substep that runs: this dispatch's
 // particle i exists (the step's arguments are the particle dispatch).
 bool dfsph_particle(out uint i)

@@ -43,28 +43,13 @@ vec3 pbf_grad(vec3 d, float r2)
     return (-prm.spiky * omq * omq / r) * d;
 }
 
-// The external accelerations of the prediction: gravity, damping and the
-// interactive force.
-vec3 pbf_external(vec3 x, vec3 v)
-{
-    vec3 a = prm.gravity.xyz - prm.damping * v;
-    float radius = pc.interact.w;
-    if (radius > 0.0) {
-        vec3 d = x - pc.interact.xyz;
-        float len = length(d);
-        if (len < radius && len > 1e-6 * radius)
-            a += (pc.strength * (1.0 - len / radius) / len) * d;
-    }
-    return a;
-}
-
 // The prediction of a substep: v += dt a, x += dt v, x kept out of the walls
 // and obstacles, and v the velocity of the move that was made (a wall stops
 // the particle: the velocity follows the positions, as every correction of
 // the substep does).
 void pbf_predict(inout vec3 x, inout vec3 v, float dt)
 {
-    v += dt * pbf_external(x, v);
+    v += dt * sph_external(x, v, pc.interact, pc.strength);
     vec3 x1 = x + dt * v, vc = v;
     sph_collide_margin(x1, vc, sph_wall_margin());
     v = (x1 - x) / dt;

@@ -139,6 +139,28 @@ float sph_visc_gain(float dt, float rho_i, float diag)
     return g * diag > 1.0 ? 1.0 / diag : g;
 }
 
+// The interactive force's acceleration at x: interact.xyz the point,
+// interact.w the radius (0: off), strength the acceleration at the point
+// (> 0 pushes away), fading linearly to 0 at the radius.
+vec3 sph_interaction(vec3 x, vec4 interact, float strength)
+{
+    float radius = interact.w;
+    if (radius > 0.0) {
+        vec3 d = x - interact.xyz;
+        float len = length(d);
+        if (len < radius && len > 1e-6 * radius)
+            return (strength * (1.0 - len / radius) / len) * d;
+    }
+    return vec3(0.0);
+}
+
+// The large-step methods' external accelerations: gravity, damping and the
+// interactive force (interact, strength as sph_interaction).
+vec3 sph_external(vec3 x, vec3 v, vec4 interact, float strength)
+{
+    return prm.gravity.xyz - prm.damping * v + sph_interaction(x, interact, strength);
+}
+
 // The cell a binning puts a position in: the extra bin prm.cells inside the
 // sink (the scatter drops it), else its grid cell. sph_bin, sph_integrate and
 // sph_forces_drift.

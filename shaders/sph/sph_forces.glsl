@@ -195,14 +195,7 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
         if (len > prm.tension_threshold)
             a -= (prm.tension * lap * inv_rhoi / len) * normal;
     }
-    float radius = pc.interact.w;
-    if (radius > 0.0) {
-        vec3 d = xi - pc.interact.xyz;
-        float len = length(d);
-        if (len < radius && len > 1e-6 * radius)
-            a += (pc.strength * (1.0 - len / radius) / len) * d;
-    }
-    return a;
+    return a + sph_interaction(xi, pc.interact, pc.strength);
 }
 
 #ifndef SPH_FORCES_DRIFT
