@@ -6,7 +6,9 @@
  * - every row of every family's pass table (the .def files of src/sim): the
  *   shader exists and reflects, its push-constant block is exactly the row's
  *   push struct (0 for vf_no_push), and a row's local_x (when not 0) is the
- *   workgroup x size the shader declares. */
+ *   workgroup x size the shader declares;
+ * - every row of render_pipelines.def likewise (a graphics row's push is the
+ *   larger of its two shaders' blocks). */
 #include <string.h>
 
 #include "gpu_limits.h"
@@ -14,6 +16,7 @@
 #include "gpu_spirv.h"
 #include "shared.h"
 #include "shared_ssf.h"
+#include "render_pipelines.h"
 #include "sim_pass.h"
 #include "solver_grid.h"
 #include "solver_grid3d.h"
@@ -120,7 +123,7 @@ static void check_table(const char *family, table_fn fn)
                   "%s row %u (%s): local_x %u, the shader's workgroup x %u", family, i, d->shader, d->local_size_x,
                   info.local_size[0]);
     }
-    printf("  %s: %u rows agree with their shaders\n", family, n);
+    printf("  %s: %u rows checked against their shaders\n", family, n);
 }
 
 static void test_tables(void)
@@ -137,10 +140,41 @@ static void test_tables(void)
     check_table("mesh", vf_mesh_pass_table);
 }
 
+static void test_render_table(void)
+{
+    vf_test_section("render pipelines against their SPIR-V");
+    for (int i = 0; i < VF_RP_COUNT; i++) {
+        const vf_render_pipe_row *r = vf_render_pipe_row_of((vf_render_pipe)i);
+        vf_spirv_info a, b;
+        char why[256] = "";
+        if (!CHECK_MSG(vf_spirv_reflect_shader(r->shader, &a, why, sizeof why), "render row %d (%s): %s", i, r->shader,
+                       why))
+            continue;
+        uint32_t push = a.push_size;
+        if (r->fragment) {
+            if (!CHECK_MSG(vf_spirv_reflect_shader(r->fragment, &b, why, sizeof why), "render row %d (%s): %s", i,
+                           r->fragment, why))
+                continue;
+            push = b.push_size > push ? b.push_size : push;
+            for (int k = 0; k < VF_MAX_BINDINGS; k++)
+                CHECK_MSG(!(a.slot_mask & b.slot_mask & (1u << k)) || a.types[k] == b.types[k],
+                          "render row %d: slot %d has two types in %s and %s", i, k, r->shader, r->fragment);
+        }
+        CHECK_MSG(push == r->push_size, "render row %d (%s): the shaders' push block is %u bytes, the row's push %u", i,
+                  r->name, push, r->push_size);
+        CHECK_MSG(!r->local_size_x || (a.have_local_size && a.local_size[0] == r->local_size_x),
+                  "render row %d (%s): local_x %u, the shader's workgroup x %u", i, r->shader, r->local_size_x,
+                  a.local_size[0]);
+    }
+    printf("  %d render pipelines checked against their shaders\n", (int)VF_RP_COUNT);
+    CHECK(vf_render_pipe_row_of(VF_RP_COUNT) == NULL);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
     test_reflection();
     test_tables();
+    test_render_table();
     return vf_test_finish();
 }

@@ -7,6 +7,7 @@
 #include "gpu_pipeline.h"
 #include "render.h"
 #include "shared.h"
+#include "render_pipelines.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -43,16 +44,7 @@ vf_result vf_overlay_create(vf_gpu *gpu, const vf_overlay_desc *desc, vf_overlay
     if (ov->slots > VF_OVERLAY_MAX_SLOTS)
         ov->slots = VF_OVERLAY_MAX_SLOTS;
     ov->cap_bytes = (size_t)(desc->max_chars ? desc->max_chars : 8000) * VF_FONT_BYTES_PER_CHAR;
-    vf_graphics_desc gd = {
-        .vertex_shader = "overlay_text.vert",
-        .fragment_shader = "overlay_text.frag",
-        .push_size = sizeof(vf_overlay_push),
-        .color_count = 1,
-        .color_formats = {desc->format},
-        .blend = {VF_BLEND_ALPHA},
-        .name = "overlay text",
-    };
-    vf_result res = vf_pipeline_graphics_create(gpu, &gd, &ov->pipe);
+    vf_result res = vf_render_pipeline_create(gpu, VF_RP_OVERLAY_TEXT, NULL, desc->format, VK_FORMAT_UNDEFINED, &ov->pipe);
     for (uint32_t i = 0; res == VF_OK && i < ov->slots; i++) {
         vf_buffer_desc bd = {.size = ov->cap_bytes, .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, .memory = VF_MEMORY_UPLOAD,
                              .name = "overlay text vertices"};

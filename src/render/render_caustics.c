@@ -7,6 +7,7 @@
 
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
+#include "render_pipelines.h"
 
 struct vf_caustics {
     vf_gpu *gpu;
@@ -30,15 +31,9 @@ vf_result vf_caustics_create(vf_gpu *gpu, const vf_caustics_desc *desc, vf_caust
     c->ny = desc->ny;
     c->sub = sub;
     vf_buffer_desc bd = {.size = (VkDeviceSize)desc->nx * desc->ny * sizeof(uint32_t), .name = "caustics accumulator"};
-    vf_compute_desc cd = {
-        .shader = "surface_caustics.comp",
-        .push_size = sizeof(vf_caustics_push),
-        .local_size_x = VF_CAUSTICS_WG,
-        .name = "surface_caustics",
-    };
     vf_result res = vf_buffer_create(gpu, &bd, &c->acc);
     if (res == VF_OK)
-        res = vf_pipeline_compute_create(gpu, &cd, &c->scatter);
+        res = vf_render_pipeline_create(gpu, VF_RP_CAUSTICS, NULL, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED, &c->scatter);
     if (res != VF_OK) {
         vf_caustics_destroy(&c);
         return res;

@@ -7,6 +7,7 @@
 #include "gpu_pipeline.h"
 #include "render.h"
 #include "shared.h"
+#include "render_pipelines.h"
 
 typedef struct render_grid {
     vf_renderer base;
@@ -95,22 +96,9 @@ vf_result vf_render_grid_create(vf_gpu *gpu, vf_solver *solver, const vf_render_
     rg->base = vf_renderer_base(&vtable, gpu, opt);
     rg->grid = grid;
     rg->mode = (uint32_t)mode;
-    vf_graphics_desc gd = {
-        .vertex_shader = "view_grid.vert",
-        .fragment_shader = "view_grid.frag",
-        .push_size = sizeof(vf_view_grid_push),
-        .color_count = 1,
-        .color_formats = {rg->base.format},
-        .name = "view grid",
-    };
-    vf_result res = vf_pipeline_graphics_create(gpu, &gd, &rg->field);
-    if (res == VF_OK) {
-        gd.vertex_shader = "view_arrows.vert";
-        gd.fragment_shader = "view_arrows.frag";
-        gd.blend[0] = VF_BLEND_ALPHA;
-        gd.name = "view arrows";
-        res = vf_pipeline_graphics_create(gpu, &gd, &rg->arrows);
-    }
+    vf_result res = vf_render_pipeline_create(gpu, VF_RP_VIEW_GRID, NULL, rg->base.format, VK_FORMAT_UNDEFINED, &rg->field);
+    if (res == VF_OK)
+        res = vf_render_pipeline_create(gpu, VF_RP_VIEW_ARROWS, NULL, rg->base.format, VK_FORMAT_UNDEFINED, &rg->arrows);
     if (res != VF_OK) {
         if (err)
             snprintf(err, cap, "cannot create the grid view pipelines: %s", vf_result_message(res));

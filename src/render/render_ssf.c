@@ -16,6 +16,7 @@
 
 #include "gpu_cmd.h"
 #include "gpu_counters.h"
+#include "render_pipelines.h"
 
 #define DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
 #define SCENE_FORMAT VK_FORMAT_R16G16B16A16_SFLOAT
@@ -302,70 +303,21 @@ static void destroy_pipelines(ssf *s)
 
 static vf_result create_pipelines(ssf *s)
 {
-    vf_gpu *gpu = s->base.gpu;
-    VkFormat target = s->base.format;
-    char n[9][64];
-    const char *what[9] = {"scene", "background", "depth", "thickness", "composite", "particles", "smooth", "blur", "pack"};
-    for (int i = 0; i < 9; i++)
-        snprintf(n[i], sizeof n[i], "%s %s", s->name, what[i]);
-    vf_graphics_desc scene = {
-        .vertex_shader = "ssf_fullscreen.vert", .fragment_shader = "ssf_scene.frag",
-        .color_count = 1, .color_formats = {SCENE_FORMAT},
-        .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_ALWAYS,
-        .name = n[0],
+    const struct {
+        vf_render_pipe id;
+        vf_pipeline **p;
+    } pipes[] = {
+        {VF_RP_SSF_SCENE, &s->p_scene},         {VF_RP_SSF_BACKGROUND, &s->p_background},
+        {VF_RP_SSF_DEPTH, &s->p_depth},         {VF_RP_SSF_THICKNESS, &s->p_thickness},
+        {VF_RP_SSF_COMPOSITE, &s->p_composite}, {VF_RP_SSF_PARTICLES, &s->p_particles},
+        {VF_RP_SSF_SMOOTH, &s->p_smooth},       {VF_RP_SSF_BLUR, &s->p_blur},
+        {VF_RP_SSF_PACK, &s->p_pack},
     };
-    vf_graphics_desc background = {
-        .vertex_shader = "ssf_fullscreen.vert", .fragment_shader = "ssf_background.frag",
-        .color_count = 1, .color_formats = {target},
-        .depth_format = DEPTH_FORMAT,
-        .name = n[1],
-    };
-    vf_graphics_desc depth = {
-        .vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_depth.frag",
-        .color_count = 1, .color_formats = {VK_FORMAT_R32_SFLOAT},
-        .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_LESS,
-        .name = n[2],
-    };
-    vf_graphics_desc thickness = {
-        .vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_thickness.frag",
-        .color_count = 1, .color_formats = {VK_FORMAT_R16_SFLOAT}, .blend = {VF_BLEND_ADDITIVE},
-        .name = n[3],
-    };
-    vf_graphics_desc composite = {
-        .vertex_shader = "ssf_fullscreen.vert", .fragment_shader = "ssf_composite.frag",
-        .color_count = 1, .color_formats = {target},
-        .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = false,
-        .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,
-        .name = n[4],
-    };
-    vf_graphics_desc particles = {
-        .vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_particles.frag",
-        .color_count = 1, .color_formats = {target},
-        .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_LESS,
-        .name = n[5],
-    };
-    vf_compute_desc smooth = {
-        .shader = "ssf_smooth.comp",
-        .push_size = sizeof(vf_ssf_smooth_push), .local_size_x = VF_SSF_WG_X, .name = n[6],
-    };
-    vf_compute_desc blur = {
-        .shader = "ssf_blur.comp",
-        .push_size = sizeof(vf_ssf_blur_push), .local_size_x = VF_SSF_WG_X, .name = n[7],
-    };
-    vf_compute_desc pack = {
-        .shader = "ssf_pack.comp",
-        .push_size = sizeof(vf_ssf_pack_push), .local_size_x = VF_SSF_WG_PACK, .name = n[8],
-    };
-    vf_result res;
-    if ((res = vf_pipeline_graphics_create(gpu, &scene, &s->p_scene)) != VF_OK ||
-        (res = vf_pipeline_graphics_create(gpu, &background, &s->p_background)) != VF_OK ||
-        (res = vf_pipeline_graphics_create(gpu, &depth, &s->p_depth)) != VF_OK ||
-        (res = vf_pipeline_graphics_create(gpu, &thickness, &s->p_thickness)) != VF_OK ||
-        (res = vf_pipeline_graphics_create(gpu, &composite, &s->p_composite)) != VF_OK ||
-        (res = vf_pipeline_graphics_create(gpu, &particles, &s->p_particles)) != VF_OK ||
-        (res = vf_pipeline_compute_create(gpu, &smooth, &s->p_smooth)) != VF_OK ||
-        (res = vf_pipeline_compute_create(gpu, &blur, &s->p_blur)) != VF_OK ||
-        (res = vf_pipeline_compute_create(gpu, &pack, &s->p_pack)) != VF_OK)
+    vf_result res = VF_OK;
+    for (size_t i = 0; i < sizeof pipes / sizeof pipes[0] && res == VF_OK; i++)
+        res = vf_render_pipeline_create(s->base.gpu, pipes[i].id, s->name, s->base.format, VK_FORMAT_UNDEFINED,
+                                        pipes[i].p);
+    if (res != VF_OK)
         destroy_pipelines(s);
     return res;
 }
@@ -959,23 +911,11 @@ vf_result vf_render_ssf_set_surface(vf_renderer *r, const vf_ssf_surface *surf)
     if (!surf->indices || !draw_args_fit(surf->draw_args, surf->draw_offset))
         return VF_ERR_INVALID_ARG;
     if (!s->p_mesh_depth) {
-        char n[2][64];
-        snprintf(n[0], sizeof n[0], "%s mesh depth", s->name);
-        snprintf(n[1], sizeof n[1], "%s mesh thickness", s->name);
-        vf_graphics_desc depth = {
-            .vertex_shader = "mesh_draw.vert", .fragment_shader = "mesh_depth.frag",
-            .color_count = 1, .color_formats = {VK_FORMAT_R32_SFLOAT},
-            .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = true, .depth_compare = VK_COMPARE_OP_LESS,
-            .name = n[0],
-        };
-        vf_graphics_desc thickness = {
-            .vertex_shader = "mesh_draw.vert", .fragment_shader = "mesh_thickness.frag",
-            .color_count = 1, .color_formats = {VK_FORMAT_R16_SFLOAT}, .blend = {VF_BLEND_ADDITIVE},
-            .name = n[1],
-        };
-        vf_result res = vf_pipeline_graphics_create(r->gpu, &depth, &s->p_mesh_depth);
+        vf_result res = vf_render_pipeline_create(r->gpu, VF_RP_SSF_MESH_DEPTH, s->name, s->base.format,
+                                                  VK_FORMAT_UNDEFINED, &s->p_mesh_depth);
         if (res == VF_OK)
-            res = vf_pipeline_graphics_create(r->gpu, &thickness, &s->p_mesh_thickness);
+            res = vf_render_pipeline_create(r->gpu, VF_RP_SSF_MESH_THICKNESS, s->name, s->base.format,
+                                            VK_FORMAT_UNDEFINED, &s->p_mesh_thickness);
         if (res != VF_OK) {
             vf_pipeline_destroy(&s->p_mesh_depth);
             return res;
@@ -998,16 +938,8 @@ vf_result vf_render_ssf_set_foam(vf_renderer *r, const vf_ssf_foam *foam)
     if (!foam->velocities || !draw_args_fit(foam->draw_args, foam->draw_offset))
         return VF_ERR_INVALID_ARG;
     if (!s->p_foam) {
-        char n[64];
-        snprintf(n, sizeof n, "%s foam", s->name);
-        vf_graphics_desc d = {
-            .vertex_shader = "foam_sprite.vert", .fragment_shader = "foam_sprite.frag",
-            .color_count = 1, .color_formats = {s->base.format}, .blend = {VF_BLEND_ALPHA},
-            .depth_format = DEPTH_FORMAT, .depth_test = true, .depth_write = false,
-            .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,
-            .name = n,
-        };
-        vf_result res = vf_pipeline_graphics_create(r->gpu, &d, &s->p_foam);
+        vf_result res = vf_render_pipeline_create(r->gpu, VF_RP_SSF_FOAM, s->name, s->base.format, VK_FORMAT_UNDEFINED,
+                                                  &s->p_foam);
         if (res != VF_OK)
             return res;
     }

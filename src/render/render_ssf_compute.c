@@ -25,6 +25,7 @@
 
 #include "gpu_counters.h"
 #include "render_ssf_internal.h"
+#include "render_pipelines.h"
 
 #define CS VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
 
@@ -40,30 +41,29 @@ bool ssf_compute_target_ok(const vf_image *target)
 
 #define BIT(n) (1u << (n))
 
-/* Each pass: its pipeline, shader, workgroup width, and the bindings its
- * shader reads or writes whole (the work accounting's bytes; the argument
+/* Each pass: its pipeline, its row of render_pipelines.def, and the bindings
+ * its shader reads or writes whole (the work accounting's bytes; the argument
  * buffer, of which a pass touches a few words, is left out). */
 typedef struct cs_pass_def {
     size_t pipeline; /* offset of its vf_pipeline * in ssf_compute */
-    const char *shader, *what;
-    uint32_t wg;
+    vf_render_pipe id;
     uint32_t used;
 } cs_pass_def;
 
 static const cs_pass_def cs_passes[] = {
-    {offsetof(ssf_compute, p_scene), "ssf_scene.comp", "scene cs", VF_SSF_WG_X,
+    {offsetof(ssf_compute, p_scene), VF_RP_SSF_CS_SCENE,
      BIT(0) | BIT(VF_SSF_CS_SCENE_COLOR) | BIT(VF_SSF_CS_SCENE_DEPTH) | BIT(VF_SSF_CS_DEPTH_ACC) |
          BIT(VF_SSF_CS_THICK_ACC) | BIT(VF_SSF_CS_FOAM_ACC)},
-    {offsetof(ssf_compute, p_splat), "ssf_splat.comp", "splat", VF_SSF_WG_SPLAT,
+    {offsetof(ssf_compute, p_splat), VF_RP_SSF_CS_SPLAT,
      BIT(0) | BIT(VF_SSF_CS_SCENE_DEPTH) | BIT(VF_SSF_CS_DEPTH_ACC) | BIT(VF_SSF_CS_THICK_ACC) | BIT(VF_SSF_CS_POSITIONS)},
-    {offsetof(ssf_compute, p_big), "ssf_splat_big.comp", "splat big", VF_SSF_WG_BIG,
+    {offsetof(ssf_compute, p_big), VF_RP_SSF_CS_BIG,
      BIT(0) | BIT(VF_SSF_CS_SCENE_DEPTH) | BIT(VF_SSF_CS_DEPTH_ACC) | BIT(VF_SSF_CS_THICK_ACC)},
-    {offsetof(ssf_compute, p_resolve), "ssf_resolve.comp", "resolve", VF_SSF_WG_X,
+    {offsetof(ssf_compute, p_resolve), VF_RP_SSF_CS_RESOLVE,
      BIT(0) | BIT(VF_SSF_CS_DEPTH_ACC) | BIT(VF_SSF_CS_THICK_ACC) | BIT(VF_SSF_CS_DEPTH_OUT) | BIT(VF_SSF_CS_THICK_OUT)},
-    {offsetof(ssf_compute, p_foam), "ssf_foam.comp", "foam cs", VF_SSF_WG_SPLAT,
+    {offsetof(ssf_compute, p_foam), VF_RP_SSF_CS_FOAM,
      BIT(0) | BIT(VF_SSF_CS_SCENE_DEPTH) | BIT(VF_SSF_CS_FOAM_ACC) | BIT(VF_SSF_CS_FLUID_DEPTH) | BIT(VF_SSF_CS_FOAM_POS) |
          BIT(VF_SSF_CS_FOAM_VEL)},
-    {offsetof(ssf_compute, p_composite), "ssf_composite.comp", "composite cs", VF_SSF_WG_X,
+    {offsetof(ssf_compute, p_composite), VF_RP_SSF_CS_COMPOSITE,
      BIT(0) | BIT(VF_SSF_CS_SCENE_DEPTH) | BIT(VF_SSF_CS_FLUID_DEPTH) | BIT(VF_SSF_CS_THICKNESS) |
          BIT(VF_SSF_CS_SCENE_SAMPLED) | BIT(VF_SSF_CS_OUTPUT)},
 };
@@ -77,11 +77,8 @@ vf_result ssf_compute_create(ssf *s)
     vf_result res = VF_OK;
     for (size_t i = 0; i < sizeof cs_passes / sizeof cs_passes[0] && res == VF_OK; i++) {
         const cs_pass_def *pd = &cs_passes[i];
-        char n[64];
-        snprintf(n, sizeof n, "%s %s", s->name, pd->what);
-        vf_compute_desc d = {.shader = pd->shader, .push_size = sizeof(vf_ssf_cs_push),
-                             .local_size_x = pd->wg, .name = n};
-        res = vf_pipeline_compute_create(s->base.gpu, &d, pipeline_of(s, pd));
+        res = vf_render_pipeline_create(s->base.gpu, pd->id, s->name, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED,
+                                        pipeline_of(s, pd));
     }
     if (res != VF_OK)
         ssf_compute_destroy(s);

@@ -14,6 +14,7 @@
 #include "shared_height.h"
 #include "solver_height.h"
 #include "solver_terrain.h"
+#include "render_pipelines.h"
 
 #define DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
 #define BINDINGS 10
@@ -391,22 +392,12 @@ static const vf_renderer_vtable surface_vt = {
     .pick = surface_pick,
 };
 
-/* depth: 0 none, 1 test and write (LESS), 2 test only at the far plane (LESS_OR_EQUAL) */
-static vf_result make_graphics(vf_surface_renderer *r, const char *vs, const char *fs, int depth, vf_pipeline **out)
+/* Pipeline id of render_pipelines.def on the view's targets (a depth
+ * target in 3D only). */
+static vf_result make_graphics(vf_surface_renderer *r, vf_render_pipe id, vf_pipeline **out)
 {
-    vf_graphics_desc d = {
-        .vertex_shader = vs,
-        .fragment_shader = fs,
-        .color_count = 1,
-        .color_formats = {r->base.format},
-        .depth_format = r->view == VF_SURFACE_VIEW_3D ? DEPTH_FORMAT : VK_FORMAT_UNDEFINED,
-        .depth_test = depth != 0,
-        .depth_write = depth == 1,
-        .depth_compare = depth == 2 ? VK_COMPARE_OP_LESS_OR_EQUAL : VK_COMPARE_OP_LESS,
-        .cull = VK_CULL_MODE_NONE,
-        .name = fs,
-    };
-    return vf_pipeline_graphics_create(r->base.gpu, &d, out);
+    VkFormat depth = r->view == VF_SURFACE_VIEW_3D ? DEPTH_FORMAT : VK_FORMAT_UNDEFINED;
+    return vf_render_pipeline_create(r->base.gpu, id, NULL, r->base.format, depth, out);
 }
 
 /* The index buffer of one row of VF_SURFACE_MESH_MAX + 6 quads (the bed's
@@ -470,10 +461,10 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
         }
     }
     if (res == VF_OK && three_d && !r->cs) {
-        if ((res = make_graphics(r, "surface_fullscreen.vert", "surface_sky.frag", 2, &r->sky)) == VF_OK &&
-            (res = make_graphics(r, "surface_bed.vert", "surface_bed.frag", 1, &r->bed)) == VF_OK &&
-            (res = make_graphics(r, "surface_water.vert", "surface_water.frag", 1, &r->water)) == VF_OK)
-            res = make_graphics(r, "surface_objects.vert", "surface_objects.frag", 1, &r->objects);
+        if ((res = make_graphics(r, VF_RP_SURFACE_SKY, &r->sky)) == VF_OK &&
+            (res = make_graphics(r, VF_RP_SURFACE_BED, &r->bed)) == VF_OK &&
+            (res = make_graphics(r, VF_RP_SURFACE_WATER, &r->water)) == VF_OK)
+            res = make_graphics(r, VF_RP_SURFACE_OBJECTS, &r->objects);
         if (res == VF_OK)
             res = make_rows(r);
     }
@@ -487,7 +478,7 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
             res = vf_caustics_create(gpu, &cd, &r->caustics);
         }
     } else if (res == VF_OK) {
-        res = make_graphics(r, "surface_fullscreen.vert", "surface_top.frag", 0, &r->top);
+        res = make_graphics(r, VF_RP_SURFACE_TOP, &r->top);
     }
     if (res != VF_OK) {
         surface_destroy(&r->base);

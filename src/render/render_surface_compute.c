@@ -8,6 +8,7 @@
 #include "gpu_cmd.h"
 #include "gpu_counters.h"
 #include "gpu_pipeline.h"
+#include "render_pipelines.h"
 
 #define CS VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
 #define BINDINGS (VF_SURFACE_BIND_TILES + 1)
@@ -21,11 +22,9 @@ struct vf_surface_cs {
     vf_image *output; /* the copy source for targets without a storage view */
 };
 
-static vf_result make_pipeline(vf_gpu *gpu, const char *shader, const char *name, uint32_t wg, vf_pipeline **out)
+static vf_result make_pipeline(vf_gpu *gpu, vf_render_pipe id, vf_pipeline **out)
 {
-    vf_compute_desc d = {.shader = shader, .push_size = sizeof(vf_surface_cs_push),
-                         .local_size_x = wg, .name = name};
-    return vf_pipeline_compute_create(gpu, &d, out);
+    return vf_render_pipeline_create(gpu, id, NULL, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED, out);
 }
 
 vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects, bool quad, uint32_t w, uint32_t h,
@@ -40,10 +39,9 @@ vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects,
     uint64_t bytes = side * side * sizeof(vf_surface_corner);
     vf_result res = bytes > gpu->props.limits.maxStorageBufferRange ? VF_ERR_TOO_LARGE : VF_OK;
     if (res == VF_OK)
-        res = make_pipeline(gpu, "surface_corners.comp", "surface corners", VF_SURFACE_WG_CORNERS, &cs->corners);
+        res = make_pipeline(gpu, VF_RP_SURFACE_CORNERS, &cs->corners);
     if (res == VF_OK)
-        res = make_pipeline(gpu, quad ? "surface_march_quad.comp" : "surface_march.comp",
-                            "surface march", VF_SURFACE_WG * VF_SURFACE_WG, &cs->march);
+        res = make_pipeline(gpu, quad ? VF_RP_SURFACE_MARCH_QUAD : VF_RP_SURFACE_MARCH, &cs->march);
     if (res == VF_OK) {
         vf_buffer_desc bd = {.size = bytes, .name = "surface mesh corners"};
         res = vf_buffer_create(gpu, &bd, &cs->corner_buf);

@@ -9,6 +9,7 @@
 #include "gpu_pipeline.h"
 #include "shared_volume.h"
 #include "solver_grid3d.h"
+#include "render_pipelines.h"
 
 /* The default camera of a scene's view region (vf_grid3d_desc view_*): 45
  * degrees, the region's corners within 95 % of the frame. */
@@ -259,22 +260,11 @@ vf_result vf_render_volume_create_for(vf_gpu *gpu, vf_solver *solver, const vf_r
         }
         memcpy(rv->obst->mapped, o, sizeof o);
     }
-    if (res == VF_OK) {
-        vf_compute_desc cd = {.shader = "volume_light.comp",
-                              .push_size = sizeof(vf_volume_push), .name = "volume light"};
-        res = vf_pipeline_compute_create(gpu, &cd, &rv->light_pipe);
-    }
-    if (res == VF_OK) {
-        vf_graphics_desc gd = {
-            .vertex_shader = "volume_fullscreen.vert",
-            .fragment_shader = "volume_march.frag",
-            .push_size = sizeof(vf_volume_push),
-            .color_count = 1,
-            .color_formats = {rv->base.format},
-            .name = "volume march",
-        };
-        res = vf_pipeline_graphics_create(gpu, &gd, &rv->march);
-    }
+    if (res == VF_OK)
+        res = vf_render_pipeline_create(gpu, VF_RP_VOLUME_LIGHT, NULL, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED,
+                                        &rv->light_pipe);
+    if (res == VF_OK)
+        res = vf_render_pipeline_create(gpu, VF_RP_VOLUME_MARCH, NULL, rv->base.format, VK_FORMAT_UNDEFINED, &rv->march);
     if (res != VF_OK) {
         if (err)
             snprintf(err, cap, "cannot create the volume view: %s", vf_result_message(res));
