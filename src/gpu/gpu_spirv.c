@@ -7,6 +7,8 @@
 
 #include "gpu_shaders.h"
 
+_Static_assert(VF_MAX_BINDINGS <= 32, "a slot mask is 32 bits");
+
 /* SPIR-V opcodes, decorations and enums used here */
 enum {
     OP_EXECUTION_MODE = 16,

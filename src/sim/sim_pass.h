@@ -4,20 +4,22 @@
  * the barrier after it.
  *
  * A table lists each pass as
- *   PASS(ID, name, shader, push, local_x, bindings, bytes)
+ *   PASS(ID, name, shader, push, local_x, bytes)
  *     ID        <prefix>_<ID> in the family's pass enum, the index of its pipeline
  *     name      the profiler scope and the benchmark's pass name
  *     shader    the SPIR-V file
- *     push      the push-constant struct (vf_no_push: none)
- *     local_x   the workgroup's x size as a specialization constant (0: the shader's own)
- *     bindings  BIND(slot, type) for each binding: slot a constant of the shared
- *               C/GLSL header (the shader names the same constant and the
- *               recording code fills its bindings by it), type a
- *               vf_binding_type without VF_BIND_
- *     bytes     the bytes one execution must move, an expression over the
- *               names the family's pass_bytes function defines
- * and sim_pass_table.h turns it into the enum, the binding counts and the
- * table of vf_sim_pass. A pass written NEIGHBOUR_PASS (the same columns)
+ *     push      the push-constant struct (vf_no_push: none); exactly the
+ *               shader's push block (test_spirv checks it)
+ *     local_x   the workgroup x size the shader declares, used by 1D dispatches
+ *               (0: VF_WG_1D; test_spirv checks the others against the SPIR-V)
+ *     bytes     the bytes one execution must move, an expression over w, a
+ *               pointer to the family's work struct, which the includer's
+ *               row-bytes function takes as its only input
+ * and sim_pass_table.h turns it into the enum and the table of vf_sim_pass.
+ * A table names no bindings: a pass's pipeline takes its set from the
+ * shader's SPIR-V (gpu_spirv.h), and the recording code fills a
+ * vf_binding[VF_MAX_BINDINGS] by the slots of the shared C/GLSL header, the
+ * only place a slot is numbered. A pass written NEIGHBOUR_PASS (the same columns)
  * loops over each particle's neighbours: the work accounting counts its
  * dispatches as neighbour passes. */
 #ifndef VF_SIM_PASS_H
@@ -38,7 +40,7 @@ typedef struct vf_no_push {
 /** One compute pass of a family's table. */
 typedef struct vf_sim_pass {
     const char *name;     /* profiler scope and benchmark pass name */
-    vf_compute_desc desc; /* shader, binding types by slot, push size, local x */
+    vf_compute_desc desc; /* shader, push size, local x */
 } vf_sim_pass;
 
 /** Creates the pipeline of pass with spec_count specialization constants
