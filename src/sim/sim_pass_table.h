@@ -7,6 +7,8 @@
  *   VF_PASS_TABLE_FN the name of a function returning the table and its
  *                    length (declared in the family's header), e.g.
  *                    vf_height_pass_table
+ * The columns after local_x (bytes, and any a family adds after it) are the
+ * family's own to read; the expansions here skip them.
  * No include guard: each family expands its own table once. */
 #include "sim_pass.h"
 
@@ -20,7 +22,7 @@
 #define NEIGHBOUR_PASS PASS
 
 enum {
-#define PASS(id, name_, shader_, push_, local_, bytes_) VF_PASS_ID(id),
+#define PASS(id, name_, shader_, push_, local_, ...) VF_PASS_ID(id),
 #include VF_PASS_FILE
 #undef PASS
     VF_PASS_ID(COUNT)
@@ -28,9 +30,9 @@ enum {
 
 #undef NEIGHBOUR_PASS
 static const vf_sim_pass VF_PASS_CAT(VF_PASS_PREFIX, passes)[VF_PASS_ID(COUNT)] = {
-#define PASS(id, name_, shader_, push_, local_, bytes_)                                                                \
+#define PASS(id, name_, shader_, push_, local_, ...)                                                                   \
     [VF_PASS_ID(id)] = {name_, {.shader = shader_, .push_size = VF_PASS_PUSH_SIZE(push_), .local_size_x = local_}},
-#define NEIGHBOUR_PASS(id, name_, shader_, push_, local_, bytes_)                                                      \
+#define NEIGHBOUR_PASS(id, name_, shader_, push_, local_, ...)                                                         \
     [VF_PASS_ID(id)] = {name_,                                                                                         \
                         {.shader = shader_,                                                                            \
                          .push_size = VF_PASS_PUSH_SIZE(push_),                                                        \
