@@ -15,6 +15,8 @@
  *     bytes     the bytes one execution must move, an expression over w, a
  *               pointer to the family's work struct, which the includer's
  *               row-bytes function takes as its only input
+ *     ...       a family may add its own columns after bytes (the grid's
+ *               stage and build columns, grid_passes.def)
  * and sim_pass_table.h turns it into the enum and the table of vf_sim_pass.
  * A table names no bindings: a pass's pipeline takes its set from the
  * shader's SPIR-V (gpu_spirv.h), and the recording code fills a
