@@ -11,6 +11,7 @@
 #include "gpu_shaders.h"
 #include "gpu_pipeline.h"
 #include "gpu_profiler.h"
+#include "gpu_spirv.h"
 #include "shared_grid.h"
 #include "testlib.h"
 
@@ -437,6 +438,39 @@ static void test_offset_alignment(void)
     CHECK_EQ_INT(count, 0);
 }
 
+/* A pipeline's set is its shaders' declarations: gaps stay gaps, a slot two
+ * stages give different types and a push block larger than the pushed bytes
+ * are refused. */
+static void test_reflected_layouts(vf_gpu *gpu)
+{
+    vf_test_section("pipeline layouts from the SPIR-V");
+    vf_spirv_info info;
+    vf_pipeline *p = NULL;
+    CHECK(vf_spirv_reflect_shader("dfsph_step.comp", &info, NULL, 0));
+    vf_compute_desc cd = {.shader = "dfsph_step.comp", .push_size = info.push_size};
+    if (CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK)) {
+        CHECK_EQ_U64(p->slot_mask, info.slot_mask);
+        CHECK(p->slot_mask != (1u << p->slot_count) - 1); /* the shader leaves slots out */
+        for (uint32_t s = 0; s < p->slot_count; s++)
+            CHECK(!(p->slot_mask & (1u << s)) || p->types[s] == info.types[s]);
+    }
+    vf_pipeline_destroy(&p);
+    cd.push_size = info.push_size - 4;
+    CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_ERR_INVALID_ARG && p == NULL);
+    /* ssf_sphere.vert's slot 1 is a storage buffer, ssf_composite.frag's a sampled image */
+    vf_graphics_desc gd = {.vertex_shader = "ssf_sphere.vert", .fragment_shader = "ssf_composite.frag",
+                           .color_count = 1, .color_formats = {VK_FORMAT_R8G8B8A8_UNORM}, .name = "mismatch"};
+    CHECK(vf_pipeline_graphics_create(gpu, &gd, &p) == VF_ERR_INVALID_ARG && p == NULL);
+    gd.vertex_shader = "ssf_fullscreen.vert";
+    if (CHECK(vf_pipeline_graphics_create(gpu, &gd, &p) == VF_OK)) {
+        vf_spirv_info fs;
+        CHECK(vf_spirv_reflect_shader("ssf_composite.frag", &fs, NULL, 0));
+        CHECK_EQ_U64(p->slot_mask, fs.slot_mask);
+        CHECK(p->types[1] == VF_BIND_SAMPLED_IMAGE);
+    }
+    vf_pipeline_destroy(&p);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -449,6 +483,7 @@ int main(int argc, char **argv)
     test_dispatch_and_profiler(gpu);
     test_bench_copy(gpu);
     test_limits(gpu);
+    test_reflected_layouts(gpu);
     vf_test_gpu_done(&gpu);
     test_descriptor_sets();
     test_offset_alignment();
