@@ -2206,8 +2206,6 @@ static void grid_describe(vf_solver *s, char *buf, size_t cap)
         snprintf(buf + n, cap - (size_t)n, ", div %.2g", g->last.div_after);
 }
 
-/* Compulsory bytes (each array read or written once) of one execution of a
- * named pass at this size (the bytes of grid_passes.def). */
 /* What the bytes column of grid_passes.def reads (w->...): c, one cell
  * field; f, the u and v faces; adv_vel, adv_sc, one velocity and one scalar
  * advection; iters, per_iter, the pressure iterations and the bytes of one;
@@ -2216,17 +2214,12 @@ typedef struct grid_work {
     uint64_t c, f, adv_vel, adv_sc, iters, per_iter, sweeps;
 } grid_work;
 
-/* The bytes column of the row named pass; it sees w and nothing else. */
-static uint64_t grid_row_bytes(const grid_work *w, const char *pass)
-{
-#define PASS(id, name, shader, push, local, bytes, ...)                                                                 \
-    if (!strcmp(pass, name))                                                                                          \
-        return (bytes);
-#include "grid_passes.def"
-#undef PASS
-    return 0;
-}
+#define VF_PASS_BYTES_FN grid_row_bytes
+#define VF_PASS_WORK grid_work
+#include "sim_pass_bytes.h"
 
+/* Compulsory bytes (each array read or written once) of one execution of a
+ * named pass at this size (the bytes of grid_passes.def). */
 static uint64_t grid_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_grid *g = (vf_grid *)s;

@@ -1260,24 +1260,17 @@ static void g3_describe(vf_solver *s, char *buf, size_t cap)
     snprintf(buf, cap, "grid3d %ux%ux%u", g->nx, g->ny, g->nz);
 }
 
-/* Bytes a step moves per execution (grid3d_passes.def). */
 /* What the bytes column of grid3d_passes.def reads (w->...): c, one cell
  * field; f, the face velocities. */
 typedef struct g3_work {
     uint64_t c, f;
 } g3_work;
 
-/* The bytes column of the row named pass; it sees w and nothing else. */
-static uint64_t g3_row_bytes(const g3_work *w, const char *pass)
-{
-#define PASS(id, name, shader, push, local, bytes)                                                                     \
-    if (!strcmp(pass, name))                                                                                          \
-        return (bytes);
-#include "grid3d_passes.def"
-#undef PASS
-    return 0;
-}
+#define VF_PASS_BYTES_FN g3_row_bytes
+#define VF_PASS_WORK g3_work
+#include "sim_pass_bytes.h"
 
+/* Bytes a step moves per execution (grid3d_passes.def). */
 static uint64_t g3_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_grid3d *g = (vf_grid3d *)s;

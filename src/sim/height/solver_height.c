@@ -1199,8 +1199,6 @@ static void height_describe(vf_solver *s, char *buf, size_t cap)
              1e3 * h->dt, h->object_count);
 }
 
-/* Bytes a pass moves per execution: 4 per cell for every array it must read
- * or write (the Thomas sweeps also write and re-read their c' scratch). */
 /* What the bytes column of height_passes.def reads (w->...): f, one cell
  * field; flow, one field of the attached flow; objects, their count; apply,
  * the volume correction is on; pres, the pressure coupling; track, a flow
@@ -1211,17 +1209,12 @@ typedef struct height_work {
     bool apply, pres, track, adi, divergence;
 } height_work;
 
-/* The bytes column of the row named pass; it sees w and nothing else. */
-static uint64_t height_row_bytes(const height_work *w, const char *pass)
-{
-#define PASS(id, name, shader, push, local, bytes)                                                                     \
-    if (!strcmp(pass, name))                                                                                          \
-        return (bytes);
-#include "height_passes.def"
-#undef PASS
-    return 0;
-}
+#define VF_PASS_BYTES_FN height_row_bytes
+#define VF_PASS_WORK height_work
+#include "sim_pass_bytes.h"
 
+/* Bytes a pass moves per execution: 4 per cell for every array it must read
+ * or write (the Thomas sweeps also write and re-read their c' scratch). */
 static uint64_t height_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_height *h = (vf_height *)s;

@@ -413,8 +413,6 @@ vf_foam *vf_sph_solver_foam(vf_solver *base)
     return vf_sph_from_solver(base) ? ((sph_solver *)base)->foam : NULL;
 }
 
-/* Compulsory bytes per execution of a pass (sph_passes.def; the foam and
- * mesh passes are not modelled). */
 /* What the bytes columns of the SPH tables read (w->...): n, the particle
  * capacity; cells, the binning grid's cells (plus the one for particles
  * outside it). */
@@ -422,22 +420,16 @@ typedef struct sph_work {
     uint64_t n, cells;
 } sph_work;
 
-/* The bytes column of the row named pass; it sees w and nothing else. */
-static uint64_t sph_row_bytes(const sph_work *w, const char *pass)
-{
-#define PASS(id, name, shader, push, local, bytes)                                                                     \
-    if (!strcmp(pass, name))                                                                                          \
-        return (bytes);
-#define NEIGHBOUR_PASS PASS
-#include "sph_passes.def"
-#include "pbf_passes.def"
-#include "sph_foam_passes.def"
-#include "sph_mesh_passes.def"
-#undef NEIGHBOUR_PASS
-#undef PASS
-    return 0;
-}
+#define VF_PASS_BYTES_FN sph_row_bytes
+#define VF_PASS_WORK sph_work
+#define VF_PASS_FILE "sph_passes.def"
+#define VF_PASS_FILE_2 "pbf_passes.def"
+#define VF_PASS_FILE_3 "sph_foam_passes.def"
+#define VF_PASS_FILE_4 "sph_mesh_passes.def"
+#include "sim_pass_bytes.h"
 
+/* Compulsory bytes per execution of a pass (sph_passes.def; the foam and
+ * mesh passes are not modelled). */
 static uint64_t sph_pass_bytes(vf_solver *base, const char *pass)
 {
     sph_solver *s = (sph_solver *)base;

@@ -917,7 +917,6 @@ static void terrain_describe(vf_solver *s, char *buf, size_t cap)
     snprintf(buf, cap, "terrain %ux%u, dt %.3g ms", t->nx, t->ny, 1e3 * t->dt);
 }
 
-/* Bytes a pass moves per execution (terrain_passes.def). */
 /* What the bytes column of terrain_passes.def reads (w->...): f, one cell
  * field; fx, the face fluxes; objects, the dozer is on. */
 typedef struct terrain_work {
@@ -925,17 +924,11 @@ typedef struct terrain_work {
     bool objects;
 } terrain_work;
 
-/* The bytes column of the row named pass; it sees w and nothing else. */
-static uint64_t terrain_row_bytes(const terrain_work *w, const char *pass)
-{
-#define PASS(id, name, shader, push, local, bytes)                                                                     \
-    if (!strcmp(pass, name))                                                                                          \
-        return (bytes);
-#include "terrain_passes.def"
-#undef PASS
-    return 0;
-}
+#define VF_PASS_BYTES_FN terrain_row_bytes
+#define VF_PASS_WORK terrain_work
+#include "sim_pass_bytes.h"
 
+/* Bytes a pass moves per execution (terrain_passes.def). */
 static uint64_t terrain_pass_bytes(vf_solver *s, const char *pass)
 {
     vf_terrain *t = (vf_terrain *)s;
