@@ -31,12 +31,6 @@ typedef struct state {
 
 static uint64_t rng_state = 12345;
 
-static float frand(void)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng_state >> 40) & 0xffffff) / 16777216.0f;
-}
-
 static void state_init(state *st, uint32_t nx, uint32_t ny, float h)
 {
     memset(st, 0, sizeof *st);
@@ -59,25 +53,25 @@ static void state_init(state *st, uint32_t nx, uint32_t ny, float h)
     /* smooth velocity plus noise, O(1) */
     for (uint32_t j = 0; j < ny; j++)
         for (uint32_t i = 0; i <= nx; i++)
-            st->u[(size_t)j * (nx + 1) + i] = sinf(0.2f * i + 0.1f) * cosf(0.15f * j) + 0.3f * (frand() - 0.5f);
+            st->u[(size_t)j * (nx + 1) + i] = sinf(0.2f * i + 0.1f) * cosf(0.15f * j) + 0.3f * (vf_test_randf(&rng_state) - 0.5f);
     for (uint32_t j = 0; j <= ny; j++)
         for (uint32_t i = 0; i < nx; i++)
-            st->v[(size_t)j * nx + i] = cosf(0.17f * i) * sinf(0.23f * j + 0.3f) + 0.3f * (frand() - 0.5f);
+            st->v[(size_t)j * nx + i] = cosf(0.17f * i) * sinf(0.23f * j + 0.3f) + 0.3f * (vf_test_randf(&rng_state) - 0.5f);
     for (size_t k = 0; k < st->nc; k++) {
-        st->p[k] = frand() - 0.5f;
-        st->rhs[k] = 10.0f * (frand() - 0.5f);
-        st->s[k] = frand();
-        st->t[k] = frand();
+        st->p[k] = vf_test_randf(&rng_state) - 0.5f;
+        st->rhs[k] = 10.0f * (vf_test_randf(&rng_state) - 0.5f);
+        st->s[k] = vf_test_randf(&rng_state);
+        st->t[k] = vf_test_randf(&rng_state);
         for (int c = 0; c < 3; c++)
-            st->dye[c][k] = frand();
+            st->dye[c][k] = vf_test_randf(&rng_state);
     }
     /* a few painted solid cells with an imposed velocity (inflow cells) */
     for (int q = 0; q < 6; q++) {
-        uint32_t i = 2 + (uint32_t)(frand() * (nx - 4)), j = 2 + (uint32_t)(frand() * (ny - 4));
+        uint32_t i = 2 + (uint32_t)(vf_test_randf(&rng_state) * (nx - 4)), j = 2 + (uint32_t)(vf_test_randf(&rng_state) * (ny - 4));
         size_t k = (size_t)j * nx + i;
         st->mask_s[k] = VF_GRID_CELL_SOLID;
-        st->su_s[k] = frand() - 0.5f;
-        st->sv_s[k] = frand() - 0.5f;
+        st->su_s[k] = vf_test_randf(&rng_state) - 0.5f;
+        st->sv_s[k] = vf_test_randf(&rng_state) - 0.5f;
     }
     (void)h;
 }
@@ -106,17 +100,10 @@ static bool mg_ref_setup(vf_grid_ref_mg *mg, const vf_grid_ref *r, const vf_grid
 
 static void state_free(state *st)
 {
-    free(st->u);
-    free(st->v);
-    free(st->p);
-    free(st->rhs);
-    free(st->s);
-    free(st->t);
-    free(st->su_s);
-    free(st->sv_s);
-    free(st->mask_s);
-    for (int c = 0; c < 3; c++)
-        free(st->dye[c]);
+    void *all[] = {st->u, st->v, st->p, st->rhs, st->s, st->t, st->su_s, st->sv_s, st->mask_s, st->dye[0], st->dye[1],
+                   st->dye[2]};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        free(all[k]);
 }
 
 static bool upload(vf_grid *g, const state *st)
@@ -131,17 +118,6 @@ static bool upload(vf_grid *g, const state *st)
     return ok;
 }
 
-static bool run_pass(vf_grid *g, vf_grid_pass pass)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_grid_record_pass(g, cmd, pass, NULL);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK;
-}
-
 /* Compares a GPU field with the reference; prints the error. */
 static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *ref, double tol)
 {
@@ -153,12 +129,7 @@ static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *
         free(gpu);
         return;
     }
-    double err;
-    size_t worst = vf_test_max_diff(gpu, ref, n, &err);
-    double scale = fmax(1.0, vf_test_max_abs(ref, n));
-    printf("  %-28s max |gpu - cpu| = %.3g (scale %.3g, tol %.2g)\n", what, err, scale, tol);
-    CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at (%zu, %zu) gpu %.9g cpu %.9g > %.1g x %.3g", what, err,
-              worst % w, worst / w, gpu[worst], ref[worst], tol, scale);
+    vf_test_compare(what, gpu, ref, n, w, tol, 1.0);
     free(gpu);
 }
 
@@ -268,7 +239,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     CHECK(vf_grid_write(g, VF_GRID_FIELD_MASK_STATIC, ms) == VF_OK);
     CHECK(vf_grid_write(g, VF_GRID_FIELD_SU_STATIC, sus) == VF_OK);
     CHECK(vf_grid_write(g, VF_GRID_FIELD_SV_STATIC, svs) == VF_OK);
-    CHECK(run_pass(g, VF_GRID_PASS_OBSTACLES));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_OBSTACLES));
     const vf_grid_mover *m = &gd->mover;
     float w = 2.0f * (float)M_PI * m->freq;
     vf_grid_ref_obstacles(&r, ms, sus, svs, (uint32_t)m->shape, m->cx, m->cy, m->radius, m->amp * w * m->dx,
@@ -286,7 +257,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
 
     /* splat (+ buoyancy, stripes) */
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_SPLAT));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_SPLAT));
     const vf_grid_source *src = &gd->source;
     vf_grid_ref_splat sp = {.cx = src->cx, .cy = src->cy, .radius = src->radius, .fx = src->fx, .fy = src->fy,
                             .buoyancy = (float)gd->buoyancy, .r = src->r, .g = src->g, .b = src->b,
@@ -305,7 +276,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
 
     /* vorticity + confinement */
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_VORTICITY));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_VORTICITY));
     vf_grid_ref_vorticity(&r, st.u, st.v, om);
     compare("vorticity", g, VF_GRID_FIELD_OMEGA, om, 1e-5);
     vf_grid_ref_confine(&r, (float)gd->vorticity, st.u, st.v, om, wx, wy, ru, rv);
@@ -315,14 +286,14 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     /* velocity advection */
     bool mc = gd->advection == VF_GRID_ADVECT_MACCORMACK;
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_ADVECT_VELOCITY));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_ADVECT_VELOCITY));
     vf_grid_ref_advect_velocity(&r, mc, st.u, st.v, wx, wy, mask, su, sv, hu, hv, ru, rv);
     compare(mc ? "advect velocity maccormack: u" : "advect velocity: u", g, VF_GRID_FIELD_U, ru, 1e-4);
     compare(mc ? "advect velocity maccormack: v" : "advect velocity: v", g, VF_GRID_FIELD_V, rv, 1e-4);
 
     /* diffusion */
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_DIFFUSE));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_DIFFUSE));
     float alpha = (float)(gd->viscosity * gd->dt / ((double)r.h * r.h));
     float omega;
     uint32_t sweeps = vf_grid_diffuse_sweeps(g, &omega);
@@ -334,20 +305,20 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
 
     /* boundary */
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_BOUNDARY));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_BOUNDARY));
     vf_grid_ref_boundary(&r, st.u, st.v, wx, wy, mask, su, sv, ru, rv);
     compare("boundary: u", g, VF_GRID_FIELD_U, ru, 2e-6);
     compare("boundary: v", g, VF_GRID_FIELD_V, rv, 2e-6);
 
     /* divergence */
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_DIVERGENCE));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_DIVERGENCE));
     vf_grid_ref_divergence(&r, st.u, st.v, mask, 1.0f / r.dt, tmp);
     compare("divergence (rhs)", g, VF_GRID_FIELD_RHS, tmp, 1e-5);
 
     /* gradient */
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_GRADIENT));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_GRADIENT));
     vf_grid_ref_gradient(&r, st.u, st.v, st.p, wx, wy, ru, rv);
     compare("gradient: u", g, VF_GRID_FIELD_U, ru, 1e-5);
     compare("gradient: v", g, VF_GRID_FIELD_V, rv, 1e-5);
@@ -410,7 +381,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
 
     /* scalar advection (dye, texture coordinates) */
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_ADVECT_SCALARS));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_ADVECT_SCALARS));
     vf_grid_ref_advect_scalars(&r, mc, st.u, st.v, mask, 3, (const float *const *)st.dye, dyh, dyo);
     compare(mc ? "advect dye maccormack: r" : "advect dye: r", g, VF_GRID_FIELD_R, dyo[0], 1e-4);
     compare(mc ? "advect dye maccormack: g" : "advect dye: g", g, VF_GRID_FIELD_G, dyo[1], 1e-4);
@@ -424,14 +395,14 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
 
     /* dye mixing */
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_DYE_MIX));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_DYE_MIX));
     vf_grid_ref_dye_mix(&r, (float)gd->dye_mix, mask, (const float *const *)st.dye, dyo);
     compare("dye mix: r", g, VF_GRID_FIELD_R, dyo[0], 1e-5);
     compare("dye mix: g", g, VF_GRID_FIELD_G, dyo[1], 1e-5);
 
     /* the divergence norm after a projection (measure pass) */
     CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_MEASURE));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_MEASURE));
     CHECK(vf_grid_read_stats(g, &sts) == VF_OK);
     vf_grid_ref_divergence(&r, st.u, st.v, mask, 1.0f, tmp);
     double div_rms = vf_grid_ref_rms(&r, tmp, mask, 1.0f);
@@ -540,17 +511,17 @@ static void test_transport_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
         }
         vf_grid_ref_weights(&r, mask, wx, wy);
         CHECK(upload(g, &st));
-        CHECK(run_pass(g, VF_GRID_PASS_ADVECT_VELOCITY));
+        CHECK(vf_test_grid_pass(g, VF_GRID_PASS_ADVECT_VELOCITY));
         vf_grid_ref_advect_velocity(&r, mc, st.u, st.v, wx, wy, mask, su, sv, hu, hv, ru, rv);
         compare("open advect velocity: u", g, VF_GRID_FIELD_U, ru, 1e-4);
         compare("open advect velocity: v", g, VF_GRID_FIELD_V, rv, 1e-4);
         CHECK(upload(g, &st));
-        CHECK(run_pass(g, VF_GRID_PASS_BOUNDARY));
+        CHECK(vf_test_grid_pass(g, VF_GRID_PASS_BOUNDARY));
         vf_grid_ref_boundary(&r, st.u, st.v, wx, wy, mask, su, sv, ru, rv);
         compare("open boundary: u", g, VF_GRID_FIELD_U, ru, 2e-6);
         compare("open boundary: v", g, VF_GRID_FIELD_V, rv, 2e-6);
         CHECK(upload(g, &st));
-        CHECK(run_pass(g, VF_GRID_PASS_ADVECT_SCALARS));
+        CHECK(vf_test_grid_pass(g, VF_GRID_PASS_ADVECT_SCALARS));
         vf_grid_ref_advect_scalars(&r, mc, st.u, st.v, mask, 3, (const float *const *)st.dye, dyh, dyo);
         compare("open advect dye: r", g, VF_GRID_FIELD_R, dyo[0], 1e-4);
         compare("open advect dye: b", g, VF_GRID_FIELD_B, dyo[2], 1e-4);

@@ -31,12 +31,6 @@
 
 static uint64_t rng_state = 777;
 
-static float frand(void)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng_state >> 40) & 0xffffff) / 16777216.0f;
-}
-
 static void compare(const char *what, vf_grid3d *g, vf_grid3d_field f, const float *ref, double tol)
 {
     size_t n = (size_t)vf_grid3d_field_count(g, f);
@@ -45,25 +39,8 @@ static void compare(const char *what, vf_grid3d *g, vf_grid3d_field f, const flo
         free(gpu);
         return;
     }
-    double err;
-    size_t worst = vf_test_max_diff(gpu, ref, n, &err);
-    double scale = fmax(1.0, vf_test_max_abs(ref, n));
-    printf("  %-30s max |gpu - cpu| = %.3g (scale %.3g, tol %.1g)\n", what, err, scale, tol);
-    CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at %zu gpu %.9g cpu %.9g > %.1g x %.3g", what, err, worst,
-              gpu[worst], ref[worst], tol, scale);
+    vf_test_compare(what, gpu, ref, n, 0, tol, 1.0);
     free(gpu);
-}
-
-static bool run_pass(vf_grid3d *g, vf_grid3d_pass pass)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid3d_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_grid3d_record_pass(g, cmd, pass, NULL);
-    vf_cmd_barrier_compute_to_transfer(cmd);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK;
 }
 
 typedef struct levels {
@@ -120,12 +97,12 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     float *rv = malloc(nf * 4), *rv2 = malloc(nf * 4), *rs = malloc(2 * nc * 4), *rs2 = malloc(2 * nc * 4);
     float *om = malloc(4 * nc * 4), *rc = malloc(nc * 4);
     for (size_t k = 0; k < nf; k++)
-        vel[k] = 2.0f * (frand() - 0.5f);
+        vel[k] = 2.0f * (vf_test_randf(&rng_state) - 0.5f);
     for (size_t k = 0; k < 2 * nc; k++)
-        scal[k] = frand();
+        scal[k] = vf_test_randf(&rng_state);
     for (size_t k = 0; k < nc; k++) {
-        p[k] = frand() - 0.5f;
-        rhs[k] = 20.0f * (frand() - 0.5f);
+        p[k] = vf_test_randf(&rng_state) - 0.5f;
+        rhs[k] = 20.0f * (vf_test_randf(&rng_state) - 0.5f);
     }
 #define UPLOAD()                                                                                                 \
     CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK &&                                                 \
@@ -134,7 +111,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
 
     /* source */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_SOURCE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_SOURCE));
     memcpy(rs, scal, 2 * nc * 4);
     vf_g3ref_cool(&r, rs, (float)d->cooling, (float)d->ambient);
     vf_g3ref_source(&r, rs, d->source, d->source_density, d->source_temperature,
@@ -145,7 +122,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     float centre[4] = {0.4f, 0.5f, 0.6f, 0.2f}, acc[3] = {1.5f, -2.0f, 0.7f};
     vf_grid3d_set_push(g, centre, centre[3], acc, false);
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_BUOYANCY));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_BUOYANCY));
     memcpy(rv, vel, nf * 4);
     vf_g3ref_buoyancy(&r, rv, scal, (float)d->alpha, (float)d->beta, (float)d->ambient, centre, acc);
     compare("buoyancy + push: velocity", g, VF_GRID3D_FIELD_VEL, rv, 1e-5);
@@ -154,7 +131,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     /* vorticity + confinement */
     if (d->vorticity > 0) {
         UPLOAD();
-        CHECK(run_pass(g, VF_GRID3D_PASS_VORTICITY));
+        CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_VORTICITY));
         vf_g3ref_vorticity(&r, vel, om);
         compare("vorticity", g, VF_GRID3D_FIELD_OMEGA, om, 1e-5);
         memcpy(rv, vel, nf * 4);
@@ -165,7 +142,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     /* velocity advection */
     bool mc = d->advection == VF_GRID3D_ADVECT_MACCORMACK;
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_ADVECT_VELOCITY));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_ADVECT_VELOCITY));
     vf_g3ref_advect_vel(&r, vel, vel, rv, r.dt, 0);
     if (mc) {
         vf_g3ref_advect_vel(&r, vel, rv, rv2, r.dt, 1);
@@ -177,7 +154,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     /* diffusion */
     if (d->viscosity > 0) {
         UPLOAD();
-        CHECK(run_pass(g, VF_GRID3D_PASS_DIFFUSE));
+        CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_DIFFUSE));
         memcpy(rv, vel, nf * 4);
         float a = (float)(d->viscosity * d->dt / ((double)r.h * r.h));
         for (uint32_t it = 0; it < vf_grid3d_diffuse_sweeps(g); it++)
@@ -189,27 +166,27 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
 
     /* boundary */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_BOUNDARY));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_BOUNDARY));
     memcpy(rv, vel, nf * 4);
     vf_g3ref_boundary(&r, rv);
     compare("boundary: velocity", g, VF_GRID3D_FIELD_VEL, rv, 1e-6);
 
     /* divergence */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_DIVERGENCE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_DIVERGENCE));
     vf_g3ref_divergence(&r, vel, rc, 1.0f / r.dt);
     compare("divergence: rhs", g, VF_GRID3D_FIELD_RHS, rc, 1e-5);
 
     /* gradient */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_GRADIENT));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_GRADIENT));
     memcpy(rv, vel, nf * 4);
     vf_g3ref_gradient(&r, rv, p, r.dt);
     compare("gradient: velocity", g, VF_GRID3D_FIELD_VEL, rv, 1e-5);
 
     /* pressure: the desc's iterations */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_PRESSURE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_PRESSURE));
     if (d->pressure == VF_GRID3D_PRESSURE_MULTIGRID) {
         levels L = {.count = (int)vf_grid3d_levels(g)};
         for (int l = 0; l < L.count; l++) {
@@ -261,7 +238,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
 
     /* scalar advection */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_ADVECT_SCALARS));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_ADVECT_SCALARS));
     vf_g3ref_advect_scalar(&r, vel, scal, scal, rs, r.dt, 0);
     if (mc) {
         vf_g3ref_advect_scalar(&r, vel, scal, rs, rs2, r.dt, 1);
@@ -310,7 +287,7 @@ static double rms_of(const float *a, size_t n)
 static double project(vf_grid3d *g, const vf_g3ref *r, const float *vel, float *vel_out, float *div)
 {
     CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK);
-    CHECK(run_pass(g, VF_GRID3D_PASS_GRADIENT));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_GRADIENT));
     CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_VEL, vel_out) == VF_OK);
     vf_g3ref_divergence(r, vel_out, div, 1.0f);
     return rms_of(div, vf_g3ref_cells(r));
@@ -345,10 +322,10 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
     /* a random divergent velocity, the far faces equal to face 0 (the
      * boundary pass), its right-hand side div(u) / dt */
     for (size_t k = 0; k < nf; k++)
-        vel[k] = 2.0f * (frand() - 0.5f);
+        vel[k] = 2.0f * (vf_test_randf(&rng_state) - 0.5f);
     vf_g3ref_boundary(&r, vel);
     CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK);
-    CHECK(run_pass(g, VF_GRID3D_PASS_DIVERGENCE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_DIVERGENCE));
     CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_RHS, b) == VF_OK);
     vf_g3ref_divergence(&r, vel, div, 1.0f);
     double div0 = rms_of(div, nc);
@@ -356,7 +333,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
     vf_gpu_counters c;
     vf_gpu_counters_reset(&c);
     vf_gpu_counters_attach(gpu, &c);
-    CHECK(run_pass(g, VF_GRID3D_PASS_PRESSURE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_PRESSURE));
     vf_gpu_counters_attach(gpu, NULL);
     vf_g3ref_fft_pressure(&r, b, ref);
     compare("fft: p against the DFT", g, VF_GRID3D_FIELD_P, ref, 1e-5);

@@ -34,12 +34,6 @@
 
 static uint64_t rng_state = 777;
 
-static float frand(void)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng_state >> 40) & 0xffffff) / 16777216.0f;
-}
-
 /* The grid's fields a kernel test reads back, and the reference's domain. */
 typedef struct setup {
     vf_grid *g;
@@ -51,25 +45,10 @@ typedef struct setup {
 
 static void setup_free(setup *s)
 {
-    free(s->u);
-    free(s->v);
-    free(s->p);
-    free(s->b);
-    free(s->wx);
-    free(s->wy);
-    free(s->mask);
+    void *all[] = {s->u, s->v, s->p, s->b, s->wx, s->wy, s->mask};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        free(all[k]);
     vf_grid_destroy(&s->g);
-}
-
-static bool submit_pass(vf_grid *g, vf_grid_pass pass)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_grid_record_pass(g, cmd, pass, NULL);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK;
 }
 
 /* Creates the grid, paints a few solid cells unless `open`, runs the
@@ -103,20 +82,20 @@ static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
         return false;
     if (!open) {
         for (int q = 0; q < 5; q++)
-            s->mask[(size_t)(3 + (uint32_t)(frand() * (ny - 6))) * nx + 3 + (uint32_t)(frand() * (nx - 6))] =
+            s->mask[(size_t)(3 + (uint32_t)(vf_test_randf(&rng_state) * (ny - 6))) * nx + 3 + (uint32_t)(vf_test_randf(&rng_state) * (nx - 6))] =
                 VF_GRID_CELL_SOLID;
         CHECK(vf_grid_write(s->g, VF_GRID_FIELD_MASK_STATIC, s->mask) == VF_OK);
-        CHECK(submit_pass(s->g, VF_GRID_PASS_OBSTACLES));
+        CHECK(vf_test_grid_pass(s->g, VF_GRID_PASS_OBSTACLES));
     }
     CHECK(vf_grid_read(s->g, VF_GRID_FIELD_MASK, s->mask) == VF_OK);
     CHECK(vf_grid_read(s->g, VF_GRID_FIELD_WX, s->wx) == VF_OK);
     CHECK(vf_grid_read(s->g, VF_GRID_FIELD_WY, s->wy) == VF_OK);
     for (uint32_t j = 0; j < ny; j++)
         for (uint32_t i = 0; i <= nx; i++)
-            s->u[(size_t)j * (nx + 1) + i] = sinf(0.3f * i + 0.2f) * cosf(0.21f * j) + 0.4f * (frand() - 0.5f);
+            s->u[(size_t)j * (nx + 1) + i] = sinf(0.3f * i + 0.2f) * cosf(0.21f * j) + 0.4f * (vf_test_randf(&rng_state) - 0.5f);
     for (uint32_t j = 0; j <= ny; j++)
         for (uint32_t i = 0; i < nx; i++)
-            s->v[(size_t)j * nx + i] = cosf(0.19f * i) * sinf(0.27f * j + 0.1f) + 0.4f * (frand() - 0.5f);
+            s->v[(size_t)j * nx + i] = cosf(0.19f * i) * sinf(0.27f * j + 0.1f) + 0.4f * (vf_test_randf(&rng_state) - 0.5f);
     /* periodic fields: the duplicate faces equal their images */
     if (gd->sides[VF_GRID_SIDE_LEFT] == VF_GRID_BC_PERIODIC)
         for (uint32_t j = 0; j < ny; j++)
@@ -126,8 +105,8 @@ static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
             s->v[(size_t)ny * nx + i] = s->v[i];
     double mean = 0, fluid = 0;
     for (size_t k = 0; k < s->nc; k++) {
-        s->p[k] = s->mask[k] ? 0.0f : frand() - 0.5f;
-        s->b[k] = s->mask[k] ? 0.0f : 20.0f * (frand() - 0.5f);
+        s->p[k] = s->mask[k] ? 0.0f : vf_test_randf(&rng_state) - 0.5f;
+        s->b[k] = s->mask[k] ? 0.0f : 20.0f * (vf_test_randf(&rng_state) - 0.5f);
         mean += s->b[k];
         fluid += s->mask[k] ? 0 : 1;
     }
@@ -152,12 +131,7 @@ static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *
         free(gpu);
         return;
     }
-    double err;
-    size_t worst = vf_test_max_diff(gpu, ref, n, &err);
-    double scale = fmax(floor_, vf_test_max_abs(ref, n));
-    printf("  %-34s max |gpu - cpu| = %.3g (scale %.3g, tol %.2g)\n", what, err, scale, tol);
-    CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at (%zu, %zu) gpu %.9g cpu %.9g > %.1g x %.3g", what, err,
-              worst % w, worst / w, gpu[worst], ref[worst], tol, scale);
+    vf_test_compare(what, gpu, ref, n, w, tol, floor_);
     free(gpu);
 }
 
@@ -186,7 +160,7 @@ static void test_klein(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool open
     }
     const vf_grid_desc *gd = vf_grid_get_desc(s.g);
     float *ru = malloc(s.nu * 4), *rv = malloc(s.nv * 4), *x = malloc(s.nc * 4);
-    if (CHECK(ru && rv && x) && CHECK(submit_pass(s.g, VF_GRID_PASS_ADVECT_VELOCITY))) {
+    if (CHECK(ru && rv && x) && CHECK(vf_test_grid_pass(s.g, VF_GRID_PASS_ADVECT_VELOCITY))) {
         vf_grid_ref_donor_cell(&s.r, (float)gd->donor_gamma, s.u, s.v, s.wx, s.wy, ru, rv);
         compare("donor-cell: u", s.g, VF_GRID_FIELD_U, ru, 1e-5, 1.0);
         compare("donor-cell: v", s.g, VF_GRID_FIELD_V, rv, 1e-5, 1.0);

@@ -249,28 +249,6 @@ static const double ghia_u100[] = {0.84123, 0.68717, 0.23151, 0.00332, -0.13641,
 static const double ghia_u400[] = {0.75837, 0.55892, 0.29093, 0.16256, 0.02135, -0.11477,
                                    -0.17119, -0.32726, -0.24299, -0.14612, -0.09266};
 
-static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *sets, int nsets)
-{
-    const vf_scene_info *info = vf_scene_find(scene);
-    if (!CHECK(info != NULL))
-        return NULL;
-    void *desc = calloc(1, info->desc_size);
-    vf_scene_defaults(info, desc);
-    char err[512];
-    for (int k = 0; k < nsets; k++)
-        if (!CHECK_MSG(vf_params_set(info->params, info->param_count, desc, sets[k], err, sizeof err) == VF_OK, "%s", err)) {
-            free(desc);
-            return NULL;
-        }
-    vf_solver *s = NULL;
-    vf_result res = info->validate(info, desc, err, sizeof err);
-    if (res == VF_OK)
-        res = info->create(info, gpu, desc, &s, err, sizeof err);
-    CHECK_MSG(res == VF_OK, "scene %s: %s", scene, err);
-    free(desc);
-    return s;
-}
-
 /* What a cavity run to its steady state gave. */
 typedef struct cavity_result {
     double ghia;          /* max |u - Ghia| on the vertical centreline */
@@ -298,7 +276,7 @@ static bool cavity_run_keep(vf_gpu *gpu, const char *label, const char *const *e
         sets[ns++] = extra[k];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    vf_solver *s = make_scene(gpu, "cavity", sets, ns);
+    vf_solver *s = vf_test_scene(gpu, "cavity", sets, ns);
     vf_grid *g = vf_grid_from_solver(s);
     if (!g)
         return false;
@@ -308,7 +286,7 @@ static bool cavity_run_keep(vf_gpu *gpu, const char *label, const char *const *e
     const double chunk = 1.0; /* simulated seconds per one-shot submit */
     uint32_t steps = (uint32_t)lround(chunk / vf_grid_get_desc(g)->dt);
     while (t < tmax - 1e-9 && change > 1e-4) {
-        CHECK(vf_grid_run_steps(g, steps) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, steps) == VF_OK);
         t = vf_grid_time(g);
         CHECK(vf_grid_read(g, VF_GRID_FIELD_U, u) == VF_OK);
         change = 0;
@@ -411,14 +389,14 @@ static void test_taylor_green(vf_gpu *gpu)
     const char *solvers[2] = {"pressure=fft", "pressure=multigrid"};
     for (int m = 0; m < 2; m++) {
         const char *sets[] = {"flow=taylor-green", "n=32", "viscosity=0.05", "frame_dt=0.02", solvers[m]};
-        vf_solver *s = make_scene(gpu, "shear", sets, 5);
+        vf_solver *s = vf_test_scene(gpu, "shear", sets, 5);
         vf_grid *g = vf_grid_from_solver(s);
         if (!g)
             return;
         const vf_grid_desc *d = vf_grid_get_desc(g);
         double e0 = kinetic_energy(g), worst_div = 0, worst_rel = 0, t = 0;
         for (int f = 0; f < 10; f++) {
-            CHECK(vf_grid_run_steps(g, d->substeps) == VF_OK);
+            CHECK(vf_test_grid_steps(gpu, g, d->substeps) == VF_OK);
             vf_grid_stats st;
             CHECK(vf_grid_read_stats(g, &st) == VF_OK);
             worst_div = fmax(worst_div, st.div_after);
@@ -632,7 +610,7 @@ static double channel_strouhal(vf_gpu *gpu, const char *label, const char *const
         sets[ns++] = extra[k];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    vf_solver *s = make_scene(gpu, "channel", sets, ns);
+    vf_solver *s = vf_test_scene(gpu, "channel", sets, ns);
     vf_grid *g = vf_grid_from_solver(s);
     if (!g)
         return 0;
@@ -643,7 +621,7 @@ static double channel_strouhal(vf_gpu *gpu, const char *label, const char *const
     float *v = malloc(nv * 4);
     double *ts = malloc(cap * sizeof(double)), *vs = malloc(cap * sizeof(double));
     while (vf_grid_time(g) < t_end - 1e-9 && count < cap) {
-        CHECK(vf_grid_run_steps(g, d->substeps) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, d->substeps) == VF_OK);
         CHECK(vf_grid_read(g, VF_GRID_FIELD_V, v) == VF_OK);
         ts[count] = vf_grid_time(g);
         vs[count++] = v[(size_t)pj * d->nx + pi];
@@ -832,10 +810,10 @@ static void test_obstacles(vf_gpu *gpu)
 {
     vf_test_section("obstacles: no flow through solid cells, no dye inside");
     const char *ch[] = {"n=24", "re=200", "obstacle=square"};
-    vf_solver *s = make_scene(gpu, "channel", ch, 3);
+    vf_solver *s = vf_test_scene(gpu, "channel", ch, 3);
     vf_grid *g = vf_grid_from_solver(s);
     if (g) {
-        CHECK(vf_grid_run_steps(g, 60) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, 60) == VF_OK);
         check_obstacles(g, "channel, static square pillar");
         vf_grid_stats st;
         CHECK(vf_grid_read_stats(g, &st) == VF_OK);
@@ -846,11 +824,11 @@ static void test_obstacles(vf_gpu *gpu)
     vf_solver_destroy(&s);
     /* painted cells: a disc painted solid blocks the flow at once */
     const char *cv[] = {"n=32"};
-    s = make_scene(gpu, "cavity", cv, 1);
+    s = vf_test_scene(gpu, "cavity", cv, 1);
     g = vf_grid_from_solver(s);
     if (g) {
         CHECK(vf_grid_paint(g, 0.5f, 0.7f, 0.1f, true, 0.0f, 0.0f) == VF_OK);
-        CHECK(vf_grid_run_steps(g, 10) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, 10) == VF_OK);
         uint32_t *mask = malloc(32 * 32 * 4);
         CHECK(vf_grid_read(g, VF_GRID_FIELD_MASK, mask) == VF_OK);
         size_t solid = 0;
@@ -867,10 +845,10 @@ static void test_obstacles(vf_gpu *gpu)
     }
     vf_solver_destroy(&s);
     const char *sm[] = {"n=32", "obstacle=moving"};
-    s = make_scene(gpu, "smoke", sm, 2);
+    s = vf_test_scene(gpu, "smoke", sm, 2);
     g = vf_grid_from_solver(s);
     if (g) {
-        CHECK(vf_grid_run_steps(g, 40) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, 40) == VF_OK);
         check_obstacles(g, "smoke, moving disc");
         float *su = malloc(32 * 32 * 4);
         CHECK(vf_grid_read(g, VF_GRID_FIELD_SU, su) == VF_OK);

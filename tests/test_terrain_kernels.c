@@ -46,15 +46,6 @@ static vf_terrain_desc base_desc(void)
     return d;
 }
 
-static vf_solver *make(vf_gpu *gpu, const vf_terrain_desc *d)
-{
-    vf_solver *s = NULL;
-    char err[256] = "";
-    vf_result r = vf_terrain_create(gpu, d, &s, err, sizeof err);
-    CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
-    return s;
-}
-
 typedef struct state {
     size_t n, nfx, nfy;
     float *bed, *mom, *eta, *limit, *fx, *fy;
@@ -122,7 +113,7 @@ static void test_substep(vf_gpu *gpu, double dt_scale)
 {
     printf("-- substep %g x the solver's\n", dt_scale);
     vf_terrain_desc d = base_desc();
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_terrain(gpu, &d);
     if (!s)
         return;
     state st, ref;
@@ -213,7 +204,7 @@ static void test_edit_slip(vf_gpu *gpu)
     vf_test_section("edit and slippage: gpu vs cpu");
     vf_terrain_desc d = base_desc();
     d.dozer = true;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_terrain(gpu, &d);
     if (!s)
         return;
     state st, ref;

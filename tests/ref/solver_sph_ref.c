@@ -489,6 +489,21 @@ static int ref_reflections(const vf_sph_params *prm, const double x[3], const do
     return m;
 }
 
+/* Where particle j stands as seen from i for the PBF passes: j itself and
+ * its wall images (vf_sph_ref_images) when the pair is in i's list `near`,
+ * none otherwise; with their velocities in vs when v is not NULL. Returns
+ * how many. */
+static int pair_points(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3],
+                       const double (*v)[3], uint32_t i, uint32_t j, double pts[9][3], double vs[9][3])
+{
+    if (!near[(size_t)i * n + j])
+        return 0;
+    memcpy(pts[0], x[j], sizeof pts[0]);
+    if (v)
+        memcpy(vs[0], v[j], sizeof vs[0]);
+    return 1 + vf_sph_ref_images(prm, x[i], x[j], v ? v[j] : NULL, pts + 1, v ? vs + 1 : NULL);
+}
+
 /* lambda of every particle at positions x (pbf_lambda.comp): an image
  * moves with its original, so its gradient, reflected, counts with its
  * original's in grad_j C_i, and a particle's own images in grad_i C_i. */
@@ -502,8 +517,7 @@ static void pbf_lambdas(const vf_sph_params *prm, uint32_t n, const bool *near, 
             if (dist2(x[i], x[j]) >= h2 || !near[(size_t)i * n + j])
                 continue;
             double pts[9][3];
-            memcpy(pts[0], x[j], sizeof pts[0]);
-            int m = 1 + vf_sph_ref_images(prm, x[i], x[j], NULL, pts + 1, NULL);
+            int m = pair_points(prm, n, near, x, NULL, i, j, pts, NULL);
             double c[3] = {0, 0, 0};
             for (int t = 0; t < m; t++) {
                 double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
@@ -556,11 +570,7 @@ static void pbf_deltas(const vf_sph_params *prm, uint32_t n, const bool *near, c
             if (dist2(x[i], x[j]) >= h2)
                 continue;
             double pts[9][3];
-            int m = 0;
-            if (near[(size_t)i * n + j])
-                memcpy(pts[m++], x[j], sizeof pts[0]);
-            if (near[(size_t)i * n + j])
-                m += vf_sph_ref_images(prm, x[i], x[j], NULL, pts + m, NULL);
+            int m = pair_points(prm, n, near, x, NULL, i, j, pts, NULL);
             for (int t = 0; t < m; t++) {
                 double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
                 double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
@@ -621,13 +631,7 @@ static void pbf_xsph(const vf_sph_params *prm, double dt, uint32_t n, const bool
             if (dist2(x[i], x[j]) >= h2)
                 continue;
             double pts[9][3], vs[9][3];
-            int m = 0;
-            if (near[(size_t)i * n + j]) {
-                memcpy(pts[m], x[j], sizeof pts[0]);
-                memcpy(vs[m++], v[j], sizeof vs[0]);
-            }
-            if (near[(size_t)i * n + j])
-                m += vf_sph_ref_images(prm, x[i], x[j], v[j], pts + m, vs + m);
+            int m = pair_points(prm, n, near, x, v, i, j, pts, vs);
             for (int t = 0; t < m; t++) {
                 double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
                 double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
@@ -665,11 +669,7 @@ static void pbf_eta(const vf_sph_params *prm, uint32_t n, const bool *near, cons
             if (dist2(x[i], x[j]) >= h2)
                 continue;
             double pts[9][3];
-            int m = 0;
-            if (near[(size_t)i * n + j])
-                memcpy(pts[m++], x[j], sizeof pts[0]);
-            if (near[(size_t)i * n + j])
-                m += vf_sph_ref_images(prm, x[i], x[j], NULL, pts + m, NULL);
+            int m = pair_points(prm, n, near, x, NULL, i, j, pts, NULL);
             for (int t = 0; t < m; t++) {
                 double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
                 double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];

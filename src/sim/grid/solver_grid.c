@@ -1722,22 +1722,6 @@ vf_result vf_grid_read_stats(vf_grid *g, vf_grid_stats *out)
     return VF_OK;
 }
 
-vf_result vf_grid_run_steps(vf_grid *g, uint32_t count)
-{
-    VkCommandBuffer cmd;
-    vf_result res = vf_cmd_oneshot_begin(g->gpu, &cmd);
-    if (res != VF_OK)
-        return res;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    for (uint32_t k = 0; k < count; k++)
-        vf_grid_record_step(g, cmd, NULL, k + 1 == count);
-    if ((res = vf_cmd_oneshot_submit(g->gpu, cmd)) != VF_OK)
-        return res;
-    g->base.steps += count;
-    g->base.time = (double)g->rec_steps * g->dt;
-    return VF_OK;
-}
-
 /* ------------------------------------------------------------------ fields */
 
 void vf_grid_field_size(const vf_grid *g, vf_grid_field f, uint32_t *w, uint32_t *h)

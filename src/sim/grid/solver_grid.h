@@ -271,9 +271,6 @@ vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf
 /** Records one multigrid V-cycle on level 0 (no norms). */
 void vf_grid_record_vcycle(vf_grid *g, VkCommandBuffer cmd);
 
-/** Runs a one-shot submit of count steps (tests, tools). Waits. */
-vf_result vf_grid_run_steps(vf_grid *g, uint32_t count);
-
 /** Width and height of a field's array. */
 void vf_grid_field_size(const vf_grid *g, vf_grid_field f, uint32_t *w, uint32_t *h);
 
