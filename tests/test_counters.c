@@ -233,8 +233,7 @@ static void test_height(vf_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_scan(gpu);
     test_grid(gpu);
     test_height(gpu);

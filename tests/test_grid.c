@@ -133,6 +133,23 @@ static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *
     free(gpu);
 }
 
+/* Uploads st into g and runs one pass on it, with a check on each. */
+static void upload_and_run(vf_grid *g, const state *st, vf_grid_pass pass)
+{
+    CHECK(upload(g, st));
+    CHECK(vf_test_grid_pass(g, pass));
+}
+
+/* compare of both velocity components, named "<what>: u" and "<what>: v". */
+static void compare_uv(const char *what, vf_grid *g, const float *ru, const float *rv, double tol)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s: u", what);
+    compare(name, g, VF_GRID_FIELD_U, ru, tol);
+    snprintf(name, sizeof name, "%s: v", what);
+    compare(name, g, VF_GRID_FIELD_V, rv, tol);
+}
+
 static void compare_u32(const char *what, vf_grid *g, vf_grid_field f, const uint32_t *ref)
 {
     uint32_t w, h;
@@ -256,8 +273,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     printf("  %zu solid cells of %zu\n", solid, nc);
 
     /* splat (+ buoyancy, stripes) */
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_SPLAT));
+    upload_and_run(g, &st, VF_GRID_PASS_SPLAT);
     const vf_grid_source *src = &gd->source;
     vf_grid_ref_splat sp = {.cx = src->cx, .cy = src->cy, .radius = src->radius, .fx = src->fx, .fy = src->fy,
                             .buoyancy = (float)gd->buoyancy, .r = src->r, .g = src->g, .b = src->b,
@@ -269,59 +285,47 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     if (gd->inflow_stripes)
         sp.mode |= VF_GRID_SPLAT_STRIPES;
     vf_grid_ref_splat_apply(&r, &sp, st.u, st.v, (const float *const *)st.dye, wx, wy, mask, ru, rv, dyo);
-    compare("splat: u", g, VF_GRID_FIELD_U, ru, 1e-5);
-    compare("splat: v", g, VF_GRID_FIELD_V, rv, 1e-5);
+    compare_uv("splat", g, ru, rv, 1e-5);
     compare("splat: dye r", g, VF_GRID_FIELD_R, dyo[0], 1e-5);
     compare("splat: dye b", g, VF_GRID_FIELD_B, dyo[2], 1e-5);
 
     /* vorticity + confinement */
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_VORTICITY));
+    upload_and_run(g, &st, VF_GRID_PASS_VORTICITY);
     vf_grid_ref_vorticity(&r, st.u, st.v, om);
     compare("vorticity", g, VF_GRID_FIELD_OMEGA, om, 1e-5);
     vf_grid_ref_confine(&r, (float)gd->vorticity, st.u, st.v, om, wx, wy, ru, rv);
-    compare("confinement: u", g, VF_GRID_FIELD_U, ru, 1e-5);
-    compare("confinement: v", g, VF_GRID_FIELD_V, rv, 1e-5);
+    compare_uv("confinement", g, ru, rv, 1e-5);
 
     /* velocity advection */
     bool mc = gd->advection == VF_GRID_ADVECT_MACCORMACK;
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_ADVECT_VELOCITY));
+    upload_and_run(g, &st, VF_GRID_PASS_ADVECT_VELOCITY);
     vf_grid_ref_advect_velocity(&r, mc, st.u, st.v, wx, wy, mask, su, sv, hu, hv, ru, rv);
-    compare(mc ? "advect velocity maccormack: u" : "advect velocity: u", g, VF_GRID_FIELD_U, ru, 1e-4);
-    compare(mc ? "advect velocity maccormack: v" : "advect velocity: v", g, VF_GRID_FIELD_V, rv, 1e-4);
+    compare_uv(mc ? "advect velocity maccormack" : "advect velocity", g, ru, rv, 1e-4);
 
     /* diffusion */
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_DIFFUSE));
+    upload_and_run(g, &st, VF_GRID_PASS_DIFFUSE);
     float alpha = (float)(gd->viscosity * gd->dt / ((double)r.h * r.h));
     float omega;
     uint32_t sweeps = vf_grid_diffuse_sweeps(g, &omega);
     CHECK(sweeps == gd->diffuse_iters && omega > 1.0f && omega < 2.0f);
     vf_grid_ref_diffuse(&r, 0, alpha, omega, sweeps, st.u, wx, ru);
     vf_grid_ref_diffuse(&r, 1, alpha, omega, sweeps, st.v, wy, rv);
-    compare("diffuse: u", g, VF_GRID_FIELD_U, ru, 1e-4);
-    compare("diffuse: v", g, VF_GRID_FIELD_V, rv, 1e-4);
+    compare_uv("diffuse", g, ru, rv, 1e-4);
 
     /* boundary */
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_BOUNDARY));
+    upload_and_run(g, &st, VF_GRID_PASS_BOUNDARY);
     vf_grid_ref_boundary(&r, st.u, st.v, wx, wy, mask, su, sv, ru, rv);
-    compare("boundary: u", g, VF_GRID_FIELD_U, ru, 2e-6);
-    compare("boundary: v", g, VF_GRID_FIELD_V, rv, 2e-6);
+    compare_uv("boundary", g, ru, rv, 2e-6);
 
     /* divergence */
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_DIVERGENCE));
+    upload_and_run(g, &st, VF_GRID_PASS_DIVERGENCE);
     vf_grid_ref_divergence(&r, st.u, st.v, mask, 1.0f / r.dt, tmp);
     compare("divergence (rhs)", g, VF_GRID_FIELD_RHS, tmp, 1e-5);
 
     /* gradient */
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_GRADIENT));
+    upload_and_run(g, &st, VF_GRID_PASS_GRADIENT);
     vf_grid_ref_gradient(&r, st.u, st.v, st.p, wx, wy, ru, rv);
-    compare("gradient: u", g, VF_GRID_FIELD_U, ru, 1e-5);
-    compare("gradient: v", g, VF_GRID_FIELD_V, rv, 1e-5);
+    compare_uv("gradient", g, ru, rv, 1e-5);
 
     /* multigrid V-cycle and Jacobi on the random rhs, warm start = random p */
     vf_grid_ref_mg mg;
@@ -380,8 +384,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     vf_grid_ref_mg_free(&mg);
 
     /* scalar advection (dye, texture coordinates) */
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_ADVECT_SCALARS));
+    upload_and_run(g, &st, VF_GRID_PASS_ADVECT_SCALARS);
     vf_grid_ref_advect_scalars(&r, mc, st.u, st.v, mask, 3, (const float *const *)st.dye, dyh, dyo);
     compare(mc ? "advect dye maccormack: r" : "advect dye: r", g, VF_GRID_FIELD_R, dyo[0], 1e-4);
     compare(mc ? "advect dye maccormack: g" : "advect dye: g", g, VF_GRID_FIELD_G, dyo[1], 1e-4);
@@ -394,15 +397,13 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     }
 
     /* dye mixing */
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_DYE_MIX));
+    upload_and_run(g, &st, VF_GRID_PASS_DYE_MIX);
     vf_grid_ref_dye_mix(&r, (float)gd->dye_mix, mask, (const float *const *)st.dye, dyo);
     compare("dye mix: r", g, VF_GRID_FIELD_R, dyo[0], 1e-5);
     compare("dye mix: g", g, VF_GRID_FIELD_G, dyo[1], 1e-5);
 
     /* the divergence norm after a projection (measure pass) */
-    CHECK(upload(g, &st));
-    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_MEASURE));
+    upload_and_run(g, &st, VF_GRID_PASS_MEASURE);
     CHECK(vf_grid_read_stats(g, &sts) == VF_OK);
     vf_grid_ref_divergence(&r, st.u, st.v, mask, 1.0f, tmp);
     double div_rms = vf_grid_ref_rms(&r, tmp, mask, 1.0f);
@@ -510,18 +511,13 @@ static void test_transport_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
             dyh[c] = malloc(nc * 4);
         }
         vf_grid_ref_weights(&r, mask, wx, wy);
-        CHECK(upload(g, &st));
-        CHECK(vf_test_grid_pass(g, VF_GRID_PASS_ADVECT_VELOCITY));
+        upload_and_run(g, &st, VF_GRID_PASS_ADVECT_VELOCITY);
         vf_grid_ref_advect_velocity(&r, mc, st.u, st.v, wx, wy, mask, su, sv, hu, hv, ru, rv);
-        compare("open advect velocity: u", g, VF_GRID_FIELD_U, ru, 1e-4);
-        compare("open advect velocity: v", g, VF_GRID_FIELD_V, rv, 1e-4);
-        CHECK(upload(g, &st));
-        CHECK(vf_test_grid_pass(g, VF_GRID_PASS_BOUNDARY));
+        compare_uv("open advect velocity", g, ru, rv, 1e-4);
+        upload_and_run(g, &st, VF_GRID_PASS_BOUNDARY);
         vf_grid_ref_boundary(&r, st.u, st.v, wx, wy, mask, su, sv, ru, rv);
-        compare("open boundary: u", g, VF_GRID_FIELD_U, ru, 2e-6);
-        compare("open boundary: v", g, VF_GRID_FIELD_V, rv, 2e-6);
-        CHECK(upload(g, &st));
-        CHECK(vf_test_grid_pass(g, VF_GRID_PASS_ADVECT_SCALARS));
+        compare_uv("open boundary", g, ru, rv, 2e-6);
+        upload_and_run(g, &st, VF_GRID_PASS_ADVECT_SCALARS);
         vf_grid_ref_advect_scalars(&r, mc, st.u, st.v, mask, 3, (const float *const *)st.dye, dyh, dyo);
         compare("open advect dye: r", g, VF_GRID_FIELD_R, dyo[0], 1e-4);
         compare("open advect dye: b", g, VF_GRID_FIELD_B, dyo[2], 1e-4);
@@ -569,8 +565,7 @@ static void test_fit(vf_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_fit(gpu);
 
     /* A: closed box, no-slip walls, a moving lid and a moving disc, MacCormack,

@@ -392,8 +392,7 @@ done:
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
 
     vf_grid3d_desc a = {
         .nx = 16, .ny = 16, .nz = 16, .viscosity = 0.002, .vorticity = 0.3, .alpha = 0.8, .beta = 0.3, .ambient = 0.1,

@@ -309,8 +309,7 @@ static void test_cooling(vf_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
 
     vf_grid3d_desc closed = {.nx = 32, .obstacles = {{.shape = VF_GRID3D_SHAPE_SPHERE, .centre = {0.5f, 0.5f, 0.5f},
                                                       .size = {0.2f}}}};

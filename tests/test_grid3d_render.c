@@ -144,8 +144,7 @@ static void test_golden(void)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_light(gpu);
     vf_test_gpu_done(&gpu);
     test_blackbody();

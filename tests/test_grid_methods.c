@@ -431,8 +431,7 @@ static void test_refusals(void)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
 
     /* walls with a lid and painted solid cells */
     vf_grid_desc a = {.nx = 40, .ny = 24, .width = 1.25, .dt = 0.01, .donor_gamma = 0.7};

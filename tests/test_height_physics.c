@@ -902,8 +902,7 @@ static void test_advect_bump(vf_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_period_explicit(gpu);
     test_adi_large_dt(gpu);
     test_shelf(gpu);

@@ -142,8 +142,7 @@ static void run_case(vf_gpu *gpu, vf_sph_desc *d, uint32_t n, float (*pos)[4], c
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     const double h = 0.05;
 
     /* 1. random particles in one corner of a 1 m tank: 20^3 = 8000 cells, most empty */

@@ -56,8 +56,9 @@ static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_read
     vf_test_section(name);
     const double s = 0.02;
     const int m = 9;
-    float(*pos)[4] = calloc(m * m * m, sizeof *pos), (*vel)[4] = calloc(m * m * m, sizeof *vel);
-    uint32_t n = vf_test_sph_cluster(&rng_state, m, s, 0.011, 2 * 0.3, 2 * 0.3, pos, vel);
+    vf_test_cluster cl = vf_test_sph_cluster(&rng_state, m, s, 0.011, 2 * 0.3, 2 * 0.3);
+    float(*pos)[4] = cl.pos, (*vel)[4] = cl.vel;
+    uint32_t n = cl.n;
     vf_sph_desc d;
     base_desc(&d, s);
     d.walls = noslip ? VF_SPH_WALLS_NOSLIP : VF_SPH_WALLS_FREESLIP;
@@ -89,12 +90,9 @@ static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_read
     n = start.count;
     float(*p)[4] = malloc(16ull * n), (*v)[4] = malloc(16ull * n), (*w)[2] = calloc(n, 8), (*gw)[2] = calloc(n, 8);
     double *rho = malloc(8ull * n);
-    uint32_t *where = calloc(n, 4);
+    uint32_t *where = vf_test_sph_where(&start, n);
     memcpy(p, start.pos, 16ull * n);
     memcpy(v, start.vel, 16ull * n);
-    for (uint32_t k = 0; k < n; k++)
-        if (start.id[k] < n)
-            where[start.id[k]] = k;
     printf("  %u particles, h = 2.41 spacings, %s walls%s, step %.3g s, %u iterations a solve, viscosity %g Pa s\n", n,
            noslip ? "no-slip" : "free-slip", buffer_reads ? ", storage-buffer reads" : "", d.frame_dt,
            prm->dfsph_max_iterations, viscosity);
@@ -155,13 +153,11 @@ done:
     else
         vf_sph_destroy(&sph);
     free(pos);
-    free(vel);
 }
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     kernels(gpu, "free-slip walls, viscosity", false, false, 20);
     kernels(gpu, "no-slip walls, a viscosity past the step's limit (the gain held)", true, false, 1e4);
     kernels(gpu, "no-slip walls, viscosity, neighbours from storage buffers", true, true, 20);

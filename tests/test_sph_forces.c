@@ -163,9 +163,9 @@ static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_int
 {
     const double s = 0.02, h = smoothing * s;
     const int m = 12; /* 12^3 = 1728 particles, less those in the obstacles */
-    uint32_t n = (uint32_t)(m * m * m);
-    float(*pos)[4] = calloc(n, sizeof *pos), (*vel)[4] = calloc(n, sizeof *vel);
-    n = vf_test_sph_cluster(&rng_state, m, s, 0.009, 0.8, 1.0, pos, vel);
+    vf_test_cluster cl = vf_test_sph_cluster(&rng_state, m, s, 0.009, 0.8, 1.0);
+    float(*pos)[4] = cl.pos, (*vel)[4] = cl.vel;
+    uint32_t n = cl.n;
     vf_sph_desc d = {0};
     for (int k = 0; k < 3; k++)
         d.hi[k] = 0.5;
@@ -255,13 +255,11 @@ free_ref:
 done:
     vf_sph_destroy(&sph);
     free(pos);
-    free(vel);
 }
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     run_case(gpu, VF_SPH_TAIT, false, VF_SPH_LEAPFROG, true, false, 1.91);
     run_case(gpu, VF_SPH_TAIT, true, VF_SPH_SYMPLECTIC_EULER, true, false, 1.91);
     run_case(gpu, VF_SPH_LINEAR, true, VF_SPH_LEAPFROG, true, false, 1.91);

@@ -24,8 +24,7 @@
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     vf_sph_desc d;
     float(*pos)[4] = vf_test_sph_column(&d);
     vf_sph *sph = NULL;

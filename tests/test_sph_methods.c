@@ -127,20 +127,44 @@ typedef struct front_result {
     bool ok;
 } front_result;
 
+/* Starts the section "<title>, <method>" and makes the dam-break scene with
+ * that method at a particle spacing (no foam); NULL (the failure checked)
+ * when it cannot. */
+static vf_solver *dam_break(vf_gpu *gpu, const char *title, const char *method, const char *spacing)
+{
+    char name[96], set[64];
+    snprintf(name, sizeof name, "%s, %s", title, method);
+    vf_test_section(name);
+    snprintf(set, sizeof set, "method=%s", method);
+    const char *sets[] = {spacing, "foam=false", set};
+    vf_solver *solver = vf_test_scene(gpu, "dam-break", sets, 3);
+    if (!CHECK(solver && vf_sph_from_solver(solver)))
+        vf_solver_destroy(&solver);
+    return solver;
+}
+
+/* Runs `frames` more frames (none at f = 0) and reads the particles into
+ * snap; at f = 0 their count into *n0. False (the failure checked) when
+ * either fails. */
+static bool frames_then_read(vf_gpu *gpu, vf_solver *solver, uint32_t f, uint32_t frames, vf_sph_snapshot *snap,
+                             uint32_t *n0)
+{
+    if (f && !vf_test_frames(gpu, solver, frames))
+        return false;
+    if (!CHECK(vf_sph_read(vf_sph_from_solver(solver), false, snap) == VF_OK))
+        return false;
+    if (!f)
+        *n0 = snap->count;
+    return true;
+}
+
 static front_result dam_break_front(vf_gpu *gpu, const char *method)
 {
     front_result r = {0};
-    char name[96], set[64];
-    snprintf(name, sizeof name, "dam break front, %s", method);
-    vf_test_section(name);
-    snprintf(set, sizeof set, "method=%s", method);
-    const char *sets[] = {"spacing=0.02", "foam=false", set};
-    vf_solver *solver = vf_test_scene(gpu, "dam-break", sets, 3);
-    vf_sph *sph = solver ? vf_sph_from_solver(solver) : NULL;
-    if (!CHECK(sph != NULL)) {
-        vf_solver_destroy(&solver);
+    vf_solver *solver = dam_break(gpu, "dam break front", method, "spacing=0.02");
+    if (!solver)
         return r;
-    }
+    vf_sph *sph = vf_sph_from_solver(solver);
     const vf_sph_desc *d = vf_sph_get_desc(sph);
     const double a = 0.25, g = 9.81, t_end = mm_T[MM_POINTS - 1] / sqrt(2 * g / a);
     const uint32_t frames = (uint32_t)ceil(t_end / d->frame_dt) + 1;
@@ -148,13 +172,9 @@ static front_result dam_break_front(vf_gpu *gpu, const char *method)
     uint32_t n0 = 0, got = 0;
     double csum = 0;
     for (uint32_t f = 0; f <= frames; f++) {
-        if (f && !vf_test_frames(gpu, solver, 1))
-            break;
         vf_sph_snapshot snap;
-        if (!CHECK(vf_sph_read(sph, false, &snap) == VF_OK))
+        if (!frames_then_read(gpu, solver, f, 1, &snap, &n0))
             break;
-        if (!f)
-            n0 = snap.count;
         front[f] = 0;
         for (uint32_t k = 0; k < snap.count; k++)
             front[f] = fmax(front[f], snap.pos[k][0]);
@@ -188,28 +208,17 @@ static front_result dam_break_front(vf_gpu *gpu, const char *method)
 
 static void ten_seconds(vf_gpu *gpu, const char *method, double com_tol)
 {
-    char name[96], set[64];
-    snprintf(name, sizeof name, "dam break, 10 s, %s", method);
-    vf_test_section(name);
-    snprintf(set, sizeof set, "method=%s", method);
-    const char *sets[] = {"spacing=0.03125", "foam=false", set};
-    vf_solver *solver = vf_test_scene(gpu, "dam-break", sets, 3);
-    vf_sph *sph = solver ? vf_sph_from_solver(solver) : NULL;
-    if (!CHECK(sph != NULL)) {
-        vf_solver_destroy(&solver);
+    vf_solver *solver = dam_break(gpu, "dam break, 10 s", method, "spacing=0.03125");
+    if (!solver)
         return;
-    }
+    vf_sph *sph = vf_sph_from_solver(solver);
     const vf_sph_desc *d = vf_sph_get_desc(sph);
     const uint32_t frames = (uint32_t)lround(10 / d->frame_dt), chunk = 60;
     uint32_t n0 = 0, bad_nan = 0, bad_out = 0;
     for (uint32_t f = 0; f <= frames; f += chunk) {
-        if (f && !vf_test_frames(gpu, solver, chunk))
-            break;
         vf_sph_snapshot snap;
-        if (!CHECK(vf_sph_read(sph, false, &snap) == VF_OK))
+        if (!frames_then_read(gpu, solver, f, chunk, &snap, &n0))
             break;
-        if (!f)
-            n0 = snap.count;
         double com = 0, ke = 0;
         for (uint32_t k = 0; k < snap.count; k++) {
             bool nan = false, out = false;
@@ -243,8 +252,7 @@ static void ten_seconds(vf_gpu *gpu, const char *method, double com_tol)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     hydrostatic(gpu, VF_SPH_PBF, "hydrostatic column, pbf", (hydro_levels){0.2, 0.3, 0.02, 1e-3});
     hydrostatic(gpu, VF_SPH_DFSPH, "hydrostatic column, dfsph", (hydro_levels){0.1, 0.05, 0.01, 2e-3});
     front_result pbf = dam_break_front(gpu, "pbf");

@@ -91,9 +91,9 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
     vf_test_section(c->name);
     const double s = 0.02, h = c->smoothing * s;
     const int m = 10;
-    uint32_t n = (uint32_t)(m * m * m);
-    float(*pos)[4] = calloc(n, sizeof *pos), (*vel)[4] = calloc(n, sizeof *vel);
-    n = vf_test_sph_cluster(&rng_state, m, s, 0.011, 2 * c->jitter, 2 * c->speed, pos, vel);
+    vf_test_cluster cl = vf_test_sph_cluster(&rng_state, m, s, 0.011, 2 * c->jitter, 2 * c->speed);
+    float(*pos)[4] = cl.pos, (*vel)[4] = cl.vel;
+    uint32_t n = cl.n;
     vf_sph_desc d = {0};
     for (int k = 0; k < 3; k++)
         d.hi[k] = 0.3;
@@ -145,12 +145,9 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
     n = start.count;
     float(*p)[4] = malloc(16ull * n), (*v)[4] = malloc(16ull * n);
     double *rho = malloc(8ull * n), *lsum = malloc(8ull * n);
-    uint32_t *where = calloc(n, 4);
+    uint32_t *where = vf_test_sph_where(&start, n);
     memcpy(p, start.pos, 16ull * n);
     memcpy(v, start.vel, 16ull * n);
-    for (uint32_t k = 0; k < n; k++)
-        if (start.id[k] < n)
-            where[start.id[k]] = k;
     for (uint32_t sub = 0; sub < c->substeps; sub++)
         CHECK(vf_sph_ref_pbf_substep(prm, &push, c->iterations, (float)dt, n, p, v, rho, lsum) == VF_OK);
 
@@ -179,13 +176,11 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
 done:
     vf_sph_destroy(&sph);
     free(pos);
-    free(vel);
 }
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     const pbf_case cases[] = {
         {"one iteration, no XSPH, viscosity, vorticity or artificial pressure", 1, 1, 0, 0, 0, 2.41, 0, false, false, 0.4, 0.5, 2, 0.01, true, true},
         {"two iterations", 2, 1, 0, 0, 0, 2.41, 0, false, false, 0.4, 0.5, 2, 0.01, true, true},

@@ -122,6 +122,12 @@ void vf_test_section(const char *name)
     printf("-- %s\n", name);
 }
 
+vf_gpu *vf_test_start(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    return vf_test_gpu();
+}
+
 vf_gpu *vf_test_gpu(void)
 {
     vf_device_info devs[VF_MAX_DEVICES];
@@ -557,9 +563,12 @@ void vf_test_sph_obstacles(vf_sph_desc *d)
     d->box_hi[0][0] = 0.2, d->box_hi[0][1] = 0.12, d->box_hi[0][2] = 0.07;
 }
 
-uint32_t vf_test_sph_cluster(uint64_t *rng, int m, double s, double offset, double jitter, double speed,
-                             float (*pos)[4], float (*vel)[4])
+vf_test_cluster vf_test_sph_cluster(uint64_t *rng, int m, double s, double offset, double jitter, double speed)
 {
+    size_t cap = (size_t)m * m * m;
+    float(*pos)[4] = calloc(2 * cap, sizeof *pos), (*vel)[4] = pos ? pos + cap : NULL;
+    if (!pos)
+        return (vf_test_cluster){0};
     uint32_t i = 0;
     for (int z = 0; z < m; z++)
         for (int y = 0; y < m; y++)
@@ -576,5 +585,14 @@ uint32_t vf_test_sph_cluster(uint64_t *rng, int m, double s, double offset, doub
                 if (!in_sphere && !in_box)
                     i++;
             }
-    return i;
+    return (vf_test_cluster){pos, vel, i};
+}
+
+uint32_t *vf_test_sph_where(const vf_sph_snapshot *snap, uint32_t n)
+{
+    uint32_t *where = calloc(n ? n : 1, 4);
+    for (uint32_t k = 0; where && k < n; k++)
+        if (snap->id[k] < n)
+            where[snap->id[k]] = k;
+    return where;
 }

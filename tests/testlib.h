@@ -128,6 +128,8 @@ void vf_test_section(const char *name);
 /** Creates the test GPU context (validation forced on). On no device at all,
  * prints why and exits 77 (skip). Any other failure fails the test (exit 1). */
 vf_gpu *vf_test_gpu(void);
+/** vf_test_init, then vf_test_gpu: how a GPU test starts. */
+vf_gpu *vf_test_start(int argc, char **argv);
 /** Checks that the context saw zero validation messages, then destroys it. */
 void vf_test_gpu_done(vf_gpu **gpu);
 
@@ -219,12 +221,21 @@ double vf_test_sph_kinetic(const struct vf_sph_snapshot *snap);
 /** The obstacles of the SPH kernel tests, one each: a sphere at (0.1, 0.1,
  * 0.1) of radius 0.03 and the box (0.15, 0.02, 0.02)-(0.2, 0.12, 0.07). */
 void vf_test_sph_obstacles(struct vf_sph_desc *d);
-/** A jittered lattice of m^3 particles into pos and vel (room for m^3):
- * coordinate offset + s (c + jitter (r - 0.5)), velocity speed (r - 0.5),
- * r from vf_test_rand(rng), less those inside vf_test_sph_obstacles'
- * shapes. Returns how many it kept. */
-uint32_t vf_test_sph_cluster(uint64_t *rng, int m, double s, double offset, double jitter, double speed,
-                             float (*pos)[4], float (*vel)[4]);
+/** A jittered lattice of m^3 particles: coordinate offset + s (c + jitter
+ * (r - 0.5)), velocity speed (r - 0.5), r from vf_test_rand(rng), less those
+ * inside vf_test_sph_obstacles' shapes. pos and vel share one allocation
+ * (free(pos) frees both); n is how many were kept (0 and NULLs when out of
+ * memory). */
+typedef struct vf_test_cluster {
+    float (*pos)[4], (*vel)[4];
+    uint32_t n;
+} vf_test_cluster;
+vf_test_cluster vf_test_sph_cluster(uint64_t *rng, int m, double s, double offset, double jitter, double speed);
+
+/** The slot of each particle id in a snapshot of n particles: where[id] = k
+ * for snap->id[k] = id < n (0 for ids it does not hold); a new array to
+ * free(), NULL when out of memory. */
+uint32_t *vf_test_sph_where(const struct vf_sph_snapshot *snap, uint32_t n);
 
 struct vf_height_desc;
 /** Creates a height-field solver of d, with a check that names the error;
