@@ -261,18 +261,6 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     vf_grid3d_destroy(&g);
 }
 
-static bool record_pressure_and_wait(vf_grid3d *g, vf_grid3d_pressure method, uint32_t iters)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid3d_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_result res = vf_grid3d_record_pressure(g, cmd, method, iters);
-    vf_cmd_barrier_compute_to_transfer(cmd);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && res == VF_OK;
-}
-
 static double rms_of(const float *a, size_t n)
 {
     double s = 0;
@@ -303,10 +291,8 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
     vf_grid3d_desc d = {.nx = nx, .ny = ny, .nz = nz, .dt = 0.01, .pressure = VF_GRID3D_PRESSURE_FFT};
     for (int s = 0; s < 6; s++)
         d.sides[s] = VF_G3_BC_PERIODIC;
-    vf_grid3d *g = NULL;
-    char err[256] = "";
-    vf_result res = vf_grid3d_create(gpu, &d, &g, err, sizeof err);
-    if (!CHECK_MSG(res == VF_OK, "create: %s %s", vf_result_message(res), err))
+    vf_grid3d *g = vf_test_grid3d(gpu, &d);
+    if (!g)
         return;
     CHECK_MSG(!with_mg || vf_grid3d_levels(g) > 1, "the fft grid keeps multigrid's levels");
     size_t nc = (size_t)nx * ny * nz;
@@ -341,12 +327,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
     double rr = vf_g3ref_residual_rms(&r, p, b), rb = rms_of(b, nc);
     printf("  residual: |b - A p| / |b| = %.3g (rms)\n", rr / rb);
     CHECK_MSG(rr <= 2e-6 * rb, "fft residual %.3g of |b| > 2e-6", rr / rb);
-    const vf_kernel_count *fw = vf_gpu_counters_kernel(&c, "vkfft forward"), *iv = vf_gpu_counters_kernel(&c, "vkfft inverse");
-    printf("  counted: %llu dispatches (vkfft forward %llu, inverse %llu), %llu bytes\n",
-           (unsigned long long)c.dispatches, fw ? (unsigned long long)fw->dispatches : 0ull,
-           iv ? (unsigned long long)iv->dispatches : 0ull, (unsigned long long)c.bytes);
-    CHECK(fw && iv && fw->dispatches >= 2 && iv->dispatches >= 2 && fw->bytes > 0 && iv->bytes > 0);
-    CHECK(fw && iv && c.dispatches == fw->dispatches + iv->dispatches + 1);
+    vf_test_check_fft_counts(&c);
 
     /* the projection: divergence at rounding level */
     double div_fft = project(g, &r, vel, v1, div);
@@ -357,7 +338,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
         /* multigrid from p = 0 on the same b: the same pressure up to its mean */
         CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_P, zero) == VF_OK);
         CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_RHS, b) == VF_OK);
-        CHECK(record_pressure_and_wait(g, VF_GRID3D_PRESSURE_MULTIGRID, 30));
+        CHECK(vf_test_grid3d_pressure(g, VF_GRID3D_PRESSURE_MULTIGRID, 30));
         float *mg = ref; /* the DFT's pressure is no longer needed */
         if (CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_P, mg) == VF_OK)) {
             double m = 0;

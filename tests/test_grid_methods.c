@@ -57,8 +57,7 @@ static void setup_free(setup *s)
 static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
 {
     memset(s, 0, sizeof *s);
-    char err[512] = "";
-    if (!CHECK_MSG(vf_grid_create(gpu, d, &s->g, err, sizeof err) == VF_OK, "create: %s", err))
+    if (!(s->g = vf_test_grid(gpu, d)))
         return false;
     const vf_grid_desc *gd = vf_grid_get_desc(s->g);
     s->r = (vf_grid_ref){.nx = gd->nx, .ny = gd->ny, .h = (float)(gd->width / gd->nx), .dt = (float)gd->dt};
@@ -135,17 +134,6 @@ static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *
     free(gpu);
 }
 
-static bool submit_iterations(vf_grid *g, vf_grid_pressure m, uint32_t iters)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_result r = vf_grid_record_pressure_iterations(g, cmd, m, iters);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && r == VF_OK;
-}
-
 /* ------------------------------------------------------------------ Klein */
 
 static void test_klein(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool open)
@@ -168,7 +156,7 @@ static void test_klein(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool open
     const uint32_t iters[] = {1, 3};
     for (int q = 0; q < 2 && x; q++) {
         CHECK(vf_grid_write(s.g, VF_GRID_FIELD_P, s.p) == VF_OK);
-        CHECK(submit_iterations(s.g, VF_GRID_PRESSURE_SSOR, iters[q]));
+        CHECK(vf_test_grid_pressure(s.g, VF_GRID_PRESSURE_SSOR, iters[q]));
         memcpy(x, s.p, s.nc * 4);
         vf_grid_ref_ssor(&s.r, iters[q], (float)gd->ssor_omega, x, s.b, s.wx, s.wy);
         char what[64];
@@ -284,7 +272,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny)
     vf_gpu_counters c;
     vf_gpu_counters_reset(&c);
     vf_gpu_counters_attach(gpu, &c);
-    CHECK(submit_iterations(s.g, VF_GRID_PRESSURE_FFT, 1));
+    CHECK(vf_test_grid_pressure(s.g, VF_GRID_PRESSURE_FFT, 1));
     vf_gpu_counters_attach(gpu, NULL);
     vf_grid_ref_fft_pressure(&s.r, s.b, ref);
     compare("fft: p against the DFT", s.g, VF_GRID_FIELD_P, ref, 1e-5, 0.0);
@@ -299,7 +287,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny)
     /* multigrid from p = 0 to convergence on the same b: the same pressure up to its mean */
     memset(mg, 0, s.nc * 4);
     CHECK(vf_grid_write(s.g, VF_GRID_FIELD_P, mg) == VF_OK);
-    CHECK(submit_iterations(s.g, VF_GRID_PRESSURE_MULTIGRID, 30));
+    CHECK(vf_test_grid_pressure(s.g, VF_GRID_PRESSURE_MULTIGRID, 30));
     if (CHECK(vf_grid_read(s.g, VF_GRID_FIELD_P, mg) == VF_OK)) {
         double m = 0;
         for (size_t k = 0; k < s.nc; k++)
@@ -314,12 +302,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny)
     }
     free(p);
     /* dispatches: VkFFT's forward kernels, the scaling, the inverse kernels */
-    const vf_kernel_count *fw = vf_gpu_counters_kernel(&c, "vkfft forward"), *iv = vf_gpu_counters_kernel(&c, "vkfft inverse");
-    printf("  counted: %llu dispatches (vkfft forward %llu, inverse %llu), %llu bytes\n",
-           (unsigned long long)c.dispatches, fw ? (unsigned long long)fw->dispatches : 0ull,
-           iv ? (unsigned long long)iv->dispatches : 0ull, (unsigned long long)c.bytes);
-    CHECK(fw && iv && fw->dispatches >= 2 && iv->dispatches >= 2 && fw->bytes > 0 && iv->bytes > 0);
-    CHECK(fw && iv && c.dispatches == fw->dispatches + iv->dispatches + 1);
+    vf_test_check_fft_counts(&c);
     /* a random velocity projected: the divergence after it is rounding */
     CHECK(vf_grid_write(s.g, VF_GRID_FIELD_U, s.u) == VF_OK && vf_grid_write(s.g, VF_GRID_FIELD_V, s.v) == VF_OK);
     {

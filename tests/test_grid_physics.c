@@ -50,9 +50,8 @@ static vf_grid *splat_box(vf_gpu *gpu, uint32_t n)
 {
     vf_grid_desc d = {.nx = n, .ny = n, .dt = 0.01};
     d.source = (vf_grid_source){.on = true, .cx = 0.37f, .cy = 0.55f, .radius = 0.08f, .fx = 300.0f, .fy = 200.0f};
-    vf_grid *g = NULL;
-    char err[256];
-    if (!CHECK(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK))
+    vf_grid *g = vf_test_grid(gpu, &d);
+    if (!g)
         return NULL;
     vf_grid_pass p[] = {VF_GRID_PASS_SPLAT, VF_GRID_PASS_BOUNDARY, VF_GRID_PASS_DIVERGENCE};
     CHECK(oneshot_passes(g, p, 3) == VF_OK);
@@ -203,9 +202,8 @@ static void test_sine_diffusion(vf_gpu *gpu)
     d.viscosity = 1.5 * h * h / d.dt; /* nu dt / h^2 = 1.5 */
     for (int s = 0; s < 4; s++)
         d.sides[s] = VF_GRID_BC_PERIODIC;
-    vf_grid *g = NULL;
-    char err[256];
-    if (!CHECK(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK))
+    vf_grid *g = vf_test_grid(gpu, &d);
+    if (!g)
         return;
     size_t nu = (size_t)(nx + 1) * ny, nv = (size_t)nx * (ny + 1);
     float *u = malloc(nu * 4), *v = malloc(nv * 4), *u1 = malloc(nu * 4), *v1 = malloc(nv * 4);

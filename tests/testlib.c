@@ -2,6 +2,7 @@
 
 #include "capture.h"
 #include "gpu_cmd.h"
+#include "gpu_counters.h"
 #include "render.h"
 #include "solver_grid.h"
 #include "solver_grid3d.h"
@@ -330,6 +331,7 @@ static void check_created(vf_result r, const char *err)
     }
 TEST_CREATOR(vf_solver, vf_test_height_solver, vf_height_desc, vf_height_create)
 TEST_CREATOR(vf_solver, vf_test_terrain, vf_terrain_desc, vf_terrain_create)
+TEST_CREATOR(vf_grid, vf_test_grid, vf_grid_desc, vf_grid_create)
 TEST_CREATOR(vf_grid3d, vf_test_grid3d, vf_grid3d_desc, vf_grid3d_create)
 TEST_CREATOR(vf_sph, vf_test_sph, vf_sph_desc, vf_sph_create)
 
@@ -416,12 +418,13 @@ vf_result vf_test_run_steps(vf_gpu *gpu, const vf_test_steps *how, uint32_t coun
 /* What the family helpers below record in vf_test_run_steps: a step of a 2D
  * grid, a 3D grid or the SPH solver, or one pass of a 2D or 3D grid; with
  * the barriers and chunks of each (the solvers' own one-shot recording). */
-typedef enum family_work { GRID_STEP, GRID3D_STEP, SPH_STEP, GRID_PASS, GRID3D_PASS } family_work;
+typedef enum family_work { GRID_STEP, GRID3D_STEP, SPH_STEP, GRID_PASS, GRID3D_PASS, GRID_SOLVE, GRID3D_SOLVE } family_work;
 
 typedef struct family_run {
     family_work what;
     void *solver;
-    int pass;
+    int pass; /* the pass, or the pressure method of a solve */
+    uint32_t iters;
 } family_run;
 
 static vf_result family_record(void *user, VkCommandBuffer cmd, bool last)
@@ -433,17 +436,21 @@ static vf_result family_record(void *user, VkCommandBuffer cmd, bool last)
     case SPH_STEP: return vf_sph_record_step(f->solver, cmd, NULL, vf_sph_dt(f->solver));
     case GRID_PASS: return vf_grid_record_pass(f->solver, cmd, (vf_grid_pass)f->pass, NULL);
     case GRID3D_PASS: return vf_grid3d_record_pass(f->solver, cmd, (vf_grid3d_pass)f->pass, NULL);
+    case GRID_SOLVE: return vf_grid_record_pressure_iterations(f->solver, cmd, (vf_grid_pressure)f->pass, f->iters);
+    case GRID3D_SOLVE: return vf_grid3d_record_pressure(f->solver, cmd, (vf_grid3d_pressure)f->pass, f->iters);
     }
     return VF_ERR_INVALID_ARG;
 }
 
 static vf_result family_steps(vf_gpu *gpu, family_work what, void *solver, int pass, uint32_t count)
 {
-    family_run f = {what, solver, pass};
+    family_run f = {what, solver, pass, count};
+    if (what == GRID_SOLVE || what == GRID3D_SOLVE)
+        count = 1;
     vf_test_steps how = {.record = family_record, .user = &f};
     how.chunk = what == SPH_STEP ? 64 : 0;
     how.to_compute = what != SPH_STEP;
-    how.to_transfer = what == GRID3D_STEP || what == GRID3D_PASS;
+    how.to_transfer = what == GRID3D_STEP || what == GRID3D_PASS || what == GRID3D_SOLVE;
     return vf_test_run_steps(gpu, &how, count);
 }
 
@@ -595,4 +602,24 @@ uint32_t *vf_test_sph_where(const vf_sph_snapshot *snap, uint32_t n)
         if (snap->id[k] < n)
             where[snap->id[k]] = k;
     return where;
+}
+
+bool vf_test_grid_pressure(vf_grid *g, int method, uint32_t iters)
+{
+    return family_steps(vf_grid_solver(g)->gpu, GRID_SOLVE, g, method, iters) == VF_OK;
+}
+
+bool vf_test_grid3d_pressure(vf_grid3d *g, int method, uint32_t iters)
+{
+    return family_steps(vf_grid3d_solver(g)->gpu, GRID3D_SOLVE, g, method, iters) == VF_OK;
+}
+
+void vf_test_check_fft_counts(const vf_gpu_counters *c)
+{
+    const vf_kernel_count *fw = vf_gpu_counters_kernel(c, "vkfft forward"), *iv = vf_gpu_counters_kernel(c, "vkfft inverse");
+    printf("  counted: %llu dispatches (vkfft forward %llu, inverse %llu), %llu bytes\n",
+           (unsigned long long)c->dispatches, fw ? (unsigned long long)fw->dispatches : 0ull,
+           iv ? (unsigned long long)iv->dispatches : 0ull, (unsigned long long)c->bytes);
+    CHECK(fw && iv && fw->dispatches >= 2 && iv->dispatches >= 2 && fw->bytes > 0 && iv->bytes > 0);
+    CHECK(fw && iv && c->dispatches == fw->dispatches + iv->dispatches + 1);
 }

@@ -133,6 +133,12 @@ vf_gpu *vf_test_start(int argc, char **argv);
 /** Checks that the context saw zero validation messages, then destroys it. */
 void vf_test_gpu_done(vf_gpu **gpu);
 
+struct vf_grid_desc;
+struct vf_grid;
+/** Creates a 2D grid solver of d, with a check that names the error; NULL
+ * when it cannot be created. */
+struct vf_grid *vf_test_grid(vf_gpu *gpu, const struct vf_grid_desc *d);
+
 struct vf_grid3d_desc;
 struct vf_grid3d;
 /** Creates a 3D grid solver of d, with a check that names the error; NULL
@@ -154,7 +160,6 @@ struct vf_capture;
 const uint8_t *vf_test_render_frames(vf_gpu *gpu, struct vf_solver *s, struct vf_renderer *r, struct vf_capture *cap,
                                      int frames);
 
-struct vf_grid;
 /** How vf_test_run_steps records: record(user, cmd, last) records one step
  * (last: the final step of its command buffer); chunk steps a one-shot
  * command buffer (0: all in one); to_compute and to_transfer add a
@@ -192,6 +197,12 @@ bool vf_test_grid_pass(struct vf_grid *g, int pass);
 /** One pass of a 3D grid in a one-shot command buffer between a
  * transfer-to-compute and a compute-to-transfer barrier; submits and waits. */
 bool vf_test_grid3d_pass(struct vf_grid3d *g, int pass);
+/** iters iterations of a 2D grid's pressure method (vf_grid_pressure;
+ * vf_grid_record_pressure_iterations) as vf_test_grid_pass records a pass. */
+bool vf_test_grid_pressure(struct vf_grid *g, int method, uint32_t iters);
+/** A 3D grid's pressure solve of iters (vf_grid3d_record_pressure) as
+ * vf_test_grid3d_pass records a pass. */
+bool vf_test_grid3d_pressure(struct vf_grid3d *g, int method, uint32_t iters);
 
 struct vf_sph_snapshot;
 struct vf_sph_params;
@@ -236,6 +247,12 @@ vf_test_cluster vf_test_sph_cluster(uint64_t *rng, int m, double s, double offse
  * for snap->id[k] = id < n (0 for ids it does not hold); a new array to
  * free(), NULL when out of memory. */
 uint32_t *vf_test_sph_where(const struct vf_sph_snapshot *snap, uint32_t n);
+
+struct vf_gpu_counters;
+/** Checks the work counted over one FFT pressure solve (printed): VkFFT's
+ * forward and inverse kernels, at least 2 dispatches each with bytes moved,
+ * and one scaling dispatch besides. */
+void vf_test_check_fft_counts(const struct vf_gpu_counters *c);
 
 struct vf_height_desc;
 /** Creates a height-field solver of d, with a check that names the error;
