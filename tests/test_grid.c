@@ -39,17 +39,11 @@ static void state_init(state *st, uint32_t nx, uint32_t ny, float h)
     st->nu = (size_t)(nx + 1) * ny;
     st->nv = (size_t)nx * (ny + 1);
     st->nc = (size_t)nx * ny;
-    st->u = malloc(st->nu * 4);
-    st->v = malloc(st->nv * 4);
-    st->p = malloc(st->nc * 4);
-    st->rhs = malloc(st->nc * 4);
-    st->s = malloc(st->nc * 4);
-    st->t = malloc(st->nc * 4);
-    st->su_s = calloc(st->nc, 4);
-    st->sv_s = calloc(st->nc, 4);
+    float **arrays[] = {&st->u,  &st->v,      &st->p,      &st->rhs,    &st->s, &st->t,
+                        &st->su_s, &st->sv_s, &st->dye[0], &st->dye[1], &st->dye[2]};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        *arrays[k] = calloc(k == 0 ? st->nu : k == 1 ? st->nv : st->nc, 4);
     st->mask_s = calloc(st->nc, 4);
-    for (int c = 0; c < 3; c++)
-        st->dye[c] = malloc(st->nc * 4);
     /* smooth velocity plus noise, O(1) */
     for (uint32_t j = 0; j < ny; j++)
         for (uint32_t i = 0; i <= nx; i++)
@@ -121,16 +115,7 @@ static bool upload(vf_grid *g, const state *st)
 /* Compares a GPU field with the reference; prints the error. */
 static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *ref, double tol)
 {
-    uint32_t w, h;
-    vf_grid_field_size(g, f, &w, &h);
-    size_t n = (size_t)w * h;
-    float *gpu = malloc(n * 4);
-    if (!CHECK(gpu != NULL) || !CHECK(vf_grid_read(g, f, gpu) == VF_OK)) {
-        free(gpu);
-        return;
-    }
-    vf_test_compare(what, gpu, ref, n, w, tol, 1.0);
-    free(gpu);
+    vf_test_compare_grid(what, g, f, ref, tol, 1.0);
 }
 
 /* Uploads st into g and runs one pass on it, with a check on each. */
@@ -152,14 +137,11 @@ static void compare_uv(const char *what, vf_grid *g, const float *ru, const floa
 
 static void compare_u32(const char *what, vf_grid *g, vf_grid_field f, const uint32_t *ref)
 {
-    uint32_t w, h;
-    vf_grid_field_size(g, f, &w, &h);
-    size_t n = (size_t)w * h, bad = 0;
-    uint32_t *gpu = malloc(n * 4);
-    if (!CHECK(gpu != NULL) || !CHECK(vf_grid_read(g, f, gpu) == VF_OK)) {
-        free(gpu);
+    size_t n, bad = 0;
+    uint32_t w;
+    uint32_t *gpu = vf_test_read_grid(g, f, &n, &w);
+    if (!gpu)
         return;
-    }
     for (size_t k = 0; k < n; k++)
         bad += gpu[k] != ref[k];
     printf("  %-28s %zu of %zu differ\n", what, bad, n);

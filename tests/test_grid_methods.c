@@ -118,22 +118,6 @@ static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
            CHECK(vf_grid_write(s->g, VF_GRID_FIELD_RHS, s->b) == VF_OK);
 }
 
-/* A GPU field against the reference: max |gpu - cpu| <= tol max(1, max |cpu|)
- * (scale: max(floor, max |cpu|)). */
-static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *ref, double tol, double floor_)
-{
-    uint32_t w, h;
-    vf_grid_field_size(g, f, &w, &h);
-    size_t n = (size_t)w * h;
-    float *gpu = malloc(n * 4);
-    if (!CHECK(gpu != NULL) || !CHECK(vf_grid_read(g, f, gpu) == VF_OK)) {
-        free(gpu);
-        return;
-    }
-    vf_test_compare(what, gpu, ref, n, w, tol, floor_);
-    free(gpu);
-}
-
 /* ------------------------------------------------------------------ Klein */
 
 static void test_klein(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool open)
@@ -150,8 +134,8 @@ static void test_klein(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool open
     float *ru = malloc(s.nu * 4), *rv = malloc(s.nv * 4), *x = malloc(s.nc * 4);
     if (CHECK(ru && rv && x) && CHECK(vf_test_grid_pass(s.g, VF_GRID_PASS_ADVECT_VELOCITY))) {
         vf_grid_ref_donor_cell(&s.r, (float)gd->donor_gamma, s.u, s.v, s.wx, s.wy, ru, rv);
-        compare("donor-cell: u", s.g, VF_GRID_FIELD_U, ru, 1e-5, 1.0);
-        compare("donor-cell: v", s.g, VF_GRID_FIELD_V, rv, 1e-5, 1.0);
+        vf_test_compare_grid("donor-cell: u", s.g, VF_GRID_FIELD_U, ru, 1e-5, 1.0);
+        vf_test_compare_grid("donor-cell: v", s.g, VF_GRID_FIELD_V, rv, 1e-5, 1.0);
     }
     const uint32_t iters[] = {1, 3};
     for (int q = 0; q < 2 && x; q++) {
@@ -161,7 +145,7 @@ static void test_klein(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool open
         vf_grid_ref_ssor(&s.r, iters[q], (float)gd->ssor_omega, x, s.b, s.wx, s.wy);
         char what[64];
         snprintf(what, sizeof what, "ssor x%u (omega %.2g): p", iters[q], gd->ssor_omega);
-        compare(what, s.g, VF_GRID_FIELD_P, x, 1e-4, 1.0);
+        vf_test_compare_grid(what, s.g, VF_GRID_FIELD_P, x, 1e-4, 1.0);
     }
     free(ru);
     free(rv);
@@ -235,7 +219,8 @@ static void test_penalty(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool op
         /* p = -div(u) / eps of a nearly divergence-free u: the velocities'
          * allowed difference, across a cell, over eps */
         double ptol = 4 * PENALTY_TOL * fmax(cu, cv) / (h * gd->epsilon);
-        compare("penalty: p = -div(u) / eps", s.g, VF_GRID_FIELD_P, x, ptol / fmax(1.0, vf_test_max_abs(x, s.nc)), 1.0);
+        vf_test_compare_grid("penalty: p = -div(u) / eps", s.g, VF_GRID_FIELD_P, x,
+                             ptol / fmax(1.0, vf_test_max_abs(x, s.nc)), 1.0);
         double before = vf_grid_ref_rms(&s.r, s.b, s.mask, s.r.dt), after = vf_grid_ref_rms(&s.r, x, s.mask, -(float)gd->epsilon);
         printf("  divergence %.4g -> %.3g (rms, 1/s)\n", before, after);
     }
@@ -275,7 +260,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny)
     CHECK(vf_test_grid_pressure(s.g, VF_GRID_PRESSURE_FFT, 1));
     vf_gpu_counters_attach(gpu, NULL);
     vf_grid_ref_fft_pressure(&s.r, s.b, ref);
-    compare("fft: p against the DFT", s.g, VF_GRID_FIELD_P, ref, 1e-5, 0.0);
+    vf_test_compare_grid("fft: p against the DFT", s.g, VF_GRID_FIELD_P, ref, 1e-5, 0.0);
     /* the residual of the fp32 solution: rounding level */
     float *p = malloc(s.nc * 4);
     if (CHECK(p != NULL) && CHECK(vf_grid_read(s.g, VF_GRID_FIELD_P, p) == VF_OK)) {

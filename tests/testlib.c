@@ -623,3 +623,26 @@ void vf_test_check_fft_counts(const vf_gpu_counters *c)
     CHECK(fw && iv && fw->dispatches >= 2 && iv->dispatches >= 2 && fw->bytes > 0 && iv->bytes > 0);
     CHECK(fw && iv && c->dispatches == fw->dispatches + iv->dispatches + 1);
 }
+
+void *vf_test_read_grid(vf_grid *g, int field, size_t *n, uint32_t *width)
+{
+    uint32_t h;
+    vf_grid_field_size(g, (vf_grid_field)field, width, &h);
+    *n = (size_t)*width * h;
+    void *out = malloc(*n * 4);
+    if (!CHECK(out != NULL) || !CHECK(vf_grid_read(g, (vf_grid_field)field, out) == VF_OK)) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+void vf_test_compare_grid(const char *what, vf_grid *g, int field, const float *ref, double tol, double floor_)
+{
+    size_t n;
+    uint32_t w;
+    float *got = vf_test_read_grid(g, field, &n, &w);
+    if (got)
+        vf_test_compare(what, got, ref, n, w, tol, floor_);
+    free(got);
+}

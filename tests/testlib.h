@@ -191,6 +191,12 @@ struct vf_solver *vf_test_scene(vf_gpu *gpu, const char *scene, const char *cons
  * command buffer each (as the viewer does), with a check on each step;
  * false at the first failure. */
 bool vf_test_frames(vf_gpu *gpu, struct vf_solver *s, uint32_t frames);
+/** A 2D grid's field (vf_grid_field) read back into a new array of *n
+ * 4-byte values, *width of them a row (free() it); NULL (the failure
+ * checked) when it cannot be read. */
+void *vf_test_read_grid(struct vf_grid *g, int field, size_t *n, uint32_t *width);
+/** vf_test_compare of a 2D grid's field (read back) against ref. */
+void vf_test_compare_grid(const char *what, struct vf_grid *g, int field, const float *ref, double tol, double floor_);
 /** One pass of a 2D grid in a one-shot command buffer after a
  * transfer-to-compute barrier; submits and waits. */
 bool vf_test_grid_pass(struct vf_grid *g, int pass);
