@@ -864,9 +864,7 @@ static void test_cli(void)
 {
     vf_test_section("cli: bad input and export");
     char out[4096];
-    struct {
-        const char *args, *expect;
-    } bad[] = {
+    static const vf_test_bad bad[] = {
         {"cavity --set n=8 --steps 1", "n=8"},
         {"cavity --set n=8 --steps 1", "[16, 65536]"},
         {"cavity --set re=0 --steps 1", "re=0"},
@@ -877,19 +875,7 @@ static void test_cli(void)
         {"vortex --steps 1", "unknown scene 'vortex'"},
         {"cavity --set n=65536 --steps 1", "n: 65536 x 65536 cells need"},
     };
-    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        const char *dir = vf_test_path("bad");
-        int rc = vf_test_run_capture(out, sizeof out, "'%s' run %s --export '%s'", vf_t.vkfluid, bad[k].args, dir);
-        size_t lines = 0;
-        for (const char *c = out; *c; c++)
-            lines += *c == '\n';
-        printf("  vkfluid run %s -> exit %d: %s", bad[k].args, rc, out);
-        CHECK_EQ_INT(rc, 2);
-        CHECK_STR_CONTAINS(out, bad[k].expect);
-        CHECK_MSG(lines == 1, "expected one line, got %zu", lines);
-        CHECK_MSG(strncmp(out, "error: ", 7) == 0, "the line starts with 'error: '");
-        CHECK_MSG(!vf_test_exists(dir), "nothing written for %s", bad[k].args);
-    }
+    vf_test_bad_runs(bad, sizeof bad / sizeof bad[0], true);
     /* an export */
     const char *dir = vf_test_path("export");
     int rc = vf_test_run_capture(out, sizeof out, "'%s' run cavity --set n=16 --steps 2 --export '%s' --quiet",

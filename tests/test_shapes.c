@@ -158,9 +158,7 @@ static void set_fields(void)
     CHECK_MSG(set_and_validate(pool, "camera.fov=30", err, sizeof err) == VF_OK, "%s", err);
     CHECK_MSG(set_and_validate(pool, "camera.eye[2]=3", err, sizeof err) == VF_OK, "%s", err);
     CHECK_MSG(set_and_validate(pool, "render.mode=height", err, sizeof err) == VF_OK, "%s", err);
-    struct {
-        const char *set, *want;
-    } bad[] = {
+    static const vf_test_bad bad[] = { /* --set values, not `vkfluid run` arguments */
         {"obstacles[0].radius=5", "obstacles[0]: reaches outside the domain"},
         {"obstacles[0].center[0]=3.1", "obstacles[0]: reaches outside the domain along x"},
         {"obstacles[1].radius=0.1", "obstacles[1].radius: the scene has 1 obstacles: add the shape in the scene file first"},
@@ -175,9 +173,9 @@ static void set_fields(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
-        vf_result r = set_and_validate(pool, bad[i].set, err, sizeof err);
-        printf("  --set %s: %s\n", bad[i].set, err);
-        CHECK_MSG(r != VF_OK, "--set %s must fail", bad[i].set);
+        vf_result r = set_and_validate(pool, bad[i].args, err, sizeof err);
+        printf("  --set %s: %s\n", bad[i].args, err);
+        CHECK_MSG(r != VF_OK, "--set %s must fail", bad[i].args);
         CHECK_STR_CONTAINS(err, bad[i].want);
     }
 }

@@ -175,36 +175,22 @@ static void fountain(vf_gpu *gpu)
 static void bad_input(void)
 {
     vf_test_section("bad input through the cli");
-    static const struct {
-        const char *args, *key;
-    } cases[] = {
-        {"dam-break --set spacing=0", "spacing"},
-        {"dam-break --set spacing=-0.01", "spacing"},
-        {"dam-break --set spacing=5", "spacing"},
-        {"dam-break --set spacing=0.3", "spacing"},
-        {"dam-break --set tank_length=0.5", "tank_length"},
-        {"dam-break --set ratio=3 --set tank_height=0.5", "ratio"},
-        {"dam-break --set particles=1e12", "particles"},
-        {"dam-break --set particles=2e9", "particles"},
-        {"dam-break --set tank_length=1000 --set tank_height=1000", "cells"},
-        {"dam-break --set wobble=3", "wobble"},
-        {"dam-break --set eos=ideal", "eos"},
-        {"drop --set drop_radius=0.5", "drop_radius"},
-        {"fountain --set capacity=10", "capacity"},
+    static const vf_test_bad cases[] = {
+        {"dam-break --set spacing=0 --steps 1", "spacing"},
+        {"dam-break --set spacing=-0.01 --steps 1", "spacing"},
+        {"dam-break --set spacing=5 --steps 1", "spacing"},
+        {"dam-break --set spacing=0.3 --steps 1", "spacing"},
+        {"dam-break --set tank_length=0.5 --steps 1", "tank_length"},
+        {"dam-break --set ratio=3 --set tank_height=0.5 --steps 1", "ratio"},
+        {"dam-break --set particles=1e12 --steps 1", "particles"},
+        {"dam-break --set particles=2e9 --steps 1", "particles"},
+        {"dam-break --set tank_length=1000 --set tank_height=1000 --steps 1", "cells"},
+        {"dam-break --set wobble=3 --steps 1", "wobble"},
+        {"dam-break --set eos=ideal --steps 1", "eos"},
+        {"drop --set drop_radius=0.5 --steps 1", "drop_radius"},
+        {"fountain --set capacity=10 --steps 1", "capacity"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char dir[256], out[4096];
-        snprintf(dir, sizeof dir, "%s", vf_test_path("bad"));
-        int rc = vf_test_run_capture(out, sizeof out, "{ '%s' run %s --steps 1 --export '%s' 2>&1 >/dev/null; }", vf_t.vkfluid,
-                                     cases[i].args, dir);
-        printf("  %-48s -> exit %d: %s", cases[i].args, rc, out);
-        CHECK_EQ_INT(rc, 2);
-        CHECK_EQ_INT(vf_test_lines(out), 1);
-        CHECK(strncmp(out, "error: ", 7) == 0);
-        CHECK_STR_CONTAINS(out, cases[i].key);
-        CHECK_MSG(vf_test_count_files(dir, "") == 0, "%s: files were written to %s", cases[i].args, dir);
-        rmdir(dir);
-    }
+    vf_test_bad_runs(cases, sizeof cases / sizeof cases[0], false);
 }
 
 static void blow_up(void)

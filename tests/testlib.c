@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 vf_test_state vf_t;
 
@@ -273,6 +274,25 @@ char *vf_test_read_checked(const char *dir, const char *name, size_t *size)
     char *buf = vf_test_read_file(path, size);
     CHECK_MSG(buf != NULL, "%s exists", path);
     return buf;
+}
+
+void vf_test_bad_runs(const vf_test_bad *cases, size_t n, bool no_folder)
+{
+    static char out[8192];
+    const char *dir = vf_test_path("bad");
+    for (size_t k = 0; k < n; k++) {
+        const char *a = cases[k].args;
+        int rc = vf_test_run_capture(out, sizeof out, "'%s' run %s --export '%s'", vf_t.vkfluid, a, dir);
+        printf("  vkfluid run %s -> exit %d: %s", a, rc, out);
+        CHECK_MSG(rc == 2, "vkfluid run %s: exit %d, want 2", a, rc);
+        CHECK_MSG(vf_test_lines(out) == 1 && !strncmp(out, "error: ", 7), "vkfluid run %s: one error line", a);
+        CHECK_STR_CONTAINS(out, cases[k].want);
+        if (no_folder)
+            CHECK_MSG(!vf_test_exists(dir), "vkfluid run %s: nothing written to %s", a, dir);
+        else
+            CHECK_MSG(vf_test_count_files(dir, "") == 0, "vkfluid run %s: files written to %s", a, dir);
+        rmdir(dir);
+    }
 }
 
 void vf_test_golden(const char *golden, const char *args, const char *broken, const char *what)

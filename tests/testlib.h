@@ -82,6 +82,15 @@ double vf_test_norm3(const double *v);
  * when width is not 0, else by its index. */
 void vf_test_compare(const char *what, const float *got, const float *ref, size_t n, uint32_t width, double tol,
                      double floor_);
+/** A bad input: the arguments after `vkfluid run` and a text its one error
+ * line must contain. */
+typedef struct vf_test_bad {
+    const char *args, *want;
+} vf_test_bad;
+/** Runs `vkfluid run ARGS --export DIR` for each case and checks: exit 2,
+ * one line that starts "error: " and contains the case's text, and nothing
+ * written (no_folder: DIR not even made; else no file in it). */
+void vf_test_bad_runs(const vf_test_bad *cases, size_t n, bool no_folder);
 /** Starts a named section (printed). */
 void vf_test_section(const char *name);
 
