@@ -431,27 +431,18 @@ void vf_cmd_check_env(void)
 /* The most substeps timed one by one before a frame. */
 #define VF_ESTIMATE_PARTS 8
 
-/* One part of one substep: recorded, submitted alone and waited for. */
-static vf_result timed_part(vf_frames *frames, vf_solver *s, double *secs)
-{
-    VkCommandBuffer cmd;
-    uint32_t slot;
-    vf_result res = vf_frames_begin(frames, &cmd, &slot);
-    if (res != VF_OK)
-        return res;
-    vf_cmd_barrier_frame_start(cmd);
-    if ((res = vf_solver_record_frame(s, cmd, NULL)) != VF_OK)
-        return res;
-    double t0 = vf_app_now();
-    if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK ||
-        (res = vf_frames_wait(frames, slot)) != VF_OK)
-        return res;
-    *secs = vf_app_now() - t0;
-    return VF_OK;
-}
+/* What a timed submit records. */
+typedef enum timed_kind {
+    TIMED_PART,   /* one part of one substep */
+    TIMED_PROBE,  /* the solver's probe of its frame end (see solver.h) */
+    TIMED_RENDER, /* one render into an image */
+} timed_kind;
 
-/* One timed submit of the solver's probe of its frame end (see solver.h). */
-static vf_result timed_probe(vf_frames *frames, vf_solver *s, double *secs)
+/* One submit of `kind` (s: the solver of a part or probe; r, img: the
+ * renderer and target of a render), recorded alone, submitted and waited
+ * for; its wall time in *secs. */
+static vf_result timed_submit(vf_frames *frames, timed_kind kind, vf_solver *s, vf_renderer *r, vf_image *img,
+                              double *secs)
 {
     VkCommandBuffer cmd;
     uint32_t slot;
@@ -459,7 +450,16 @@ static vf_result timed_probe(vf_frames *frames, vf_solver *s, double *secs)
     if (res != VF_OK)
         return res;
     vf_cmd_barrier_frame_start(cmd);
-    if ((res = s->vt->probe_frame_end(s, cmd)) != VF_OK)
+    if (kind == TIMED_PART) {
+        res = vf_solver_record_frame(s, cmd, NULL);
+    } else if (kind == TIMED_PROBE) {
+        res = s->vt->probe_frame_end(s, cmd);
+    } else {
+        vf_render_barrier_after_sim(cmd);
+        vf_render_prepare_target(cmd, img);
+        res = r->vt->record(r, cmd, img, NULL);
+    }
+    if (res != VF_OK)
         return res;
     double t0 = vf_app_now();
     if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK ||
@@ -482,20 +482,8 @@ static vf_result timed_render(vf_gpu *gpu, vf_frames *frames, vf_renderer *r, do
                         .storage_alias = true,
                         .name = "estimate render target"};
     vf_result res = vf_image_create(gpu, &id, &img);
-    VkCommandBuffer cmd;
-    uint32_t slot;
     if (res == VF_OK)
-        res = vf_frames_begin(frames, &cmd, &slot);
-    if (res == VF_OK) {
-        vf_cmd_barrier_frame_start(cmd);
-        vf_render_barrier_after_sim(cmd);
-        vf_render_prepare_target(cmd, img);
-        res = r->vt->record(r, cmd, img, NULL);
-    }
-    double t0 = vf_app_now();
-    if (res == VF_OK && (res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) == VF_OK &&
-        (res = vf_frames_wait(frames, slot)) == VF_OK)
-        *secs = vf_app_now() - t0;
+        res = timed_submit(frames, TIMED_RENDER, NULL, r, img, secs);
     vf_image_destroy(&img);
     return res;
 }
@@ -516,7 +504,7 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_renderer *renderer
      * until they add up to half a second (at most VF_ESTIMATE_PARTS in all) */
     double first = 0, next = 0, t = 0;
     uint32_t parts = 0;
-    while ((res = timed_part(frames, s, &t)) == VF_OK) {
+    while ((res = timed_submit(frames, TIMED_PART, s, NULL, NULL, &t)) == VF_OK) {
         if (parts++ == 0)
             first = t;
         else
@@ -528,7 +516,7 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_renderer *renderer
     /* the frame's end work when the timed parts did not reach it (the
      * solver's state stays as it was), and one render */
     if (res == VF_OK && s->part_more && s->frames == 0 && s->vt->probe_frame_end)
-        res = timed_probe(frames, s, &out->end_s);
+        res = timed_submit(frames, TIMED_PROBE, s, NULL, NULL, &out->end_s);
     if (res == VF_OK && renderer && render_share > 0 && (res = timed_render(gpu, frames, renderer, &out->render_s)) == VF_OK)
         out->render_share = render_share;
     vf_frames_destroy(&frames);
