@@ -299,7 +299,8 @@ int main(int argc, char **argv)
                 if (work) {
                     const cJSON *ps = need(work, "per_substep", cJSON_Object, "work");
                     if (ps) {
-                        positives(ps, "work", (const char *const[]){"dispatches", "barriers", "bytes", "min_bytes", NULL});
+                        positives(ps, "work",
+                                  (const char *const[]){"dispatches", "barriers", "bytes", "min_bytes", NULL});
                     }
                     const cJSON *ks = need(work, "kernels", cJSON_Array, "work");
                     CHECK_MSG(cJSON_GetArraySize(ks) >= 2, "several kernels counted");

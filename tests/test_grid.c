@@ -31,6 +31,12 @@ typedef struct state {
 
 static uint64_t rng_state = 12345;
 
+/* The next random number of this test's sequence, in [0, 1). */
+static float frand(void)
+{
+    return vf_test_randf(&rng_state);
+}
+
 static void state_init(state *st, uint32_t nx, uint32_t ny, float h)
 {
     memset(st, 0, sizeof *st);
@@ -47,25 +53,25 @@ static void state_init(state *st, uint32_t nx, uint32_t ny, float h)
     /* smooth velocity plus noise, O(1) */
     for (uint32_t j = 0; j < ny; j++)
         for (uint32_t i = 0; i <= nx; i++)
-            st->u[(size_t)j * (nx + 1) + i] = sinf(0.2f * i + 0.1f) * cosf(0.15f * j) + 0.3f * (vf_test_randf(&rng_state) - 0.5f);
+            st->u[(size_t)j * (nx + 1) + i] = sinf(0.2f * i + 0.1f) * cosf(0.15f * j) + 0.3f * (frand() - 0.5f);
     for (uint32_t j = 0; j <= ny; j++)
         for (uint32_t i = 0; i < nx; i++)
-            st->v[(size_t)j * nx + i] = cosf(0.17f * i) * sinf(0.23f * j + 0.3f) + 0.3f * (vf_test_randf(&rng_state) - 0.5f);
+            st->v[(size_t)j * nx + i] = cosf(0.17f * i) * sinf(0.23f * j + 0.3f) + 0.3f * (frand() - 0.5f);
     for (size_t k = 0; k < st->nc; k++) {
-        st->p[k] = vf_test_randf(&rng_state) - 0.5f;
-        st->rhs[k] = 10.0f * (vf_test_randf(&rng_state) - 0.5f);
-        st->s[k] = vf_test_randf(&rng_state);
-        st->t[k] = vf_test_randf(&rng_state);
+        st->p[k] = frand() - 0.5f;
+        st->rhs[k] = 10.0f * (frand() - 0.5f);
+        st->s[k] = frand();
+        st->t[k] = frand();
         for (int c = 0; c < 3; c++)
-            st->dye[c][k] = vf_test_randf(&rng_state);
+            st->dye[c][k] = frand();
     }
     /* a few painted solid cells with an imposed velocity (inflow cells) */
     for (int q = 0; q < 6; q++) {
-        uint32_t i = 2 + (uint32_t)(vf_test_randf(&rng_state) * (nx - 4)), j = 2 + (uint32_t)(vf_test_randf(&rng_state) * (ny - 4));
+        uint32_t i = 2 + (uint32_t)(frand() * (nx - 4)), j = 2 + (uint32_t)(frand() * (ny - 4));
         size_t k = (size_t)j * nx + i;
         st->mask_s[k] = VF_GRID_CELL_SOLID;
-        st->su_s[k] = vf_test_randf(&rng_state) - 0.5f;
-        st->sv_s[k] = vf_test_randf(&rng_state) - 0.5f;
+        st->su_s[k] = frand() - 0.5f;
+        st->sv_s[k] = frand() - 0.5f;
     }
     (void)h;
 }

@@ -31,6 +31,12 @@
 
 static uint64_t rng_state = 777;
 
+/* The next random number of this test's sequence, in [0, 1). */
+static float frand(void)
+{
+    return vf_test_randf(&rng_state);
+}
+
 static void compare(const char *what, vf_grid3d *g, vf_grid3d_field f, const float *ref, double tol)
 {
     size_t n = (size_t)vf_grid3d_field_count(g, f);
@@ -97,12 +103,12 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     float *rv = malloc(nf * 4), *rv2 = malloc(nf * 4), *rs = malloc(2 * nc * 4), *rs2 = malloc(2 * nc * 4);
     float *om = malloc(4 * nc * 4), *rc = malloc(nc * 4);
     for (size_t k = 0; k < nf; k++)
-        vel[k] = 2.0f * (vf_test_randf(&rng_state) - 0.5f);
+        vel[k] = 2.0f * (frand() - 0.5f);
     for (size_t k = 0; k < 2 * nc; k++)
-        scal[k] = vf_test_randf(&rng_state);
+        scal[k] = frand();
     for (size_t k = 0; k < nc; k++) {
-        p[k] = vf_test_randf(&rng_state) - 0.5f;
-        rhs[k] = 20.0f * (vf_test_randf(&rng_state) - 0.5f);
+        p[k] = frand() - 0.5f;
+        rhs[k] = 20.0f * (frand() - 0.5f);
     }
 #define UPLOAD()                                                                                                 \
     CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK &&                                                 \
@@ -308,7 +314,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
     /* a random divergent velocity, the far faces equal to face 0 (the
      * boundary pass), its right-hand side div(u) / dt */
     for (size_t k = 0; k < nf; k++)
-        vel[k] = 2.0f * (vf_test_randf(&rng_state) - 0.5f);
+        vel[k] = 2.0f * (frand() - 0.5f);
     vf_g3ref_boundary(&r, vel);
     CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK);
     CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_DIVERGENCE));

@@ -36,6 +36,12 @@
 
 static uint64_t rng_state = 4242;
 
+/* The next random number of this test's sequence, in [0, 1). */
+static float frand(void)
+{
+    return vf_test_randf(&rng_state);
+}
+
 static vf_g3ref ref_of(vf_grid3d *g, const uint32_t *mask)
 {
     const vf_grid3d_desc *d = vf_grid3d_get_desc(g);
@@ -88,7 +94,7 @@ static void test_projection(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     float *vel = malloc(nf * 4), *div = malloc(nc * 4);
     uint32_t *mask = malloc(nc * 4);
     for (size_t k = 0; k < nf; k++)
-        vel[k] = 2.0f * (vf_test_randf(&rng_state) - 0.5f);
+        vel[k] = 2.0f * (frand() - 0.5f);
     CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_MASK, mask) == VF_OK);
     CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK);
     vf_g3ref r = ref_of(g, mask);
@@ -124,7 +130,7 @@ static double vcycle_rate(vf_gpu *gpu, uint32_t n, const vf_grid3d_desc *base)
     uint32_t *mask = malloc(nc * 4);
     double mean = 0;
     for (size_t k = 0; k < nc; k++) {
-        b[k] = 100.0f * (vf_test_randf(&rng_state) - 0.5f);
+        b[k] = 100.0f * (frand() - 0.5f);
         mean += b[k];
     }
     mean /= (double)nc;

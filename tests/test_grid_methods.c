@@ -34,6 +34,12 @@
 
 static uint64_t rng_state = 777;
 
+/* The next random number of this test's sequence, in [0, 1). */
+static float frand(void)
+{
+    return vf_test_randf(&rng_state);
+}
+
 /* The grid's fields a kernel test reads back, and the reference's domain. */
 typedef struct setup {
     vf_grid *g;
@@ -81,7 +87,7 @@ static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
         return false;
     if (!open) {
         for (int q = 0; q < 5; q++)
-            s->mask[(size_t)(3 + (uint32_t)(vf_test_randf(&rng_state) * (ny - 6))) * nx + 3 + (uint32_t)(vf_test_randf(&rng_state) * (nx - 6))] =
+            s->mask[(size_t)(3 + (uint32_t)(frand() * (ny - 6))) * nx + 3 + (uint32_t)(frand() * (nx - 6))] =
                 VF_GRID_CELL_SOLID;
         CHECK(vf_grid_write(s->g, VF_GRID_FIELD_MASK_STATIC, s->mask) == VF_OK);
         CHECK(vf_test_grid_pass(s->g, VF_GRID_PASS_OBSTACLES));
@@ -91,10 +97,10 @@ static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
     CHECK(vf_grid_read(s->g, VF_GRID_FIELD_WY, s->wy) == VF_OK);
     for (uint32_t j = 0; j < ny; j++)
         for (uint32_t i = 0; i <= nx; i++)
-            s->u[(size_t)j * (nx + 1) + i] = sinf(0.3f * i + 0.2f) * cosf(0.21f * j) + 0.4f * (vf_test_randf(&rng_state) - 0.5f);
+            s->u[(size_t)j * (nx + 1) + i] = sinf(0.3f * i + 0.2f) * cosf(0.21f * j) + 0.4f * (frand() - 0.5f);
     for (uint32_t j = 0; j <= ny; j++)
         for (uint32_t i = 0; i < nx; i++)
-            s->v[(size_t)j * nx + i] = cosf(0.19f * i) * sinf(0.27f * j + 0.1f) + 0.4f * (vf_test_randf(&rng_state) - 0.5f);
+            s->v[(size_t)j * nx + i] = cosf(0.19f * i) * sinf(0.27f * j + 0.1f) + 0.4f * (frand() - 0.5f);
     /* periodic fields: the duplicate faces equal their images */
     if (gd->sides[VF_GRID_SIDE_LEFT] == VF_GRID_BC_PERIODIC)
         for (uint32_t j = 0; j < ny; j++)
@@ -104,8 +110,8 @@ static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
             s->v[(size_t)ny * nx + i] = s->v[i];
     double mean = 0, fluid = 0;
     for (size_t k = 0; k < s->nc; k++) {
-        s->p[k] = s->mask[k] ? 0.0f : vf_test_randf(&rng_state) - 0.5f;
-        s->b[k] = s->mask[k] ? 0.0f : 20.0f * (vf_test_randf(&rng_state) - 0.5f);
+        s->p[k] = s->mask[k] ? 0.0f : frand() - 0.5f;
+        s->b[k] = s->mask[k] ? 0.0f : 20.0f * (frand() - 0.5f);
         mean += s->b[k];
         fluid += s->mask[k] ? 0 : 1;
     }

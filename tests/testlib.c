@@ -438,7 +438,15 @@ vf_result vf_test_run_steps(vf_gpu *gpu, const vf_test_steps *how, uint32_t coun
 /* What the family helpers below record in vf_test_run_steps: a step of a 2D
  * grid, a 3D grid or the SPH solver, or one pass of a 2D or 3D grid; with
  * the barriers and chunks of each (the solvers' own one-shot recording). */
-typedef enum family_work { GRID_STEP, GRID3D_STEP, SPH_STEP, GRID_PASS, GRID3D_PASS, GRID_SOLVE, GRID3D_SOLVE } family_work;
+typedef enum family_work {
+    GRID_STEP,
+    GRID3D_STEP,
+    SPH_STEP,
+    GRID_PASS,
+    GRID3D_PASS,
+    GRID_SOLVE,
+    GRID3D_SOLVE
+} family_work;
 
 typedef struct family_run {
     family_work what;
@@ -636,7 +644,8 @@ bool vf_test_grid3d_pressure(vf_grid3d *g, int method, uint32_t iters)
 
 void vf_test_check_fft_counts(const vf_gpu_counters *c)
 {
-    const vf_kernel_count *fw = vf_gpu_counters_kernel(c, "vkfft forward"), *iv = vf_gpu_counters_kernel(c, "vkfft inverse");
+    const vf_kernel_count *fw = vf_gpu_counters_kernel(c, "vkfft forward");
+    const vf_kernel_count *iv = vf_gpu_counters_kernel(c, "vkfft inverse");
     printf("  counted: %llu dispatches (vkfft forward %llu, inverse %llu), %llu bytes\n",
            (unsigned long long)c->dispatches, fw ? (unsigned long long)fw->dispatches : 0ull,
            iv ? (unsigned long long)iv->dispatches : 0ull, (unsigned long long)c->bytes);
