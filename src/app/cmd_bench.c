@@ -760,13 +760,13 @@ static void count_model_sim(vf_gpu *gpu, const bench_family *fam, const vf_scene
 
 /* The pace before a size runs (its first warm-up frame's first substeps):
  * a warning when the size will take long. */
-static vf_result warn_estimate(run_ctx *c, const bench_opts *o, const bench_family *fam, vf_solver *solver,
-                               vf_renderer *renderer, const vf_bench_size *z)
+static int warn_estimate(run_ctx *c, const bench_opts *o, const bench_family *fam, vf_solver *solver,
+                         vf_renderer *renderer, const vf_bench_size *z)
 {
     vf_frame_estimate est;
-    vf_result res = vf_cmd_estimate_frame(c->gpu, solver, renderer, 1.0, &est);
-    if (res != VF_OK)
-        return res;
+    int rc = vf_cmd_estimate_frame(c->runner, solver, renderer, 1.0, &est);
+    if (rc != 0)
+        return rc;
     uint64_t n = o->warmup + (uint64_t)o->frames * o->repeat;
     if (est.measured && est.frame_s > vf_cmd_slow_frame_s()) {
         char per[32], all[32], what[128] = "";
@@ -781,7 +781,7 @@ static vf_result warn_estimate(run_ctx *c, const bench_opts *o, const bench_fami
                     fam->solver, fam->size_key, (unsigned long long)z->size, what, per, c->gpu->info.name,
                     est.substeps, (unsigned long long)n, all);
     }
-    return VF_OK;
+    return 0;
 }
 
 /* The --repeat repeats of --frames timed frames (with renderer: rendered
@@ -867,9 +867,8 @@ static int bench_measure(run_ctx *c, const bench_opts *o, const bench_family *fa
     vf_solver *solver = c->solver;
     double fps[64], rfps[64];
     int rc = 0;
-    vf_result res;
-    if (!o->quiet && (res = warn_estimate(c, o, fam, solver, renderer, z)) != VF_OK)
-        return vf_frame_runner_fail(c->runner, res, "estimating the pace", solver->frames + 1, 0, -1);
+    if (!o->quiet && (rc = warn_estimate(c, o, fam, solver, renderer, z)) != 0)
+        return rc;
     if (run_frames(c, NULL, NULL, o->warmup, NULL, &rc) < 0)
         return rc;
     c->incomplete = 0;
