@@ -1,5 +1,7 @@
 #include "solver_grid_ref.h"
 
+#include "ref_dft.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1059,24 +1061,8 @@ static void dft_axis(double *re, double *im, int n, int count, int stride, int s
         free(ti);
         return;
     }
-    for (int c = 0; c < count; c++) {
-        size_t base = (size_t)c * stride;
-        for (int k = 0; k < n; k++) {
-            double sr = 0, si = 0;
-            for (int x = 0; x < n; x++) {
-                double ph = sign * 2.0 * M_PI * (double)((long)k * x % n) / n;
-                double a = re[base + (size_t)x * step], bb = im[base + (size_t)x * step];
-                sr += a * cos(ph) - bb * sin(ph);
-                si += a * sin(ph) + bb * cos(ph);
-            }
-            tr[k] = sr;
-            ti[k] = si;
-        }
-        for (int k = 0; k < n; k++) {
-            re[base + (size_t)k * step] = tr[k];
-            im[base + (size_t)k * step] = ti[k];
-        }
-    }
+    for (int c = 0; c < count; c++)
+        vf_ref_dft_line(re, im, n, (size_t)c * stride, (size_t)step, sign, tr, ti);
     free(tr);
     free(ti);
 }
