@@ -1137,25 +1137,14 @@ static int keep_results(const vf_bench_report *rep)
     slug(rep->device.name, dev, sizeof dev);
     snprintf(base, sizeof base, "bench/results/%s-%s", dev, rep->date);
     const char *ext[4] = {"csv", "json", "svg", "md"};
+    const vf_bench_file kind[4] = {VF_BENCH_FILE_CSV, VF_BENCH_FILE_JSON, VF_BENCH_FILE_SVG, VF_BENCH_FILE_TABLE};
     for (int k = 0; k < 4; k++) {
         char path[600];
         snprintf(path, sizeof path, "%s.%s", base, ext[k]);
-        vf_file file;
-        if (vf_file_begin(&file, path) != VF_OK) {
-            vf_app_error("--results: cannot write %s: run from the source folder", path);
-            return VF_EXIT_RUNTIME;
-        }
-        if (k == 0)
-            vf_bench_write_csv(rep, file.f);
-        else if (k == 1)
-            vf_bench_write_json(rep, file.f);
-        else if (k == 2)
-            vf_bench_write_svg(rep, file.f);
-        else
-            vf_bench_write_table(rep, file.f);
-        vf_result written = vf_file_commit(&file);
+        vf_result written = vf_bench_write_file(rep, kind[k], path);
         if (written != VF_OK) {
-            vf_app_error("--results: cannot write %s: %s", path, vf_result_message(written));
+            vf_app_error("--results: cannot write %s: %s (run from the source folder)", path,
+                         vf_result_message(written));
             return VF_EXIT_RUNTIME;
         }
     }
