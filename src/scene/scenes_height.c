@@ -174,16 +174,14 @@ vf_result vf_height_scene_create(vf_gpu *gpu, const vf_height_scene_desc *desc, 
     }
     err[0] = 0;
     *out = NULL;
-    vf_result res = check_shapes(desc, err, cap);
-    if (res != VF_OK)
-        return res;
+    /* validated by vf_height_scene_validate: the shapes are rasterised and
+     * the solver's create checks only the device */
     height_cells c;
     vf_height_desc d;
-    if ((res = cells_build(desc, &c, &d, err, cap)) != VF_OK)
+    vf_result res = cells_build(desc, &c, &d, err, cap);
+    if (res != VF_OK)
         return res;
-    res = check_cover(desc, &d, err, cap);
-    if (res == VF_OK)
-        res = vf_solver_create(gpu, &vf_height_family, &d, out, err, cap); /* validates the rest */
+    res = vf_solver_create(gpu, &vf_height_family, &d, out, err, cap);
     cells_free(&c);
     return res;
 }

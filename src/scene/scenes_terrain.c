@@ -140,14 +140,16 @@ static void resample(const samples *s, const vf_scene_heightmap *hm, const vf_te
 }
 
 /* The solver desc of a scene: the keys, with the heightmap's grid and
- * ground when it has one (*ground then owned by the caller). */
-static vf_result scene_to_desc(const vf_terrain_scene_desc *sd, vf_terrain_desc *d, float **ground, char *err,
-                               size_t cap)
+ * ground when it has one (*ground then owned by the caller). check: also
+ * check the shapes (false: validated before; the heightmap is read again,
+ * and a file that changed since can still fail to load). */
+static vf_result scene_to_desc(const vf_terrain_scene_desc *sd, vf_terrain_desc *d, float **ground, bool check,
+                               char *err, size_t cap)
 {
     *d = sd->solver;
     d->heightmap = NULL;
     *ground = NULL;
-    vf_result res = check_shapes(sd, err, cap);
+    vf_result res = check ? check_shapes(sd, err, cap) : VF_OK;
     const vf_scene_heightmap *hm = &sd->shapes.heightmap;
     if (res != VF_OK || !hm->given)
         return res;
@@ -171,7 +173,7 @@ vf_result vf_terrain_scene_validate(const vf_terrain_scene_desc *desc, char *err
 {
     vf_terrain_desc d;
     float *ground;
-    vf_result res = scene_to_desc(desc, &d, &ground, err, cap);
+    vf_result res = scene_to_desc(desc, &d, &ground, true, err, cap);
     if (res == VF_OK)
         res = vf_terrain_validate(&d, err, cap);
     free(ground);
@@ -188,9 +190,9 @@ vf_result vf_terrain_scene_create(vf_gpu *gpu, const vf_terrain_scene_desc *desc
     *out = NULL;
     vf_terrain_desc d;
     float *ground;
-    vf_result res = scene_to_desc(desc, &d, &ground, err, cap);
+    vf_result res = scene_to_desc(desc, &d, &ground, false, err, cap); /* validated by vf_terrain_scene_validate */
     if (res == VF_OK)
-        res = vf_solver_create(gpu, &vf_terrain_family, &d, out, err, cap); /* validates the rest */
+        res = vf_solver_create(gpu, &vf_terrain_family, &d, out, err, cap); /* checks only the device */
     free(ground);
     return res;
 }

@@ -1309,6 +1309,18 @@ static void initial_objects(const vf_height *h, const float *eta, vf_height_obje
     }
 }
 
+/* Device bytes of the buffers create makes for h (its desc, partials and
+ * object count set). */
+static uint64_t device_bytes(const vf_height *h)
+{
+    const uint64_t field = (uint64_t)cells(h) * sizeof(float);
+    const bool adi = is_adi(h);
+    /* eta slots, adi's mid and scratch or the velocity, bed, flags, pressure, advect's two */
+    uint64_t fields = (adi ? 3 : 2) + (adi ? 2 : 1) + 3 + (h->d.advect ? 2 : 0);
+    return fields * field + (uint64_t)(h->object_count + 1) * sizeof(vf_height_object) +
+           (uint64_t)h->partials * sizeof(vf_height_partial) + sizeof(vf_height_volume_result) + 256;
+}
+
 vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **out, char *err, size_t cap)
 {
     char dummy_err[8];
@@ -1318,16 +1330,8 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     }
     err[0] = 0;
     *out = NULL;
-    vf_result res = vf_height_validate(desc, err, cap);
-    if (res != VF_OK)
-        return res;
+    vf_result res = VF_OK; /* the values come validated (vf_height_validate): only the device is checked here */
     const uint64_t n = (uint64_t)desc->nx * (uint64_t)desc->ny;
-    if (n * sizeof(float) > gpu->info.max_storage_buffer_range) {
-        snprintf(err, cap, "nx=%d: %d x %d cells need %llu MiB per field, above this device's %llu MiB storage binding (maxStorageBufferRange): "
-                 "use fewer cells", desc->nx, desc->nx, desc->ny, (unsigned long long)(n * 4 >> 20),
-                 (unsigned long long)(gpu->info.max_storage_buffer_range >> 20));
-        return VF_ERR_TOO_LARGE;
-    }
     vf_height *h = calloc(1, sizeof *h);
     if (!h)
         return VF_ERR_NO_MEMORY;
@@ -1350,6 +1354,13 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     if (most < groups(h->nx, VF_HEIGHT_SWEEP_WG))
         most = groups(h->nx, VF_HEIGHT_SWEEP_WG);
     h->partials = most + groups(most, VF_HEIGHT_VOLUME_BLOCK);
+    char what[64];
+    snprintf(what, sizeof what, "nx: %d x %d cells", desc->nx, desc->ny);
+    const uint64_t need = device_bytes(h);
+    if ((res = vf_solver_check_fit(gpu, need, n * sizeof(float), what, "use a smaller nx or ny", err, cap)) != VF_OK) {
+        height_destroy(&h->base);
+        return res;
+    }
     h->bed_host = malloc(n * sizeof(float));
     h->flags_host = malloc(n * sizeof(uint32_t));
     float *eta = malloc(n * sizeof(float));
@@ -1388,8 +1399,10 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     if (res == VF_OK) res = make_buffer(h, 256, "height zero flow", &h->dummy);
     if (res == VF_OK && desc->advect) res = make_buffer(h, bytes, "height advected eta", &h->adv_eta);
     if (res == VF_OK && desc->advect) res = make_buffer(h, bytes, "height advected second", &h->adv_second);
-    if (res != VF_OK)
+    if (res != VF_OK) {
+        res = vf_solver_alloc_failed(gpu, res, need, what, "use a smaller nx or ny", err, cap);
         goto fail;
+    }
 
     /* the shaders that have no such constant ignore it */
     const uint32_t plain_spec[] = {[VF_HEIGHT_SPEC_VOLUME] = 0, [VF_HEIGHT_SPEC_ROWS] = h->rows};

@@ -1066,17 +1066,9 @@ vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver 
     }
     err[0] = 0;
     *out = NULL;
-    vf_result res = vf_terrain_validate(desc, err, cap);
-    if (res != VF_OK)
-        return res;
+    vf_result res; /* the values come validated (vf_terrain_validate): only the device is checked here */
     const uint64_t n = (uint64_t)desc->nx * (uint64_t)desc->ny;
     const uint64_t faces = 16 * ((uint64_t)(desc->nx + 1) * desc->ny);
-    if (faces > gpu->info.max_storage_buffer_range) {
-        snprintf(err, cap, "nx=%d: %d x %d cells need %llu MiB per face field, above this device's %llu MiB storage "
-                 "binding (maxStorageBufferRange): use fewer cells", desc->nx, desc->nx, desc->ny,
-                 (unsigned long long)(faces >> 20), (unsigned long long)(gpu->info.max_storage_buffer_range >> 20));
-        return VF_ERR_TOO_LARGE;
-    }
     char what[64];
     snprintf(what, sizeof what, "nx: %d x %d cells", desc->nx, desc->ny);
     if ((res = vf_solver_check_fit(gpu, n * 4 * 8 + 2 * faces, faces, what, "use a smaller nx or ny", err, cap)) != VF_OK)
@@ -1097,11 +1089,11 @@ vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver 
     t->nx = (uint32_t)desc->nx;
     t->ny = (uint32_t)desc->ny;
     build_ground(desc, ground);
-    survey(desc, &t->deepest, &t->lo, &t->hi);
+    bool surveyed = survey(desc, &t->deepest, &t->lo, &t->hi);
     t->datum = floor(t->lo);
     t->dt = pick_dt(desc, t->deepest, t->lo, t->hi);
     place_spots(t, desc);
-    res = make_buffers(t);
+    res = surveyed ? make_buffers(t) : VF_ERR_NO_MEMORY;
     if (res == VF_OK)
         res = upload_start(t, ground);
     free(ground);
