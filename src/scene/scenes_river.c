@@ -58,6 +58,7 @@ static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, bool
     g->nx = (uint32_t)lround(d->flow_cells * lx / ly);
     g->nx += g->nx & 1u;
     g->width = lx;
+    g->size_key = "flow_cells"; /* the river's key the grid's cells come from */
     const double h = lx / g->nx, height = g->ny * h;
     g->sides[VF_GRID_SIDE_LEFT] = VF_GRID_BC_INFLOW;
     g->sides[VF_GRID_SIDE_RIGHT] = VF_GRID_BC_OUTFLOW;

@@ -290,6 +290,12 @@ uint64_t vf_grid_memory_bytes(const vf_grid_desc *desc_in)
     return floats * 4 + extra + align256(((d.nx + 63) / 64) * ((d.ny + 63) / 64) * 16) + 64 * 1024;
 }
 
+/* The key size errors name (vf_grid_desc.size_key). */
+static const char *size_key(const vf_grid_desc *d)
+{
+    return d->size_key ? d->size_key : "n";
+}
+
 /* The FFT solver's domain: doubly periodic, without solids, sides whose
  * prime factors VkFFT's radix kernels take. */
 static vf_result validate_fft(const vf_grid_desc *d, char *err, size_t cap)
@@ -313,9 +319,9 @@ static vf_result validate_fft(const vf_grid_desc *d, char *err, size_t cap)
     for (int a = 0; a < 2; a++) {
         uint32_t p = vf_fft_largest_prime(n[a]);
         if (p > VF_FFT_MAX_PRIME) {
-            vf_set_err(err, cap, "n: %u x %u cells: pressure=fft takes sides whose prime factors are at most %d "
-                                 "(VkFFT's radix kernels) and %u has %u: use n=%u",
-                       d->nx, d->ny, VF_FFT_MAX_PRIME, n[a], p, vf_fft_nearest_size(n[a], true));
+            vf_set_err(err, cap, "%s: %u x %u cells: pressure=fft takes sides whose prime factors are at most %d "
+                                 "(VkFFT's radix kernels) and %u has %u: use %s=%u",
+                       size_key(d), d->nx, d->ny, VF_FFT_MAX_PRIME, n[a], p, size_key(d), vf_fft_nearest_size(n[a], true));
             return VF_ERR_INVALID_ARG;
         }
     }
@@ -364,7 +370,7 @@ static vf_result validate_methods(const vf_grid_desc *desc, char *err, size_t ca
 vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
 {
     if (d->nx < VF_GRID_MIN_N || d->ny < VF_GRID_MIN_N) {
-        vf_set_err(err, cap, "n: %u x %u cells: must be at least %d per side", d->nx, d->ny, VF_GRID_MIN_N);
+        vf_set_err(err, cap, "%s: %u x %u cells: must be at least %d per side", size_key(d), d->nx, d->ny, VF_GRID_MIN_N);
         return VF_ERR_INVALID_ARG;
     }
     uint64_t field = (uint64_t)(d->nx + 1) * (d->ny + 1) * 4;
@@ -372,8 +378,8 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
         char nb[32], fb[32];
         vf_format_bytes(vf_grid_memory_bytes(d), nb, sizeof nb);
         vf_format_bytes(field, fb, sizeof fb);
-        vf_set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; vulkan binds at most 4 GiB per buffer: use a smaller n",
-                d->nx, d->ny, nb, fb);
+        vf_set_err(err, cap, "%s: %u x %u cells need %s of device memory in buffers of up to %s; vulkan binds at most 4 GiB per buffer: use a smaller %s",
+                size_key(d), d->nx, d->ny, nb, fb, size_key(d));
         return VF_ERR_TOO_LARGE;
     }
     for (int s = 0; s < 4; s++)
@@ -389,7 +395,7 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
         }
         uint32_t n = a ? d->ny : d->nx;
         if (p0 && n % 2) {
-            vf_set_err(err, cap, "n: %u: periodic sides need an even number of cells (red-black ordering)", n);
+            vf_set_err(err, cap, "%s: %u: periodic sides need an even number of cells (red-black ordering)", size_key(d), n);
             return VF_ERR_INVALID_ARG;
         }
     }
@@ -406,9 +412,9 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
         plan_levels(d, &cnx, &cny);
         if (cnx > VF_GRID_COARSE_MAX || cny > VF_GRID_COARSE_MAX) {
             vf_set_err(err, cap,
-                    "n: %u x %u cells do not coarsen below %u x %u for multigrid: use n = m * 2^k with m <= %d "
+                    "%s: %u x %u cells do not coarsen below %u x %u for multigrid: use %s = m * 2^k with m <= %d "
                     "(e.g. %u), or pressure=jacobi",
-                    d->nx, d->ny, cnx, cny, VF_GRID_COARSE_MAX, (d->nx + 63) / 64 * 64);
+                    size_key(d), d->nx, d->ny, cnx, cny, size_key(d), VF_GRID_COARSE_MAX, (d->nx + 63) / 64 * 64);
             return VF_ERR_INVALID_ARG;
         }
     }
@@ -708,9 +714,10 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     fill_defaults(&d); /* the values come validated (vf_grid_validate_desc): only the device is checked here */
     vf_result res;
     uint64_t need = vf_grid_memory_bytes(&d);
-    char what[64];
-    snprintf(what, sizeof what, "n: %u x %u cells", d.nx, d.ny);
-    if ((res = vf_solver_check_fit(gpu, need, (uint64_t)(d.nx + 1) * (d.ny + 1) * 4, what, "use a smaller n", err, cap)) != VF_OK)
+    char what[64], fix[48];
+    snprintf(what, sizeof what, "%s: %u x %u cells", size_key(&d), d.nx, d.ny);
+    snprintf(fix, sizeof fix, "use a smaller %s", size_key(&d));
+    if ((res = vf_solver_check_fit(gpu, need, (uint64_t)(d.nx + 1) * (d.ny + 1) * 4, what, fix, err, cap)) != VF_OK)
         return res;
     vf_grid *g = calloc(1, sizeof *g);
     if (!g)
@@ -774,11 +781,11 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     g->texel = !d.buffer_reads && texel_reads_fit(g);
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
         vf_grid_destroy(&g);
-        return vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap);
+        return vf_solver_alloc_failed(gpu, res, need, what, fix, err, cap);
     }
     if (d.pressure == VF_GRID_PRESSURE_FFT && (res = create_fft(g, err, cap)) != VF_OK) {
         vf_grid_destroy(&g);
-        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap) : res;
+        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, fix, err, cap) : res;
     }
     *out = g;
     return VF_OK;

@@ -137,6 +137,8 @@ typedef struct vf_grid_desc {
                                    buffers even where the device can read them as texels
                                    (the fallback path; for tests) */
     bool closed_mean;           /* internal: set by create */
+    const char *size_key;       /* the key the cell counts come from, named in size errors
+                                   (validate's and create's); NULL: "n" */
 } vf_grid_desc;
 
 typedef struct vf_grid vf_grid;
