@@ -427,11 +427,13 @@ static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *e
         snprintf(err, cap, "sinks[0].shape: the sph sink is a box: use \"shape\": \"box\"");
         return VF_ERR_INVALID_ARG;
     }
-    if (!(s > 0) || s > tank_min) {
-        snprintf(err, cap, "spacing: %g m is not in (0, %g]: it must be positive and fit the tank's smallest side", s,
-                 tank_min);
-        return VF_ERR_INVALID_ARG;
-    }
+    /* the solver's checks of single values that need no device (the spacing's and h's range among
+     * them, checked nowhere else), before the scene's checks that divide by the spacing */
+    vf_sph_desc sd;
+    scene_sph_desc(d, &g, s, &sd);
+    vf_result res = vf_sph_check_fields(&sd, err, cap);
+    if (res != VF_OK)
+        return res;
     if (d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE) {
         double L = dam_length(d), H = dam_height(d);
         if (d->tank_length > 0 && d->tank_length < 5 * d->a * (1 - 1e-12)) {
@@ -498,21 +500,16 @@ static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *e
                  "use a larger spacing", s, est, most);
         return VF_ERR_INVALID_ARG;
     }
-    /* the solver's own checks that need no device (the substeps a frame
+    /* the solver's other checks that need no device (the substeps a frame
      * takes, the nozzle), here rather than after the device is created */
-    vf_sph_desc sd;
-    scene_sph_desc(d, &g, s, &sd);
-    vf_result r = vf_sph_check_fields(&sd, err, cap);
-    if (r != VF_OK)
-        return r;
-    if ((r = vf_sph_check_substeps(&sd, err, cap)) != VF_OK) {
+    if ((res = vf_sph_check_substeps(&sd, err, cap)) != VF_OK) {
         if (d->particles > 0) {
             /* the spacing follows from particles, the key the user set */
             char why[1024];
             snprintf(why, sizeof why, "%s", err);
             snprintf(err, cap, "particles: %g particles (spacing %g m) with %s", d->particles, s, why);
         }
-        return r;
+        return res;
     }
     return vf_sph_check_nozzle(&sd, err, cap);
 }

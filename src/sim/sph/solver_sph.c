@@ -368,9 +368,15 @@ vf_result vf_sph_check_fields(const vf_sph_desc *d, char *err, size_t cap)
             vf_set_err(err, cap, "tank: the domain must have a positive size along every axis");
             return VF_ERR_INVALID_ARG;
         }
-    if (!(d->spacing > 0) || !(d->h > 0) || !(d->sound_speed > 0) || !(d->rho0 > 0) || !(d->cfl > 0) ||
-        !(d->frame_dt > 0)) {
-        vf_set_err(err, cap, "sph: spacing, h, sound_speed, rho0, cfl and frame_dt must be positive");
+    /* the one range check of the spacing and of h (smoothing x spacing in the scenes) */
+    double tank_min = fmin(d->hi[0] - d->lo[0], fmin(d->hi[1] - d->lo[1], d->hi[2] - d->lo[2]));
+    if (!(d->spacing > 0) || d->spacing > tank_min) {
+        vf_set_err(err, cap, "spacing: %g m is not in (0, %g]: it must be positive and fit the tank's smallest side",
+                   d->spacing, tank_min);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (!(d->h > 0) || !(d->sound_speed > 0) || !(d->rho0 > 0) || !(d->cfl > 0) || !(d->frame_dt > 0)) {
+        vf_set_err(err, cap, "sph: h, sound_speed, rho0, cfl and frame_dt must be positive");
         return VF_ERR_INVALID_ARG;
     }
     if (d->sphere_count > VF_SPH_MAX_SPHERES || d->box_count > VF_SPH_MAX_BOXES) {

@@ -137,8 +137,10 @@ double vf_sph_step_size(const vf_sph_desc *desc);
  * users of the solver: vf_sph_create does not run them (scenes run them while
  * validating, before any device exists). */
 vf_result vf_sph_check_desc(const vf_sph_desc *desc, char *err, size_t cap);
-/** Part of vf_sph_check_desc: positive sizes and constants, obstacle counts,
- * restitution, positions present, the emitter's speed. err may be NULL. */
+/** Part of vf_sph_check_desc: positive sizes and constants, the spacing in
+ * (0, the tank's smallest side] and h positive (their one range check),
+ * obstacle counts, restitution, positions present, the emitter's speed.
+ * err may be NULL. */
 vf_result vf_sph_check_fields(const vf_sph_desc *desc, char *err, size_t cap);
 /** Part of vf_sph_check_desc (after vf_sph_check_fields passed): the
  * substeps a frame takes, at most VF_SPH_MAX_FRAME_SUBSTEPS, else
