@@ -93,7 +93,7 @@ static void test_jacobi(vf_gpu *gpu, bool obstacle)
         d.obstacles[0] = (vf_grid_obstacle){.shape = VF_GRID_SHAPE_DISC, .cx = 1.0f, .cy = 0.5f, .radius = 0.2f};
     vf_grid *g = NULL;
     char err[256] = "";
-    if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, NULL, err, sizeof err) == VF_OK, "create: %s", err))
         return;
     vf_gpu_counters c;
     if (count_pressure(gpu, g, VF_GRID_PRESSURE_JACOBI, 10, &c)) {
@@ -135,7 +135,7 @@ static void count_vcycle(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t want_le
                       .mg_post = 1};
     vf_grid *g = NULL;
     char err[256] = "";
-    if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, NULL, err, sizeof err) == VF_OK, "create: %s", err))
         return;
     vf_gpu_counters c;
     uint32_t levels = vf_grid_levels(g), tail = vf_grid_tail_level(g);

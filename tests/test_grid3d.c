@@ -99,7 +99,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     vf_test_section(name);
     vf_grid3d *g = NULL;
     char err[256] = "";
-    vf_result res = vf_grid3d_create(gpu, din, &g, err, sizeof err);
+    vf_result res = vf_grid3d_create(gpu, din, &g, NULL, err, sizeof err);
     if (!CHECK_MSG(res == VF_OK, "create %s: %s %s", name, vf_result_message(res), err))
         return;
     const vf_grid3d_desc *d = vf_grid3d_get_desc(g);
@@ -328,7 +328,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
         d.sides[s] = VF_G3_BC_PERIODIC;
     vf_grid3d *g = NULL;
     char err[256] = "";
-    vf_result res = vf_grid3d_create(gpu, &d, &g, err, sizeof err);
+    vf_result res = vf_grid3d_create(gpu, &d, &g, NULL, err, sizeof err);
     if (!CHECK_MSG(res == VF_OK, "create: %s %s", vf_result_message(res), err))
         return;
     CHECK_MSG(!with_mg || vf_grid3d_levels(g) > 1, "the fft grid keeps multigrid's levels");

@@ -79,7 +79,7 @@ static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
 {
     memset(s, 0, sizeof *s);
     char err[512] = "";
-    if (!CHECK_MSG(vf_grid_create(gpu, d, &s->g, err, sizeof err) == VF_OK, "create: %s", err))
+    if (!CHECK_MSG(vf_grid_create(gpu, d, &s->g, NULL, err, sizeof err) == VF_OK, "create: %s", err))
         return false;
     const vf_grid_desc *gd = vf_grid_get_desc(s->g);
     s->r = (vf_grid_ref){.nx = gd->nx, .ny = gd->ny, .h = (float)(gd->width / gd->nx), .dt = (float)gd->dt};

@@ -52,7 +52,7 @@ static vf_grid *splat_box(vf_gpu *gpu, uint32_t n)
     d.source = (vf_grid_source){.on = true, .cx = 0.37f, .cy = 0.55f, .radius = 0.08f, .fx = 300.0f, .fy = 200.0f};
     vf_grid *g = NULL;
     char err[256];
-    if (!CHECK(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK))
+    if (!CHECK(vf_grid_create(gpu, &d, &g, NULL, err, sizeof err) == VF_OK))
         return NULL;
     vf_grid_pass p[] = {VF_GRID_PASS_SPLAT, VF_GRID_PASS_BOUNDARY, VF_GRID_PASS_DIVERGENCE};
     CHECK(oneshot_passes(g, p, 3) == VF_OK);
@@ -205,7 +205,7 @@ static void test_sine_diffusion(vf_gpu *gpu)
         d.sides[s] = VF_GRID_BC_PERIODIC;
     vf_grid *g = NULL;
     char err[256];
-    if (!CHECK(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK))
+    if (!CHECK(vf_grid_create(gpu, &d, &g, NULL, err, sizeof err) == VF_OK))
         return;
     size_t nu = (size_t)(nx + 1) * ny, nv = (size_t)nx * (ny + 1);
     float *u = malloc(nu * 4), *v = malloc(nv * 4), *u1 = malloc(nu * 4), *v1 = malloc(nv * 4);
@@ -263,9 +263,9 @@ static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *
             return NULL;
         }
     vf_solver *s = NULL;
-    vf_result res = info->validate(info, desc, err, sizeof err);
+    vf_result res = info->validate(info, desc, NULL, err, sizeof err);
     if (res == VF_OK)
-        res = info->create(info, gpu, desc, &s, err, sizeof err);
+        res = info->create(info, gpu, desc, &s, NULL, err, sizeof err);
     CHECK_MSG(res == VF_OK, "scene %s: %s", scene, err);
     free(desc);
     return s;
@@ -524,8 +524,8 @@ static void coupled_surface(vf_gpu *gpu, vf_grid_pressure pressure, int coupling
     gd.dt = d->frame_dt / gd.substeps;
     vf_solver *s = NULL, *flow = NULL;
     char err[256];
-    if (!CHECK_MSG(vf_height_scene_create(gpu, sd, &s, err, sizeof err) == VF_OK, "%s", err) ||
-        !CHECK_MSG(vf_solver_create(gpu, &vf_grid_family, &gd, &flow, err, sizeof err) == VF_OK, "%s", err)) {
+    if (!CHECK_MSG(vf_height_scene_create(gpu, sd, &s, NULL, err, sizeof err) == VF_OK, "%s", err) ||
+        !CHECK_MSG(vf_solver_create(gpu, &vf_grid_family, &gd, &flow, NULL, err, sizeof err) == VF_OK, "%s", err)) {
         vf_solver_destroy(&s);
         free(sd);
         return;

@@ -77,8 +77,8 @@ static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *
             return NULL;
         }
     vf_solver *s = NULL;
-    if (CHECK_MSG(info->validate(info, desc, err, sizeof err) == VF_OK, "validate: %s", err))
-        CHECK_MSG(info->create(info, gpu, desc, &s, err, sizeof err) == VF_OK, "create %s: %s", scene, err);
+    if (CHECK_MSG(info->validate(info, desc, NULL, err, sizeof err) == VF_OK, "validate: %s", err))
+        CHECK_MSG(info->create(info, gpu, desc, &s, NULL, err, sizeof err) == VF_OK, "create %s: %s", scene, err);
     free(desc);
     return s;
 }

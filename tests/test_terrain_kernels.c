@@ -50,7 +50,7 @@ static vf_solver *make(vf_gpu *gpu, const vf_terrain_desc *d)
 {
     vf_solver *s = NULL;
     char err[256] = "";
-    vf_result r = vf_terrain_create(gpu, d, &s, err, sizeof err);
+    vf_result r = vf_terrain_create(gpu, d, &s, NULL, err, sizeof err);
     CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
     return s;
 }

@@ -31,7 +31,7 @@ static vf_solver *make(vf_gpu *gpu, const vf_terrain_desc *d)
 {
     vf_solver *s = NULL;
     char err[256] = "";
-    vf_result r = vf_terrain_create(gpu, d, &s, err, sizeof err);
+    vf_result r = vf_terrain_create(gpu, d, &s, NULL, err, sizeof err);
     CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
     return s;
 }
@@ -372,7 +372,7 @@ static float *load_ground(vf_gpu *gpu, const char *name, const char *text, int *
     vf_solver *s = NULL;
     vf_result r = vf_scene_load_file(path, &sc, err, sizeof err);
     if (r == VF_OK && (r = vf_scene_validate(sc.info, sc.desc, path, err, sizeof err)) == VF_OK)
-        r = sc.info->create(sc.info, gpu, sc.desc, &s, err, sizeof err);
+        r = sc.info->create(sc.info, gpu, sc.desc, &s, NULL, err, sizeof err);
     vf_scene_loaded_free(&sc);
     if (!CHECK_MSG(r == VF_OK, "%s: %s", name, err))
         return NULL;

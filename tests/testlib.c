@@ -280,7 +280,7 @@ vf_solver *vf_test_height_solver(vf_gpu *gpu, const vf_height_desc *d)
 {
     vf_solver *s = NULL;
     char err[256] = "";
-    check_created(vf_height_create(gpu, d, &s, err, sizeof err), err);
+    check_created(vf_height_create(gpu, d, &s, NULL, err, sizeof err), err);
     return s;
 }
 
@@ -288,7 +288,7 @@ vf_grid3d *vf_test_grid3d(vf_gpu *gpu, const vf_grid3d_desc *d)
 {
     vf_grid3d *g = NULL;
     char err[256] = "";
-    check_created(vf_grid3d_create(gpu, d, &g, err, sizeof err), err);
+    check_created(vf_grid3d_create(gpu, d, &g, NULL, err, sizeof err), err);
     return g;
 }
 
@@ -296,7 +296,7 @@ vf_sph *vf_test_sph(vf_gpu *gpu, const vf_sph_desc *d)
 {
     vf_sph *sph = NULL;
     char err[256] = "";
-    check_created(vf_sph_create(gpu, d, &sph, err, sizeof err), err);
+    check_created(vf_sph_create(gpu, d, &sph, NULL, err, sizeof err), err);
     return sph;
 }
 
