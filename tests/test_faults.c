@@ -216,6 +216,29 @@ static void every_command(void)
                       "3", NULL);
 }
 
+/* The pace estimate before a command's first frame (not with --quiet) runs
+ * on the frame runner's own timed submits: a failure there gets the same
+ * one line, naming the first frame and its submit. */
+static void estimate_failure(void)
+{
+    vf_test_section("run, capture and bench: a failure while timing the first frame's pace");
+    const char *cmds[] = {
+        "run " GRID " --steps 2",
+        "capture " GRID " --frames 2 --size 64x48 --out cap_estimate",
+        "bench --scene smoke --sizes 32 --frames 2 --warmup 1 --repeat 1 --render 64x48 --out bench_estimate",
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        int rc = vf_test_run_capture(out, sizeof out, "cd '%s' && VKFLUID_FAULT=device-lost@1 '%s' %s", vf_t.scratch,
+                                     vkfluid, cmds[i]);
+        CHECK_MSG(rc == 3, "%s: exit %d, want 3: %s", cmds[i], rc, out);
+        CHECK_MSG(vf_test_lines(out) == 1, "%s: %d lines, want one: %s", cmds[i], vf_test_lines(out), out);
+        CHECK_STR_CONTAINS(out, "error: scene smoke");
+        CHECK_STR_CONTAINS(out, ": the gpu device was lost at frame 1, submit 1 of the frame while submitting: try ");
+        CHECK_STR_CONTAINS(out, ", another gpu (--device) or a newer driver; no good state was kept (");
+        printf("  %s", out);
+    }
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -232,5 +255,6 @@ int main(int argc, char **argv)
     grid_oom();
     height_device_lost();
     every_command();
+    estimate_failure();
     return vf_test_finish();
 }

@@ -49,15 +49,5 @@ void main()
     uint largest = subgroupMax(speed_bits); // one atomic a subgroup
     if (subgroupElect())
         atomicMax(ctl.speed_bits, largest);
-    if ((pc.flags & VF_SPH_DRIFT_BIN) != 0u) {
-        uint c = sph_bin_cell(x);
-        cell[i] = c;
-        slot[i] = atomicAdd(counts[c], 1u);
-    }
-    if ((pc.flags & VF_SPH_DRIFT_ODD) != 0u) {
-        if (speed_bits > st.max_speed_bits)
-            atomicMax(st.max_speed_bits_odd, speed_bits);
-    } else if (speed_bits > st.max_speed_bits_odd) {
-        atomicMax(st.max_speed_bits, speed_bits);
-    }
+    SPH_DRIFT_END((pc.flags & VF_SPH_DRIFT_BIN) != 0u, x, i, speed_bits)
 }

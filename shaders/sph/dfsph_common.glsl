@@ -69,19 +69,7 @@ vec3 dfsph_grad(vec3 d)
 // The neighbour bits of particle i (dfsph_density wrote them).
 void dfsph_bits(uint i, out uvec4 m0, out uvec4 m1)
 {
-    m0 = uvec4(0u);
-    m1 = uvec4(0u);
-    for (uint k = 0u; k < VF_SPH_MASK_WORDS; k += 2u) {
-        uint word = VF_SPH_MASK_WORDS * i + k;
-        uvec2 w = sph_texel ? texelFetch(bits_t, int(word / 2u)).xy : uvec2(bits[word], bits[word + 1u]);
-        if (k < 4u) {
-            m0[k] = w.x;
-            m0[k + 1u] = w.y;
-        } else {
-            m1[k & 3u] = w.x;
-            m1[(k + 1u) & 3u] = w.y;
-        }
-    }
+    SPH_READ_BITS(i, bits_t, bits, m0, m1)
 }
 
 // The candidates of particle i at xi whose bit is set, and every one the
@@ -94,20 +82,6 @@ void dfsph_bits(uint i, out uvec4 m0, out uvec4 m1)
         dfsph_bits(pi_, dm0_, dm1_);                                                                                   \
         SPH_FOR_MARKED(px_, dm0_, dm1_, true, VISIT)                                                                   \
     }
-
-// The external accelerations: gravity, damping and the interactive force.
-vec3 dfsph_external(vec3 x, vec3 v)
-{
-    vec3 a = prm.gravity.xyz - prm.damping * v;
-    float radius = pc.interact.w;
-    if (radius > 0.0) {
-        vec3 d = x - pc.interact.xyz;
-        float len = length(d);
-        if (len < radius && len > 1e-6 * radius)
-            a += (pc.strength * (1.0 - len / radius) / len) * d;
-    }
-    return a;
-}
 
 // The first workgroup's particles of a substep that runs: this dispatch's
 // particle i exists (the step's arguments are the particle dispatch).

@@ -65,7 +65,7 @@ void main()
     s.diag = 0.0;
     sph_mirrors m = sph_mirrors_at(s.xi);
     DFSPH_FOR_NEIGHBOURS(i, s.xi, visit(s, m, j);)
-    vec3 v = s.vi + dt * dfsph_external(s.xi, s.vi) + min(prm.xsph * dt, 1.0) * s.xsph +
+    vec3 v = s.vi + dt * sph_external(s.xi, s.vi, pc.interact, pc.strength) + min(prm.xsph * dt, 1.0) * s.xsph +
              sph_visc_gain(dt, rho_i, s.diag) * s.visc + dt * s.dv;
     vstar[i] = vec4(v, 0.0);
 }

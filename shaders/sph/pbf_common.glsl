@@ -43,28 +43,13 @@ vec3 pbf_grad(vec3 d, float r2)
     return (-prm.spiky * omq * omq / r) * d;
 }
 
-// The external accelerations of the prediction: gravity, damping and the
-// interactive force.
-vec3 pbf_external(vec3 x, vec3 v)
-{
-    vec3 a = prm.gravity.xyz - prm.damping * v;
-    float radius = pc.interact.w;
-    if (radius > 0.0) {
-        vec3 d = x - pc.interact.xyz;
-        float len = length(d);
-        if (len < radius && len > 1e-6 * radius)
-            a += (pc.strength * (1.0 - len / radius) / len) * d;
-    }
-    return a;
-}
-
 // The prediction of a substep: v += dt a, x += dt v, x kept out of the walls
 // and obstacles, and v the velocity of the move that was made (a wall stops
 // the particle: the velocity follows the positions, as every correction of
 // the substep does).
 void pbf_predict(inout vec3 x, inout vec3 v, float dt)
 {
-    v += dt * pbf_external(x, v);
+    v += dt * sph_external(x, v, pc.interact, pc.strength);
     vec3 x1 = x + dt * v, vc = v;
     sph_collide_margin(x1, vc, sph_wall_margin());
     v = (x1 - x) / dt;
@@ -83,17 +68,7 @@ void pbf_finish(uint i, vec3 x, vec3 v, float rho, float p)
     out_pos[i] = vec4(x, p);
     out_vel[i] = vec4(v, rho);
     dens[i] = vec2(rho, p); // the lambda sum is done with: the exports' pressure
-    if ((pc.flags & (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN)) == (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN)) {
-        uint c = sph_bin_cell(x);
-        cell[i] = c;
-        slot[i] = atomicAdd(counts[c], 1u);
-    }
-    if ((pc.flags & VF_SPH_DRIFT_ODD) != 0u) {
-        if (speed_bits > st.max_speed_bits)
-            atomicMax(st.max_speed_bits_odd, speed_bits);
-    } else if (speed_bits > st.max_speed_bits_odd) {
-        atomicMax(st.max_speed_bits, speed_bits);
-    }
+    SPH_DRIFT_END((pc.flags & (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN)) == (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN), x, i, speed_bits)
 }
 
 // The pressure that the substep's corrections stand for: a correction
@@ -104,19 +79,7 @@ float pbf_pressure(float lambda_sum) { return -prm.rho0 * lambda_sum / (pc.dt * 
 // The neighbour bits of particle i (pbf_lambda's first iteration).
 void pbf_bits(uint i, out uvec4 m0, out uvec4 m1)
 {
-    m0 = uvec4(0u);
-    m1 = uvec4(0u);
-    for (uint k = 0u; k < VF_SPH_MASK_WORDS; k += 2u) {
-        uint word = VF_SPH_MASK_WORDS * i + k;
-        uvec2 w = sph_texel ? texelFetch(bits_t, int(word / 2u)).xy : uvec2(bits[word], bits[word + 1u]);
-        if (k < 4u) {
-            m0[k] = w.x;
-            m0[k + 1u] = w.y;
-        } else {
-            m1[k & 3u] = w.x;
-            m1[(k + 1u) & 3u] = w.y;
-        }
-    }
+    SPH_READ_BITS(i, bits_t, bits, m0, m1)
 }
 
 // Whether candidate j was within h of a particle binned at x0: a pair of

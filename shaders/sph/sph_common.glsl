@@ -139,6 +139,28 @@ float sph_visc_gain(float dt, float rho_i, float diag)
     return g * diag > 1.0 ? 1.0 / diag : g;
 }
 
+// The interactive force's acceleration at x: interact.xyz the point,
+// interact.w the radius (0: off), strength the acceleration at the point
+// (> 0 pushes away), fading linearly to 0 at the radius.
+vec3 sph_interaction(vec3 x, vec4 interact, float strength)
+{
+    float radius = interact.w;
+    if (radius > 0.0) {
+        vec3 d = x - interact.xyz;
+        float len = length(d);
+        if (len < radius && len > 1e-6 * radius)
+            return (strength * (1.0 - len / radius) / len) * d;
+    }
+    return vec3(0.0);
+}
+
+// The large-step methods' external accelerations: gravity, damping and the
+// interactive force (interact, strength as sph_interaction).
+vec3 sph_external(vec3 x, vec3 v, vec4 interact, float strength)
+{
+    return prm.gravity.xyz - prm.damping * v + sph_interaction(x, interact, strength);
+}
+
 // The cell a binning puts a position in: the extra bin prm.cells inside the
 // sink (the scatter drops it), else its grid cell. sph_bin, sph_integrate and
 // sph_forces_drift.
@@ -452,6 +474,46 @@ uint sph_mask_bits(uvec4 m0, uvec4 m1, uint p, uint len)
     uint bits = (sph_mask_word(m0, m1, w) >> sh) | ((sph_mask_word(m0, m1, w + 1u) << 1u) << (31u - sh));
     return len < 32u ? bits & ((1u << len) - 1u) : bits;
 }
+
+// Reads particle i's neighbour bits (VF_SPH_MASK_WORDS words, written by a
+// density pass) into m0, m1: from the texel view TEX where sph_texel, else
+// from the storage buffer BUF.
+#define SPH_READ_BITS(i_, TEX, BUF, m0_, m1_)                                                                         \
+    {                                                                                                                  \
+        m0_ = uvec4(0u);                                                                                               \
+        m1_ = uvec4(0u);                                                                                               \
+        for (uint k_ = 0u; k_ < VF_SPH_MASK_WORDS; k_ += 2u) {                                                         \
+            uint word_ = VF_SPH_MASK_WORDS * (i_) + k_;                                                                \
+            uvec2 w_ = sph_texel ? texelFetch(TEX, int(word_ / 2u)).xy : uvec2(BUF[word_], BUF[word_ + 1u]);           \
+            if (k_ < 4u) {                                                                                             \
+                m0_[k_] = w_.x;                                                                                        \
+                m0_[k_ + 1u] = w_.y;                                                                                   \
+            } else {                                                                                                   \
+                m1_[k_ & 3u] = w_.x;                                                                                   \
+                m1_[(k_ + 1u) & 3u] = w_.y;                                                                            \
+            }                                                                                                          \
+        }                                                                                                              \
+    }
+
+// The end of a pass that moves particle i to x with speed bits speed_bits_
+// (floatBitsToUint of its speed): where BIN holds its new cell and its slot
+// there (cell, slot, counts), and the substep's largest speed into st's word
+// of this parity (VF_SPH_DRIFT_ODD): no barrier, and an atomic only above
+// the other word.
+#define SPH_DRIFT_END(BIN, x_, i_, speed_bits_)                                                                       \
+    {                                                                                                                  \
+        if (BIN) {                                                                                                     \
+            uint c_ = sph_bin_cell(x_);                                                                                \
+            cell[i_] = c_;                                                                                             \
+            slot[i_] = atomicAdd(counts[c_], 1u);                                                                      \
+        }                                                                                                              \
+        if ((pc.flags & VF_SPH_DRIFT_ODD) != 0u) {                                                                     \
+            if ((speed_bits_) > st.max_speed_bits)                                                                     \
+                atomicMax(st.max_speed_bits_odd, speed_bits_);                                                         \
+        } else if ((speed_bits_) > st.max_speed_bits_odd) {                                                            \
+            atomicMax(st.max_speed_bits, speed_bits_);                                                                 \
+        }                                                                                                              \
+    }
 
 // The candidates of a particle at x0 (the rows of its cell, as the loop that
 // wrote its neighbour bits m0, m1 walked them) whose bit is set, a slab of

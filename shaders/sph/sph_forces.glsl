@@ -109,18 +109,8 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
     ivec2 lo0, hi0;
     sph_row_bounds(c, f, lo0, hi0);
     sph_rows g = sph_rows_of();
-    uvec4 m0, m1 = uvec4(0u);
-    for (uint k = 0u; k < VF_SPH_MASK_WORDS; k += 2u) {
-        uint word = VF_SPH_MASK_WORDS * i + k;
-        uvec2 w = sph_texel ? texelFetch(nb_bits_t, int(word / 2u)).xy : uvec2(nb_bits[word], nb_bits[word + 1u]);
-        if (k < 4u) {
-            m0[k] = w.x;
-            m0[k + 1u] = w.y;
-        } else {
-            m1[k & 3u] = w.x;
-            m1[(k + 1u) & 3u] = w.y;
-        }
-    }
+    uvec4 m0, m1;
+    SPH_READ_BITS(i, nb_bits_t, nb_bits, m0, m1)
     uint at = 0u; // its position
     // The rows a slab of equal z at a time (SPH_ROW_SPAN rows of y): one
     // loop over the slab's set bits, row after row, then one over the rows'
@@ -205,14 +195,7 @@ vec3 acceleration(uint i, out vec3 xi, out vec3 vi)
         if (len > prm.tension_threshold)
             a -= (prm.tension * lap * inv_rhoi / len) * normal;
     }
-    float radius = pc.interact.w;
-    if (radius > 0.0) {
-        vec3 d = xi - pc.interact.xyz;
-        float len = length(d);
-        if (len < radius && len > 1e-6 * radius)
-            a += (pc.strength * (1.0 - len / radius) / len) * d;
-    }
-    return a;
+    return a + sph_interaction(xi, pc.interact, pc.strength);
 }
 
 #ifndef SPH_FORCES_DRIFT
@@ -240,18 +223,6 @@ void main()
     pos[i] = vec4(x, rp.y);
     vel[i] = vec4(v, rp.x);
     speed_bits = max(speed_bits, floatBitsToUint(length(v))); // NaN sorts above +inf as uint
-    if ((pc.flags & VF_SPH_DRIFT_BIN) != 0u) {
-        uint c = sph_bin_cell(x);
-        cell[i] = c;
-        slot[i] = atomicAdd(counts[c], 1u);
-    }
-    // the largest speed (VF_SPH_DRIFT_ODD): no barrier, and an atomic only
-    // above the other word
-    if ((pc.flags & VF_SPH_DRIFT_ODD) != 0u) {
-        if (speed_bits > st.max_speed_bits)
-            atomicMax(st.max_speed_bits_odd, speed_bits);
-    } else if (speed_bits > st.max_speed_bits_odd) {
-        atomicMax(st.max_speed_bits, speed_bits);
-    }
+    SPH_DRIFT_END((pc.flags & VF_SPH_DRIFT_BIN) != 0u, x, i, speed_bits)
 }
 #endif

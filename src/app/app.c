@@ -110,11 +110,8 @@ bool vf_app_parse_size(const char *s, unsigned max, unsigned *w, unsigned *h)
     if (!x || x == s)
         return false;
     char buf[32];
-    size_t n = (size_t)(x - s);
-    if (n >= sizeof buf)
+    if (!vf_text_prefix(s, (size_t)(x - s), buf, sizeof buf))
         return false;
-    memcpy(buf, s, n);
-    buf[n] = 0;
     long long a, b;
     if (!vf_app_parse_int(buf, 1, max, &a) || !vf_app_parse_int(x + 1, 1, max, &b))
         return false;

@@ -18,17 +18,26 @@ static void list_devices(const vf_device_info *devs, uint32_t n, char *buf, size
     }
 }
 
+int vf_app_gpu_list(vf_device_info *devs, uint32_t *n)
+{
+    *n = 0;
+    vf_result res = vf_gpu_enumerate(devs, VF_MAX_DEVICES, n);
+    if (res != VF_OK) {
+        vf_app_error("%s", vf_result_message(res));
+        return vf_app_exit_code(res);
+    }
+    return 0;
+}
+
 int vf_app_gpu_open(const char *device_spec, bool present, const char *const *inst_ext, uint32_t inst_ext_count,
                     vf_gpu **out)
 {
     *out = NULL;
     vf_device_info devs[VF_MAX_DEVICES];
     uint32_t n = 0;
-    vf_result res = vf_gpu_enumerate(devs, VF_MAX_DEVICES, &n);
-    if (res != VF_OK) {
-        vf_app_error("%s", vf_result_message(res));
-        return vf_app_exit_code(res);
-    }
+    int rc = vf_app_gpu_list(devs, &n);
+    if (rc)
+        return rc;
     vf_gpu_desc desc = {.present = present, .instance_extensions = inst_ext, .instance_extension_count = inst_ext_count};
     char list[1024];
     if (device_spec) {
@@ -55,7 +64,7 @@ int vf_app_gpu_open(const char *device_spec, bool present, const char *const *in
             return VF_EXIT_USAGE;
         }
     }
-    res = vf_gpu_create(&desc, out);
+    vf_result res = vf_gpu_create(&desc, out);
     if (res != VF_OK) {
         vf_app_error("cannot open the gpu: %s", vf_result_message(res));
         return vf_app_exit_code(res);

@@ -6,6 +6,11 @@
 
 #include "gpu_context.h"
 
+/** Lists the Vulkan devices into devs (VF_MAX_DEVICES entries), their
+ * count in *n. Prints a one-line error and returns its exit code on failure;
+ * 0 on success. */
+int vf_app_gpu_list(vf_device_info *devs, uint32_t *n);
+
 /** Opens the GPU named by device_spec (NULL: the default choice). Prints a
  * one-line error and returns a non-zero exit code on failure (2 for a bad
  * --device or a missing loader/driver, 3 otherwise); 0 and *out on success.

@@ -1,6 +1,7 @@
 #include "bench.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,16 +50,23 @@ double vf_bench_fit_exponent(const double *x, const double *y, uint32_t n)
     return fabs(den) < 1e-300 ? NAN : (k * sxy - sx * sy) / den;
 }
 
+/* The sizes of s that fit: their elements in x and the double at byte
+ * offset `field` of their vf_bench_size in y; returns how many. */
+static uint32_t fitting_sizes(const vf_bench_solver *s, size_t field, double *x, double *y)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->size_count && n < VF_BENCH_MAX_SIZES; i++)
+        if (s->sizes[i].fits) {
+            x[n] = (double)s->sizes[i].elements;
+            memcpy(&y[n++], (const char *)&s->sizes[i] + field, sizeof *y);
+        }
+    return n;
+}
+
 void vf_bench_fit(vf_bench_solver *s)
 {
     double x[VF_BENCH_MAX_SIZES], y[VF_BENCH_MAX_SIZES];
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < s->size_count; i++)
-        if (s->sizes[i].fits) {
-            x[n] = (double)s->sizes[i].elements;
-            y[n] = s->sizes[i].sim_gpu_ms_median;
-            n++;
-        }
+    uint32_t n = fitting_sizes(s, offsetof(vf_bench_size, sim_gpu_ms_median), x, y);
     s->exponent = vf_bench_fit_exponent(x, y, n);
 }
 
@@ -131,12 +139,7 @@ vf_bench_limit vf_bench_largest(const double *x, const double *y, uint32_t n)
 void vf_bench_fit_realtime(vf_bench_solver *s)
 {
     double x[VF_BENCH_MAX_SIZES], y[VF_BENCH_MAX_SIZES];
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < s->size_count; i++)
-        if (s->sizes[i].fits) {
-            x[n] = (double)s->sizes[i].elements;
-            y[n++] = s->sizes[i].rtf30;
-        }
+    uint32_t n = fitting_sizes(s, offsetof(vf_bench_size, rtf30), x, y);
     s->rt30 = vf_bench_largest(x, y, n);
 }
 

@@ -5,6 +5,22 @@
 
 #include "fileio.h"
 
+/* c's kernels into out (at most VF_BENCH_MAX_KERNELS), their counts times
+ * per; returns how many. */
+static uint32_t copy_kernels(vf_bench_kernel *out, const vf_gpu_counters *c, double per)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < c->kernel_count && n < VF_BENCH_MAX_KERNELS; k++) {
+        vf_bench_kernel *o = &out[n++];
+        snprintf(o->name, sizeof o->name, "%s", c->kernel[k].name);
+        o->dispatches = (double)c->kernel[k].dispatches * per;
+        o->draws = (double)c->kernel[k].draws * per;
+        o->bytes = (double)c->kernel[k].bytes * per;
+        o->neighbours = c->kernel[k].neighbours;
+    }
+    return n;
+}
+
 void vf_bench_work_from_counters(vf_bench_work *w, const vf_gpu_counters *c, double frames, double substeps,
                                  double state_bytes)
 {
@@ -18,14 +34,7 @@ void vf_bench_work_from_counters(vf_bench_work *w, const vf_gpu_counters *c, dou
     w->submits_per_frame = frames > 0 ? (double)c->submits / frames : 0.0;
     w->min_bytes = 2.0 * state_bytes;
     w->neighbour_passes = (double)c->neighbour_passes * per;
-    w->kernel_count = 0;
-    for (uint32_t k = 0; k < c->kernel_count && w->kernel_count < VF_BENCH_MAX_KERNELS; k++) {
-        vf_bench_kernel *o = &w->kernel[w->kernel_count++];
-        snprintf(o->name, sizeof o->name, "%s", c->kernel[k].name);
-        o->dispatches = (double)c->kernel[k].dispatches * per;
-        o->bytes = (double)c->kernel[k].bytes * per;
-        o->neighbours = c->kernel[k].neighbours;
-    }
+    w->kernel_count = copy_kernels(w->kernel, c, per);
     /* until vf_bench_work_set_run says otherwise: what was recorded ran */
     w->run_reported = w->gpu_chosen = w->neighbour_counted = false;
     w->run_substeps = frames > 0 ? substeps / frames : 0.0;
@@ -126,14 +135,7 @@ void vf_bench_work_render_from_counters(vf_bench_work *w, const vf_gpu_counters 
     w->render_bytes = (double)c->bytes * per;
     w->render_draw_bytes = (double)c->draw_bytes * per;
     w->render_min_bytes = min_bytes;
-    w->render_kernel_count = 0;
-    for (uint32_t k = 0; k < c->kernel_count && w->render_kernel_count < VF_BENCH_MAX_KERNELS; k++) {
-        vf_bench_kernel *o = &w->render_kernel[w->render_kernel_count++];
-        snprintf(o->name, sizeof o->name, "%s", c->kernel[k].name);
-        o->dispatches = (double)c->kernel[k].dispatches * per;
-        o->draws = (double)c->kernel[k].draws * per;
-        o->bytes = (double)c->kernel[k].bytes * per;
-    }
+    w->render_kernel_count = copy_kernels(w->render_kernel, c, per);
     w->render_gpu_counted = gpu != NULL;
     if (gpu) {
         w->render_pixels_tested = (double)gpu->pixels_tested;

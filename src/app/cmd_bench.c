@@ -511,6 +511,50 @@ done:
     return rc;
 }
 
+/* One pressure solve of the bench: a 2D grid's (g) or a 3D grid's (g3). */
+typedef struct pressure_solve {
+    vf_grid *g;
+    vf_grid3d *g3;
+    int method; /* a vf_grid_pressure or vf_grid3d_pressure */
+    uint32_t iters;
+} pressure_solve;
+
+/* Records the solve in a timed scope of its own (a 3D grid's residual
+ * after it, outside the scope), submits it and waits: its GPU ms in *ms.
+ * False when anything failed. */
+static bool timed_pressure(vf_gpu *gpu, vf_profiler *prof, const pressure_solve *job, double *ms)
+{
+    VkCommandBuffer cmd;
+    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
+        return false;
+    vf_profiler_reset(prof, cmd, 0);
+    vf_cmd_barrier_frame_start(cmd);
+    uint32_t s = vf_profiler_begin(prof, cmd, "bench.pressure");
+    vf_result res = job->g ? vf_grid_record_pressure(job->g, cmd, NULL, (vf_grid_pressure)job->method, job->iters, 0)
+                           : vf_grid3d_record_pressure(job->g3, cmd, (vf_grid3d_pressure)job->method, job->iters);
+    vf_profiler_end(prof, cmd, s);
+    if (res == VF_OK && job->g3)
+        vf_grid3d_record_residual(job->g3, cmd);
+    bool ok = vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && res == VF_OK;
+    vf_pass_time t[4];
+    uint32_t n = 0;
+    ok = ok && vf_profiler_collect(prof, 0, t, 4, &n) == VF_OK && n == 1;
+    *ms = ok ? t[0].ms : 0.0;
+    return ok;
+}
+
+/* Notes a timed solve in z's slot k: iters iterations in ms, the residual
+ * from `before` to `after`. */
+static void note_pressure(vf_bench_size *z, int k, uint32_t iters, double ms, double after, double before)
+{
+    z->pressure_done[k] = true;
+    z->pressure_iters[k] = iters;
+    z->pressure_ms[k] = ms;
+    z->pressure_reduction[k] = after / before;
+    z->pressure_digits_per_ms[k] = ms > 0 && after > 0 ? -log10(z->pressure_reduction[k]) / ms : 0.0;
+    z->has_pressure = true;
+}
+
 /* Grid only: the pressure solvers on the scene's current right-hand side,
  * each from a zero pressure and timed on the GPU: 4 multigrid V-cycles, 200
  * Jacobi and 8 SSOR iterations, and the FFT's exact solve where the grid
@@ -533,28 +577,13 @@ static void measure_pressure(vf_gpu *gpu, vf_profiler *prof, vf_solver *solver, 
     for (int m = 0; m < VF_BENCH_PRESSURES; m++) {
         if (methods[m] == VF_GRID_PRESSURE_FFT && !fft)
             continue;
-        VkCommandBuffer cmd;
         vf_grid_stats st;
-        vf_pass_time t[4];
-        uint32_t n = 0;
-        if (vf_grid_write(g, VF_GRID_FIELD_P, zero) != VF_OK || vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
+        double ms = 0;
+        const pressure_solve job = {.g = g, .method = (int)methods[m], .iters = iters[m]};
+        if (vf_grid_write(g, VF_GRID_FIELD_P, zero) != VF_OK || !timed_pressure(gpu, prof, &job, &ms) ||
+            vf_grid_read_stats(g, &st) != VF_OK || !(st.res_before > 0))
             break;
-        vf_profiler_reset(prof, cmd, 0);
-        vf_cmd_barrier_frame_start(cmd);
-        uint32_t s = vf_profiler_begin(prof, cmd, "bench.pressure");
-        bool ok = vf_grid_record_pressure(g, cmd, NULL, methods[m], iters[m], 0) == VF_OK;
-        vf_profiler_end(prof, cmd, s);
-        ok = vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && ok;
-        ok = ok && vf_profiler_collect(prof, 0, t, 4, &n) == VF_OK && n == 1 && vf_grid_read_stats(g, &st) == VF_OK;
-        if (!ok || !(st.res_before > 0))
-            break;
-        z->pressure_done[m] = true;
-        z->pressure_iters[m] = iters[m];
-        z->pressure_ms[m] = t[0].ms;
-        z->pressure_reduction[m] = st.res_after / st.res_before;
-        z->pressure_digits_per_ms[m] =
-            t[0].ms > 0 && st.res_after > 0 ? -log10(z->pressure_reduction[m]) / t[0].ms : 0.0;
-        z->has_pressure = true;
+        note_pressure(z, m, iters[m], ms, st.res_after, st.res_before);
     }
     free(zero);
 }
@@ -589,30 +618,14 @@ static void measure_pressure3d(vf_gpu *gpu, vf_profiler *prof, vf_solver *solver
                                                   VF_GRID3D_PRESSURE_FFT};
     const uint32_t iters[3] = {4, 200, 1};
     for (int m = 0; m < 3 && rb > 0; m++) {
-        VkCommandBuffer cmd;
-        vf_pass_time t[4];
-        uint32_t count = 0;
-        if (vf_grid3d_write(g, VF_GRID3D_FIELD_P, zero) != VF_OK || vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
+        double ms = 0;
+        const pressure_solve job = {.g3 = g, .method = (int)methods[m], .iters = iters[m]};
+        if (vf_grid3d_write(g, VF_GRID3D_FIELD_P, zero) != VF_OK)
             break;
-        vf_profiler_reset(prof, cmd, 0);
-        vf_cmd_barrier_frame_start(cmd);
-        uint32_t s = vf_profiler_begin(prof, cmd, "bench.pressure");
-        bool ok = vf_grid3d_record_pressure(g, cmd, methods[m], iters[m]) == VF_OK;
-        vf_profiler_end(prof, cmd, s);
-        if (ok)
-            vf_grid3d_record_residual(g, cmd);
-        ok = vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && ok; /* a method the grid lacks recorded nothing */
-        ok = ok && vf_profiler_collect(prof, 0, t, 4, &count) == VF_OK && count == 1;
-        double rr = ok ? rms3d(g, VF_GRID3D_FIELD_RESIDUAL, tmp, n) : -1;
-        if (!(rr >= 0))
-            continue;
-        int k = slot[m];
-        z->pressure_done[k] = true;
-        z->pressure_iters[k] = iters[m];
-        z->pressure_ms[k] = t[0].ms;
-        z->pressure_reduction[k] = rr / rb;
-        z->pressure_digits_per_ms[k] = t[0].ms > 0 && rr > 0 ? -log10(z->pressure_reduction[k]) / t[0].ms : 0.0;
-        z->has_pressure = true;
+        /* a method the grid lacks records nothing and is not timed */
+        double rr = timed_pressure(gpu, prof, &job, &ms) ? rms3d(g, VF_GRID3D_FIELD_RESIDUAL, tmp, n) : -1;
+        if (rr >= 0)
+            note_pressure(z, slot[m], iters[m], ms, rr, rb);
     }
     free(zero);
     free(tmp);
@@ -747,13 +760,13 @@ static void count_model_sim(vf_gpu *gpu, const bench_family *fam, const vf_scene
 
 /* The pace before a size runs (its first warm-up frame's first substeps):
  * a warning when the size will take long. */
-static vf_result warn_estimate(run_ctx *c, const bench_opts *o, const bench_family *fam, vf_solver *solver,
-                               vf_renderer *renderer, const vf_bench_size *z)
+static int warn_estimate(run_ctx *c, const bench_opts *o, const bench_family *fam, vf_solver *solver,
+                         vf_renderer *renderer, const vf_bench_size *z)
 {
     vf_frame_estimate est;
-    vf_result res = vf_cmd_estimate_frame(c->gpu, solver, renderer, 1.0, &est);
-    if (res != VF_OK)
-        return res;
+    int rc = vf_cmd_estimate_frame(c->runner, solver, renderer, 1.0, &est);
+    if (rc != 0)
+        return rc;
     uint64_t n = o->warmup + (uint64_t)o->frames * o->repeat;
     if (est.measured && est.frame_s > vf_cmd_slow_frame_s()) {
         char per[32], all[32], what[128] = "";
@@ -768,7 +781,7 @@ static vf_result warn_estimate(run_ctx *c, const bench_opts *o, const bench_fami
                     fam->solver, fam->size_key, (unsigned long long)z->size, what, per, c->gpu->info.name,
                     est.substeps, (unsigned long long)n, all);
     }
-    return VF_OK;
+    return 0;
 }
 
 /* The --repeat repeats of --frames timed frames (with renderer: rendered
@@ -854,9 +867,8 @@ static int bench_measure(run_ctx *c, const bench_opts *o, const bench_family *fa
     vf_solver *solver = c->solver;
     double fps[64], rfps[64];
     int rc = 0;
-    vf_result res;
-    if (!o->quiet && (res = warn_estimate(c, o, fam, solver, renderer, z)) != VF_OK)
-        return vf_frame_runner_fail(c->runner, res, "estimating the pace", solver->frames + 1, 0, -1);
+    if (!o->quiet && (rc = warn_estimate(c, o, fam, solver, renderer, z)) != 0)
+        return rc;
     if (run_frames(c, NULL, NULL, o->warmup, NULL, &rc) < 0)
         return rc;
     c->incomplete = 0;

@@ -535,7 +535,7 @@ static int capture_frame(capture_state *c, long long fr)
     bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
     if (fr == 0 && step && !o->quiet) {
         vf_frame_estimate est;
-        if ((rc = vf_cmd_estimate_and_warn(c->sc->info, c->sc->desc, c->gpu, c->solver, c->renderer,
+        if ((rc = vf_cmd_estimate_and_warn(c->sc->info, c->sc->desc, c->runner, c->solver, c->renderer,
                                            1.0 / (double)o->every, (uint64_t)o->frames, &est)) != 0)
             return rc;
         step = !est.frame_complete;

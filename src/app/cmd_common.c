@@ -434,84 +434,59 @@ void vf_cmd_check_env(void)
 /* The most substeps timed one by one before a frame. */
 #define VF_ESTIMATE_PARTS 8
 
-/* One part of one substep: recorded, submitted alone and waited for. */
-static vf_result timed_part(vf_frames *frames, vf_solver *s, double *secs)
-{
-    VkCommandBuffer cmd;
-    uint32_t slot;
-    vf_result res = vf_frames_begin(frames, &cmd, &slot);
-    if (res != VF_OK)
-        return res;
-    vf_cmd_barrier_frame_start(cmd);
-    if ((res = vf_solver_record_frame(s, cmd, NULL)) != VF_OK)
-        return res;
-    double t0 = vf_app_now();
-    if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK ||
-        (res = vf_frames_wait(frames, slot)) != VF_OK)
-        return res;
-    *secs = vf_app_now() - t0;
-    return VF_OK;
-}
+/* What a timed submit records. */
+typedef enum timed_kind {
+    TIMED_PART,   /* one part of one substep */
+    TIMED_PROBE,  /* the solver's probe of its frame end (see solver.h) */
+    TIMED_RENDER, /* one render into an image */
+} timed_kind;
 
-/* One timed submit of the solver's probe of its frame end (see solver.h). */
-static vf_result timed_probe(vf_frames *frames, vf_solver *s, double *secs)
+/* One timed submit of the estimate: s, the solver of a part or probe; r,
+ * img, the renderer and target of a render. */
+typedef struct timed_job {
+    timed_kind kind;
+    vf_solver *s;
+    vf_renderer *r;
+    vf_image *img;
+} timed_job;
+
+/* vf_frame_record_fn of a timed_job. */
+static vf_result record_timed(void *user, VkCommandBuffer cmd)
 {
-    VkCommandBuffer cmd;
-    uint32_t slot;
-    vf_result res = vf_frames_begin(frames, &cmd, &slot);
-    if (res != VF_OK)
-        return res;
-    vf_cmd_barrier_frame_start(cmd);
-    if ((res = s->vt->probe_frame_end(s, cmd)) != VF_OK)
-        return res;
-    double t0 = vf_app_now();
-    if ((res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) != VF_OK ||
-        (res = vf_frames_wait(frames, slot)) != VF_OK)
-        return res;
-    *secs = vf_app_now() - t0;
-    return VF_OK;
+    const timed_job *j = user;
+    if (j->kind == TIMED_PART)
+        return vf_solver_record_frame(j->s, cmd, NULL);
+    if (j->kind == TIMED_PROBE)
+        return j->s->vt->probe_frame_end(j->s, cmd);
+    vf_render_barrier_after_sim(cmd);
+    vf_render_prepare_target(cmd, j->img);
+    return j->r->vt->record(j->r, cmd, j->img, NULL);
 }
 
 /* One timed render of the current state into an image of the renderer's
  * own size and format (the target the command draws into may be a
  * swapchain image that is not ours before it is acquired), usable as the
  * capture target is: a compute renderer writes it directly or copies to it. */
-static vf_result timed_render(vf_gpu *gpu, vf_frames *frames, vf_renderer *r, double *secs)
+static int timed_render(vf_frame_runner *run, uint64_t frame, vf_renderer *r, double *secs)
 {
-    vf_image *img = NULL;
+    timed_job job = {.kind = TIMED_RENDER, .r = r};
     vf_image_desc id = {.width = r->width, .height = r->height, .format = r->format,
                         .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                  VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                         .storage_alias = true,
                         .name = "estimate render target"};
-    vf_result res = vf_image_create(gpu, &id, &img);
-    VkCommandBuffer cmd;
-    uint32_t slot;
-    if (res == VF_OK)
-        res = vf_frames_begin(frames, &cmd, &slot);
-    if (res == VF_OK) {
-        vf_cmd_barrier_frame_start(cmd);
-        vf_render_barrier_after_sim(cmd);
-        vf_render_prepare_target(cmd, img);
-        res = r->vt->record(r, cmd, img, NULL);
-    }
-    double t0 = vf_app_now();
-    if (res == VF_OK && (res = vf_frames_submit(frames, VK_NULL_HANDLE, 0, VK_NULL_HANDLE)) == VF_OK &&
-        (res = vf_frames_wait(frames, slot)) == VF_OK)
-        *secs = vf_app_now() - t0;
-    vf_image_destroy(&img);
-    return res;
+    vf_result res = vf_image_create(run->gpu, &id, &job.img);
+    int rc = res == VF_OK ? vf_frame_runner_timed(run, frame, 0, record_timed, &job, secs)
+                          : vf_frame_runner_fail(run, res, "making the estimate's render target", frame, 0, -1);
+    vf_image_destroy(&job.img);
+    return rc;
 }
 
-vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_renderer *renderer, double render_share,
-                                vf_frame_estimate *out)
+int vf_cmd_estimate_frame(vf_frame_runner *run, vf_solver *s, vf_renderer *renderer, double render_share,
+                          vf_frame_estimate *out)
 {
     memset(out, 0, sizeof *out);
-    vf_frames *frames = NULL;
-    vf_frames_desc fd = {.count = 1, .name = "estimate frames"};
-    vf_result res = vf_frames_create(gpu, &fd, &frames);
-    if (res != VF_OK)
-        return res;
+    uint64_t frame = s->frames + 1;
     uint32_t keep = s->part_substeps;
     s->part_substeps = 1;
     s->part_more = false;
@@ -519,7 +494,9 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_renderer *renderer
      * until they add up to half a second (at most VF_ESTIMATE_PARTS in all) */
     double first = 0, next = 0, t = 0;
     uint32_t parts = 0;
-    while ((res = timed_part(frames, s, &t)) == VF_OK) {
+    timed_job job = {.kind = TIMED_PART, .s = s};
+    int rc;
+    while ((rc = vf_frame_runner_timed(run, frame, parts + 1, record_timed, &job, &t)) == 0) {
         if (parts++ == 0)
             first = t;
         else
@@ -530,13 +507,13 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_renderer *renderer
     s->part_substeps = keep;
     /* the frame's end work when the timed parts did not reach it (the
      * solver's state stays as it was), and one render */
-    if (res == VF_OK && s->part_more && s->frames == 0 && s->vt->probe_frame_end)
-        res = timed_probe(frames, s, &out->end_s);
-    if (res == VF_OK && renderer && render_share > 0 && (res = timed_render(gpu, frames, renderer, &out->render_s)) == VF_OK)
+    job.kind = TIMED_PROBE;
+    if (rc == 0 && s->part_more && s->frames == 0 && s->vt->probe_frame_end)
+        rc = vf_frame_runner_timed(run, frame, 0, record_timed, &job, &out->end_s);
+    if (rc == 0 && renderer && render_share > 0 && (rc = timed_render(run, frame, renderer, &out->render_s)) == 0)
         out->render_share = render_share;
-    vf_frames_destroy(&frames);
-    if (res != VF_OK)
-        return res;
+    if (rc != 0)
+        return rc;
     out->substeps = s->frame_substeps;
     out->timed = parts;
     out->first_s = first;
@@ -546,10 +523,11 @@ vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_renderer *renderer
     out->frame_s += out->end_s + out->render_share * out->render_s;
     if (!s->part_more) {
         out->frame_complete = true;
-        if ((res = vf_solver_frame_done(s)) != VF_OK)
-            return res;
+        vf_result res = vf_solver_frame_done(s);
+        if (res != VF_OK)
+            return vf_frame_runner_fail(run, res, "ending the frame", frame, parts, -1);
     }
-    return VF_OK;
+    return 0;
 }
 
 void vf_cmd_duration_text(double secs, char *buf, size_t cap)
@@ -699,17 +677,12 @@ bool vf_cmd_estimate_text(const vf_scene_info *info, const void *desc, vf_solver
     return true;
 }
 
-int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_gpu *gpu, vf_solver *s,
+int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_frame_runner *run, vf_solver *s,
                              vf_renderer *renderer, double render_share, uint64_t frames, vf_frame_estimate *out)
 {
-    vf_result res = vf_cmd_estimate_frame(gpu, s, renderer, render_share, out);
-    if (res != VF_OK) {
-        vf_app_error("scene %s: timing the first substeps before the run failed: %s", info ? info->name : "?",
-                     vf_result_message(res));
-        return VF_EXIT_RUNTIME;
-    }
+    int rc = vf_cmd_estimate_frame(run, s, renderer, render_share, out);
     char line[1024];
-    if (vf_cmd_estimate_text(info, desc, s, gpu, out, frames, false, line, sizeof line, NULL))
+    if (rc == 0 && vf_cmd_estimate_text(info, desc, s, run->gpu, out, frames, false, line, sizeof line, NULL))
         vf_app_warn("%s", line);
-    return 0;
+    return rc;
 }

@@ -9,6 +9,7 @@
 #include "render.h"
 #include "render_registry.h"
 #include "scene_info.h"
+#include "frame_runner.h"
 #include "solver.h"
 
 /** The longest renderer key assignment --set takes ("ssf.KEY=VALUE"). */
@@ -149,10 +150,11 @@ typedef struct vf_frame_estimate {
  * counted render_share times a frame (capture --every 4: 0.25). The frame is
  * left in progress (s->part_more) for the caller's next record_frame to
  * finish, unless the timed parts were the whole frame (out->frame_complete:
- * frame_done has been called). No profiler scopes. Returns a GPU failure's
- * result. */
-vf_result vf_cmd_estimate_frame(vf_gpu *gpu, vf_solver *s, vf_renderer *renderer, double render_share,
-                                vf_frame_estimate *out);
+ * frame_done has been called). No profiler scopes. Each submit is one of
+ * run's timed submits (vf_frame_runner_timed), named in a failure line as
+ * a part of the next frame. Returns 0, or 3 after the failure line. */
+int vf_cmd_estimate_frame(vf_frame_runner *run, vf_solver *s, vf_renderer *renderer, double render_share,
+                          vf_frame_estimate *out);
 
 /** When e's frame estimate exceeds vf_cmd_slow_frame_s(), writes one line to
  * buf: the estimate per frame (and for `frames` frames when > 0) on the
@@ -171,7 +173,7 @@ void vf_cmd_duration_text(double secs, char *buf, size_t cap);
 /** vf_cmd_estimate_frame (renderer and render_share as there) then, when
  * slow, the estimate line on stderr as a warning ("warning: estimate: ...");
  * frames: how many frames the command runs. Returns 0, or 3 after printing a GPU failure. */
-int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_gpu *gpu, vf_solver *s,
+int vf_cmd_estimate_and_warn(const vf_scene_info *info, const void *desc, vf_frame_runner *run, vf_solver *s,
                              vf_renderer *renderer, double render_share, uint64_t frames, vf_frame_estimate *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "app_gpu.h"
 #include "fileio.h"
 #include "gpu_context.h"
 #include "options.h"
@@ -35,11 +36,9 @@ int vf_cmd_devices(int argc, char **argv)
     }
     vf_device_info devs[VF_MAX_DEVICES];
     uint32_t n = 0;
-    vf_result res = vf_gpu_enumerate(devs, VF_MAX_DEVICES, &n);
-    if (res != VF_OK) {
-        vf_app_error("%s", vf_result_message(res));
-        return vf_app_exit_code(res);
-    }
+    int rc = vf_app_gpu_list(devs, &n);
+    if (rc)
+        return rc;
     uint32_t pick = UINT32_MAX;
     vf_gpu_pick_default(devs, n, &pick);
     if (json)

@@ -552,7 +552,7 @@ static int run_frames(run_state *r)
         bool resumed = false; /* the first frame's first substeps ran to estimate the pace */
         if (fr == 0 && step && !r->o->quiet) {
             vf_frame_estimate est;
-            if ((rc = vf_cmd_estimate_and_warn(r->sc->info, r->sc->desc, r->gpu, r->solver, NULL, 0, r->total, &est)) != 0) {
+            if ((rc = vf_cmd_estimate_and_warn(r->sc->info, r->sc->desc, r->runner, r->solver, NULL, 0, r->total, &est)) != 0) {
                 vf_progress_end(&r->progress);
                 return rc;
             }

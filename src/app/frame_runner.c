@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "gpu_cmd.h"
 #include "fileio.h"
 
 const char *vf_failure_dir(const char *scene, const char *export_dir, char *buf, size_t cap)
@@ -24,12 +25,24 @@ const char *vf_failure_dir(const char *scene, const char *export_dir, char *buf,
     return NULL;
 }
 
+void vf_frame_runner_destroy(vf_frame_runner **r)
+{
+    if (!r || !*r)
+        return;
+    vf_frames_destroy(&(*r)->timed);
+    vf_frames_destroy(&(*r)->frames); /* first: waits for the submits that use the profiler's queries */
+    vf_profiler_destroy(&(*r)->prof);
+    free(*r);
+    *r = NULL;
+}
+
 vf_result vf_frame_runner_create(vf_gpu *gpu, const vf_frame_runner_desc *desc, vf_frame_runner **out)
 {
     *out = NULL;
     vf_frame_runner *r = calloc(1, sizeof *r);
     if (!r)
         return VF_ERR_NO_MEMORY;
+    r->gpu = gpu;
     if (desc)
         r->desc = *desc;
     vf_frames_desc fd = {.count = VF_FRAME_RUNNER_SLOTS, .name = r->desc.name};
@@ -42,16 +55,6 @@ vf_result vf_frame_runner_create(vf_gpu *gpu, const vf_frame_runner_desc *desc, 
     }
     *out = r;
     return VF_OK;
-}
-
-void vf_frame_runner_destroy(vf_frame_runner **r)
-{
-    if (!r || !*r)
-        return;
-    vf_frames_destroy(&(*r)->frames); /* first: waits for the submits that use the profiler's queries */
-    vf_profiler_destroy(&(*r)->prof);
-    free(*r);
-    *r = NULL;
 }
 
 /* "frame N[, submit P of the frame][ (passes a, b)]" of a failure. */
@@ -158,6 +161,33 @@ int vf_frame_runner_submit_sync(vf_frame_runner *r, uint32_t slot, uint64_t fram
                                 VkPipelineStageFlags2 wait_stage, VkSemaphore signal)
 {
     return submit(r, slot, frame, 1, true, wait, wait_stage, signal);
+}
+
+int vf_frame_runner_timed(vf_frame_runner *r, uint64_t frame, uint32_t part, vf_frame_record_fn record, void *user,
+                          double *secs)
+{
+    vf_frames_desc fd = {.count = 1, .name = "timed frames"};
+    VkCommandBuffer cmd;
+    const char *what = "setting up a timed submit";
+    vf_result res = r->timed ? VF_OK : vf_frames_create(r->gpu, &fd, &r->timed);
+    if (res == VF_OK && (res = vf_frames_begin(r->timed, &cmd, NULL)) == VF_OK) {
+        vf_cmd_barrier_frame_start(cmd);
+        what = "recording";
+        res = record(user, cmd);
+    }
+    double t0 = vf_app_now();
+    if (res == VF_OK) {
+        what = "submitting";
+        res = vf_frames_submit(r->timed, VK_NULL_HANDLE, 0, VK_NULL_HANDLE);
+    }
+    if (res == VF_OK) {
+        what = "waiting for the gpu";
+        res = vf_frames_wait(r->timed, 0);
+    }
+    if (res != VF_OK)
+        return vf_frame_runner_fail(r, res, what, frame, part, -1);
+    *secs = vf_app_now() - t0;
+    return 0;
 }
 
 int vf_frame_runner_wait(vf_frame_runner *r, uint32_t slot)

@@ -49,7 +49,9 @@ typedef struct vf_frame_runner_desc {
 } vf_frame_runner_desc;
 
 typedef struct vf_frame_runner {
+    vf_gpu *gpu;
     vf_frames *frames;
+    vf_frames *timed; /* the one-slot ring of vf_frame_runner_timed, made at its first use */
     vf_profiler *prof;
     vf_pass_stats st; /* the passes' times, collected from the slots */
     vf_frame_slot slots[VF_FRAME_RUNNER_SLOTS];
@@ -68,7 +70,7 @@ const char *vf_failure_dir(const char *scene, const char *export_dir, char *buf,
  * printing (the caller names what it was setting up). */
 vf_result vf_frame_runner_create(vf_gpu *gpu, const vf_frame_runner_desc *desc, vf_frame_runner **out);
 
-/** Waits for the frames in flight and destroys the ring, then the
+/** Waits for the frames in flight and destroys the rings, then the
  * profiler; accepts NULL. */
 void vf_frame_runner_destroy(vf_frame_runner **r);
 
@@ -95,6 +97,20 @@ int vf_frame_runner_submit(vf_frame_runner *r, uint32_t slot, uint64_t frame, ui
  * line. */
 int vf_frame_runner_submit_sync(vf_frame_runner *r, uint32_t slot, uint64_t frame, VkSemaphore wait,
                                 VkPipelineStageFlags2 wait_stage, VkSemaphore signal);
+
+/** Records one timed submit into cmd (vf_frame_runner_timed); VF_OK or
+ * the error. */
+typedef vf_result (*vf_frame_record_fn)(void *user, VkCommandBuffer cmd);
+
+/** One submit timed on the wall clock, apart from the frame ring (a
+ * command may time one in the middle of recording a frame): a one-slot
+ * ring of the runner's own records the frame-start barrier and
+ * record(user, cmd) (no profiler scopes), submits it and waits for it; the
+ * seconds from the submit to the end of the wait in *secs. frame and part
+ * (1-based) name it in a failure line. Returns 0, or 3 after the failure
+ * line (a record error included). */
+int vf_frame_runner_timed(vf_frame_runner *r, uint64_t frame, uint32_t part, vf_frame_record_fn record, void *user,
+                          double *secs);
 
 /** Waits for one slot's last submit; 0, or 3 after the failure line. */
 int vf_frame_runner_wait(vf_frame_runner *r, uint32_t slot);

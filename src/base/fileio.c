@@ -1,4 +1,5 @@
 #include "fileio.h"
+#include "text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -122,12 +123,7 @@ bool vf_output_is_own_file(const char *name)
             digits = digits && *d >= '0' && *d <= '9';
         if (digits) {
             char base[256];
-            size_t bl = (size_t)(tmp - name);
-            if (bl >= sizeof base)
-                return false;
-            memcpy(base, name, bl);
-            base[bl] = 0;
-            return vf_output_is_own_file(base);
+            return vf_text_prefix(name, (size_t)(tmp - name), base, sizeof base) && vf_output_is_own_file(base);
         }
     }
     if (word_in(name, len, whole))

@@ -379,24 +379,6 @@ vf_result vf_png_read_header(const char *path, uint32_t *w, uint32_t *h, vf_png_
     return VF_OK;
 }
 
-vf_result vf_png_read_ex(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h,
-                         vf_png_detail *detail)
-{
-    if (rgba8_out)
-        *rgba8_out = NULL;
-    if (!path || !*path || !rgba8_out || !w || !h) {
-        set_detail(detail, "this is a bug in the caller", "invalid arguments to the png reader");
-        return VF_ERR_INVALID_ARG;
-    }
-    uint8_t *data = NULL;
-    size_t len = 0;
-    vf_result res = read_file(path, &data, &len, detail);
-    if (res != VF_OK)
-        return res;
-    res = vf_png_decode(data, len, rgba8_out, w, h, detail);
-    free(data);
-    return res;
-}
 
 /* Decodes PNG bytes into RGBA8, or (gray16) one 16-bit grey channel per pixel. */
 static vf_result decode(const uint8_t *data, size_t len, bool gray16, void **out, uint32_t *w, uint32_t *h,
@@ -459,24 +441,35 @@ vf_result vf_png_decode(const uint8_t *data, size_t len, uint8_t **rgba8_out, ui
     return res;
 }
 
+/* Reads the png file at path and decodes it as decode does into *out_ptr
+ * (a uint8_t ** or uint16_t **, set to NULL unless it returns VF_OK). */
+static vf_result read_decode(const char *path, bool gray16, void *out_ptr, uint32_t *w, uint32_t *h,
+                             vf_png_detail *detail)
+{
+    void *px = NULL;
+    vf_result res = VF_ERR_INVALID_ARG;
+    if (!path || !*path || !out_ptr || !w || !h) {
+        set_detail(detail, "this is a bug in the caller", "invalid arguments to the png reader");
+    } else {
+        uint8_t *data = NULL;
+        size_t len = 0;
+        if ((res = read_file(path, &data, &len, detail)) == VF_OK)
+            res = decode(data, len, gray16, &px, w, h, detail);
+        free(data);
+    }
+    if (out_ptr)
+        memcpy(out_ptr, &px, sizeof px);
+    return res;
+}
+
+vf_result vf_png_read_ex(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h, vf_png_detail *detail)
+{
+    return read_decode(path, false, rgba8_out, w, h, detail);
+}
+
 vf_result vf_png_read_gray16(const char *path, uint16_t **out, uint32_t *w, uint32_t *h, vf_png_detail *detail)
 {
-    if (out)
-        *out = NULL;
-    if (!path || !*path || !out || !w || !h) {
-        set_detail(detail, "this is a bug in the caller", "invalid arguments to the png reader");
-        return VF_ERR_INVALID_ARG;
-    }
-    uint8_t *data = NULL;
-    size_t len = 0;
-    vf_result res = read_file(path, &data, &len, detail);
-    if (res != VF_OK)
-        return res;
-    void *px = NULL;
-    res = decode(data, len, true, &px, w, h, detail);
-    *out = px;
-    free(data);
-    return res;
+    return read_decode(path, true, out, w, h, detail);
 }
 
 vf_result vf_png_read(const char *path, uint8_t **rgba8_out, uint32_t *w, uint32_t *h)

@@ -211,3 +211,12 @@ bool vf_text_icontains(const char *hay, const char *needle)
     }
     return false;
 }
+
+bool vf_text_prefix(const char *s, size_t n, char *buf, size_t cap)
+{
+    if (n >= cap)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    return true;
+}

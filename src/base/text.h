@@ -34,6 +34,10 @@ void vf_text_escape(const char *s, char *buf, size_t cap, size_t max, bool quote
 /** vf_text_escape with quotes escaped: a value to quote in a message. */
 void vf_text_safe(const char *s, char *buf, size_t cap, size_t max);
 
+/** Copies the first n bytes of s into buf (cap bytes) as a string; false,
+ * buf untouched, when they do not fit. */
+bool vf_text_prefix(const char *s, size_t n, char *buf, size_t cap);
+
 /** True when needle (non-empty) occurs in hay, ignoring ASCII case. */
 bool vf_text_icontains(const char *hay, const char *needle);
 

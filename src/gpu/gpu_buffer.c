@@ -76,6 +76,22 @@ vf_result vf_buffer_invalidate(vf_buffer *b, VkDeviceSize offset, VkDeviceSize s
     return VF_VK(vkInvalidateMappedMemoryRanges(b->gpu->device, 1, &r));
 }
 
+void vf_buffer_destroy(vf_buffer **pb)
+{
+    if (!pb || !*pb)
+        return;
+    vf_buffer *b = *pb;
+    vf_set_cache_forget(b->gpu, b->serial);
+    if (b->texel_view)
+        vkDestroyBufferView(b->gpu->device, b->texel_view, NULL);
+    if (b->buffer)
+        vkDestroyBuffer(b->gpu->device, b->buffer, NULL);
+    if (b->memory)
+        vkFreeMemory(b->gpu->device, b->memory, NULL);
+    free(b);
+    *pb = NULL;
+}
+
 vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **out)
 {
     *out = NULL;
@@ -144,22 +160,6 @@ bool vf_gpu_texel_buffer_fits(vf_gpu *gpu, VkFormat format, uint64_t elements)
     vkGetPhysicalDeviceFormatProperties(gpu->physical, format, &fp);
     return (fp.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT) &&
            elements <= gpu->props.limits.maxTexelBufferElements;
-}
-
-void vf_buffer_destroy(vf_buffer **pb)
-{
-    if (!pb || !*pb)
-        return;
-    vf_buffer *b = *pb;
-    vf_set_cache_forget(b->gpu, b->serial);
-    if (b->texel_view)
-        vkDestroyBufferView(b->gpu->device, b->texel_view, NULL);
-    if (b->buffer)
-        vkDestroyBuffer(b->gpu->device, b->buffer, NULL);
-    if (b->memory)
-        vkFreeMemory(b->gpu->device, b->memory, NULL);
-    free(b);
-    *pb = NULL;
 }
 
 static vf_result staging(vf_gpu *gpu, VkDeviceSize size, vf_memory kind, vf_buffer **out)
@@ -323,6 +323,28 @@ static vf_result create_storage_alias(vf_gpu *gpu, vf_image *img, const char *na
     return VF_OK;
 }
 
+void vf_image_destroy(vf_image **pi)
+{
+    if (!pi || !*pi)
+        return;
+    vf_image *img = *pi;
+    VkDevice dev = img->gpu->device;
+    if (img->storage) {
+        vf_set_cache_forget(img->gpu, img->storage->serial);
+        vkDestroyImageView(dev, img->storage->view, NULL);
+        free(img->storage);
+    }
+    vf_set_cache_forget(img->gpu, img->serial);
+    if (img->view)
+        vkDestroyImageView(dev, img->view, NULL);
+    if (img->image)
+        vkDestroyImage(dev, img->image, NULL);
+    if (img->memory)
+        vkFreeMemory(dev, img->memory, NULL);
+    free(img);
+    *pi = NULL;
+}
+
 vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out)
 {
     *out = NULL;
@@ -406,32 +428,11 @@ fail:
     return res;
 }
 
-void vf_image_destroy(vf_image **pi)
+VkImageMemoryBarrier2 vf_image_barrier(const vf_image *img, VkImageLayout layout, VkPipelineStageFlags2 src_stage,
+                                       VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                                       VkAccessFlags2 dst_access)
 {
-    if (!pi || !*pi)
-        return;
-    vf_image *img = *pi;
-    VkDevice dev = img->gpu->device;
-    if (img->storage) {
-        vf_set_cache_forget(img->gpu, img->storage->serial);
-        vkDestroyImageView(dev, img->storage->view, NULL);
-        free(img->storage);
-    }
-    vf_set_cache_forget(img->gpu, img->serial);
-    if (img->view)
-        vkDestroyImageView(dev, img->view, NULL);
-    if (img->image)
-        vkDestroyImage(dev, img->image, NULL);
-    if (img->memory)
-        vkFreeMemory(dev, img->memory, NULL);
-    free(img);
-    *pi = NULL;
-}
-
-void vf_image_transition(VkCommandBuffer cmd, vf_image *img, VkImageLayout layout, VkPipelineStageFlags2 src_stage,
-                         VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
-{
-    VkImageMemoryBarrier2 b = {
+    return (VkImageMemoryBarrier2){
         .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
         .srcStageMask = src_stage,
         .srcAccessMask = src_access,
@@ -444,6 +445,12 @@ void vf_image_transition(VkCommandBuffer cmd, vf_image *img, VkImageLayout layou
         .image = img->image,
         .subresourceRange = {img->aspect, 0, 1, 0, 1},
     };
+}
+
+void vf_image_transition(VkCommandBuffer cmd, vf_image *img, VkImageLayout layout, VkPipelineStageFlags2 src_stage,
+                         VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
+{
+    VkImageMemoryBarrier2 b = vf_image_barrier(img, layout, src_stage, src_access, dst_stage, dst_access);
     VkDependencyInfo di = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b};
     vkCmdPipelineBarrier2(cmd, &di);
     img->layout = layout;

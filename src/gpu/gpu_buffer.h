@@ -102,6 +102,13 @@ typedef struct vf_image {
 vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out);
 /** Destroys an image; accepts NULL and *img == NULL. */
 void vf_image_destroy(vf_image **img);
+/** The barrier that moves img from its current layout to `layout`
+ * (src_* before, dst_* after; the whole image, no queue transfer); the
+ * caller records it and sets img->layout. */
+VkImageMemoryBarrier2 vf_image_barrier(const vf_image *img, VkImageLayout layout, VkPipelineStageFlags2 src_stage,
+                                       VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage,
+                                       VkAccessFlags2 dst_access);
+
 /** Records a layout transition with the given stages and accesses, and
  * remembers the new layout in img->layout. */
 void vf_image_transition(VkCommandBuffer cmd, vf_image *img, VkImageLayout layout, VkPipelineStageFlags2 src_stage,

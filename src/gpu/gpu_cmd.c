@@ -121,6 +121,25 @@ void vf_cmd_label_end(const vf_gpu *gpu, VkCommandBuffer cmd)
         vkCmdEndDebugUtilsLabelEXT(cmd);
 }
 
+void vf_frames_destroy(vf_frames **pf)
+{
+    if (!pf || !*pf)
+        return;
+    vf_frames *f = *pf;
+    VkDevice dev = f->gpu->device;
+    for (uint32_t i = 0; i < f->count; i++) {
+        if (f->fence[i]) {
+            if (f->submitted[i])
+                vkWaitForFences(dev, 1, &f->fence[i], VK_TRUE, UINT64_MAX);
+            vkDestroyFence(dev, f->fence[i], NULL);
+        }
+    }
+    if (f->pool)
+        vkDestroyCommandPool(dev, f->pool, NULL);
+    free(f);
+    *pf = NULL;
+}
+
 vf_result vf_frames_create(vf_gpu *gpu, const vf_frames_desc *desc, vf_frames **out)
 {
     *out = NULL;
@@ -162,25 +181,6 @@ vf_result vf_frames_create(vf_gpu *gpu, const vf_frames_desc *desc, vf_frames **
 fail:
     vf_frames_destroy(&f);
     return res;
-}
-
-void vf_frames_destroy(vf_frames **pf)
-{
-    if (!pf || !*pf)
-        return;
-    vf_frames *f = *pf;
-    VkDevice dev = f->gpu->device;
-    for (uint32_t i = 0; i < f->count; i++) {
-        if (f->fence[i]) {
-            if (f->submitted[i])
-                vkWaitForFences(dev, 1, &f->fence[i], VK_TRUE, UINT64_MAX);
-            vkDestroyFence(dev, f->fence[i], NULL);
-        }
-    }
-    if (f->pool)
-        vkDestroyCommandPool(dev, f->pool, NULL);
-    free(f);
-    *pf = NULL;
 }
 
 vf_result vf_frames_wait(vf_frames *f, uint32_t slot)

@@ -487,6 +487,11 @@ static vf_result create_shared_objects(vf_gpu *gpu)
     return VF_OK;
 }
 
+void vf_gpu_destroy(vf_gpu **pgpu)
+{
+    (void)vf_gpu_shutdown(pgpu);
+}
+
 vf_result vf_gpu_create(const vf_gpu_desc *desc_in, vf_gpu **out)
 {
     *out = NULL;
@@ -512,11 +517,6 @@ vf_result vf_gpu_create(const vf_gpu_desc *desc_in, vf_gpu **out)
 fail:
     vf_gpu_destroy(&gpu);
     return res;
-}
-
-void vf_gpu_destroy(vf_gpu **pgpu)
-{
-    (void)vf_gpu_shutdown(pgpu);
 }
 
 uint32_t vf_gpu_shutdown(vf_gpu **pgpu)

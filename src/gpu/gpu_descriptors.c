@@ -26,6 +26,24 @@ struct vf_set_cache {
     char name[64];
 };
 
+void vf_set_cache_destroy(vf_set_cache **pc)
+{
+    if (!pc || !*pc)
+        return;
+    vf_set_cache *c = *pc;
+    if (c->prev)
+        c->prev->next = c->next;
+    else if (c->gpu->set_caches == c)
+        c->gpu->set_caches = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    for (uint32_t i = 0; i < c->pool_count; i++)
+        vkDestroyDescriptorPool(c->gpu->device, c->pools[i], NULL);
+    free(c->keys);
+    free(c);
+    *pc = NULL;
+}
+
 vf_result vf_set_cache_create(vf_gpu *gpu, VkDescriptorSetLayout layout, const VkDescriptorType *types, uint32_t count,
                               const char *name, vf_set_cache **out)
 {
@@ -61,24 +79,6 @@ vf_result vf_set_cache_create(vf_gpu *gpu, VkDescriptorSetLayout layout, const V
     gpu->set_caches = c;
     *out = c;
     return VF_OK;
-}
-
-void vf_set_cache_destroy(vf_set_cache **pc)
-{
-    if (!pc || !*pc)
-        return;
-    vf_set_cache *c = *pc;
-    if (c->prev)
-        c->prev->next = c->next;
-    else if (c->gpu->set_caches == c)
-        c->gpu->set_caches = c->next;
-    if (c->next)
-        c->next->prev = c->prev;
-    for (uint32_t i = 0; i < c->pool_count; i++)
-        vkDestroyDescriptorPool(c->gpu->device, c->pools[i], NULL);
-    free(c->keys);
-    free(c);
-    *pc = NULL;
 }
 
 static void fail(vf_set_cache *c, vf_result res)

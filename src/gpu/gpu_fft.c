@@ -166,6 +166,23 @@ static vf_result make_objects(vf_fft *f)
     return VF_OK;
 }
 
+void vf_fft_destroy(vf_fft **pf)
+{
+    if (!pf || !*pf)
+        return;
+    vf_fft *f = *pf;
+    for (int dir = 0; dir < 2; dir++)
+        vf_vkfft_destroy(f->plan[dir]);
+    if (f->fence)
+        vkDestroyFence(f->gpu->device, f->fence, NULL);
+    if (f->pool)
+        vkDestroyCommandPool(f->gpu->device, f->pool, NULL);
+    vf_buffer_destroy(&f->spectrum);
+    vf_buffer_destroy(&f->scratch);
+    free(f);
+    *pf = NULL;
+}
+
 vf_result vf_fft_create(vf_gpu *gpu, const vf_fft_desc *d, vf_fft **out, char *err, size_t cap)
 {
     *out = NULL;
@@ -203,23 +220,6 @@ vf_result vf_fft_create(vf_gpu *gpu, const vf_fft_desc *d, vf_fft **out, char *e
     }
     *out = f;
     return VF_OK;
-}
-
-void vf_fft_destroy(vf_fft **pf)
-{
-    if (!pf || !*pf)
-        return;
-    vf_fft *f = *pf;
-    for (int dir = 0; dir < 2; dir++)
-        vf_vkfft_destroy(f->plan[dir]);
-    if (f->fence)
-        vkDestroyFence(f->gpu->device, f->fence, NULL);
-    if (f->pool)
-        vkDestroyCommandPool(f->gpu->device, f->pool, NULL);
-    vf_buffer_destroy(&f->spectrum);
-    vf_buffer_destroy(&f->scratch);
-    free(f);
-    *pf = NULL;
 }
 
 vf_buffer *vf_fft_spectrum(vf_fft *f)

@@ -67,6 +67,22 @@ static vf_result slot_alloc(vf_profiler *p, prof_slot *ps, uint32_t cap)
     return VF_OK;
 }
 
+void vf_profiler_destroy(vf_profiler **pp)
+{
+    if (!pp || !*pp)
+        return;
+    vf_profiler *p = *pp;
+    for (uint32_t s = 0; p->slot && s < p->slots; s++) {
+        if (p->slot[s].pool)
+            vkDestroyQueryPool(p->gpu->device, p->slot[s].pool, NULL);
+        free(p->slot[s].names);
+    }
+    free(p->slot);
+    free(p->ticks);
+    free(p);
+    *pp = NULL;
+}
+
 vf_result vf_profiler_create(vf_gpu *gpu, const vf_profiler_desc *desc, vf_profiler **out)
 {
     *out = NULL;
@@ -90,22 +106,6 @@ vf_result vf_profiler_create(vf_gpu *gpu, const vf_profiler_desc *desc, vf_profi
     }
     *out = p;
     return VF_OK;
-}
-
-void vf_profiler_destroy(vf_profiler **pp)
-{
-    if (!pp || !*pp)
-        return;
-    vf_profiler *p = *pp;
-    for (uint32_t s = 0; p->slot && s < p->slots; s++) {
-        if (p->slot[s].pool)
-            vkDestroyQueryPool(p->gpu->device, p->slot[s].pool, NULL);
-        free(p->slot[s].names);
-    }
-    free(p->slot);
-    free(p->ticks);
-    free(p);
-    *pp = NULL;
 }
 
 bool vf_profiler_supported(const vf_profiler *p)

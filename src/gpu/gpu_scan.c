@@ -37,6 +37,18 @@ static uint64_t scratch_words(uint64_t n)
     return total;
 }
 
+void vf_scan_destroy(vf_scan **ps)
+{
+    if (!ps || !*ps)
+        return;
+    vf_scan *s = *ps;
+    vf_pipeline_destroy(&s->block);
+    vf_pipeline_destroy(&s->add);
+    vf_buffer_destroy(&s->sums);
+    free(s);
+    *ps = NULL;
+}
+
 vf_result vf_scan_create(vf_gpu *gpu, const vf_scan_desc *desc, vf_scan **out)
 {
     *out = NULL;
@@ -81,18 +93,6 @@ vf_result vf_scan_create(vf_gpu *gpu, const vf_scan_desc *desc, vf_scan **out)
 fail:
     vf_scan_destroy(&s);
     return res;
-}
-
-void vf_scan_destroy(vf_scan **ps)
-{
-    if (!ps || !*ps)
-        return;
-    vf_scan *s = *ps;
-    vf_pipeline_destroy(&s->block);
-    vf_pipeline_destroy(&s->add);
-    vf_buffer_destroy(&s->sums);
-    free(s);
-    *ps = NULL;
 }
 
 /* Scans n words of buf at byte offset off; the block sums of this level go to

@@ -14,6 +14,16 @@ struct vf_capture {
     bool bgra; /* the last copy came from a BGRA image */
 };
 
+void vf_capture_destroy(vf_capture **pc)
+{
+    if (!pc || !*pc)
+        return;
+    vf_image_destroy(&(*pc)->target);
+    vf_buffer_destroy(&(*pc)->readback);
+    free(*pc);
+    *pc = NULL;
+}
+
 vf_result vf_capture_create(vf_gpu *gpu, const vf_capture_desc *desc, vf_capture **out)
 {
     *out = NULL;
@@ -48,16 +58,6 @@ vf_result vf_capture_create(vf_gpu *gpu, const vf_capture_desc *desc, vf_capture
 fail:
     vf_capture_destroy(&c);
     return res;
-}
-
-void vf_capture_destroy(vf_capture **pc)
-{
-    if (!pc || !*pc)
-        return;
-    vf_image_destroy(&(*pc)->target);
-    vf_buffer_destroy(&(*pc)->readback);
-    free(*pc);
-    *pc = NULL;
 }
 
 vf_image *vf_capture_target(vf_capture *c)

@@ -30,6 +30,18 @@ struct vf_overlay {
     float x0, y0, x1, y1; /* extent of the text so far */
 };
 
+void vf_overlay_destroy(vf_overlay **pov)
+{
+    if (!pov || !*pov)
+        return;
+    vf_overlay *ov = *pov;
+    for (uint32_t i = 0; i < VF_OVERLAY_MAX_SLOTS; i++)
+        vf_buffer_destroy(&ov->verts[i]);
+    vf_pipeline_destroy(&ov->pipe);
+    free(ov);
+    *pov = NULL;
+}
+
 vf_result vf_overlay_create(vf_gpu *gpu, const vf_overlay_desc *desc, vf_overlay **out)
 {
     *out = NULL;
@@ -66,18 +78,6 @@ vf_result vf_overlay_create(vf_gpu *gpu, const vf_overlay_desc *desc, vf_overlay
     }
     *out = ov;
     return VF_OK;
-}
-
-void vf_overlay_destroy(vf_overlay **pov)
-{
-    if (!pov || !*pov)
-        return;
-    vf_overlay *ov = *pov;
-    for (uint32_t i = 0; i < VF_OVERLAY_MAX_SLOTS; i++)
-        vf_buffer_destroy(&ov->verts[i]);
-    vf_pipeline_destroy(&ov->pipe);
-    free(ov);
-    *pov = NULL;
 }
 
 void vf_overlay_begin(vf_overlay *ov, uint32_t slot)

@@ -128,19 +128,7 @@ void ssf_image_use(ssf *s, int i, VkImageLayout layout, VkPipelineStageFlags2 st
         st->access |= access;
         return;
     }
-    s->batch[s->batch_count++] = (VkImageMemoryBarrier2){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = st->stage,
-        .srcAccessMask = st->access & writes,
-        .dstStageMask = stage,
-        .dstAccessMask = access,
-        .oldLayout = img->layout,
-        .newLayout = layout,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img->image,
-        .subresourceRange = {img->aspect, 0, 1, 0, 1},
-    };
+    s->batch[s->batch_count++] = vf_image_barrier(img, layout, st->stage, st->access & writes, stage, access);
     img->layout = layout;
     st->stage = stage;
     st->access = access;
@@ -151,19 +139,7 @@ void ssf_image_use(ssf *s, int i, VkImageLayout layout, VkPipelineStageFlags2 st
 void ssf_image_use_other(ssf *s, vf_image *img, VkImageLayout layout, VkPipelineStageFlags2 src_stage,
                          VkAccessFlags2 src_access, VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
 {
-    s->batch[s->batch_count++] = (VkImageMemoryBarrier2){
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = src_stage,
-        .srcAccessMask = src_access,
-        .dstStageMask = dst_stage,
-        .dstAccessMask = dst_access,
-        .oldLayout = img->layout,
-        .newLayout = layout,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img->image,
-        .subresourceRange = {img->aspect, 0, 1, 0, 1},
-    };
+    s->batch[s->batch_count++] = vf_image_barrier(img, layout, src_stage, src_access, dst_stage, dst_access);
     img->layout = layout;
 }
 

@@ -647,13 +647,13 @@ static void record_shot_copy(viewer *v, VkCommandBuffer cmd, vf_image *target)
  * this frame's inputs: the frame's results do not change): the estimate
  * line, a warning when slow, and a pause before a slow frame; *step false
  * when the estimate completed the frame or the viewer pauses. */
-static vf_result estimate_new_solver(viewer *v, bool *step)
+static int estimate_new_solver(viewer *v, bool *step)
 {
     v->need_estimate = false;
     vf_frame_estimate est;
-    vf_result res = vf_cmd_estimate_frame(v->gpu, v->solver, v->renderer, 1.0, &est);
-    if (res != VF_OK)
-        return res;
+    int rc = vf_cmd_estimate_frame(v->runner, v->solver, v->renderer, 1.0, &est);
+    if (rc != 0)
+        return rc;
     char line[1024];
     const char *key = NULL;
     bool slow = vf_cmd_estimate_text(v->info, v->desc, v->solver, v->gpu, &est, 0, false, line, sizeof line, NULL);
@@ -674,7 +674,7 @@ static vf_result estimate_new_solver(viewer *v, bool *step)
         push_event(v, &(vf_event){.type = VF_EVENT_PAUSE, .on = true});
         snprintf(v->status, sizeof v->status, "paused before a slow frame: Space runs, N steps one frame");
     }
-    return VF_OK;
+    return 0;
 }
 
 /* After the frame's submit: waits for it and writes the screenshot (or the
@@ -748,8 +748,8 @@ static int draw_frame(viewer *v, double dt)
     if ((rc = session_frame(v, dt, &step)) != 0)
         return rc; /* the acquired image is never presented: the viewer exits */
     snprintf(v->scene_name, sizeof v->scene_name, "%s", v->info->name); /* the inputs may change the scene */
-    if (step && v->need_estimate && (res = estimate_new_solver(v, &step)) != VF_OK)
-        return vf_frame_runner_fail(v->runner, res, "estimating the pace", frame, 0, -1);
+    if (step && v->need_estimate && (rc = estimate_new_solver(v, &step)) != 0)
+        return rc;
     vf_profiler *prof = v->runner->prof;
     if (step) {
         uint32_t s = vf_profiler_begin(prof, cmd, "view.sim");
