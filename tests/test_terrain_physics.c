@@ -445,7 +445,7 @@ static void test_bad_input(void)
         {"--set dt=1", "dt=1: above the stability limit"},
         {"--set cfl=0.7", "cfl"},
         {"--set ground=mountains", "flat|hills|valley"},
-        {"--set nx=8192 --set ny=8192", "nx=8192"},
+        {"--set nx=8192 --set ny=8192", "nx: 8192 x 8192 cells need"},
         {"--set dx=0.01 --set frame_dt=10", "dx=0.01: more than 10000 substeps per frame"},
     };
     static char out[8192];
