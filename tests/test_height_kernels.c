@@ -1048,8 +1048,7 @@ static void test_caustics_gpu(vf_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_explicit(gpu, 1);
     test_explicit(gpu, VF_HEIGHT_CPU_ROWS);
     test_adi(gpu);

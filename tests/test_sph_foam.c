@@ -272,8 +272,7 @@ static void test_cli(void)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_bad_ranges(gpu);
     test_gpu_cpu(gpu);
     vf_test_gpu_done(&gpu);

@@ -391,8 +391,7 @@ done:
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     if (!gpu)
         return 77;
     test_hits(gpu);

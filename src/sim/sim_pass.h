@@ -16,6 +16,8 @@
  *               vf_binding_type without VF_BIND_
  *     bytes     the bytes one execution must move, an expression over the
  *               names the family's pass_bytes function defines
+ *     ...       a family may add its own columns after bytes (the grid's
+ *               stage and build columns, grid_passes.def)
  * and sim_pass_table.h turns it into the enum, the binding counts and the
  * table of vf_sim_pass. A pass written NEIGHBOUR_PASS (the same columns)
  * loops over each particle's neighbours: the work accounting counts its

@@ -4,6 +4,8 @@
  *   VF_PASS_FILE    the table, e.g. "height_passes.def"
  *   VF_PASS_PREFIX  the enum prefix, e.g. HP (HP_EXPLICIT, HP_COUNT,
  *                   HP_EXPLICIT_BINDINGS, and the table HP_passes[])
+ * The columns after bindings (bytes, and any a family adds after it) are the
+ * family's own to read; the expansions here skip them.
  * No include guard: each family expands its own table once. */
 #include "sim_pass.h"
 
@@ -18,7 +20,7 @@
 #define NEIGHBOUR_PASS PASS
 
 enum {
-#define PASS(id, name_, shader_, push_, local_, bindings_, bytes_) VF_PASS_ID(id),
+#define PASS(id, name_, shader_, push_, local_, bindings_, ...) VF_PASS_ID(id),
 #include VF_PASS_FILE
 #undef PASS
     VF_PASS_ID(COUNT)
@@ -26,7 +28,7 @@ enum {
 
 #define BIND(slot, type) +1
 enum {
-#define PASS(id, name_, shader_, push_, local_, bindings_, bytes_) VF_PASS_BINDINGS_ID(id) = 0 bindings_,
+#define PASS(id, name_, shader_, push_, local_, bindings_, ...) VF_PASS_BINDINGS_ID(id) = 0 bindings_,
 #include VF_PASS_FILE
 #undef PASS
 };
@@ -35,14 +37,14 @@ enum {
 #define BIND(slot, type) [slot] = VF_BIND_##type,
 #undef NEIGHBOUR_PASS
 static const vf_sim_pass VF_PASS_CAT(VF_PASS_PREFIX, passes)[VF_PASS_ID(COUNT)] = {
-#define PASS(id, name_, shader_, push_, local_, bindings_, bytes_)                                                     \
+#define PASS(id, name_, shader_, push_, local_, bindings_, ...)                                                       \
     [VF_PASS_ID(id)] = {name_,                                                                                         \
                         {.shader = shader_,                                                                            \
                          .binding_count = VF_PASS_BINDINGS_ID(id),                                                     \
                          .bindings = {bindings_},                                                                      \
                          .push_size = VF_PASS_PUSH_SIZE(push_),                                                        \
                          .local_size_x = local_}},
-#define NEIGHBOUR_PASS(id, name_, shader_, push_, local_, bindings_, bytes_)                                           \
+#define NEIGHBOUR_PASS(id, name_, shader_, push_, local_, bindings_, ...)                                             \
     [VF_PASS_ID(id)] = {name_,                                                                                         \
                         {.shader = shader_,                                                                            \
                          .binding_count = VF_PASS_BINDINGS_ID(id),                                                     \

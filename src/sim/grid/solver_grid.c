@@ -33,29 +33,52 @@
 
 _Static_assert(GP_TAIL_BINDINGS == VF_GRID_TAIL_BINDINGS, "grid_passes.def lists every level of the tail");
 
-/* The variants a pass is built in: the passes of op_variant (the pressure
- * operator's, advection and the boundary pass) also for a domain without
- * solids (VF_GRID_SPEC_OPEN: weights from the sides, every cell fluid; the
- * weight and mask arrays are not read). */
+/* The variants a pass is built in (its variants column): GV_OPEN also for a
+ * domain without solids (VF_GRID_SPEC_OPEN). */
 enum { GV_CLOSED, GV_OPEN, GV_COUNT };
 
-static const bool op_variant[GP_COUNT] = {
-    [GP_SMOOTH] = true,       [GP_RESIDUAL] = true,         [GP_RESTRICT_RES] = true,
-    [GP_COARSE] = true,       [GP_TAIL] = true,             [GP_JACOBI] = true,
-    [GP_SMOOTH_TILE] = true,
-    [GP_ADVECT_VEL] = true,   [GP_MACCORMACK_VEL] = true,   [GP_ADVECT_SCALAR] = true,
-    [GP_MACCORMACK_SCALAR] = true, [GP_BOUNDARY] = true, [GP_DONOR_CELL] = true,
+/* The stage column of a pass dispatched outside the step's stages. */
+enum { VF_GRID_PASS_NONE = -1 };
+
+/* The spec column: which specialization constants a pass takes after
+ * VF_GRID_SPEC_OPEN (create_pipeline). */
+typedef enum grid_spec {
+    GRID_SPEC_PLAIN,
+    GRID_SPEC_TEXEL,
+    GRID_SPEC_TILE,
+    GRID_SPEC_TAIL,
+    GRID_SPEC_SSOR,
+    GRID_SPEC_PENALTY
+} grid_spec;
+
+/* The built column: ALWAYS, or only on a grid of one pressure solver or one
+ * advection scheme (pass_needed). */
+typedef enum grid_built_by { GRID_BUILT_ALWAYS, GRID_BUILT_PRESSURE, GRID_BUILT_ADVECTION } grid_built_by;
+
+/* The grid's own columns of a grid_passes.def row. */
+typedef struct grid_pass_info {
+    int stage;         /* the vf_grid_pass whose scope dispatches it, VF_GRID_PASS_NONE: none */
+    uint32_t variants; /* 1, or GV_COUNT for the passes also built open */
+    grid_spec spec;
+    grid_built_by built_by;
+    uint32_t built_for; /* the vf_grid_pressure or vf_grid_advection it is built for */
+} grid_pass_info;
+
+static const grid_pass_info pass_info[GP_COUNT] = {
+#define ALWAYS GRID_BUILT_ALWAYS, 0
+#define IF_PRESSURE(method) GRID_BUILT_PRESSURE, VF_GRID_PRESSURE_##method
+#define IF_ADVECTION(scheme) GRID_BUILT_ADVECTION, VF_GRID_ADVECT_##scheme
+#define PASS(id, name, shader, push, local, bindings, bytes, stage, variants, spec, built)                           \
+    [GP_##id] = {VF_GRID_PASS_##stage, GV_##variants + 1, GRID_SPEC_##spec, built},
+#include "grid_passes.def"
+#undef PASS
+#undef IF_ADVECTION
+#undef IF_PRESSURE
+#undef ALWAYS
 };
 
 /* The pressure solvers' names (summary, describe). */
 static const char *const pressure_names[] = {VF_GRID_PRESSURE_LIST(VF_CHOICE_NAME)};
-
-/* The advection passes: they sample the fields through texel views where
- * the device can (VF_GRID_SPEC_TEXEL) and take the side types as a
- * specialization constant (VF_GRID_SPEC_SIDES). */
-static const bool texel_reads[GP_COUNT] = {
-    [GP_ADVECT_VEL] = true, [GP_MACCORMACK_VEL] = true, [GP_ADVECT_SCALAR] = true, [GP_MACCORMACK_SCALAR] = true,
-};
 
 typedef struct grid_level {
     uint32_t nx, ny;
@@ -88,7 +111,7 @@ struct vf_grid {
     float coarse_omega;
     uint32_t diffuse_iters;
     float diffuse_omega;
-    vf_pipeline *pipe[GP_COUNT][GV_COUNT]; /* GV_OPEN of the op_variant passes only */
+    vf_pipeline *pipe[GP_COUNT][GV_COUNT]; /* GV_OPEN of the passes built OPEN only */
     vf_buffer *u[2], *v[2], *uh, *vh;
     vf_buffer *dye[2][3], *dyeh[3];
     vf_buffer *tex[2][2], *texh[2];
@@ -557,58 +580,61 @@ static vf_result create_buffers(vf_grid *g)
     return VF_OK;
 }
 
-/* Whether grid `g` uses pass i: the passes of the pressure solvers and the
- * advection scheme it was not made with are not built (each pipeline costs
- * a compile, seconds on a CPU device), except SSOR, which the benchmark runs
- * on any grid: it is built on its first use (ssor_pipeline). */
+/* Whether grid `g` uses pass i (its built column): the passes of the
+ * pressure solvers and the advection scheme it was not made with are not
+ * built (each pipeline costs a compile, seconds on a CPU device), except
+ * SSOR, which the benchmark runs on any grid: it is built on its first use
+ * (record_ssor). */
 static bool pass_needed(const vf_grid *g, int i)
 {
-    switch (i) {
-    case GP_SSOR: return g->d.pressure == VF_GRID_PRESSURE_SSOR;
-    case GP_PENALTY: return g->d.pressure == VF_GRID_PRESSURE_PENALTY;
-    case GP_FFT_SCALE: return g->d.pressure == VF_GRID_PRESSURE_FFT;
-    case GP_DONOR_CELL: return g->d.advection == VF_GRID_ADVECT_DONOR_CELL;
-    default: return true;
-    }
+    const grid_pass_info *p = &pass_info[i];
+    if (p->built_by == GRID_BUILT_PRESSURE)
+        return (uint32_t)g->d.pressure == p->built_for;
+    if (p->built_by == GRID_BUILT_ADVECTION)
+        return (uint32_t)g->d.advection == p->built_for;
+    return true;
 }
 
 /* Builds pass i's pipeline in variant v (GV_OPEN: for a domain without
- * solids) with its specialization constants. */
+ * solids) with the specialization constants of its spec column. */
 static vf_result create_pipeline(vf_grid *g, int i, uint32_t v)
 {
     uint32_t spec[3] = {[VF_GRID_SPEC_OPEN] = v}, count = v;
-    if (texel_reads[i]) {
+    switch (pass_info[i].spec) {
+    case GRID_SPEC_PLAIN: break;
+    case GRID_SPEC_TEXEL:
         spec[VF_GRID_SPEC_TEXEL] = g->texel;
         spec[VF_GRID_SPEC_SIDES] = g->sides_packed;
         count = 3;
-    }
-    if (i == GP_JACOBI || i == GP_SMOOTH_TILE) {
+        break;
+    case GRID_SPEC_TILE:
         spec[VF_GRID_SPEC_JT_WX] = spec[VF_GRID_SPEC_JT_WY] = g->jt_wg;
         count = 3;
-    }
-    if (i == GP_TAIL) {
+        break;
+    case GRID_SPEC_TAIL:
         spec[VF_GRID_SPEC_TAIL_FLOATS] = g->tail_floats;
         spec[VF_GRID_SPEC_TAIL_WG] = g->tail_wg;
         count = 3;
-    }
-    if (i == GP_SSOR) {
+        break;
+    case GRID_SPEC_SSOR:
         spec[VF_GRID_SPEC_SSOR_WG] = g->ssor_wg;
         count = 2;
-    }
-    if (i == GP_PENALTY) {
+        break;
+    case GRID_SPEC_PENALTY:
         spec[VF_GRID_SPEC_PEN_WG] = g->pen_wg;
         spec[VF_GRID_SPEC_PEN_CELLS] = g->pen_cells;
         count = 3;
+        break;
     }
     return vf_sim_pass_pipeline(g->gpu, &GP_passes[i], spec, count, v == GV_OPEN ? "open" : NULL, &g->pipe[i][v]);
 }
 
-/* Builds every pass the grid uses (pass_needed), the op_variant passes also
- * open; grid_jacobi and grid_mg_tail take their sizes from the plan (create). */
+/* Builds every pass the grid uses (pass_needed) in each of its variants;
+ * grid_jacobi and grid_mg_tail take their sizes from the plan (create). */
 static vf_result create_pipelines(vf_grid *g)
 {
     for (int i = 0; i < GP_COUNT; i++)
-        for (uint32_t v = 0; v < (op_variant[i] ? GV_COUNT : 1) && pass_needed(g, i); v++) {
+        for (uint32_t v = 0; v < pass_info[i].variants && pass_needed(g, i); v++) {
             vf_result res = create_pipeline(g, i, v);
             if (res != VF_OK)
                 return res;
@@ -1632,21 +1658,23 @@ vf_result vf_grid_record_pressure(vf_grid *g, VkCommandBuffer cmd, vf_profiler *
 
 /* ------------------------------------------------------------------ steps */
 
+/* The table pass whose name (and bytes) the scope of stage s takes: the
+ * stage's first row in grid_passes.def (its stage column); -1 when s is no
+ * stage or has no row. Its other passes are dispatched inside the scope. */
+static int stage_pass(vf_grid_pass s)
+{
+    for (int i = 0; i < GP_COUNT && (unsigned)s < VF_GRID_PASS_COUNT; i++)
+        if (pass_info[i].stage == (int)s)
+            return i;
+    return -1;
+}
+
 vf_result vf_grid_record_pass(vf_grid *g, VkCommandBuffer cmd, vf_grid_pass pass, vf_profiler *prof)
 {
-    /* the table pass whose name (and bytes) the stage's scope takes: the
-     * stage's first in grid_passes.def; its passes are dispatched inside */
-    static const int stage_pass[VF_GRID_PASS_COUNT] = {
-        [VF_GRID_PASS_OBSTACLES] = GP_OBSTACLES,        [VF_GRID_PASS_SPLAT] = GP_SPLAT,
-        [VF_GRID_PASS_VORTICITY] = GP_VORTICITY,        [VF_GRID_PASS_ADVECT_VELOCITY] = GP_ADVECT_VEL,
-        [VF_GRID_PASS_DIFFUSE] = GP_DIFFUSE,            [VF_GRID_PASS_BOUNDARY] = GP_BOUNDARY,
-        [VF_GRID_PASS_DIVERGENCE] = GP_DIVERGENCE,      [VF_GRID_PASS_PRESSURE] = GP_SMOOTH,
-        [VF_GRID_PASS_GRADIENT] = GP_GRADIENT,          [VF_GRID_PASS_MEASURE] = GP_NORM,
-        [VF_GRID_PASS_ADVECT_SCALARS] = GP_ADVECT_SCALAR, [VF_GRID_PASS_DYE_MIX] = GP_DYE_MIX,
-    };
-    if ((unsigned)pass >= VF_GRID_PASS_COUNT)
+    int first = stage_pass(pass);
+    if (first < 0)
         return VF_ERR_INVALID_ARG;
-    uint32_t scope = vf_scope_begin(g->gpu, prof, cmd, GP_passes[stage_pass[pass]].name, true);
+    uint32_t scope = vf_scope_begin(g->gpu, prof, cmd, GP_passes[first].name, true);
     switch (pass) {
     case VF_GRID_PASS_OBSTACLES: pass_obstacles(g, cmd); break;
     case VF_GRID_PASS_SPLAT: pass_splat(g, cmd); break;
@@ -1729,22 +1757,6 @@ vf_result vf_grid_read_stats(vf_grid *g, vf_grid_stats *out)
     if (res != VF_OK)
         return res;
     stats_from_raw(raw, out, VF_GRID_STAT_MAX_TRACE);
-    return VF_OK;
-}
-
-vf_result vf_grid_run_steps(vf_grid *g, uint32_t count)
-{
-    VkCommandBuffer cmd;
-    vf_result res = vf_cmd_oneshot_begin(g->gpu, &cmd);
-    if (res != VF_OK)
-        return res;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    for (uint32_t k = 0; k < count; k++)
-        vf_grid_record_step(g, cmd, NULL, k + 1 == count);
-    if ((res = vf_cmd_oneshot_submit(g->gpu, cmd)) != VF_OK)
-        return res;
-    g->base.steps += count;
-    g->base.time = (double)g->rec_steps * g->dt;
     return VF_OK;
 }
 
@@ -2211,7 +2223,7 @@ static uint64_t grid_pass_bytes(vf_solver *s, const char *pass)
         per_iter = 3 * c + f + c; /* p and b read, the weights, the sum written */
     else if (d->pressure == VF_GRID_PRESSURE_FFT)
         per_iter = 6 * c; /* b to the half spectrum, scaled in place, back to p */
-#define PASS(id, name, shader, push, local, bindings, bytes)                                                           \
+#define PASS(id, name, shader, push, local, bindings, bytes, ...)                                                      \
     if (!strcmp(pass, name))                                                                                          \
         return (bytes);
 #include "grid_passes.def"

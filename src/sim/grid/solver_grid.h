@@ -167,20 +167,12 @@ typedef enum vf_grid_field {
     VF_GRID_FIELD_COUNT
 } vf_grid_field;
 
-/** The passes, one by one (tests and the benchmark record them singly). */
+/** The stages of a step, one by one (tests and the benchmark record them
+ * singly), from grid_stages.def. */
 typedef enum vf_grid_pass {
-    VF_GRID_PASS_OBSTACLES = 0, /* mask + solid velocities + all face weights */
-    VF_GRID_PASS_SPLAT,
-    VF_GRID_PASS_VORTICITY,
-    VF_GRID_PASS_ADVECT_VELOCITY,
-    VF_GRID_PASS_DIFFUSE,
-    VF_GRID_PASS_BOUNDARY,
-    VF_GRID_PASS_DIVERGENCE,
-    VF_GRID_PASS_PRESSURE,
-    VF_GRID_PASS_GRADIENT,
-    VF_GRID_PASS_MEASURE,       /* divergence after projection into the stats */
-    VF_GRID_PASS_ADVECT_SCALARS,
-    VF_GRID_PASS_DYE_MIX,
+#define STAGE(id) VF_GRID_PASS_##id,
+#include "grid_stages.def"
+#undef STAGE
     VF_GRID_PASS_COUNT
 } vf_grid_pass;
 
@@ -275,9 +267,6 @@ vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf
 
 /** Records one multigrid V-cycle on level 0 (no norms). */
 void vf_grid_record_vcycle(vf_grid *g, VkCommandBuffer cmd);
-
-/** Runs a one-shot submit of count steps (tests, tools). Waits. */
-vf_result vf_grid_run_steps(vf_grid *g, uint32_t count);
 
 /** Width and height of a field's array. */
 void vf_grid_field_size(const vf_grid *g, vf_grid_field f, uint32_t *w, uint32_t *h);

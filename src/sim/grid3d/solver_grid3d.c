@@ -971,23 +971,6 @@ vf_result vf_grid3d_record_step(vf_grid3d *g, VkCommandBuffer cmd, vf_profiler *
     return VF_OK;
 }
 
-vf_result vf_grid3d_run_steps(vf_grid3d *g, uint32_t count)
-{
-    VkCommandBuffer cmd;
-    vf_result res = vf_cmd_oneshot_begin(g->gpu, &cmd);
-    if (res != VF_OK)
-        return res;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    for (uint32_t k = 0; k < count; k++)
-        vf_grid3d_record_step(g, cmd, NULL);
-    vf_cmd_barrier_compute_to_transfer(cmd);
-    if ((res = vf_cmd_oneshot_submit(g->gpu, cmd)) != VF_OK)
-        return res;
-    g->base.steps += count;
-    g->base.time = (double)g->rec_steps * g->dt;
-    return VF_OK;
-}
-
 void vf_grid3d_set_push(vf_grid3d *g, const float centre[3], float radius, const float acc[3], bool inject)
 {
     g->push_radius = radius > 0 ? radius : 0;

@@ -237,9 +237,6 @@ vf_result vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d
  * VF_GRID3D_FIELD_RESIDUAL (the benchmark's measure of a solve). */
 void vf_grid3d_record_residual(vf_grid3d *g, VkCommandBuffer cmd);
 
-/** Runs count substeps in one submit and waits (tests, tools). */
-vf_result vf_grid3d_run_steps(vf_grid3d *g, uint32_t count);
-
 /** Sets the viewer's push/inject for the next recorded substeps: a Gaussian
  * acceleration acc at centre (radius r; r <= 0: none) and, when inject,
  * density and temperature there at the source rates. */

@@ -1051,27 +1051,6 @@ void vf_sph_set_interaction(vf_sph *s, const double point[3], double radius, dou
     s->interact.strength = (float)strength;
 }
 
-vf_result vf_sph_run_steps(vf_sph *s, uint32_t steps)
-{
-    while (steps > 0) {
-        uint32_t n = steps < 64 ? steps : 64;
-        VkCommandBuffer cmd;
-        vf_result r = vf_cmd_oneshot_begin(s->gpu, &cmd);
-        if (r != VF_OK)
-            return r;
-        for (uint32_t k = 0; k < n && r == VF_OK; k++)
-            r = vf_sph_record_step(s, cmd, NULL, s->dt);
-        if (r != VF_OK) {
-            vf_cmd_oneshot_abandon(s->gpu, cmd);
-            return r;
-        }
-        if ((r = vf_cmd_oneshot_submit(s->gpu, cmd)) != VF_OK)
-            return r;
-        steps -= n;
-    }
-    return VF_OK;
-}
-
 /* ------------------------------------------------------------------ readback */
 
 void vf_sph_snapshot_free(vf_sph_snapshot *snap)

@@ -194,10 +194,6 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
 /** Records density and forces for the current order (tests; after binning).
  * VF_ERR_INVALID_ARG between a substep with finish = false and the next. */
 vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof);
-/** Records and submits `steps` substeps of the solver's dt (one-shot
- * submits of at most 64 steps each; waits). For tests and tools. */
-vf_result vf_sph_run_steps(vf_sph *s, uint32_t steps);
-
 /** What a renderer needs to draw the particles as they are after the last
  * recorded step (the buffers swap every step: ask again after recording).
  * Live particles are [0, count) with count on the GPU; count_max bounds it
