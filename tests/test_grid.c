@@ -211,7 +211,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     vf_test_section(name);
     vf_grid *g = NULL;
     char err[256] = "";
-    vf_result res = vf_grid_create(gpu, d, &g, err, sizeof err);
+    vf_result res = vf_grid_create(gpu, d, &g, NULL, err, sizeof err);
     if (!CHECK_MSG(res == VF_OK, "create %s: %s %s", name, vf_result_message(res), err))
         return;
     const vf_grid_desc *gd = vf_grid_get_desc(g);
@@ -431,7 +431,7 @@ static void test_vcycle_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     d->pressure = VF_GRID_PRESSURE_MULTIGRID;
     vf_grid *g = NULL;
     char err[256] = "";
-    if (!CHECK_MSG(vf_grid_create(gpu, d, &g, err, sizeof err) == VF_OK, "create %s: %s", name, err))
+    if (!CHECK_MSG(vf_grid_create(gpu, d, &g, NULL, err, sizeof err) == VF_OK, "create %s: %s", name, err))
         return;
     const vf_grid_desc *gd = vf_grid_get_desc(g);
     vf_grid_ref r = {.nx = gd->nx, .ny = gd->ny, .h = (float)(gd->width / gd->nx), .dt = (float)gd->dt};
@@ -483,7 +483,7 @@ static void test_transport_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
         d->advection = mc ? VF_GRID_ADVECT_MACCORMACK : VF_GRID_ADVECT_SEMI_LAGRANGIAN;
         vf_grid *g = NULL;
         char err[256] = "";
-        if (!CHECK_MSG(vf_grid_create(gpu, d, &g, err, sizeof err) == VF_OK, "create %s: %s", name, err))
+        if (!CHECK_MSG(vf_grid_create(gpu, d, &g, NULL, err, sizeof err) == VF_OK, "create %s: %s", name, err))
             return;
         const vf_grid_desc *gd = vf_grid_get_desc(g);
         vf_grid_ref r = ref_for(gd);
@@ -534,21 +534,30 @@ static void test_fit(vf_gpu *gpu)
 {
     vf_test_section("device memory fit check");
     char err[512] = "";
+    const char *key = NULL;
     const uint64_t range = gpu->info.max_storage_buffer_range, have = gpu->info.device_local_bytes;
-    CHECK(vf_solver_check_fit(gpu, 1u << 20, 1u << 16, "n: 16 x 16 cells", "use a smaller n", err, sizeof err) == VF_OK);
-    CHECK(vf_solver_check_fit(gpu, range + 1, range + 1, "n: 9 x 9 cells", "use a smaller n", err, sizeof err) == VF_ERR_TOO_LARGE);
+    CHECK(vf_solver_check_fit(gpu, 1u << 20, 1u << 16, "n", "16 x 16 cells", "use a smaller n", &key, err, sizeof err) ==
+          VF_OK);
+    CHECK(key == NULL);
+    CHECK(vf_solver_check_fit(gpu, range + 1, range + 1, "n", "9 x 9 cells", "use a smaller n", &key, err, sizeof err) ==
+          VF_ERR_TOO_LARGE);
     CHECK_STR_CONTAINS(err, "n: 9 x 9 cells need");
     CHECK_STR_CONTAINS(err, "(maxStorageBufferRange): use a smaller n");
+    CHECK(key && !strcmp(key, "n")); /* the key comes back apart from the text */
     if (have) {
         err[0] = 0;
-        CHECK(vf_solver_check_fit(gpu, have, 1u << 16, "n: 7 x 7 cells", "use a smaller n", err, sizeof err) == VF_ERR_TOO_LARGE);
+        CHECK(vf_solver_check_fit(gpu, have, 1u << 16, "n", "7 x 7 cells", "use a smaller n", NULL, err, sizeof err) ==
+              VF_ERR_TOO_LARGE);
         CHECK_STR_CONTAINS(err, "n: 7 x 7 cells need");
     }
-    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_OUT_OF_DEVICE_MEMORY, 1u << 30, "n: 5 x 5 cells", "use a smaller nx or ny",
-                                 err, sizeof err) == VF_ERR_TOO_LARGE);
-    CHECK_STR_CONTAINS(err, "n: 5 x 5 cells need 1.0 GiB of device memory");
+    key = NULL;
+    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_OUT_OF_DEVICE_MEMORY, 1u << 30, "nx", "5 x 5 cells", "use a smaller nx or ny",
+                                 &key, err, sizeof err) == VF_ERR_TOO_LARGE);
+    CHECK_STR_CONTAINS(err, "nx: 5 x 5 cells need 1.0 GiB of device memory");
     CHECK_STR_CONTAINS(err, "cannot allocate it: use a smaller nx or ny"); /* the caller's fix, not a fixed one */
-    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_INVALID_ARG, 1, "n", "use a smaller n", err, sizeof err) == VF_ERR_INVALID_ARG);
+    CHECK(key && !strcmp(key, "nx"));
+    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_INVALID_ARG, 1, "n", "", "use a smaller n", NULL, err, sizeof err) ==
+          VF_ERR_INVALID_ARG);
 }
 
 int main(int argc, char **argv)

@@ -82,7 +82,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     vf_test_section(name);
     vf_grid3d *g = NULL;
     char err[256] = "";
-    vf_result res = vf_grid3d_create(gpu, din, &g, err, sizeof err);
+    vf_result res = vf_grid3d_create(gpu, din, &g, NULL, err, sizeof err);
     if (!CHECK_MSG(res == VF_OK, "create %s: %s %s", name, vf_result_message(res), err))
         return;
     const vf_grid3d_desc *d = vf_grid3d_get_desc(g);

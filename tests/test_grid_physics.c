@@ -500,8 +500,8 @@ static void coupled_surface(vf_gpu *gpu, vf_grid_pressure pressure, int coupling
     gd.dt = d->frame_dt / gd.substeps;
     vf_solver *s = NULL, *flow = NULL;
     char err[256];
-    if (!CHECK_MSG(vf_height_scene_create(gpu, sd, &s, err, sizeof err) == VF_OK, "%s", err) ||
-        !CHECK_MSG(vf_solver_create(gpu, &vf_grid_family, &gd, &flow, err, sizeof err) == VF_OK, "%s", err)) {
+    if (!CHECK_MSG(vf_height_scene_create(gpu, sd, &s, NULL, err, sizeof err) == VF_OK, "%s", err) ||
+        !CHECK_MSG(vf_solver_create(gpu, &vf_grid_family, &gd, &flow, NULL, err, sizeof err) == VF_OK, "%s", err)) {
         vf_solver_destroy(&s);
         free(sd);
         return;

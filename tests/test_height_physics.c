@@ -568,9 +568,9 @@ static vf_solver *river_tweaked(vf_gpu *gpu, int coupling, int frames, int flow_
     char err[256] = "";
     vf_solver *s = NULL;
     sd.solver = *d;
-    vf_result r = sc->validate(sc, &sd, err, sizeof err);
+    vf_result r = sc->validate(sc, &sd, NULL, err, sizeof err);
     if (r == VF_OK)
-        r = sc->create(sc, gpu, &sd, &s, err, sizeof err);
+        r = sc->create(sc, gpu, &sd, &s, NULL, err, sizeof err);
     if (!CHECK_MSG(r == VF_OK, "river: %s (%s)", vf_result_message(r), err))
         return NULL;
     vf_test_frames(gpu, s, frames);

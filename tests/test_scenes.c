@@ -257,6 +257,19 @@ static void hostile(void)
     CHECK_MSG(rc == 0, "run --scene smoke: exit %d: %s", rc, out);
     snprintf(args, sizeof args, "run '%s/too_large_grid.json' --steps 1", dir);
     expect_cli_error(args, "too_large_grid.json: grid.n: 65536 x 65536 cells need");
+    /* the river's flow grid is sized by the river's key: the grid's size line names flow_cells and its
+     * fix (not the grid scenes' n), and the key the check hands back (apart from the text) is qualified */
+    char river[4096]; /* vf_test_path's buffers are reused */
+    snprintf(river, sizeof river, "%s", vf_test_path("river_long.json"));
+    FILE *rf = fopen(river, "w");
+    if (CHECK(rf != NULL)) {
+        fprintf(rf, "{\"solver\": \"height\", \"scene\": \"river\", \"height\": {\"nx\": 8192, \"ny\": 16, "
+                    "\"flow_cells\": 4096}}\n");
+        fclose(rf);
+        snprintf(args, sizeof args, "run '%s' --steps 1", river);
+        expect_cli_error(args, "river_long.json: height.flow_cells: 2097152 x 4096 cells need");
+        CHECK_STR_CONTAINS(out, "use a smaller flow_cells");
+    }
     /* in range, but more than any device holds (4e9 x 108 bytes): the check
      * against the device's limits names the file and key too (frame_dt
      * short enough for the substeps 4e9 particles take, which validation

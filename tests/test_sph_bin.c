@@ -121,7 +121,7 @@ static void run_case(vf_gpu *gpu, vf_sph_desc *d, uint32_t n, float (*pos)[4], c
     d->pos = (const float (*)[4])pos;
     vf_sph *s = NULL;
     char err[256] = "";
-    vf_result r = vf_sph_create(gpu, d, &s, err, sizeof err);
+    vf_result r = vf_sph_create(gpu, d, &s, NULL, err, sizeof err);
     if (!CHECK_MSG(r == VF_OK, "%s: create: %s %s", what, vf_result_message(r), err))
         return;
     check_binning(s, n, (const float (*)[4])pos, what);

@@ -350,7 +350,7 @@ static float *load_ground(vf_gpu *gpu, const char *name, const char *text, int *
     vf_solver *s = NULL;
     vf_result r = vf_scene_load_file(path, &sc, err, sizeof err);
     if (r == VF_OK && (r = vf_scene_validate(sc.info, sc.desc, path, err, sizeof err)) == VF_OK)
-        r = sc.info->create(sc.info, gpu, sc.desc, &s, err, sizeof err);
+        r = sc.info->create(sc.info, gpu, sc.desc, &s, NULL, err, sizeof err);
     vf_scene_loaded_free(&sc);
     if (!CHECK_MSG(r == VF_OK, "%s: %s", name, err))
         return NULL;
@@ -421,7 +421,7 @@ static void test_bad_input(void)
         {"terrain --set dt=1 --steps 1", "dt=1: above the stability limit"},
         {"terrain --set cfl=0.7 --steps 1", "cfl"},
         {"terrain --set ground=mountains --steps 1", "flat|hills|valley"},
-        {"terrain --set nx=8192 --set ny=8192 --steps 1", "nx=8192"},
+        {"terrain --set nx=8192 --set ny=8192 --steps 1", "nx: 8192 x 8192 cells need"},
         {"terrain --set dx=0.01 --set frame_dt=10 --steps 1", "dx=0.01: more than 10000 substeps per frame"},
     };
     vf_test_bad_runs(cases, sizeof cases / sizeof cases[0], false);

@@ -346,7 +346,7 @@ static void check_created(vf_result r, const char *err)
     {                                                                                                                  \
         type *out = NULL;                                                                                              \
         char err[256] = "";                                                                                            \
-        check_created(create(gpu, d, &out, err, sizeof err), err);                                                     \
+        check_created(create(gpu, d, &out, NULL, err, sizeof err), err);                                               \
         return out;                                                                                                    \
     }
 TEST_CREATOR(vf_solver, vf_test_height_solver, vf_height_desc, vf_height_create)
@@ -370,8 +370,8 @@ vf_solver *vf_test_scene(vf_gpu *gpu, const char *scene, const char *const *sets
             return NULL;
         }
     vf_solver *s = NULL;
-    if (CHECK_MSG(info->validate(info, desc, err, sizeof err) == VF_OK, "validate: %s", err))
-        CHECK_MSG(info->create(info, gpu, desc, &s, err, sizeof err) == VF_OK, "create %s: %s", scene, err);
+    if (CHECK_MSG(info->validate(info, desc, NULL, err, sizeof err) == VF_OK, "validate: %s", err))
+        CHECK_MSG(info->create(info, gpu, desc, &s, NULL, err, sizeof err) == VF_OK, "create %s: %s", scene, err);
     free(desc);
     return s;
 }

@@ -689,8 +689,8 @@ static void count_model_render(vf_gpu *gpu, vf_bench_report *r)
     snprintf(set, sizeof set, "particles=%u", VF_BENCH_MODEL_PARTICLES);
     if (!scene || vf_scene_load_builtin(scene, &loaded, err, sizeof err) != VF_OK ||
         vf_params_set(scene->params, scene->param_count, loaded.desc, set, err, sizeof err) != VF_OK ||
-        (scene->validate && scene->validate(scene, loaded.desc, err, sizeof err) != VF_OK) ||
-        scene->create(scene, gpu, loaded.desc, &solver, err, sizeof err) != VF_OK) {
+        (scene->validate && scene->validate(scene, loaded.desc, NULL, err, sizeof err) != VF_OK) ||
+        scene->create(scene, gpu, loaded.desc, &solver, NULL, err, sizeof err) != VF_OK) {
         snprintf(r->model_render_why, sizeof r->model_render_why, "%.200s", err[0] ? err : "no dam-break scene");
         goto done;
     }
@@ -735,9 +735,9 @@ static void count_model_sim(vf_gpu *gpu, const bench_family *fam, const vf_scene
     if (res == VF_OK && fam->set)
         res = vf_params_set(scene->params, scene->param_count, loaded.desc, fam->set, err, sizeof err);
     if (res == VF_OK && scene->validate)
-        res = scene->validate(scene, loaded.desc, err, sizeof err);
+        res = scene->validate(scene, loaded.desc, NULL, err, sizeof err);
     if (res == VF_OK)
-        res = scene->create(scene, gpu, loaded.desc, &solver, err, sizeof err);
+        res = scene->create(scene, gpu, loaded.desc, &solver, NULL, err, sizeof err);
     if (res == VF_OK && (res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
         vf_cmd_barrier_frame_start(cmd);
         vf_gpu_counters_attach(gpu, c);
@@ -954,11 +954,11 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
             goto no_fit;
         }
     }
-    if (scene->validate && scene->validate(scene, desc, err, sizeof err) != VF_OK) {
+    if (scene->validate && scene->validate(scene, desc, NULL, err, sizeof err) != VF_OK) {
         snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
         goto no_fit;
     }
-    vf_result res = scene->create(scene, c->gpu, desc, &solver, err, sizeof err);
+    vf_result res = scene->create(scene, c->gpu, desc, &solver, NULL, err, sizeof err);
     if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY || res == VF_ERR_INVALID_ARG) {
         snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err[0] ? err : vf_result_message(res));
         goto no_fit;
