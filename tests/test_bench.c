@@ -33,6 +33,13 @@ static void positive(const cJSON *obj, const char *key, const char *where)
         CHECK_MSG(v->valuedouble > 0, "%s: %s = %g must be positive", where, key, v->valuedouble);
 }
 
+/* positive of each key of a NULL-ended list. */
+static void positives(const cJSON *obj, const char *where, const char *const *keys)
+{
+    for (; *keys; keys++)
+        positive(obj, *keys, where);
+}
+
 static double num(const cJSON *obj, const char *key, const char *where)
 {
     const cJSON *v = need(obj, key, cJSON_Number, where);
@@ -243,10 +250,9 @@ int main(int argc, char **argv)
             need(dev, "type", cJSON_String, "device");
             need(dev, "driver", cJSON_String, "device");
             need(dev, "vulkan", cJSON_String, "device");
-            positive(dev, "memory_bytes", "device");
-            positive(dev, "peak_copy_gbps", "device");
-            positive(dev, "copy_transfer_gbps", "device");
-            positive(dev, "copy_shader_gbps", "device");
+            positives(dev, "device",
+                      (const char *const[]){"memory_bytes", "peak_copy_gbps", "copy_transfer_gbps", "copy_shader_gbps",
+                                            NULL});
         }
         const cJSON *set = need(doc, "settings", cJSON_Object, "top");
         if (set) {
@@ -277,11 +283,9 @@ int main(int argc, char **argv)
                 positive(z, "substeps_per_frame", "size");
                 const cJSON *sim = need(z, "sim", cJSON_Object, "size");
                 if (sim) {
-                    positive(sim, "gpu_ms_median", "sim");
-                    positive(sim, "gpu_ms_min", "sim");
-                    positive(sim, "gpu_ms_max", "sim");
-                    positive(sim, "fps_median", "sim");
-                    positive(sim, "steps_per_second", "sim");
+                    positives(sim, "sim",
+                              (const char *const[]){"gpu_ms_median", "gpu_ms_min", "gpu_ms_max", "fps_median",
+                                                    "steps_per_second", NULL});
                 }
                 const cJSON *ren = need(z, "render", cJSON_Object | cJSON_NULL, "size");
                 if (ren && cJSON_IsObject(ren)) {
@@ -295,10 +299,8 @@ int main(int argc, char **argv)
                 if (work) {
                     const cJSON *ps = need(work, "per_substep", cJSON_Object, "work");
                     if (ps) {
-                        positive(ps, "dispatches", "work");
-                        positive(ps, "barriers", "work");
-                        positive(ps, "bytes", "work");
-                        positive(ps, "min_bytes", "work");
+                        positives(ps, "work",
+                                  (const char *const[]){"dispatches", "barriers", "bytes", "min_bytes", NULL});
                     }
                     const cJSON *ks = need(work, "kernels", cJSON_Array, "work");
                     CHECK_MSG(cJSON_GetArraySize(ks) >= 2, "several kernels counted");

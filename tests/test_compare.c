@@ -370,6 +370,13 @@ static int cli(const char *args_fmt, ...)
     return vf_test_run_capture(out, sizeof out, "'%s' compare %s", vf_t.vkfluid, args);
 }
 
+/* A command that fails on bad input: exit 2 (rc) and one line of output. */
+static void one_error_line(int rc)
+{
+    CHECK_MSG(rc == 2, "exit %d, want 2: %s", rc, out);
+    CHECK_MSG(vf_test_lines(out) == 1, "one line: %s", out);
+}
+
 static void test_cli(void)
 {
     vf_test_section("vkfluid compare");
@@ -397,17 +404,14 @@ static void test_cli(void)
     CHECK_STR_CONTAINS(out, "inf");
     CHECK_STR_CONTAINS(out, "1.000000");
 
-    CHECK_EQ_INT(cli("'%s' '%s'", pa, psmall), 2);
-    CHECK_EQ_INT(vf_test_lines(out), 1);
+    one_error_line(cli("'%s' '%s'", pa, psmall));
     CHECK(strncmp(out, "error: ", 7) == 0);
     CHECK_STR_CONTAINS(out, "same size");
 
-    CHECK_EQ_INT(cli("'%s' '%s'", pa, ptext), 2);
-    CHECK_EQ_INT(vf_test_lines(out), 1);
+    one_error_line(cli("'%s' '%s'", pa, ptext));
     CHECK_STR_CONTAINS(out, "not a png");
 
-    CHECK_EQ_INT(cli("'%s' '%s'", pa, vf_test_path("nope.png")), 2);
-    CHECK_EQ_INT(vf_test_lines(out), 1);
+    one_error_line(cli("'%s' '%s'", pa, vf_test_path("nope.png")));
     CHECK_STR_CONTAINS(out, "nope.png");
 
     /* PSNR of the +-4 pattern is 36.09 dB. */
@@ -433,8 +437,7 @@ static void test_cli(void)
     CHECK_STR_CONTAINS(out, "\"psnr\": null");
     CHECK_STR_CONTAINS(out, "\"identical\": true");
 
-    CHECK_EQ_INT(cli("'%s' '%s' --threshold bogus=1", pa, pb), 2);
-    CHECK_EQ_INT(vf_test_lines(out), 1);
+    one_error_line(cli("'%s' '%s' --threshold bogus=1", pa, pb));
     CHECK_EQ_INT(cli("'%s' '%s' --threshold psnr=abc", pa, pb), 2);
     CHECK_EQ_INT(cli("'%s' '%s' --threshold differ=2", pa, pb), 2);
     CHECK_EQ_INT(cli("'%s' '%s' --tolerance 300", pa, pb), 2);
@@ -492,8 +495,7 @@ static void test_cli(void)
 
     snprintf(p, sizeof p, "%s/frame_0003.png", da); /* on one side only */
     CHECK_EQ_INT(vf_png_write(p, a, w, h), VF_OK);
-    CHECK_EQ_INT(cli("'%s' '%s'", da, db), 2);
-    CHECK_EQ_INT(vf_test_lines(out), 1);
+    one_error_line(cli("'%s' '%s'", da, db));
     CHECK_STR_CONTAINS(out, "frame_0003.png");
     CHECK_EQ_INT(cli("'%s' '%s'", da, pa), 2); /* folder vs file */
     CHECK_EQ_INT(vf_test_lines(out), 1);

@@ -91,9 +91,8 @@ static void test_jacobi(vf_gpu *gpu, bool obstacle)
     vf_grid_desc d = {.nx = nx, .ny = ny, .width = 2.0, .dt = 0.02, .pressure = VF_GRID_PRESSURE_JACOBI};
     if (obstacle)
         d.obstacles[0] = (vf_grid_obstacle){.shape = VF_GRID_SHAPE_DISC, .cx = 1.0f, .cy = 0.5f, .radius = 0.2f};
-    vf_grid *g = NULL;
-    char err[256] = "";
-    if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_grid *g = vf_test_grid(gpu, &d);
+    if (!g)
         return;
     vf_gpu_counters c;
     if (count_pressure(gpu, g, VF_GRID_PRESSURE_JACOBI, 10, &c)) {
@@ -133,9 +132,8 @@ static void count_vcycle(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t want_le
 {
     vf_grid_desc d = {.nx = nx, .ny = ny, .width = 2.0, .dt = 0.02, .pressure = VF_GRID_PRESSURE_MULTIGRID, .mg_pre = 2,
                       .mg_post = 1};
-    vf_grid *g = NULL;
-    char err[256] = "";
-    if (!CHECK_MSG(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK, "create: %s", err))
+    vf_grid *g = vf_test_grid(gpu, &d);
+    if (!g)
         return;
     vf_gpu_counters c;
     uint32_t levels = vf_grid_levels(g), tail = vf_grid_tail_level(g);
@@ -233,8 +231,7 @@ static void test_height(vf_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_scan(gpu);
     test_grid(gpu);
     test_height(gpu);

@@ -210,6 +210,19 @@ static void test_bench_copy(vf_gpu *gpu)
     free(in), free(out), free(want);
 }
 
+/* Starts a section and creates a context of its own with validation (and
+ * the descriptor-set path when asked); NULL (the failure checked) when it
+ * cannot. */
+static vf_gpu *own_gpu(const char *section, bool descriptor_sets)
+{
+    vf_test_section(section);
+    vf_gpu_desc desc = {.validation = 1, .descriptor_sets = descriptor_sets};
+    vf_gpu *gpu = NULL;
+    if (!CHECK(vf_gpu_create(&desc, &gpu) == VF_OK))
+        return NULL;
+    return gpu;
+}
+
 /* A missing barrier between a dispatch that writes a buffer and one that
  * reads it must be reported by synchronization validation and counted: this
  * proves that the zero count every other test asserts is meaningful. (This
@@ -217,10 +230,8 @@ static void test_bench_copy(vf_gpu *gpu)
  * descriptor, so the hazard here is read-after-write.) */
 static void test_validation_counts_hazards(void)
 {
-    vf_test_section("synchronization validation catches a missing barrier");
-    vf_gpu_desc desc = {.validation = 1};
-    vf_gpu *gpu = NULL;
-    if (!CHECK(vf_gpu_create(&desc, &gpu) == VF_OK))
+    vf_gpu *gpu = own_gpu("synchronization validation catches a missing barrier", false);
+    if (!gpu)
         return;
     CHECK(gpu->validation);
     vf_pipeline *fill = NULL, *add = NULL;
@@ -269,23 +280,29 @@ static vf_result fill_rounds(vf_gpu *gpu, vf_pipeline *p, const vf_binding *bind
     return vf_cmd_oneshot_submit(gpu, cmd);
 }
 
+/* The self-test's fill pipeline and a 4096-byte buffer called name, each
+ * create checked (a failure leaves NULL). */
+static void fill_and_buffer(vf_gpu *gpu, const char *name, vf_pipeline **p, vf_buffer **b)
+{
+    vf_compute_desc cd = {.shader = "selftest_fill.comp", .push_size = sizeof(vf_selftest_push)};
+    vf_buffer_desc bd = {.size = 4096, .name = name};
+    CHECK(vf_pipeline_compute_create(gpu, &cd, p) == VF_OK);
+    CHECK(vf_buffer_create(gpu, &bd, b) == VF_OK);
+}
+
 /* The descriptor-set path (forced on a device that has push descriptors):
  * a steady loop allocates nothing, destroyed resources free their sets for
  * reuse, and a full cache fails the submit instead of running. */
 static void test_descriptor_sets(void)
 {
-    vf_test_section("descriptor-set path: one set per combination, recycled, bounded");
-    vf_gpu_desc desc = {.validation = 1, .descriptor_sets = true};
-    vf_gpu *gpu = NULL;
-    if (!CHECK(vf_gpu_create(&desc, &gpu) == VF_OK))
+    vf_gpu *gpu = own_gpu("descriptor-set path: one set per combination, recycled, bounded", true);
+    if (!gpu)
         return;
     CHECK(!gpu->push_descriptors);
     vf_pipeline *p = NULL;
-    vf_compute_desc cd = {.shader = "selftest_fill.comp", .push_size = sizeof(vf_selftest_push)};
     vf_buffer *b = NULL;
+    fill_and_buffer(gpu, "set path", &p, &b);
     vf_buffer_desc bd = {.size = 4096, .name = "set path"};
-    CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK);
-    CHECK(vf_buffer_create(gpu, &bd, &b) == VF_OK);
     if (!p || !b || !CHECK(p->sets != NULL))
         goto done;
     uint32_t live = 0, allocated = 0;
@@ -403,10 +420,8 @@ static void test_limits(vf_gpu *gpu)
  * the clamped 256-byte alignment does not fails the submit, naming the limit. */
 static void test_offset_alignment(void)
 {
-    vf_test_section("buffer offsets against minStorageBufferOffsetAlignment");
-    vf_gpu_desc desc = {.validation = 1};
-    vf_gpu *gpu = NULL;
-    if (!CHECK(vf_gpu_create(&desc, &gpu) == VF_OK))
+    vf_gpu *gpu = own_gpu("buffer offsets against minStorageBufferOffsetAlignment", false);
+    if (!gpu)
         return;
     VkPhysicalDeviceProperties real;
     vkGetPhysicalDeviceProperties(gpu->physical, &real);
@@ -416,11 +431,8 @@ static void test_offset_alignment(void)
            (unsigned long long)align, gpu->min_desktop ? " (min-desktop)" : "");
     CHECK(align >= dev_align);
     vf_pipeline *p = NULL;
-    vf_compute_desc cd = {.shader = "selftest_fill.comp", .push_size = sizeof(vf_selftest_push)};
     vf_buffer *b = NULL;
-    vf_buffer_desc bd = {.size = 4096, .name = "alignment"};
-    CHECK(vf_pipeline_compute_create(gpu, &cd, &p) == VF_OK);
-    CHECK(vf_buffer_create(gpu, &bd, &b) == VF_OK);
+    fill_and_buffer(gpu, "alignment", &p, &b);
     if (p && b) {
         vf_binding ok = {.buffer = b, .offset = align, .range = 256};
         CHECK(fill_rounds(gpu, p, &ok, 64, 1) == VF_OK);

@@ -31,10 +31,10 @@ typedef struct state {
 
 static uint64_t rng_state = 12345;
 
+/* The next random number of this test's sequence, in [0, 1). */
 static float frand(void)
 {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng_state >> 40) & 0xffffff) / 16777216.0f;
+    return vf_test_randf(&rng_state);
 }
 
 static void state_init(state *st, uint32_t nx, uint32_t ny, float h)
@@ -45,17 +45,11 @@ static void state_init(state *st, uint32_t nx, uint32_t ny, float h)
     st->nu = (size_t)(nx + 1) * ny;
     st->nv = (size_t)nx * (ny + 1);
     st->nc = (size_t)nx * ny;
-    st->u = malloc(st->nu * 4);
-    st->v = malloc(st->nv * 4);
-    st->p = malloc(st->nc * 4);
-    st->rhs = malloc(st->nc * 4);
-    st->s = malloc(st->nc * 4);
-    st->t = malloc(st->nc * 4);
-    st->su_s = calloc(st->nc, 4);
-    st->sv_s = calloc(st->nc, 4);
+    float **arrays[] = {&st->u,  &st->v,      &st->p,      &st->rhs,    &st->s, &st->t,
+                        &st->su_s, &st->sv_s, &st->dye[0], &st->dye[1], &st->dye[2]};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        *arrays[k] = calloc(k == 0 ? st->nu : k == 1 ? st->nv : st->nc, 4);
     st->mask_s = calloc(st->nc, 4);
-    for (int c = 0; c < 3; c++)
-        st->dye[c] = malloc(st->nc * 4);
     /* smooth velocity plus noise, O(1) */
     for (uint32_t j = 0; j < ny; j++)
         for (uint32_t i = 0; i <= nx; i++)
@@ -106,17 +100,10 @@ static bool mg_ref_setup(vf_grid_ref_mg *mg, const vf_grid_ref *r, const vf_grid
 
 static void state_free(state *st)
 {
-    free(st->u);
-    free(st->v);
-    free(st->p);
-    free(st->rhs);
-    free(st->s);
-    free(st->t);
-    free(st->su_s);
-    free(st->sv_s);
-    free(st->mask_s);
-    for (int c = 0; c < 3; c++)
-        free(st->dye[c]);
+    void *all[] = {st->u, st->v, st->p, st->rhs, st->s, st->t, st->su_s, st->sv_s, st->mask_s, st->dye[0], st->dye[1],
+                   st->dye[2]};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        free(all[k]);
 }
 
 static bool upload(vf_grid *g, const state *st)
@@ -131,47 +118,36 @@ static bool upload(vf_grid *g, const state *st)
     return ok;
 }
 
-static bool run_pass(vf_grid *g, vf_grid_pass pass)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_grid_record_pass(g, cmd, pass, NULL);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK;
-}
-
 /* Compares a GPU field with the reference; prints the error. */
 static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *ref, double tol)
 {
-    uint32_t w, h;
-    vf_grid_field_size(g, f, &w, &h);
-    size_t n = (size_t)w * h;
-    float *gpu = malloc(n * 4);
-    if (!CHECK(gpu != NULL) || !CHECK(vf_grid_read(g, f, gpu) == VF_OK)) {
-        free(gpu);
-        return;
-    }
-    double err;
-    size_t worst = vf_test_max_diff(gpu, ref, n, &err);
-    double scale = fmax(1.0, vf_test_max_abs(ref, n));
-    printf("  %-28s max |gpu - cpu| = %.3g (scale %.3g, tol %.2g)\n", what, err, scale, tol);
-    CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at (%zu, %zu) gpu %.9g cpu %.9g > %.1g x %.3g", what, err,
-              worst % w, worst / w, gpu[worst], ref[worst], tol, scale);
-    free(gpu);
+    vf_test_compare_grid(what, g, f, ref, tol, 1.0);
+}
+
+/* Uploads st into g and runs one pass on it, with a check on each. */
+static void upload_and_run(vf_grid *g, const state *st, vf_grid_pass pass)
+{
+    CHECK(upload(g, st));
+    CHECK(vf_test_grid_pass(g, pass));
+}
+
+/* compare of both velocity components, named "<what>: u" and "<what>: v". */
+static void compare_uv(const char *what, vf_grid *g, const float *ru, const float *rv, double tol)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s: u", what);
+    compare(name, g, VF_GRID_FIELD_U, ru, tol);
+    snprintf(name, sizeof name, "%s: v", what);
+    compare(name, g, VF_GRID_FIELD_V, rv, tol);
 }
 
 static void compare_u32(const char *what, vf_grid *g, vf_grid_field f, const uint32_t *ref)
 {
-    uint32_t w, h;
-    vf_grid_field_size(g, f, &w, &h);
-    size_t n = (size_t)w * h, bad = 0;
-    uint32_t *gpu = malloc(n * 4);
-    if (!CHECK(gpu != NULL) || !CHECK(vf_grid_read(g, f, gpu) == VF_OK)) {
-        free(gpu);
+    size_t n, bad = 0;
+    uint32_t w;
+    uint32_t *gpu = vf_test_read_grid(g, f, &n, &w);
+    if (!gpu)
         return;
-    }
     for (size_t k = 0; k < n; k++)
         bad += gpu[k] != ref[k];
     printf("  %-28s %zu of %zu differ\n", what, bad, n);
@@ -235,7 +211,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     vf_test_section(name);
     vf_grid *g = NULL;
     char err[256] = "";
-    vf_result res = vf_grid_create(gpu, d, &g, err, sizeof err);
+    vf_result res = vf_grid_create(gpu, d, &g, NULL, err, sizeof err);
     if (!CHECK_MSG(res == VF_OK, "create %s: %s %s", name, vf_result_message(res), err))
         return;
     const vf_grid_desc *gd = vf_grid_get_desc(g);
@@ -268,7 +244,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     CHECK(vf_grid_write(g, VF_GRID_FIELD_MASK_STATIC, ms) == VF_OK);
     CHECK(vf_grid_write(g, VF_GRID_FIELD_SU_STATIC, sus) == VF_OK);
     CHECK(vf_grid_write(g, VF_GRID_FIELD_SV_STATIC, svs) == VF_OK);
-    CHECK(run_pass(g, VF_GRID_PASS_OBSTACLES));
+    CHECK(vf_test_grid_pass(g, VF_GRID_PASS_OBSTACLES));
     const vf_grid_mover *m = &gd->mover;
     float w = 2.0f * (float)M_PI * m->freq;
     vf_grid_ref_obstacles(&r, ms, sus, svs, (uint32_t)m->shape, m->cx, m->cy, m->radius, m->amp * w * m->dx,
@@ -285,8 +261,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     printf("  %zu solid cells of %zu\n", solid, nc);
 
     /* splat (+ buoyancy, stripes) */
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_SPLAT));
+    upload_and_run(g, &st, VF_GRID_PASS_SPLAT);
     const vf_grid_source *src = &gd->source;
     vf_grid_ref_splat sp = {.cx = src->cx, .cy = src->cy, .radius = src->radius, .fx = src->fx, .fy = src->fy,
                             .buoyancy = (float)gd->buoyancy, .r = src->r, .g = src->g, .b = src->b,
@@ -298,59 +273,47 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     if (gd->inflow_stripes)
         sp.mode |= VF_GRID_SPLAT_STRIPES;
     vf_grid_ref_splat_apply(&r, &sp, st.u, st.v, (const float *const *)st.dye, wx, wy, mask, ru, rv, dyo);
-    compare("splat: u", g, VF_GRID_FIELD_U, ru, 1e-5);
-    compare("splat: v", g, VF_GRID_FIELD_V, rv, 1e-5);
+    compare_uv("splat", g, ru, rv, 1e-5);
     compare("splat: dye r", g, VF_GRID_FIELD_R, dyo[0], 1e-5);
     compare("splat: dye b", g, VF_GRID_FIELD_B, dyo[2], 1e-5);
 
     /* vorticity + confinement */
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_VORTICITY));
+    upload_and_run(g, &st, VF_GRID_PASS_VORTICITY);
     vf_grid_ref_vorticity(&r, st.u, st.v, om);
     compare("vorticity", g, VF_GRID_FIELD_OMEGA, om, 1e-5);
     vf_grid_ref_confine(&r, (float)gd->vorticity, st.u, st.v, om, wx, wy, ru, rv);
-    compare("confinement: u", g, VF_GRID_FIELD_U, ru, 1e-5);
-    compare("confinement: v", g, VF_GRID_FIELD_V, rv, 1e-5);
+    compare_uv("confinement", g, ru, rv, 1e-5);
 
     /* velocity advection */
     bool mc = gd->advection == VF_GRID_ADVECT_MACCORMACK;
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_ADVECT_VELOCITY));
+    upload_and_run(g, &st, VF_GRID_PASS_ADVECT_VELOCITY);
     vf_grid_ref_advect_velocity(&r, mc, st.u, st.v, wx, wy, mask, su, sv, hu, hv, ru, rv);
-    compare(mc ? "advect velocity maccormack: u" : "advect velocity: u", g, VF_GRID_FIELD_U, ru, 1e-4);
-    compare(mc ? "advect velocity maccormack: v" : "advect velocity: v", g, VF_GRID_FIELD_V, rv, 1e-4);
+    compare_uv(mc ? "advect velocity maccormack" : "advect velocity", g, ru, rv, 1e-4);
 
     /* diffusion */
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_DIFFUSE));
+    upload_and_run(g, &st, VF_GRID_PASS_DIFFUSE);
     float alpha = (float)(gd->viscosity * gd->dt / ((double)r.h * r.h));
     float omega;
     uint32_t sweeps = vf_grid_diffuse_sweeps(g, &omega);
     CHECK(sweeps == gd->diffuse_iters && omega > 1.0f && omega < 2.0f);
     vf_grid_ref_diffuse(&r, 0, alpha, omega, sweeps, st.u, wx, ru);
     vf_grid_ref_diffuse(&r, 1, alpha, omega, sweeps, st.v, wy, rv);
-    compare("diffuse: u", g, VF_GRID_FIELD_U, ru, 1e-4);
-    compare("diffuse: v", g, VF_GRID_FIELD_V, rv, 1e-4);
+    compare_uv("diffuse", g, ru, rv, 1e-4);
 
     /* boundary */
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_BOUNDARY));
+    upload_and_run(g, &st, VF_GRID_PASS_BOUNDARY);
     vf_grid_ref_boundary(&r, st.u, st.v, wx, wy, mask, su, sv, ru, rv);
-    compare("boundary: u", g, VF_GRID_FIELD_U, ru, 2e-6);
-    compare("boundary: v", g, VF_GRID_FIELD_V, rv, 2e-6);
+    compare_uv("boundary", g, ru, rv, 2e-6);
 
     /* divergence */
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_DIVERGENCE));
+    upload_and_run(g, &st, VF_GRID_PASS_DIVERGENCE);
     vf_grid_ref_divergence(&r, st.u, st.v, mask, 1.0f / r.dt, tmp);
     compare("divergence (rhs)", g, VF_GRID_FIELD_RHS, tmp, 1e-5);
 
     /* gradient */
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_GRADIENT));
+    upload_and_run(g, &st, VF_GRID_PASS_GRADIENT);
     vf_grid_ref_gradient(&r, st.u, st.v, st.p, wx, wy, ru, rv);
-    compare("gradient: u", g, VF_GRID_FIELD_U, ru, 1e-5);
-    compare("gradient: v", g, VF_GRID_FIELD_V, rv, 1e-5);
+    compare_uv("gradient", g, ru, rv, 1e-5);
 
     /* multigrid V-cycle and Jacobi on the random rhs, warm start = random p */
     vf_grid_ref_mg mg;
@@ -409,8 +372,7 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     vf_grid_ref_mg_free(&mg);
 
     /* scalar advection (dye, texture coordinates) */
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_ADVECT_SCALARS));
+    upload_and_run(g, &st, VF_GRID_PASS_ADVECT_SCALARS);
     vf_grid_ref_advect_scalars(&r, mc, st.u, st.v, mask, 3, (const float *const *)st.dye, dyh, dyo);
     compare(mc ? "advect dye maccormack: r" : "advect dye: r", g, VF_GRID_FIELD_R, dyo[0], 1e-4);
     compare(mc ? "advect dye maccormack: g" : "advect dye: g", g, VF_GRID_FIELD_G, dyo[1], 1e-4);
@@ -423,15 +385,13 @@ static void test_setup(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     }
 
     /* dye mixing */
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_DYE_MIX));
+    upload_and_run(g, &st, VF_GRID_PASS_DYE_MIX);
     vf_grid_ref_dye_mix(&r, (float)gd->dye_mix, mask, (const float *const *)st.dye, dyo);
     compare("dye mix: r", g, VF_GRID_FIELD_R, dyo[0], 1e-5);
     compare("dye mix: g", g, VF_GRID_FIELD_G, dyo[1], 1e-5);
 
     /* the divergence norm after a projection (measure pass) */
-    CHECK(upload(g, &st));
-    CHECK(run_pass(g, VF_GRID_PASS_MEASURE));
+    upload_and_run(g, &st, VF_GRID_PASS_MEASURE);
     CHECK(vf_grid_read_stats(g, &sts) == VF_OK);
     vf_grid_ref_divergence(&r, st.u, st.v, mask, 1.0f, tmp);
     double div_rms = vf_grid_ref_rms(&r, tmp, mask, 1.0f);
@@ -471,7 +431,7 @@ static void test_vcycle_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
     d->pressure = VF_GRID_PRESSURE_MULTIGRID;
     vf_grid *g = NULL;
     char err[256] = "";
-    if (!CHECK_MSG(vf_grid_create(gpu, d, &g, err, sizeof err) == VF_OK, "create %s: %s", name, err))
+    if (!CHECK_MSG(vf_grid_create(gpu, d, &g, NULL, err, sizeof err) == VF_OK, "create %s: %s", name, err))
         return;
     const vf_grid_desc *gd = vf_grid_get_desc(g);
     vf_grid_ref r = {.nx = gd->nx, .ny = gd->ny, .h = (float)(gd->width / gd->nx), .dt = (float)gd->dt};
@@ -523,7 +483,7 @@ static void test_transport_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
         d->advection = mc ? VF_GRID_ADVECT_MACCORMACK : VF_GRID_ADVECT_SEMI_LAGRANGIAN;
         vf_grid *g = NULL;
         char err[256] = "";
-        if (!CHECK_MSG(vf_grid_create(gpu, d, &g, err, sizeof err) == VF_OK, "create %s: %s", name, err))
+        if (!CHECK_MSG(vf_grid_create(gpu, d, &g, NULL, err, sizeof err) == VF_OK, "create %s: %s", name, err))
             return;
         const vf_grid_desc *gd = vf_grid_get_desc(g);
         vf_grid_ref r = ref_for(gd);
@@ -539,18 +499,13 @@ static void test_transport_open(vf_gpu *gpu, const char *name, vf_grid_desc *d)
             dyh[c] = malloc(nc * 4);
         }
         vf_grid_ref_weights(&r, mask, wx, wy);
-        CHECK(upload(g, &st));
-        CHECK(run_pass(g, VF_GRID_PASS_ADVECT_VELOCITY));
+        upload_and_run(g, &st, VF_GRID_PASS_ADVECT_VELOCITY);
         vf_grid_ref_advect_velocity(&r, mc, st.u, st.v, wx, wy, mask, su, sv, hu, hv, ru, rv);
-        compare("open advect velocity: u", g, VF_GRID_FIELD_U, ru, 1e-4);
-        compare("open advect velocity: v", g, VF_GRID_FIELD_V, rv, 1e-4);
-        CHECK(upload(g, &st));
-        CHECK(run_pass(g, VF_GRID_PASS_BOUNDARY));
+        compare_uv("open advect velocity", g, ru, rv, 1e-4);
+        upload_and_run(g, &st, VF_GRID_PASS_BOUNDARY);
         vf_grid_ref_boundary(&r, st.u, st.v, wx, wy, mask, su, sv, ru, rv);
-        compare("open boundary: u", g, VF_GRID_FIELD_U, ru, 2e-6);
-        compare("open boundary: v", g, VF_GRID_FIELD_V, rv, 2e-6);
-        CHECK(upload(g, &st));
-        CHECK(run_pass(g, VF_GRID_PASS_ADVECT_SCALARS));
+        compare_uv("open boundary", g, ru, rv, 2e-6);
+        upload_and_run(g, &st, VF_GRID_PASS_ADVECT_SCALARS);
         vf_grid_ref_advect_scalars(&r, mc, st.u, st.v, mask, 3, (const float *const *)st.dye, dyh, dyo);
         compare("open advect dye: r", g, VF_GRID_FIELD_R, dyo[0], 1e-4);
         compare("open advect dye: b", g, VF_GRID_FIELD_B, dyo[2], 1e-4);
@@ -579,27 +534,35 @@ static void test_fit(vf_gpu *gpu)
 {
     vf_test_section("device memory fit check");
     char err[512] = "";
+    const char *key = NULL;
     const uint64_t range = gpu->info.max_storage_buffer_range, have = gpu->info.device_local_bytes;
-    CHECK(vf_solver_check_fit(gpu, 1u << 20, 1u << 16, "n: 16 x 16 cells", "use a smaller n", err, sizeof err) == VF_OK);
-    CHECK(vf_solver_check_fit(gpu, range + 1, range + 1, "n: 9 x 9 cells", "use a smaller n", err, sizeof err) == VF_ERR_TOO_LARGE);
+    CHECK(vf_solver_check_fit(gpu, 1u << 20, 1u << 16, "n", "16 x 16 cells", "use a smaller n", &key, err, sizeof err) ==
+          VF_OK);
+    CHECK(key == NULL);
+    CHECK(vf_solver_check_fit(gpu, range + 1, range + 1, "n", "9 x 9 cells", "use a smaller n", &key, err, sizeof err) ==
+          VF_ERR_TOO_LARGE);
     CHECK_STR_CONTAINS(err, "n: 9 x 9 cells need");
     CHECK_STR_CONTAINS(err, "(maxStorageBufferRange): use a smaller n");
+    CHECK(key && !strcmp(key, "n")); /* the key comes back apart from the text */
     if (have) {
         err[0] = 0;
-        CHECK(vf_solver_check_fit(gpu, have, 1u << 16, "n: 7 x 7 cells", "use a smaller n", err, sizeof err) == VF_ERR_TOO_LARGE);
+        CHECK(vf_solver_check_fit(gpu, have, 1u << 16, "n", "7 x 7 cells", "use a smaller n", NULL, err, sizeof err) ==
+              VF_ERR_TOO_LARGE);
         CHECK_STR_CONTAINS(err, "n: 7 x 7 cells need");
     }
-    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_OUT_OF_DEVICE_MEMORY, 1u << 30, "n: 5 x 5 cells", "use a smaller nx or ny",
-                                 err, sizeof err) == VF_ERR_TOO_LARGE);
-    CHECK_STR_CONTAINS(err, "n: 5 x 5 cells need 1.0 GiB of device memory");
+    key = NULL;
+    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_OUT_OF_DEVICE_MEMORY, 1u << 30, "nx", "5 x 5 cells", "use a smaller nx or ny",
+                                 &key, err, sizeof err) == VF_ERR_TOO_LARGE);
+    CHECK_STR_CONTAINS(err, "nx: 5 x 5 cells need 1.0 GiB of device memory");
     CHECK_STR_CONTAINS(err, "cannot allocate it: use a smaller nx or ny"); /* the caller's fix, not a fixed one */
-    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_INVALID_ARG, 1, "n", "use a smaller n", err, sizeof err) == VF_ERR_INVALID_ARG);
+    CHECK(key && !strcmp(key, "nx"));
+    CHECK(vf_solver_alloc_failed(gpu, VF_ERR_INVALID_ARG, 1, "n", "", "use a smaller n", NULL, err, sizeof err) ==
+          VF_ERR_INVALID_ARG);
 }
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_fit(gpu);
 
     /* A: closed box, no-slip walls, a moving lid and a moving disc, MacCormack,

@@ -31,10 +31,10 @@
 
 static uint64_t rng_state = 777;
 
+/* The next random number of this test's sequence, in [0, 1). */
 static float frand(void)
 {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng_state >> 40) & 0xffffff) / 16777216.0f;
+    return vf_test_randf(&rng_state);
 }
 
 static void compare(const char *what, vf_grid3d *g, vf_grid3d_field f, const float *ref, double tol)
@@ -45,25 +45,8 @@ static void compare(const char *what, vf_grid3d *g, vf_grid3d_field f, const flo
         free(gpu);
         return;
     }
-    double err;
-    size_t worst = vf_test_max_diff(gpu, ref, n, &err);
-    double scale = fmax(1.0, vf_test_max_abs(ref, n));
-    printf("  %-30s max |gpu - cpu| = %.3g (scale %.3g, tol %.1g)\n", what, err, scale, tol);
-    CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at %zu gpu %.9g cpu %.9g > %.1g x %.3g", what, err, worst,
-              gpu[worst], ref[worst], tol, scale);
+    vf_test_compare(what, gpu, ref, n, 0, tol, 1.0);
     free(gpu);
-}
-
-static bool run_pass(vf_grid3d *g, vf_grid3d_pass pass)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid3d_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_grid3d_record_pass(g, cmd, pass, NULL);
-    vf_cmd_barrier_compute_to_transfer(cmd);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK;
 }
 
 typedef struct levels {
@@ -99,7 +82,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     vf_test_section(name);
     vf_grid3d *g = NULL;
     char err[256] = "";
-    vf_result res = vf_grid3d_create(gpu, din, &g, err, sizeof err);
+    vf_result res = vf_grid3d_create(gpu, din, &g, NULL, err, sizeof err);
     if (!CHECK_MSG(res == VF_OK, "create %s: %s %s", name, vf_result_message(res), err))
         return;
     const vf_grid3d_desc *d = vf_grid3d_get_desc(g);
@@ -134,7 +117,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
 
     /* source */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_SOURCE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_SOURCE));
     memcpy(rs, scal, 2 * nc * 4);
     vf_g3ref_cool(&r, rs, (float)d->cooling, (float)d->ambient);
     vf_g3ref_source(&r, rs, d->source, d->source_density, d->source_temperature,
@@ -145,7 +128,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     float centre[4] = {0.4f, 0.5f, 0.6f, 0.2f}, acc[3] = {1.5f, -2.0f, 0.7f};
     vf_grid3d_set_push(g, centre, centre[3], acc, false);
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_BUOYANCY));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_BUOYANCY));
     memcpy(rv, vel, nf * 4);
     vf_g3ref_buoyancy(&r, rv, scal, (float)d->alpha, (float)d->beta, (float)d->ambient, centre, acc);
     compare("buoyancy + push: velocity", g, VF_GRID3D_FIELD_VEL, rv, 1e-5);
@@ -154,7 +137,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     /* vorticity + confinement */
     if (d->vorticity > 0) {
         UPLOAD();
-        CHECK(run_pass(g, VF_GRID3D_PASS_VORTICITY));
+        CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_VORTICITY));
         vf_g3ref_vorticity(&r, vel, om);
         compare("vorticity", g, VF_GRID3D_FIELD_OMEGA, om, 1e-5);
         memcpy(rv, vel, nf * 4);
@@ -165,7 +148,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     /* velocity advection */
     bool mc = d->advection == VF_GRID3D_ADVECT_MACCORMACK;
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_ADVECT_VELOCITY));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_ADVECT_VELOCITY));
     vf_g3ref_advect_vel(&r, vel, vel, rv, r.dt, 0);
     if (mc) {
         vf_g3ref_advect_vel(&r, vel, rv, rv2, r.dt, 1);
@@ -177,7 +160,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     /* diffusion */
     if (d->viscosity > 0) {
         UPLOAD();
-        CHECK(run_pass(g, VF_GRID3D_PASS_DIFFUSE));
+        CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_DIFFUSE));
         memcpy(rv, vel, nf * 4);
         float a = (float)(d->viscosity * d->dt / ((double)r.h * r.h));
         for (uint32_t it = 0; it < vf_grid3d_diffuse_sweeps(g); it++)
@@ -189,27 +172,27 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
 
     /* boundary */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_BOUNDARY));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_BOUNDARY));
     memcpy(rv, vel, nf * 4);
     vf_g3ref_boundary(&r, rv);
     compare("boundary: velocity", g, VF_GRID3D_FIELD_VEL, rv, 1e-6);
 
     /* divergence */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_DIVERGENCE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_DIVERGENCE));
     vf_g3ref_divergence(&r, vel, rc, 1.0f / r.dt);
     compare("divergence: rhs", g, VF_GRID3D_FIELD_RHS, rc, 1e-5);
 
     /* gradient */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_GRADIENT));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_GRADIENT));
     memcpy(rv, vel, nf * 4);
     vf_g3ref_gradient(&r, rv, p, r.dt);
     compare("gradient: velocity", g, VF_GRID3D_FIELD_VEL, rv, 1e-5);
 
     /* pressure: the desc's iterations */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_PRESSURE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_PRESSURE));
     if (d->pressure == VF_GRID3D_PRESSURE_MULTIGRID) {
         levels L = {.count = (int)vf_grid3d_levels(g)};
         for (int l = 0; l < L.count; l++) {
@@ -261,7 +244,7 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
 
     /* scalar advection */
     UPLOAD();
-    CHECK(run_pass(g, VF_GRID3D_PASS_ADVECT_SCALARS));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_ADVECT_SCALARS));
     vf_g3ref_advect_scalar(&r, vel, scal, scal, rs, r.dt, 0);
     if (mc) {
         vf_g3ref_advect_scalar(&r, vel, scal, rs, rs2, r.dt, 1);
@@ -284,18 +267,6 @@ static void run_setup(vf_gpu *gpu, const char *name, vf_grid3d_desc *din)
     vf_grid3d_destroy(&g);
 }
 
-static bool record_pressure_and_wait(vf_grid3d *g, vf_grid3d_pressure method, uint32_t iters)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid3d_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_result res = vf_grid3d_record_pressure(g, cmd, method, iters);
-    vf_cmd_barrier_compute_to_transfer(cmd);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && res == VF_OK;
-}
-
 static double rms_of(const float *a, size_t n)
 {
     double s = 0;
@@ -310,7 +281,7 @@ static double rms_of(const float *a, size_t n)
 static double project(vf_grid3d *g, const vf_g3ref *r, const float *vel, float *vel_out, float *div)
 {
     CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK);
-    CHECK(run_pass(g, VF_GRID3D_PASS_GRADIENT));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_GRADIENT));
     CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_VEL, vel_out) == VF_OK);
     vf_g3ref_divergence(r, vel_out, div, 1.0f);
     return rms_of(div, vf_g3ref_cells(r));
@@ -326,10 +297,8 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
     vf_grid3d_desc d = {.nx = nx, .ny = ny, .nz = nz, .dt = 0.01, .pressure = VF_GRID3D_PRESSURE_FFT};
     for (int s = 0; s < 6; s++)
         d.sides[s] = VF_G3_BC_PERIODIC;
-    vf_grid3d *g = NULL;
-    char err[256] = "";
-    vf_result res = vf_grid3d_create(gpu, &d, &g, err, sizeof err);
-    if (!CHECK_MSG(res == VF_OK, "create: %s %s", vf_result_message(res), err))
+    vf_grid3d *g = vf_test_grid3d(gpu, &d);
+    if (!g)
         return;
     CHECK_MSG(!with_mg || vf_grid3d_levels(g) > 1, "the fft grid keeps multigrid's levels");
     size_t nc = (size_t)nx * ny * nz;
@@ -348,7 +317,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
         vel[k] = 2.0f * (frand() - 0.5f);
     vf_g3ref_boundary(&r, vel);
     CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK);
-    CHECK(run_pass(g, VF_GRID3D_PASS_DIVERGENCE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_DIVERGENCE));
     CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_RHS, b) == VF_OK);
     vf_g3ref_divergence(&r, vel, div, 1.0f);
     double div0 = rms_of(div, nc);
@@ -356,7 +325,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
     vf_gpu_counters c;
     vf_gpu_counters_reset(&c);
     vf_gpu_counters_attach(gpu, &c);
-    CHECK(run_pass(g, VF_GRID3D_PASS_PRESSURE));
+    CHECK(vf_test_grid3d_pass(g, VF_GRID3D_PASS_PRESSURE));
     vf_gpu_counters_attach(gpu, NULL);
     vf_g3ref_fft_pressure(&r, b, ref);
     compare("fft: p against the DFT", g, VF_GRID3D_FIELD_P, ref, 1e-5);
@@ -364,12 +333,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
     double rr = vf_g3ref_residual_rms(&r, p, b), rb = rms_of(b, nc);
     printf("  residual: |b - A p| / |b| = %.3g (rms)\n", rr / rb);
     CHECK_MSG(rr <= 2e-6 * rb, "fft residual %.3g of |b| > 2e-6", rr / rb);
-    const vf_kernel_count *fw = vf_gpu_counters_kernel(&c, "vkfft forward"), *iv = vf_gpu_counters_kernel(&c, "vkfft inverse");
-    printf("  counted: %llu dispatches (vkfft forward %llu, inverse %llu), %llu bytes\n",
-           (unsigned long long)c.dispatches, fw ? (unsigned long long)fw->dispatches : 0ull,
-           iv ? (unsigned long long)iv->dispatches : 0ull, (unsigned long long)c.bytes);
-    CHECK(fw && iv && fw->dispatches >= 2 && iv->dispatches >= 2 && fw->bytes > 0 && iv->bytes > 0);
-    CHECK(fw && iv && c.dispatches == fw->dispatches + iv->dispatches + 1);
+    vf_test_check_fft_counts(&c);
 
     /* the projection: divergence at rounding level */
     double div_fft = project(g, &r, vel, v1, div);
@@ -380,7 +344,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny, uint32_t nz, bool wi
         /* multigrid from p = 0 on the same b: the same pressure up to its mean */
         CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_P, zero) == VF_OK);
         CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_RHS, b) == VF_OK);
-        CHECK(record_pressure_and_wait(g, VF_GRID3D_PRESSURE_MULTIGRID, 30));
+        CHECK(vf_test_grid3d_pressure(g, VF_GRID3D_PRESSURE_MULTIGRID, 30));
         float *mg = ref; /* the DFT's pressure is no longer needed */
         if (CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_P, mg) == VF_OK)) {
             double m = 0;
@@ -415,8 +379,7 @@ done:
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
 
     vf_grid3d_desc a = {
         .nx = 16, .ny = 16, .nz = 16, .viscosity = 0.002, .vorticity = 0.3, .alpha = 0.8, .beta = 0.3, .ambient = 0.1,

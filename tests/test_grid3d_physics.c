@@ -36,10 +36,10 @@
 
 static uint64_t rng_state = 4242;
 
+/* The next random number of this test's sequence, in [0, 1). */
 static float frand(void)
 {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng_state >> 40) & 0xffffff) / 16777216.0f;
+    return vf_test_randf(&rng_state);
 }
 
 static vf_g3ref ref_of(vf_grid3d *g, const uint32_t *mask)
@@ -203,7 +203,7 @@ static void test_taylor_green(vf_gpu *gpu)
     CHECK(vf_grid3d_write(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK);
     double e0 = kinetic_energy(vel, &r);
     uint32_t steps = (uint32_t)lround(T / d.dt);
-    CHECK(vf_grid3d_run_steps(g, steps) == VF_OK);
+    CHECK(vf_test_grid3d_steps(gpu, g, steps) == VF_OK);
     CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_VEL, vel) == VF_OK);
     double e1 = kinetic_energy(vel, &r), t = steps * d.dt;
     double rate = -log(e1 / e0) / t, expect = 6 * nu;
@@ -244,7 +244,7 @@ static double plume_error(vf_gpu *gpu, uint32_t n, double *rise)
                 double q = 1.0 - (x * x + y * y + z * z) / ((double)d.source[3] * d.source[3]);
                 weights += q >= 0 ? VF_G3_SMOOTH_PEAK * q * q : 0.0;
             }
-    CHECK(vf_grid3d_run_steps(g, steps) == VF_OK);
+    CHECK(vf_test_grid3d_steps(gpu, g, steps) == VF_OK);
     CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_SCALARS, scal) == VF_OK);
     double injected = weights * vcell * d.source_density * d.dt * steps;
     for (uint32_t k = 0; k < n; k++)
@@ -301,7 +301,7 @@ static void test_cooling(vf_gpu *gpu)
     size_t nc = 16 * 16 * 16;
     float *scal = malloc(2 * nc * 4);
     uint32_t steps = (uint32_t)lround(t_end / d.dt);
-    CHECK(vf_grid3d_run_steps(g, steps) == VF_OK);
+    CHECK(vf_test_grid3d_steps(gpu, g, steps) == VF_OK);
     CHECK(vf_grid3d_read(g, VF_GRID3D_FIELD_SCALARS, scal) == VF_OK);
     double want = exp(-c * steps * d.dt), worst = 0;
     for (size_t k = 0; k < nc; k++)
@@ -315,8 +315,7 @@ static void test_cooling(vf_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
 
     vf_grid3d_desc closed = {.nx = 32, .obstacles = {{.shape = VF_GRID3D_SHAPE_SPHERE, .centre = {0.5f, 0.5f, 0.5f},
                                                       .size = {0.2f}}}};

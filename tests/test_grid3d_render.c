@@ -34,7 +34,7 @@ static void test_light(vf_gpu *gpu)
     vf_grid3d *g = vf_test_grid3d(gpu, &d);
     if (!g)
         return;
-    CHECK(vf_grid3d_run_steps(g, 10) == VF_OK);
+    CHECK(vf_test_grid3d_steps(gpu, g, 10) == VF_OK);
     vf_renderer *r = NULL;
     vf_render_options opt = {.width = 64, .height = 48};
     char err[256] = "";
@@ -144,8 +144,7 @@ static void test_golden(void)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_light(gpu);
     vf_test_gpu_done(&gpu);
     test_blackbody();

@@ -34,10 +34,10 @@
 
 static uint64_t rng_state = 777;
 
+/* The next random number of this test's sequence, in [0, 1). */
 static float frand(void)
 {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng_state >> 40) & 0xffffff) / 16777216.0f;
+    return vf_test_randf(&rng_state);
 }
 
 /* The grid's fields a kernel test reads back, and the reference's domain. */
@@ -51,25 +51,10 @@ typedef struct setup {
 
 static void setup_free(setup *s)
 {
-    free(s->u);
-    free(s->v);
-    free(s->p);
-    free(s->b);
-    free(s->wx);
-    free(s->wy);
-    free(s->mask);
+    void *all[] = {s->u, s->v, s->p, s->b, s->wx, s->wy, s->mask};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        free(all[k]);
     vf_grid_destroy(&s->g);
-}
-
-static bool submit_pass(vf_grid *g, vf_grid_pass pass)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_grid_record_pass(g, cmd, pass, NULL);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK;
 }
 
 /* Creates the grid, paints a few solid cells unless `open`, runs the
@@ -78,8 +63,7 @@ static bool submit_pass(vf_grid *g, vf_grid_pass pass)
 static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
 {
     memset(s, 0, sizeof *s);
-    char err[512] = "";
-    if (!CHECK_MSG(vf_grid_create(gpu, d, &s->g, err, sizeof err) == VF_OK, "create: %s", err))
+    if (!(s->g = vf_test_grid(gpu, d)))
         return false;
     const vf_grid_desc *gd = vf_grid_get_desc(s->g);
     s->r = (vf_grid_ref){.nx = gd->nx, .ny = gd->ny, .h = (float)(gd->width / gd->nx), .dt = (float)gd->dt};
@@ -106,7 +90,7 @@ static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
             s->mask[(size_t)(3 + (uint32_t)(frand() * (ny - 6))) * nx + 3 + (uint32_t)(frand() * (nx - 6))] =
                 VF_GRID_CELL_SOLID;
         CHECK(vf_grid_write(s->g, VF_GRID_FIELD_MASK_STATIC, s->mask) == VF_OK);
-        CHECK(submit_pass(s->g, VF_GRID_PASS_OBSTACLES));
+        CHECK(vf_test_grid_pass(s->g, VF_GRID_PASS_OBSTACLES));
     }
     CHECK(vf_grid_read(s->g, VF_GRID_FIELD_MASK, s->mask) == VF_OK);
     CHECK(vf_grid_read(s->g, VF_GRID_FIELD_WX, s->wx) == VF_OK);
@@ -140,38 +124,6 @@ static bool setup_make(vf_gpu *gpu, vf_grid_desc *d, bool open, setup *s)
            CHECK(vf_grid_write(s->g, VF_GRID_FIELD_RHS, s->b) == VF_OK);
 }
 
-/* A GPU field against the reference: max |gpu - cpu| <= tol max(1, max |cpu|)
- * (scale: max(floor, max |cpu|)). */
-static void compare(const char *what, vf_grid *g, vf_grid_field f, const float *ref, double tol, double floor_)
-{
-    uint32_t w, h;
-    vf_grid_field_size(g, f, &w, &h);
-    size_t n = (size_t)w * h;
-    float *gpu = malloc(n * 4);
-    if (!CHECK(gpu != NULL) || !CHECK(vf_grid_read(g, f, gpu) == VF_OK)) {
-        free(gpu);
-        return;
-    }
-    double err;
-    size_t worst = vf_test_max_diff(gpu, ref, n, &err);
-    double scale = fmax(floor_, vf_test_max_abs(ref, n));
-    printf("  %-34s max |gpu - cpu| = %.3g (scale %.3g, tol %.2g)\n", what, err, scale, tol);
-    CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at (%zu, %zu) gpu %.9g cpu %.9g > %.1g x %.3g", what, err,
-              worst % w, worst / w, gpu[worst], ref[worst], tol, scale);
-    free(gpu);
-}
-
-static bool submit_iterations(vf_grid *g, vf_grid_pressure m, uint32_t iters)
-{
-    VkCommandBuffer cmd;
-    vf_gpu *gpu = vf_grid_solver(g)->gpu;
-    if (vf_cmd_oneshot_begin(gpu, &cmd) != VF_OK)
-        return false;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    vf_result r = vf_grid_record_pressure_iterations(g, cmd, m, iters);
-    return vf_cmd_oneshot_submit(gpu, cmd) == VF_OK && r == VF_OK;
-}
-
 /* ------------------------------------------------------------------ Klein */
 
 static void test_klein(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool open)
@@ -186,20 +138,20 @@ static void test_klein(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool open
     }
     const vf_grid_desc *gd = vf_grid_get_desc(s.g);
     float *ru = malloc(s.nu * 4), *rv = malloc(s.nv * 4), *x = malloc(s.nc * 4);
-    if (CHECK(ru && rv && x) && CHECK(submit_pass(s.g, VF_GRID_PASS_ADVECT_VELOCITY))) {
+    if (CHECK(ru && rv && x) && CHECK(vf_test_grid_pass(s.g, VF_GRID_PASS_ADVECT_VELOCITY))) {
         vf_grid_ref_donor_cell(&s.r, (float)gd->donor_gamma, s.u, s.v, s.wx, s.wy, ru, rv);
-        compare("donor-cell: u", s.g, VF_GRID_FIELD_U, ru, 1e-5, 1.0);
-        compare("donor-cell: v", s.g, VF_GRID_FIELD_V, rv, 1e-5, 1.0);
+        vf_test_compare_grid("donor-cell: u", s.g, VF_GRID_FIELD_U, ru, 1e-5, 1.0);
+        vf_test_compare_grid("donor-cell: v", s.g, VF_GRID_FIELD_V, rv, 1e-5, 1.0);
     }
     const uint32_t iters[] = {1, 3};
     for (int q = 0; q < 2 && x; q++) {
         CHECK(vf_grid_write(s.g, VF_GRID_FIELD_P, s.p) == VF_OK);
-        CHECK(submit_iterations(s.g, VF_GRID_PRESSURE_SSOR, iters[q]));
+        CHECK(vf_test_grid_pressure(s.g, VF_GRID_PRESSURE_SSOR, iters[q]));
         memcpy(x, s.p, s.nc * 4);
         vf_grid_ref_ssor(&s.r, iters[q], (float)gd->ssor_omega, x, s.b, s.wx, s.wy);
         char what[64];
         snprintf(what, sizeof what, "ssor x%u (omega %.2g): p", iters[q], gd->ssor_omega);
-        compare(what, s.g, VF_GRID_FIELD_P, x, 1e-4, 1.0);
+        vf_test_compare_grid(what, s.g, VF_GRID_FIELD_P, x, 1e-4, 1.0);
     }
     free(ru);
     free(rv);
@@ -273,7 +225,8 @@ static void test_penalty(vf_gpu *gpu, const char *name, vf_grid_desc *d, bool op
         /* p = -div(u) / eps of a nearly divergence-free u: the velocities'
          * allowed difference, across a cell, over eps */
         double ptol = 4 * PENALTY_TOL * fmax(cu, cv) / (h * gd->epsilon);
-        compare("penalty: p = -div(u) / eps", s.g, VF_GRID_FIELD_P, x, ptol / fmax(1.0, vf_test_max_abs(x, s.nc)), 1.0);
+        vf_test_compare_grid("penalty: p = -div(u) / eps", s.g, VF_GRID_FIELD_P, x,
+                             ptol / fmax(1.0, vf_test_max_abs(x, s.nc)), 1.0);
         double before = vf_grid_ref_rms(&s.r, s.b, s.mask, s.r.dt), after = vf_grid_ref_rms(&s.r, x, s.mask, -(float)gd->epsilon);
         printf("  divergence %.4g -> %.3g (rms, 1/s)\n", before, after);
     }
@@ -310,10 +263,10 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny)
     vf_gpu_counters c;
     vf_gpu_counters_reset(&c);
     vf_gpu_counters_attach(gpu, &c);
-    CHECK(submit_iterations(s.g, VF_GRID_PRESSURE_FFT, 1));
+    CHECK(vf_test_grid_pressure(s.g, VF_GRID_PRESSURE_FFT, 1));
     vf_gpu_counters_attach(gpu, NULL);
     vf_grid_ref_fft_pressure(&s.r, s.b, ref);
-    compare("fft: p against the DFT", s.g, VF_GRID_FIELD_P, ref, 1e-5, 0.0);
+    vf_test_compare_grid("fft: p against the DFT", s.g, VF_GRID_FIELD_P, ref, 1e-5, 0.0);
     /* the residual of the fp32 solution: rounding level */
     float *p = malloc(s.nc * 4);
     if (CHECK(p != NULL) && CHECK(vf_grid_read(s.g, VF_GRID_FIELD_P, p) == VF_OK)) {
@@ -325,7 +278,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny)
     /* multigrid from p = 0 to convergence on the same b: the same pressure up to its mean */
     memset(mg, 0, s.nc * 4);
     CHECK(vf_grid_write(s.g, VF_GRID_FIELD_P, mg) == VF_OK);
-    CHECK(submit_iterations(s.g, VF_GRID_PRESSURE_MULTIGRID, 30));
+    CHECK(vf_test_grid_pressure(s.g, VF_GRID_PRESSURE_MULTIGRID, 30));
     if (CHECK(vf_grid_read(s.g, VF_GRID_FIELD_P, mg) == VF_OK)) {
         double m = 0;
         for (size_t k = 0; k < s.nc; k++)
@@ -340,12 +293,7 @@ static void test_fft(vf_gpu *gpu, uint32_t nx, uint32_t ny)
     }
     free(p);
     /* dispatches: VkFFT's forward kernels, the scaling, the inverse kernels */
-    const vf_kernel_count *fw = vf_gpu_counters_kernel(&c, "vkfft forward"), *iv = vf_gpu_counters_kernel(&c, "vkfft inverse");
-    printf("  counted: %llu dispatches (vkfft forward %llu, inverse %llu), %llu bytes\n",
-           (unsigned long long)c.dispatches, fw ? (unsigned long long)fw->dispatches : 0ull,
-           iv ? (unsigned long long)iv->dispatches : 0ull, (unsigned long long)c.bytes);
-    CHECK(fw && iv && fw->dispatches >= 2 && iv->dispatches >= 2 && fw->bytes > 0 && iv->bytes > 0);
-    CHECK(fw && iv && c.dispatches == fw->dispatches + iv->dispatches + 1);
+    vf_test_check_fft_counts(&c);
     /* a random velocity projected: the divergence after it is rounding */
     CHECK(vf_grid_write(s.g, VF_GRID_FIELD_U, s.u) == VF_OK && vf_grid_write(s.g, VF_GRID_FIELD_V, s.v) == VF_OK);
     {
@@ -457,8 +405,7 @@ static void test_refusals(void)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
 
     /* walls with a lid and painted solid cells */
     vf_grid_desc a = {.nx = 40, .ny = 24, .width = 1.25, .dt = 0.01, .donor_gamma = 0.7};

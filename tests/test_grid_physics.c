@@ -50,9 +50,8 @@ static vf_grid *splat_box(vf_gpu *gpu, uint32_t n)
 {
     vf_grid_desc d = {.nx = n, .ny = n, .dt = 0.01};
     d.source = (vf_grid_source){.on = true, .cx = 0.37f, .cy = 0.55f, .radius = 0.08f, .fx = 300.0f, .fy = 200.0f};
-    vf_grid *g = NULL;
-    char err[256];
-    if (!CHECK(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK))
+    vf_grid *g = vf_test_grid(gpu, &d);
+    if (!g)
         return NULL;
     vf_grid_pass p[] = {VF_GRID_PASS_SPLAT, VF_GRID_PASS_BOUNDARY, VF_GRID_PASS_DIVERGENCE};
     CHECK(oneshot_passes(g, p, 3) == VF_OK);
@@ -203,9 +202,8 @@ static void test_sine_diffusion(vf_gpu *gpu)
     d.viscosity = 1.5 * h * h / d.dt; /* nu dt / h^2 = 1.5 */
     for (int s = 0; s < 4; s++)
         d.sides[s] = VF_GRID_BC_PERIODIC;
-    vf_grid *g = NULL;
-    char err[256];
-    if (!CHECK(vf_grid_create(gpu, &d, &g, err, sizeof err) == VF_OK))
+    vf_grid *g = vf_test_grid(gpu, &d);
+    if (!g)
         return;
     size_t nu = (size_t)(nx + 1) * ny, nv = (size_t)nx * (ny + 1);
     float *u = malloc(nu * 4), *v = malloc(nv * 4), *u1 = malloc(nu * 4), *v1 = malloc(nv * 4);
@@ -249,28 +247,6 @@ static const double ghia_u100[] = {0.84123, 0.68717, 0.23151, 0.00332, -0.13641,
 static const double ghia_u400[] = {0.75837, 0.55892, 0.29093, 0.16256, 0.02135, -0.11477,
                                    -0.17119, -0.32726, -0.24299, -0.14612, -0.09266};
 
-static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *sets, int nsets)
-{
-    const vf_scene_info *info = vf_scene_find(scene);
-    if (!CHECK(info != NULL))
-        return NULL;
-    void *desc = calloc(1, info->desc_size);
-    vf_scene_defaults(info, desc);
-    char err[512];
-    for (int k = 0; k < nsets; k++)
-        if (!CHECK_MSG(vf_params_set(info->params, info->param_count, desc, sets[k], err, sizeof err) == VF_OK, "%s", err)) {
-            free(desc);
-            return NULL;
-        }
-    vf_solver *s = NULL;
-    vf_result res = info->validate(info, desc, err, sizeof err);
-    if (res == VF_OK)
-        res = info->create(info, gpu, desc, &s, err, sizeof err);
-    CHECK_MSG(res == VF_OK, "scene %s: %s", scene, err);
-    free(desc);
-    return s;
-}
-
 /* What a cavity run to its steady state gave. */
 typedef struct cavity_result {
     double ghia;          /* max |u - Ghia| on the vertical centreline */
@@ -298,7 +274,7 @@ static bool cavity_run_keep(vf_gpu *gpu, const char *label, const char *const *e
         sets[ns++] = extra[k];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    vf_solver *s = make_scene(gpu, "cavity", sets, ns);
+    vf_solver *s = vf_test_scene(gpu, "cavity", sets, ns);
     vf_grid *g = vf_grid_from_solver(s);
     if (!g)
         return false;
@@ -308,7 +284,7 @@ static bool cavity_run_keep(vf_gpu *gpu, const char *label, const char *const *e
     const double chunk = 1.0; /* simulated seconds per one-shot submit */
     uint32_t steps = (uint32_t)lround(chunk / vf_grid_get_desc(g)->dt);
     while (t < tmax - 1e-9 && change > 1e-4) {
-        CHECK(vf_grid_run_steps(g, steps) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, steps) == VF_OK);
         t = vf_grid_time(g);
         CHECK(vf_grid_read(g, VF_GRID_FIELD_U, u) == VF_OK);
         change = 0;
@@ -411,14 +387,14 @@ static void test_taylor_green(vf_gpu *gpu)
     const char *solvers[2] = {"pressure=fft", "pressure=multigrid"};
     for (int m = 0; m < 2; m++) {
         const char *sets[] = {"flow=taylor-green", "n=32", "viscosity=0.05", "frame_dt=0.02", solvers[m]};
-        vf_solver *s = make_scene(gpu, "shear", sets, 5);
+        vf_solver *s = vf_test_scene(gpu, "shear", sets, 5);
         vf_grid *g = vf_grid_from_solver(s);
         if (!g)
             return;
         const vf_grid_desc *d = vf_grid_get_desc(g);
         double e0 = kinetic_energy(g), worst_div = 0, worst_rel = 0, t = 0;
         for (int f = 0; f < 10; f++) {
-            CHECK(vf_grid_run_steps(g, d->substeps) == VF_OK);
+            CHECK(vf_test_grid_steps(gpu, g, d->substeps) == VF_OK);
             vf_grid_stats st;
             CHECK(vf_grid_read_stats(g, &st) == VF_OK);
             worst_div = fmax(worst_div, st.div_after);
@@ -524,8 +500,8 @@ static void coupled_surface(vf_gpu *gpu, vf_grid_pressure pressure, int coupling
     gd.dt = d->frame_dt / gd.substeps;
     vf_solver *s = NULL, *flow = NULL;
     char err[256];
-    if (!CHECK_MSG(vf_height_scene_create(gpu, sd, &s, err, sizeof err) == VF_OK, "%s", err) ||
-        !CHECK_MSG(vf_solver_create(gpu, &vf_grid_family, &gd, &flow, err, sizeof err) == VF_OK, "%s", err)) {
+    if (!CHECK_MSG(vf_height_scene_create(gpu, sd, &s, NULL, err, sizeof err) == VF_OK, "%s", err) ||
+        !CHECK_MSG(vf_solver_create(gpu, &vf_grid_family, &gd, &flow, NULL, err, sizeof err) == VF_OK, "%s", err)) {
         vf_solver_destroy(&s);
         free(sd);
         return;
@@ -632,7 +608,7 @@ static double channel_strouhal(vf_gpu *gpu, const char *label, const char *const
         sets[ns++] = extra[k];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    vf_solver *s = make_scene(gpu, "channel", sets, ns);
+    vf_solver *s = vf_test_scene(gpu, "channel", sets, ns);
     vf_grid *g = vf_grid_from_solver(s);
     if (!g)
         return 0;
@@ -643,7 +619,7 @@ static double channel_strouhal(vf_gpu *gpu, const char *label, const char *const
     float *v = malloc(nv * 4);
     double *ts = malloc(cap * sizeof(double)), *vs = malloc(cap * sizeof(double));
     while (vf_grid_time(g) < t_end - 1e-9 && count < cap) {
-        CHECK(vf_grid_run_steps(g, d->substeps) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, d->substeps) == VF_OK);
         CHECK(vf_grid_read(g, VF_GRID_FIELD_V, v) == VF_OK);
         ts[count] = vf_grid_time(g);
         vs[count++] = v[(size_t)pj * d->nx + pi];
@@ -832,10 +808,10 @@ static void test_obstacles(vf_gpu *gpu)
 {
     vf_test_section("obstacles: no flow through solid cells, no dye inside");
     const char *ch[] = {"n=24", "re=200", "obstacle=square"};
-    vf_solver *s = make_scene(gpu, "channel", ch, 3);
+    vf_solver *s = vf_test_scene(gpu, "channel", ch, 3);
     vf_grid *g = vf_grid_from_solver(s);
     if (g) {
-        CHECK(vf_grid_run_steps(g, 60) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, 60) == VF_OK);
         check_obstacles(g, "channel, static square pillar");
         vf_grid_stats st;
         CHECK(vf_grid_read_stats(g, &st) == VF_OK);
@@ -846,11 +822,11 @@ static void test_obstacles(vf_gpu *gpu)
     vf_solver_destroy(&s);
     /* painted cells: a disc painted solid blocks the flow at once */
     const char *cv[] = {"n=32"};
-    s = make_scene(gpu, "cavity", cv, 1);
+    s = vf_test_scene(gpu, "cavity", cv, 1);
     g = vf_grid_from_solver(s);
     if (g) {
         CHECK(vf_grid_paint(g, 0.5f, 0.7f, 0.1f, true, 0.0f, 0.0f) == VF_OK);
-        CHECK(vf_grid_run_steps(g, 10) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, 10) == VF_OK);
         uint32_t *mask = malloc(32 * 32 * 4);
         CHECK(vf_grid_read(g, VF_GRID_FIELD_MASK, mask) == VF_OK);
         size_t solid = 0;
@@ -867,10 +843,10 @@ static void test_obstacles(vf_gpu *gpu)
     }
     vf_solver_destroy(&s);
     const char *sm[] = {"n=32", "obstacle=moving"};
-    s = make_scene(gpu, "smoke", sm, 2);
+    s = vf_test_scene(gpu, "smoke", sm, 2);
     g = vf_grid_from_solver(s);
     if (g) {
-        CHECK(vf_grid_run_steps(g, 40) == VF_OK);
+        CHECK(vf_test_grid_steps(gpu, g, 40) == VF_OK);
         check_obstacles(g, "smoke, moving disc");
         float *su = malloc(32 * 32 * 4);
         CHECK(vf_grid_read(g, VF_GRID_FIELD_SU, su) == VF_OK);
@@ -888,9 +864,7 @@ static void test_cli(void)
 {
     vf_test_section("cli: bad input and export");
     char out[4096];
-    struct {
-        const char *args, *expect;
-    } bad[] = {
+    static const vf_test_bad bad[] = {
         {"cavity --set n=8 --steps 1", "n=8"},
         {"cavity --set n=8 --steps 1", "[16, 65536]"},
         {"cavity --set re=0 --steps 1", "re=0"},
@@ -901,19 +875,7 @@ static void test_cli(void)
         {"vortex --steps 1", "unknown scene 'vortex'"},
         {"cavity --set n=65536 --steps 1", "n: 65536 x 65536 cells need"},
     };
-    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        const char *dir = vf_test_path("bad");
-        int rc = vf_test_run_capture(out, sizeof out, "'%s' run %s --export '%s'", vf_t.vkfluid, bad[k].args, dir);
-        size_t lines = 0;
-        for (const char *c = out; *c; c++)
-            lines += *c == '\n';
-        printf("  vkfluid run %s -> exit %d: %s", bad[k].args, rc, out);
-        CHECK_EQ_INT(rc, 2);
-        CHECK_STR_CONTAINS(out, bad[k].expect);
-        CHECK_MSG(lines == 1, "expected one line, got %zu", lines);
-        CHECK_MSG(strncmp(out, "error: ", 7) == 0, "the line starts with 'error: '");
-        CHECK_MSG(!vf_test_exists(dir), "nothing written for %s", bad[k].args);
-    }
+    vf_test_bad_runs(bad, sizeof bad / sizeof bad[0], true);
     /* an export */
     const char *dir = vf_test_path("export");
     int rc = vf_test_run_capture(out, sizeof out, "'%s' run cavity --set n=16 --steps 2 --export '%s' --quiet",

@@ -77,6 +77,16 @@ static FILE *open_height_csv(const char *dir)
     return f;
 }
 
+/* Runs `vkfluid run ARGS --export DIR --quiet` (a check that it exits 0) and
+ * opens DIR's height csv as open_height_csv does. */
+static FILE *export_and_open(char *out, size_t cap, const char *args, const char *dir)
+{
+    char all[4400];
+    snprintf(all, sizeof all, "%s --export '%s' --quiet", args, dir);
+    CHECK_EQ_INT(run(out, cap, all), 0);
+    return open_height_csv(dir);
+}
+
 /* Reads dir/summary.json (free() it; NULL, a failed check, when missing)
  * and checks that its total volume kept the initial one (relative 1e-5);
  * *v0 gets the initial volume, NAN when the summary lacks the volumes (a
@@ -102,13 +112,10 @@ static void export_files(void)
     vf_test_section("--export: csv, vti, summary.json");
     char out[8192], path[4200];
     const char *dir = vf_test_path("pool");
-    char args[4400];
-    snprintf(args, sizeof args,
-             "pool --set nx=32 --set ny=24 --set leaves=2 --set ducks=1 --steps 12 --export-every 0.1 --check-every 4 "
-             "--export '%s' --quiet",
-             dir);
-    CHECK_EQ_INT(run(out, sizeof out, args), 0);
-    FILE *f = open_height_csv(dir);
+    FILE *f = export_and_open(out, sizeof out,
+                              "pool --set nx=32 --set ny=24 --set leaves=2 --set ducks=1 --steps 12 --export-every 0.1 "
+                              "--check-every 4",
+                              dir);
     if (f) {
         char line[256];
         int rows = 0;
@@ -152,14 +159,12 @@ static void export_files(void)
 static void river_export(void)
 {
     vf_test_section("river: run --steps with validation, --export csv and summary.json");
-    char out[8192], args[4400];
+    char out[8192];
     const char *dir = vf_test_path("river");
-    snprintf(args, sizeof args,
-             "river --set nx=128 --set ny=32 --set dx=0.0625 --set flow_cells=24 --set leaves=8 --steps 30 "
-             "--check-every 10 --export '%s' --quiet",
-             dir);
-    CHECK_EQ_INT(run(out, sizeof out, args), 0);
-    FILE *f = open_height_csv(dir);
+    FILE *f = export_and_open(out, sizeof out,
+                              "river --set nx=128 --set ny=32 --set dx=0.0625 --set flow_cells=24 --set leaves=8 "
+                              "--steps 30 --check-every 10",
+                              dir);
     if (f) {
         char line[256];
         int rows = 0, pillar = 0, moved = 0;
@@ -189,12 +194,11 @@ static void river_export(void)
         free(js);
     }
     /* advect=true: the extra pass runs and is timed, still without validation messages */
-    dir = vf_test_path("river_advect");
-    snprintf(args, sizeof args,
-             "river --set nx=128 --set ny=32 --set dx=0.0625 --set flow_cells=24 --set advect=true --steps 10 "
-             "--export '%s' --quiet",
-             dir);
-    CHECK_EQ_INT(run(out, sizeof out, args), 0);
+    f = export_and_open(out, sizeof out,
+                        "river --set nx=128 --set ny=32 --set dx=0.0625 --set flow_cells=24 --set advect=true --steps 10",
+                        vf_test_path("river_advect"));
+    if (f)
+        fclose(f);
     CHECK_STR_CONTAINS(out, "height_advect");
 }
 

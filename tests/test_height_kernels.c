@@ -814,7 +814,7 @@ static void test_cells(vf_gpu *gpu)
               vf_height_max_depth(&d));
     vf_solver *s = NULL;
     char err[256] = "";
-    vf_result r = vf_height_create(gpu, &d, &s, err, sizeof err);
+    vf_result r = vf_height_create(gpu, &d, &s, NULL, err, sizeof err);
     free(level);
     level = NULL;
     uint8_t *given = solid; /* kept for the comparison, not by the solver */
@@ -855,7 +855,9 @@ static void test_cells(vf_gpu *gpu)
         memset(all, 1, n);
         plain.solid = all;
         err[0] = 0;
-        CHECK(vf_height_validate(&plain, err, sizeof err) == VF_ERR_INVALID_ARG);
+        const char *key = NULL;
+        CHECK(vf_height_validate(&plain, &key, err, sizeof err) == VF_ERR_INVALID_ARG);
+        CHECK(key && !strcmp(key, "surface")); /* the key comes back apart from the text */
         CHECK_STR_CONTAINS(err, "zero or negative everywhere");
         free(all);
     }
@@ -1046,8 +1048,7 @@ static void test_caustics_gpu(vf_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_explicit(gpu, 1);
     test_explicit(gpu, VF_HEIGHT_CPU_ROWS);
     test_adi(gpu);

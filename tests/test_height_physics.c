@@ -543,20 +543,6 @@ static void test_objects_follow_flow(vf_gpu *gpu)
     vf_buffer_destroy(&bv);
 }
 
-/* Records `frames` frames, one submit each: the grid's stats readback ring
- * is reused every VF_MAX_FRAMES frames, as in `vkfluid run`. */
-static void river_frames(vf_gpu *gpu, vf_solver *s, int frames)
-{
-    for (int f = 0; f < frames; f++) {
-        VkCommandBuffer cmd;
-        if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
-            return;
-        CHECK(vf_solver_record_frame(s, cmd, NULL) == VF_OK);
-        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-        CHECK(vf_solver_frame_done(s) == VF_OK);
-    }
-}
-
 /* The river scene, smaller: a 8 m x 2 m reach at dx = 0.0625 m, a
  * `flow_cells`-cell flow grid. Runs `frames` frames and returns the solver. */
 static vf_solver *river_tweaked(vf_gpu *gpu, int coupling, int frames, int flow_cells, double re, double damping,
@@ -582,12 +568,12 @@ static vf_solver *river_tweaked(vf_gpu *gpu, int coupling, int frames, int flow_
     char err[256] = "";
     vf_solver *s = NULL;
     sd.solver = *d;
-    vf_result r = sc->validate(sc, &sd, err, sizeof err);
+    vf_result r = sc->validate(sc, &sd, NULL, err, sizeof err);
     if (r == VF_OK)
-        r = sc->create(sc, gpu, &sd, &s, err, sizeof err);
+        r = sc->create(sc, gpu, &sd, &s, NULL, err, sizeof err);
     if (!CHECK_MSG(r == VF_OK, "river: %s (%s)", vf_result_message(r), err))
         return NULL;
-    river_frames(gpu, s, frames);
+    vf_test_frames(gpu, s, frames);
     return s;
 }
 
@@ -657,7 +643,7 @@ static void test_river(vf_gpu *gpu)
     /* after `early` frames (0.2 s: waves at sqrt(g d) = 2 m/s have gone at
      * most 0.4 m) the disturbance still sits at the pillar. Near: within 2 r
      * of its edge; far: more than 1 m from its centre. */
-    river_frames(gpu, s, early - 1);
+    vf_test_frames(gpu, s, early - 1);
     CHECK(vf_height_download(s, eta, NULL) == VF_OK);
     double near_max = 0, far_max = 0;
     for (int j = 0; j < d.ny; j++)
@@ -689,7 +675,7 @@ static void test_river(vf_gpu *gpu)
     vf_height_get_state(s, &st);
     vf_height_object *a = calloc(st.object_count, sizeof *a), *b = calloc(st.object_count, sizeof *b);
     CHECK(vf_height_read_objects(s, a) == VF_OK);
-    river_frames(gpu, s, frames);
+    vf_test_frames(gpu, s, frames);
     CHECK(vf_height_read_objects(s, b) == VF_OK);
     double q = exp(-d.frame_dt / d.drag_time), travel = 0;
     for (int f = 1; f <= frames; f++)
@@ -802,7 +788,7 @@ static void test_river_wake(vf_gpu *gpu)
     vf_height_get_state(s, &st);
     CHECK(vf_buffer_read(st.flags, 0, flags, n * sizeof(uint32_t)) == VF_OK);
     for (int t = 0; t < count; t++) {
-        river_frames(gpu, s, every);
+        vf_test_frames(gpu, s, every);
         CHECK(vf_height_download(s, snaps + (size_t)t * n, NULL) == VF_OK);
     }
     const double px = d.pillar_x * d.nx * d.dx, py = d.pillar_y * d.ny * d.dx, r = d.pillar_r;
@@ -916,8 +902,7 @@ static void test_advect_bump(vf_gpu *gpu)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_period_explicit(gpu);
     test_adi_large_dt(gpu);
     test_shelf(gpu);

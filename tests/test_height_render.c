@@ -509,8 +509,7 @@ done:
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_surface_view(gpu);
     test_top_view(gpu);
     test_pick(gpu);

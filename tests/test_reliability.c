@@ -127,11 +127,11 @@ static void scene_files(void)
     expect_error(args, "the file ends before its IEND chunk", NULL);
 
     vf_test_section("--set numbers as JSON writes them");
-    expect_error("run cavity --set grid.n=0x10 --steps 1", "n=0x10", "not a number as JSON writes one");
-    expect_error("run cavity --set 'grid.n= 16' --steps 1", "n= 16", "not a number as JSON writes one");
-    expect_error("run cavity --set grid.n=016 --steps 1", "n=016", "not a number as JSON writes one");
-    expect_error("run cavity --set grid.lid=+1 --steps 1", "lid=+1", "not a number as JSON writes one");
-    expect_error("run cavity --set grid.lid=.5 --steps 1", "lid=.5", "not a number as JSON writes one");
+    static const char *const not_json[] = {"n=0x10", "n= 16", "n=016", "lid=+1", "lid=.5"};
+    for (size_t k = 0; k < sizeof not_json / sizeof not_json[0]; k++) {
+        snprintf(args, sizeof args, "run cavity --set 'grid.%s' --steps 1", not_json[k]);
+        expect_error(args, not_json[k], "not a number as JSON writes one");
+    }
 }
 
 static void capture_checks(void)

@@ -518,6 +518,77 @@ static void hostile_replays(void)
     }
 }
 
+/* Forks a fake server on 127.0.0.1:port (TOKEN): it accepts one client,
+ * runs script(peer, a message buffer, mode) and exits. Returns the child. */
+static pid_t fake_server(int port, void (*script)(vf_net_peer *, vf_msg *, int), int mode)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    vf_net_peer *p = NULL;
+    vf_msg *m = calloc(1, sizeof *m);
+    char err[256], where[32];
+    uint32_t refused = 0;
+    snprintf(where, sizeof where, "127.0.0.1:%d", port);
+    vf_net_serve_desc sd = {.where = where, .token = TOKEN, .timeout_ms = 60000};
+    if (m && vf_net_serve(&sd, &p, &refused, err, sizeof err) == VF_OK)
+        script(p, m, mode);
+    vf_net_close(&p);
+    free(m);
+    _exit(0);
+}
+
+/* The fake server of the fault cases, after its hello: the client's frame
+ * answered with junk (mode 1), a frame from the wrong time (2) or another
+ * state (3); mode 0 disconnects. */
+static void faulty_server(vf_net_peer *p, vf_msg *m, int mode)
+{
+    char err[256];
+    *m = (vf_msg){.type = VF_MSG_HELLO, .header = {.scene = "smoke", .params = "n=16\n", .frames = 50}};
+    vf_net_send(p, m, 60000, err, sizeof err);
+    if (mode == 1) {
+        /* a frame message whose event count is out of bounds */
+        static const uint8_t junk[] = {3, 1, 0, 0, 14, 0, 0, 0, 0, 0, 0, 0,
+                                       0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        vf_net_recv(p, m, 60000, err, sizeof err); /* the client's frame 0 */
+        vf_net_send_bytes(p, junk, sizeof junk, 60000, err, sizeof err);
+        vf_net_recv(p, m, 10000, err, sizeof err);
+    } else if (mode == 3) {
+        /* a peer whose state differs: its hash after frame 0 is not ours */
+        for (uint32_t f = 0; f < 2; f++) {
+            vf_net_recv(p, m, 60000, err, sizeof err);
+            *m = (vf_msg){.type = VF_MSG_FRAME, .frame = f, .state_hash = f ? 0xdeadbeefull : 0};
+            vf_net_send(p, m, 60000, err, sizeof err);
+        }
+        vf_net_recv(p, m, 10000, err, sizeof err);
+    } else if (mode == 2) {
+        /* a frame from the wrong point in time */
+        vf_net_recv(p, m, 60000, err, sizeof err);
+        *m = (vf_msg){.type = VF_MSG_FRAME, .frame = 7};
+        vf_net_send(p, m, 60000, err, sizeof err);
+        vf_net_recv(p, m, 10000, err, sizeof err);
+    }
+}
+
+/* The hostile server: a hello, then a frame whose events reset the scene
+ * with an invalid ratio. */
+static void hostile_server(vf_net_peer *p, vf_msg *m, int mode)
+{
+    (void)mode;
+    char err[256];
+    *m = (vf_msg){.type = VF_MSG_HELLO, .header = {.scene = "dam-break", .params = "spacing=0.04\n", .frames = 5}};
+    vf_net_send(p, m, 60000, err, sizeof err);
+    *m = (vf_msg){.type = VF_MSG_FRAME, .frame = 0};
+    m->in.ev[0] = (vf_event){.type = VF_EVENT_SET, .text = "tank_height=1"};
+    m->in.ev[1] = (vf_event){.type = VF_EVENT_SET, .text = "ratio=50"};
+    m->in.ev[2] = (vf_event){.type = VF_EVENT_RESET};
+    m->in.count = 3;
+    vf_net_send(p, m, 60000, err, sizeof err);
+    vf_net_recv(p, m, 120000, err, sizeof err);
+    vf_net_recv(p, m, 20000, err, sizeof err);
+}
+
 static void lockstep_tests(void)
 {
     int rc, port = test_port(1);
@@ -590,46 +661,7 @@ static void lockstep_tests(void)
     vf_test_section("a peer that disconnects, sends garbage, or whose state differs");
     for (int mode = 0; mode < 4; mode++) {
         port = test_port(2 + mode);
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid == 0) {
-            /* the fake server: a valid join and hello, then the fault */
-            vf_net_peer *p = NULL;
-            vf_msg *m = calloc(1, sizeof *m);
-            char err[256], where[32];
-            uint32_t refused = 0;
-            snprintf(where, sizeof where, "127.0.0.1:%d", port);
-            vf_net_serve_desc sd = {.where = where, .token = TOKEN, .timeout_ms = 60000};
-            if (vf_net_serve(&sd, &p, &refused, err, sizeof err) == VF_OK) {
-                *m = (vf_msg){.type = VF_MSG_HELLO, .header = {.scene = "smoke", .params = "n=16\n", .frames = 50}};
-                vf_net_send(p, m, 60000, err, sizeof err);
-                if (mode == 1) {
-                    /* a frame message whose event count is out of bounds */
-                    static const uint8_t junk[] = {3, 1, 0, 0, 14, 0, 0, 0, 0, 0, 0, 0,
-                                                   0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-                    vf_net_recv(p, m, 60000, err, sizeof err); /* the client's frame 0 */
-                    vf_net_send_bytes(p, junk, sizeof junk, 60000, err, sizeof err);
-                    vf_net_recv(p, m, 10000, err, sizeof err);
-                } else if (mode == 3) {
-                    /* a peer whose state differs: its hash after frame 0 is not ours */
-                    for (uint32_t f = 0; f < 2; f++) {
-                        vf_net_recv(p, m, 60000, err, sizeof err);
-                        *m = (vf_msg){.type = VF_MSG_FRAME, .frame = f, .state_hash = f ? 0xdeadbeefull : 0};
-                        vf_net_send(p, m, 60000, err, sizeof err);
-                    }
-                    vf_net_recv(p, m, 10000, err, sizeof err);
-                } else if (mode == 2) {
-                    /* a frame from the wrong point in time */
-                    vf_net_recv(p, m, 60000, err, sizeof err);
-                    *m = (vf_msg){.type = VF_MSG_FRAME, .frame = 7};
-                    vf_net_send(p, m, 60000, err, sizeof err);
-                    vf_net_recv(p, m, 10000, err, sizeof err);
-                }
-            }
-            vf_net_close(&p);
-            free(m);
-            _exit(0);
-        }
+        pid_t pid = fake_server(port, faulty_server, mode);
         rc = vf_test_run_capture(out, sizeof out, "timeout 200 '%s' run --join 127.0.0.1:%d --token %s --quiet",
                                  vf_t.vkfluid, port, TOKEN);
         int status = 0;
@@ -852,31 +884,7 @@ static void hostile_peers(void)
 
     vf_test_section("a hostile server: its invalid reset ends the client, exit 3 naming the peer");
     port = test_port(15);
-    fflush(stdout);
-    pid_t fake = fork();
-    if (fake == 0) {
-        vf_net_peer *p = NULL;
-        vf_msg *m = calloc(1, sizeof *m);
-        char err[256], where[32];
-        uint32_t refused = 0;
-        snprintf(where, sizeof where, "127.0.0.1:%d", port);
-        vf_net_serve_desc sd = {.where = where, .token = TOKEN, .timeout_ms = 60000};
-        if (m && vf_net_serve(&sd, &p, &refused, err, sizeof err) == VF_OK) {
-            *m = (vf_msg){.type = VF_MSG_HELLO, .header = {.scene = "dam-break", .params = "spacing=0.04\n", .frames = 5}};
-            vf_net_send(p, m, 60000, err, sizeof err);
-            *m = (vf_msg){.type = VF_MSG_FRAME, .frame = 0};
-            m->in.ev[0] = (vf_event){.type = VF_EVENT_SET, .text = "tank_height=1"};
-            m->in.ev[1] = (vf_event){.type = VF_EVENT_SET, .text = "ratio=50"};
-            m->in.ev[2] = (vf_event){.type = VF_EVENT_RESET};
-            m->in.count = 3;
-            vf_net_send(p, m, 60000, err, sizeof err);
-            vf_net_recv(p, m, 120000, err, sizeof err);
-            vf_net_recv(p, m, 20000, err, sizeof err);
-        }
-        vf_net_close(&p);
-        free(m);
-        _exit(0);
-    }
+    pid_t fake = fake_server(port, hostile_server, 0);
     rc = vf_test_run_capture(out, sizeof out, "timeout 300 '%s' run --join 127.0.0.1:%d --token %s --quiet", vf_t.vkfluid,
                              port, TOKEN);
     reap(fake);

@@ -36,8 +36,7 @@ done:
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     const uint64_t big = (1ull << 26) + 3; /* beyond lavapipe's 2^25-word binding range: chunked */
     vf_scan *scan = NULL;
     vf_scan_desc sd = {.max_count = big};

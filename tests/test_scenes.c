@@ -257,6 +257,19 @@ static void hostile(void)
     CHECK_MSG(rc == 0, "run --scene smoke: exit %d: %s", rc, out);
     snprintf(args, sizeof args, "run '%s/too_large_grid.json' --steps 1", dir);
     expect_cli_error(args, "too_large_grid.json: grid.n: 65536 x 65536 cells need");
+    /* the river's flow grid is sized by the river's key: the grid's size line names flow_cells and its
+     * fix (not the grid scenes' n), and the key the check hands back (apart from the text) is qualified */
+    char river[4096]; /* vf_test_path's buffers are reused */
+    snprintf(river, sizeof river, "%s", vf_test_path("river_long.json"));
+    FILE *rf = fopen(river, "w");
+    if (CHECK(rf != NULL)) {
+        fprintf(rf, "{\"solver\": \"height\", \"scene\": \"river\", \"height\": {\"nx\": 8192, \"ny\": 16, "
+                    "\"flow_cells\": 4096}}\n");
+        fclose(rf);
+        snprintf(args, sizeof args, "run '%s' --steps 1", river);
+        expect_cli_error(args, "river_long.json: height.flow_cells: 2097152 x 4096 cells need");
+        CHECK_STR_CONTAINS(out, "use a smaller flow_cells");
+    }
     /* in range, but more than any device holds (4e9 x 108 bytes): the check
      * against the device's limits names the file and key too (frame_dt
      * short enough for the substeps 4e9 particles take, which validation
@@ -408,6 +421,22 @@ static bool key_line(const char *text, const char *key, char *line, size_t cap)
     return true;
 }
 
+/* The choices a|b|c as the markdown table writes them, "a, b, c", into
+ * cell (cap bytes, cut short to fit). */
+static void markdown_choices(const char *choices, char *cell, size_t cap)
+{
+    size_t n = 0;
+    for (const char *c = choices; *c && n + 3 < cap; c++) {
+        if (*c == '|') {
+            cell[n++] = ',';
+            cell[n++] = ' ';
+        } else {
+            cell[n++] = *c;
+        }
+    }
+    cell[n] = 0;
+}
+
 /* Every choice key lists its values, from its table, in `scenes NAME`,
  * `run NAME --help` and docs/scenes.md (`scenes --markdown`, where a '|'
  * would end the cell: ", "). The renderer's choice keys too: in `scenes NAME`,
@@ -437,16 +466,7 @@ static void choices_listed(void)
                       "scenes %s: %s lists %s", info->name, d->key, d->choices);
             CHECK_MSG(key_line(help, d->key, line, sizeof line) && strstr(line, d->choices),
                       "run %s --help: %s lists %s", info->name, d->key, d->choices);
-            size_t n = 0;
-            for (const char *c = d->choices; *c && n + 3 < sizeof cell; c++) {
-                if (*c == '|') {
-                    cell[n++] = ',';
-                    cell[n++] = ' ';
-                } else {
-                    cell[n++] = *c;
-                }
-            }
-            cell[n] = 0;
+            markdown_choices(d->choices, cell, sizeof cell);
             /* the table of this scene: after the header "### FAMILY keys: scene(s) A, B" naming it */
             char row[128], head[64];
             snprintf(head, sizeof head, "### %s keys: scene", info->family);
@@ -476,16 +496,7 @@ static void choices_listed(void)
             char with[256], row[128], head[96], cell[256];
             snprintf(with, sizeof with, " %s=%s", rt[k].key, rt[k].choices);
             CHECK_MSG(strstr(help, with) != NULL, "run %s --help: %s lists %s", info->name, rt[k].key, rt[k].choices);
-            size_t n = 0;
-            for (const char *c = rt[k].choices; *c && n + 3 < sizeof cell; c++) {
-                if (*c == '|') {
-                    cell[n++] = ',';
-                    cell[n++] = ' ';
-                } else {
-                    cell[n++] = *c;
-                }
-            }
-            cell[n] = 0;
+            markdown_choices(rt[k].choices, cell, sizeof cell);
             snprintf(head, sizeof head, "### %s renderer keys:", info->family);
             snprintf(row, sizeof row, "| `%s` |", rt[k].key);
             const char *sec = strstr(md, head), *r = sec ? strstr(sec, row) : NULL;

@@ -158,9 +158,7 @@ static void set_fields(void)
     CHECK_MSG(set_and_validate(pool, "camera.fov=30", err, sizeof err) == VF_OK, "%s", err);
     CHECK_MSG(set_and_validate(pool, "camera.eye[2]=3", err, sizeof err) == VF_OK, "%s", err);
     CHECK_MSG(set_and_validate(pool, "render.mode=height", err, sizeof err) == VF_OK, "%s", err);
-    struct {
-        const char *set, *want;
-    } bad[] = {
+    static const vf_test_bad bad[] = { /* --set values, not `vkfluid run` arguments */
         {"obstacles[0].radius=5", "obstacles[0]: reaches outside the domain"},
         {"obstacles[0].center[0]=3.1", "obstacles[0]: reaches outside the domain along x"},
         {"obstacles[1].radius=0.1", "obstacles[1].radius: the scene has 1 obstacles: add the shape in the scene file first"},
@@ -175,9 +173,9 @@ static void set_fields(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
-        vf_result r = set_and_validate(pool, bad[i].set, err, sizeof err);
-        printf("  --set %s: %s\n", bad[i].set, err);
-        CHECK_MSG(r != VF_OK, "--set %s must fail", bad[i].set);
+        vf_result r = set_and_validate(pool, bad[i].args, err, sizeof err);
+        printf("  --set %s: %s\n", bad[i].args, err);
+        CHECK_MSG(r != VF_OK, "--set %s must fail", bad[i].args);
         CHECK_STR_CONTAINS(err, bad[i].want);
     }
 }
@@ -221,12 +219,17 @@ static int run(const char *args)
     return rc;
 }
 
-/* Runs tests/shapes/<file> one step with an export into the scratch folder
+/* Starts the section "tests/shapes/<file>: <what>", runs the file one step
+ * with an export into the scratch folder
  * <dir> (a check that it exits 0; exit 77, skip, without a Vulkan device)
  * and reads the export's <csv> of cols columns: *n rows into *rows (free()
  * it). False when the run failed. */
-static bool shapes_export(const char *file, const char *dir, const char *csv, int cols, double **rows, size_t *n)
+static bool shapes_export(const char *what, const char *file, const char *dir, const char *csv, int cols, double **rows,
+                          size_t *n)
 {
+    char section[256];
+    snprintf(section, sizeof section, "tests/shapes/%s: %s", file, what);
+    vf_test_section(section);
     char args[8400], path[4200];
     snprintf(args, sizeof args, "run '%s/tests/shapes/%s' --steps 1 --export '%s' --quiet", vf_t.source, file,
              vf_test_path(dir));
@@ -242,10 +245,10 @@ static bool shapes_export(const char *file, const char *dir, const char *csv, in
 
 static void height_file(void)
 {
-    vf_test_section("tests/shapes/pool_shapes.json: box, cylinder and mask obstacles, a fluid block at its level");
     double *r;
     size_t n;
-    if (!shapes_export("pool_shapes.json", "pool", "height_0000.csv", 4, &r, &n))
+    if (!shapes_export("box, cylinder and mask obstacles, a fluid block at its level",
+                       "pool_shapes.json", "pool", "height_0000.csv", 4, &r, &n))
         return;
     char *summary = vf_test_read_file(vf_test_path("pool/summary.json"), NULL);
     if (CHECK(summary != NULL)) {
@@ -330,10 +333,10 @@ static void height_file(void)
 
 static void sph_file(void)
 {
-    vf_test_section("tests/shapes/sph_shapes.json: fluid regions replace the column, obstacles stay empty");
     double *r;
     size_t n;
-    if (!shapes_export("sph_shapes.json", "sph", "particles_0000.csv", 8, &r, &n))
+    if (!shapes_export("fluid regions replace the column, obstacles stay empty",
+                       "sph_shapes.json", "sph", "particles_0000.csv", 8, &r, &n))
         return;
     /* box 0.2 x 0.2 x 0.1 m and a sphere of 0.05 m at spacing 0.02 m */
     double expect = (0.2 * 0.2 * 0.1 + 4.0 / 3.0 * 3.14159265 * 0.05 * 0.05 * 0.05) / (0.02 * 0.02 * 0.02);
@@ -354,10 +357,10 @@ static void sph_file(void)
 
 static void grid_file(void)
 {
-    vf_test_section("tests/shapes/grid_shapes.json: dye region painted, inflow side, obstacles");
     double *r;
     size_t n;
-    if (!shapes_export("grid_shapes.json", "grid", "grid_0000.csv", 8, &r, &n))
+    if (!shapes_export("dye region painted, inflow side, obstacles",
+                       "grid_shapes.json", "grid", "grid_0000.csv", 8, &r, &n))
         return;
     if (!CHECK_MSG(n == 64 * 64, "%zu rows", n)) {
         free(r);

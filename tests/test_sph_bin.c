@@ -17,11 +17,6 @@
 #include "testlib.h"
 
 static uint64_t rng_state = 12345;
-static double rnd(void)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
-}
 
 static vf_sph_desc base_desc(double size, double h)
 {
@@ -126,7 +121,7 @@ static void run_case(vf_gpu *gpu, vf_sph_desc *d, uint32_t n, float (*pos)[4], c
     d->pos = (const float (*)[4])pos;
     vf_sph *s = NULL;
     char err[256] = "";
-    vf_result r = vf_sph_create(gpu, d, &s, err, sizeof err);
+    vf_result r = vf_sph_create(gpu, d, &s, NULL, err, sizeof err);
     if (!CHECK_MSG(r == VF_OK, "%s: create: %s %s", what, vf_result_message(r), err))
         return;
     check_binning(s, n, (const float (*)[4])pos, what);
@@ -147,8 +142,7 @@ static void run_case(vf_gpu *gpu, vf_sph_desc *d, uint32_t n, float (*pos)[4], c
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     const double h = 0.05;
 
     /* 1. random particles in one corner of a 1 m tank: 20^3 = 8000 cells, most empty */
@@ -158,7 +152,7 @@ int main(int argc, char **argv)
         float(*pos)[4] = calloc(n, sizeof *pos);
         for (uint32_t i = 0; i < n; i++)
             for (int k = 0; k < 3; k++)
-                pos[i][k] = (float)(0.4 * rnd());
+                pos[i][k] = (float)(0.4 * vf_test_rand(&rng_state));
         run_case(gpu, &d, n, pos, "random, clustered");
         /* 2. on cell faces and the tank walls (exact multiples of h, 0 and 1) */
         for (uint32_t i = 0; i < n; i++)
@@ -168,12 +162,12 @@ int main(int argc, char **argv)
         /* 3. all particles in one cell */
         for (uint32_t i = 0; i < n; i++)
             for (int k = 0; k < 3; k++)
-                pos[i][k] = (float)(0.5 * h + 0.49 * h * (rnd() - 0.5) + 3 * h);
+                pos[i][k] = (float)(0.5 * h + 0.49 * h * (vf_test_rand(&rng_state) - 0.5) + 3 * h);
         run_case(gpu, &d, n, pos, "one cell");
         /* 4. a sink removing the particles in x < 0.2 */
         for (uint32_t i = 0; i < n; i++)
             for (int k = 0; k < 3; k++)
-                pos[i][k] = (float)(0.6 * rnd());
+                pos[i][k] = (float)(0.6 * vf_test_rand(&rng_state));
         d.sink = true;
         d.sink_hi[0] = 0.2;
         d.sink_hi[1] = d.sink_hi[2] = 1.0;
@@ -185,7 +179,7 @@ int main(int argc, char **argv)
          * of devices that cannot address the cells as texels) */
         for (uint32_t i = 0; i < n; i++)
             for (int k = 0; k < 3; k++)
-                pos[i][k] = (float)(0.4 * rnd());
+                pos[i][k] = (float)(0.4 * vf_test_rand(&rng_state));
         d.buffer_reads = true;
         run_case(gpu, &d, n, pos, "random, clustered, storage-buffer reads");
         d.buffer_reads = false;

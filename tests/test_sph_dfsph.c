@@ -30,39 +30,6 @@
 #include "testlib.h"
 
 static uint64_t rng_state = 246813579;
-static double rnd(void)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
-}
-
-static double norm3(const double *v)
-{
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
-/* The particles of a jittered lattice of m^3 spacing s, none in the
- * obstacles. */
-static uint32_t cluster(int m, double s, double jitter, double speed, float (*pos)[4], float (*vel)[4])
-{
-    uint32_t i = 0;
-    for (int z = 0; z < m; z++)
-        for (int y = 0; y < m; y++)
-            for (int x = 0; x < m; x++) {
-                int cc[3] = {x, y, z};
-                for (int k = 0; k < 3; k++) {
-                    pos[i][k] = (float)(0.011 + s * (cc[k] + 2 * jitter * (rnd() - 0.5)));
-                    vel[i][k] = (float)(2 * speed * (rnd() - 0.5));
-                }
-                double q[3] = {pos[i][0] - 0.1, pos[i][1] - 0.1, pos[i][2] - 0.1};
-                bool in_sphere = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] < 0.03 * 0.03;
-                bool in_box = pos[i][0] > 0.15 && pos[i][0] < 0.2 && pos[i][1] > 0.02 && pos[i][1] < 0.12 &&
-                              pos[i][2] > 0.02 && pos[i][2] < 0.07;
-                if (!in_sphere && !in_box)
-                    i++;
-            }
-    return i;
-}
 
 static void base_desc(vf_sph_desc *d, double s)
 {
@@ -82,24 +49,6 @@ static void base_desc(vf_sph_desc *d, double s)
     d->speed_ref = 1;
 }
 
-/* Records and submits frames of s (the solver interface: the frame's
- * control, its recorded substeps). */
-static bool run_frames(vf_gpu *gpu, vf_solver *s, uint32_t frames)
-{
-    for (uint32_t f = 0; f < frames; f++) {
-        VkCommandBuffer cmd;
-        if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
-            return false;
-        if (!CHECK(vf_solver_record_frame(s, cmd, NULL) == VF_OK)) {
-            vf_cmd_oneshot_abandon(gpu, cmd);
-            return false;
-        }
-        if (!CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK) || !CHECK(vf_solver_frame_done(s) == VF_OK))
-            return false;
-    }
-    return true;
-}
-
 /* The kernels: frames of one recorded substep (the frame's step) and solves
  * that run every recorded iteration, against the CPU. */
 static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_reads, double viscosity)
@@ -107,8 +56,9 @@ static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_read
     vf_test_section(name);
     const double s = 0.02;
     const int m = 9;
-    float(*pos)[4] = calloc(m * m * m, sizeof *pos), (*vel)[4] = calloc(m * m * m, sizeof *vel);
-    uint32_t n = cluster(m, s, 0.3, 0.3, pos, vel);
+    vf_test_cluster cl = vf_test_sph_cluster(&rng_state, m, s, 0.011, 2 * 0.3, 2 * 0.3);
+    float(*pos)[4] = cl.pos, (*vel)[4] = cl.vel;
+    uint32_t n = cl.n;
     vf_sph_desc d;
     base_desc(&d, s);
     d.walls = noslip ? VF_SPH_WALLS_NOSLIP : VF_SPH_WALLS_FREESLIP;
@@ -122,12 +72,7 @@ static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_read
     d.interact[0] = d.interact[1] = d.interact[2] = 0.12;
     d.interact[3] = 0.08;
     d.interact_strength = 30;
-    d.sphere_count = 1;
-    d.spheres[0][0] = d.spheres[0][1] = d.spheres[0][2] = 0.1;
-    d.spheres[0][3] = 0.03;
-    d.box_count = 1;
-    d.box_lo[0][0] = 0.15, d.box_lo[0][1] = 0.02, d.box_lo[0][2] = 0.02;
-    d.box_hi[0][0] = 0.2, d.box_hi[0][1] = 0.12, d.box_hi[0][2] = 0.07;
+    vf_test_sph_obstacles(&d);
     d.count = n;
     d.pos = (const float (*)[4])pos;
     d.vel = (const float (*)[4])vel;
@@ -145,19 +90,16 @@ static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_read
     n = start.count;
     float(*p)[4] = malloc(16ull * n), (*v)[4] = malloc(16ull * n), (*w)[2] = calloc(n, 8), (*gw)[2] = calloc(n, 8);
     double *rho = malloc(8ull * n);
-    uint32_t *where = calloc(n, 4);
+    uint32_t *where = vf_test_sph_where(&start, n);
     memcpy(p, start.pos, 16ull * n);
     memcpy(v, start.vel, 16ull * n);
-    for (uint32_t k = 0; k < n; k++)
-        if (start.id[k] < n)
-            where[start.id[k]] = k;
     printf("  %u particles, h = 2.41 spacings, %s walls%s, step %.3g s, %u iterations a solve, viscosity %g Pa s\n", n,
            noslip ? "no-slip" : "free-slip", buffer_reads ? ", storage-buffer reads" : "", d.frame_dt,
            prm->dfsph_max_iterations, viscosity);
     for (int frame = 0; frame < 2; frame++) {
         uint32_t it[2];
         CHECK(vf_sph_ref_dfsph_substep(prm, &push, d.frame_dt, n, p, v, w, rho, it) == VF_OK);
-        if (!run_frames(gpu, solver, 1))
+        if (!vf_test_frames(gpu, solver, 1))
             break;
         vf_sph_snapshot after;
         vf_dfsph_ctl ctl;
@@ -166,7 +108,7 @@ static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_read
         if (CHECK(vf_sph_read_dfsph(sph, gw, n, &ctl) == VF_OK)) {
             double vmax = 0, wmax[2] = {0, 0}, ep = 0, ev = 0, er = 0, ew = 0;
             for (uint32_t i = 0; i < n; i++) {
-                vmax = fmax(vmax, norm3((double[]){v[i][0], v[i][1], v[i][2]}));
+                vmax = fmax(vmax, vf_test_norm3((double[]){v[i][0], v[i][1], v[i][2]}));
                 for (int c = 0; c < 2; c++)
                     wmax[c] = fmax(wmax[c], fabs(w[i][c]));
             }
@@ -177,8 +119,8 @@ static void kernels(vf_gpu *gpu, const char *name, bool noslip, bool buffer_read
                     dp[a] = after.pos[k][a] - p[j][a];
                     dv[a] = after.vel[k][a] - v[j][a];
                 }
-                ep = fmax(ep, norm3(dp) / prm->h);
-                ev = fmax(ev, norm3(dv) / fmax(norm3((double[]){v[j][0], v[j][1], v[j][2]}), 1e-3 * vmax));
+                ep = fmax(ep, vf_test_norm3(dp) / prm->h);
+                ev = fmax(ev, vf_test_norm3(dv) / fmax(vf_test_norm3((double[]){v[j][0], v[j][1], v[j][2]}), 1e-3 * vmax));
                 er = fmax(er, fabs(after.dens[k][0] - rho[j]) / rho[j]);
                 for (int c = 0; c < 2; c++)
                     ew = fmax(ew, fabs(gw[k][c] - w[j][c]) / fmax(fabs(w[j][c]), 1e-2 * wmax[c]));
@@ -211,13 +153,11 @@ done:
     else
         vf_sph_destroy(&sph);
     free(pos);
-    free(vel);
 }
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     kernels(gpu, "free-slip walls, viscosity", false, false, 20);
     kernels(gpu, "no-slip walls, a viscosity past the step's limit (the gain held)", true, false, 1e4);
     kernels(gpu, "no-slip walls, viscosity, neighbours from storage buffers", true, true, 20);

@@ -70,12 +70,12 @@ static void test_gpu_cpu(vf_gpu *gpu)
     vf_sph *sph = NULL;
     vf_foam *foam = NULL;
     char err[256] = "";
-    vf_result r = vf_sph_create(gpu, &d, &sph, err, sizeof err);
+    vf_result r = vf_sph_create(gpu, &d, &sph, NULL, err, sizeof err);
     if (!CHECK_MSG(r == VF_OK, "sph: %s", err))
         goto done;
     vf_foam_desc fd = {.capacity = 20000, .trapped_air = 3000, .wave_crest = 3000, .ta_min = 0.5, .ta_max = 8,
                        .wc_min = 0.2, .wc_max = 3, .ke_min = 0.1, .ke_max = 3, .life_min = 1, .life_max = 2};
-    r = vf_foam_create(gpu, sph, &fd, &foam, err, sizeof err);
+    r = vf_foam_create(gpu, sph, &fd, &foam, NULL, err, sizeof err);
     if (!CHECK_MSG(r == VF_OK, "foam: %s", err))
         goto done;
     const double dt = 1.0 / 60;
@@ -216,12 +216,12 @@ static void test_bad_ranges(vf_gpu *gpu)
     vf_sph *sph = NULL;
     vf_foam *foam = NULL;
     char err[256] = "";
-    if (!CHECK(vf_sph_create(gpu, &d, &sph, err, sizeof err) == VF_OK))
+    if (!CHECK(vf_sph_create(gpu, &d, &sph, NULL, err, sizeof err) == VF_OK))
         return;
     vf_foam_desc fd = {.ta_min = 5, .ta_max = 4};
-    CHECK(vf_foam_create(gpu, sph, &fd, &foam, err, sizeof err) == VF_ERR_INVALID_ARG && !foam);
+    CHECK(vf_foam_create(gpu, sph, &fd, &foam, NULL, err, sizeof err) == VF_ERR_INVALID_ARG && !foam);
     fd = (vf_foam_desc){.capacity = 4000000000u};
-    CHECK(vf_foam_create(gpu, sph, &fd, &foam, err, sizeof err) == VF_ERR_TOO_LARGE && !foam);
+    CHECK(vf_foam_create(gpu, sph, &fd, &foam, NULL, err, sizeof err) == VF_ERR_TOO_LARGE && !foam);
     printf("too many: %s\n", err);
     CHECK(strstr(err, "foam_capacity") != NULL);
     vf_foam_destroy(&foam);
@@ -272,8 +272,7 @@ static void test_cli(void)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     test_bad_ranges(gpu);
     test_gpu_cpu(gpu);
     vf_test_gpu_done(&gpu);

@@ -23,16 +23,6 @@
 #include "testlib.h"
 
 static uint64_t rng_state = 987654321;
-static double rnd(void)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
-}
-
-static double norm3(const double *v)
-{
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
 
 /* Largest |a - b| / max(|b|, floor) over n vec3s (b in input order, a in GPU order via id). */
 static double vec_err(uint32_t count, const uint32_t *id, const float (*a)[4], const double (*b)[3], uint32_t n, double floor_)
@@ -43,7 +33,7 @@ static double vec_err(uint32_t count, const uint32_t *id, const float (*a)[4], c
         if (j >= n)
             return INFINITY;
         double diff[3] = {a[k][0] - b[j][0], a[k][1] - b[j][1], a[k][2] - b[j][2]};
-        e = fmax(e, norm3(diff) / fmax(norm3(b[j]), floor_));
+        e = fmax(e, vf_test_norm3(diff) / fmax(vf_test_norm3(b[j]), floor_));
     }
     return e;
 }
@@ -133,7 +123,7 @@ static void check_step(vf_gpu *gpu, vf_sph *sph, const vf_sph_snapshot *start, v
             }
         }
     }
-    CHECK(vf_sph_run_steps(sph, 1) == VF_OK);
+    CHECK(vf_test_sph_steps(gpu, sph, 1) == VF_OK);
     vf_sph_snapshot after;
     if (CHECK(vf_sph_read(sph, false, &after) == VF_OK)) {
         CHECK_EQ_INT(after.count, n);
@@ -173,26 +163,9 @@ static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_int
 {
     const double s = 0.02, h = smoothing * s;
     const int m = 12; /* 12^3 = 1728 particles, less those in the obstacles */
-    uint32_t n = (uint32_t)(m * m * m);
-    float(*pos)[4] = calloc(n, sizeof *pos), (*vel)[4] = calloc(n, sizeof *vel);
-    uint32_t i = 0;
-    for (int z = 0; z < m; z++)
-        for (int y = 0; y < m; y++)
-            for (int x = 0; x < m; x++) {
-                int c[3] = {x, y, z};
-                for (int k = 0; k < 3; k++) {
-                    pos[i][k] = (float)(0.009 + s * (c[k] + 0.8 * (rnd() - 0.5)));
-                    vel[i][k] = (float)(rnd() - 0.5);
-                }
-                /* none inside the obstacles (sphere at 0.1 radius 0.03, the box below) */
-                double q[3] = {pos[i][0] - 0.1, pos[i][1] - 0.1, pos[i][2] - 0.1};
-                bool in_sphere = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] < 0.03 * 0.03;
-                bool in_box = pos[i][0] > 0.15 && pos[i][0] < 0.2 && pos[i][1] > 0.02 && pos[i][1] < 0.12 &&
-                              pos[i][2] > 0.02 && pos[i][2] < 0.07;
-                if (!in_sphere && !in_box)
-                    i++;
-            }
-    n = i;
+    vf_test_cluster cl = vf_test_sph_cluster(&rng_state, m, s, 0.009, 0.8, 1.0);
+    float(*pos)[4] = cl.pos, (*vel)[4] = cl.vel;
+    uint32_t n = cl.n;
     vf_sph_desc d = {0};
     for (int k = 0; k < 3; k++)
         d.hi[k] = 0.5;
@@ -214,12 +187,7 @@ static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_int
     d.interact[3] = 0.08;
     d.interact_strength = 30;
     d.integrator = integ;
-    d.sphere_count = 1; /* obstacles in the cluster: the step pushes particles out */
-    d.spheres[0][0] = d.spheres[0][1] = d.spheres[0][2] = 0.1;
-    d.spheres[0][3] = 0.03;
-    d.box_count = 1;
-    d.box_lo[0][0] = 0.15, d.box_lo[0][1] = 0.02, d.box_lo[0][2] = 0.02;
-    d.box_hi[0][0] = 0.2, d.box_hi[0][1] = 0.12, d.box_hi[0][2] = 0.07;
+    vf_test_sph_obstacles(&d); /* obstacles in the cluster: the step pushes particles out */
     d.count = n;
     d.pos = (const float (*)[4])pos;
     d.vel = (const float (*)[4])vel;
@@ -237,11 +205,11 @@ static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_int
     vf_sph_ref_density(prm, n, (const float (*)[4])pos, rho, press);
     vf_sph_ref_forces(prm, &push, n, (const float (*)[4])pos, (const float (*)[4])vel, rho, press, acc);
     double rho_max = 0, p_max = 0, a_max = 0, rho_min = 1e30;
-    for (i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         rho_max = fmax(rho_max, rho[i]);
         rho_min = fmin(rho_min, rho[i]);
         p_max = fmax(p_max, fabs(press[i]));
-        a_max = fmax(a_max, norm3(acc[i]));
+        a_max = fmax(a_max, vf_test_norm3(acc[i]));
     }
 
     vf_sph_snapshot snap;
@@ -258,7 +226,7 @@ static void run_case(vf_gpu *gpu, vf_sph_eos eos, bool keep_negative, vf_sph_int
         double p_eos = vf_sph_ref_pressure(prm, snap.dens[k][0]);
         e_eos = fmax(e_eos, fabs(snap.dens[k][1] - p_eos) / fmax(fabs(p_eos), 1e-3 * p_max));
         double diff[3] = {snap.acc[k][0] - acc[j][0], snap.acc[k][1] - acc[j][1], snap.acc[k][2] - acc[j][2]};
-        e_a = fmax(e_a, norm3(diff) / fmax(norm3(acc[j]), 1e-3 * a_max));
+        e_a = fmax(e_a, vf_test_norm3(diff) / fmax(vf_test_norm3(acc[j]), 1e-3 * a_max));
     }
     printf("%s%s%s%s, h = %.2f spacings: %u particles, density %.1f..%.1f, |p| <= %.4g Pa, |a| <= %.4g m/s^2; max relative error: "
            "density %.2e, acceleration %.2e; pressure %.2e against the reference (cancellation in rho - rho0), "
@@ -287,13 +255,11 @@ free_ref:
 done:
     vf_sph_destroy(&sph);
     free(pos);
-    free(vel);
 }
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     run_case(gpu, VF_SPH_TAIT, false, VF_SPH_LEAPFROG, true, false, 1.91);
     run_case(gpu, VF_SPH_TAIT, true, VF_SPH_SYMPLECTIC_EULER, true, false, 1.91);
     run_case(gpu, VF_SPH_LINEAR, true, VF_SPH_LEAPFROG, true, false, 1.91);

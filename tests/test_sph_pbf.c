@@ -39,16 +39,6 @@
 #include "testlib.h"
 
 static uint64_t rng_state = 192837465;
-static double rnd(void)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
-}
-
-static double norm3(const double *v)
-{
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
 
 typedef struct pbf_case {
     const char *name;
@@ -69,7 +59,7 @@ static void compare(const vf_sph_params *prm, const vf_sph_snapshot *after, uint
 {
     double vmax = 0, lmax = 0;
     for (uint32_t i = 0; i < n; i++) {
-        vmax = fmax(vmax, norm3((double[]){v[i][0], v[i][1], v[i][2]}));
+        vmax = fmax(vmax, vf_test_norm3((double[]){v[i][0], v[i][1], v[i][2]}));
         lmax = fmax(lmax, fabs(lsum[i]));
     }
     double ep = 0, ev = 0, er = 0, el = 0;
@@ -80,8 +70,8 @@ static void compare(const vf_sph_params *prm, const vf_sph_snapshot *after, uint
             dp[a] = after->pos[k][a] - p[j][a];
             dv[a] = after->vel[k][a] - v[j][a];
         }
-        ep = fmax(ep, norm3(dp) / prm->h);
-        ev = fmax(ev, norm3(dv) / fmax(norm3((double[]){v[j][0], v[j][1], v[j][2]}), 1e-3 * vmax));
+        ep = fmax(ep, vf_test_norm3(dp) / prm->h);
+        ev = fmax(ev, vf_test_norm3(dv) / fmax(vf_test_norm3((double[]){v[j][0], v[j][1], v[j][2]}), 1e-3 * vmax));
         er = fmax(er, fabs(after->dens[k][0] - rho[j]) / rho[j]);
         /* the substep's end reports the pressure of its corrections, -rho0 sum lambda / dt^2 */
         double pj = -prm->rho0 * lsum[j] / (dt * dt);
@@ -101,25 +91,9 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
     vf_test_section(c->name);
     const double s = 0.02, h = c->smoothing * s;
     const int m = 10;
-    uint32_t n = (uint32_t)(m * m * m);
-    float(*pos)[4] = calloc(n, sizeof *pos), (*vel)[4] = calloc(n, sizeof *vel);
-    uint32_t i = 0;
-    for (int z = 0; z < m; z++)
-        for (int y = 0; y < m; y++)
-            for (int x = 0; x < m; x++) {
-                int cc[3] = {x, y, z};
-                for (int k = 0; k < 3; k++) {
-                    pos[i][k] = (float)(0.011 + s * (cc[k] + 2 * c->jitter * (rnd() - 0.5)));
-                    vel[i][k] = (float)(2 * c->speed * (rnd() - 0.5));
-                }
-                double q[3] = {pos[i][0] - 0.1, pos[i][1] - 0.1, pos[i][2] - 0.1};
-                bool in_sphere = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] < 0.03 * 0.03;
-                bool in_box = pos[i][0] > 0.15 && pos[i][0] < 0.2 && pos[i][1] > 0.02 && pos[i][1] < 0.12 &&
-                              pos[i][2] > 0.02 && pos[i][2] < 0.07;
-                if (!in_sphere && !in_box)
-                    i++;
-            }
-    n = i;
+    vf_test_cluster cl = vf_test_sph_cluster(&rng_state, m, s, 0.011, 2 * c->jitter, 2 * c->speed);
+    float(*pos)[4] = cl.pos, (*vel)[4] = cl.vel;
+    uint32_t n = cl.n;
     vf_sph_desc d = {0};
     for (int k = 0; k < 3; k++)
         d.hi[k] = 0.3;
@@ -148,12 +122,8 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
     d.interact[0] = d.interact[1] = d.interact[2] = 0.12;
     d.interact[3] = c->push ? 0.08 : 0;
     d.interact_strength = 30;
-    d.sphere_count = c->obstacles ? 1 : 0;
-    d.spheres[0][0] = d.spheres[0][1] = d.spheres[0][2] = 0.1;
-    d.spheres[0][3] = 0.03;
-    d.box_count = c->obstacles ? 1 : 0;
-    d.box_lo[0][0] = 0.15, d.box_lo[0][1] = 0.02, d.box_lo[0][2] = 0.02;
-    d.box_hi[0][0] = 0.2, d.box_hi[0][1] = 0.12, d.box_hi[0][2] = 0.07;
+    vf_test_sph_obstacles(&d);
+    d.sphere_count = d.box_count = c->obstacles ? 1 : 0;
     d.count = n;
     d.pos = (const float (*)[4])pos;
     d.vel = (const float (*)[4])vel;
@@ -175,12 +145,9 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
     n = start.count;
     float(*p)[4] = malloc(16ull * n), (*v)[4] = malloc(16ull * n);
     double *rho = malloc(8ull * n), *lsum = malloc(8ull * n);
-    uint32_t *where = calloc(n, 4);
+    uint32_t *where = vf_test_sph_where(&start, n);
     memcpy(p, start.pos, 16ull * n);
     memcpy(v, start.vel, 16ull * n);
-    for (uint32_t k = 0; k < n; k++)
-        if (start.id[k] < n)
-            where[start.id[k]] = k;
     for (uint32_t sub = 0; sub < c->substeps; sub++)
         CHECK(vf_sph_ref_pbf_substep(prm, &push, c->iterations, (float)dt, n, p, v, rho, lsum) == VF_OK);
 
@@ -209,13 +176,11 @@ static void run_case(vf_gpu *gpu, const pbf_case *c)
 done:
     vf_sph_destroy(&sph);
     free(pos);
-    free(vel);
 }
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     const pbf_case cases[] = {
         {"one iteration, no XSPH, viscosity, vorticity or artificial pressure", 1, 1, 0, 0, 0, 2.41, 0, false, false, 0.4, 0.5, 2, 0.01, true, true},
         {"two iterations", 2, 1, 0, 0, 0, 2.41, 0, false, false, 0.4, 0.5, 2, 0.01, true, true},

@@ -25,32 +25,11 @@
 #include "testlib.h"
 #include "scenes.h"
 
-static vf_solver *make_scene(vf_gpu *gpu, const char *scene, const char *const *sets, int nsets)
-{
-    const vf_scene_info *info = vf_scene_find(scene);
-    if (!CHECK_MSG(info != NULL, "scene %s is registered", scene))
-        return NULL;
-    void *desc = calloc(1, info->desc_size);
-    vf_scene_defaults(info, desc);
-    char err[512] = "";
-    for (int i = 0; i < nsets; i++)
-        if (!CHECK_MSG(vf_params_set(info->params, info->param_count, desc, sets[i], err, sizeof err) == VF_OK, "%s: %s",
-                       sets[i], err)) {
-            free(desc);
-            return NULL;
-        }
-    vf_solver *s = NULL;
-    if (CHECK_MSG(info->validate(info, desc, err, sizeof err) == VF_OK, "validate: %s", err))
-        CHECK_MSG(info->create(info, gpu, desc, &s, err, sizeof err) == VF_OK, "create %s: %s", scene, err);
-    free(desc);
-    return s;
-}
-
 static void dam_break_2000(vf_gpu *gpu)
 {
     vf_test_section("dam-break, 2000 steps");
     const char *sets[] = {"spacing=0.03125"};
-    vf_solver *solver = make_scene(gpu, "dam-break", sets, 1);
+    vf_solver *solver = vf_test_scene(gpu, "dam-break", sets, 1);
     vf_sph *sph = vf_sph_from_solver(solver);
     if (!CHECK(sph != NULL)) {
         vf_solver_destroy(&solver);
@@ -70,7 +49,7 @@ static void dam_break_2000(vf_gpu *gpu)
     double ke_max = 0, e0 = 0, e_max = 0;
     uint32_t bad_nan = 0, bad_out = 0, bad_count = 0;
     for (int chunk = 0; chunk <= 20; chunk++) {
-        if (chunk && !CHECK(vf_sph_run_steps(sph, 100) == VF_OK))
+        if (chunk && !CHECK(vf_test_sph_steps(gpu, sph, 100) == VF_OK))
             break;
         if (!CHECK(vf_sph_read(sph, false, &snap) == VF_OK))
             break;
@@ -122,13 +101,13 @@ static void obstacles(vf_gpu *gpu)
     vf_test_section("obstacles");
     const char *sets[] = {"spacing=0.03125", "sphere_x=0.5", "sphere_y=0.08", "sphere_z=0.125", "sphere_r=0.06",
                           "box_x=0.85", "box_y=0.05", "box_z=0.125", "box_sx=0.1", "box_sy=0.1", "box_sz=0.3"};
-    vf_solver *solver = make_scene(gpu, "dam-break", sets, (int)(sizeof sets / sizeof sets[0]));
+    vf_solver *solver = vf_test_scene(gpu, "dam-break", sets, (int)(sizeof sets / sizeof sets[0]));
     vf_sph *sph = vf_sph_from_solver(solver);
     if (!sph) {
         vf_solver_destroy(&solver);
         return;
     }
-    CHECK(vf_sph_run_steps(sph, 600) == VF_OK);
+    CHECK(vf_test_sph_steps(gpu, sph, 600) == VF_OK);
     vf_sph_snapshot snap;
     if (CHECK(vf_sph_read(sph, false, &snap) == VF_OK)) {
         uint32_t in_sphere = 0, in_box = 0, near = 0;
@@ -158,7 +137,7 @@ static void fountain(vf_gpu *gpu)
     vf_test_section("fountain: emitter and sink");
     /* the sink covers the nozzle's landing zone quickly: a big drain under the pool */
     const char *sets[] = {"spacing=0.02", "capacity=6000", "sink_size=0.2", "nozzle_speed=2"};
-    vf_solver *solver = make_scene(gpu, "fountain", sets, 4);
+    vf_solver *solver = vf_test_scene(gpu, "fountain", sets, 4);
     vf_sph *sph = vf_sph_from_solver(solver);
     if (!sph) {
         vf_solver_destroy(&solver);
@@ -170,7 +149,7 @@ static void fountain(vf_gpu *gpu)
     uint32_t n0 = snap.count + snap.state.removed - snap.state.emitted;
     CHECK_EQ_INT(n0, vf_sph_initial_count(sph));
     vf_sph_snapshot_free(&snap);
-    CHECK(vf_sph_run_steps(sph, 600) == VF_OK);
+    CHECK(vf_test_sph_steps(gpu, sph, 600) == VF_OK);
     if (CHECK(vf_sph_read(sph, false, &snap) == VF_OK)) {
         printf("  %u initial, %u emitted, %u removed, %u now (capacity %u)\n", n0, snap.state.emitted, snap.state.removed,
                snap.count, vf_sph_capacity(sph));
@@ -196,36 +175,22 @@ static void fountain(vf_gpu *gpu)
 static void bad_input(void)
 {
     vf_test_section("bad input through the cli");
-    static const struct {
-        const char *args, *key;
-    } cases[] = {
-        {"dam-break --set spacing=0", "spacing"},
-        {"dam-break --set spacing=-0.01", "spacing"},
-        {"dam-break --set spacing=5", "spacing"},
-        {"dam-break --set spacing=0.3", "spacing"},
-        {"dam-break --set tank_length=0.5", "tank_length"},
-        {"dam-break --set ratio=3 --set tank_height=0.5", "ratio"},
-        {"dam-break --set particles=1e12", "particles"},
-        {"dam-break --set particles=2e9", "particles"},
-        {"dam-break --set tank_length=1000 --set tank_height=1000", "cells"},
-        {"dam-break --set wobble=3", "wobble"},
-        {"dam-break --set eos=ideal", "eos"},
-        {"drop --set drop_radius=0.5", "drop_radius"},
-        {"fountain --set capacity=10", "capacity"},
+    static const vf_test_bad cases[] = {
+        {"dam-break --set spacing=0 --steps 1", "spacing"},
+        {"dam-break --set spacing=-0.01 --steps 1", "spacing"},
+        {"dam-break --set spacing=5 --steps 1", "spacing"},
+        {"dam-break --set spacing=0.3 --steps 1", "spacing"},
+        {"dam-break --set tank_length=0.5 --steps 1", "tank_length"},
+        {"dam-break --set ratio=3 --set tank_height=0.5 --steps 1", "ratio"},
+        {"dam-break --set particles=1e12 --steps 1", "particles"},
+        {"dam-break --set particles=2e9 --steps 1", "particles"},
+        {"dam-break --set tank_length=1000 --set tank_height=1000 --steps 1", "cells"},
+        {"dam-break --set wobble=3 --steps 1", "wobble"},
+        {"dam-break --set eos=ideal --steps 1", "eos"},
+        {"drop --set drop_radius=0.5 --steps 1", "drop_radius"},
+        {"fountain --set capacity=10 --steps 1", "capacity"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char dir[256], out[4096];
-        snprintf(dir, sizeof dir, "%s", vf_test_path("bad"));
-        int rc = vf_test_run_capture(out, sizeof out, "{ '%s' run %s --steps 1 --export '%s' 2>&1 >/dev/null; }", vf_t.vkfluid,
-                                     cases[i].args, dir);
-        printf("  %-48s -> exit %d: %s", cases[i].args, rc, out);
-        CHECK_EQ_INT(rc, 2);
-        CHECK_EQ_INT(vf_test_lines(out), 1);
-        CHECK(strncmp(out, "error: ", 7) == 0);
-        CHECK_STR_CONTAINS(out, cases[i].key);
-        CHECK_MSG(vf_test_count_files(dir, "") == 0, "%s: files were written to %s", cases[i].args, dir);
-        rmdir(dir);
-    }
+    vf_test_bad_runs(cases, sizeof cases / sizeof cases[0], false);
 }
 
 static void blow_up(void)

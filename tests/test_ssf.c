@@ -1263,8 +1263,7 @@ static void test_camera(void)
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     vf_profiler *prof = NULL;
     CHECK(vf_profiler_create(gpu, NULL, &prof) == VF_OK);
     double t0 = now_s();

@@ -219,9 +219,9 @@ static vf_solver *scene_solver(vf_gpu *gpu, const char *name, const char *const 
     for (int i = 0; r == VF_OK && sets && sets[i]; i++)
         r = vf_params_set(info->params, info->param_count, sc.desc, sets[i], err, sizeof err);
     if (r == VF_OK && info->validate)
-        r = info->validate(info, sc.desc, err, sizeof err);
+        r = info->validate(info, sc.desc, NULL, err, sizeof err);
     if (r == VF_OK)
-        r = info->create(info, gpu, sc.desc, &s, err, sizeof err);
+        r = info->create(info, gpu, sc.desc, &s, NULL, err, sizeof err);
     CHECK_MSG(r == VF_OK, "scene %s: %s (%s)", name, vf_result_message(r), err);
     vf_scene_loaded_free(&sc);
     return s;
@@ -391,8 +391,7 @@ done:
 
 int main(int argc, char **argv)
 {
-    vf_test_init(argc, argv);
-    vf_gpu *gpu = vf_test_gpu();
+    vf_gpu *gpu = vf_test_start(argc, argv);
     if (!gpu)
         return 77;
     test_hits(gpu);

@@ -46,15 +46,6 @@ static vf_terrain_desc base_desc(void)
     return d;
 }
 
-static vf_solver *make(vf_gpu *gpu, const vf_terrain_desc *d)
-{
-    vf_solver *s = NULL;
-    char err[256] = "";
-    vf_result r = vf_terrain_create(gpu, d, &s, err, sizeof err);
-    CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
-    return s;
-}
-
 typedef struct state {
     size_t n, nfx, nfy;
     float *bed, *mom, *eta, *limit, *fx, *fy;
@@ -110,6 +101,19 @@ static double rel_diff(const float *a, const float *b, size_t n, double floor_)
     return m / scale;
 }
 
+/* The solver of d and two 37 x 29 states (what the gpu gave, the
+ * reference), st holding the solver's bed; NULL when it cannot be made. */
+static vf_solver *make_states(vf_gpu *gpu, const vf_terrain_desc *d, state *st, state *ref)
+{
+    vf_solver *s = vf_test_terrain(gpu, d);
+    if (!s)
+        return NULL;
+    state_alloc(st, 37, 29);
+    state_alloc(ref, 37, 29);
+    CHECK(vf_terrain_download(s, st->bed, NULL, NULL) == VF_OK);
+    return s;
+}
+
 static uint64_t sum_depth(const uint32_t *d, size_t n)
 {
     uint64_t v = 0;
@@ -122,13 +126,10 @@ static void test_substep(vf_gpu *gpu, double dt_scale)
 {
     printf("-- substep %g x the solver's\n", dt_scale);
     vf_terrain_desc d = base_desc();
-    vf_solver *s = make(gpu, &d);
+    state st, ref;
+    vf_solver *s = make_states(gpu, &d, &st, &ref);
     if (!s)
         return;
-    state st, ref;
-    state_alloc(&st, 37, 29);
-    state_alloc(&ref, 37, 29);
-    CHECK(vf_terrain_download(s, st.bed, NULL, NULL) == VF_OK);
     random_water(&st);
     CHECK(vf_terrain_upload(s, NULL, st.depth, st.mom) == VF_OK);
     vf_terrain_step_push p = vf_terrain_step_params(s);
@@ -213,13 +214,10 @@ static void test_edit_slip(vf_gpu *gpu)
     vf_test_section("edit and slippage: gpu vs cpu");
     vf_terrain_desc d = base_desc();
     d.dozer = true;
-    vf_solver *s = make(gpu, &d);
+    state st, ref;
+    vf_solver *s = make_states(gpu, &d, &st, &ref);
     if (!s)
         return;
-    state st, ref;
-    state_alloc(&st, 37, 29);
-    state_alloc(&ref, 37, 29);
-    CHECK(vf_terrain_download(s, st.bed, NULL, NULL) == VF_OK);
     vf_terrain_edit_push ep = {.nx = 37, .ny = 29, .dx = 0.5f,
                                .flags = VF_TERRAIN_EDIT_BLADE | VF_TERRAIN_EDIT_BRUSH | VF_TERRAIN_EDIT_DOZER,
                                .blade_x = 8.3f, .blade_y = 6.1f, .blade_cos = 0.8f, .blade_sin = 0.6f,

@@ -27,28 +27,6 @@
 
 #define RESTING_SPEED 1e-4 /* m/s: the bound for the lake at rest */
 
-static vf_solver *make(vf_gpu *gpu, const vf_terrain_desc *d)
-{
-    vf_solver *s = NULL;
-    char err[256] = "";
-    vf_result r = vf_terrain_create(gpu, d, &s, err, sizeof err);
-    CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
-    return s;
-}
-
-/* Runs frames whole frames (one submit each, as the viewer does). */
-static void run_frames(vf_gpu *gpu, vf_solver *s, int frames)
-{
-    for (int f = 0; f < frames; f++) {
-        VkCommandBuffer cmd;
-        if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
-            return;
-        CHECK(vf_solver_record_frame(s, cmd, NULL) == VF_OK);
-        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
-        CHECK(vf_solver_frame_done(s) == VF_OK);
-    }
-}
-
 /* A flat desc of nx x ny cells of dx, nothing else. */
 static vf_terrain_desc flat_desc(int nx, int ny, double dx)
 {
@@ -113,12 +91,12 @@ static void test_ritter(vf_gpu *gpu)
         d.water_x0 = 0;
         d.water_x1 = 1.0 / 3.0; /* nx is a multiple of 3: the dam on a face */
         d.frame_dt = 0.05;
-        vf_solver *s = make(gpu, &d);
+        vf_solver *s = vf_test_terrain(gpu, &d);
         if (!s)
             return;
         uint32_t *depth = malloc((size_t)nx * 4 * 4);
         for (int ti = 0; ti < 2; ti++) {
-            run_frames(gpu, s, (int)lround((times[ti] - s->time) / d.frame_dt));
+            vf_test_frames(gpu, s, (int)lround((times[ti] - s->time) / d.frame_dt));
             CHECK(vf_terrain_download(s, NULL, depth, NULL) == VF_OK);
             e[k][ti] = ritter_measure(depth, nx, d.dx, s->time);
             printf("nx %4d (dx %.4f m, dt %.4g s), t = %.2f s: L1 %.4f, front %+.2f %% of its run\n", nx, d.dx,
@@ -154,10 +132,10 @@ static void test_basin(vf_gpu *gpu)
     d.source = (vf_terrain_spot){.x = 0.3, .y = 0.6, .radius = 1.0, .rate = 3.0};
     d.manning = 0.15; /* strong friction: the water settles within the test */
     d.frame_dt = 0.1;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_terrain(gpu, &d);
     if (!s)
         return;
-    run_frames(gpu, s, 100); /* 10 s of filling */
+    vf_test_frames(gpu, s, 100); /* 10 s of filling */
     vf_terrain_volume v;
     CHECK(vf_terrain_read_volume(s, &v) == VF_OK);
     const double m3 = VF_TERRAIN_QUANTUM * v.cell_area, area = nx * ny * v.cell_area, volume = v.total * m3;
@@ -170,12 +148,12 @@ static void test_basin(vf_gpu *gpu)
     vf_solver_destroy(&s);
     /* the same water without the source, left to settle for 120 s */
     d.source.rate = 0;
-    if (!(s = make(gpu, &d))) {
+    if (!(s = vf_test_terrain(gpu, &d))) {
         free(depth), free(mom);
         return;
     }
     CHECK(vf_terrain_upload(s, NULL, depth, mom) == VF_OK);
-    run_frames(gpu, s, 1200);
+    vf_test_frames(gpu, s, 1200);
     CHECK(vf_terrain_download(s, NULL, depth, mom) == VF_OK);
     double lo = 1e9, hi = -1e9, sum = 0, level = volume / area;
     for (int i = 0; i < nx * ny; i++) {
@@ -205,12 +183,12 @@ static void test_lake_at_rest(vf_gpu *gpu)
     d.water_x0 = 0;
     d.water_x1 = 1;
     d.frame_dt = 0.25;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_terrain(gpu, &d);
     if (!s)
         return;
     const double dt = vf_terrain_dt(s);
     const int frames = (int)ceil(10000 * dt / d.frame_dt);
-    run_frames(gpu, s, frames);
+    vf_test_frames(gpu, s, frames);
     const size_t n = 48 * 40;
     uint32_t *depth = malloc(n * 4);
     float *mom = malloc(n * 8), *bed = malloc(n * 4);
@@ -258,7 +236,7 @@ static void test_volume_changing(vf_gpu *gpu)
     d.drain.rate = 5.0;
     d.drain.radius = 6;
     d.frame_dt = 0.05;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_terrain(gpu, &d);
     if (!s)
         return;
     const size_t n = 64 * 32;
@@ -272,7 +250,7 @@ static void test_volume_changing(vf_gpu *gpu)
         vf_interaction in = {.active = f >= 40 && f < 80, .button = f < 60 ? 0 : 1,
                              .pos = {f < 60 ? 0.15f : 0.6f, f < 60 ? 0.45f : 0.2f}};
         s->vt->interact(s, &in);
-        run_frames(gpu, s, 1);
+        vf_test_frames(gpu, s, 1);
         if (f % 40 == 39 || f + 1 == frames) {
             vf_terrain_volume v;
             CHECK(vf_terrain_read_volume(s, &v) == VF_OK);
@@ -322,7 +300,7 @@ static void test_breach(vf_gpu *gpu)
     d.source.rate = 0;
     d.drain.rate = 0;
     d.frame_dt = 0.1;
-    vf_solver *s = make(gpu, &d);
+    vf_solver *s = vf_test_terrain(gpu, &d);
     if (!s)
         return;
     const size_t n = 128 * 64;
@@ -331,7 +309,7 @@ static void test_breach(vf_gpu *gpu)
     const int toe = (int)((d.dam_x * 128 * d.dx + 0.5 * d.dam_crest + 2 * d.dam_height) / d.dx) + 1;
     double below[2];
     for (int k = 0; k < 2; k++) {
-        run_frames(gpu, s, k == 0 ? 10 : 150); /* 1 s: the bulldozer is still on its way; 16 s */
+        vf_test_frames(gpu, s, k == 0 ? 10 : 150); /* 1 s: the bulldozer is still on its way; 16 s */
         CHECK(vf_terrain_download(s, NULL, depth, NULL) == VF_OK);
         below[k] = 0;
         for (int j = 0; j < 64; j++)
@@ -372,7 +350,7 @@ static float *load_ground(vf_gpu *gpu, const char *name, const char *text, int *
     vf_solver *s = NULL;
     vf_result r = vf_scene_load_file(path, &sc, err, sizeof err);
     if (r == VF_OK && (r = vf_scene_validate(sc.info, sc.desc, path, err, sizeof err)) == VF_OK)
-        r = sc.info->create(sc.info, gpu, sc.desc, &s, err, sizeof err);
+        r = sc.info->create(sc.info, gpu, sc.desc, &s, NULL, err, sizeof err);
     vf_scene_loaded_free(&sc);
     if (!CHECK_MSG(r == VF_OK, "%s: %s", name, err))
         return NULL;
@@ -437,28 +415,16 @@ static void test_heightmap(vf_gpu *gpu)
 static void test_bad_input(void)
 {
     vf_test_section("bad input: one line naming the key, exit 2, nothing written");
-    static const struct {
-        const char *sets, *want;
-    } cases[] = {
-        {"--set water_level=5000", "water_level=5000"},
-        {"--set dozer_x1=0.45 --set dozer_y1=0.5", "dozer_x1"},
-        {"--set dt=1", "dt=1: above the stability limit"},
-        {"--set cfl=0.7", "cfl"},
-        {"--set ground=mountains", "flat|hills|valley"},
-        {"--set nx=8192 --set ny=8192", "nx=8192"},
-        {"--set dx=0.01 --set frame_dt=10", "dx=0.01: more than 10000 substeps per frame"},
+    static const vf_test_bad cases[] = {
+        {"terrain --set water_level=5000 --steps 1", "water_level=5000"},
+        {"terrain --set dozer_x1=0.45 --set dozer_y1=0.5 --steps 1", "dozer_x1"},
+        {"terrain --set dt=1 --steps 1", "dt=1: above the stability limit"},
+        {"terrain --set cfl=0.7 --steps 1", "cfl"},
+        {"terrain --set ground=mountains --steps 1", "flat|hills|valley"},
+        {"terrain --set nx=8192 --set ny=8192 --steps 1", "nx: 8192 x 8192 cells need"},
+        {"terrain --set dx=0.01 --set frame_dt=10 --steps 1", "dx=0.01: more than 10000 substeps per frame"},
     };
-    static char out[8192];
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        char dir[512];
-        snprintf(dir, sizeof dir, "%s", vf_test_path("bad"));
-        int rc = vf_test_run_capture(out, sizeof out, "'%s' run terrain %s --steps 1 --export '%s' 2>&1", vf_t.vkfluid,
-                                     cases[k].sets, dir);
-        CHECK_MSG(rc == 2, "%s: exit %d (%s)", cases[k].sets, rc, out);
-        CHECK_EQ_INT(vf_test_lines(out), 1);
-        CHECK_STR_CONTAINS(out, cases[k].want);
-        CHECK(!vf_test_exists(dir) || vf_test_count_files(dir, "") == 0);
-    }
+    vf_test_bad_runs(cases, sizeof cases / sizeof cases[0], false);
 }
 
 int main(int argc, char **argv)

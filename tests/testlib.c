@@ -2,10 +2,15 @@
 
 #include "capture.h"
 #include "gpu_cmd.h"
+#include "gpu_counters.h"
 #include "render.h"
+#include "solver_grid.h"
 #include "solver_grid3d.h"
 #include "solver_height.h"
+#include "scenes.h"
 #include "solver_sph.h"
+#include "solver_sph_ref.h"
+#include "solver_terrain.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 vf_test_state vf_t;
 
@@ -118,6 +124,12 @@ void vf_test_section(const char *name)
     printf("-- %s\n", name);
 }
 
+vf_gpu *vf_test_start(int argc, char **argv)
+{
+    vf_test_init(argc, argv);
+    return vf_test_gpu();
+}
+
 vf_gpu *vf_test_gpu(void)
 {
     vf_device_info devs[VF_MAX_DEVICES];
@@ -208,6 +220,39 @@ double vf_test_max_abs(const float *a, size_t n)
     return m;
 }
 
+double vf_test_rand(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*state >> 11) / 9007199254740992.0;
+}
+
+float vf_test_randf(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((*state >> 40) & 0xffffff) / 16777216.0f;
+}
+
+double vf_test_norm3(const double *v)
+{
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+void vf_test_compare(const char *what, const float *got, const float *ref, size_t n, uint32_t width, double tol,
+                     double floor_)
+{
+    double err;
+    size_t worst = vf_test_max_diff(got, ref, n, &err);
+    double scale = fmax(floor_, vf_test_max_abs(ref, n));
+    printf("  %-34s max |gpu - cpu| = %.3g (scale %.3g, tol %.2g)\n", what, err, scale, tol);
+    char at[64];
+    if (width)
+        snprintf(at, sizeof at, "(%zu, %zu)", worst % width, worst / width);
+    else
+        snprintf(at, sizeof at, "%zu", worst);
+    CHECK_MSG(err <= tol * scale, "%s: max |gpu - cpu| %.3g at %s gpu %.9g cpu %.9g > %.1g x %.3g", what, err, at,
+              n ? got[worst] : 0.0, n ? ref[worst] : 0.0, tol, scale);
+}
+
 size_t vf_test_max_diff(const float *got, const float *ref, size_t n, double *err)
 {
     size_t worst = 0;
@@ -229,6 +274,25 @@ char *vf_test_read_checked(const char *dir, const char *name, size_t *size)
     char *buf = vf_test_read_file(path, size);
     CHECK_MSG(buf != NULL, "%s exists", path);
     return buf;
+}
+
+void vf_test_bad_runs(const vf_test_bad *cases, size_t n, bool no_folder)
+{
+    static char out[8192];
+    const char *dir = vf_test_path("bad");
+    for (size_t k = 0; k < n; k++) {
+        const char *a = cases[k].args;
+        int rc = vf_test_run_capture(out, sizeof out, "'%s' run %s --export '%s'", vf_t.vkfluid, a, dir);
+        printf("  vkfluid run %s -> exit %d: %s", a, rc, out);
+        CHECK_MSG(rc == 2, "vkfluid run %s: exit %d, want 2", a, rc);
+        CHECK_MSG(vf_test_lines(out) == 1 && !strncmp(out, "error: ", 7), "vkfluid run %s: one error line", a);
+        CHECK_STR_CONTAINS(out, cases[k].want);
+        if (no_folder)
+            CHECK_MSG(!vf_test_exists(dir), "vkfluid run %s: nothing written to %s", a, dir);
+        else
+            CHECK_MSG(vf_test_count_files(dir, "") == 0, "vkfluid run %s: files written to %s", a, dir);
+        rmdir(dir);
+    }
 }
 
 void vf_test_golden(const char *golden, const char *args, const char *broken, const char *what)
@@ -276,28 +340,56 @@ static void check_created(vf_result r, const char *err)
     CHECK_MSG(r == VF_OK, "create: %s (%s)", vf_result_message(r), err);
 }
 
-vf_solver *vf_test_height_solver(vf_gpu *gpu, const vf_height_desc *d)
+/* A creator of a solver from its desc with the check of check_created. */
+#define TEST_CREATOR(type, name, desc_type, create)                                                                    \
+    type *name(vf_gpu *gpu, const desc_type *d)                                                                        \
+    {                                                                                                                  \
+        type *out = NULL;                                                                                              \
+        char err[256] = "";                                                                                            \
+        check_created(create(gpu, d, &out, NULL, err, sizeof err), err);                                               \
+        return out;                                                                                                    \
+    }
+TEST_CREATOR(vf_solver, vf_test_height_solver, vf_height_desc, vf_height_create)
+TEST_CREATOR(vf_solver, vf_test_terrain, vf_terrain_desc, vf_terrain_create)
+TEST_CREATOR(vf_grid, vf_test_grid, vf_grid_desc, vf_grid_create)
+TEST_CREATOR(vf_grid3d, vf_test_grid3d, vf_grid3d_desc, vf_grid3d_create)
+TEST_CREATOR(vf_sph, vf_test_sph, vf_sph_desc, vf_sph_create)
+
+vf_solver *vf_test_scene(vf_gpu *gpu, const char *scene, const char *const *sets, int nsets)
 {
+    const vf_scene_info *info = vf_scene_find(scene);
+    if (!CHECK_MSG(info != NULL, "scene %s is registered", scene))
+        return NULL;
+    void *desc = calloc(1, info->desc_size);
+    vf_scene_defaults(info, desc);
+    char err[512] = "";
+    for (int i = 0; i < nsets; i++)
+        if (!CHECK_MSG(vf_params_set(info->params, info->param_count, desc, sets[i], err, sizeof err) == VF_OK, "%s: %s",
+                       sets[i], err)) {
+            free(desc);
+            return NULL;
+        }
     vf_solver *s = NULL;
-    char err[256] = "";
-    check_created(vf_height_create(gpu, d, &s, err, sizeof err), err);
+    if (CHECK_MSG(info->validate(info, desc, NULL, err, sizeof err) == VF_OK, "validate: %s", err))
+        CHECK_MSG(info->create(info, gpu, desc, &s, NULL, err, sizeof err) == VF_OK, "create %s: %s", scene, err);
+    free(desc);
     return s;
 }
 
-vf_grid3d *vf_test_grid3d(vf_gpu *gpu, const vf_grid3d_desc *d)
+bool vf_test_frames(vf_gpu *gpu, vf_solver *s, uint32_t frames)
 {
-    vf_grid3d *g = NULL;
-    char err[256] = "";
-    check_created(vf_grid3d_create(gpu, d, &g, err, sizeof err), err);
-    return g;
-}
-
-vf_sph *vf_test_sph(vf_gpu *gpu, const vf_sph_desc *d)
-{
-    vf_sph *sph = NULL;
-    char err[256] = "";
-    check_created(vf_sph_create(gpu, d, &sph, err, sizeof err), err);
-    return sph;
+    for (uint32_t f = 0; f < frames; f++) {
+        VkCommandBuffer cmd;
+        if (!CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK))
+            return false;
+        if (!CHECK(vf_solver_record_frame(s, cmd, NULL) == VF_OK)) {
+            vf_cmd_oneshot_abandon(gpu, cmd);
+            return false;
+        }
+        if (!CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK) || !CHECK(vf_solver_frame_done(s) == VF_OK))
+            return false;
+    }
+    return true;
 }
 
 const uint8_t *vf_test_render_frames(vf_gpu *gpu, vf_solver *s, vf_renderer *r, vf_capture *cap, int frames)
@@ -316,4 +408,270 @@ const uint8_t *vf_test_render_frames(vf_gpu *gpu, vf_solver *s, vf_renderer *r, 
     vf_capture_record_readback(cap, cmd);
     CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
     return vf_capture_pixels(cap);
+}
+
+vf_result vf_test_run_steps(vf_gpu *gpu, const vf_test_steps *how, uint32_t count)
+{
+    while (count > 0) {
+        uint32_t n = how->chunk && how->chunk < count ? how->chunk : count;
+        VkCommandBuffer cmd;
+        vf_result r = vf_cmd_oneshot_begin(gpu, &cmd);
+        if (r != VF_OK)
+            return r;
+        if (how->to_compute)
+            vf_cmd_barrier_transfer_to_compute(cmd);
+        for (uint32_t k = 0; k < n && r == VF_OK; k++)
+            r = how->record(how->user, cmd, k + 1 == n);
+        if (r != VF_OK) {
+            vf_cmd_oneshot_abandon(gpu, cmd);
+            return r;
+        }
+        if (how->to_transfer)
+            vf_cmd_barrier_compute_to_transfer(cmd);
+        if ((r = vf_cmd_oneshot_submit(gpu, cmd)) != VF_OK)
+            return r;
+        count -= n;
+    }
+    return VF_OK;
+}
+
+/* What the family helpers below record in vf_test_run_steps: a step of a 2D
+ * grid, a 3D grid or the SPH solver, or one pass of a 2D or 3D grid; with
+ * the barriers and chunks of each (the solvers' own one-shot recording). */
+typedef enum family_work {
+    GRID_STEP,
+    GRID3D_STEP,
+    SPH_STEP,
+    GRID_PASS,
+    GRID3D_PASS,
+    GRID_SOLVE,
+    GRID3D_SOLVE
+} family_work;
+
+typedef struct family_run {
+    family_work what;
+    void *solver;
+    int pass; /* the pass, or the pressure method of a solve */
+    uint32_t iters;
+} family_run;
+
+static vf_result family_record(void *user, VkCommandBuffer cmd, bool last)
+{
+    const family_run *f = user;
+    switch (f->what) {
+    case GRID_STEP: return vf_grid_record_step(f->solver, cmd, NULL, last);
+    case GRID3D_STEP: return vf_grid3d_record_step(f->solver, cmd, NULL);
+    case SPH_STEP: return vf_sph_record_step(f->solver, cmd, NULL, vf_sph_dt(f->solver));
+    case GRID_PASS: return vf_grid_record_pass(f->solver, cmd, (vf_grid_pass)f->pass, NULL);
+    case GRID3D_PASS: return vf_grid3d_record_pass(f->solver, cmd, (vf_grid3d_pass)f->pass, NULL);
+    case GRID_SOLVE: return vf_grid_record_pressure_iterations(f->solver, cmd, (vf_grid_pressure)f->pass, f->iters);
+    case GRID3D_SOLVE: return vf_grid3d_record_pressure(f->solver, cmd, (vf_grid3d_pressure)f->pass, f->iters);
+    }
+    return VF_ERR_INVALID_ARG;
+}
+
+static vf_result family_steps(vf_gpu *gpu, family_work what, void *solver, int pass, uint32_t count)
+{
+    family_run f = {what, solver, pass, count};
+    if (what == GRID_SOLVE || what == GRID3D_SOLVE)
+        count = 1;
+    vf_test_steps how = {.record = family_record, .user = &f};
+    how.chunk = what == SPH_STEP ? 64 : 0;
+    how.to_compute = what != SPH_STEP;
+    how.to_transfer = what == GRID3D_STEP || what == GRID3D_PASS || what == GRID3D_SOLVE;
+    return vf_test_run_steps(gpu, &how, count);
+}
+
+vf_result vf_test_grid_steps(vf_gpu *gpu, vf_grid *g, uint32_t count)
+{
+    return family_steps(gpu, GRID_STEP, g, 0, count);
+}
+
+vf_result vf_test_grid3d_steps(vf_gpu *gpu, vf_grid3d *g, uint32_t count)
+{
+    return family_steps(gpu, GRID3D_STEP, g, 0, count);
+}
+
+vf_result vf_test_sph_steps(vf_gpu *gpu, vf_sph *s, uint32_t count)
+{
+    return family_steps(gpu, SPH_STEP, s, 0, count);
+}
+
+bool vf_test_grid_pass(vf_grid *g, int pass)
+{
+    return family_steps(vf_grid_solver(g)->gpu, GRID_PASS, g, pass, 1) == VF_OK;
+}
+
+bool vf_test_grid3d_pass(vf_grid3d *g, int pass)
+{
+    return family_steps(vf_grid3d_solver(g)->gpu, GRID3D_PASS, g, pass, 1) == VF_OK;
+}
+
+float (*vf_test_sph_column(vf_sph_desc *d))[4]
+{
+    const double s = 0.01, g = 9.81, rho0 = 1000, hs = 2.41;
+    const int nx = 14, ny = 18;
+    const double W = nx * s, D = ny * s;
+    uint32_t n = (uint32_t)(nx * nx * ny);
+    float(*pos)[4] = calloc(n, sizeof *pos);
+    *d = (vf_sph_desc){0};
+    if (!pos)
+        return NULL;
+    uint32_t i = 0;
+    for (int y = 0; y < ny; y++)
+        for (int z = 0; z < nx; z++)
+            for (int x = 0; x < nx; x++, i++) {
+                pos[i][0] = (float)((x + 0.5) * s);
+                pos[i][1] = (float)((y + 0.5) * s);
+                pos[i][2] = (float)((z + 0.5) * s);
+            }
+    d->hi[0] = d->hi[2] = W;
+    d->hi[1] = 1.5 * D;
+    d->spacing = s;
+    d->h = hs * s;
+    d->rho0 = rho0;
+    d->speed_ref = sqrt(2 * g * D);
+    d->sound_speed = 10 * d->speed_ref;
+    d->restitution = 0.2;
+    d->gravity[1] = -g;
+    d->cfl = 0.25;
+    d->frame_dt = 1.0 / 60;
+    d->count = n;
+    d->pos = (const float(*)[4])pos;
+    return pos;
+}
+
+vf_test_hydrostatic vf_test_sph_hydrostatic(const vf_sph_snapshot *snap, const vf_sph_params *prm, const vf_sph_desc *d)
+{
+    const double s = d->spacing, W = d->hi[0], h = d->h, rho0 = d->rho0, g = -d->gravity[1];
+    vf_test_hydrostatic r = {.surface = snap->count * s * s * s / (W * W)};
+    double sum = 0, derr = 0, ay = 0;
+    for (uint32_t k = 0; k < snap->count; k++) {
+        double x = snap->pos[k][0], y = snap->pos[k][1], z = snap->pos[k][2];
+        double depth = r.surface - y;
+        if (depth < 2 * h || y < 2 * h || x < 2 * h || x > W - 2 * h || z < 2 * h || z > W - 2 * h)
+            continue;
+        double num = 0, den = 0;
+        for (uint32_t j = 0; j < snap->count; j++) {
+            double dx = x - snap->pos[j][0], dy = y - snap->pos[j][1], dz = z - snap->pos[j][2];
+            if (j != k) {
+                double dd[3] = {dx, dy, dz}, grad[3];
+                vf_sph_ref_spiky_grad(dd, h, grad);
+                ay -= prm->mass / (rho0 * rho0) * (snap->dens[k][1] + snap->dens[j][1]) * grad[1];
+            }
+            double w = vf_sph_ref_poly6(sqrt(dx * dx + dy * dy + dz * dz), h) * prm->mass / snap->dens[j][0];
+            num += w * snap->dens[j][1];
+            den += w;
+        }
+        double expect = rho0 * g * depth;
+        double e = (num / den - expect) / expect;
+        r.worst = fmax(r.worst, fabs(e));
+        r.worst_raw = fmax(r.worst_raw, fabs(snap->dens[k][1] - expect) / expect);
+        sum += e;
+        derr += snap->dens[k][0] / rho0 - 1;
+        r.used++;
+    }
+    if (r.used) {
+        r.mean = sum / r.used;
+        r.density = derr / r.used;
+        r.accel = ay / r.used;
+    }
+    return r;
+}
+
+double vf_test_sph_kinetic(const vf_sph_snapshot *snap)
+{
+    double ke = 0;
+    for (uint32_t k = 0; k < snap->count; k++)
+        ke += 0.5 * (snap->vel[k][0] * snap->vel[k][0] + snap->vel[k][1] * snap->vel[k][1] +
+                     snap->vel[k][2] * snap->vel[k][2]);
+    return snap->count ? ke / snap->count : 0;
+}
+
+void vf_test_sph_obstacles(vf_sph_desc *d)
+{
+    d->sphere_count = 1;
+    d->spheres[0][0] = d->spheres[0][1] = d->spheres[0][2] = 0.1;
+    d->spheres[0][3] = 0.03;
+    d->box_count = 1;
+    d->box_lo[0][0] = 0.15, d->box_lo[0][1] = 0.02, d->box_lo[0][2] = 0.02;
+    d->box_hi[0][0] = 0.2, d->box_hi[0][1] = 0.12, d->box_hi[0][2] = 0.07;
+}
+
+vf_test_cluster vf_test_sph_cluster(uint64_t *rng, int m, double s, double offset, double jitter, double speed)
+{
+    size_t cap = (size_t)m * m * m;
+    float(*pos)[4] = calloc(2 * cap, sizeof *pos), (*vel)[4] = pos ? pos + cap : NULL;
+    if (!pos)
+        return (vf_test_cluster){0};
+    uint32_t i = 0;
+    for (int z = 0; z < m; z++)
+        for (int y = 0; y < m; y++)
+            for (int x = 0; x < m; x++) {
+                int c[3] = {x, y, z};
+                for (int k = 0; k < 3; k++) {
+                    pos[i][k] = (float)(offset + s * (c[k] + jitter * (vf_test_rand(rng) - 0.5)));
+                    vel[i][k] = (float)(speed * (vf_test_rand(rng) - 0.5));
+                }
+                double q[3] = {pos[i][0] - 0.1, pos[i][1] - 0.1, pos[i][2] - 0.1};
+                bool in_sphere = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] < 0.03 * 0.03;
+                bool in_box = pos[i][0] > 0.15 && pos[i][0] < 0.2 && pos[i][1] > 0.02 && pos[i][1] < 0.12 &&
+                              pos[i][2] > 0.02 && pos[i][2] < 0.07;
+                if (!in_sphere && !in_box)
+                    i++;
+            }
+    return (vf_test_cluster){pos, vel, i};
+}
+
+uint32_t *vf_test_sph_where(const vf_sph_snapshot *snap, uint32_t n)
+{
+    uint32_t *where = calloc(n ? n : 1, 4);
+    for (uint32_t k = 0; where && k < n; k++)
+        if (snap->id[k] < n)
+            where[snap->id[k]] = k;
+    return where;
+}
+
+bool vf_test_grid_pressure(vf_grid *g, int method, uint32_t iters)
+{
+    return family_steps(vf_grid_solver(g)->gpu, GRID_SOLVE, g, method, iters) == VF_OK;
+}
+
+bool vf_test_grid3d_pressure(vf_grid3d *g, int method, uint32_t iters)
+{
+    return family_steps(vf_grid3d_solver(g)->gpu, GRID3D_SOLVE, g, method, iters) == VF_OK;
+}
+
+void vf_test_check_fft_counts(const vf_gpu_counters *c)
+{
+    const vf_kernel_count *fw = vf_gpu_counters_kernel(c, "vkfft forward");
+    const vf_kernel_count *iv = vf_gpu_counters_kernel(c, "vkfft inverse");
+    printf("  counted: %llu dispatches (vkfft forward %llu, inverse %llu), %llu bytes\n",
+           (unsigned long long)c->dispatches, fw ? (unsigned long long)fw->dispatches : 0ull,
+           iv ? (unsigned long long)iv->dispatches : 0ull, (unsigned long long)c->bytes);
+    CHECK(fw && iv && fw->dispatches >= 2 && iv->dispatches >= 2 && fw->bytes > 0 && iv->bytes > 0);
+    CHECK(fw && iv && c->dispatches == fw->dispatches + iv->dispatches + 1);
+}
+
+void *vf_test_read_grid(vf_grid *g, int field, size_t *n, uint32_t *width)
+{
+    uint32_t h;
+    vf_grid_field_size(g, (vf_grid_field)field, width, &h);
+    *n = (size_t)*width * h;
+    void *out = malloc(*n * 4);
+    if (!CHECK(out != NULL) || !CHECK(vf_grid_read(g, (vf_grid_field)field, out) == VF_OK)) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+void vf_test_compare_grid(const char *what, vf_grid *g, int field, const float *ref, double tol, double floor_)
+{
+    size_t n;
+    uint32_t w;
+    float *got = vf_test_read_grid(g, field, &n, &w);
+    if (got)
+        vf_test_compare(what, got, ref, n, w, tol, floor_);
+    free(got);
 }

@@ -70,6 +70,27 @@ size_t vf_test_max_diff(const float *got, const float *ref, size_t n, double *er
  * 0.95, PSNR 30) and that a capture of args plus broken (options that break a
  * pass, described by what) fails that comparison. */
 void vf_test_golden(const char *golden, const char *args, const char *broken, const char *what);
+/** The next number of a 64-bit LCG state in [0, 1) with 53 bits (the
+ * tests' seeded random numbers; each test keeps its own state). */
+double vf_test_rand(uint64_t *state);
+/** The next number of a 64-bit LCG state in [0, 1) with 24 bits, as a float. */
+float vf_test_randf(uint64_t *state);
+/** The length of a 3-vector. */
+double vf_test_norm3(const double *v);
+/** Checks max |got - ref| <= tol * max(floor_, max |ref|) over n floats and
+ * prints it, named by what; a failure names the worst element, as (x, y)
+ * when width is not 0, else by its index. */
+void vf_test_compare(const char *what, const float *got, const float *ref, size_t n, uint32_t width, double tol,
+                     double floor_);
+/** A bad input: the arguments after `vkfluid run` and a text its one error
+ * line must contain. */
+typedef struct vf_test_bad {
+    const char *args, *want;
+} vf_test_bad;
+/** Runs `vkfluid run ARGS --export DIR` for each case and checks: exit 2,
+ * one line that starts "error: " and contains the case's text, and nothing
+ * written (no_folder: DIR not even made; else no file in it). */
+void vf_test_bad_runs(const vf_test_bad *cases, size_t n, bool no_folder);
 /** Starts a named section (printed). */
 void vf_test_section(const char *name);
 
@@ -116,8 +137,16 @@ void vf_test_section(const char *name);
 /** Creates the test GPU context (validation forced on). On no device at all,
  * prints why and exits 77 (skip). Any other failure fails the test (exit 1). */
 vf_gpu *vf_test_gpu(void);
+/** vf_test_init, then vf_test_gpu: how a GPU test starts. */
+vf_gpu *vf_test_start(int argc, char **argv);
 /** Checks that the context saw zero validation messages, then destroys it. */
 void vf_test_gpu_done(vf_gpu **gpu);
+
+struct vf_grid_desc;
+struct vf_grid;
+/** Creates a 2D grid solver of d, with a check that names the error; NULL
+ * when it cannot be created. */
+struct vf_grid *vf_test_grid(vf_gpu *gpu, const struct vf_grid_desc *d);
 
 struct vf_grid3d_desc;
 struct vf_grid3d;
@@ -140,10 +169,115 @@ struct vf_capture;
 const uint8_t *vf_test_render_frames(vf_gpu *gpu, struct vf_solver *s, struct vf_renderer *r, struct vf_capture *cap,
                                      int frames);
 
+/** How vf_test_run_steps records: record(user, cmd, last) records one step
+ * (last: the final step of its command buffer); chunk steps a one-shot
+ * command buffer (0: all in one); to_compute and to_transfer add a
+ * transfer-to-compute barrier before and a compute-to-transfer barrier after
+ * each command buffer's steps. */
+typedef struct vf_test_steps {
+    vf_result (*record)(void *user, VkCommandBuffer cmd, bool last);
+    void *user;
+    uint32_t chunk;
+    bool to_compute, to_transfer;
+} vf_test_steps;
+/** Records count steps as how says in one-shot command buffers, submits
+ * each and waits; the first error stops it (the unsubmitted buffer is freed). */
+vf_result vf_test_run_steps(vf_gpu *gpu, const vf_test_steps *how, uint32_t count);
+/** count steps of a 2D grid in one command buffer: a transfer-to-compute
+ * barrier first, the last step with the grid's last-step flag. */
+vf_result vf_test_grid_steps(vf_gpu *gpu, struct vf_grid *g, uint32_t count);
+/** count substeps of a 3D grid in one command buffer between a
+ * transfer-to-compute and a compute-to-transfer barrier. */
+vf_result vf_test_grid3d_steps(vf_gpu *gpu, struct vf_grid3d *g, uint32_t count);
+/** count substeps of the SPH solver's dt, 64 a command buffer. */
+vf_result vf_test_sph_steps(vf_gpu *gpu, struct vf_sph *s, uint32_t count);
+
+/** Creates a solver of a registered scene after its defaults and the
+ * key=value sets (each set, the scene's validate and create checked, the
+ * failure named); NULL when any fails. */
+struct vf_solver *vf_test_scene(vf_gpu *gpu, const char *scene, const char *const *sets, int nsets);
+/** Records, submits and waits for `frames` frames of s, one one-shot
+ * command buffer each (as the viewer does), with a check on each step;
+ * false at the first failure. */
+bool vf_test_frames(vf_gpu *gpu, struct vf_solver *s, uint32_t frames);
+/** A 2D grid's field (vf_grid_field) read back into a new array of *n
+ * 4-byte values, *width of them a row (free() it); NULL (the failure
+ * checked) when it cannot be read. */
+void *vf_test_read_grid(struct vf_grid *g, int field, size_t *n, uint32_t *width);
+/** vf_test_compare of a 2D grid's field (read back) against ref. */
+void vf_test_compare_grid(const char *what, struct vf_grid *g, int field, const float *ref, double tol, double floor_);
+/** One pass of a 2D grid in a one-shot command buffer after a
+ * transfer-to-compute barrier; submits and waits. */
+bool vf_test_grid_pass(struct vf_grid *g, int pass);
+/** One pass of a 3D grid in a one-shot command buffer between a
+ * transfer-to-compute and a compute-to-transfer barrier; submits and waits. */
+bool vf_test_grid3d_pass(struct vf_grid3d *g, int pass);
+/** iters iterations of a 2D grid's pressure method (vf_grid_pressure;
+ * vf_grid_record_pressure_iterations) as vf_test_grid_pass records a pass. */
+bool vf_test_grid_pressure(struct vf_grid *g, int method, uint32_t iters);
+/** A 3D grid's pressure solve of iters (vf_grid3d_record_pressure) as
+ * vf_test_grid3d_pass records a pass. */
+bool vf_test_grid3d_pressure(struct vf_grid3d *g, int method, uint32_t iters);
+
+struct vf_sph_snapshot;
+struct vf_sph_params;
+/** The settling column of the SPH hydrostatic tests: 14 x 18 x 14 particles
+ * of spacing 0.01 m at rest in a 0.14 m x 0.27 m x 0.14 m tank, h = 2.41
+ * spacings, water (rho0 1000), g = 9.81, c = 10 sqrt(2 g D), restitution
+ * 0.2, cfl 0.25, 60 frames a second. Sets *d (the rest zero: the caller sets
+ * viscosity, damping and its method) and returns the positions d points to
+ * (free() them after the solver is made), NULL when out of memory. */
+float (*vf_test_sph_column(struct vf_sph_desc *d))[4];
+/** What the column holds after settling, measured over the particles more
+ * than 2h from the surface and the walls: the pressure (Shepard-smoothed)
+ * against rho0 g depth, worst and mean relative error, the worst of the raw
+ * per-particle pressure, the mean density error, and the mean vertical
+ * acceleration of the pressures, -(m / rho0^2) sum_j (p_i + p_j) dW/dy
+ * (means 0 when no particle counts). */
+typedef struct vf_test_hydrostatic {
+    double surface; /* m: the level of the water volume over the tank floor */
+    int used;       /* particles measured */
+    double worst, mean, worst_raw, density, accel;
+} vf_test_hydrostatic;
+vf_test_hydrostatic vf_test_sph_hydrostatic(const struct vf_sph_snapshot *snap, const struct vf_sph_params *prm,
+                                            const struct vf_sph_desc *d);
+/** The mean kinetic energy per unit mass of a snapshot's particles (0 for none). */
+double vf_test_sph_kinetic(const struct vf_sph_snapshot *snap);
+
+/** The obstacles of the SPH kernel tests, one each: a sphere at (0.1, 0.1,
+ * 0.1) of radius 0.03 and the box (0.15, 0.02, 0.02)-(0.2, 0.12, 0.07). */
+void vf_test_sph_obstacles(struct vf_sph_desc *d);
+/** A jittered lattice of m^3 particles: coordinate offset + s (c + jitter
+ * (r - 0.5)), velocity speed (r - 0.5), r from vf_test_rand(rng), less those
+ * inside vf_test_sph_obstacles' shapes. pos and vel share one allocation
+ * (free(pos) frees both); n is how many were kept (0 and NULLs when out of
+ * memory). */
+typedef struct vf_test_cluster {
+    float (*pos)[4], (*vel)[4];
+    uint32_t n;
+} vf_test_cluster;
+vf_test_cluster vf_test_sph_cluster(uint64_t *rng, int m, double s, double offset, double jitter, double speed);
+
+/** The slot of each particle id in a snapshot of n particles: where[id] = k
+ * for snap->id[k] = id < n (0 for ids it does not hold); a new array to
+ * free(), NULL when out of memory. */
+uint32_t *vf_test_sph_where(const struct vf_sph_snapshot *snap, uint32_t n);
+
+struct vf_gpu_counters;
+/** Checks the work counted over one FFT pressure solve (printed): VkFFT's
+ * forward and inverse kernels, at least 2 dispatches each with bytes moved,
+ * and one scaling dispatch besides. */
+void vf_test_check_fft_counts(const struct vf_gpu_counters *c);
+
 struct vf_height_desc;
 /** Creates a height-field solver of d, with a check that names the error;
  * NULL when it cannot be created. */
 struct vf_solver *vf_test_height_solver(vf_gpu *gpu, const struct vf_height_desc *d);
+
+struct vf_terrain_desc;
+/** Creates a terrain solver of d, with a check that names the error; NULL
+ * when it cannot be created. */
+struct vf_solver *vf_test_terrain(vf_gpu *gpu, const struct vf_terrain_desc *d);
 #endif
 
 #endif

@@ -806,27 +806,31 @@ void vf_bench_write_table(const vf_bench_report *r, FILE *f)
 
 /* ------------------------------------------------------------------ files */
 
+vf_result vf_bench_write_file(const vf_bench_report *r, vf_bench_file kind, const char *path)
+{
+    static void (*const writers[])(const vf_bench_report *, FILE *) = {
+        [VF_BENCH_FILE_CSV] = vf_bench_write_csv,           [VF_BENCH_FILE_JSON] = vf_bench_write_json,
+        [VF_BENCH_FILE_SVG] = vf_bench_write_svg,           [VF_BENCH_FILE_WORK_CSV] = vf_bench_write_work_csv,
+        [VF_BENCH_FILE_TABLE] = vf_bench_write_table,
+    };
+    if ((unsigned)kind >= sizeof writers / sizeof writers[0])
+        return VF_ERR_INVALID_ARG;
+    vf_file file;
+    vf_result res = vf_file_begin(&file, path);
+    if (res != VF_OK)
+        return res;
+    writers[kind](r, file.f);
+    return vf_file_commit(&file);
+}
+
 vf_result vf_bench_write(const vf_bench_report *r, const char *dir)
 {
     static const char *const names[5] = {"bench.csv", "bench.json", "bench.svg", "work.csv", "table.md"};
     for (int i = 0; i < 5; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        vf_file file;
-        vf_result res = vf_file_begin(&file, path);
+        vf_result res = vf_bench_write_file(r, (vf_bench_file)i, path);
         if (res != VF_OK)
-            return res;
-        if (i == 0)
-            vf_bench_write_csv(r, file.f);
-        else if (i == 1)
-            vf_bench_write_json(r, file.f);
-        else if (i == 2)
-            vf_bench_write_svg(r, file.f);
-        else if (i == 3)
-            vf_bench_write_work_csv(r, file.f);
-        else
-            vf_bench_write_table(r, file.f);
-        if ((res = vf_file_commit(&file)) != VF_OK)
             return res;
     }
     return VF_OK;

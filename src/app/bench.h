@@ -150,6 +150,19 @@ void vf_bench_limit_text(const vf_bench_limit *l, char *buf, size_t cap);
  * (the work accounting), each atomically. */
 vf_result vf_bench_write(const vf_bench_report *r, const char *dir);
 
+/** The files a report is written as (vf_bench_write_file). */
+typedef enum vf_bench_file {
+    VF_BENCH_FILE_CSV,      /* vf_bench_write_csv */
+    VF_BENCH_FILE_JSON,     /* vf_bench_write_json */
+    VF_BENCH_FILE_SVG,      /* vf_bench_write_svg */
+    VF_BENCH_FILE_WORK_CSV, /* vf_bench_write_work_csv */
+    VF_BENCH_FILE_TABLE,    /* vf_bench_write_table */
+} vf_bench_file;
+
+/** Writes r as one file of the given kind at path, atomically (whole or not
+ * at all). */
+vf_result vf_bench_write_file(const vf_bench_report *r, vf_bench_file kind, const char *path);
+
 /** Writes the JSON document (schema "vkfluid-bench/1", see docs/benchmarks.md). */
 void vf_bench_write_json(const vf_bench_report *r, FILE *f);
 /** Writes the CSV: one row per size and pass. */

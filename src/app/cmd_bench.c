@@ -686,8 +686,8 @@ static void count_model_render(vf_gpu *gpu, vf_bench_report *r)
     snprintf(set, sizeof set, "particles=%u", VF_BENCH_MODEL_PARTICLES);
     if (!scene || vf_scene_load_builtin(scene, &loaded, err, sizeof err) != VF_OK ||
         vf_params_set(scene->params, scene->param_count, loaded.desc, set, err, sizeof err) != VF_OK ||
-        (scene->validate && scene->validate(scene, loaded.desc, err, sizeof err) != VF_OK) ||
-        scene->create(scene, gpu, loaded.desc, &solver, err, sizeof err) != VF_OK) {
+        (scene->validate && scene->validate(scene, loaded.desc, NULL, err, sizeof err) != VF_OK) ||
+        scene->create(scene, gpu, loaded.desc, &solver, NULL, err, sizeof err) != VF_OK) {
         snprintf(r->model_render_why, sizeof r->model_render_why, "%.200s", err[0] ? err : "no dam-break scene");
         goto done;
     }
@@ -732,9 +732,9 @@ static void count_model_sim(vf_gpu *gpu, const bench_family *fam, const vf_scene
     if (res == VF_OK && fam->set)
         res = vf_params_set(scene->params, scene->param_count, loaded.desc, fam->set, err, sizeof err);
     if (res == VF_OK && scene->validate)
-        res = scene->validate(scene, loaded.desc, err, sizeof err);
+        res = scene->validate(scene, loaded.desc, NULL, err, sizeof err);
     if (res == VF_OK)
-        res = scene->create(scene, gpu, loaded.desc, &solver, err, sizeof err);
+        res = scene->create(scene, gpu, loaded.desc, &solver, NULL, err, sizeof err);
     if (res == VF_OK && (res = vf_cmd_oneshot_begin(gpu, &cmd)) == VF_OK) {
         vf_cmd_barrier_frame_start(cmd);
         vf_gpu_counters_attach(gpu, c);
@@ -951,11 +951,11 @@ static int bench_size(run_ctx *c, const bench_opts *o, const bench_family *fam, 
             goto no_fit;
         }
     }
-    if (scene->validate && scene->validate(scene, desc, err, sizeof err) != VF_OK) {
+    if (scene->validate && scene->validate(scene, desc, NULL, err, sizeof err) != VF_OK) {
         snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err);
         goto no_fit;
     }
-    vf_result res = scene->create(scene, c->gpu, desc, &solver, err, sizeof err);
+    vf_result res = scene->create(scene, c->gpu, desc, &solver, NULL, err, sizeof err);
     if (res == VF_ERR_TOO_LARGE || res == VF_ERR_OUT_OF_DEVICE_MEMORY || res == VF_ERR_INVALID_ARG) {
         snprintf(z->why, sizeof z->why, "%.*s", (int)sizeof z->why - 1, err[0] ? err : vf_result_message(res));
         goto no_fit;
@@ -1134,25 +1134,14 @@ static int keep_results(const vf_bench_report *rep)
     slug(rep->device.name, dev, sizeof dev);
     snprintf(base, sizeof base, "bench/results/%s-%s", dev, rep->date);
     const char *ext[4] = {"csv", "json", "svg", "md"};
+    const vf_bench_file kind[4] = {VF_BENCH_FILE_CSV, VF_BENCH_FILE_JSON, VF_BENCH_FILE_SVG, VF_BENCH_FILE_TABLE};
     for (int k = 0; k < 4; k++) {
         char path[600];
         snprintf(path, sizeof path, "%s.%s", base, ext[k]);
-        vf_file file;
-        if (vf_file_begin(&file, path) != VF_OK) {
-            vf_app_error("--results: cannot write %s: run from the source folder", path);
-            return VF_EXIT_RUNTIME;
-        }
-        if (k == 0)
-            vf_bench_write_csv(rep, file.f);
-        else if (k == 1)
-            vf_bench_write_json(rep, file.f);
-        else if (k == 2)
-            vf_bench_write_svg(rep, file.f);
-        else
-            vf_bench_write_table(rep, file.f);
-        vf_result written = vf_file_commit(&file);
+        vf_result written = vf_bench_write_file(rep, kind[k], path);
         if (written != VF_OK) {
-            vf_app_error("--results: cannot write %s: %s", path, vf_result_message(written));
+            vf_app_error("--results: cannot write %s: %s (run from the source folder)", path,
+                         vf_result_message(written));
             return VF_EXIT_RUNTIME;
         }
     }

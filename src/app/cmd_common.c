@@ -274,7 +274,7 @@ vf_result vf_cmd_scene_check(const vf_scene_info *info, const void *desc, const 
     if (file)
         return vf_scene_validate(info, desc, file, err, cap);
     char why[1400] = {0};
-    if (info->validate(info, desc, why, sizeof why) != VF_OK) {
+    if (info->validate(info, desc, NULL, why, sizeof why) != VF_OK) {
         snprintf(err, cap, "%s: %s", label, why[0] ? why : "invalid parameters");
         return VF_ERR_INVALID_ARG;
     }
@@ -301,20 +301,23 @@ int vf_cmd_scene_create(const vf_cmd_scene *sc, vf_gpu *gpu, vf_solver **out)
 int vf_cmd_scene_create_in(const vf_cmd_scene *sc, vf_gpu *gpu, const char *context, vf_solver **out)
 {
     char why[1024] = "", err[1600], label[300];
+    const char *key = NULL; /* the key why names first, from the check that wrote it */
     *out = NULL;
-    vf_result res = sc->info->create(sc->info, gpu, sc->desc, out, why, sizeof why);
+    vf_result res = sc->info->create(sc->info, gpu, sc->desc, out, &key, why, sizeof why);
     if (res == VF_OK)
         return 0;
     if (sc->file)
         snprintf(label, sizeof label, "%s", sc->file);
     else
         snprintf(label, sizeof label, "scene %s", sc->info->name);
+    if (!why[0])
+        key = NULL;
     if (!why[0] && res == VF_ERR_OUT_OF_DEVICE_MEMORY)
         snprintf(why, sizeof why, "cannot create the solver: out of device memory: try a smaller size (--set), "
                                   "closing other gpu programs or another gpu (--device)");
     else if (!why[0])
         snprintf(why, sizeof why, "cannot create the solver: %s", vf_result_message(res));
-    vf_scene_format_error(sc->info, label, why, err, sizeof err);
+    vf_scene_format_error(sc->info, label, key, why, err, sizeof err);
     if (context)
         vf_app_error("%s: %s", context, err);
     else

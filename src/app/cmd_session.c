@@ -426,7 +426,7 @@ static int lockstep_join(vf_lockstep *ls, const char *join, vf_msg *msg, vf_sess
     snprintf(msg->token, sizeof msg->token, "%s", ls->token);
     if ((res = vf_net_send(ls->peer, msg, ls->timeout_ms, err, sizeof err)) != VF_OK ||
         (res = vf_net_recv(ls->peer, msg, ls->timeout_ms, err, sizeof err)) != VF_OK) {
-        if (res == VF_ERR_IO && strstr(err, "disconnected"))
+        if (res == VF_ERR_IO && vf_net_peer_gone(ls->peer))
             strncat(err, " (is --token the one the server printed?)", sizeof err - strlen(err) - 1);
         return net_error(ls, res, err);
     }

@@ -21,6 +21,7 @@
 struct vf_net_peer {
     int fd;
     char name[64]; /* address:port */
+    bool gone;     /* the peer closed the connection (vf_net_peer_gone) */
 };
 
 static double now_ms(void)
@@ -394,6 +395,7 @@ static vf_result io_all(vf_net_peer *p, void *buf, size_t n, bool sending, doubl
         if (k < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
             continue;
         if (k <= 0) {
+            p->gone = true;
             snprintf(err, cap, "the peer disconnected%s%s", k < 0 ? ": " : "", k < 0 ? strerror(errno) : "");
             return VF_ERR_IO;
         }
@@ -448,6 +450,11 @@ void vf_net_say_bye(vf_net_peer *p)
     static const uint8_t bye[VF_MSG_HEAD_BYTES] = {VF_MSG_BYE, VF_WIRE_VERSION, 0, 0, 0, 0, 0, 0};
     if (p)
         (void)!send(p->fd, bye, sizeof bye, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+bool vf_net_peer_gone(const vf_net_peer *p)
+{
+    return p && p->gone;
 }
 
 const char *vf_net_peer_name(const vf_net_peer *p)

@@ -60,6 +60,10 @@ vf_result vf_net_recv(vf_net_peer *p, vf_msg *out, int timeout_ms, char *err, si
  * instead of timing out); accepts NULL. */
 void vf_net_say_bye(vf_net_peer *p);
 
+/** True once a send or receive found that the peer closed the connection
+ * (their VF_ERR_IO then; not a silent peer that timed out). p may be NULL. */
+bool vf_net_peer_gone(const vf_net_peer *p);
+
 /** The peer's address and port ("127.0.0.1:40312"); never NULL. */
 const char *vf_net_peer_name(const vf_net_peer *p);
 

@@ -174,6 +174,21 @@ void vf_set_err(char *err, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
+void vf_set_key_err(const char **key_out, char *err, size_t cap, const char *key, const char *fmt, ...)
+{
+    if (key_out)
+        *key_out = key;
+    if (!err || !cap)
+        return;
+    int n = snprintf(err, cap, "%s", key);
+    if (n < 0 || (size_t)n >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n, cap - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
 void vf_format_bytes(unsigned long long bytes, char *buf, size_t cap)
 {
     if (bytes >= (1ull << 30))

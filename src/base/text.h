@@ -48,4 +48,13 @@ void vf_format_bytes(unsigned long long bytes, char *buf, size_t cap);
  * rules; does nothing when err is NULL or cap is 0. */
 void vf_set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/** Formats a one-line error that names key first: key, then fmt's text
+ * (what follows the key: "=%g: ..." or ": ..."), into err (cap bytes), and
+ * hands the key back apart from the text: *key_out = key when key_out is not
+ * NULL, so that no caller reads the key out of the line (the scene layer
+ * writes it as family.key). key must outlive the caller's use (a literal or
+ * a parameter table's key). err may be NULL. */
+void vf_set_key_err(const char **key_out, char *err, size_t cap, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 #endif

@@ -178,57 +178,58 @@ static bool range_ok(const vf_buffer *b, VkDeviceSize offset, VkDeviceSize size)
     return size > 0 && offset <= b->size && size <= b->size - offset;
 }
 
-vf_result vf_buffer_write(vf_buffer *buf, VkDeviceSize offset, const void *data, VkDeviceSize size)
+/* One copy between buf (at offset) and host memory through a staging
+ * buffer, submitted and waited for: up, data into buf (after every earlier
+ * GPU use of buf); else buf into out. */
+static vf_result staged_copy(vf_buffer *buf, VkDeviceSize offset, VkDeviceSize size, bool up, const void *data,
+                             void *out)
 {
-    if (!range_ok(buf, offset, size) || !data)
+    if (!range_ok(buf, offset, size) || !(up ? data : out))
         return VF_ERR_INVALID_ARG;
     vf_gpu *gpu = buf->gpu;
     vf_buffer *st = NULL;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
-    vf_result res = staging(gpu, size, VF_MEMORY_UPLOAD, &st);
+    vf_result res = staging(gpu, size, up ? VF_MEMORY_UPLOAD : VF_MEMORY_READBACK, &st);
     if (res != VF_OK)
         return res;
-    memcpy(st->mapped, data, (size_t)size);
-    if ((res = vf_buffer_flush(st, 0, size)) != VF_OK)
+    if (up) {
+        memcpy(st->mapped, data, (size_t)size);
+        res = vf_buffer_flush(st, 0, size);
+    }
+    if (res != VF_OK || (res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
         goto fail_staging;
-    if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
-        goto fail_staging;
-    /* earlier GPU reads and writes of the buffer finish before the copy overwrites it */
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
-                   VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    VkBufferCopy region = {.srcOffset = 0, .dstOffset = offset, .size = size};
-    vkCmdCopyBuffer(cmd, st->buffer, buf->buffer, 1, &region);
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                   VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    if (up) {
+        /* earlier GPU reads and writes of the buffer finish before the copy overwrites it */
+        vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        VkBufferCopy region = {.srcOffset = 0, .dstOffset = offset, .size = size};
+        vkCmdCopyBuffer(cmd, st->buffer, buf->buffer, 1, &region);
+        vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    } else {
+        vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+        VkBufferCopy region = {.srcOffset = offset, .dstOffset = 0, .size = size};
+        vkCmdCopyBuffer(cmd, buf->buffer, st->buffer, 1, &region);
+        vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                       VK_ACCESS_2_HOST_READ_BIT);
+    }
     res = vf_cmd_oneshot_submit(gpu, cmd);
+    if (res == VF_OK && !up && (res = vf_buffer_invalidate(st, 0, size)) == VF_OK)
+        memcpy(out, st->mapped, (size_t)size);
 fail_staging:
     vf_buffer_destroy(&st);
     return res;
 }
 
+vf_result vf_buffer_write(vf_buffer *buf, VkDeviceSize offset, const void *data, VkDeviceSize size)
+{
+    return staged_copy(buf, offset, size, true, data, NULL);
+}
+
 vf_result vf_buffer_read(vf_buffer *buf, VkDeviceSize offset, void *data, VkDeviceSize size)
 {
-    if (!range_ok(buf, offset, size) || !data)
-        return VF_ERR_INVALID_ARG;
-    vf_gpu *gpu = buf->gpu;
-    vf_buffer *st = NULL;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    vf_result res = staging(gpu, size, VF_MEMORY_READBACK, &st);
-    if (res != VF_OK)
-        return res;
-    if ((res = vf_cmd_oneshot_begin(gpu, &cmd)) != VF_OK)
-        goto fail_staging;
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
-                   VK_ACCESS_2_TRANSFER_READ_BIT);
-    VkBufferCopy region = {.srcOffset = offset, .dstOffset = 0, .size = size};
-    vkCmdCopyBuffer(cmd, buf->buffer, st->buffer, 1, &region);
-    vf_cmd_barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                   VK_ACCESS_2_HOST_READ_BIT);
-    if ((res = vf_cmd_oneshot_submit(gpu, cmd)) == VF_OK && (res = vf_buffer_invalidate(st, 0, size)) == VF_OK)
-        memcpy(data, st->mapped, (size_t)size);
-fail_staging:
-    vf_buffer_destroy(&st);
-    return res;
+    return staged_copy(buf, offset, size, false, NULL, data);
 }
 
 vf_result vf_buffer_fill(vf_buffer *buf, VkDeviceSize offset, VkDeviceSize size, uint32_t word)

@@ -30,39 +30,42 @@ static vf_kernel_count *kernel_entry(vf_gpu_counters *c, const char *name)
     return &c->kernel[k];
 }
 
-void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect, bool neighbours)
+/* One dispatch (draw false) or draw pass of kernel `name` moving bytes. */
+static void count_pass(const vf_gpu *gpu, const char *name, uint64_t bytes, bool draw, bool indirect,
+                       bool neighbours)
 {
     vf_gpu_counters *c = gpu ? gpu->counters : NULL;
     if (!c)
         return;
-    c->dispatches++;
-    c->neighbour_passes += neighbours;
-    c->indirect_dispatches += indirect;
-    c->bytes += bytes;
+    if (draw) {
+        c->draws++;
+        c->draw_bytes += bytes;
+    } else {
+        c->dispatches++;
+        c->neighbour_passes += neighbours;
+        c->indirect_dispatches += indirect;
+        c->bytes += bytes;
+    }
     vf_kernel_count *k = kernel_entry(c, name);
     if (!k) {
         c->kernels_dropped++;
         return;
     }
-    k->dispatches++;
+    k->draws += draw;
+    k->dispatches += !draw;
     k->bytes += bytes;
-    k->neighbours = neighbours;
+    if (!draw)
+        k->neighbours = neighbours;
+}
+
+void vf_count_dispatch(const vf_gpu *gpu, const char *name, uint64_t bytes, bool indirect, bool neighbours)
+{
+    count_pass(gpu, name, bytes, false, indirect, neighbours);
 }
 
 void vf_count_draw_pass(const vf_gpu *gpu, const char *name, uint64_t bytes)
 {
-    vf_gpu_counters *c = gpu ? gpu->counters : NULL;
-    if (!c)
-        return;
-    c->draws++;
-    c->draw_bytes += bytes;
-    vf_kernel_count *k = kernel_entry(c, name);
-    if (!k) {
-        c->kernels_dropped++;
-        return;
-    }
-    k->draws++;
-    k->bytes += bytes;
+    count_pass(gpu, name, bytes, true, false, false);
 }
 
 void vf_count_draw(const vf_gpu *gpu)

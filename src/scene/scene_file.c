@@ -681,17 +681,11 @@ void vf_scene_write_json(const vf_scene_info *info, const void *desc, const char
         fprintf(f, "  }\n}\n");
 }
 
-void vf_scene_format_error(const vf_scene_info *info, const char *label, const char *why, char *err, size_t cap)
+void vf_scene_format_error(const vf_scene_info *info, const char *label, const char *key, const char *why, char *err,
+                           size_t cap)
 {
-    size_t k = strcspn(why, ":=");
-    char key[64];
-    bool is_key = false;
-    if (why[k] && k < sizeof key) {
-        memcpy(key, why, k);
-        key[k] = 0;
-        is_key = vf_params_find(info->params, info->param_count, key) != NULL;
-    }
-    if (is_key)
+    /* the key comes from the check that wrote why (vf_set_key_err), never from its text */
+    if (key && vf_params_find(info->params, info->param_count, key))
         snprintf(err, cap, "%s: %s.%s", label, info->family, why);
     else
         snprintf(err, cap, "%s: %s", label, why[0] ? why : "invalid parameters");
@@ -702,9 +696,10 @@ vf_result vf_scene_validate(const vf_scene_info *info, const void *desc, const c
     if (!info->validate)
         return VF_OK;
     char why[1024] = "";
-    vf_result r = info->validate(info, desc, why, sizeof why);
+    const char *key = NULL;
+    vf_result r = info->validate(info, desc, &key, why, sizeof why);
     if (r != VF_OK)
-        vf_scene_format_error(info, label, why, err, cap);
+        vf_scene_format_error(info, label, key, why, err, cap);
     return r;
 }
 

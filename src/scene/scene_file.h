@@ -71,14 +71,16 @@ vf_result vf_scene_set(const vf_scene_info *info, void *desc, const char *assign
 void vf_scene_write_json(const vf_scene_info *info, const void *desc, const char *description, FILE *f);
 
 /** Runs the scene's cross-key validate on desc. On failure err gets
- * "LABEL: <solver>.<key>...: reason" (the key path added when the reason
- * starts with a key of the table). */
+ * "LABEL: <solver>.<key>...: reason" (the key path added when the key the
+ * validate hands back is a key of the table). */
 vf_result vf_scene_validate(const vf_scene_info *info, const void *desc, const char *label, char *err, size_t cap);
 
-/** Formats a scene error one-liner: "LABEL: <family>.<key>: reason" when why
- * starts with a key of info's table ("key: ..." or "key=..."), else
- * "LABEL: why". err gets at most cap bytes, NUL-terminated. */
-void vf_scene_format_error(const vf_scene_info *info, const char *label, const char *why, char *err, size_t cap);
+/** Formats a scene error one-liner: "LABEL: <family>.<why>" when key (the key
+ * the check that wrote why handed back, which why starts with; may be NULL)
+ * is a key of info's table, else "LABEL: why". The text of why is not read
+ * for the key. err gets at most cap bytes, NUL-terminated. */
+void vf_scene_format_error(const vf_scene_info *info, const char *label, const char *key, const char *why, char *err,
+                           size_t cap);
 
 /** Parses and validates bytes without a GPU (the fuzz target's entry): a
  * scene file, or "set:" followed by assignments separated by newlines applied

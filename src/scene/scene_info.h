@@ -21,12 +21,17 @@ typedef struct vf_scene_info {
     /** After the table's defaults (vf_scene_defaults): this scene's own
      * preset values in desc. May be NULL. */
     void (*preset)(const struct vf_scene_info *scene, void *desc);
-    /** Checks cross-key constraints (after every --set); one-line reason in err. */
-    vf_result (*validate)(const struct vf_scene_info *scene, const void *desc, char *err, size_t cap);
-    /** Creates the solver on the GPU from a validated desc. err gets a
-     * one-line reason for VF_ERR_TOO_LARGE and similar. */
-    vf_result (*create)(const struct vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
-                        size_t cap);
+    /** Checks cross-key constraints (after every --set): the one check of
+     * desc's values. One-line reason in err; *key (key may be NULL) gets the
+     * key the line names first, or NULL when it names none of the table
+     * (a list entry, a file), so the caller qualifies it without reading the
+     * text. */
+    vf_result (*validate)(const struct vf_scene_info *scene, const void *desc, const char **key, char *err, size_t cap);
+    /** Creates the solver on the GPU from a validated desc (checking only
+     * what needs the device). err gets a one-line reason for
+     * VF_ERR_TOO_LARGE and similar; *key as for validate. */
+    vf_result (*create)(const struct vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out,
+                        const char **key, char *err, size_t cap);
     /** The simulated seconds per frame the solver will take for a validated
      * desc, without a GPU (for bounds checked before any GPU work); 0 when
      * it cannot be known. NULL: the key frame_dt when it is positive. */

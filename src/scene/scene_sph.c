@@ -13,6 +13,7 @@
 
 #include "scene_shapes.h"
 #include "solver_sph.h"
+#include "text.h"
 
 enum { SCENE_DAM, SCENE_DOUBLE, SCENE_DROP, SCENE_FOUNTAIN };
 
@@ -372,7 +373,7 @@ static double estimated_count(const geometry *g, double s)
 
 static void scene_sph_desc(const vf_sph_scene_desc *d, const geometry *g, double s, vf_sph_desc *sd);
 
-static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *err, size_t cap)
+static vf_result sph_validate(const vf_scene_info *scene, const void *p, const char **key, char *err, size_t cap)
 {
     (void)scene;
     const vf_sph_scene_desc *d = p;
@@ -385,17 +386,17 @@ static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *e
                       {"foam_ke_min", "foam_ke_max", d->foam_ke_min, d->foam_ke_max}};
         for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
             if (!(ranges[k].hi > ranges[k].lo)) {
-                snprintf(err, cap, "%s: %g is not above %s = %g: make it larger", ranges[k].hi_key, ranges[k].hi,
+                vf_set_key_err(key, err, cap, ranges[k].hi_key, ": %g is not above %s = %g: make it larger", ranges[k].hi,
                          ranges[k].lo_key, ranges[k].lo);
                 return VF_ERR_INVALID_ARG;
             }
         if (d->foam_life_max < d->foam_life_min) {
-            snprintf(err, cap, "foam_life_max: %g s is below foam_life_min = %g s: make it at least that", d->foam_life_max,
+            vf_set_key_err(key, err, cap, "foam_life_max", ": %g s is below foam_life_min = %g s: make it at least that", d->foam_life_max,
                      d->foam_life_min);
             return VF_ERR_INVALID_ARG;
         }
         if (d->foam_capacity != floor(d->foam_capacity)) {
-            snprintf(err, cap, "foam_capacity: %g is not a whole number of particles", d->foam_capacity);
+            vf_set_key_err(key, err, cap, "foam_capacity", ": %g is not a whole number of particles", d->foam_capacity);
             return VF_ERR_INVALID_ARG;
         }
     }
@@ -427,92 +428,89 @@ static vf_result sph_validate(const vf_scene_info *scene, const void *p, char *e
         snprintf(err, cap, "sinks[0].shape: the sph sink is a box: use \"shape\": \"box\"");
         return VF_ERR_INVALID_ARG;
     }
-    if (!(s > 0) || s > tank_min) {
-        snprintf(err, cap, "spacing: %g m is not in (0, %g]: it must be positive and fit the tank's smallest side", s,
-                 tank_min);
-        return VF_ERR_INVALID_ARG;
-    }
+    /* the solver's checks of single values that need no device (the spacing's and h's range among
+     * them, checked nowhere else), before the scene's checks that divide by the spacing */
+    vf_sph_desc sd;
+    scene_sph_desc(d, &g, s, &sd);
+    vf_result res = vf_sph_check_fields(&sd, key, err, cap);
+    if (res != VF_OK)
+        return res;
     if (d->kind == SCENE_DAM || d->kind == SCENE_DOUBLE) {
         double L = dam_length(d), H = dam_height(d);
         if (d->tank_length > 0 && d->tank_length < 5 * d->a * (1 - 1e-12)) {
-            snprintf(err, cap, "tank_length: %g m is shorter than 5 a = %g m: must be at least 5 a (or 0 for 5 a)",
+            vf_set_key_err(key, err, cap, "tank_length", ": %g m is shorter than 5 a = %g m: must be at least 5 a (or 0 for 5 a)",
                      d->tank_length, 5 * d->a);
             return VF_ERR_INVALID_ARG;
         }
         if (d->ratio * d->a > H) {
-            snprintf(err, cap,
-                     "ratio: the column (ratio a = %g m) is taller than the tank (tank_height = %g m): must be at most %g",
+            vf_set_key_err(key, err, cap,
+                     "ratio", ": the column (ratio a = %g m) is taller than the tank (tank_height = %g m): must be at most %g",
                      d->ratio * d->a, H, H / d->a);
             return VF_ERR_INVALID_ARG;
         }
         if (d->kind == SCENE_DOUBLE && 2 * d->a > L) {
-            snprintf(err, cap, "a: two columns of %g m do not fit the tank (tank_length = %g m)", d->a, L);
+            vf_set_key_err(key, err, cap, "a", ": two columns of %g m do not fit the tank (tank_length = %g m)", d->a, L);
             return VF_ERR_INVALID_ARG;
         }
         double smallest = fmin(d->a, fmin(d->ratio * d->a, dam_depth(d)));
         if (s > smallest) {
-            snprintf(err, cap, "spacing: %g m is larger than the water column's smallest side (%g m): must be at most %g",
+            vf_set_key_err(key, err, cap, "spacing", ": %g m is larger than the water column's smallest side (%g m): must be at most %g",
                      s, smallest, smallest);
             return VF_ERR_INVALID_ARG;
         }
     } else {
         if (d->pool_depth > d->tank_y) {
-            snprintf(err, cap, "pool_depth: %g m is deeper than the tank (tank_y = %g m)", d->pool_depth, d->tank_y);
+            vf_set_key_err(key, err, cap, "pool_depth", ": %g m is deeper than the tank (tank_y = %g m)", d->pool_depth, d->tank_y);
             return VF_ERR_INVALID_ARG;
         }
         if (d->kind == SCENE_DROP) {
             double r = d->drop_radius;
             if (2 * r > fmin(d->tank_x, d->tank_z) || d->drop_height + r > d->tank_y || d->drop_height - r < d->pool_depth) {
-                snprintf(err, cap,
-                         "drop_radius: the drop (radius %g m at height %g m) must be inside the tank and above the pool "
+                vf_set_key_err(key, err, cap,
+                         "drop_radius", ": the drop (radius %g m at height %g m) must be inside the tank and above the pool "
                          "(pool_depth %g m, tank %g x %g x %g m)",
                          r, d->drop_height, d->pool_depth, d->tank_x, d->tank_y, d->tank_z);
                 return VF_ERR_INVALID_ARG;
             }
             if (s > r) {
-                snprintf(err, cap, "spacing: %g m is larger than the drop radius %g m", s, r);
+                vf_set_key_err(key, err, cap, "spacing", ": %g m is larger than the drop radius %g m", s, r);
                 return VF_ERR_INVALID_ARG;
             }
         } else {
             if (d->nozzle_height >= d->tank_y || d->nozzle_radius > 0.5 * fmin(d->tank_x, d->tank_z)) {
-                snprintf(err, cap, "nozzle_height: the nozzle (height %g m, radius %g m) must be inside the tank", d->nozzle_height,
+                vf_set_key_err(key, err, cap, "nozzle_height", ": the nozzle (height %g m, radius %g m) must be inside the tank", d->nozzle_height,
                          d->nozzle_radius);
                 return VF_ERR_INVALID_ARG;
             }
             if (d->capacity < estimated_count(&g, s)) {
-                snprintf(err, cap, "capacity: %g is smaller than the pool's %.6g particles", d->capacity,
+                vf_set_key_err(key, err, cap, "capacity", ": %g is smaller than the pool's %.6g particles", d->capacity,
                          estimated_count(&g, s));
                 return VF_ERR_INVALID_ARG;
             }
         }
     }
     if (d->sphere_r > 0 && (d->sphere_r >= 0.5 * tank_min)) {
-        snprintf(err, cap, "sphere_r: %g m must be smaller than half the tank's smallest side (%g m)", d->sphere_r, 0.5 * tank_min);
+        vf_set_key_err(key, err, cap, "sphere_r", ": %g m must be smaller than half the tank's smallest side (%g m)", d->sphere_r, 0.5 * tank_min);
         return VF_ERR_INVALID_ARG;
     }
     /* a spacing that gives more particles than 32-bit indices count: no
      * device holds them (the particles key is bounded below that) */
     double est = estimated_count(&g, s), most = (double)UINT32_MAX - VF_SPH_WG;
     if (d->particles <= 0 && est > most) {
-        snprintf(err, cap, "spacing: %g m gives %.3g particles, which do not fit any device (32-bit indices: at most %.0f): "
+        vf_set_key_err(key, err, cap, "spacing", ": %g m gives %.3g particles, which do not fit any device (32-bit indices: at most %.0f): "
                  "use a larger spacing", s, est, most);
         return VF_ERR_INVALID_ARG;
     }
-    /* the solver's own checks that need no device (the substeps a frame
+    /* the solver's other checks that need no device (the substeps a frame
      * takes, the nozzle), here rather than after the device is created */
-    vf_sph_desc sd;
-    scene_sph_desc(d, &g, s, &sd);
-    vf_result r = vf_sph_check_fields(&sd, err, cap);
-    if (r != VF_OK)
-        return r;
-    if ((r = vf_sph_check_substeps(&sd, err, cap)) != VF_OK) {
+    if ((res = vf_sph_check_substeps(&sd, key, err, cap)) != VF_OK) {
         if (d->particles > 0) {
             /* the spacing follows from particles, the key the user set */
             char why[1024];
             snprintf(why, sizeof why, "%s", err);
-            snprintf(err, cap, "particles: %g particles (spacing %g m) with %s", d->particles, s, why);
+            vf_set_key_err(key, err, cap, "particles", ": %g particles (spacing %g m) with %s", d->particles, s, why);
         }
-        return r;
+        return res;
     }
     return vf_sph_check_nozzle(&sd, err, cap);
 }
@@ -636,7 +634,8 @@ static void scene_sph_desc(const vf_sph_scene_desc *d, const geometry *g, double
     sd->count_key = d->particles > 0 ? "particles" : "spacing"; /* the key size errors name */
 }
 
-static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *p, vf_solver **out, char *err,
+static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *p, vf_solver **out,
+                                  const char **key, char *err,
                                   size_t cap)
 {
     (void)scene;
@@ -656,12 +655,12 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
     uint64_t want = est > 1e15 ? (uint64_t)1e15 : (uint64_t)est;
     if (d->kind == SCENE_FOUNTAIN && d->capacity > (double)want)
         want = (uint64_t)d->capacity;
-    vf_result r = vf_sph_check_size(gpu, &sd, want, NULL, err, cap);
+    vf_result r = vf_sph_check_size(gpu, &sd, want, NULL, key, err, cap);
     if (r != VF_OK)
         return r;
     uint64_t n = lattice(d, &g, s, inside, NULL, 0);
     if (n == 0 && d->kind != SCENE_FOUNTAIN) {
-        snprintf(err, cap, "spacing: %g m leaves no particle in the water", s);
+        vf_set_key_err(key, err, cap, "spacing", ": %g m leaves no particle in the water", s);
         return VF_ERR_INVALID_ARG;
     }
     uint64_t capacity = d->kind == SCENE_FOUNTAIN ? (uint64_t)d->capacity : n;
@@ -677,7 +676,7 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
     sd.count = (uint32_t)n;
     sd.pos = (const float (*)[4])pos;
     sd.capacity = capacity;
-    r = vf_solver_create(gpu, &vf_sph_family, &sd, out, err, cap);
+    r = vf_solver_create(gpu, &vf_sph_family, &sd, out, key, err, cap);
     free(pos);
     if (r != VF_OK)
         return r;
@@ -690,7 +689,7 @@ static vf_result sph_scene_create(const vf_scene_info *scene, vf_gpu *gpu, const
                        .ke_max = d->foam_ke_max, .life_min = d->foam_life_min, .life_max = d->foam_life_max,
                        .buoyancy = d->foam_buoyancy, .drag = d->foam_drag};
     vf_foam *foam = NULL;
-    if ((r = vf_foam_create(gpu, sph, &fd, &foam, err, cap)) == VF_OK)
+    if ((r = vf_foam_create(gpu, sph, &fd, &foam, key, err, cap)) == VF_OK)
         r = vf_sph_solver_attach_foam(*out, foam);
     if (r != VF_OK)
         vf_solver_destroy(out);

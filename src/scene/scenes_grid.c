@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "scenes_grid.h"
+#include "text.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -111,7 +112,8 @@ static void shear_preset(const vf_scene_info *scene, void *d)
 }
 
 /* Substeps and dt: dt_max = cfl h / speed; frame_dt 0 = nominal, capped at 16 substeps. */
-static vf_result timing(const vf_grid_scene_desc *sd, double h, double speed, double nominal, vf_grid_desc *d, char *err,
+static vf_result timing(const vf_grid_scene_desc *sd, double h, double speed, double nominal, vf_grid_desc *d,
+                        const char **key, char *err,
                         size_t cap)
 {
     double dt_max = sd->cfl * h / (speed > 0 ? speed : 1.0);
@@ -124,7 +126,7 @@ static vf_result timing(const vf_grid_scene_desc *sd, double h, double speed, do
         frame = 16 * dt_max;
     }
     if (steps > MAX_SUBSTEPS) {
-        snprintf(err, cap, "frame_dt=%g: needs %.6g substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
+        vf_set_key_err(key, err, cap, "frame_dt", "=%g: needs %.6g substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
                  sd->frame_dt, steps, dt_max, sd->cfl, sd->n, MAX_SUBSTEPS, MAX_SUBSTEPS * dt_max);
         return VF_ERR_INVALID_ARG;
     }
@@ -154,11 +156,11 @@ static uint32_t wall_type(int walls)
 
 /* Klein et al.'s explicit convection is stable for (|u| + |v|) dt / h <= 1:
  * refused above cfl 0.5 (the substep's speed is the scene's expected one). */
-static vf_result check_donor_cell(const vf_grid_scene_desc *sd, char *err, size_t cap)
+static vf_result check_donor_cell(const vf_grid_scene_desc *sd, const char **key, char *err, size_t cap)
 {
     if (sd->advect != VF_GRID_ADVECT_DONOR_CELL || sd->cfl <= 0.5)
         return VF_OK;
-    snprintf(err, cap, "cfl: %g: advect=donor-cell is an explicit step, stable for (|u| + |v|) dt / h <= 1: use cfl=0.5 "
+    vf_set_key_err(key, err, cap, "cfl", ": %g: advect=donor-cell is an explicit step, stable for (|u| + |v|) dt / h <= 1: use cfl=0.5 "
                        "or less",
              sd->cfl);
     return VF_ERR_INVALID_ARG;
@@ -167,7 +169,8 @@ static vf_result check_donor_cell(const vf_grid_scene_desc *sd, char *err, size_
 /* Refused up front: scenes the pressure projection cannot make
  * divergence-free (their checks would pass on a wrong flow), and obstacles
  * that leave no fluid to solve for. */
-static vf_result check_fluid(const vf_grid_scene_desc *sd, const vf_grid_desc *d, char *err, size_t cap)
+static vf_result check_fluid(const vf_grid_scene_desc *sd, const vf_grid_desc *d,
+                             const char **key, char *err, size_t cap)
 {
     const vf_scene_shapes *sh = &sd->shapes;
     const uint32_t slots = sizeof d->obstacles / sizeof d->obstacles[0];
@@ -202,7 +205,7 @@ static vf_result check_fluid(const vf_grid_scene_desc *sd, const vf_grid_desc *d
             any_fluid = !solid;
         }
     if (!any_fluid) {
-        snprintf(err, cap, "obstacles: they cover the whole %g x %g domain: leave room for the fluid (smaller or fewer "
+        vf_set_key_err(key, err, cap, "obstacles", ": they cover the whole %g x %g domain: leave room for the fluid (smaller or fewer "
                            "obstacles)", width, dom_h);
         return VF_ERR_INVALID_ARG;
     }
@@ -215,7 +218,7 @@ static vf_result check_fluid(const vf_grid_scene_desc *sd, const vf_grid_desc *d
  * dye regions are painted by create. check: also refuse what the grid
  * cannot take (false: sd was validated before). */
 static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, double *inflow_scale, bool check,
-                              char *err, size_t cap)
+                              const char **key, char *err, size_t cap)
 {
     *inflow_scale = 0;
     const vf_scene_shapes *sh = &sd->shapes;
@@ -268,7 +271,7 @@ static vf_result apply_shapes(const vf_grid_scene_desc *sd, vf_grid_desc *d, dou
             d->side_u[side] = d->side_v[side] = 0.0f;
         }
     }
-    return check ? check_fluid(sd, d, err, cap) : VF_OK;
+    return check ? check_fluid(sd, d, key, err, cap) : VF_OK;
 }
 
 /* Paints the scene file's fluid regions as dye, a colour per region. */
@@ -308,11 +311,11 @@ done:
  * (the scene-level checks; the solver's own are vf_grid_validate_desc);
  * false: sd was validated before, only convert. */
 static vf_result convert(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *d, bool check,
-                         char *err, size_t cap)
+                         const char **key, char *err, size_t cap)
 {
     memset(d, 0, sizeof *d);
     common_desc(sd, d);
-    vf_result res = check ? check_donor_cell(sd, err, cap) : VF_OK;
+    vf_result res = check ? check_donor_cell(sd, key, err, cap) : VF_OK;
     if (res != VF_OK)
         return res;
     double nominal = 0.05, speed_used = 1.0;
@@ -329,7 +332,7 @@ static vf_result convert(const vf_scene_info *scene, const vf_grid_scene_desc *s
             d->viscosity = 1.0 / sd->re; /* a still lid: keep the viscosity of a unit lid */
         nominal = 0.1;
         speed_used = speed;
-        res = timing(sd, 1.0 / sd->n, speed, nominal, d, err, cap);
+        res = timing(sd, 1.0 / sd->n, speed, nominal, d, key, err, cap);
     } else if (scene == &vf_scene_grid_smoke) {
         d->nx = d->ny = (uint32_t)sd->n;
         d->width = 1.0;
@@ -352,7 +355,7 @@ static vf_result convert(const vf_scene_info *scene, const vf_grid_scene_desc *s
             d->mover = (vf_grid_mover){.shape = VF_GRID_SHAPE_DISC, .cx = 0.5f, .cy = 0.55f, .radius = 0.07f,
                                        .amp = 0.25f, .freq = 0.1f, .dx = 1.0f, .dy = 0.0f};
         nominal = 1.0 / 30.0;
-        res = timing(sd, 1.0 / sd->n, 1.0, nominal, d, err, cap);
+        res = timing(sd, 1.0 / sd->n, 1.0, nominal, d, key, err, cap);
     } else if (scene == &vf_scene_grid_channel) {
         d->ny = (uint32_t)sd->n;
         d->nx = (uint32_t)lround(sd->length * sd->n);
@@ -373,7 +376,7 @@ static vf_result convert(const vf_scene_info *scene, const vf_grid_scene_desc *s
         d->vel_scale = 1.5 * sd->inflow;
         nominal = 0.05;
         speed_used = d->vel_scale;
-        res = timing(sd, 1.0 / sd->n, d->vel_scale, nominal, d, err, cap);
+        res = timing(sd, 1.0 / sd->n, d->vel_scale, nominal, d, key, err, cap);
     } else if (scene == &vf_scene_grid_shear) {
         d->nx = d->ny = (uint32_t)sd->n;
         d->width = 1.0;
@@ -382,7 +385,7 @@ static vf_result convert(const vf_scene_info *scene, const vf_grid_scene_desc *s
         d->viscosity = sd->viscosity;
         d->dye_mix = sd->dye_mix;
         nominal = 1.0 / 30.0;
-        res = timing(sd, 1.0 / sd->n, 1.0, nominal, d, err, cap);
+        res = timing(sd, 1.0 / sd->n, 1.0, nominal, d, key, err, cap);
     } else {
         snprintf(err, cap, "not a grid scene");
         return VF_ERR_INVALID_ARG;
@@ -390,30 +393,31 @@ static vf_result convert(const vf_scene_info *scene, const vf_grid_scene_desc *s
     if (res != VF_OK)
         return res;
     double inflow_scale;
-    if ((res = apply_shapes(sd, d, &inflow_scale, check, err, cap)) != VF_OK)
+    if ((res = apply_shapes(sd, d, &inflow_scale, check, key, err, cap)) != VF_OK)
         return res;
     if (inflow_scale > speed_used) {
         /* a scene file's inflow is faster than the preset's flow: substeps for it */
         d->vel_scale = inflow_scale;
-        if ((res = timing(sd, 1.0 / sd->n, inflow_scale, nominal, d, err, cap)) != VF_OK)
+        if ((res = timing(sd, 1.0 / sd->n, inflow_scale, nominal, d, key, err, cap)) != VF_OK)
             return res;
     }
     return VF_OK;
 }
 
-vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *d, char *err,
+vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *d,
+                                const char **key, char *err,
                                 size_t cap)
 {
-    vf_result res = convert(scene, sd, d, true, err, cap);
-    return res == VF_OK ? vf_grid_validate_desc(d, err, cap) : res;
+    vf_result res = convert(scene, sd, d, true, key, err, cap);
+    return res == VF_OK ? vf_grid_validate_desc(d, key, err, cap) : res;
 }
 
 /* The scene's one check: its keys together, then the solver's desc
  * (vf_grid_validate_desc); create and frame_dt only convert after it. */
-static vf_result validate_any(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
+static vf_result validate_any(const vf_scene_info *scene, const void *desc, const char **key, char *err, size_t cap)
 {
     vf_grid_desc d;
-    return vf_grid_scene_to_desc(scene, desc, &d, err, cap);
+    return vf_grid_scene_to_desc(scene, desc, &d, key, err, cap);
 }
 
 /* The periodic box's start on the MAC faces, from a stream function psi
@@ -476,19 +480,20 @@ static double frame_dt_any(const vf_scene_info *scene, const void *desc)
 {
     vf_grid_desc d;
     char err[256];
-    return convert(scene, desc, &d, false, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
+    return convert(scene, desc, &d, false, NULL, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
 }
 
-static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out,
+                            const char **key, char *err,
                             size_t cap)
 {
     *out = NULL;
     vf_grid_desc d;
-    vf_result res = convert(scene, desc, &d, false, err, cap); /* validated by validate_any */
+    vf_result res = convert(scene, desc, &d, false, key, err, cap); /* validated by validate_any */
     if (res != VF_OK)
         return res;
     vf_solver *s = NULL;
-    if ((res = vf_solver_create(gpu, &vf_grid_family, &d, &s, err, cap)) != VF_OK)
+    if ((res = vf_solver_create(gpu, &vf_grid_family, &d, &s, key, err, cap)) != VF_OK)
         return res;
     vf_grid *g = vf_grid_from_solver(s);
     vf_grid_set_report_every(g, (uint32_t)((const vf_grid_scene_desc *)desc)->report_every);

@@ -50,7 +50,8 @@ extern const vf_scene_info vf_scene_grid_shear;
  * scene-level combinations, then vf_grid_validate_desc. One-line reason in
  * err (naming the key) for combinations the solver cannot run. The scene's
  * validate hook runs this once; its create and frame_dt hooks only convert. */
-vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *out, char *err,
+vf_result vf_grid_scene_to_desc(const vf_scene_info *scene, const vf_grid_scene_desc *sd, vf_grid_desc *out,
+                                const char **key, char *err,
                                 size_t cap);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "scenes_grid3d.h"
+#include "text.h"
 
 #define MAX_SUBSTEPS 16
 
@@ -103,7 +104,7 @@ static const char *const obstacle_keys[3] = {"obstacle_x", "obstacle_y", "obstac
  * false: sd was validated before, only convert (the key comparisons on the
  * way cannot fail then). */
 static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene_desc *sd, vf_grid3d_desc *d, bool check,
-                               char *err, size_t cap)
+                               const char **key, char *err, size_t cap)
 {
     memset(d, 0, sizeof *d);
     bool wind = scene == &vf_scene_grid3d_wind3d;
@@ -122,23 +123,23 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
                 if (2 * q <= VF_GRID3D_COARSE_MAX)
                     break;
             }
-            snprintf(err, cap, "n=%d: multigrid needs n = m * 2^k with m <= %d (e.g. n=%u), or pressure=jacobi", sd->n,
+            vf_set_key_err(key, err, cap, "n", "=%d: multigrid needs n = m * 2^k with m <= %d (e.g. n=%u), or pressure=jacobi", sd->n,
                      VF_GRID3D_COARSE_MAX / 2, m);
             return VF_ERR_INVALID_ARG;
         }
     }
     if (sd->walls == VF_GRID3D_WALLS_PERIODIC && wind) {
-        snprintf(err, cap, "walls=periodic: wind3d has an inflow and an outflow side: use walls=freeslip, or smoke3d "
+        vf_set_key_err(key, err, cap, "walls", "=periodic: wind3d has an inflow and an outflow side: use walls=freeslip, or smoke3d "
                            "or fire3d for a periodic box");
         return VF_ERR_INVALID_ARG;
     }
     if (sd->pressure == VF_GRID3D_PRESSURE_FFT && sd->walls != VF_GRID3D_WALLS_PERIODIC) {
-        snprintf(err, cap, "pressure=fft: solves a triply periodic box only (Stam's FFT solver): add walls=periodic, or "
+        vf_set_key_err(key, err, cap, "pressure", "=fft: solves a triply periodic box only (Stam's FFT solver): add walls=periodic, or "
                            "use pressure=multigrid");
         return VF_ERR_INVALID_ARG;
     }
     if (sd->pressure == VF_GRID3D_PRESSURE_FFT && sd->obstacle != OBSTACLE_NONE) {
-        snprintf(err, cap, "obstacle: pressure=fft solves a box without solids: use obstacle=none, or pressure=multigrid");
+        vf_set_key_err(key, err, cap, "obstacle", ": pressure=fft solves a box without solids: use obstacle=none, or pressure=multigrid");
         return VF_ERR_INVALID_ARG;
     }
     d->nx = wind ? 2 * n : n;
@@ -216,9 +217,9 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         for (int a = 0; a < 3; a++) {
             double c = pos[a];
             if (c - sd->obstacle_size < 0 || c + sd->obstacle_size > ext[a]) {
-                snprintf(err, cap,
-                         "%s=%g: the obstacle (size %g) reaches outside the domain [0, %g]: keep %s within [%g, %g]",
-                         obstacle_keys[a], c, sd->obstacle_size, ext[a], obstacle_keys[a], sd->obstacle_size,
+                vf_set_key_err(key, err, cap, obstacle_keys[a],
+                               "=%g: the obstacle (size %g) reaches outside the domain [0, %g]: keep %s within [%g, %g]",
+                               c, sd->obstacle_size, ext[a], obstacle_keys[a], sd->obstacle_size,
                          ext[a] - sd->obstacle_size);
                 return VF_ERR_INVALID_ARG;
             }
@@ -235,39 +236,40 @@ static vf_result scene_to_desc(const vf_scene_info *scene, const vf_grid3d_scene
         frame = MAX_SUBSTEPS * dt_max;
     }
     if (steps > MAX_SUBSTEPS) {
-        snprintf(err, cap, "frame_dt=%g: needs %.6g substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
+        vf_set_key_err(key, err, cap, "frame_dt", "=%g: needs %.6g substeps of at most %.3g s (cfl %g, n %d); at most %d: use frame_dt <= %.3g",
                  sd->frame_dt, steps, dt_max, sd->cfl, sd->n, MAX_SUBSTEPS, MAX_SUBSTEPS * dt_max);
         return VF_ERR_INVALID_ARG;
     }
     d->substeps = (uint32_t)steps;
     d->dt = frame / steps;
     vf_grid3d_fill_defaults(d);
-    return check ? vf_grid3d_validate_desc(d, err, cap) : VF_OK;
+    return check ? vf_grid3d_validate_desc(d, key, err, cap) : VF_OK;
 }
 
 /* The scene's one check; create and frame_dt only convert after it. */
-static vf_result validate_any(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
+static vf_result validate_any(const vf_scene_info *scene, const void *desc, const char **key, char *err, size_t cap)
 {
     vf_grid3d_desc d;
-    return scene_to_desc(scene, desc, &d, true, err, cap);
+    return scene_to_desc(scene, desc, &d, true, key, err, cap);
 }
 
 static double frame_dt_any(const vf_scene_info *scene, const void *desc)
 {
     vf_grid3d_desc d;
     char err[256];
-    return scene_to_desc(scene, desc, &d, false, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
+    return scene_to_desc(scene, desc, &d, false, NULL, err, sizeof err) == VF_OK ? d.dt * d.substeps : 0.0;
 }
 
-static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+static vf_result create_any(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out,
+                            const char **key, char *err,
                             size_t cap)
 {
     *out = NULL;
     vf_grid3d_desc d;
-    vf_result res = scene_to_desc(scene, desc, &d, false, err, cap); /* validated by validate_any */
+    vf_result res = scene_to_desc(scene, desc, &d, false, key, err, cap); /* validated by validate_any */
     if (res != VF_OK)
         return res;
-    return vf_solver_create(gpu, &vf_grid3d_family, &d, out, err, cap);
+    return vf_solver_create(gpu, &vf_grid3d_family, &d, out, key, err, cap);
 }
 
 #define GRID3D_SCENE(var, name_, keys, text)                                                                           \

@@ -77,7 +77,8 @@ static void cells_free(height_cells *c)
 
 /* Fills *c from checked shapes (check_shapes first: masks are readable) and
  * *out with the solver desc that uses them. */
-static vf_result cells_build(const vf_height_scene_desc *sd, height_cells *c, vf_height_desc *out, char *err,
+static vf_result cells_build(const vf_height_scene_desc *sd, height_cells *c, vf_height_desc *out,
+                             const char **key, char *err,
                              size_t cap)
 {
     const vf_height_desc *d = &sd->solver;
@@ -86,7 +87,7 @@ static vf_result cells_build(const vf_height_scene_desc *sd, height_cells *c, vf
     memset(c, 0, sizeof *c);
     if ((sh->obstacle_count && !(c->solid = malloc(n))) || (sh->fluid_count && !(c->level = malloc(n * sizeof(double))))) {
         cells_free(c);
-        snprintf(err, cap, "nx=%d: no memory for the shapes' %d x %d cells: use fewer cells", d->nx, d->nx, d->ny);
+        vf_set_key_err(key, err, cap, "nx", "=%d: no memory for the shapes' %d x %d cells: use fewer cells", d->nx, d->nx, d->ny);
         return VF_ERR_NO_MEMORY;
     }
     vf_shape_mask masks[VF_SHAPES_MAX_OBSTACLES];
@@ -148,23 +149,24 @@ static vf_result check_cover(const vf_height_scene_desc *sd, const vf_height_des
     return VF_ERR_INVALID_ARG;
 }
 
-vf_result vf_height_scene_validate(const vf_height_scene_desc *desc, char *err, size_t cap)
+vf_result vf_height_scene_validate(const vf_height_scene_desc *desc, const char **key, char *err, size_t cap)
 {
     vf_result res = check_shapes(desc, err, cap);
     if (res != VF_OK)
         return res;
     height_cells c;
     vf_height_desc d;
-    if ((res = cells_build(desc, &c, &d, err, cap)) != VF_OK)
+    if ((res = cells_build(desc, &c, &d, key, err, cap)) != VF_OK)
         return res;
     res = check_cover(desc, &d, err, cap);
     if (res == VF_OK)
-        res = vf_height_validate(&d, err, cap);
+        res = vf_height_validate(&d, key, err, cap);
     cells_free(&c);
     return res;
 }
 
-vf_result vf_height_scene_create(vf_gpu *gpu, const vf_height_scene_desc *desc, vf_solver **out, char *err,
+vf_result vf_height_scene_create(vf_gpu *gpu, const vf_height_scene_desc *desc, vf_solver **out,
+                                 const char **key, char *err,
                                  size_t cap)
 {
     char dummy_err[8];
@@ -174,33 +176,32 @@ vf_result vf_height_scene_create(vf_gpu *gpu, const vf_height_scene_desc *desc, 
     }
     err[0] = 0;
     *out = NULL;
-    vf_result res = check_shapes(desc, err, cap);
-    if (res != VF_OK)
-        return res;
+    /* validated by vf_height_scene_validate: the shapes are rasterised and
+     * the solver's create checks only the device */
     height_cells c;
     vf_height_desc d;
-    if ((res = cells_build(desc, &c, &d, err, cap)) != VF_OK)
+    vf_result res = cells_build(desc, &c, &d, key, err, cap);
+    if (res != VF_OK)
         return res;
-    res = check_cover(desc, &d, err, cap);
-    if (res == VF_OK)
-        res = vf_solver_create(gpu, &vf_height_family, &d, out, err, cap); /* validates the rest */
+    res = vf_solver_create(gpu, &vf_height_family, &d, out, key, err, cap);
     cells_free(&c);
     return res;
 }
 
 /* ------------------------------------------------------------------ scenes */
 
-static vf_result scene_validate(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
+static vf_result scene_validate(const vf_scene_info *scene, const void *desc, const char **key, char *err, size_t cap)
 {
     (void)scene;
-    return vf_height_scene_validate(desc, err, cap);
+    return vf_height_scene_validate(desc, key, err, cap);
 }
 
-static vf_result scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+static vf_result scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out,
+                              const char **key, char *err,
                               size_t cap)
 {
     (void)scene;
-    return vf_height_scene_create(gpu, desc, out, err, cap);
+    return vf_height_scene_create(gpu, desc, out, key, err, cap);
 }
 
 VF_HEIGHT_SCENE(vf_height_scene_pool, "pool", pool_preset, scene_validate, scene_create,

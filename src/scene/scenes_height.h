@@ -38,14 +38,18 @@ extern const vf_scene_info vf_height_scene_river; /* scenes_river.c: needs the g
         .create = create_,                                                                                             \
     };
 
-/** Checks a height scene: the shapes against the domain (what the height
- * solver takes), obstacles that leave no water, then vf_height_validate with
- * the shapes' cells. One-line reason in err (cap bytes). */
-vf_result vf_height_scene_validate(const vf_height_scene_desc *desc, char *err, size_t cap);
+/** Checks a height scene, the one check of its values: the shapes against
+ * the domain (what the height solver takes), obstacles that leave no water,
+ * then vf_height_validate with the shapes' cells. One-line reason in err
+ * (cap bytes). */
+vf_result vf_height_scene_validate(const vf_height_scene_desc *desc, const char **key, char *err, size_t cap);
 
-/** Validates desc, rasterises its shapes and creates the height solver with
- * them (the cells are freed before it returns). err as for vf_height_create. */
-vf_result vf_height_scene_create(vf_gpu *gpu, const vf_height_scene_desc *desc, vf_solver **out, char *err,
+/** Rasterises the shapes of desc, which must have passed
+ * vf_height_scene_validate (create checks nothing of it again), and creates
+ * the height solver with them (the cells are freed before it returns). err
+ * as for vf_height_create. */
+vf_result vf_height_scene_create(vf_gpu *gpu, const vf_height_scene_desc *desc, vf_solver **out,
+                                 const char **key, char *err,
                                  size_t cap);
 
 #endif

@@ -17,6 +17,7 @@
 #include "gpu_cmd.h"
 #include "scenes_height.h"
 #include "solver_grid.h"
+#include "text.h"
 
 static void river_preset(const vf_scene_info *scene, void *p)
 {
@@ -49,7 +50,8 @@ static void river_preset(const vf_scene_info *scene, void *p)
  * dividing frame_dt evenly. check: also check it (the river's keys, then
  * vf_grid_validate_desc); false: validated before (river_validate), only
  * convert. */
-static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, bool check, char *err, size_t cap)
+static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, bool check,
+                           const char **key, char *err, size_t cap)
 {
     const vf_height_desc *d = &sd->solver;
     memset(g, 0, sizeof *g);
@@ -58,6 +60,7 @@ static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, bool
     g->nx = (uint32_t)lround(d->flow_cells * lx / ly);
     g->nx += g->nx & 1u;
     g->width = lx;
+    g->size_key = "flow_cells"; /* the river's key the grid's cells come from */
     const double h = lx / g->nx, height = g->ny * h;
     g->sides[VF_GRID_SIDE_LEFT] = VF_GRID_BC_INFLOW;
     g->sides[VF_GRID_SIDE_RIGHT] = VF_GRID_BC_OUTFLOW;
@@ -107,15 +110,15 @@ static vf_result flow_desc(const vf_height_scene_desc *sd, vf_grid_desc *g, bool
         g->epsilon = d->flow_epsilon;
         uint64_t k = check ? vf_grid_penalty_min_substeps(g) : 0;
         if (k > VF_GRID_PENALTY_MAX_SUBSTEPS) {
-            snprintf(err, cap,
-                     "flow_epsilon: %g: the penalty's explicit sub-steps would need %llu a flow step (flow cell %.3g "
+            vf_set_key_err(key, err, cap,
+                     "flow_epsilon", ": %g: the penalty's explicit sub-steps would need %llu a flow step (flow cell %.3g "
                      "m, step %.3g s), more than %u: use flow_epsilon=%.3g or larger, or fewer flow_cells",
                      d->flow_epsilon, (unsigned long long)k, h, g->dt, VF_GRID_PENALTY_MAX_SUBSTEPS,
                      d->flow_epsilon * (double)k / VF_GRID_PENALTY_MAX_SUBSTEPS);
             return VF_ERR_INVALID_ARG;
         }
     }
-    return check ? vf_grid_validate_desc(g, err, cap) : VF_OK;
+    return check ? vf_grid_validate_desc(g, key, err, cap) : VF_OK;
 }
 
 /* The grid's current buffers as the height solver's flow: kinematic pressure
@@ -175,18 +178,19 @@ static vf_result project_start(vf_grid *g)
     return vf_cmd_oneshot_submit(gpu, cmd);
 }
 
-static vf_result river_validate(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
+static vf_result river_validate(const vf_scene_info *scene, const void *desc, const char **key, char *err, size_t cap)
 {
     (void)scene;
     const vf_height_scene_desc *d = desc;
-    vf_result res = vf_height_scene_validate(d, err, cap);
+    vf_result res = vf_height_scene_validate(d, key, err, cap);
     if (res != VF_OK)
         return res;
     vf_grid_desc g;
-    return flow_desc(d, &g, true, err, cap);
+    return flow_desc(d, &g, true, key, err, cap);
 }
 
-static vf_result river_create(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+static vf_result river_create(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out,
+                              const char **key, char *err,
                               size_t cap)
 {
     (void)scene;
@@ -194,13 +198,13 @@ static vf_result river_create(const vf_scene_info *scene, vf_gpu *gpu, const voi
     const vf_height_desc *d = &sd->solver;
     *out = NULL;
     vf_grid_desc gd;
-    vf_result res = flow_desc(sd, &gd, false, err, cap); /* validated by river_validate */
+    vf_result res = flow_desc(sd, &gd, false, key, err, cap); /* validated by river_validate */
     if (res != VF_OK)
         return res;
     vf_solver *s = NULL, *flow = NULL;
-    if ((res = vf_height_scene_create(gpu, sd, &s, err, cap)) != VF_OK)
+    if ((res = vf_height_scene_create(gpu, sd, &s, key, err, cap)) != VF_OK)
         return res;
-    if ((res = vf_solver_create(gpu, &vf_grid_family, &gd, &flow, err, cap)) != VF_OK)
+    if ((res = vf_solver_create(gpu, &vf_grid_family, &gd, &flow, key, err, cap)) != VF_OK)
         goto fail;
     /* the channel starts flowing at the inflow speed (Chen & Lobo's initial
      * condition), projected around the pillar: no start-up surge */
@@ -223,7 +227,7 @@ static vf_result river_create(const vf_scene_info *scene, vf_gpu *gpu, const voi
     /* the height solver owns the flow from here */
     vf_height_flow_source src = {.solver = flow, .bind = bind_grid};
     if ((res = vf_height_attach_flow_solver(s, &src)) != VF_OK) {
-        snprintf(err, cap, "river: the channel flow does not fit the height field (frame_dt %g)", d->frame_dt);
+        vf_set_err(err, cap, "river: the channel flow does not fit the height field (frame_dt %g)", d->frame_dt);
         goto fail;
     }
     *out = s;

@@ -140,14 +140,16 @@ static void resample(const samples *s, const vf_scene_heightmap *hm, const vf_te
 }
 
 /* The solver desc of a scene: the keys, with the heightmap's grid and
- * ground when it has one (*ground then owned by the caller). */
-static vf_result scene_to_desc(const vf_terrain_scene_desc *sd, vf_terrain_desc *d, float **ground, char *err,
-                               size_t cap)
+ * ground when it has one (*ground then owned by the caller). check: also
+ * check the shapes (false: validated before; the heightmap is read again,
+ * and a file that changed since can still fail to load). */
+static vf_result scene_to_desc(const vf_terrain_scene_desc *sd, vf_terrain_desc *d, float **ground, bool check,
+                               const char **key, char *err, size_t cap)
 {
     *d = sd->solver;
     d->heightmap = NULL;
     *ground = NULL;
-    vf_result res = check_shapes(sd, err, cap);
+    vf_result res = check ? check_shapes(sd, err, cap) : VF_OK;
     const vf_scene_heightmap *hm = &sd->shapes.heightmap;
     if (res != VF_OK || !hm->given)
         return res;
@@ -158,7 +160,7 @@ static vf_result scene_to_desc(const vf_terrain_scene_desc *sd, vf_terrain_desc 
         return res;
     if (!(*ground = malloc((size_t)d->nx * d->ny * 4))) {
         free(s.z);
-        snprintf(err, cap, "nx=%d: no memory for %d x %d cells: use fewer cells", d->nx, d->nx, d->ny);
+        vf_set_key_err(key, err, cap, "nx", "=%d: no memory for %d x %d cells: use fewer cells", d->nx, d->nx, d->ny);
         return VF_ERR_NO_MEMORY;
     }
     resample(&s, hm, d, *ground);
@@ -167,18 +169,19 @@ static vf_result scene_to_desc(const vf_terrain_scene_desc *sd, vf_terrain_desc 
     return VF_OK;
 }
 
-vf_result vf_terrain_scene_validate(const vf_terrain_scene_desc *desc, char *err, size_t cap)
+vf_result vf_terrain_scene_validate(const vf_terrain_scene_desc *desc, const char **key, char *err, size_t cap)
 {
     vf_terrain_desc d;
     float *ground;
-    vf_result res = scene_to_desc(desc, &d, &ground, err, cap);
+    vf_result res = scene_to_desc(desc, &d, &ground, true, key, err, cap);
     if (res == VF_OK)
-        res = vf_terrain_validate(&d, err, cap);
+        res = vf_terrain_validate(&d, key, err, cap);
     free(ground);
     return res;
 }
 
-vf_result vf_terrain_scene_create(vf_gpu *gpu, const vf_terrain_scene_desc *desc, vf_solver **out, char *err, size_t cap)
+vf_result vf_terrain_scene_create(vf_gpu *gpu, const vf_terrain_scene_desc *desc, vf_solver **out,
+                                  const char **key, char *err, size_t cap)
 {
     char dummy_err[8];
     if (!err || !cap) {
@@ -188,24 +191,25 @@ vf_result vf_terrain_scene_create(vf_gpu *gpu, const vf_terrain_scene_desc *desc
     *out = NULL;
     vf_terrain_desc d;
     float *ground;
-    vf_result res = scene_to_desc(desc, &d, &ground, err, cap);
+    vf_result res = scene_to_desc(desc, &d, &ground, false, key, err, cap); /* validated by vf_terrain_scene_validate */
     if (res == VF_OK)
-        res = vf_solver_create(gpu, &vf_terrain_family, &d, out, err, cap); /* validates the rest */
+        res = vf_solver_create(gpu, &vf_terrain_family, &d, out, key, err, cap); /* checks only the device */
     free(ground);
     return res;
 }
 
-static vf_result scene_validate(const vf_scene_info *scene, const void *desc, char *err, size_t cap)
+static vf_result scene_validate(const vf_scene_info *scene, const void *desc, const char **key, char *err, size_t cap)
 {
     (void)scene;
-    return vf_terrain_scene_validate(desc, err, cap);
+    return vf_terrain_scene_validate(desc, key, err, cap);
 }
 
-static vf_result scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out, char *err,
+static vf_result scene_create(const vf_scene_info *scene, vf_gpu *gpu, const void *desc, vf_solver **out,
+                              const char **key, char *err,
                               size_t cap)
 {
     (void)scene;
-    return vf_terrain_scene_create(gpu, desc, out, err, cap);
+    return vf_terrain_scene_create(gpu, desc, out, key, err, cap);
 }
 
 const vf_scene_info vf_terrain_scene_terrain = {

@@ -19,12 +19,16 @@ typedef struct vf_terrain_scene_desc {
 
 extern const vf_scene_info vf_terrain_scene_terrain;
 
-/** Checks a terrain scene: the shapes it takes, its heightmap (readable,
- * of a size that fits), then vf_terrain_validate. One-line reason in err. */
-vf_result vf_terrain_scene_validate(const vf_terrain_scene_desc *desc, char *err, size_t cap);
+/** Checks a terrain scene, the one check of its values: the shapes it
+ * takes, its heightmap (readable, of a size that fits), then
+ * vf_terrain_validate. One-line reason in err. */
+vf_result vf_terrain_scene_validate(const vf_terrain_scene_desc *desc, const char **key, char *err, size_t cap);
 
-/** Validates desc, loads its heightmap (resampled onto the grid) and creates
- * the terrain solver. err as for vf_terrain_create. */
-vf_result vf_terrain_scene_create(vf_gpu *gpu, const vf_terrain_scene_desc *desc, vf_solver **out, char *err, size_t cap);
+/** Loads the heightmap of desc, which must have passed
+ * vf_terrain_scene_validate (create checks nothing of it again), resampled
+ * onto the grid, and creates the terrain solver. err as for
+ * vf_terrain_create, or the heightmap's line when it no longer loads. */
+vf_result vf_terrain_scene_create(vf_gpu *gpu, const vf_terrain_scene_desc *desc, vf_solver **out,
+                                  const char **key, char *err, size_t cap);
 
 #endif

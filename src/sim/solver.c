@@ -62,13 +62,15 @@ vf_result vf_solver_export_last_good(vf_solver *s, const char *dir, uint32_t ind
     return s->vt->export_last_good(s, dir, index);
 }
 
-vf_result vf_solver_create(vf_gpu *gpu, const vf_solver_family *family, const void *desc, vf_solver **out, char *err,
-                           size_t cap)
+vf_result vf_solver_create(vf_gpu *gpu, const vf_solver_family *family, const void *desc, vf_solver **out,
+                           const char **key, char *err, size_t cap)
 {
     *out = NULL;
     if (err && cap)
         err[0] = 0;
-    return family->create(gpu, desc, out, err, cap);
+    if (key)
+        *key = NULL;
+    return family->create(gpu, desc, out, key, err, cap);
 }
 
 void vf_solver_destroy(vf_solver **s)
@@ -79,8 +81,8 @@ void vf_solver_destroy(vf_solver **s)
     *s = NULL;
 }
 
-vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *what, const char *fix,
-                              char *err, size_t cap)
+vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *key, const char *what,
+                              const char *fix, const char **key_out, char *err, size_t cap)
 {
     uint64_t have = gpu->info.device_local_bytes, range = gpu->info.max_storage_buffer_range;
     if (largest <= range && !(have && need > have / 10 * 9))
@@ -90,20 +92,21 @@ vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest
     vf_format_bytes(have, hb, sizeof hb);
     vf_format_bytes(largest, fb, sizeof fb);
     vf_format_bytes(range, rb, sizeof rb);
-    vf_set_err(err, cap,
-               "%s need %s of device memory in buffers of up to %s; %s has %s and binds at most %s "
-               "(maxStorageBufferRange): %s",
-               what, nb, fb, gpu->info.name, hb, rb, fix);
+    vf_set_key_err(key_out, err, cap, key,
+                   ": %s need %s of device memory in buffers of up to %s; %s has %s and binds at most %s "
+                   "(maxStorageBufferRange): %s",
+                   what, nb, fb, gpu->info.name, hb, rb, fix);
     return VF_ERR_TOO_LARGE;
 }
 
-vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *what, const char *fix,
-                                 char *err, size_t cap)
+vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *key, const char *what,
+                                 const char *fix, const char **key_out, char *err, size_t cap)
 {
     if (res != VF_ERR_TOO_LARGE && res != VF_ERR_OUT_OF_DEVICE_MEMORY)
         return res;
     char nb[32];
     vf_format_bytes(need, nb, sizeof nb);
-    vf_set_err(err, cap, "%s need %s of device memory: %s cannot allocate it: %s", what, nb, gpu->info.name, fix);
+    vf_set_key_err(key_out, err, cap, key, ": %s need %s of device memory: %s cannot allocate it: %s", what, nb,
+                   gpu->info.name, fix);
     return VF_ERR_TOO_LARGE;
 }

@@ -156,32 +156,36 @@ struct vf_solver {
  * vf_sph_desc). */
 typedef struct vf_solver_family {
     const char *name; /* "grid", "grid3d", "height", "sph" */
-    vf_result (*create)(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap);
+    /* key (may be NULL) gets the key err names first (see vf_solver_create) */
+    vf_result (*create)(vf_gpu *gpu, const void *desc, vf_solver **out, const char **key, char *err, size_t cap);
 } vf_solver_family;
 
 /** Checks that a solver of need bytes of device memory, whose largest buffer
  * is largest bytes, fits gpu: largest within maxStorageBufferRange and need
  * within 90 % of the device-local memory. Otherwise VF_ERR_TOO_LARGE with
- * err (cap bytes): "WHAT need ...: FIX" (what, e.g. "n: 64 x 64 cells",
- * names the key; fix, the family's own advice, e.g. "use a smaller n"). */
-vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *what, const char *fix,
-                              char *err, size_t cap);
+ * err (cap bytes): "KEY: WHAT need ...: FIX" and *key_out = key (key_out may
+ * be NULL; key, the key the size comes from, e.g. "n"; what, e.g. "64 x 64
+ * cells"; fix, the family's own advice for that key, e.g. "use a smaller
+ * n"). */
+vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *key, const char *what,
+                              const char *fix, const char **key_out, char *err, size_t cap);
 
 /** After a create that failed with res: VF_ERR_TOO_LARGE with err (cap
- * bytes) "WHAT need ... : GPU cannot allocate it: FIX" when res says the
- * device memory ran out, else res unchanged (what and fix as for
- * vf_solver_check_fit). */
-vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *what, const char *fix,
-                                 char *err, size_t cap);
+ * bytes) "KEY: WHAT need ... : GPU cannot allocate it: FIX" when res says
+ * the device memory ran out, else res unchanged (key, what, fix and key_out
+ * as for vf_solver_check_fit). */
+vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need, const char *key, const char *what,
+                                 const char *fix, const char **key_out, char *err, size_t cap);
 
 /** Defines vf_<fam>_family for a family whose typed create is
- * vf_<fam>_create(gpu, desc, type **out, err, cap) and whose vf_solver is
- * vf_<fam>_solver(type *). */
+ * vf_<fam>_create(gpu, desc, type **out, key, err, cap) and whose vf_solver
+ * is vf_<fam>_solver(type *). */
 #define VF_SOLVER_FAMILY_TYPED(fam, type)                                                                              \
-    static vf_result fam##_family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)        \
+    static vf_result fam##_family_create(vf_gpu *gpu, const void *desc, vf_solver **out, const char **key, char *err, \
+                                         size_t cap)                                                                   \
     {                                                                                                                  \
         type *x = NULL;                                                                                                \
-        vf_result res = vf_##fam##_create(gpu, desc, &x, err, cap);                                                    \
+        vf_result res = vf_##fam##_create(gpu, desc, &x, key, err, cap);                                               \
         *out = vf_##fam##_solver(x);                                                                                   \
         return res;                                                                                                    \
     }                                                                                                                  \
@@ -191,9 +195,10 @@ vf_result vf_solver_alloc_failed(const vf_gpu *gpu, vf_result res, uint64_t need
  * desc means the family's defaults where it has them). On success *out owns
  * every GPU buffer (destroy with vf_solver_destroy); err gets a one-line
  * reason for VF_ERR_INVALID_ARG and VF_ERR_TOO_LARGE (may be NULL when cap
- * is 0). */
-vf_result vf_solver_create(vf_gpu *gpu, const vf_solver_family *family, const void *desc, vf_solver **out, char *err,
-                           size_t cap);
+ * is 0), and *key (key may be NULL) the key that line names first, or NULL
+ * when it names none. */
+vf_result vf_solver_create(vf_gpu *gpu, const vf_solver_family *family, const void *desc, vf_solver **out,
+                           const char **key, char *err, size_t cap);
 
 /** Records the frame, or its next part when s->part_substeps > 0 (see the
  * top of this file): vt->part_begin, then in the first part vt->frame_begin,

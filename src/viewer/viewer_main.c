@@ -240,7 +240,7 @@ static int make_scene(viewer *v)
 {
     char err[512] = {0};
     drop_scene(v);
-    if (v->info->validate && v->info->validate(v->info, v->desc, err, sizeof err) != VF_OK) {
+    if (v->info->validate && v->info->validate(v->info, v->desc, NULL, err, sizeof err) != VF_OK) {
         vf_app_error("scene %s: %s", v->info->name, err);
         return VF_EXIT_USAGE;
     }

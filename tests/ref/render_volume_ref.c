@@ -1,31 +1,16 @@
 #include "render_volume_ref.h"
 
+#include "solver_grid3d_ref.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 static float ref_density(uint32_t nx, uint32_t ny, uint32_t nz, float h, const float *rho, const float x[3])
 {
-    int d[3] = {(int)nx, (int)ny, (int)nz}, i0[3];
-    float f[3];
-    for (int a = 0; a < 3; a++) {
-        float g = x[a] / h - 0.5f;
-        g = g < 0 ? 0 : g > (float)(d[a] - 1) ? (float)(d[a] - 1) : g;
-        int i = (int)floorf(g);
-        if (i > d[a] - 2)
-            i = d[a] - 2;
-        i0[a] = i;
-        f[a] = g - (float)i;
-    }
-    float v[8];
-    for (int n = 0; n < 8; n++) {
-        int X = i0[0] + (n & 1), Y = i0[1] + ((n >> 1) & 1), Z = i0[2] + ((n >> 2) & 1);
-        v[n] = rho[((size_t)Z * ny + Y) * nx + X];
-    }
-#define L(a, b, t) ((a) + (t) * ((b) - (a)))
-    float x00 = L(v[0], v[1], f[0]), x10 = L(v[2], v[3], f[0]), x01 = L(v[4], v[5], f[0]), x11 = L(v[6], v[7], f[0]);
-    return L(L(x00, x10, f[1]), L(x01, x11, f[1]), f[2]);
-#undef L
+    int d[3] = {(int)nx, (int)ny, (int)nz};
+    float gc[3] = {x[0] / h - 0.5f, x[1] / h - 0.5f, x[2] / h - 0.5f}, lo, hi;
+    return vf_g3ref_trilinear(NULL, rho, 0, d, gc, &lo, &hi);
 }
 
 void vf_render_volume_light_ref(uint32_t nx, uint32_t ny, uint32_t nz, float h, const float *density,

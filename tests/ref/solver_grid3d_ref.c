@@ -1,4 +1,6 @@
 #include "solver_grid3d_ref.h"
+
+#include "ref_dft.h"
 #include "solver_grid3d.h"
 
 #include <math.h>
@@ -130,8 +132,8 @@ static float lerpf(float a, float b, float t)
  * array index units), clamped, or on a periodic axis wrapped into [0, n)
  * (n the cell count of g; the upper neighbour n is index 0; g NULL: clamped
  * on every axis); lo/hi of the 8 values. */
-static float trilinear(const vf_g3ref *g, const float *buf, size_t off, const int d[3], const float gc[3], float *lo,
-                       float *hi)
+float vf_g3ref_trilinear(const vf_g3ref *g, const float *buf, size_t off, const int d[3], const float gc[3], float *lo,
+                         float *hi)
 {
     int i0[3];
     float f[3];
@@ -177,7 +179,7 @@ static float sample_face(const vf_g3ref *g, const float *buf, int c, const float
     float gc[3];
     for (int a = 0; a < 3; a++)
         gc[a] = x[a] / g->h - (a == c ? 0.0f : 0.5f);
-    return trilinear(g, buf, foff(g, c), d, gc, lo, hi);
+    return vf_g3ref_trilinear(g, buf, foff(g, c), d, gc, lo, hi);
 }
 
 static float sample_cell(const vf_g3ref *g, const float *buf, int ch, const float x[3], float *lo, float *hi)
@@ -186,7 +188,7 @@ static float sample_cell(const vf_g3ref *g, const float *buf, int ch, const floa
     float gc[3];
     for (int a = 0; a < 3; a++)
         gc[a] = x[a] / g->h - 0.5f;
-    return trilinear(g, buf, (size_t)ch * vf_g3ref_cells(g), d, gc, lo, hi);
+    return vf_g3ref_trilinear(g, buf, (size_t)ch * vf_g3ref_cells(g), d, gc, lo, hi);
 }
 
 static void vel_at(const vf_g3ref *g, const float *vel, const float x[3], float out[3])
@@ -588,7 +590,7 @@ void vf_g3ref_prolong(const vf_g3ref *gf, const float *xc, float *xf)
         float gcoord[3], lo, hi;
         for (int a = 0; a < 3; a++)
             gcoord[a] = ((float)p.v[a] + 0.5f) * 0.5f - 0.5f;
-        xf[ci(gf, p)] += trilinear(NULL, xc, 0, d, gcoord, &lo, &hi); /* clamped at the sides, periodic too */
+        xf[ci(gf, p)] += vf_g3ref_trilinear(NULL, xc, 0, d, gcoord, &lo, &hi); /* clamped at the sides, periodic too */
     }
 }
 
@@ -614,40 +616,18 @@ double vf_g3ref_residual_rms(const vf_g3ref *g, const float *x, const float *b)
     return n ? sqrt(s2 / (double)n) : 0.0;
 }
 
-/* one axis of a separable DFT of complex values (re, im): `count` lines of n
- * values, line c starting at start(c) with stride step; sign -1 forward */
-static void dft_line(double *re, double *im, int n, size_t base, size_t step, int sign, double *tr, double *ti)
-{
-    const double two_pi = 6.283185307179586476925;
-    for (int k = 0; k < n; k++) {
-        double sr = 0, si = 0;
-        for (int x = 0; x < n; x++) {
-            double ph = sign * two_pi * (double)((long)k * x % n) / n;
-            double a = re[base + (size_t)x * step], b = im[base + (size_t)x * step];
-            sr += a * cos(ph) - b * sin(ph);
-            si += a * sin(ph) + b * cos(ph);
-        }
-        tr[k] = sr;
-        ti[k] = si;
-    }
-    for (int k = 0; k < n; k++) {
-        re[base + (size_t)k * step] = tr[k];
-        im[base + (size_t)k * step] = ti[k];
-    }
-}
-
 static void dft3(const vf_g3ref *g, double *re, double *im, int sign, double *tr, double *ti)
 {
     const int nx = g->nx, ny = g->ny, nz = g->nz;
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
-            dft_line(re, im, nx, ((size_t)k * ny + j) * nx, 1, sign, tr, ti);
+            vf_ref_dft_line(re, im, nx, ((size_t)k * ny + j) * nx, 1, sign, tr, ti);
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++)
-            dft_line(re, im, ny, (size_t)k * ny * nx + i, (size_t)nx, sign, tr, ti);
+            vf_ref_dft_line(re, im, ny, (size_t)k * ny * nx + i, (size_t)nx, sign, tr, ti);
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++)
-            dft_line(re, im, nz, (size_t)j * nx + i, (size_t)nx * ny, sign, tr, ti);
+            vf_ref_dft_line(re, im, nz, (size_t)j * nx + i, (size_t)nx * ny, sign, tr, ti);
 }
 
 double vf_g3ref_fft_eigenvalue(const vf_g3ref *g, int kx, int ky, int kz)

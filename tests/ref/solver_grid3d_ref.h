@@ -82,4 +82,12 @@ double vf_g3ref_fft_eigenvalue(const vf_g3ref *g, int kx, int ky, int kz);
  * double precision (b's mean is dropped). */
 void vf_g3ref_fft_pressure(const vf_g3ref *g, const float *b, float *p);
 
+/** Trilinear sample of an array of dims d (at offset off in buf) at grid
+ * coordinates gc (array index units), clamped, or on a periodic axis of g
+ * wrapped into [0, n) (n g's cell count; the upper neighbour n is index 0;
+ * g NULL: clamped on every axis); *lo and *hi get the least and largest of
+ * the 8 values. */
+float vf_g3ref_trilinear(const vf_g3ref *g, const float *buf, size_t off, const int d[3], const float gc[3], float *lo,
+                         float *hi);
+
 #endif

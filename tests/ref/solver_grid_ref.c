@@ -1,5 +1,7 @@
 #include "solver_grid_ref.h"
 
+#include "ref_dft.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -729,6 +731,16 @@ static void neighbours(const vf_grid_ref *r, const float *x, const float *wx, co
     }
 }
 
+/* The Jacobi value of cell (i, j): (sum_f w_f x_nb - h^2 b) / sum_f w_f, 0
+ * where no face is open. */
+static float jacobi_cell(const vf_grid_ref *r, const float *x, const float *b, const float *wx, const float *wy, int i,
+                         int j)
+{
+    float s, ws;
+    neighbours(r, x, wx, wy, i, j, &s, &ws);
+    return ws > 0 ? (s - r->h * r->h * b[CI(i, j)]) / ws : 0;
+}
+
 void vf_grid_ref_residual(const vf_grid_ref *r, const float *x, const float *b, const float *wx, const float *wy,
                           float *res)
 {
@@ -747,10 +759,7 @@ void vf_grid_ref_smooth(const vf_grid_ref *r, uint32_t color, float *x, const fl
         for (int i = 0; i < NX; i++) {
             if (((i + j) & 1) != (int)color)
                 continue;
-            float s, ws;
-            neighbours(r, x, wx, wy, i, j, &s, &ws);
-            size_t k = CI(i, j);
-            x[k] = ws > 0 ? (s - r->h * r->h * b[k]) / ws : 0;
+            x[CI(i, j)] = jacobi_cell(r, x, b, wx, wy, i, j);
         }
 }
 
@@ -758,12 +767,8 @@ void vf_grid_ref_jacobi(const vf_grid_ref *r, const float *x, const float *b, co
                         float *x_out)
 {
     for (int j = 0; j < NY; j++)
-        for (int i = 0; i < NX; i++) {
-            float s, ws;
-            neighbours(r, x, wx, wy, i, j, &s, &ws);
-            size_t k = CI(i, j);
-            x_out[k] = ws > 0 ? (s - r->h * r->h * b[k]) / ws : 0;
-        }
+        for (int i = 0; i < NX; i++)
+            x_out[CI(i, j)] = jacobi_cell(r, x, b, wx, wy, i, j);
 }
 
 bool vf_grid_ref_mg_init(vf_grid_ref_mg *mg, const vf_grid_ref *r, uint32_t levels, uint32_t pre, uint32_t post,
@@ -1056,24 +1061,8 @@ static void dft_axis(double *re, double *im, int n, int count, int stride, int s
         free(ti);
         return;
     }
-    for (int c = 0; c < count; c++) {
-        size_t base = (size_t)c * stride;
-        for (int k = 0; k < n; k++) {
-            double sr = 0, si = 0;
-            for (int x = 0; x < n; x++) {
-                double ph = sign * 2.0 * M_PI * (double)((long)k * x % n) / n;
-                double a = re[base + (size_t)x * step], bb = im[base + (size_t)x * step];
-                sr += a * cos(ph) - bb * sin(ph);
-                si += a * sin(ph) + bb * cos(ph);
-            }
-            tr[k] = sr;
-            ti[k] = si;
-        }
-        for (int k = 0; k < n; k++) {
-            re[base + (size_t)k * step] = tr[k];
-            im[base + (size_t)k * step] = ti[k];
-        }
-    }
+    for (int c = 0; c < count; c++)
+        vf_ref_dft_line(re, im, n, (size_t)c * stride, (size_t)step, sign, tr, ti);
     free(tr);
     free(ti);
 }

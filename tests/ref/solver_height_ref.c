@@ -47,6 +47,53 @@ static float pot(const vf_height_step_push *p, const float *pres, uint32_t i, ui
     return v;
 }
 
+static float damped_prev(const vf_height_step_push *p, const float *eta, const float *prev, uint32_t i, uint32_t j)
+{
+    size_t idx = (size_t)j * p->nx + i;
+    float keep = fmaxf(0.0f, 1.0f - p->dt * p->damping);
+    return eta[idx] - keep * (eta[idx] - prev[idx]);
+}
+
+static float rhs_q(const vf_height_step_push *p, const float *eta, const float *prev, const float *pres, uint32_t i,
+                   uint32_t j)
+{
+    size_t idx = (size_t)j * p->nx + i;
+    return p->wb * eta[idx] + p->wc * damped_prev(p, eta, prev, i, j) - pot(p, pres, i, j);
+}
+
+/* The field whose differences the weighted Laplacians take: eta - pot
+ * (the explicit step; prev NULL) or rhs_q (the ADI right-hand side). */
+typedef struct lap_field {
+    const vf_height_step_push *p;
+    const float *eta, *prev, *pres;
+} lap_field;
+
+static float lap_value(const lap_field *lf, uint32_t i, uint32_t j)
+{
+    if (lf->prev)
+        return rhs_q(lf->p, lf->eta, lf->prev, lf->pres, i, j);
+    return lf->eta[(size_t)j * lf->p->nx + i] - pot(lf->p, lf->pres, i, j);
+}
+
+/* sum over the faces of cell (i, j) inside the grid (left, right, bottom,
+ * top) of the face depth times (the value there - the value here). */
+static float face_laplacian(const lap_field *lf, const float *bed, const uint32_t *flags, uint32_t i, uint32_t j)
+{
+    const uint32_t nx = lf->p->nx, ny = lf->p->ny;
+    const size_t idx = (size_t)j * nx + i;
+    const float e = lf->eta[idx], b = bed[idx], here = lap_value(lf, i, j);
+    const int di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
+    float sum = 0.0f;
+    for (int q = 0; q < 4; q++) {
+        if ((di[q] < 0 && i == 0) || (di[q] > 0 && i + 1 >= nx) || (dj[q] < 0 && j == 0) || (dj[q] > 0 && j + 1 >= ny))
+            continue;
+        uint32_t ni = (uint32_t)((int)i + di[q]), nj = (uint32_t)((int)j + dj[q]);
+        size_t n = (size_t)nj * nx + ni;
+        sum += vf_height_face_depth(e, b, flags[idx], lf->eta[n], bed[n], flags[n]) * (lap_value(lf, ni, nj) - here);
+    }
+    return sum;
+}
+
 void vf_height_ref_explicit(const vf_height_step_push *p, const float *eta, const float *bed, const uint32_t *flags,
                             const float *pres, float *vel, float *eta_out)
 {
@@ -61,24 +108,8 @@ void vf_height_ref_explicit(const vf_height_step_push *p, const float *eta, cons
                 vel[idx] = 0.0f;
                 continue;
             }
-            float phi = e - pot(p, pres, i, j);
-            float acc = 0.0f;
-            if (i > 0) {
-                size_t n = idx - 1;
-                acc += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(p, pres, i - 1, j)) - phi);
-            }
-            if (i + 1 < nx) {
-                size_t n = idx + 1;
-                acc += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(p, pres, i + 1, j)) - phi);
-            }
-            if (j > 0) {
-                size_t n = idx - nx;
-                acc += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(p, pres, i, j - 1)) - phi);
-            }
-            if (j + 1 < ny) {
-                size_t n = idx + nx;
-                acc += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * ((eta[n] - pot(p, pres, i, j + 1)) - phi);
-            }
+            lap_field lf = {p, eta, NULL, pres};
+            float acc = face_laplacian(&lf, bed, flags, i, j);
             acc *= p->g / (p->dx * p->dx);
             float rad = 0.0f;
             if (p->radiate)
@@ -94,20 +125,6 @@ void vf_height_ref_explicit(const vf_height_step_push *p, const float *eta, cons
         }
 }
 
-static float damped_prev(const vf_height_step_push *p, const float *eta, const float *prev, uint32_t i, uint32_t j)
-{
-    size_t idx = (size_t)j * p->nx + i;
-    float keep = fmaxf(0.0f, 1.0f - p->dt * p->damping);
-    return eta[idx] - keep * (eta[idx] - prev[idx]);
-}
-
-static float rhs_q(const vf_height_step_push *p, const float *eta, const float *prev, const float *pres, uint32_t i,
-                   uint32_t j)
-{
-    size_t idx = (size_t)j * p->nx + i;
-    return p->wb * eta[idx] + p->wc * damped_prev(p, eta, prev, i, j) - pot(p, pres, i, j);
-}
-
 void vf_height_ref_adi_rhs(const vf_height_step_push *p, const float *eta, const float *prev, const float *bed,
                            const uint32_t *flags, const float *pres, float *rhs)
 {
@@ -121,24 +138,8 @@ void vf_height_ref_adi_rhs(const vf_height_step_push *p, const float *eta, const
                 rhs[idx] = e;
                 continue;
             }
-            float qc = rhs_q(p, eta, prev, pres, i, j);
-            float lap = 0.0f;
-            if (i > 0) {
-                size_t n = idx - 1;
-                lap += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * (rhs_q(p, eta, prev, pres, i - 1, j) - qc);
-            }
-            if (i + 1 < nx) {
-                size_t n = idx + 1;
-                lap += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * (rhs_q(p, eta, prev, pres, i + 1, j) - qc);
-            }
-            if (j > 0) {
-                size_t n = idx - nx;
-                lap += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * (rhs_q(p, eta, prev, pres, i, j - 1) - qc);
-            }
-            if (j + 1 < ny) {
-                size_t n = idx + nx;
-                lap += vf_height_face_depth(e, b, f, eta[n], bed[n], flags[n]) * (rhs_q(p, eta, prev, pres, i, j + 1) - qc);
-            }
+            lap_field lf = {p, eta, prev, pres};
+            float lap = face_laplacian(&lf, bed, flags, i, j);
             float ep = damped_prev(p, eta, prev, i, j);
             float kappa = 0.0f;
             if (p->radiate)

@@ -489,6 +489,21 @@ static int ref_reflections(const vf_sph_params *prm, const double x[3], const do
     return m;
 }
 
+/* Where particle j stands as seen from i for the PBF passes: j itself and
+ * its wall images (vf_sph_ref_images) when the pair is in i's list `near`,
+ * none otherwise; with their velocities in vs when v is not NULL. Returns
+ * how many. */
+static int pair_points(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3],
+                       const double (*v)[3], uint32_t i, uint32_t j, double pts[9][3], double vs[9][3])
+{
+    if (!near[(size_t)i * n + j])
+        return 0;
+    memcpy(pts[0], x[j], sizeof pts[0]);
+    if (v)
+        memcpy(vs[0], v[j], sizeof vs[0]);
+    return 1 + vf_sph_ref_images(prm, x[i], x[j], v ? v[j] : NULL, pts + 1, v ? vs + 1 : NULL);
+}
+
 /* lambda of every particle at positions x (pbf_lambda.comp): an image
  * moves with its original, so its gradient, reflected, counts with its
  * original's in grad_j C_i, and a particle's own images in grad_i C_i. */
@@ -502,8 +517,7 @@ static void pbf_lambdas(const vf_sph_params *prm, uint32_t n, const bool *near, 
             if (dist2(x[i], x[j]) >= h2 || !near[(size_t)i * n + j])
                 continue;
             double pts[9][3];
-            memcpy(pts[0], x[j], sizeof pts[0]);
-            int m = 1 + vf_sph_ref_images(prm, x[i], x[j], NULL, pts + 1, NULL);
+            int m = pair_points(prm, n, near, x, NULL, i, j, pts, NULL);
             double c[3] = {0, 0, 0};
             for (int t = 0; t < m; t++) {
                 double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
@@ -545,36 +559,49 @@ static void pbf_lambdas(const vf_sph_params *prm, uint32_t n, const bool *near, 
     }
 }
 
+/* sum over the places of every neighbour j of particle i (pair_points)
+ * closer than h and farther than 1e-6 h of coef(j, q^2) grad W (pbf_grad),
+ * into out: the sums of pbf_deltas and pbf_eta. */
+typedef double (*pbf_coef)(const vf_sph_params *prm, const double *field, uint32_t i, uint32_t j, double q2);
+static void pbf_grad_sum(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], uint32_t i,
+                         pbf_coef coef, const double *field, double out[3])
+{
+    double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2;
+    out[0] = out[1] = out[2] = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        if (dist2(x[i], x[j]) >= h2)
+            continue;
+        double pts[9][3];
+        int m = pair_points(prm, n, near, x, NULL, i, j, pts, NULL);
+        for (int t = 0; t < m; t++) {
+            double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
+            double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+            if (q2 >= h2 || q2 <= rmin2)
+                continue;
+            double c = coef(prm, field, i, j, q2), g[3];
+            pbf_grad(prm, d, sqrt(q2), g);
+            for (int k = 0; k < 3; k++)
+                out[k] += c * g[k];
+        }
+    }
+}
+
+/* pbf_delta.comp's weight of a pair: lambda_i + lambda_j + s_corr. */
+static double delta_coef(const vf_sph_params *prm, const double *lambda, uint32_t i, uint32_t j, double q2)
+{
+    double scorr = 0;
+    if (prm->pbf_scorr_k > 0)
+        scorr = -prm->pbf_scorr_k * pow(pbf_shape(prm, q2) * prm->pbf_scorr_inv_w, prm->pbf_scorr_n);
+    return lambda[i] + lambda[j] + scorr;
+}
+
 /* The corrected positions (pbf_delta.comp), into out. */
 static void pbf_deltas(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], const double *lambda,
                        double (*out)[3])
 {
-    double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2;
     for (uint32_t i = 0; i < n; i++) {
-        double dx[3] = {0, 0, 0};
-        for (uint32_t j = 0; j < n; j++) {
-            if (dist2(x[i], x[j]) >= h2)
-                continue;
-            double pts[9][3];
-            int m = 0;
-            if (near[(size_t)i * n + j])
-                memcpy(pts[m++], x[j], sizeof pts[0]);
-            if (near[(size_t)i * n + j])
-                m += vf_sph_ref_images(prm, x[i], x[j], NULL, pts + m, NULL);
-            for (int t = 0; t < m; t++) {
-                double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
-                double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-                if (q2 >= h2 || q2 <= rmin2)
-                    continue;
-                double scorr = 0;
-                if (prm->pbf_scorr_k > 0)
-                    scorr = -prm->pbf_scorr_k * pow(pbf_shape(prm, q2) * prm->pbf_scorr_inv_w, prm->pbf_scorr_n);
-                double g[3];
-                pbf_grad(prm, d, sqrt(q2), g);
-                for (int k = 0; k < 3; k++)
-                    dx[k] += (lambda[i] + lambda[j] + scorr) * g[k];
-            }
-        }
+        double dx[3];
+        pbf_grad_sum(prm, n, near, x, i, delta_coef, lambda, dx);
         float xf[3], unused[3] = {0, 0, 0};
         for (int k = 0; k < 3; k++)
             xf[k] = (float)(x[i][k] + prm->volume * dx[k]);
@@ -621,13 +648,7 @@ static void pbf_xsph(const vf_sph_params *prm, double dt, uint32_t n, const bool
             if (dist2(x[i], x[j]) >= h2)
                 continue;
             double pts[9][3], vs[9][3];
-            int m = 0;
-            if (near[(size_t)i * n + j]) {
-                memcpy(pts[m], x[j], sizeof pts[0]);
-                memcpy(vs[m++], v[j], sizeof vs[0]);
-            }
-            if (near[(size_t)i * n + j])
-                m += vf_sph_ref_images(prm, x[i], x[j], v[j], pts + m, vs + m);
+            int m = pair_points(prm, n, near, x, v, i, j, pts, vs);
             for (int t = 0; t < m; t++) {
                 double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
                 double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
@@ -654,35 +675,19 @@ static void pbf_xsph(const vf_sph_params *prm, double dt, uint32_t n, const bool
     }
 }
 
+/* pbf_confine.comp's weight of a pair: V (|omega_j| - |omega_i|). */
+static double eta_coef(const vf_sph_params *prm, const double *wlen, uint32_t i, uint32_t j, double q2)
+{
+    (void)q2;
+    return prm->volume * (wlen[j] - wlen[i]);
+}
+
 /* The confinement's eta = grad |omega| (pbf_confine.comp). */
 static void pbf_eta(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], const double *wlen,
                     double (*eta)[3])
 {
-    double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2;
-    for (uint32_t i = 0; i < n; i++) {
-        double e[3] = {0, 0, 0};
-        for (uint32_t j = 0; j < n; j++) {
-            if (dist2(x[i], x[j]) >= h2)
-                continue;
-            double pts[9][3];
-            int m = 0;
-            if (near[(size_t)i * n + j])
-                memcpy(pts[m++], x[j], sizeof pts[0]);
-            if (near[(size_t)i * n + j])
-                m += vf_sph_ref_images(prm, x[i], x[j], NULL, pts + m, NULL);
-            for (int t = 0; t < m; t++) {
-                double d[3] = {x[i][0] - pts[t][0], x[i][1] - pts[t][1], x[i][2] - pts[t][2]};
-                double q2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-                if (q2 >= h2 || q2 <= rmin2)
-                    continue;
-                double g[3];
-                pbf_grad(prm, d, sqrt(q2), g);
-                for (int k = 0; k < 3; k++)
-                    e[k] += prm->volume * (wlen[j] - wlen[i]) * g[k];
-            }
-        }
-        memcpy(eta[i], e, sizeof e);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        pbf_grad_sum(prm, n, near, x, i, eta_coef, wlen, eta[i]);
 }
 
 vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *push, uint32_t iterations, float dt,

@@ -39,17 +39,29 @@ static float dot3(const float a[3], const float b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* Whether j is a neighbour of i (another particle closer than h): then the
+ * offset x_i - x_j into d, its length into *r and the kernel weight into *w. */
+static bool neighbour(const vf_sph_params *prm, const float (*pos)[4], uint32_t i, uint32_t j, float d[3], float *r,
+                      float *w)
+{
+    for (int k = 0; k < 3; k++)
+        d[k] = pos[i][k] - pos[j][k];
+    *r = len3(d);
+    if (j == i || !(*r < prm->h) || *r <= 0.0f)
+        return false;
+    *w = weight(prm, *r);
+    return true;
+}
+
 void vf_foam_ref_potentials(const vf_sph_params *prm, const vf_foam_push *p, uint32_t n, const float (*pos)[4],
                             const float (*vel)[4], const uint32_t *id, float (*normal)[4], float (*pot)[4])
 {
     for (uint32_t i = 0; i < n; i++) {
         float sum[3] = {0, 0, 0}, wsum = 0.0f;
         for (uint32_t j = 0; j < n; j++) {
-            float d[3] = {pos[i][0] - pos[j][0], pos[i][1] - pos[j][1], pos[i][2] - pos[j][2]};
-            float r = len3(d);
-            if (j == i || !(r < prm->h) || r <= 0.0f)
+            float d[3], r, w;
+            if (!neighbour(prm, pos, i, j, d, &r, &w))
                 continue;
-            float w = weight(prm, r);
             for (int k = 0; k < 3; k++)
                 sum[k] += d[k] / r * w;
             wsum += w;
@@ -69,11 +81,9 @@ void vf_foam_ref_potentials_of(const vf_sph_params *prm, const vf_foam_push *p, 
         unit3(normal[i], ni);
         float ta = 0.0f, wc = 0.0f;
         for (uint32_t j = 0; j < n; j++) {
-            float xij[3] = {pos[i][0] - pos[j][0], pos[i][1] - pos[j][1], pos[i][2] - pos[j][2]};
-            float r = len3(xij);
-            if (j == i || !(r < prm->h) || r <= 0.0f)
+            float xij[3], r, w;
+            if (!neighbour(prm, pos, i, j, xij, &r, &w))
                 continue;
-            float w = weight(prm, r);
             float vij[3] = {vi[0] - vel[j][0], vi[1] - vel[j][1], vi[2] - vel[j][2]}, vu[3], xu[3], nj[3];
             unit3(vij, vu);
             for (int k = 0; k < 3; k++)

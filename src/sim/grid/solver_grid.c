@@ -313,13 +313,19 @@ uint64_t vf_grid_memory_bytes(const vf_grid_desc *desc_in)
     return floats * 4 + extra + align256(((d.nx + 63) / 64) * ((d.ny + 63) / 64) * 16) + 64 * 1024;
 }
 
+/* The key size errors name (vf_grid_desc.size_key). */
+static const char *size_key(const vf_grid_desc *d)
+{
+    return d->size_key ? d->size_key : "n";
+}
+
 /* The FFT solver's domain: doubly periodic, without solids, sides whose
  * prime factors VkFFT's radix kernels take. */
-static vf_result validate_fft(const vf_grid_desc *d, char *err, size_t cap)
+static vf_result validate_fft(const vf_grid_desc *d, const char **key, char *err, size_t cap)
 {
     for (int s = 0; s < 4; s++)
         if (d->sides[s] != VF_GRID_BC_PERIODIC) {
-            vf_set_err(err, cap, "pressure: fft solves a doubly periodic box only (Stam's FFT solver), and this one "
+            vf_set_key_err(key, err, cap, "pressure", ": fft solves a doubly periodic box only (Stam's FFT solver), and this one "
                                  "has walls, an inflow or an outflow: use walls=periodic in a box (smoke, shear), or "
                                  "pressure=multigrid");
             return VF_ERR_INVALID_ARG;
@@ -328,7 +334,7 @@ static vf_result validate_fft(const vf_grid_desc *d, char *err, size_t cap)
     for (int k = 0; k < 4; k++)
         solids = solids || d->obstacles[k].shape != VF_GRID_SHAPE_NONE;
     if (solids) {
-        vf_set_err(err, cap, "obstacles: pressure=fft solves a box without solids: leave the obstacles out, or use "
+        vf_set_key_err(key, err, cap, "obstacles", ": pressure=fft solves a box without solids: leave the obstacles out, or use "
                              "pressure=multigrid");
         return VF_ERR_INVALID_ARG;
     }
@@ -336,9 +342,9 @@ static vf_result validate_fft(const vf_grid_desc *d, char *err, size_t cap)
     for (int a = 0; a < 2; a++) {
         uint32_t p = vf_fft_largest_prime(n[a]);
         if (p > VF_FFT_MAX_PRIME) {
-            vf_set_err(err, cap, "n: %u x %u cells: pressure=fft takes sides whose prime factors are at most %d "
-                                 "(VkFFT's radix kernels) and %u has %u: use n=%u",
-                       d->nx, d->ny, VF_FFT_MAX_PRIME, n[a], p, vf_fft_nearest_size(n[a], true));
+            vf_set_key_err(key, err, cap, size_key(d), ": %u x %u cells: pressure=fft takes sides whose prime factors are at most %d "
+                                 "(VkFFT's radix kernels) and %u has %u: use %s=%u",
+                       d->nx, d->ny, VF_FFT_MAX_PRIME, n[a], p, size_key(d), vf_fft_nearest_size(n[a], true));
             return VF_ERR_INVALID_ARG;
         }
     }
@@ -346,12 +352,12 @@ static vf_result validate_fft(const vf_grid_desc *d, char *err, size_t cap)
 }
 
 /* The keys of the penalty, SSOR and donor-cell choices. */
-static vf_result validate_methods(const vf_grid_desc *desc, char *err, size_t cap)
+static vf_result validate_methods(const vf_grid_desc *desc, const char **key, char *err, size_t cap)
 {
     vf_grid_desc d = *desc;
     fill_defaults(&d);
     if (d.pressure == VF_GRID_PRESSURE_FFT) {
-        vf_result res = validate_fft(&d, err, cap);
+        vf_result res = validate_fft(&d, key, err, cap);
         if (res != VF_OK)
             return res;
     }
@@ -359,7 +365,7 @@ static vf_result validate_methods(const vf_grid_desc *desc, char *err, size_t ca
         uint64_t k = vf_grid_penalty_min_substeps(&d);
         double h = d.width / d.nx;
         if (!isfinite(d.epsilon) || k > VF_GRID_PENALTY_MAX_SUBSTEPS) {
-            vf_set_err(err, cap, "epsilon: %g: the penalty's explicit sub-steps would need %llu a substep (dt %.3g s, "
+            vf_set_key_err(key, err, cap, "epsilon", ": %g: the penalty's explicit sub-steps would need %llu a substep (dt %.3g s, "
                                  "h %.3g m: at most 0.9 eps h^2 / 4 each), more than %u: use a larger epsilon "
                                  "(%.2g or more), fewer cells or a smaller cfl",
                        d.epsilon, (unsigned long long)k, d.dt, h, VF_GRID_PENALTY_MAX_SUBSTEPS,
@@ -367,27 +373,28 @@ static vf_result validate_methods(const vf_grid_desc *desc, char *err, size_t ca
             return VF_ERR_INVALID_ARG;
         }
         if (desc->pressure_iters && desc->pressure_iters < k) {
-            vf_set_err(err, cap, "pressure_iters: %u: the penalty's explicit sub-steps are stable from %llu a substep "
+            vf_set_key_err(key, err, cap, "pressure_iters", ": %u: the penalty's explicit sub-steps are stable from %llu a substep "
                                  "(dt %.3g s, epsilon %g, h %.3g m): use pressure_iters=0 (that many) or more",
                        desc->pressure_iters, (unsigned long long)k, d.dt, d.epsilon, h);
             return VF_ERR_INVALID_ARG;
         }
     }
     if (d.pressure == VF_GRID_PRESSURE_SSOR && !(d.ssor_omega > 0 && d.ssor_omega < 2)) {
-        vf_set_err(err, cap, "ssor_omega: %g: SOR converges for 0 < omega < 2", d.ssor_omega);
+        vf_set_key_err(key, err, cap, "ssor_omega", ": %g: SOR converges for 0 < omega < 2", d.ssor_omega);
         return VF_ERR_INVALID_ARG;
     }
     if (d.advection == VF_GRID_ADVECT_DONOR_CELL && !(d.donor_gamma > 0 && d.donor_gamma <= 1)) {
-        vf_set_err(err, cap, "donor_gamma: %g: must be in (0, 1]", d.donor_gamma);
+        vf_set_key_err(key, err, cap, "donor_gamma", ": %g: must be in (0, 1]", d.donor_gamma);
         return VF_ERR_INVALID_ARG;
     }
     return VF_OK;
 }
 
-vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
+vf_result vf_grid_validate_desc(const vf_grid_desc *d, const char **key, char *err, size_t cap)
 {
     if (d->nx < VF_GRID_MIN_N || d->ny < VF_GRID_MIN_N) {
-        vf_set_err(err, cap, "n: %u x %u cells: must be at least %d per side", d->nx, d->ny, VF_GRID_MIN_N);
+        vf_set_key_err(key, err, cap, size_key(d), ": %u x %u cells: must be at least %d per side", d->nx, d->ny,
+                       VF_GRID_MIN_N);
         return VF_ERR_INVALID_ARG;
     }
     uint64_t field = (uint64_t)(d->nx + 1) * (d->ny + 1) * 4;
@@ -395,8 +402,8 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
         char nb[32], fb[32];
         vf_format_bytes(vf_grid_memory_bytes(d), nb, sizeof nb);
         vf_format_bytes(field, fb, sizeof fb);
-        vf_set_err(err, cap, "n: %u x %u cells need %s of device memory in buffers of up to %s; vulkan binds at most 4 GiB per buffer: use a smaller n",
-                d->nx, d->ny, nb, fb);
+        vf_set_key_err(key, err, cap, size_key(d), ": %u x %u cells need %s of device memory in buffers of up to %s; vulkan binds at most 4 GiB per buffer: use a smaller %s",
+                d->nx, d->ny, nb, fb, size_key(d));
         return VF_ERR_TOO_LARGE;
     }
     for (int s = 0; s < 4; s++)
@@ -407,12 +414,12 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
     for (int a = 0; a < 2; a++) {
         bool p0 = d->sides[2 * a] == VF_GRID_BC_PERIODIC, p1 = d->sides[2 * a + 1] == VF_GRID_BC_PERIODIC;
         if (p0 != p1) {
-            vf_set_err(err, cap, "periodic: the %s sides must both be periodic", a ? "bottom and top" : "left and right");
+            vf_set_key_err(key, err, cap, "periodic", ": the %s sides must both be periodic", a ? "bottom and top" : "left and right");
             return VF_ERR_INVALID_ARG;
         }
         uint32_t n = a ? d->ny : d->nx;
         if (p0 && n % 2) {
-            vf_set_err(err, cap, "n: %u: periodic sides need an even number of cells (red-black ordering)", n);
+            vf_set_key_err(key, err, cap, size_key(d), ": %u: periodic sides need an even number of cells (red-black ordering)", n);
             return VF_ERR_INVALID_ARG;
         }
     }
@@ -421,26 +428,26 @@ vf_result vf_grid_validate_desc(const vf_grid_desc *d, char *err, size_t cap)
                    (unsigned)d->advection);
         return VF_ERR_INVALID_ARG;
     }
-    vf_result res = validate_methods(d, err, cap);
+    vf_result res = validate_methods(d, key, err, cap);
     if (res != VF_OK)
         return res;
     if (d->pressure == VF_GRID_PRESSURE_MULTIGRID) {
         uint32_t cnx, cny;
         plan_levels(d, &cnx, &cny);
         if (cnx > VF_GRID_COARSE_MAX || cny > VF_GRID_COARSE_MAX) {
-            vf_set_err(err, cap,
-                    "n: %u x %u cells do not coarsen below %u x %u for multigrid: use n = m * 2^k with m <= %d "
+            vf_set_key_err(key, err, cap, size_key(d),
+                    ": %u x %u cells do not coarsen below %u x %u for multigrid: use %s = m * 2^k with m <= %d "
                     "(e.g. %u), or pressure=jacobi",
-                    d->nx, d->ny, cnx, cny, VF_GRID_COARSE_MAX, (d->nx + 63) / 64 * 64);
+                    d->nx, d->ny, cnx, cny, size_key(d), VF_GRID_COARSE_MAX, (d->nx + 63) / 64 * 64);
             return VF_ERR_INVALID_ARG;
         }
     }
     if (d->dye_mix < 0 || d->dye_mix > 1) {
-        vf_set_err(err, cap, "dye_mix: %g: must be in [0, 1]", d->dye_mix);
+        vf_set_key_err(key, err, cap, "dye_mix", ": %g: must be in [0, 1]", d->dye_mix);
         return VF_ERR_INVALID_ARG;
     }
     if (d->viscosity < 0) {
-        vf_set_err(err, cap, "viscosity: %g: must be >= 0", d->viscosity);
+        vf_set_key_err(key, err, cap, "viscosity", ": %g: must be >= 0", d->viscosity);
         return VF_ERR_INVALID_ARG;
     }
     return VF_OK;
@@ -725,7 +732,7 @@ static vf_result create_fft(vf_grid *g, char *err, size_t cap)
 
 static const vf_solver_vtable grid_vtable;
 
-vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, char *err, size_t cap)
+vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, const char **key, char *err, size_t cap)
 {
     *out = NULL;
     if (err && cap)
@@ -734,9 +741,11 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     fill_defaults(&d); /* the values come validated (vf_grid_validate_desc): only the device is checked here */
     vf_result res;
     uint64_t need = vf_grid_memory_bytes(&d);
-    char what[64];
-    snprintf(what, sizeof what, "n: %u x %u cells", d.nx, d.ny);
-    if ((res = vf_solver_check_fit(gpu, need, (uint64_t)(d.nx + 1) * (d.ny + 1) * 4, what, "use a smaller n", err, cap)) != VF_OK)
+    char what[64], fix[48];
+    snprintf(what, sizeof what, "%u x %u cells", d.nx, d.ny);
+    snprintf(fix, sizeof fix, "use a smaller %s", size_key(&d));
+    if ((res = vf_solver_check_fit(gpu, need, (uint64_t)(d.nx + 1) * (d.ny + 1) * 4, size_key(&d), what, fix, key,
+                                   err, cap)) != VF_OK)
         return res;
     vf_grid *g = calloc(1, sizeof *g);
     if (!g)
@@ -800,11 +809,12 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     g->texel = !d.buffer_reads && texel_reads_fit(g);
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
         vf_grid_destroy(&g);
-        return vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap);
+        return vf_solver_alloc_failed(gpu, res, need, size_key(&d), what, fix, key, err, cap);
     }
     if (d.pressure == VF_GRID_PRESSURE_FFT && (res = create_fft(g, err, cap)) != VF_OK) {
         vf_grid_destroy(&g);
-        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap) : res;
+        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, size_key(&d), what, fix, key, err, cap)
+                                                    : res;
     }
     *out = g;
     return VF_OK;
@@ -1747,22 +1757,6 @@ vf_result vf_grid_read_stats(vf_grid *g, vf_grid_stats *out)
     if (res != VF_OK)
         return res;
     stats_from_raw(raw, out, VF_GRID_STAT_MAX_TRACE);
-    return VF_OK;
-}
-
-vf_result vf_grid_run_steps(vf_grid *g, uint32_t count)
-{
-    VkCommandBuffer cmd;
-    vf_result res = vf_cmd_oneshot_begin(g->gpu, &cmd);
-    if (res != VF_OK)
-        return res;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    for (uint32_t k = 0; k < count; k++)
-        vf_grid_record_step(g, cmd, NULL, k + 1 == count);
-    if ((res = vf_cmd_oneshot_submit(g->gpu, cmd)) != VF_OK)
-        return res;
-    g->base.steps += count;
-    g->base.time = (double)g->rec_steps * g->dt;
     return VF_OK;
 }
 

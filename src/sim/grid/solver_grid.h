@@ -137,6 +137,8 @@ typedef struct vf_grid_desc {
                                    buffers even where the device can read them as texels
                                    (the fallback path; for tests) */
     bool closed_mean;           /* internal: set by create */
+    const char *size_key;       /* the key the cell counts come from, named in size errors
+                                   (validate's and create's); NULL: "n" */
 } vf_grid_desc;
 
 typedef struct vf_grid vf_grid;
@@ -191,8 +193,10 @@ typedef struct vf_grid_stats {
  * what needs the device (memory, buffer range), so a desc that did not pass
  * vf_grid_validate_desc (the scenes run it while validating) is undefined.
  * On failure returns VF_ERR_TOO_LARGE (with a one-line reason in err: how
- * much memory it needs and the limit), or a GPU error. err may be NULL. */
-vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, char *err, size_t cap);
+ * much memory it needs and the limit, naming desc->size_key), or a GPU
+ * error. err may be NULL; *key (key may be NULL) gets the key err names
+ * first (NULL: none). */
+vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, const char **key, char *err, size_t cap);
 
 /** Destroys the solver; accepts NULL and *g == NULL. The GPU must be idle. */
 void vf_grid_destroy(vf_grid **g);
@@ -222,8 +226,9 @@ uint32_t vf_grid_tail_level(const vf_grid *g);
 uint64_t vf_grid_memory_bytes(const vf_grid_desc *desc);
 
 /** Checks a desc (after defaults) without a GPU: sizes, periodic pairs, the
- * multigrid coarsening. One-line reason in err. */
-vf_result vf_grid_validate_desc(const vf_grid_desc *desc, char *err, size_t cap);
+ * multigrid coarsening. One-line reason in err, and in *key (key may be
+ * NULL) the key it names first (NULL: none). */
+vf_result vf_grid_validate_desc(const vf_grid_desc *desc, const char **key, char *err, size_t cap);
 
 /** Records one substep (all passes) into cmd. prof may be NULL. `last`: also
  * measure the divergence after the projection. Never waits or reads back. */
@@ -262,9 +267,6 @@ vf_result vf_grid_record_pressure_iterations(vf_grid *g, VkCommandBuffer cmd, vf
 
 /** Records one multigrid V-cycle on level 0 (no norms). */
 void vf_grid_record_vcycle(vf_grid *g, VkCommandBuffer cmd);
-
-/** Runs a one-shot submit of count steps (tests, tools). Waits. */
-vf_result vf_grid_run_steps(vf_grid *g, uint32_t count);
 
 /** Width and height of a field's array. */
 void vf_grid_field_size(const vf_grid *g, vf_grid_field f, uint32_t *w, uint32_t *h);

@@ -216,7 +216,7 @@ static uint32_t next_pow2(uint32_t n)
 /* Periodic sides: in pairs, an even count of cells along a periodic axis on
  * every multigrid level (red-black ordering across the wrap); pressure=fft:
  * all six sides periodic, no solids, sides VkFFT's radix kernels take. */
-static vf_result validate_periodic(const vf_grid3d_desc *d, char *err, size_t cap)
+static vf_result validate_periodic(const vf_grid3d_desc *d, const char **key, char *err, size_t cap)
 {
     static const char *const axis[3] = {"x", "y", "z"};
     const uint32_t n[3] = {d->nx, d->ny, d->nz};
@@ -233,12 +233,12 @@ static vf_result validate_periodic(const vf_grid3d_desc *d, char *err, size_t ca
             continue;
         periodic++;
         if (n[a] % 2) {
-            vf_set_err(err, cap, "n: %u cells along %s: periodic sides need an even number of cells (red-black "
+            vf_set_key_err(key, err, cap, "n", ": %u cells along %s: periodic sides need an even number of cells (red-black "
                                  "ordering): use n=%u", n[a], axis[a], n[a] + 1);
             return VF_ERR_INVALID_ARG;
         }
         if (d->pressure == VF_GRID3D_PRESSURE_MULTIGRID && c[a] % 2) {
-            vf_set_err(err, cap, "n: %u cells along %s coarsen to an odd %u: periodic multigrid needs an even count on "
+            vf_set_key_err(key, err, cap, "n", ": %u cells along %s coarsen to an odd %u: periodic multigrid needs an even count on "
                                  "every level: use n=%u (a power of 2), or pressure=fft",
                        n[a], axis[a], c[a], next_pow2(n[a]));
             return VF_ERR_INVALID_ARG;
@@ -247,21 +247,21 @@ static vf_result validate_periodic(const vf_grid3d_desc *d, char *err, size_t ca
     if (d->pressure != VF_GRID3D_PRESSURE_FFT)
         return VF_OK;
     if (periodic != 3) {
-        vf_set_err(err, cap, "pressure: fft solves a triply periodic box only (Stam's FFT solver), and this one has "
+        vf_set_key_err(key, err, cap, "pressure", ": fft solves a triply periodic box only (Stam's FFT solver), and this one has "
                              "walls, an inflow or an outflow: use walls=periodic (smoke3d, fire3d), or "
                              "pressure=multigrid");
         return VF_ERR_INVALID_ARG;
     }
     for (int k = 0; k < VF_GRID3D_MAX_OBSTACLES; k++)
         if (d->obstacles[k].shape != VF_GRID3D_SHAPE_NONE) {
-            vf_set_err(err, cap, "obstacle: pressure=fft solves a box without solids: use obstacle=none, or "
+            vf_set_key_err(key, err, cap, "obstacle", ": pressure=fft solves a box without solids: use obstacle=none, or "
                                  "pressure=multigrid");
             return VF_ERR_INVALID_ARG;
         }
     for (int a = 0; a < 3; a++) {
         uint32_t p = vf_fft_largest_prime(n[a]);
         if (p > VF_FFT_MAX_PRIME) {
-            vf_set_err(err, cap, "n: %u x %u x %u cells: pressure=fft takes sides whose prime factors are at most %d "
+            vf_set_key_err(key, err, cap, "n", ": %u x %u x %u cells: pressure=fft takes sides whose prime factors are at most %d "
                                  "(VkFFT's radix kernels) and %u has %u: use n=%u",
                        d->nx, d->ny, d->nz, VF_FFT_MAX_PRIME, n[a], p, vf_fft_nearest_size(n[a], true));
             return VF_ERR_INVALID_ARG;
@@ -270,27 +270,27 @@ static vf_result validate_periodic(const vf_grid3d_desc *d, char *err, size_t ca
     return VF_OK;
 }
 
-vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap)
+vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, const char **key, char *err, size_t cap)
 {
     if (d->nx < VF_GRID3D_MIN_N || d->ny < VF_GRID3D_MIN_N || d->nz < VF_GRID3D_MIN_N) {
-        vf_set_err(err, cap, "n: %u x %u x %u cells: must be at least %d per axis", d->nx, d->ny, d->nz, VF_GRID3D_MIN_N);
+        vf_set_key_err(key, err, cap, "n", ": %u x %u x %u cells: must be at least %d per axis", d->nx, d->ny, d->nz, VF_GRID3D_MIN_N);
         return VF_ERR_INVALID_ARG;
     }
     uint64_t bytes = faces_of(d->nx, d->ny, d->nz) * 4;
     if (bytes > UINT32_MAX) {
-        vf_set_err(err, cap, "n: %u x %u x %u cells need a %.1f GiB velocity buffer; vulkan binds at most 4 GiB: use a smaller n",
+        vf_set_key_err(key, err, cap, "n", ": %u x %u x %u cells need a %.1f GiB velocity buffer; vulkan binds at most 4 GiB: use a smaller n",
                 d->nx, d->ny, d->nz, (double)bytes / (1u << 30));
         return VF_ERR_TOO_LARGE;
     }
-    vf_result res = validate_periodic(d, err, cap);
+    vf_result res = validate_periodic(d, key, err, cap);
     if (res != VF_OK)
         return res;
     if (d->pressure == VF_GRID3D_PRESSURE_MULTIGRID) {
         uint32_t c[3];
         plan_levels(d->nx, d->ny, d->nz, c);
         if (c[0] > VF_GRID3D_COARSE_MAX || c[1] > VF_GRID3D_COARSE_MAX || c[2] > VF_GRID3D_COARSE_MAX) {
-            vf_set_err(err, cap,
-                    "n: %u x %u x %u cells do not coarsen below %u x %u x %u for multigrid: use sizes m * 2^k with "
+            vf_set_key_err(key, err, cap,
+                    "n", ": %u x %u x %u cells do not coarsen below %u x %u x %u for multigrid: use sizes m * 2^k with "
                     "m <= %d on every axis (e.g. %u x %u x %u), or pressure=jacobi",
                     d->nx, d->ny, d->nz, c[0], c[1], c[2], VF_GRID3D_COARSE_MAX, next_mg_size(d->nx, VF_GRID3D_COARSE_MAX),
                     next_mg_size(d->ny, VF_GRID3D_COARSE_MAX), next_mg_size(d->nz, VF_GRID3D_COARSE_MAX));
@@ -334,15 +334,15 @@ vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap
             }
     }
     if (d->viscosity < 0 || !isfinite(d->viscosity)) {
-        vf_set_err(err, cap, "viscosity: %g: must be >= 0", d->viscosity);
+        vf_set_key_err(key, err, cap, "viscosity", ": %g: must be >= 0", d->viscosity);
         return VF_ERR_INVALID_ARG;
     }
     if (d->cooling < 0 || !isfinite(d->cooling)) {
-        vf_set_err(err, cap, "cooling: %g: must be >= 0", d->cooling);
+        vf_set_key_err(key, err, cap, "cooling", ": %g: must be >= 0", d->cooling);
         return VF_ERR_INVALID_ARG;
     }
     if (d->vorticity < 0 || !isfinite(d->vorticity)) {
-        vf_set_err(err, cap, "vorticity: %g: must be >= 0", d->vorticity);
+        vf_set_key_err(key, err, cap, "vorticity", ": %g: must be >= 0", d->vorticity);
         return VF_ERR_INVALID_ARG;
     }
     if (d->pressure_iters > 10000 || d->substeps > 64 || d->diffuse_iters > 10000 || d->coarse_iters > 10000 ||
@@ -511,7 +511,8 @@ static vf_result create_fft(vf_grid3d *g, char *err, size_t cap)
 
 static const vf_solver_vtable grid3d_vtable;
 
-vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **out, char *err, size_t cap)
+vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **out, const char **key, char *err,
+                           size_t cap)
 {
     *out = NULL;
     if (err && cap)
@@ -521,8 +522,9 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     vf_result res;
     uint64_t need = vf_grid3d_memory_bytes(&d);
     char what[80];
-    snprintf(what, sizeof what, "n: %u x %u x %u cells", d.nx, d.ny, d.nz);
-    if ((res = vf_solver_check_fit(gpu, need, faces_of(d.nx, d.ny, d.nz) * 4, what, "use a smaller n", err, cap)) != VF_OK)
+    snprintf(what, sizeof what, "%u x %u x %u cells", d.nx, d.ny, d.nz);
+    if ((res = vf_solver_check_fit(gpu, need, faces_of(d.nx, d.ny, d.nz) * 4, "n", what, "use a smaller n", key, err,
+                                   cap)) != VF_OK)
         return res;
     vf_grid3d *g = calloc(1, sizeof *g);
     if (!g)
@@ -565,11 +567,12 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     g->base.frame_dt = d.dt * d.substeps;
     if ((res = create_buffers(g)) != VF_OK || (res = create_pipelines(g)) != VF_OK || (res = init_state(g)) != VF_OK) {
         vf_grid3d_destroy(&g);
-        return vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap);
+        return vf_solver_alloc_failed(gpu, res, need, "n", what, "use a smaller n", key, err, cap);
     }
     if (d.pressure == VF_GRID3D_PRESSURE_FFT && (res = create_fft(g, err, cap)) != VF_OK) {
         vf_grid3d_destroy(&g);
-        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, what, "use a smaller n", err, cap) : res;
+        return res == VF_ERR_OUT_OF_DEVICE_MEMORY ? vf_solver_alloc_failed(gpu, res, need, "n", what, "use a smaller n", key, err, cap)
+                                                    : res;
     }
     *out = g;
     return VF_OK;
@@ -965,23 +968,6 @@ vf_result vf_grid3d_record_step(vf_grid3d *g, VkCommandBuffer cmd, vf_profiler *
     vf_grid3d_record_pass(g, cmd, VF_GRID3D_PASS_GRADIENT, prof);
     vf_grid3d_record_pass(g, cmd, VF_GRID3D_PASS_ADVECT_SCALARS, prof);
     g->rec_steps++;
-    return VF_OK;
-}
-
-vf_result vf_grid3d_run_steps(vf_grid3d *g, uint32_t count)
-{
-    VkCommandBuffer cmd;
-    vf_result res = vf_cmd_oneshot_begin(g->gpu, &cmd);
-    if (res != VF_OK)
-        return res;
-    vf_cmd_barrier_transfer_to_compute(cmd);
-    for (uint32_t k = 0; k < count; k++)
-        vf_grid3d_record_step(g, cmd, NULL);
-    vf_cmd_barrier_compute_to_transfer(cmd);
-    if ((res = vf_cmd_oneshot_submit(g->gpu, cmd)) != VF_OK)
-        return res;
-    g->base.steps += count;
-    g->base.time = (double)g->rec_steps * g->dt;
     return VF_OK;
 }
 

@@ -166,8 +166,8 @@ void vf_grid3d_fill_defaults(vf_grid3d_desc *d);
 
 /** Checks a desc with defaults filled (no GPU): sizes, multigrid
  * divisibility, obstacles inside the domain, side types. One line naming the
- * key in err. */
-vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, char *err, size_t cap);
+ * key in err, and that key in *key (key may be NULL; NULL: none). */
+vf_result vf_grid3d_validate_desc(const vf_grid3d_desc *d, const char **key, char *err, size_t cap);
 
 /** Device bytes the solver would allocate for desc (defaults filled). */
 uint64_t vf_grid3d_memory_bytes(const vf_grid3d_desc *d);
@@ -177,8 +177,10 @@ uint64_t vf_grid3d_memory_bytes(const vf_grid3d_desc *d);
  * obstacle masks and sets the state to rest. desc may be NULL (defaults).
  * desc's values must come validated (vf_grid3d_validate_desc, which the
  * scenes run while validating): create does not check them again. err (may
- * be NULL) gets one line for VF_ERR_TOO_LARGE. The caller owns *out. */
-vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **out, char *err, size_t cap);
+ * be NULL) gets one line for VF_ERR_TOO_LARGE naming n, and *key (key may
+ * be NULL) that key. The caller owns *out. */
+vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **out, const char **key, char *err,
+                           size_t cap);
 
 /** Destroys the solver (the GPU must be idle); accepts NULL and *g == NULL. */
 void vf_grid3d_destroy(vf_grid3d **g);
@@ -234,9 +236,6 @@ vf_result vf_grid3d_record_pressure(vf_grid3d *g, VkCommandBuffer cmd, vf_grid3d
 /** Records the residual b - A p of the current pressure into
  * VF_GRID3D_FIELD_RESIDUAL (the benchmark's measure of a solve). */
 void vf_grid3d_record_residual(vf_grid3d *g, VkCommandBuffer cmd);
-
-/** Runs count substeps in one submit and waits (tests, tools). */
-vf_result vf_grid3d_run_steps(vf_grid3d *g, uint32_t count);
 
 /** Sets the viewer's push/inject for the next recorded substeps: a Gaussian
  * acceleration acc at centre (radius r; r <= 0: none) and, when inject,

@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
+#include "text.h"
 
 #define MAX_OBJECTS 4096
 
@@ -224,16 +225,16 @@ static double pick_dt(const vf_height_desc *d, double limit)
     return d->frame_dt / (n < 1 ? 1 : n);
 }
 
-vf_result vf_height_validate(const vf_height_desc *d, char *err, size_t cap)
+vf_result vf_height_validate(const vf_height_desc *d, const char **key, char *err, size_t cap)
 {
     if (d->g <= 0) {
-        snprintf(err, cap, "g=%g: gravity must be positive", d->g);
+        vf_set_key_err(key, err, cap, "g", "=%g: gravity must be positive", d->g);
         return VF_ERR_INVALID_ARG;
     }
     double dmax = vf_height_max_depth(d);
     if (dmax <= 0) {
-        snprintf(err, cap,
-                 "surface=%g: the water depth (surface - bed) is zero or negative everywhere (bed=%g, bed_shape=%s): "
+        vf_set_key_err(key, err, cap,
+                 "surface", "=%g: the water depth (surface - bed) is zero or negative everywhere (bed=%g, bed_shape=%s): "
                  "raise surface above the bed or lower the bed",
                  d->surface, d->bed,
                  d->bed_shape == VF_HEIGHT_BED_SHELF   ? "shelf"
@@ -244,8 +245,8 @@ vf_result vf_height_validate(const vf_height_desc *d, char *err, size_t cap)
     }
     double limit = d->dx / sqrt(2.0 * d->g * dmax);
     if (d->integrator == VF_HEIGHT_INT_EXPLICIT && d->dt > limit) {
-        snprintf(err, cap,
-                 "dt=%g: above the explicit stability limit %.4g s (sqrt(g d) dt/dx <= 1/sqrt(2), depth %g m, dx %g m): "
+        vf_set_key_err(key, err, cap,
+                 "dt", "=%g: above the explicit stability limit %.4g s (sqrt(g d) dt/dx <= 1/sqrt(2), depth %g m, dx %g m): "
                  "lower dt or use integrator=adi",
                  d->dt, limit, dmax, d->dx);
         return VF_ERR_INVALID_ARG;
@@ -253,33 +254,33 @@ vf_result vf_height_validate(const vf_height_desc *d, char *err, size_t cap)
     double dt = pick_dt(d, limit);
     if (d->frame_dt / dt > VF_HEIGHT_MAX_FRAME_SUBSTEPS) {
         if (d->dt > 0) /* the key the user set */
-            snprintf(err, cap, "dt=%g: more than %d substeps per frame (frame_dt=%g): raise dt or lower frame_dt", dt,
+            vf_set_key_err(key, err, cap, "dt", "=%g: more than %d substeps per frame (frame_dt=%g): raise dt or lower frame_dt", dt,
                      VF_HEIGHT_MAX_FRAME_SUBSTEPS, d->frame_dt);
         else
-            snprintf(err, cap,
-                     "dx=%g: a cell this small needs %.6g substeps per frame (stability limit %.3g s, frame_dt=%g): at "
+            vf_set_key_err(key, err, cap,
+                     "dx", "=%g: a cell this small needs %.6g substeps per frame (stability limit %.3g s, frame_dt=%g): at "
                      "most %d: use dx >= %.3g or a smaller frame_dt",
                      d->dx, ceil(d->frame_dt / dt), limit, d->frame_dt, VF_HEIGHT_MAX_FRAME_SUBSTEPS,
                      d->dx * (d->frame_dt / dt) / VF_HEIGHT_MAX_FRAME_SUBSTEPS);
         return VF_ERR_INVALID_ARG;
     }
     if (d->drop_radius < 0.5 * d->dx && d->rain > 0) {
-        snprintf(err, cap, "drop_radius=%g: smaller than half a cell (dx=%g): raise drop_radius or refine the grid",
+        vf_set_key_err(key, err, cap, "drop_radius", "=%g: smaller than half a cell (dx=%g): raise drop_radius or refine the grid",
                  d->drop_radius, d->dx);
         return VF_ERR_INVALID_ARG;
     }
     if (d->boat && (d->boat_length < 2 * d->dx || d->boat_width < 2 * d->dx)) {
-        snprintf(err, cap, "boat_width=%g: the hull must span at least 2 cells (dx=%g): make it larger or refine the grid",
+        vf_set_key_err(key, err, cap, "boat_width", "=%g: the hull must span at least 2 cells (dx=%g): make it larger or refine the grid",
                  fmin(d->boat_width, d->boat_length), d->dx);
         return VF_ERR_INVALID_ARG;
     }
     if (d->boat && d->boat_length * 2 >= d->nx * d->dx) {
-        snprintf(err, cap, "boat_length=%g: the boat needs a domain at least twice its length (%g m): shorten it",
+        vf_set_key_err(key, err, cap, "boat_length", "=%g: the boat needs a domain at least twice its length (%g m): shorten it",
                  d->boat_length, d->nx * d->dx);
         return VF_ERR_INVALID_ARG;
     }
     if ((uint64_t)d->boat + (uint64_t)d->leaves + (uint64_t)d->ducks > MAX_OBJECTS) {
-        snprintf(err, cap, "leaves=%d: at most %d floating objects in all", d->leaves, MAX_OBJECTS);
+        vf_set_key_err(key, err, cap, "leaves", "=%d: at most %d floating objects in all", d->leaves, MAX_OBJECTS);
         return VF_ERR_INVALID_ARG;
     }
     return VF_OK;
@@ -1323,7 +1324,20 @@ static void initial_objects(const vf_height *h, const float *eta, vf_height_obje
     }
 }
 
-vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **out, char *err, size_t cap)
+/* Device bytes of the buffers create makes for h (its desc, partials and
+ * object count set). */
+static uint64_t device_bytes(const vf_height *h)
+{
+    const uint64_t field = (uint64_t)cells(h) * sizeof(float);
+    const bool adi = is_adi(h);
+    /* eta slots, adi's mid and scratch or the velocity, bed, flags, pressure, advect's two */
+    uint64_t fields = (adi ? 3 : 2) + (adi ? 2 : 1) + 3 + (h->d.advect ? 2 : 0);
+    return fields * field + (uint64_t)(h->object_count + 1) * sizeof(vf_height_object) +
+           (uint64_t)h->partials * sizeof(vf_height_partial) + sizeof(vf_height_volume_result) + 256;
+}
+
+vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **out, const char **key, char *err,
+                           size_t cap)
 {
     char dummy_err[8];
     if (!err || !cap) {
@@ -1332,16 +1346,8 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     }
     err[0] = 0;
     *out = NULL;
-    vf_result res = vf_height_validate(desc, err, cap);
-    if (res != VF_OK)
-        return res;
+    vf_result res = VF_OK; /* the values come validated (vf_height_validate): only the device is checked here */
     const uint64_t n = (uint64_t)desc->nx * (uint64_t)desc->ny;
-    if (n * sizeof(float) > gpu->info.max_storage_buffer_range) {
-        snprintf(err, cap, "nx=%d: %d x %d cells need %llu MiB per field, above this device's %llu MiB storage binding (maxStorageBufferRange): "
-                 "use fewer cells", desc->nx, desc->nx, desc->ny, (unsigned long long)(n * 4 >> 20),
-                 (unsigned long long)(gpu->info.max_storage_buffer_range >> 20));
-        return VF_ERR_TOO_LARGE;
-    }
     vf_height *h = calloc(1, sizeof *h);
     if (!h)
         return VF_ERR_NO_MEMORY;
@@ -1364,6 +1370,14 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     if (most < groups(h->nx, VF_HEIGHT_SWEEP_WG))
         most = groups(h->nx, VF_HEIGHT_SWEEP_WG);
     h->partials = most + groups(most, VF_HEIGHT_VOLUME_BLOCK);
+    char what[64];
+    snprintf(what, sizeof what, "%d x %d cells", desc->nx, desc->ny);
+    const uint64_t need = device_bytes(h);
+    if ((res = vf_solver_check_fit(gpu, need, n * sizeof(float), "nx", what, "use a smaller nx or ny", key, err,
+                                   cap)) != VF_OK) {
+        height_destroy(&h->base);
+        return res;
+    }
     h->bed_host = malloc(n * sizeof(float));
     h->flags_host = malloc(n * sizeof(uint32_t));
     float *eta = malloc(n * sizeof(float));
@@ -1402,8 +1416,10 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
     if (res == VF_OK) res = make_buffer(h, 256, "height zero flow", &h->dummy);
     if (res == VF_OK && desc->advect) res = make_buffer(h, bytes, "height advected eta", &h->adv_eta);
     if (res == VF_OK && desc->advect) res = make_buffer(h, bytes, "height advected second", &h->adv_second);
-    if (res != VF_OK)
+    if (res != VF_OK) {
+        res = vf_solver_alloc_failed(gpu, res, need, "nx", what, "use a smaller nx or ny", key, err, cap);
         goto fail;
+    }
 
     /* the shaders that have no such constant ignore it */
     const uint32_t plain_spec[] = {[VF_HEIGHT_SPEC_VOLUME] = 0, [VF_HEIGHT_SPEC_ROWS] = h->rows};
@@ -1442,9 +1458,9 @@ fail:
     return res;
 }
 
-static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
+static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, const char **key, char *err, size_t cap)
 {
-    return vf_height_create(gpu, desc, out, err, cap);
+    return vf_height_create(gpu, desc, out, key, err, cap);
 }
 
 const vf_solver_family vf_height_family = {.name = "height", .create = family_create};

@@ -137,8 +137,10 @@ extern const size_t vf_height_param_count;
 void vf_height_desc_defaults(vf_height_desc *desc);
 
 /** Cross-key checks: some water somewhere (surface above the bed), the
- * explicit stability limit, sizes. One-line reason in err (cap bytes). */
-vf_result vf_height_validate(const vf_height_desc *desc, char *err, size_t cap);
+ * explicit stability limit, sizes. One-line reason in err (cap bytes)
+ * starting with the key, and that key in *key (key may be NULL). The one
+ * check of a desc's values: vf_height_create does not repeat it. */
+vf_result vf_height_validate(const vf_height_desc *desc, const char **key, char *err, size_t cap);
 
 /** The largest water depth of a desc at the start (m): the rest level, or
  * a level cell's, over the bed of every cell that is not solid; 0 or less
@@ -149,10 +151,15 @@ double vf_height_max_depth(const vf_height_desc *desc);
  * the largest rest depth; 0 when there is no water. */
 double vf_height_explicit_limit(const vf_height_desc *desc);
 
-/** Creates the solver (validates first). On success *out owns every GPU
- * buffer; destroy with vf_solver_destroy. err gets a one-line reason for
- * VF_ERR_INVALID_ARG and VF_ERR_TOO_LARGE (may be NULL when cap is 0). */
-vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **out, char *err, size_t cap);
+/** Creates the solver. desc's values must come validated: create checks
+ * only what needs the device (the largest field within
+ * maxStorageBufferRange, every buffer within its memory), so a desc that did
+ * not pass vf_height_validate (the scenes run it while validating) is
+ * undefined. On success *out owns every GPU buffer; destroy with
+ * vf_solver_destroy. err gets a one-line reason for VF_ERR_TOO_LARGE naming
+ * nx (may be NULL when cap is 0), and *key (key may be NULL) that key. */
+vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **out, const char **key, char *err,
+                           size_t cap);
 
 /** The height family for vf_solver_create (desc: a vf_height_desc). */
 extern const vf_solver_family vf_height_family;

@@ -362,16 +362,22 @@ double vf_sph_step_size(const vf_sph_desc *d)
     return dt;
 }
 
-vf_result vf_sph_check_fields(const vf_sph_desc *d, char *err, size_t cap)
+vf_result vf_sph_check_fields(const vf_sph_desc *d, const char **key, char *err, size_t cap)
 {
     for (int k = 0; k < 3; k++)
         if (!(d->hi[k] > d->lo[k])) {
             vf_set_err(err, cap, "tank: the domain must have a positive size along every axis");
             return VF_ERR_INVALID_ARG;
         }
-    if (!(d->spacing > 0) || !(d->h > 0) || !(d->sound_speed > 0) || !(d->rho0 > 0) || !(d->cfl > 0) ||
-        !(d->frame_dt > 0)) {
-        vf_set_err(err, cap, "sph: spacing, h, sound_speed, rho0, cfl and frame_dt must be positive");
+    /* the one range check of the spacing and of h (smoothing x spacing in the scenes) */
+    double tank_min = fmin(d->hi[0] - d->lo[0], fmin(d->hi[1] - d->lo[1], d->hi[2] - d->lo[2]));
+    if (!(d->spacing > 0) || d->spacing > tank_min) {
+        vf_set_key_err(key, err, cap, "spacing", ": %g m is not in (0, %g]: it must be positive and fit the tank's smallest side",
+                   d->spacing, tank_min);
+        return VF_ERR_INVALID_ARG;
+    }
+    if (!(d->h > 0) || !(d->sound_speed > 0) || !(d->rho0 > 0) || !(d->cfl > 0) || !(d->frame_dt > 0)) {
+        vf_set_err(err, cap, "sph: h, sound_speed, rho0, cfl and frame_dt must be positive");
         return VF_ERR_INVALID_ARG;
     }
     if (d->sphere_count > VF_SPH_MAX_SPHERES || d->box_count > VF_SPH_MAX_BOXES) {
@@ -379,7 +385,7 @@ vf_result vf_sph_check_fields(const vf_sph_desc *d, char *err, size_t cap)
         return VF_ERR_INVALID_ARG;
     }
     if (d->restitution < 0 || d->restitution > 1) {
-        vf_set_err(err, cap, "restitution: must be in [0, 1]");
+        vf_set_key_err(key, err, cap, "restitution", ": must be in [0, 1]");
         return VF_ERR_INVALID_ARG;
     }
     if (d->count && !d->pos) {
@@ -393,17 +399,17 @@ vf_result vf_sph_check_fields(const vf_sph_desc *d, char *err, size_t cap)
     return VF_OK;
 }
 
-vf_result vf_sph_check_desc(const vf_sph_desc *desc, char *err, size_t cap)
+vf_result vf_sph_check_desc(const vf_sph_desc *desc, const char **key, char *err, size_t cap)
 {
     if (err && cap)
         err[0] = 0;
-    vf_result r = vf_sph_check_fields(desc, err, cap);
+    vf_result r = vf_sph_check_fields(desc, key, err, cap);
     if (r == VF_OK)
-        r = vf_sph_check_substeps(desc, err, cap);
+        r = vf_sph_check_substeps(desc, key, err, cap);
     return r == VF_OK ? vf_sph_check_nozzle(desc, err, cap) : r;
 }
 
-vf_result vf_sph_check_substeps(const vf_sph_desc *desc, char *err, size_t cap)
+vf_result vf_sph_check_substeps(const vf_sph_desc *desc, const char **key, char *err, size_t cap)
 {
     /* substeps per frame, bounded before anything is allocated or recorded:
      * a fast sound speed or a fine spacing with a long frame would otherwise
@@ -411,8 +417,8 @@ vf_result vf_sph_check_substeps(const vf_sph_desc *desc, char *err, size_t cap)
     if (desc->method == VF_SPH_DFSPH && !desc->dfsph_substeps) {
         double dt = dfsph_auto_step(desc), n = ceil(desc->frame_dt / dt - 1e-9);
         if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS)) {
-            vf_set_err(err, cap,
-                       "frame_dt: %g s needs %.6g dfsph substeps of %.3g s (dfsph_dt_max %g s, dfsph_cfl %g, spacing %g m): "
+            vf_set_key_err(key, err, cap,
+                       "frame_dt", ": %g s needs %.6g dfsph substeps of %.3g s (dfsph_dt_max %g s, dfsph_cfl %g, spacing %g m): "
                        "at most %d per frame: use frame_dt in (0, %.3g], or a larger dfsph_dt_max or spacing",
                        desc->frame_dt, n, dt, desc->dfsph_dt_max, desc->dfsph_cfl, desc->spacing,
                        VF_SPH_MAX_FRAME_SUBSTEPS, VF_SPH_MAX_FRAME_SUBSTEPS * dt);
@@ -421,8 +427,8 @@ vf_result vf_sph_check_substeps(const vf_sph_desc *desc, char *err, size_t cap)
     }
     double dt = vf_sph_step_size(desc), n = ceil(desc->frame_dt / dt - 1e-9);
     if (!(n <= VF_SPH_MAX_FRAME_SUBSTEPS)) {
-        vf_set_err(err, cap,
-                   "frame_dt: %g s needs %.6g substeps of %.3g s (sound speed %g m/s, spacing %g m, cfl %g): at most %d "
+        vf_set_key_err(key, err, cap,
+                   "frame_dt", ": %g s needs %.6g substeps of %.3g s (sound speed %g m/s, spacing %g m, cfl %g): at most %d "
                    "per frame: use frame_dt in (0, %.3g], or a larger spacing (fewer particles) or a lower sound_speed",
                    desc->frame_dt, n, dt, desc->sound_speed, desc->spacing, desc->cfl, VF_SPH_MAX_FRAME_SUBSTEPS,
                    VF_SPH_MAX_FRAME_SUBSTEPS * dt);
@@ -790,8 +796,8 @@ static uint64_t sph_bytes_per_particle(const vf_sph_desc *d)
     return SPH_BYTES_PER_PARTICLE + (d->method == VF_SPH_PBF ? 16 : 0) + (d->method == VF_SPH_DFSPH ? 2 * 8 + 4 + 4 : 0);
 }
 
-vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3], char *err,
-                            size_t cap)
+vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3],
+                            const char **key, char *err, size_t cap)
 {
     /* The grid: cells of size h / VF_SPH_CELL_DIV covering the tank; one more word for the
      * removed-particle bin. The start array is bound whole: it must fit the
@@ -821,26 +827,26 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
     uint64_t max_particles = by_heap < by_range ? by_heap : by_range;
     if (max_particles > (uint64_t)UINT32_MAX - VF_SPH_WG)
         max_particles = (uint64_t)UINT32_MAX - VF_SPH_WG;
-    const char *key = desc->count_key && strcmp(desc->count_key, "particles") ? desc->count_key : NULL;
-    if (particles > max_particles && key) {
-        vf_set_err(err, cap,
-                "%s: %g m gives %llu particles, which do not fit on %s: at most %llu fit (%d bytes each; %llu MiB "
+    const char *ck = desc->count_key && strcmp(desc->count_key, "particles") ? desc->count_key : NULL;
+    if (particles > max_particles && ck) {
+        vf_set_key_err(key, err, cap, ck,
+                ": %g m gives %llu particles, which do not fit on %s: at most %llu fit (%d bytes each; %llu MiB "
                 "device memory, %llu MiB storage buffer range, maxStorageBufferRange): use a larger %s",
-                key, desc->spacing, (unsigned long long)particles, gpu->info.name, (unsigned long long)max_particles,
-                (int)per, (unsigned long long)(heap >> 20), (unsigned long long)(range >> 20), key);
+                desc->spacing, (unsigned long long)particles, gpu->info.name, (unsigned long long)max_particles,
+                (int)per, (unsigned long long)(heap >> 20), (unsigned long long)(range >> 20), ck);
         return VF_ERR_TOO_LARGE;
     }
     if (particles > max_particles) {
-        vf_set_err(err, cap,
-                "particles: %llu particles do not fit on %s: at most %llu fit (%d bytes each; %llu MiB device memory, "
+        vf_set_key_err(key, err, cap,
+                "particles", ": %llu particles do not fit on %s: at most %llu fit (%d bytes each; %llu MiB device memory, "
                 "%llu MiB storage buffer range, maxStorageBufferRange)",
                 (unsigned long long)particles, gpu->info.name, (unsigned long long)max_particles, (int)per,
                 (unsigned long long)(heap >> 20), (unsigned long long)(range >> 20));
         return VF_ERR_TOO_LARGE;
     }
     if (!cells_fit) {
-        vf_set_err(err, cap,
-                "spacing: the tank needs %.3g cells of size h / %d = %.4g m (%llu x %llu x %llu) but at most %llu fit "
+        vf_set_key_err(key, err, cap,
+                "spacing", ": the tank needs %.3g cells of size h / %d = %.4g m (%llu x %llu x %llu) but at most %llu fit "
                 "on %s: use a larger spacing or a smaller tank",
                 cells_d, VF_SPH_CELL_DIV, desc->h / VF_SPH_CELL_DIV, (unsigned long long)g[0], (unsigned long long)g[1], (unsigned long long)g[2],
                 (unsigned long long)max_cells, gpu->info.name);
@@ -852,7 +858,7 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
     return VF_OK;
 }
 
-vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char *err, size_t cap)
+vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, const char **key, char *err, size_t cap)
 {
     *out = NULL;
     if (err && cap)
@@ -862,7 +868,7 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
     vf_result r;
     uint64_t want = desc->capacity > desc->count ? desc->capacity : desc->count;
     uint32_t g[3];
-    if ((r = vf_sph_check_size(gpu, desc, want, g, err, cap)) != VF_OK) /* the values come validated */
+    if ((r = vf_sph_check_size(gpu, desc, want, g, key, err, cap)) != VF_OK) /* the values come validated */
         return r;
     if (want == 0)
         want = 1;
@@ -899,12 +905,12 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char
     }
 
     if ((r = create_buffers(s)) != VF_OK || (r = create_pipelines(s)) != VF_OK) {
-        const char *key = desc->count_key && strcmp(desc->count_key, "particles") ? desc->count_key : NULL;
-        if ((r == VF_ERR_TOO_LARGE || r == VF_ERR_OUT_OF_DEVICE_MEMORY) && key)
-            vf_set_err(err, cap, "%s: %g m gives %u particles and %u cells do not fit in the memory of %s: use a larger %s",
-                       key, desc->spacing, s->capacity, s->cells, gpu->info.name, key);
+        const char *ck = desc->count_key && strcmp(desc->count_key, "particles") ? desc->count_key : NULL;
+        if ((r == VF_ERR_TOO_LARGE || r == VF_ERR_OUT_OF_DEVICE_MEMORY) && ck)
+            vf_set_key_err(key, err, cap, ck, ": %g m gives %u particles and %u cells do not fit in the memory of %s: use a larger %s",
+                           desc->spacing, s->capacity, s->cells, gpu->info.name, ck);
         else if (r == VF_ERR_TOO_LARGE || r == VF_ERR_OUT_OF_DEVICE_MEMORY)
-            vf_set_err(err, cap, "particles: %u particles and %u cells do not fit in the memory of %s", s->capacity,
+            vf_set_key_err(key, err, cap, "particles", ": %u particles and %u cells do not fit in the memory of %s", s->capacity,
                     s->cells, gpu->info.name);
         goto fail;
     }
@@ -1044,27 +1050,6 @@ void vf_sph_set_interaction(vf_sph *s, const double point[3], double radius, dou
 {
     vec4f(s->interact.interact, point, radius > 0 ? radius : 0);
     s->interact.strength = (float)strength;
-}
-
-vf_result vf_sph_run_steps(vf_sph *s, uint32_t steps)
-{
-    while (steps > 0) {
-        uint32_t n = steps < 64 ? steps : 64;
-        VkCommandBuffer cmd;
-        vf_result r = vf_cmd_oneshot_begin(s->gpu, &cmd);
-        if (r != VF_OK)
-            return r;
-        for (uint32_t k = 0; k < n && r == VF_OK; k++)
-            r = vf_sph_record_step(s, cmd, NULL, s->dt);
-        if (r != VF_OK) {
-            vf_cmd_oneshot_abandon(s->gpu, cmd);
-            return r;
-        }
-        if ((r = vf_cmd_oneshot_submit(s->gpu, cmd)) != VF_OK)
-            return r;
-        steps -= n;
-    }
-    return VF_OK;
 }
 
 /* ------------------------------------------------------------------ readback */

@@ -133,20 +133,24 @@ typedef struct vf_sph vf_sph;
 double vf_sph_step_size(const vf_sph_desc *desc);
 /** The checks of desc that need no device, in this order:
  * vf_sph_check_fields, vf_sph_check_substeps, vf_sph_check_nozzle;
- * VF_ERR_INVALID_ARG with a one-line reason in err (may be NULL). For direct
- * users of the solver: vf_sph_create does not run them (scenes run them while
+ * VF_ERR_INVALID_ARG with a one-line reason in err (may be NULL) and in
+ * *key (key may be NULL; so in the checks here that take one) the key the
+ * line names first, NULL when none. For direct users of the solver: vf_sph_create does not run them (scenes run them while
  * validating, before any device exists). */
-vf_result vf_sph_check_desc(const vf_sph_desc *desc, char *err, size_t cap);
-/** Part of vf_sph_check_desc: positive sizes and constants, obstacle counts,
- * restitution, positions present, the emitter's speed. err may be NULL. */
-vf_result vf_sph_check_fields(const vf_sph_desc *desc, char *err, size_t cap);
+vf_result vf_sph_check_desc(const vf_sph_desc *desc, const char **key, char *err, size_t cap);
+/** Part of vf_sph_check_desc: positive sizes and constants, the spacing in
+ * (0, the tank's smallest side] and h positive (their one range check),
+ * obstacle counts, restitution, positions present, the emitter's speed.
+ * err may be NULL. */
+vf_result vf_sph_check_fields(const vf_sph_desc *desc, const char **key, char *err, size_t cap);
 /** Part of vf_sph_check_desc (after vf_sph_check_fields passed): the
  * substeps a frame takes, at most VF_SPH_MAX_FRAME_SUBSTEPS, else
  * VF_ERR_INVALID_ARG with a line naming frame_dt and the largest that fits.
  * err may be NULL. */
-vf_result vf_sph_check_substeps(const vf_sph_desc *desc, char *err, size_t cap);
+vf_result vf_sph_check_substeps(const vf_sph_desc *desc, const char **key, char *err, size_t cap);
 /** Part of vf_sph_check_desc (after vf_sph_check_fields passed): an
- * emitter's nozzle has 1 to VF_SPH_EMIT_MAX points. err may be NULL. */
+ * emitter's nozzle has 1 to VF_SPH_EMIT_MAX points (the line names no key
+ * of the table). err may be NULL. */
 vf_result vf_sph_check_nozzle(const vf_sph_desc *desc, char *err, size_t cap);
 
 /** Creates the solver: desc's values must come validated (vf_sph_check_desc;
@@ -155,15 +159,16 @@ vf_result vf_sph_check_nozzle(const vf_sph_desc *desc, char *err, size_t cap);
  * one-line reason in err that names desc->count_key and says how many
  * particles or cells fit),
  * allocates every buffer, uploads the particles and evaluates density and
- * forces once. err may be NULL. */
-vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, char *err, size_t cap);
+ * forces once. err may be NULL; *key (key may be NULL) gets the key err
+ * names first (NULL: none). */
+vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, const char **key, char *err, size_t cap);
 /** Checks that a tank of desc's size and h, and `particles` particles, fit
  * on the device (buffer range, memory); VF_ERR_TOO_LARGE with a one-line
  * reason naming the key (desc->count_key for the particles, spacing for the
  * cells) and how many fit. grid (may be NULL) gets the cells
  * per axis. Call before generating particles on the host. */
-vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3], char *err,
-                            size_t cap);
+vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t particles, uint32_t grid[3],
+                            const char **key, char *err, size_t cap);
 /** Destroys the solver; accepts NULL and *s == NULL. The GPU must be idle. */
 void vf_sph_destroy(vf_sph **s);
 
@@ -189,10 +194,6 @@ vf_result vf_sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
 /** Records density and forces for the current order (tests; after binning).
  * VF_ERR_INVALID_ARG between a substep with finish = false and the next. */
 vf_result vf_sph_record_evaluate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof);
-/** Records and submits `steps` substeps of the solver's dt (one-shot
- * submits of at most 64 steps each; waits). For tests and tools. */
-vf_result vf_sph_run_steps(vf_sph *s, uint32_t steps);
-
 /** What a renderer needs to draw the particles as they are after the last
  * recorded step (the buffers swap every step: ask again after recording).
  * Live particles are [0, count) with count on the GPU; count_max bounds it

@@ -526,10 +526,10 @@ vf_result vf_sph_solver_wrap(vf_sph *sph, vf_gpu *gpu, vf_solver **out)
     return VF_OK;
 }
 
-static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
+static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, const char **key, char *err, size_t cap)
 {
     vf_sph *sph = NULL;
-    vf_result r = vf_sph_create(gpu, desc, &sph, err, cap);
+    vf_result r = vf_sph_create(gpu, desc, &sph, key, err, cap);
     if (r != VF_OK)
         return r;
     return vf_sph_solver_wrap(sph, gpu, out);

@@ -77,7 +77,8 @@ static vf_result make_buffer(vf_gpu *gpu, uint64_t bytes, VkBufferUsageFlags ext
     return vf_buffer_create(gpu, &bd, out);
 }
 
-vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_foam **out, char *err, size_t cap)
+vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_foam **out, const char **key, char *err,
+                         size_t cap)
 {
     *out = NULL;
     if (!sph)
@@ -94,7 +95,7 @@ vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_
     vf_result res = VF_ERR_INVALID_ARG;
     if (!(d->ta_max > d->ta_min) || !(d->wc_max > d->wc_min) || !(d->ke_max > d->ke_min) ||
         !(d->life_max >= d->life_min) || !(d->bubble_min >= d->spray_max)) {
-        vf_set_err(err, cap, "foam: every range needs max > min (foam_*_max over foam_*_min)");
+        vf_set_key_err(key, err, cap, "foam", ": every range needs max > min (foam_*_max over foam_*_min)");
         goto fail;
     }
     f->fluid_cap = vf_sph_capacity(sph);
@@ -103,7 +104,7 @@ vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_
     if ((uint64_t)f->cap * 16 > range || (uint64_t)f->fluid_cap * 16 > range || (uint64_t)f->cap + 1 > UINT32_MAX ||
         (uint64_t)f->cap * 64 > gpu->info.device_local_bytes / 4) {
         if (err && cap)
-            snprintf(err, cap, "foam_capacity: %u diffuse particles do not fit this device: use at most %llu", f->cap,
+            vf_set_key_err(key, err, cap, "foam_capacity", ": %u diffuse particles do not fit this device: use at most %llu", f->cap,
                      (unsigned long long)(range / 16 < gpu->info.device_local_bytes / 256 ? range / 16
                                                                                           : gpu->info.device_local_bytes / 256));
         res = VF_ERR_TOO_LARGE;
@@ -159,7 +160,7 @@ vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_
     return VF_OK;
 fail:
     if (res == VF_ERR_OUT_OF_DEVICE_MEMORY)
-        vf_set_err(err, cap, "foam_capacity: the diffuse particles do not fit in device memory: use fewer");
+        vf_set_key_err(key, err, cap, "foam_capacity", ": the diffuse particles do not fit in device memory: use fewer");
     vf_foam_destroy(&f);
     return res;
 }

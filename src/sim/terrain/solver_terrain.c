@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "gpu_cmd.h"
 #include "gpu_pipeline.h"
+#include "text.h"
 
 /* The pass enum (TP_*), binding counts and table TP_passes, from terrain_passes.def. */
 #define VF_PASS_FILE "terrain_passes.def"
@@ -200,69 +201,79 @@ static double pick_dt(const vf_terrain_desc *d, double deepest, double lo, doubl
     return d->frame_dt / (n < 1 ? 1 : n);
 }
 
-/* Checks one spot (a source or a drain) named key ("source", "sources[2]"). */
-static vf_result check_spot(const vf_terrain_desc *d, const vf_terrain_spot *s, const char *key, char *err, size_t cap)
+/* The keys of a spot (a source or a drain): its rate, x and radius. */
+typedef struct spot_keys {
+    const char *rate, *x, *radius;
+} spot_keys;
+
+static const spot_keys source_keys = {"source_rate", "source_x", "source_radius"};
+static const spot_keys drain_keys = {"drain_rate", "drain_x", "drain_radius"};
+
+/* Checks one spot (a source or a drain) with keys k. */
+static vf_result check_spot(const vf_terrain_desc *d, const vf_terrain_spot *s, const spot_keys *k, const char **key,
+                            char *err, size_t cap)
 {
     if (s->rate == 0)
         return VF_OK; /* not in use */
     if (!(s->rate >= 0) || !isfinite(s->rate)) {
-        snprintf(err, cap, "%s_rate=%g: must be a finite number >= 0", key, s->rate);
+        vf_set_key_err(key, err, cap, k->rate, "=%g: must be a finite number >= 0", s->rate);
         return VF_ERR_INVALID_ARG;
     }
     if (!(s->x >= 0 && s->x <= 1 && s->y >= 0 && s->y <= 1)) {
-        snprintf(err, cap, "%s_x=%g: the centre must lie in the domain (fractions 0..1 of x and y)", key, s->x);
+        vf_set_key_err(key, err, cap, k->x, "=%g: the centre must lie in the domain (fractions 0..1 of x and y)", s->x);
         return VF_ERR_INVALID_ARG;
     }
     if (!(s->radius >= 0) || s->radius > (d->nx + d->ny) * d->dx) {
-        snprintf(err, cap, "%s_radius=%g: must be between 0 and the domain's size", key, s->radius);
+        vf_set_key_err(key, err, cap, k->radius, "=%g: must be between 0 and the domain's size", s->radius);
         return VF_ERR_INVALID_ARG;
     }
     return VF_OK;
 }
 
-vf_result vf_terrain_validate(const vf_terrain_desc *d, char *err, size_t cap)
+vf_result vf_terrain_validate(const vf_terrain_desc *d, const char **key, char *err, size_t cap)
 {
     if (d->g <= 0 || d->dx <= 0 || d->frame_dt <= 0) {
-        snprintf(err, cap, "g=%g: gravity, dx and frame_dt must be positive", d->g);
+        vf_set_key_err(key, err, cap, "g", "=%g: gravity, dx and frame_dt must be positive", d->g);
         return VF_ERR_INVALID_ARG;
     }
     if (d->nx < 2 || d->ny < 2) {
-        snprintf(err, cap, "nx=%d: at least 2 x 2 cells", d->nx);
+        vf_set_key_err(key, err, cap, "nx", "=%d: at least 2 x 2 cells", d->nx);
         return VF_ERR_INVALID_ARG;
     }
     double deepest, lo, hi;
     if (!survey(d, &deepest, &lo, &hi)) {
-        snprintf(err, cap, "nx=%d: no memory for %d x %d cells: use fewer cells", d->nx, d->nx, d->ny);
+        vf_set_key_err(key, err, cap, "nx", "=%d: no memory for %d x %d cells: use fewer cells", d->nx, d->nx, d->ny);
         return VF_ERR_NO_MEMORY;
     }
     if (!isfinite(lo) || !isfinite(hi) || hi - lo > MAX_DEPTH) {
-        snprintf(err, cap, "relief=%g: the ground spans %.4g m, more than the %g m the solver takes: lower it",
+        vf_set_key_err(key, err, cap, "relief", "=%g: the ground spans %.4g m, more than the %g m the solver takes: lower it",
                  d->relief, hi - lo, MAX_DEPTH);
         return VF_ERR_INVALID_ARG;
     }
     if (deepest > MAX_DEPTH) {
-        snprintf(err, cap, "water_level=%g: water %.4g m deep, more than the %g m the solver takes: lower it",
+        vf_set_key_err(key, err, cap, "water_level", "=%g: water %.4g m deep, more than the %g m the solver takes: lower it",
                  d->water_level, deepest, MAX_DEPTH);
         return VF_ERR_INVALID_ARG;
     }
     double limit = 0.5 * d->dx / (2.0 * sqrt(d->g * design_depth(deepest, lo, hi)));
     if (d->dt > limit) {
-        snprintf(err, cap, "dt=%g: above the stability limit %.4g s (dx / (4 sqrt(g H)), H = %.3g m, the deepest water "
+        vf_set_key_err(key, err, cap, "dt", "=%g: above the stability limit %.4g s (dx / (4 sqrt(g H)), H = %.3g m, the deepest water "
                  "or the relief): lower dt or use 0 (automatic)", d->dt, limit, design_depth(deepest, lo, hi));
         return VF_ERR_INVALID_ARG;
     }
     double dt = pick_dt(d, deepest, lo, hi);
     if (d->frame_dt / dt > MAX_FRAME_SUBSTEPS) {
-        snprintf(err, cap, "%s=%g: more than %d substeps per frame (substep %.3g s, frame_dt=%g): %s",
-                 d->dt > 0 ? "dt" : "dx", d->dt > 0 ? d->dt : d->dx, MAX_FRAME_SUBSTEPS, dt, d->frame_dt,
+        vf_set_key_err(key, err, cap, d->dt > 0 ? "dt" : "dx", "=%g: more than %d substeps per frame (substep %.3g s, frame_dt=%g): %s",
+                 d->dt > 0 ? d->dt : d->dx, MAX_FRAME_SUBSTEPS, dt, d->frame_dt,
                  d->dt > 0 ? "raise dt or lower frame_dt" : "use larger cells or a smaller frame_dt");
         return VF_ERR_INVALID_ARG;
     }
     vf_result r;
-    if ((r = check_spot(d, &d->source, "source", err, cap)) != VF_OK || (r = check_spot(d, &d->drain, "drain", err, cap)) != VF_OK)
+    if ((r = check_spot(d, &d->source, &source_keys, key, err, cap)) != VF_OK ||
+        (r = check_spot(d, &d->drain, &drain_keys, key, err, cap)) != VF_OK)
         return r;
     if (d->dozer && d->dozer_x0 == d->dozer_x1 && d->dozer_y0 == d->dozer_y1) {
-        snprintf(err, cap, "dozer_x1=%g: the bulldozer's path has no length: give dozer_x1, dozer_y1 away from its start",
+        vf_set_key_err(key, err, cap, "dozer_x1", "=%g: the bulldozer's path has no length: give dozer_x1, dozer_y1 away from its start",
                  d->dozer_x1);
         return VF_ERR_INVALID_ARG;
     }
@@ -1067,7 +1078,8 @@ static vf_result upload_start(vf_terrain *t, const double *ground)
     return res;
 }
 
-vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver **out, char *err, size_t cap)
+vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver **out, const char **key, char *err,
+                            size_t cap)
 {
     char dummy_err[8];
     if (!err || !cap) {
@@ -1076,20 +1088,13 @@ vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver 
     }
     err[0] = 0;
     *out = NULL;
-    vf_result res = vf_terrain_validate(desc, err, cap);
-    if (res != VF_OK)
-        return res;
+    vf_result res; /* the values come validated (vf_terrain_validate): only the device is checked here */
     const uint64_t n = (uint64_t)desc->nx * (uint64_t)desc->ny;
     const uint64_t faces = 16 * ((uint64_t)(desc->nx + 1) * desc->ny);
-    if (faces > gpu->info.max_storage_buffer_range) {
-        snprintf(err, cap, "nx=%d: %d x %d cells need %llu MiB per face field, above this device's %llu MiB storage "
-                 "binding (maxStorageBufferRange): use fewer cells", desc->nx, desc->nx, desc->ny,
-                 (unsigned long long)(faces >> 20), (unsigned long long)(gpu->info.max_storage_buffer_range >> 20));
-        return VF_ERR_TOO_LARGE;
-    }
     char what[64];
-    snprintf(what, sizeof what, "nx: %d x %d cells", desc->nx, desc->ny);
-    if ((res = vf_solver_check_fit(gpu, n * 4 * 8 + 2 * faces, faces, what, "use a smaller nx or ny", err, cap)) != VF_OK)
+    snprintf(what, sizeof what, "%d x %d cells", desc->nx, desc->ny);
+    if ((res = vf_solver_check_fit(gpu, n * 4 * 8 + 2 * faces, faces, "nx", what, "use a smaller nx or ny", key, err,
+                                   cap)) != VF_OK)
         return res;
     vf_terrain *t = calloc(1, sizeof *t);
     double *ground = malloc(n * sizeof *ground);
@@ -1107,16 +1112,17 @@ vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver 
     t->nx = (uint32_t)desc->nx;
     t->ny = (uint32_t)desc->ny;
     build_ground(desc, ground);
-    survey(desc, &t->deepest, &t->lo, &t->hi);
+    bool surveyed = survey(desc, &t->deepest, &t->lo, &t->hi);
     t->datum = floor(t->lo);
     t->dt = pick_dt(desc, t->deepest, t->lo, t->hi);
     place_spots(t, desc);
-    res = make_buffers(t);
+    res = surveyed ? make_buffers(t) : VF_ERR_NO_MEMORY;
     if (res == VF_OK)
         res = upload_start(t, ground);
     free(ground);
     if (res != VF_OK) {
-        res = vf_solver_alloc_failed(gpu, res, n * 4 * 8 + 2 * faces, what, "use a smaller nx or ny", err, cap);
+        res = vf_solver_alloc_failed(gpu, res, n * 4 * 8 + 2 * faces, "nx", what, "use a smaller nx or ny", key, err,
+                                     cap);
         terrain_destroy(&t->base);
         return res;
     }
@@ -1124,9 +1130,9 @@ vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver 
     return VF_OK;
 }
 
-static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, char *err, size_t cap)
+static vf_result family_create(vf_gpu *gpu, const void *desc, vf_solver **out, const char **key, char *err, size_t cap)
 {
-    return vf_terrain_create(gpu, desc, out, err, cap);
+    return vf_terrain_create(gpu, desc, out, key, err, cap);
 }
 
 const vf_solver_family vf_terrain_family = {.name = "terrain", .create = family_create};

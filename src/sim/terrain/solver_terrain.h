@@ -93,13 +93,20 @@ void vf_terrain_desc_defaults(vf_terrain_desc *desc);
 
 /** Cross-key checks: sizes, water within the quanta's range, the substep
  * (stability, count per frame), the source and drain inside the domain, the
- * bulldozer's path. One-line reason in err (cap bytes) starting with the key. */
-vf_result vf_terrain_validate(const vf_terrain_desc *desc, char *err, size_t cap);
+ * bulldozer's path. One-line reason in err (cap bytes) starting with the key,
+ * and that key in *key (key may be NULL). The one check of a desc's values:
+ * vf_terrain_create does not repeat it. */
+vf_result vf_terrain_validate(const vf_terrain_desc *desc, const char **key, char *err, size_t cap);
 
-/** Creates the solver (validates first). On success *out owns every GPU
- * buffer; destroy with vf_solver_destroy. err gets a one-line reason for
- * VF_ERR_INVALID_ARG and VF_ERR_TOO_LARGE (may be NULL when cap is 0). */
-vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver **out, char *err, size_t cap);
+/** Creates the solver. desc's values must come validated: create checks
+ * only what needs the device (the face fields within
+ * maxStorageBufferRange, every buffer within its memory), so a desc that did
+ * not pass vf_terrain_validate (the scenes run it while validating) is
+ * undefined. On success *out owns every GPU buffer; destroy with
+ * vf_solver_destroy. err gets a one-line reason for VF_ERR_TOO_LARGE naming
+ * nx (may be NULL when cap is 0), and *key (key may be NULL) that key. */
+vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver **out, const char **key, char *err,
+                            size_t cap);
 
 /** The terrain family for vf_solver_create (desc: a vf_terrain_desc). */
 extern const vf_solver_family vf_terrain_family;
