@@ -39,9 +39,8 @@ void vf_frame_runner_destroy(vf_frame_runner **r)
 vf_result vf_frame_runner_create(vf_gpu *gpu, const vf_frame_runner_desc *desc, vf_frame_runner **out)
 {
     *out = NULL;
-    vf_frame_runner *r = calloc(1, sizeof *r);
-    if (!r)
-        return VF_ERR_NO_MEMORY;
+    vf_frame_runner *r;
+    VF_NEW_OR_RETURN(r);
     r->gpu = gpu;
     if (desc)
         r->desc = *desc;

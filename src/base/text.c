@@ -220,3 +220,13 @@ bool vf_text_prefix(const char *s, size_t n, char *buf, size_t cap)
     buf[n] = 0;
     return true;
 }
+
+char *vf_err_buffer(char *err, size_t *cap, char *dummy, size_t dummy_cap)
+{
+    if (!err || !*cap) {
+        err = dummy;
+        *cap = dummy_cap;
+    }
+    err[0] = 0;
+    return err;
+}

@@ -44,6 +44,11 @@ bool vf_text_icontains(const char *hay, const char *needle);
 /** Writes a byte count for a message: "1.5 GiB" from 1 GiB up, else "12 MiB". */
 void vf_format_bytes(unsigned long long bytes, char *buf, size_t cap);
 
+/** The error buffer of a function that takes (err, cap) where err may be
+ * NULL: err, or dummy (dummy_cap bytes) when err is NULL or *cap is 0 (then
+ * *cap becomes dummy_cap); emptied. */
+char *vf_err_buffer(char *err, size_t *cap, char *dummy, size_t dummy_cap);
+
 /** Formats a one-line error message into err (cap bytes) with printf's
  * rules; does nothing when err is NULL or cap is 0. */
 void vf_set_err(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -42,4 +42,13 @@ const char *vf_result_message(vf_result r);
 /** Returns the enum name of a result, e.g. "VF_ERR_IO" (never NULL). */
 const char *vf_result_name(vf_result r);
 
+/** The first allocation of a create function: points p at one zeroed
+ * object of its type (calloc), or returns VF_ERR_NO_MEMORY from the
+ * calling function when that fails (nothing is held yet to free). */
+#define VF_NEW_OR_RETURN(p)                                                                                            \
+    do {                                                                                                               \
+        if (!((p) = calloc(1, sizeof *(p))))                                                                           \
+            return VF_ERR_NO_MEMORY;                                                                                   \
+    } while (0)
+
 #endif

@@ -97,9 +97,8 @@ vf_result vf_buffer_create(vf_gpu *gpu, const vf_buffer_desc *desc, vf_buffer **
     *out = NULL;
     if (!desc || desc->size == 0)
         return VF_ERR_INVALID_ARG;
-    vf_buffer *b = calloc(1, sizeof *b);
-    if (!b)
-        return VF_ERR_NO_MEMORY;
+    vf_buffer *b;
+    VF_NEW_OR_RETURN(b);
     b->gpu = gpu;
     b->size = desc->size;
     b->serial = ++gpu->next_serial;
@@ -293,9 +292,8 @@ static bool storage_alias_ok(vf_gpu *gpu, const vf_image_desc *desc, VkImageUsag
  * owned by it) with an R8G8B8A8_UNORM storage view. */
 static vf_result create_storage_alias(vf_gpu *gpu, vf_image *img, const char *name)
 {
-    vf_image *a = calloc(1, sizeof *a);
-    if (!a)
-        return VF_ERR_NO_MEMORY;
+    vf_image *a;
+    VF_NEW_OR_RETURN(a);
     *a = *img;
     a->serial = ++gpu->next_serial;
     a->format = VK_FORMAT_R8G8B8A8_UNORM;
@@ -368,9 +366,8 @@ vf_result vf_image_create(vf_gpu *gpu, const vf_image_desc *desc, vf_image **out
     }
     if (desc->width > ifp.maxExtent.width || desc->height > ifp.maxExtent.height)
         return VF_ERR_TOO_LARGE;
-    vf_image *img = calloc(1, sizeof *img);
-    if (!img)
-        return VF_ERR_NO_MEMORY;
+    vf_image *img;
+    VF_NEW_OR_RETURN(img);
     img->gpu = gpu;
     img->serial = ++gpu->next_serial;
     img->format = desc->format;

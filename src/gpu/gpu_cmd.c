@@ -146,9 +146,8 @@ vf_result vf_frames_create(vf_gpu *gpu, const vf_frames_desc *desc, vf_frames **
     uint32_t count = desc && desc->count ? desc->count : 2;
     if (count > VF_MAX_FRAMES)
         return VF_ERR_INVALID_ARG;
-    vf_frames *f = calloc(1, sizeof *f);
-    if (!f)
-        return VF_ERR_NO_MEMORY;
+    vf_frames *f;
+    VF_NEW_OR_RETURN(f);
     f->gpu = gpu;
     f->count = count;
     f->current = count - 1;

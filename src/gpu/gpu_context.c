@@ -499,9 +499,8 @@ vf_result vf_gpu_create(const vf_gpu_desc *desc_in, vf_gpu **out)
     vf_result res = load_vulkan();
     if (res != VF_OK)
         return res;
-    vf_gpu *gpu = calloc(1, sizeof *gpu);
-    if (!gpu)
-        return VF_ERR_NO_MEMORY;
+    vf_gpu *gpu;
+    VF_NEW_OR_RETURN(gpu);
     atomic_init(&gpu->validation_messages, 0u);
     gpu->validation = desc.validation > 0 || (desc.validation == 0 && env_validation());
     gpu->fault = VF_OK;

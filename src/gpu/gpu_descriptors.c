@@ -50,9 +50,8 @@ vf_result vf_set_cache_create(vf_gpu *gpu, VkDescriptorSetLayout layout, const V
     *out = NULL;
     if (!gpu || count == 0 || count > VF_SET_MAX_BINDINGS || !types)
         return VF_ERR_INVALID_ARG;
-    vf_set_cache *c = calloc(1, sizeof *c);
-    if (!c)
-        return VF_ERR_NO_MEMORY;
+    vf_set_cache *c;
+    VF_NEW_OR_RETURN(c);
     c->gpu = gpu;
     c->layout = layout;
     c->count = count;

@@ -201,9 +201,8 @@ vf_result vf_fft_create(vf_gpu *gpu, const vf_fft_desc *d, vf_fft **out, char *e
         vf_set_err(err, cap, "fft: the real buffers need %llu bytes", (unsigned long long)real_bytes);
         return VF_ERR_INVALID_ARG;
     }
-    vf_fft *f = calloc(1, sizeof *f);
-    if (!f)
-        return VF_ERR_NO_MEMORY;
+    vf_fft *f;
+    VF_NEW_OR_RETURN(f);
     f->gpu = gpu;
     f->dims = d->dims;
     for (uint32_t a = 0; a < 3; a++)

@@ -117,9 +117,8 @@ vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, v
     *out = NULL;
     if (!desc || !desc->shader)
         return VF_ERR_INVALID_ARG;
-    vf_pipeline *p = calloc(1, sizeof *p);
-    if (!p)
-        return VF_ERR_NO_MEMORY;
+    vf_pipeline *p;
+    VF_NEW_OR_RETURN(p);
     p->gpu = gpu;
     p->bind_point = VK_PIPELINE_BIND_POINT_COMPUTE;
     p->stages = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -197,9 +196,8 @@ vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc,
     *out = NULL;
     if (!desc || !desc->vertex_shader || desc->color_count > VF_MAX_COLOR_TARGETS)
         return VF_ERR_INVALID_ARG;
-    vf_pipeline *p = calloc(1, sizeof *p);
-    if (!p)
-        return VF_ERR_NO_MEMORY;
+    vf_pipeline *p;
+    VF_NEW_OR_RETURN(p);
     p->gpu = gpu;
     p->bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS;
     p->stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;

@@ -86,9 +86,8 @@ void vf_profiler_destroy(vf_profiler **pp)
 vf_result vf_profiler_create(vf_gpu *gpu, const vf_profiler_desc *desc, vf_profiler **out)
 {
     *out = NULL;
-    vf_profiler *p = calloc(1, sizeof *p);
-    if (!p)
-        return VF_ERR_NO_MEMORY;
+    vf_profiler *p;
+    VF_NEW_OR_RETURN(p);
     p->gpu = gpu;
     uint32_t cap = desc && desc->max_scopes ? desc->max_scopes : 256;
     if (cap > VF_PROFILER_MAX_SCOPES)

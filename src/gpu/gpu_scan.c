@@ -54,9 +54,8 @@ vf_result vf_scan_create(vf_gpu *gpu, const vf_scan_desc *desc, vf_scan **out)
     *out = NULL;
     if (!desc || desc->max_count == 0 || desc->max_count > UINT32_MAX)
         return VF_ERR_INVALID_ARG;
-    vf_scan *s = calloc(1, sizeof *s);
-    if (!s)
-        return VF_ERR_NO_MEMORY;
+    vf_scan *s;
+    VF_NEW_OR_RETURN(s);
     s->gpu = gpu;
     s->max_count = desc->max_count;
     uint64_t range_words = gpu->info.max_storage_buffer_range / 4;

@@ -27,9 +27,8 @@ void vf_capture_destroy(vf_capture **pc)
 vf_result vf_capture_create(vf_gpu *gpu, const vf_capture_desc *desc, vf_capture **out)
 {
     *out = NULL;
-    vf_capture *c = calloc(1, sizeof *c);
-    if (!c)
-        return VF_ERR_NO_MEMORY;
+    vf_capture *c;
+    VF_NEW_OR_RETURN(c);
     c->gpu = gpu;
     c->width = desc && desc->width ? desc->width : 1280;
     c->height = desc && desc->height ? desc->height : 720;

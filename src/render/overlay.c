@@ -48,9 +48,8 @@ vf_result vf_overlay_create(vf_gpu *gpu, const vf_overlay_desc *desc, vf_overlay
     *out = NULL;
     if (!desc || !desc->format)
         return VF_ERR_INVALID_ARG;
-    vf_overlay *ov = calloc(1, sizeof *ov);
-    if (!ov)
-        return VF_ERR_NO_MEMORY;
+    vf_overlay *ov;
+    VF_NEW_OR_RETURN(ov);
     ov->gpu = gpu;
     ov->slots = desc->slots ? desc->slots : 2;
     if (ov->slots > VF_OVERLAY_MAX_SLOTS)

@@ -130,20 +130,34 @@ const char *vf_render_path_name(vf_render_path path)
     return (unsigned)path < sizeof names / sizeof names[0] ? names[path] : "?";
 }
 
+/* The auto choices, the same on every device so far: the screen-space
+ * fluid's (0) and the height field surface's (1) path, and why. */
+static const struct {
+    vf_render_path path;
+    const char *why;
+} auto_choices[2] = {
+    {VF_RENDER_PATH_COMPUTE, "compute on every device: no device measured so far draws the screen-space fluid faster "
+                             "with its rasteriser (docs/architecture.md, Render paths)"},
+    {VF_RENDER_PATH_RASTER, "raster on every device: every device measured so far (lavapipe, SwiftShader) draws the "
+                            "height field's surface faster with its rasteriser (docs/architecture.md, Render paths)"},
+};
+
+/* Auto choice k, with its reason in why (cap bytes; may be NULL). */
+static vf_render_path auto_choice(int k, char *why, size_t cap)
+{
+    if (why && cap)
+        snprintf(why, cap, "%s", auto_choices[k].why);
+    return auto_choices[k].path;
+}
+
 vf_render_path vf_render_path_auto(const vf_device_info *dev, char *why, size_t cap)
 {
     (void)dev;
-    if (why && cap)
-        snprintf(why, cap, "compute on every device: no device measured so far draws the screen-space fluid faster "
-                           "with its rasteriser (docs/architecture.md, Render paths)");
-    return VF_RENDER_PATH_COMPUTE;
+    return auto_choice(0, why, cap);
 }
 
 vf_render_path vf_render_path_auto_surface(const vf_device_info *dev, char *why, size_t cap)
 {
     (void)dev;
-    if (why && cap)
-        snprintf(why, cap, "raster on every device: every device measured so far (lavapipe, SwiftShader) draws the "
-                           "height field's surface faster with its rasteriser (docs/architecture.md, Render paths)");
-    return VF_RENDER_PATH_RASTER;
+    return auto_choice(1, why, cap);
 }

@@ -16,6 +16,16 @@ struct vf_caustics {
     vf_pipeline *scatter;
 };
 
+void vf_caustics_destroy(vf_caustics **c)
+{
+    if (!c || !*c)
+        return;
+    vf_pipeline_destroy(&(*c)->scatter);
+    vf_buffer_destroy(&(*c)->acc);
+    free(*c);
+    *c = NULL;
+}
+
 vf_result vf_caustics_create(vf_gpu *gpu, const vf_caustics_desc *desc, vf_caustics **out)
 {
     *out = NULL;
@@ -23,9 +33,8 @@ vf_result vf_caustics_create(vf_gpu *gpu, const vf_caustics_desc *desc, vf_caust
     if (!desc || !desc->nx || !desc->ny || sub > VF_CAUSTICS_MAX_SUB ||
         (uint64_t)desc->nx * desc->ny * sub * sub > UINT32_MAX)
         return VF_ERR_INVALID_ARG;
-    vf_caustics *c = calloc(1, sizeof *c);
-    if (!c)
-        return VF_ERR_NO_MEMORY;
+    vf_caustics *c;
+    VF_NEW_OR_RETURN(c);
     c->gpu = gpu;
     c->nx = desc->nx;
     c->ny = desc->ny;
@@ -40,16 +49,6 @@ vf_result vf_caustics_create(vf_gpu *gpu, const vf_caustics_desc *desc, vf_caust
     }
     *out = c;
     return VF_OK;
-}
-
-void vf_caustics_destroy(vf_caustics **c)
-{
-    if (!c || !*c)
-        return;
-    vf_pipeline_destroy(&(*c)->scatter);
-    vf_buffer_destroy(&(*c)->acc);
-    free(*c);
-    *c = NULL;
 }
 
 vf_caustics_push vf_caustics_params(const vf_caustics *c, float dx, const float light[3], float ior)

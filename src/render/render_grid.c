@@ -90,9 +90,8 @@ vf_result vf_render_grid_create(vf_gpu *gpu, vf_solver *solver, const vf_render_
             snprintf(err, cap, "the grid view needs a grid solver and one of %s", VF_RENDER_GRID_MODES);
         return VF_ERR_INVALID_ARG;
     }
-    render_grid *rg = calloc(1, sizeof *rg);
-    if (!rg)
-        return VF_ERR_NO_MEMORY;
+    render_grid *rg;
+    VF_NEW_OR_RETURN(rg);
     rg->base = vf_renderer_base(&vtable, gpu, opt);
     rg->grid = grid;
     rg->mode = (uint32_t)mode;

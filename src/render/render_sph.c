@@ -129,9 +129,8 @@ vf_result vf_render_sph_create_for(vf_gpu *gpu, vf_solver *solver, const vf_rend
     };
     memcpy(d.box_min, v.box_min, sizeof d.box_min);
     memcpy(d.box_max, v.box_max, sizeof d.box_max);
-    render_sph *s = calloc(1, sizeof *s);
-    if (!s)
-        return VF_ERR_NO_MEMORY;
+    render_sph *s;
+    VF_NEW_OR_RETURN(s);
     vf_result res = vf_render_ssf_create(gpu, &d, &s->ssf);
     if (res != VF_OK) {
         snprintf(err, cap, "the screen-space fluid renderer: %s", vf_result_message(res));

@@ -799,9 +799,8 @@ vf_result vf_render_ssf_create(vf_gpu *gpu, const vf_render_ssf_desc *desc, vf_r
     vf_result res = check_particles(gpu, &desc->particles);
     if (res != VF_OK)
         return res;
-    ssf *s = calloc(1, sizeof *s);
-    if (!s)
-        return VF_ERR_NO_MEMORY;
+    ssf *s;
+    VF_NEW_OR_RETURN(s);
     s->base.vt = &ssf_vtable;
     s->base.gpu = gpu;
     s->base.format = desc->format ? desc->format : VF_CAPTURE_FORMAT;

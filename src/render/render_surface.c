@@ -424,9 +424,8 @@ vf_result vf_render_surface_create(vf_gpu *gpu, const vf_render_surface_desc *de
     *out = NULL;
     if (!desc || !(vf_height_is(desc->solver) || vf_terrain_is(desc->solver)) || desc->view > VF_SURFACE_VIEW_PRESSURE)
         return VF_ERR_INVALID_ARG;
-    vf_surface_renderer *r = calloc(1, sizeof *r);
-    if (!r)
-        return VF_ERR_NO_MEMORY;
+    vf_surface_renderer *r;
+    VF_NEW_OR_RETURN(r);
     r->base.vt = &surface_vt;
     r->base.gpu = gpu;
     r->base.format = desc->format ? desc->format : VF_CAPTURE_FORMAT;

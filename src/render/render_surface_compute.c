@@ -27,13 +27,28 @@ static vf_result make_pipeline(vf_gpu *gpu, vf_render_pipe id, vf_pipeline **out
     return vf_render_pipeline_create(gpu, id, NULL, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED, out);
 }
 
+void vf_surface_cs_destroy(vf_surface_cs **csp)
+{
+    if (!csp || !*csp)
+        return;
+    vf_surface_cs *cs = *csp;
+    vf_pipeline_destroy(&cs->corners);
+    vf_pipeline_destroy(&cs->march);
+    vf_buffer_destroy(&cs->corner_buf);
+    vf_buffer_destroy(&cs->bounds);
+    vf_buffer_destroy(&cs->boxes);
+    vf_buffer_destroy(&cs->tiles);
+    vf_image_destroy(&cs->output);
+    free(cs);
+    *csp = NULL;
+}
+
 vf_result vf_surface_cs_create(vf_gpu *gpu, uint32_t mesh_max, uint32_t objects, bool quad, uint32_t w, uint32_t h,
                                vf_surface_cs **out)
 {
     *out = NULL;
-    vf_surface_cs *cs = calloc(1, sizeof *cs);
-    if (!cs)
-        return VF_ERR_NO_MEMORY;
+    vf_surface_cs *cs;
+    VF_NEW_OR_RETURN(cs);
     cs->gpu = gpu;
     uint64_t side = (uint64_t)mesh_max + 1 + 2 * VF_SURFACE_RING;
     uint64_t bytes = side * side * sizeof(vf_surface_corner);
@@ -82,22 +97,6 @@ vf_result vf_surface_cs_resize(vf_surface_cs *cs, uint32_t w, uint32_t h)
     vf_image_destroy(&cs->output);
     cs->output = img;
     return VF_OK;
-}
-
-void vf_surface_cs_destroy(vf_surface_cs **csp)
-{
-    if (!csp || !*csp)
-        return;
-    vf_surface_cs *cs = *csp;
-    vf_pipeline_destroy(&cs->corners);
-    vf_pipeline_destroy(&cs->march);
-    vf_buffer_destroy(&cs->corner_buf);
-    vf_buffer_destroy(&cs->bounds);
-    vf_buffer_destroy(&cs->boxes);
-    vf_buffer_destroy(&cs->tiles);
-    vf_image_destroy(&cs->output);
-    free(cs);
-    *csp = NULL;
 }
 
 static bool bgra(VkFormat f)

@@ -225,9 +225,8 @@ vf_result vf_render_volume_create_for(vf_gpu *gpu, vf_solver *solver, const vf_r
             snprintf(err, cap, "the volume view needs a 3D grid solver and one of %s", VF_RENDER_VOLUME_MODES);
         return VF_ERR_INVALID_ARG;
     }
-    render_volume *rv = calloc(1, sizeof *rv);
-    if (!rv)
-        return VF_ERR_NO_MEMORY;
+    render_volume *rv;
+    VF_NEW_OR_RETURN(rv);
     rv->base = vf_renderer_base(&vtable, gpu, opt);
     rv->grid = grid;
     rv->mode = (uint32_t)mode;

@@ -177,18 +177,14 @@ static void scene_list(const char *family, char *buf, size_t cap)
 
 static const char *type_name(const cJSON *v)
 {
-    if (cJSON_IsNumber(v))
-        return "a number";
-    if (cJSON_IsBool(v))
-        return "a boolean";
-    if (cJSON_IsString(v))
-        return "a string";
-    if (cJSON_IsArray(v))
-        return "an array";
-    if (cJSON_IsObject(v))
-        return "an object";
-    if (cJSON_IsNull(v))
-        return "null";
+    static const struct {
+        cJSON_bool (*is)(const cJSON *const);
+        const char *name;
+    } kinds[] = {{cJSON_IsNumber, "a number"}, {cJSON_IsBool, "a boolean"}, {cJSON_IsString, "a string"},
+                 {cJSON_IsArray, "an array"},  {cJSON_IsObject, "an object"}, {cJSON_IsNull, "null"}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (kinds[k].is(v))
+            return kinds[k].name;
     return "an invalid value";
 }
 
@@ -353,23 +349,31 @@ static vf_result read_top_keys(const char *label, const cJSON *root, const char 
     return VF_OK;
 }
 
+/* The error of a string item `key` that must be one of list: missing
+ * ("missing: " then `missing` and the list), not a string, or not one of
+ * them ("is not " then `not_one`, with a did-you-mean). */
+static vf_result bad_choice(const char *label, const char *key, const cJSON *item, const char *missing,
+                            const char *not_one, const char *list, char *err, size_t cap)
+{
+    if (!item)
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: missing: %s%s", label, key, missing, list);
+    if (!cJSON_IsString(item))
+        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: %s is not allowed: must be one of %s", label, key,
+                    type_name(item), list);
+    char v[48] = "", near[64] = "", dym[96] = "";
+    vf_text_safe(item->valuestring, v, sizeof v, 40);
+    if (vf_suggest_in_list(item->valuestring, list, ", |", near, sizeof near))
+        snprintf(dym, sizeof dym, " did you mean %s?", near);
+    return fail(VF_ERR_INVALID_ARG, err, cap, "%s: %s: \"%s\" is not %s:%s must be one of %s", label, key, v, not_one,
+                dym, list);
+}
+
 /* "solver": a solver family of this build. */
 static vf_result check_solver(const char *label, const cJSON *solver, const char *families, char *err, size_t cap)
 {
     if (solver && cJSON_IsString(solver) && is_family(solver->valuestring))
         return VF_OK;
-    char v[48] = "";
-    if (solver && cJSON_IsString(solver))
-        vf_text_safe(solver->valuestring, v, sizeof v, 40);
-    if (!solver)
-        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: missing: must be one of %s", label, families);
-    if (!cJSON_IsString(solver))
-        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: %s is not allowed: must be one of %s", label, type_name(solver), families);
-    char near[64] = "", dym[96] = "";
-    if (vf_suggest_in_list(solver->valuestring, families, ", |", near, sizeof near))
-        snprintf(dym, sizeof dym, " did you mean %s?", near);
-    return fail(VF_ERR_INVALID_ARG, err, cap, "%s: solver: \"%s\" is not a solver of this build:%s must be one of %s", label, v,
-                dym, families);
+    return bad_choice(label, "solver", solver, "must be one of ", "a solver of this build", families, err, cap);
 }
 
 /* "scene": a built-in preset of the solver's family (*info). */
@@ -381,19 +385,10 @@ static vf_result find_scene(const char *label, const cJSON *solver, const cJSON 
     *info = scene && cJSON_IsString(scene) ? vf_scene_find(scene->valuestring) : NULL;
     if (*info && !strcmp((*info)->family, solver->valuestring))
         return VF_OK;
-    char v[48] = "";
-    if (scene && cJSON_IsString(scene))
-        vf_text_safe(scene->valuestring, v, sizeof v, 40);
-    if (!scene)
-        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: missing: must name the %s preset to start from: one of %s", label,
-             solver->valuestring, scenes);
-    if (!cJSON_IsString(scene))
-        return fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: %s is not allowed: must be one of %s", label, type_name(scene), scenes);
-    char near[64] = "", dym[96] = "";
-    if (vf_suggest_in_list(scene->valuestring, scenes, ", |", near, sizeof near))
-        snprintf(dym, sizeof dym, " did you mean %s?", near);
-    return fail(VF_ERR_INVALID_ARG, err, cap, "%s: scene: \"%s\" is not a %s scene:%s must be one of %s", label, v,
-                solver->valuestring, dym, scenes);
+    char missing[160], not_one[64];
+    snprintf(missing, sizeof missing, "must name the %s preset to start from: one of ", solver->valuestring);
+    snprintf(not_one, sizeof not_one, "a %s scene", solver->valuestring);
+    return bad_choice(label, "scene", scene, missing, not_one, scenes, err, cap);
 }
 
 /* The family's key object is the scene's own solver's and an object; the

@@ -170,11 +170,7 @@ vf_result vf_height_scene_create(vf_gpu *gpu, const vf_height_scene_desc *desc, 
                                  size_t cap)
 {
     char dummy_err[8];
-    if (!err || !cap) {
-        err = dummy_err;
-        cap = sizeof dummy_err;
-    }
-    err[0] = 0;
+    err = vf_err_buffer(err, &cap, dummy_err, sizeof dummy_err);
     *out = NULL;
     /* validated by vf_height_scene_validate: the shapes are rasterised and
      * the solver's create checks only the device */

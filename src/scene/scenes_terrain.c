@@ -184,10 +184,7 @@ vf_result vf_terrain_scene_create(vf_gpu *gpu, const vf_terrain_scene_desc *desc
                                   const char **key, char *err, size_t cap)
 {
     char dummy_err[8];
-    if (!err || !cap) {
-        err = dummy_err;
-        cap = sizeof dummy_err;
-    }
+    err = vf_err_buffer(err, &cap, dummy_err, sizeof dummy_err);
     *out = NULL;
     vf_terrain_desc d;
     float *ground;

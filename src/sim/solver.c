@@ -62,6 +62,14 @@ vf_result vf_solver_export_last_good(vf_solver *s, const char *dir, uint32_t ind
     return s->vt->export_last_good(s, dir, index);
 }
 
+void vf_solver_destroy(vf_solver **s)
+{
+    if (!s || !*s)
+        return;
+    (*s)->vt->destroy(*s);
+    *s = NULL;
+}
+
 vf_result vf_solver_create(vf_gpu *gpu, const vf_solver_family *family, const void *desc, vf_solver **out,
                            const char **key, char *err, size_t cap)
 {
@@ -71,14 +79,6 @@ vf_result vf_solver_create(vf_gpu *gpu, const vf_solver_family *family, const vo
     if (key)
         *key = NULL;
     return family->create(gpu, desc, out, key, err, cap);
-}
-
-void vf_solver_destroy(vf_solver **s)
-{
-    if (!s || !*s)
-        return;
-    (*s)->vt->destroy(*s);
-    *s = NULL;
 }
 
 vf_result vf_solver_check_fit(const vf_gpu *gpu, uint64_t need, uint64_t largest, const char *key, const char *what,

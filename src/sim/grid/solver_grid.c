@@ -32,7 +32,6 @@
 #define VF_PASS_TABLE_FN vf_grid_pass_table
 #include "sim_pass_table.h"
 
-
 /* The variants a pass is built in (its variants column): GV_OPEN also for a
  * domain without solids (VF_GRID_SPEC_OPEN). */
 enum { GV_CLOSED, GV_OPEN, GV_COUNT };
@@ -732,6 +731,37 @@ static vf_result create_fft(vf_grid *g, char *err, size_t cap)
 
 static const vf_solver_vtable grid_vtable;
 
+void vf_grid_destroy(vf_grid **pg)
+{
+    if (!pg || !*pg)
+        return;
+    vf_grid *g = *pg;
+    free_good(g);
+    for (int i = 0; i < GP_COUNT; i++)
+        for (int v = 0; v < GV_COUNT; v++)
+            vf_pipeline_destroy(&g->pipe[i][v]);
+    vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->dyeh[0], &g->dyeh[1],
+                         &g->dyeh[2], &g->tex[0][0], &g->tex[0][1], &g->tex[1][0], &g->tex[1][1], &g->texh[0],
+                         &g->texh[1], &g->mask, &g->su, &g->sv, &g->mask_static, &g->su_static, &g->sv_static,
+                         &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp, &g->pen_p[0], &g->pen_p[1],
+                         &g->pen_s[0], &g->pen_s[1], &g->fft_eig};
+    vf_fft_destroy(&g->fft);
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        vf_buffer_destroy(all[i]);
+    for (int k = 0; k < 2; k++)
+        for (int ch = 0; ch < 3; ch++)
+            vf_buffer_destroy(&g->dye[k][ch]);
+    for (uint32_t l = 0; l < VF_GRID_MAX_LEVELS; l++) {
+        vf_buffer_destroy(&g->lv[l].x);
+        vf_buffer_destroy(&g->lv[l].b);
+        vf_buffer_destroy(&g->lv[l].r);
+        vf_buffer_destroy(&g->lv[l].wx);
+        vf_buffer_destroy(&g->lv[l].wy);
+    }
+    free(g);
+    *pg = NULL;
+}
+
 vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, const char **key, char *err, size_t cap)
 {
     *out = NULL;
@@ -747,9 +777,8 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     if ((res = vf_solver_check_fit(gpu, need, (uint64_t)(d.nx + 1) * (d.ny + 1) * 4, size_key(&d), what, fix, key,
                                    err, cap)) != VF_OK)
         return res;
-    vf_grid *g = calloc(1, sizeof *g);
-    if (!g)
-        return VF_ERR_NO_MEMORY;
+    vf_grid *g;
+    VF_NEW_OR_RETURN(g);
     g->gpu = gpu;
     g->d = d;
     g->nx = d.nx;
@@ -818,37 +847,6 @@ vf_result vf_grid_create(vf_gpu *gpu, const vf_grid_desc *desc, vf_grid **out, c
     }
     *out = g;
     return VF_OK;
-}
-
-void vf_grid_destroy(vf_grid **pg)
-{
-    if (!pg || !*pg)
-        return;
-    vf_grid *g = *pg;
-    free_good(g);
-    for (int i = 0; i < GP_COUNT; i++)
-        for (int v = 0; v < GV_COUNT; v++)
-            vf_pipeline_destroy(&g->pipe[i][v]);
-    vf_buffer **all[] = {&g->u[0], &g->u[1], &g->v[0], &g->v[1], &g->uh, &g->vh, &g->dyeh[0], &g->dyeh[1],
-                         &g->dyeh[2], &g->tex[0][0], &g->tex[0][1], &g->tex[1][0], &g->tex[1][1], &g->texh[0],
-                         &g->texh[1], &g->mask, &g->su, &g->sv, &g->mask_static, &g->su_static, &g->sv_static,
-                         &g->omega, &g->partials, &g->stats, &g->stats_ring, &g->warp, &g->pen_p[0], &g->pen_p[1],
-                         &g->pen_s[0], &g->pen_s[1], &g->fft_eig};
-    vf_fft_destroy(&g->fft);
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        vf_buffer_destroy(all[i]);
-    for (int k = 0; k < 2; k++)
-        for (int ch = 0; ch < 3; ch++)
-            vf_buffer_destroy(&g->dye[k][ch]);
-    for (uint32_t l = 0; l < VF_GRID_MAX_LEVELS; l++) {
-        vf_buffer_destroy(&g->lv[l].x);
-        vf_buffer_destroy(&g->lv[l].b);
-        vf_buffer_destroy(&g->lv[l].r);
-        vf_buffer_destroy(&g->lv[l].wx);
-        vf_buffer_destroy(&g->lv[l].wy);
-    }
-    free(g);
-    *pg = NULL;
 }
 
 vf_solver *vf_grid_solver(vf_grid *g)

@@ -23,7 +23,6 @@
 /* the tail packs the sweeps into its mode: pre and post in 8 bits, the
  * coarse sweeps in 16 (create checks mg_pre, mg_post <= 64, coarse_iters <= 10000) */
 
-
 size_t vf_grid3d_face_index(uint32_t nx, uint32_t ny, uint32_t nz, int c, int i, int j, int k)
 {
     size_t o1 = (size_t)(nx + 1) * ny * nz, o2 = o1 + (size_t)nx * (ny + 1) * nz;
@@ -511,6 +510,28 @@ static vf_result create_fft(vf_grid3d *g, char *err, size_t cap)
 
 static const vf_solver_vtable grid3d_vtable;
 
+void vf_grid3d_destroy(vf_grid3d **pg)
+{
+    if (!pg || !*pg)
+        return;
+    vf_grid3d *g = *pg;
+    for (int i = 0; i < G3_COUNT; i++)
+        vf_pipeline_destroy(&g->pipe[i]);
+    vf_fft_destroy(&g->fft);
+    vf_buffer **all[] = {&g->vel[0], &g->vel[1], &g->velh, &g->scal[0], &g->scal[1], &g->scalh, &g->omega,
+                         &g->fft_eig};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        vf_buffer_destroy(all[i]);
+    for (uint32_t l = 0; l < VF_GRID3D_MAX_LEVELS; l++) {
+        vf_buffer_destroy(&g->lv[l].x);
+        vf_buffer_destroy(&g->lv[l].b);
+        vf_buffer_destroy(&g->lv[l].r);
+        vf_buffer_destroy(&g->lv[l].mask);
+    }
+    free(g);
+    *pg = NULL;
+}
+
 vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **out, const char **key, char *err,
                            size_t cap)
 {
@@ -526,9 +547,8 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     if ((res = vf_solver_check_fit(gpu, need, faces_of(d.nx, d.ny, d.nz) * 4, "n", what, "use a smaller n", key, err,
                                    cap)) != VF_OK)
         return res;
-    vf_grid3d *g = calloc(1, sizeof *g);
-    if (!g)
-        return VF_ERR_NO_MEMORY;
+    vf_grid3d *g;
+    VF_NEW_OR_RETURN(g);
     g->gpu = gpu;
     g->d = d;
     g->nx = d.nx;
@@ -576,28 +596,6 @@ vf_result vf_grid3d_create(vf_gpu *gpu, const vf_grid3d_desc *desc, vf_grid3d **
     }
     *out = g;
     return VF_OK;
-}
-
-void vf_grid3d_destroy(vf_grid3d **pg)
-{
-    if (!pg || !*pg)
-        return;
-    vf_grid3d *g = *pg;
-    for (int i = 0; i < G3_COUNT; i++)
-        vf_pipeline_destroy(&g->pipe[i]);
-    vf_fft_destroy(&g->fft);
-    vf_buffer **all[] = {&g->vel[0], &g->vel[1], &g->velh, &g->scal[0], &g->scal[1], &g->scalh, &g->omega,
-                         &g->fft_eig};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        vf_buffer_destroy(all[i]);
-    for (uint32_t l = 0; l < VF_GRID3D_MAX_LEVELS; l++) {
-        vf_buffer_destroy(&g->lv[l].x);
-        vf_buffer_destroy(&g->lv[l].b);
-        vf_buffer_destroy(&g->lv[l].r);
-        vf_buffer_destroy(&g->lv[l].mask);
-    }
-    free(g);
-    *pg = NULL;
 }
 
 vf_solver *vf_grid3d_solver(vf_grid3d *g)

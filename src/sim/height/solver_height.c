@@ -1340,17 +1340,12 @@ vf_result vf_height_create(vf_gpu *gpu, const vf_height_desc *desc, vf_solver **
                            size_t cap)
 {
     char dummy_err[8];
-    if (!err || !cap) {
-        err = dummy_err;
-        cap = sizeof dummy_err;
-    }
-    err[0] = 0;
+    err = vf_err_buffer(err, &cap, dummy_err, sizeof dummy_err);
     *out = NULL;
     vf_result res = VF_OK; /* the values come validated (vf_height_validate): only the device is checked here */
     const uint64_t n = (uint64_t)desc->nx * (uint64_t)desc->ny;
-    vf_height *h = calloc(1, sizeof *h);
-    if (!h)
-        return VF_ERR_NO_MEMORY;
+    vf_height *h;
+    VF_NEW_OR_RETURN(h);
     h->base.vt = &height_vt;
     h->base.gpu = gpu;
     h->base.frame_dt = desc->frame_dt;

@@ -858,6 +858,25 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
     return VF_OK;
 }
 
+void vf_sph_destroy(vf_sph **ps)
+{
+    if (!ps || !*ps)
+        return;
+    vf_sph *s = *ps;
+    for (int i = 0; i < SP_COUNT; i++)
+        vf_pipeline_destroy(&s->pipe[i]);
+    sph_pbf_destroy(s);
+    sph_dfsph_destroy(s);
+    vf_buffer *bufs[] = {s->params, s->state,  s->dispatch, s->start,  s->counts, s->sums,   s->cell,
+                         s->slot,   s->keys,   s->dens,     s->acc,    s->pattern, s->pos[0], s->pos[1],
+                         s->vel[0], s->vel[1], s->id[0],    s->id[1], s->nb_x, s->nb_v, s->nb_bits, s->iter,
+                         s->ctl, s->warm[0], s->warm[1], s->kappa, s->partial};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        vf_buffer_destroy(&bufs[i]);
+    free(s);
+    *ps = NULL;
+}
+
 vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, const char **key, char *err, size_t cap)
 {
     *out = NULL;
@@ -874,9 +893,9 @@ vf_result vf_sph_create(vf_gpu *gpu, const vf_sph_desc *desc, vf_sph **out, cons
         want = 1;
     uint64_t cells = (uint64_t)g[0] * g[1] * g[2];
 
-    vf_sph *s = calloc(1, sizeof *s);
-    if (!s)
-        return VF_ERR_NO_MEMORY;
+    vf_sph *s;
+
+    VF_NEW_OR_RETURN(s);
     s->gpu = gpu;
     s->desc = *desc;
     s->desc.pos = NULL;
@@ -971,25 +990,6 @@ fail:
     free(pattern);
     vf_sph_destroy(&s);
     return r;
-}
-
-void vf_sph_destroy(vf_sph **ps)
-{
-    if (!ps || !*ps)
-        return;
-    vf_sph *s = *ps;
-    for (int i = 0; i < SP_COUNT; i++)
-        vf_pipeline_destroy(&s->pipe[i]);
-    sph_pbf_destroy(s);
-    sph_dfsph_destroy(s);
-    vf_buffer *bufs[] = {s->params, s->state,  s->dispatch, s->start,  s->counts, s->sums,   s->cell,
-                         s->slot,   s->keys,   s->dens,     s->acc,    s->pattern, s->pos[0], s->pos[1],
-                         s->vel[0], s->vel[1], s->id[0],    s->id[1], s->nb_x, s->nb_v, s->nb_bits, s->iter,
-                         s->ctl, s->warm[0], s->warm[1], s->kappa, s->partial};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        vf_buffer_destroy(&bufs[i]);
-    free(s);
-    *ps = NULL;
 }
 
 double vf_sph_dt(const vf_sph *s)

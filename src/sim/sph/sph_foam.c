@@ -77,15 +77,36 @@ static vf_result make_buffer(vf_gpu *gpu, uint64_t bytes, VkBufferUsageFlags ext
     return vf_buffer_create(gpu, &bd, out);
 }
 
+void vf_foam_destroy(vf_foam **pf)
+{
+    if (!pf || !*pf)
+        return;
+    vf_foam *f = *pf;
+    for (int i = 0; i < FO_COUNT; i++)
+        vf_pipeline_destroy(&f->p[i]);
+    vf_scan_destroy(&f->scan);
+    vf_buffer_destroy(&f->normal);
+    vf_buffer_destroy(&f->potential);
+    vf_buffer_destroy(&f->gen);
+    vf_buffer_destroy(&f->keep);
+    vf_buffer_destroy(&f->state);
+    vf_buffer_destroy(&f->latest);
+    for (int k = 0; k < 2; k++) {
+        vf_buffer_destroy(&f->dpos[k]);
+        vf_buffer_destroy(&f->dvel[k]);
+    }
+    free(f);
+    *pf = NULL;
+}
+
 vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_foam **out, const char **key, char *err,
                          size_t cap)
 {
     *out = NULL;
     if (!sph)
         return VF_ERR_INVALID_ARG;
-    vf_foam *f = calloc(1, sizeof *f);
-    if (!f)
-        return VF_ERR_NO_MEMORY;
+    vf_foam *f;
+    VF_NEW_OR_RETURN(f);
     f->gpu = gpu;
     f->sph = sph;
     vf_sph_render_view rv;
@@ -163,28 +184,6 @@ fail:
         vf_set_key_err(key, err, cap, "foam_capacity", ": the diffuse particles do not fit in device memory: use fewer");
     vf_foam_destroy(&f);
     return res;
-}
-
-void vf_foam_destroy(vf_foam **pf)
-{
-    if (!pf || !*pf)
-        return;
-    vf_foam *f = *pf;
-    for (int i = 0; i < FO_COUNT; i++)
-        vf_pipeline_destroy(&f->p[i]);
-    vf_scan_destroy(&f->scan);
-    vf_buffer_destroy(&f->normal);
-    vf_buffer_destroy(&f->potential);
-    vf_buffer_destroy(&f->gen);
-    vf_buffer_destroy(&f->keep);
-    vf_buffer_destroy(&f->state);
-    vf_buffer_destroy(&f->latest);
-    for (int k = 0; k < 2; k++) {
-        vf_buffer_destroy(&f->dpos[k]);
-        vf_buffer_destroy(&f->dvel[k]);
-    }
-    free(f);
-    *pf = NULL;
 }
 
 vf_result vf_foam_record(vf_foam *f, VkCommandBuffer cmd, vf_profiler *prof, double dt)

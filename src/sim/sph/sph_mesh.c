@@ -64,15 +64,29 @@ static vf_result make_buffer(vf_gpu *gpu, uint64_t bytes, VkBufferUsageFlags ext
     return vf_buffer_create(gpu, &bd, out);
 }
 
+void vf_mesh_destroy(vf_mesh **pm)
+{
+    if (!pm || !*pm)
+        return;
+    vf_mesh *m = *pm;
+    for (int i = 0; i < MP_COUNT; i++)
+        vf_pipeline_destroy(&m->pipe[i]);
+    vf_scan_destroy(&m->scan);
+    vf_buffer **bufs[] = {&m->density, &m->table_buf, &m->tris, &m->edges, &m->indices, &m->vertices, &m->counts};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        vf_buffer_destroy(bufs[i]);
+    free(m);
+    *pm = NULL;
+}
+
 vf_result vf_mesh_create(vf_gpu *gpu, const vf_mesh_desc *desc, vf_mesh **out, char *err, size_t cap)
 {
     *out = NULL;
     vf_result res = check_desc(desc, err, cap);
     if (res != VF_OK)
         return res;
-    vf_mesh *m = calloc(1, sizeof *m);
-    if (!m)
-        return VF_ERR_NO_MEMORY;
+    vf_mesh *m;
+    VF_NEW_OR_RETURN(m);
     m->gpu = gpu;
     m->desc = *desc;
     vf_mesh_desc *d = &m->desc;
@@ -164,21 +178,6 @@ fail:
         vf_set_err(err, cap, "mesh: the grid and mesh buffers do not fit in device memory: use a larger mesh cell");
     vf_mesh_destroy(&m);
     return res;
-}
-
-void vf_mesh_destroy(vf_mesh **pm)
-{
-    if (!pm || !*pm)
-        return;
-    vf_mesh *m = *pm;
-    for (int i = 0; i < MP_COUNT; i++)
-        vf_pipeline_destroy(&m->pipe[i]);
-    vf_scan_destroy(&m->scan);
-    vf_buffer **bufs[] = {&m->density, &m->table_buf, &m->tris, &m->edges, &m->indices, &m->vertices, &m->counts};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        vf_buffer_destroy(bufs[i]);
-    free(m);
-    *pm = NULL;
 }
 
 vf_result vf_mesh_record(vf_mesh *m, VkCommandBuffer cmd, vf_profiler *prof, vf_buffer *positions, uint32_t count)

@@ -1082,11 +1082,7 @@ vf_result vf_terrain_create(vf_gpu *gpu, const vf_terrain_desc *desc, vf_solver 
                             size_t cap)
 {
     char dummy_err[8];
-    if (!err || !cap) {
-        err = dummy_err;
-        cap = sizeof dummy_err;
-    }
-    err[0] = 0;
+    err = vf_err_buffer(err, &cap, dummy_err, sizeof dummy_err);
     *out = NULL;
     vf_result res; /* the values come validated (vf_terrain_validate): only the device is checked here */
     const uint64_t n = (uint64_t)desc->nx * (uint64_t)desc->ny;
