@@ -810,6 +810,18 @@ static void median_spread(const double *v, uint32_t n, double *median, double *s
     *spread = *median > 0 ? (hi - lo) / *median : 0;
 }
 
+/* The next pass of z (the caller checked there is room): its name and
+ * median, smallest and largest ms. */
+static vf_bench_pass *add_pass(vf_bench_size *z, const char *name, double med, double mn, double mx)
+{
+    vf_bench_pass *p = &z->pass[z->pass_count++];
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->ms_median = med;
+    p->ms_min = mn;
+    p->ms_max = mx;
+    return p;
+}
+
 /* Per-pass statistics: the simulation's passes from the simulation-only
  * frames, the render passes from the rendered frames. */
 static void pass_stats(vf_bench_size *z, const samples *sim, const samples *ren)
@@ -824,11 +836,7 @@ static void pass_stats(vf_bench_size *z, const samples *sim, const samples *ren)
             z->sim_gpu_ms_max = mx;
             continue;
         }
-        vf_bench_pass *p = &z->pass[z->pass_count++];
-        snprintf(p->name, sizeof p->name, "%s", sim->name[k]);
-        p->ms_median = med;
-        p->ms_min = mn;
-        p->ms_max = mx;
+        vf_bench_pass *p = add_pass(z, sim->name[k], med, mn, mx);
         p->bytes = (double)sim->bytes[k];
         p->gbps = med > 0 && p->bytes > 0 ? p->bytes / (med * 1e-3) / 1e9 : 0;
     }
@@ -844,12 +852,7 @@ static void pass_stats(vf_bench_size *z, const samples *sim, const samples *ren)
             z->render_gpu_ms_median = med;
             continue;
         }
-        vf_bench_pass *p = &z->pass[z->pass_count++];
-        snprintf(p->name, sizeof p->name, "%s", ren->name[k]);
-        p->ms_median = med;
-        p->ms_min = mn;
-        p->ms_max = mx;
-        p->render = true;
+        add_pass(z, ren->name[k], med, mn, mx)->render = true;
     }
 }
 
