@@ -218,8 +218,9 @@ static void test_bad_ranges(vf_gpu *gpu)
     char err[256] = "";
     if (!CHECK(vf_sph_create(gpu, &d, &sph, NULL, err, sizeof err) == VF_OK))
         return;
-    vf_foam_desc fd = {.ta_min = 5, .ta_max = 4};
+    vf_foam_desc fd = {.spray_max = 30, .bubble_min = 20};
     CHECK(vf_foam_create(gpu, sph, &fd, &foam, NULL, err, sizeof err) == VF_ERR_INVALID_ARG && !foam);
+    CHECK(strstr(err, "bubble_min") != NULL);
     fd = (vf_foam_desc){.capacity = 4000000000u};
     CHECK(vf_foam_create(gpu, sph, &fd, &foam, NULL, err, sizeof err) == VF_ERR_TOO_LARGE && !foam);
     printf("too many: %s\n", err);

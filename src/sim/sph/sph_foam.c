@@ -114,9 +114,11 @@ vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_
     resolve(desc, rv.spacing, &f->desc);
     const vf_foam_desc *d = &f->desc;
     vf_result res = VF_ERR_INVALID_ARG;
-    if (!(d->ta_max > d->ta_min) || !(d->wc_max > d->wc_min) || !(d->ke_max > d->ke_min) ||
-        !(d->life_max >= d->life_min) || !(d->bubble_min >= d->spray_max)) {
-        vf_set_key_err(key, err, cap, "foam", ": every range needs max > min (foam_*_max over foam_*_min)");
+    /* the ranges of the scene keys come validated (the sph scene's
+     * validate); the neighbour counts are no scene keys */
+    if (!(d->bubble_min >= d->spray_max)) {
+        vf_set_err(err, cap, "foam: bubble_min %u is below spray_max %u: make it at least that", d->bubble_min,
+                   d->spray_max);
         goto fail;
     }
     f->fluid_cap = vf_sph_capacity(sph);

@@ -49,8 +49,10 @@ typedef struct vf_foam vf_foam;
 
 /** Creates the diffuse particles of sph (not owned; it must outlive the
  * foam): pipelines and buffers. VF_ERR_TOO_LARGE with a one-line reason in
- * err when the capacity does not fit the device; VF_ERR_INVALID_ARG for
- * ranges with max <= min. desc may be NULL (defaults). err may be NULL;
+ * err when the capacity does not fit the device; VF_ERR_INVALID_ARG when
+ * bubble_min is below spray_max. The ranges (max over min) come validated
+ * by the scene layer and are not checked here. desc may be NULL
+ * (defaults). err may be NULL;
  * *key (key may be NULL) gets the key err names first (NULL: none). */
 vf_result vf_foam_create(vf_gpu *gpu, vf_sph *sph, const vf_foam_desc *desc, vf_foam **out, const char **key, char *err,
                          size_t cap);
