@@ -49,6 +49,17 @@ foreach(src ${VF_TEST_SOURCES})
     TIMEOUT ${VF_T400}
     ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1")
 endforeach()
+# The pass tables and the render table are checked against their shaders as
+# they are built: test_spirv reads only the embedded SPIR-V (no device), so a
+# row whose push struct or workgroup size disagrees with its shader fails the
+# build, not only the test run.
+set(vf_spirv_log ${CMAKE_BINARY_DIR}/tests/test_spirv_build.log)
+add_custom_command(TARGET test_spirv POST_BUILD
+  COMMAND sh -c "\"$0\" \"$1\" \"$2\" \"$3\" > \"$4\" 2>&1 || { cat \"$4\"; exit 1; }"
+          $<TARGET_FILE:test_spirv> $<TARGET_FILE:vkfluid> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/tests/scratch/test_spirv_build ${vf_spirv_log}
+  COMMENT "test_spirv: every pass and render table row against its shader"
+  VERBATIM)
 # test_install runs cmake --install and cpack on this build folder
 target_compile_definitions(test_install PRIVATE VF_CMAKE_COMMAND="${CMAKE_COMMAND}" VF_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
 # test_replay runs two viewer sessions, their replays and a 200-frame lockstep
