@@ -484,6 +484,10 @@ static vf_result create_shared_objects(vf_gpu *gpu)
     if ((res = VF_VK(vkCreateSampler(gpu->device, &sci, NULL, &gpu->sampler_nearest))) != VF_OK)
         return res;
     vf_gpu_name(gpu, VK_OBJECT_TYPE_SAMPLER, (uint64_t)gpu->sampler_nearest, "sampler nearest clamp");
+    VkPipelineCacheCreateInfo cci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    if ((res = VF_VK(vkCreatePipelineCache(gpu->device, &cci, NULL, &gpu->pipeline_cache))) != VF_OK)
+        return res;
+    vf_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE_CACHE, (uint64_t)gpu->pipeline_cache, "pipeline cache");
     return VF_OK;
 }
 
@@ -531,6 +535,8 @@ uint32_t vf_gpu_shutdown(vf_gpu **pgpu)
             vkDestroySampler(gpu->device, gpu->sampler_nearest, NULL);
         if (gpu->oneshot_pool)
             vkDestroyCommandPool(gpu->device, gpu->oneshot_pool, NULL);
+        if (gpu->pipeline_cache)
+            vkDestroyPipelineCache(gpu->device, gpu->pipeline_cache, NULL);
         vkDestroyDevice(gpu->device, NULL);
     }
     if (gpu->instance) {

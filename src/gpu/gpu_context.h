@@ -59,6 +59,10 @@ typedef struct vf_gpu {
     VkCommandPool oneshot_pool;
     VkSampler sampler_linear;  /* clamp to edge, linear */
     VkSampler sampler_nearest; /* clamp to edge, nearest */
+    /* Every pipeline of the context is created through this cache, so a
+     * driver that keeps compiled shaders in it compiles a pipeline that the
+     * context creates again (another solver of the same kind) only once. */
+    VkPipelineCache pipeline_cache;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
     vf_device_info info;

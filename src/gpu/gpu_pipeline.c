@@ -158,7 +158,7 @@ vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, v
         },
         .layout = p->layout,
     };
-    res = VF_VK(vkCreateComputePipelines(gpu->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipeline));
+    res = VF_VK(vkCreateComputePipelines(gpu->device, gpu->pipeline_cache, 1, &ci, NULL, &p->pipeline));
     vkDestroyShaderModule(gpu->device, mod, NULL);
     if (res != VF_OK)
         goto fail;
@@ -270,7 +270,7 @@ vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc,
         .pDynamicState = &dy,
         .layout = p->layout,
     };
-    res = VF_VK(vkCreateGraphicsPipelines(gpu->device, VK_NULL_HANDLE, 1, &gci, NULL, &p->pipeline));
+    res = VF_VK(vkCreateGraphicsPipelines(gpu->device, gpu->pipeline_cache, 1, &gci, NULL, &p->pipeline));
     if (res == VF_OK)
         vf_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
 fail_modules:
