@@ -54,21 +54,21 @@ static void test_methods(void)
 {
     vf_test_section("wcsph, pbf and dfsph: real-time factor and work per simulated second");
     int rc = vf_test_run_capture(out, sizeof out,
-                                 "'%s' bench --solver wcsph,pbf,dfsph --sizes 2000 --frames 2 --warmup 1 --repeat 1 "
+                                 "'%s' bench --solver wcsph,pbf,dfsph --sizes 1000 --frames 2 --warmup 1 --repeat 1 "
                                  "--render 96x64 --out '%s' --quiet --model '%s/bench/models'",
                                  vf_t.vkfluid, vf_test_path("m"), vf_t.source);
     printf("%s", out);
     CHECK_MSG(rc == 0, "bench exit %d", rc);
     CHECK_STR_CONTAINS(out, "rtf30");
     CHECK_STR_CONTAINS(out, "per sim s");
-    CHECK_STR_CONTAINS(out, "neighbour passes run per simulated second at 2000: wcsph");
+    CHECK_STR_CONTAINS(out, "neighbour passes run per simulated second at 1000: wcsph");
     CHECK_STR_CONTAINS(out, "neighbour passes run per simulated second at 1048576*");
     CHECK_STR_CONTAINS(out, "(PREDICTED)");
     char *table = vf_test_read_file(vf_test_path("m/table.md"), NULL);
     CHECK_MSG(table != NULL, "table.md exists");
     if (table) {
         CHECK_STR_CONTAINS(table, "| solver | scene | size |");
-        CHECK_STR_CONTAINS(table, "| dfsph | dam-break | 2000 |");
+        CHECK_STR_CONTAINS(table, "| dfsph | dam-break | 1000 |");
     }
     free(table);
     char *json = vf_test_read_file(vf_test_path("m/bench.json"), NULL);
@@ -136,7 +136,7 @@ static void test_methods(void)
             CHECK_NEAR(num(rf, "substeps", m), n, 0.0);
     }
     /* the weakly compressible step shrinks with the spacing */
-    CHECK_MSG(wc_big > 4 * wc_sub, "wcsph substeps a frame at 1048576 (%g) against 2000 (%g)", wc_big, wc_sub);
+    CHECK_MSG(wc_big > 4 * wc_sub, "wcsph substeps a frame at 1048576 (%g) against 1000 (%g)", wc_big, wc_sub);
     cJSON_Delete(doc);
     free(json);
 }
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
     /* two small sizes for every benchmarked solver this build has */
     struct {
         const char *solver, *scene, *sizes;
-    } sweep[] = {{"sph", "dam-break", "sph=2000,4000"},
+    } sweep[] = {{"sph", "dam-break", "sph=1000,2000"},
                  {"grid", "smoke", "grid=24,48"},
                  {"height", "pool", "height=24,48"},
                  {"grid3d", "smoke3d", "grid3d=8,16"},
