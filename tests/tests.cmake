@@ -78,9 +78,11 @@ endif()
 # of the sanitizer run's 2781 s of tests in the loaded run of docs/robustness.md)
 # drives the grid solver that test_grid, test_drivers and test_cli run there;
 # test_sph_methods the SPH solvers that test_sph_pbf, test_sph_dfsph and
-# test_sph_run run there.
+# test_sph_run run there. test_install checks the install tree and the
+# package that cmake and cpack make, the same from either build (44 s of the
+# sanitizer run's 1 150 s in a fresh-clone run at load 2-4).
 foreach(name test_gallery test_height_physics test_grid3d_physics test_terrain_physics test_grid_physics
-    test_sph_methods)
+    test_sph_methods test_install)
   if(TEST ${name})
     set_tests_properties(${name} PROPERTIES LABELS sanitizer-light)
   endif()
@@ -162,20 +164,18 @@ endforeach()
 # The longest tests start first: ctest runs tests in descending COST when it
 # has no timings of its own (a fresh clone, as in CI), so two long tests do
 # not end the run one after the other. The costs are the seconds each took in
-# the loaded CI run of docs/robustness.md (tests under a minute keep cost 0);
-# only the order depends on them. With that run's times, ordered so, the
-# suite, the matrix and the sanitizer run would have taken 993 s, 1789 s and
-# 1260 s instead of 1042 s, 1801 s and 1343 s (the sanitizer run without
-# test_grid_physics); the matrix without test_counters@swiftshader 1664 s.
-# test_sph_methods came later: 300 s at load 10.
+# a fresh-clone CI run with two CPU-bound processes beside it (2026-11-28,
+# docs/robustness.md; tests under 30 s keep cost 0); only the order depends
+# on them.
 set(VF_TEST_COSTS
-    test_sph_methods 300
-    test_grid@swiftshader 944 test_drivers@swiftshader 647 test_replay 256
-    test_grid@min-desktop 181 test_drivers@lvp128 168 test_drivers 164 test_gallery 149
-    test_height_physics@lvp128 143 test_drivers@min-desktop 135 test_height_physics 129 test_height_cli 127
-    test_bench 126 test_viewer 121 test_cli_hints 112 test_grid_physics 110 test_grid 97 test_grid@lvp128 90
-    test_height_kernels@swiftshader 88 test_grid3d_physics@lvp128 87 test_grid_physics@lvp128 84
-    test_grid3d_physics 66 test_sph_pbf@swiftshader 62)
+    test_sph_methods 331 test_grid@swiftshader 220 test_drivers@swiftshader 201 test_gallery 200
+    test_replay 154 test_viewer 108 test_bench 100 test_grid_methods@swiftshader 95
+    test_height_physics@lvp128 87 test_drivers@lvp128 84 test_height_physics 79 test_drivers@min-desktop 79
+    test_grid_physics@lvp128 79 test_drivers 77 test_grid_physics 69 test_surface_compute@swiftshader 57
+    test_sph_run@lvp128 46 test_ssf@swiftshader 45 test_sph_run 43 test_height_cli 42
+    test_grid3d_physics@lvp128 39 test_height_render 37 test_install 36 test_grid3d@swiftshader 36
+    test_grid3d_physics 35 test_grid@min-desktop 33 test_cli_hints 33 test_height_render@lvp128 33
+    test_grid@lvp128 32 test_terrain_physics 30)
 while(VF_TEST_COSTS)
   list(POP_FRONT VF_TEST_COSTS name cost)
   if(TEST ${name})
