@@ -7,7 +7,7 @@ file(GLOB VF_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.c)
 # Time limits only end hangs; they scale with the build and the machine:
 # VF_TEST_TIMEOUT_PERCENT (100: as written below) is the measured machine
 # factor tools/quickstart.sh passes (the runnable processes per core when the
-# tests begin: the 1-minute load average plus the tests ctest runs at once (one more than the cores),
+# tests begin: the 1-minute load average plus the 2 tests ctest runs at once,
 # over the cores, from 1 to 8, so a loaded machine gets longer limits), and
 # a sanitizer build multiplies them by 3 (ASan and UBSan slow vkfluid's own
 # code 2-3x; the drivers are not instrumented).
