@@ -112,15 +112,11 @@ if [ "$mode" = test ]; then
     if [ "${CI:-}" = true ] || [ "${VKFLUID_SANITIZE_TESTS:-0}" = 1 ]; then
         # the lighter set (as on SwiftShader): test_drivers at one step per
         # scene, the long physics runs left to the plain suite; leaks are
-        # errors, but for the named ones inside the Vulkan drivers; freed
-        # memory stays with the process (lavapipe allocates per workgroup,
-        # and returning those pages to the system after each quarantine
-        # pass doubled the run's time in page faults; the quarantine, and
-        # with it use-after-free detection, keeps its default size)
+        # errors, but for the named ones inside the Vulkan drivers
         echo "quickstart: the test suite again under AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer" >&2
         configure build-asan -DVKFLUID_WERROR=$werror -DVKFLUID_SANITIZE=ON
         cmake -S . -B build-asan -DVF_TEST_TIMEOUT_PERCENT="$(timeout_percent)" >/dev/null
-        VKFLUID_DRIVER_LIGHT=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_release_to_os_interval_ms=-1 \
+        VKFLUID_DRIVER_LIGHT=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
             LSAN_OPTIONS="suppressions=$(pwd)/tools/lsan.supp:print_suppressions=0" \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             ctest --test-dir build-asan --output-on-failure -j 2 -LE 'matrix|sanitizer-light' || status=$?
