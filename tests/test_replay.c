@@ -338,7 +338,7 @@ static void replay_tests(void)
 
     vf_test_section("a 3D view: pool's surface, a drop through the pick ray, a reset to a larger grid");
     rc = vf_test_run_capture(out, sizeof out,
-                             "VKFLUID_VALIDATION=1 %s '%s' view pool --set nx=48 --set ny=48 --size 160x120 --frames 24 "
+                             "%s '%s' view pool --set nx=48 --set ny=48 --size 160x120 --frames 24 "
                              "--test-script 24 --vsync off --record '%s' --screenshot '%s'",
                              xvfb, vf_t.vkfluid, vf_test_path("pool.rec"), vf_test_path("pool.png"));
     CHECK_MSG(rc == 0 && !strstr(out, "validation:"), "view pool --record: exit %d: %s", rc, out);

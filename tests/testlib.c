@@ -35,6 +35,10 @@ void vf_test_init(int argc, char **argv)
         exit(1);
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* validation on unless the environment says otherwise (the sanitizer
+     * build's tests set VKFLUID_VALIDATION=0: tests/tests.cmake); the
+     * commands a test runs inherit it */
+    setenv("VKFLUID_VALIDATION", "1", 0);
 }
 
 int vf_test_finish(void)
@@ -139,7 +143,7 @@ vf_gpu *vf_test_gpu(void)
         printf("SKIP: %s\n", vf_result_message(res));
         exit(77);
     }
-    vf_gpu_desc desc = {.validation = 1};
+    vf_gpu_desc desc = {.validation = 0}; /* VKFLUID_VALIDATION: on unless set to 0 (vf_test_init) */
     const char *dev = getenv("VKFLUID_TEST_DEVICE");
     if (dev && *dev) {
         uint32_t idx;

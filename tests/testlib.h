@@ -3,8 +3,9 @@
  * Every check prints both values and file:line when it fails, counts the
  * failure and carries on; vf_test_finish() prints "N passed, N failed" and
  * returns the exit code. GPU tests call vf_test_gpu() which creates a context
- * with validation (and synchronization validation) forced on, and returns NULL
- * with exit code 77 (skip) only when no Vulkan device exists at all. */
+ * with validation (and synchronization validation) on, unless the environment
+ * sets VKFLUID_VALIDATION=0 (the sanitizer build's run, tests/tests.cmake),
+ * and exits 77 (skip) only when no Vulkan device exists at all. */
 #ifndef VF_TESTLIB_H
 #define VF_TESTLIB_H
 
@@ -134,7 +135,8 @@ void vf_test_section(const char *name);
 
 #ifndef VF_TESTLIB_NO_GPU
 #include "gpu_context.h"
-/** Creates the test GPU context (validation forced on). On no device at all,
+/** Creates the test GPU context (validation on unless VKFLUID_VALIDATION=0;
+ * vf_test_init makes 1 the default for the test and the commands it runs). On no device at all,
  * prints why and exits 77 (skip). Any other failure fails the test (exit 1). */
 vf_gpu *vf_test_gpu(void);
 /** vf_test_init, then vf_test_gpu: how a GPU test starts. */
