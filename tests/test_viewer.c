@@ -252,7 +252,7 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(out, "capture");
     CHECK_MSG(strchr(out, '\n') == strrchr(out, '\n'), "one line: %s", out);
 
-    vf_test_section("every scene, 30 frames, validation on");
+    vf_test_section("every scene, 30 frames, validation as the build's tests run (tests/tests.cmake)");
     for (size_t i = 0; vf_scenes[i]; i++) {
         const vf_scene_info *s = vf_scenes[i];
         rc = vf_test_run_capture(out, sizeof out, "%s '%s' view %s %s --size 192x144 --frames 30 --vsync off",

@@ -14,9 +14,11 @@
 #                         allocations then needs no TLB shootdown on the other
 #                         core (a 1 000-particle dfsph bench: 21.7 CPU-s, 16.7
 #                         of them in the kernel, against 7.5 with one worker)
+#   VKFLUID_DRIVER_LIGHT=1  test_drivers at one step per scene, as on the
+#                         driver matrix (the set: label sanitizer-light below)
 set(VF_TEST_ENV "VKFLUID_VALIDATION=1;VKFLUID_TEST=1")
 if(VKFLUID_SANITIZE)
-  set(VF_TEST_ENV "VKFLUID_VALIDATION=0;VKFLUID_TEST=1;LP_NUM_THREADS=1")
+  set(VF_TEST_ENV "VKFLUID_VALIDATION=0;VKFLUID_TEST=1;LP_NUM_THREADS=1;VKFLUID_DRIVER_LIGHT=1")
 endif()
 file(GLOB VF_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.c)
 # Time limits only end hangs; they scale with the build and the machine:
@@ -88,7 +90,7 @@ endif()
 # Long physics runs whose host code (the command line, exports, reports) the
 # lighter tests cover too: the sanitizer run leaves them to the plain suite
 # (label "sanitizer-light": tools/quickstart.sh runs -LE 'matrix|sanitizer-light'
-# there, with VKFLUID_DRIVER_LIGHT=1 for test_drivers, as on SwiftShader).
+# there; the environment of that build's tests is VF_TEST_ENV above).
 # test_grid_physics (the cavity against Ghia et al., the V-cycle rates: 263 s
 # of the sanitizer run's 2781 s of tests in the loaded run of docs/robustness.md)
 # drives the grid solver that test_grid, test_drivers and test_cli run there;
@@ -151,17 +153,17 @@ set(VF_MATRIX_CONFIGS lvp128 swiftshader min-desktop)
 foreach(cfg ${VF_MATRIX_CONFIGS})
   if(cfg STREQUAL "lvp128")
     set(icd "${VF_LVP_ICD}")
-    set(extra "LP_NATIVE_VECTOR_WIDTH=128;VKFLUID_DRIVER_LIGHT=1")
+    set(extra "LP_NATIVE_VECTOR_WIDTH=128")
     set(list ${VF_MATRIX_TESTS})
     set(missing "lavapipe is not installed: apt-get install mesa-vulkan-drivers")
   elseif(cfg STREQUAL "swiftshader")
     set(icd "${VF_SWIFTSHADER_ICD}")
-    set(extra "VKFLUID_DRIVER_LIGHT=1")
+    set(extra "")
     set(list ${VF_SWIFTSHADER_TESTS})
     set(missing "SwiftShader is not installed: apt-get install chromium-common (tools/quickstart.sh test does), then reconfigure")
   else()
     set(icd "${VF_LVP_ICD}")
-    set(extra "VKFLUID_LIMITS=min-desktop;VKFLUID_DRIVER_LIGHT=1")
+    set(extra "VKFLUID_LIMITS=min-desktop")
     set(list ${VF_MINDESKTOP_TESTS})
     set(missing "lavapipe is not installed: apt-get install mesa-vulkan-drivers")
   endif()
@@ -177,7 +179,7 @@ foreach(cfg ${VF_MATRIX_CONFIGS})
     set_tests_properties(${name}@${cfg} PROPERTIES
       LABELS matrix
       TIMEOUT ${VF_T900}
-      ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1;VK_DRIVER_FILES=${icd};VK_ICD_FILENAMES=${icd};${extra}")
+      ENVIRONMENT "VKFLUID_VALIDATION=1;VKFLUID_TEST=1;VKFLUID_DRIVER_LIGHT=1;VK_DRIVER_FILES=${icd};VK_ICD_FILENAMES=${icd};${extra}")
   endforeach()
 endforeach()
 

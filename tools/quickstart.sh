@@ -110,13 +110,15 @@ if [ "$mode" = test ]; then
     ctest --test-dir build --output-on-failure -j 2 -L matrix || status=$?
     echo "quickstart: the driver matrix took $(($(date +%s) - start)) s" >&2
     if [ "${CI:-}" = true ] || [ "${VKFLUID_SANITIZE_TESTS:-0}" = 1 ]; then
-        # the lighter set (as on SwiftShader): test_drivers at one step per
-        # scene, the long physics runs left to the plain suite; leaks are
-        # errors, but for the named ones inside the Vulkan drivers
+        # the lighter set: the long physics runs left to the plain suite,
+        # each test's environment from tests/tests.cmake (VF_TEST_ENV: no
+        # validation layer, one lavapipe worker, test_drivers at one step per
+        # scene); leaks are errors, but for the named ones inside the Vulkan
+        # drivers
         echo "quickstart: the test suite again under AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer" >&2
         configure build-asan -DVKFLUID_WERROR=$werror -DVKFLUID_SANITIZE=ON
         cmake -S . -B build-asan -DVF_TEST_TIMEOUT_PERCENT="$(timeout_percent)" >/dev/null
-        VKFLUID_DRIVER_LIGHT=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
             LSAN_OPTIONS="suppressions=$(pwd)/tools/lsan.supp:print_suppressions=0" \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             ctest --test-dir build-asan --output-on-failure -j 2 -LE 'matrix|sanitizer-light' || status=$?
