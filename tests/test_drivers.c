@@ -111,8 +111,7 @@ static void one_scene(const char *scene, const char *solver, bool light)
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
-    const char *lv = getenv("VKFLUID_DRIVER_LIGHT");
-    bool light = lv && !strcmp(lv, "1");
+    bool light = vf_test_light();
     if (light)
         printf("VKFLUID_DRIVER_LIGHT=1: one step and one frame per scene, the device's descriptor path only\n");
     int rc = vf_test_run_capture(out, sizeof out, "'%s' devices", vf_t.vkfluid);

@@ -483,6 +483,55 @@ static void test_reflected_layouts(vf_gpu *gpu)
     vf_pipeline_destroy(&p);
 }
 
+/* The compute pipelines the context keeps: the same shader, specialisation
+ * and push size give the same VkPipeline (created once); another push size
+ * another; a pipeline destroyed leaves the context's objects to the others,
+ * which still dispatch. */
+static void test_kept_pipelines(vf_gpu *gpu)
+{
+    vf_test_section("compute pipelines kept by the context");
+    vf_pipeline *a = NULL, *b = NULL, *c = NULL;
+    vf_compute_desc cd = {.shader = "selftest_fill.comp", .push_size = sizeof(vf_selftest_push), .name = "kept a"};
+    CHECK(vf_pipeline_compute_create(gpu, &cd, &a) == VF_OK);
+    uint32_t kept = gpu->kept_count;
+    cd.name = "kept b";
+    CHECK(vf_pipeline_compute_create(gpu, &cd, &b) == VF_OK);
+    cd.push_size += 4;
+    CHECK(vf_pipeline_compute_create(gpu, &cd, &c) == VF_OK);
+    if (!CHECK(a && b && c))
+        goto done;
+    printf("kept pipelines: %u after the first, %u after the third\n", kept, gpu->kept_count);
+    CHECK(a->kept && b->kept && c->kept);
+    CHECK_MSG(a->pipeline == b->pipeline && a->layout == b->layout && a->set_layout == b->set_layout,
+              "the same shader, specialisation and push size: the same pipeline and layouts");
+    CHECK_MSG(c->pipeline != a->pipeline && c->layout != a->layout, "another push size: another pipeline");
+    CHECK_EQ_INT(gpu->kept_count, kept + 1);
+    CHECK(!strcmp(b->name, "kept b")); /* each keeps its own name for the accounting */
+    vf_pipeline_destroy(&a);
+    const uint64_t n = 1000;
+    vf_buffer *buf = NULL;
+    vf_buffer_desc bd = {.size = n * 4, .name = "kept pipelines"};
+    VkCommandBuffer cmd;
+    if (CHECK(vf_buffer_create(gpu, &bd, &buf) == VF_OK) && CHECK(vf_cmd_oneshot_begin(gpu, &cmd) == VF_OK)) {
+        vf_selftest_push pc = {.width = (uint32_t)n};
+        vf_binding bind = vf_bind_buffer(buf);
+        vf_cmd_dispatch_1d(cmd, b, &bind, &pc, n);
+        CHECK(vf_cmd_oneshot_submit(gpu, cmd) == VF_OK);
+        uint32_t host[1000];
+        uint64_t bad = 0;
+        CHECK(vf_buffer_read(buf, 0, host, sizeof host) == VF_OK);
+        for (uint64_t i = 0; i < n; i++)
+            bad += host[i] != (uint32_t)(3 * i + 1);
+        CHECK_MSG(bad == 0, "the second pipeline dispatches after the first is destroyed: %llu words wrong",
+                  (unsigned long long)bad);
+    }
+    vf_buffer_destroy(&buf);
+done:
+    vf_pipeline_destroy(&a);
+    vf_pipeline_destroy(&b);
+    vf_pipeline_destroy(&c);
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -499,6 +548,7 @@ int main(int argc, char **argv)
     test_bench_copy(gpu);
     test_limits(gpu);
     test_reflected_layouts(gpu);
+    test_kept_pipelines(gpu);
     vf_test_gpu_done(&gpu);
     test_descriptor_sets();
     test_offset_alignment();

@@ -252,11 +252,16 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(out, "capture");
     CHECK_MSG(strchr(out, '\n') == strrchr(out, '\n'), "one line: %s", out);
 
-    vf_test_section("every scene, 30 frames, validation as the build's tests run (tests/tests.cmake)");
+    /* the sanitizer run (VKFLUID_DRIVER_LIGHT=1): the same paths, fewer frames */
+    const int scene_frames = vf_test_light() ? 6 : 30, resizes = vf_test_light() ? 10 : 50;
+    char title[160];
+    snprintf(title, sizeof title, "every scene, %d frames, validation as the build's tests run (tests/tests.cmake)",
+             scene_frames);
+    vf_test_section(title);
     for (size_t i = 0; vf_scenes[i]; i++) {
         const vf_scene_info *s = vf_scenes[i];
-        rc = vf_test_run_capture(out, sizeof out, "%s '%s' view %s %s --size 192x144 --frames 30 --vsync off",
-                                 xvfb, vf_t.vkfluid, s->name, small_set(s->family));
+        rc = vf_test_run_capture(out, sizeof out, "%s '%s' view %s %s --size 192x144 --frames %d --vsync off",
+                                 xvfb, vf_t.vkfluid, s->name, small_set(s->family), scene_frames);
         CHECK_MSG(rc == 0, "view %s: exit %d: %s", s->name, rc, out);
         CHECK_MSG(strstr(out, "validation:") == NULL, "view %s printed validation messages: %s", s->name, out);
         printf("view %s: %s\n", s->name, rc == 0 ? "ok" : "FAILED");
@@ -391,9 +396,10 @@ int main(int argc, char **argv)
 
     test_terrain_tool(xvfb);
 
-    vf_test_section("50 scripted resize and minimise cycles");
-    rc = vf_test_run_capture(out, sizeof out, "%s '%s' view smoke --set n=32 --size 200x150 --test-resize 50 --vsync off",
-                             xvfb, vf_t.vkfluid);
+    snprintf(title, sizeof title, "%d scripted resize and minimise cycles", resizes);
+    vf_test_section(title);
+    rc = vf_test_run_capture(out, sizeof out, "%s '%s' view smoke --set n=32 --size 200x150 --test-resize %d --vsync off",
+                             xvfb, vf_t.vkfluid, resizes);
     CHECK_MSG(rc == 0, "resize cycles: exit %d: %s", rc, out);
     CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles printed validation messages: %s", out);
 

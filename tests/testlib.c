@@ -128,6 +128,12 @@ void vf_test_section(const char *name)
     printf("-- %s\n", name);
 }
 
+bool vf_test_light(void)
+{
+    const char *v = getenv("VKFLUID_DRIVER_LIGHT");
+    return v && !strcmp(v, "1");
+}
+
 vf_gpu *vf_test_start(int argc, char **argv)
 {
     vf_test_init(argc, argv);

@@ -94,6 +94,10 @@ typedef struct vf_test_bad {
 void vf_test_bad_runs(const vf_test_bad *cases, size_t n, bool no_folder);
 /** Starts a named section (printed). */
 void vf_test_section(const char *name);
+/** True when VKFLUID_DRIVER_LIGHT=1 (the SwiftShader and lavapipe matrix
+ * rows and the sanitizer run, tests/tests.cmake): a test then runs fewer
+ * frames or steps of the same paths. */
+bool vf_test_light(void);
 
 #define CHECK(c) vf_test_check((c), __FILE__, __LINE__, "CHECK(%s)", #c)
 #define CHECK_MSG(c, ...) vf_test_check((c), __FILE__, __LINE__, __VA_ARGS__)

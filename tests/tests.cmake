@@ -21,6 +21,20 @@ if(VKFLUID_SANITIZE)
   set(VF_TEST_ENV "VKFLUID_VALIDATION=0;VKFLUID_TEST=1;LP_NUM_THREADS=1;VKFLUID_DRIVER_LIGHT=1")
 endif()
 file(GLOB VF_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/test_*.c)
+# Long physics runs whose host code (the command line, exports, reports) the
+# lighter tests cover too: the sanitizer run leaves them to the plain suite
+# (label "sanitizer-light": tools/quickstart.sh runs -LE 'matrix|sanitizer-light'
+# there; the environment of that build's tests is VF_TEST_ENV above), and
+# the sanitizer build does not build them.
+# test_grid_physics (the cavity against Ghia et al., the V-cycle rates: 263 s
+# of the sanitizer run's 2781 s of tests in the loaded run of docs/robustness.md)
+# drives the grid solver that test_grid, test_drivers and test_cli run there;
+# test_sph_methods the SPH solvers that test_sph_pbf, test_sph_dfsph and
+# test_sph_run run there. test_install checks the install tree and the
+# package that cmake and cpack make, the same from either build (44 s of the
+# sanitizer run's 1 150 s in a fresh-clone run at load 2-4).
+set(VF_SANITIZER_LIGHT test_gallery test_height_physics test_grid3d_physics test_terrain_physics test_grid_physics
+    test_sph_methods test_install)
 # Time limits only end hangs; they scale with the build and the machine:
 # VF_TEST_TIMEOUT_PERCENT (100: as written below) is the measured machine
 # factor tools/quickstart.sh passes (the runnable processes per core when the
@@ -55,6 +69,9 @@ target_link_libraries(vf_testlib PUBLIC vf_app vf_ref)
 target_include_directories(vf_testlib PUBLIC ${CMAKE_SOURCE_DIR}/tests)
 foreach(src ${VF_TEST_SOURCES})
   get_filename_component(name ${src} NAME_WE)
+  if(VKFLUID_SANITIZE AND name IN_LIST VF_SANITIZER_LIGHT)
+    continue()
+  endif()
   add_executable(${name} ${src} ${VF_SAN_SOURCES})
   target_link_libraries(${name} PRIVATE vf_testlib)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
@@ -78,7 +95,9 @@ add_custom_command(TARGET test_spirv POST_BUILD
   COMMENT "test_spirv: every pass and render table row against its shader"
   VERBATIM)
 # test_install runs cmake --install and cpack on this build folder
-target_compile_definitions(test_install PRIVATE VF_CMAKE_COMMAND="${CMAKE_COMMAND}" VF_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
+if(TARGET test_install)
+  target_compile_definitions(test_install PRIVATE VF_CMAKE_COMMAND="${CMAKE_COMMAND}" VF_CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
+endif()
 # test_replay runs two viewer sessions, their replays and a 200-frame lockstep
 # pair of processes (each waiting on the other every frame): more time
 set_tests_properties(test_replay PROPERTIES TIMEOUT ${VF_T900})
@@ -87,19 +106,7 @@ if(TEST test_gallery)
   set_tests_properties(test_gallery PROPERTIES TIMEOUT ${VF_T1200})
 endif()
 
-# Long physics runs whose host code (the command line, exports, reports) the
-# lighter tests cover too: the sanitizer run leaves them to the plain suite
-# (label "sanitizer-light": tools/quickstart.sh runs -LE 'matrix|sanitizer-light'
-# there; the environment of that build's tests is VF_TEST_ENV above).
-# test_grid_physics (the cavity against Ghia et al., the V-cycle rates: 263 s
-# of the sanitizer run's 2781 s of tests in the loaded run of docs/robustness.md)
-# drives the grid solver that test_grid, test_drivers and test_cli run there;
-# test_sph_methods the SPH solvers that test_sph_pbf, test_sph_dfsph and
-# test_sph_run run there. test_install checks the install tree and the
-# package that cmake and cpack make, the same from either build (44 s of the
-# sanitizer run's 1 150 s in a fresh-clone run at load 2-4).
-foreach(name test_gallery test_height_physics test_grid3d_physics test_terrain_physics test_grid_physics
-    test_sph_methods test_install)
+foreach(name ${VF_SANITIZER_LIGHT})
   if(TEST ${name})
     set_tests_properties(${name} PROPERTIES LABELS sanitizer-light)
   endif()
@@ -173,6 +180,9 @@ foreach(cfg ${VF_MATRIX_CONFIGS})
     continue()
   endif()
   foreach(name ${list})
+    if(NOT TARGET ${name})
+      continue() # not built (the sanitizer build's sanitizer-light tests)
+    endif()
     set(scratch ${CMAKE_BINARY_DIR}/tests/scratch/${name}@${cfg})
     add_test(NAME ${name}@${cfg}
       COMMAND ${name} $<TARGET_FILE:vkfluid> ${CMAKE_SOURCE_DIR} ${scratch})

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpu_limits.h"
+#include "gpu_pipeline.h"
 #include "text.h"
 
 #define VF_VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
@@ -535,6 +536,7 @@ uint32_t vf_gpu_shutdown(vf_gpu **pgpu)
             vkDestroySampler(gpu->device, gpu->sampler_nearest, NULL);
         if (gpu->oneshot_pool)
             vkDestroyCommandPool(gpu->device, gpu->oneshot_pool, NULL);
+        vf_pipelines_kept_destroy(gpu);
         if (gpu->pipeline_cache)
             vkDestroyPipelineCache(gpu->device, gpu->pipeline_cache, NULL);
         vkDestroyDevice(gpu->device, NULL);

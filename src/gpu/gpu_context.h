@@ -59,10 +59,17 @@ typedef struct vf_gpu {
     VkCommandPool oneshot_pool;
     VkSampler sampler_linear;  /* clamp to edge, linear */
     VkSampler sampler_nearest; /* clamp to edge, nearest */
-    /* Every pipeline of the context is created through this cache, so a
-     * driver that keeps compiled shaders in it compiles a pipeline that the
-     * context creates again (another solver of the same kind) only once. */
+    /* Every pipeline of the context is created through this cache (a driver
+     * may keep compiled shaders in it). */
     VkPipelineCache pipeline_cache;
+    /* The compute pipelines the context keeps until it is destroyed, with
+     * their layouts (gpu_pipeline.c): a compute pipeline created again with
+     * the same shader, specialisation and push size (another solver of the
+     * same kind) is the same VkPipeline, compiled once, on every driver. A
+     * driver's own cache may not do it: SwiftShader's keys its compiled
+     * programs by the pipeline layout object, and lavapipe keeps none. */
+    struct vf_pipeline_entry *kept;
+    uint32_t kept_count, kept_cap;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
     vf_device_info info;

@@ -63,9 +63,10 @@ static vf_result reflect_into(vf_pipeline *p, const char *shader, uint32_t push_
     return add_bindings(p, &info, push_size);
 }
 
-/* The set layout of p's declared slots (p->slot_mask, p->types), its set
- * cache on the descriptor-set path, and the pipeline layout. */
-static vf_result create_layout(vf_pipeline *p, uint32_t push_size, const char *name)
+/* The set layout of p's declared slots (p->slot_mask, p->types) and the
+ * pipeline layout (unless kept: p has the context's), and its set cache on
+ * the descriptor-set path. */
+static vf_result create_layout(vf_pipeline *p, uint32_t push_size, const char *name, bool kept)
 {
     vf_gpu *gpu = p->gpu;
     if (push_size > gpu->props.limits.maxPushConstantsSize || push_size % 4)
@@ -91,13 +92,17 @@ static vf_result create_layout(vf_pipeline *p, uint32_t push_size, const char *n
         .bindingCount = count,
         .pBindings = b,
     };
-    vf_result res = VF_VK(vkCreateDescriptorSetLayout(gpu->device, &dci, NULL, &p->set_layout));
-    if (res != VF_OK)
-        return res;
-    vf_gpu_name(gpu, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)p->set_layout, name);
+    vf_result res = VF_OK;
+    if (!kept) {
+        if ((res = VF_VK(vkCreateDescriptorSetLayout(gpu->device, &dci, NULL, &p->set_layout))) != VF_OK)
+            return res;
+        vf_gpu_name(gpu, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)p->set_layout, name);
+    }
     if (!gpu->push_descriptors && count > 0 &&
         (res = vf_set_cache_create(gpu, p->set_layout, dtypes, count, name, &p->sets)) != VF_OK)
         return res;
+    if (kept)
+        return VF_OK;
     VkPushConstantRange pr = {.stageFlags = p->stages, .offset = 0, .size = push_size};
     VkPipelineLayoutCreateInfo lci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
@@ -110,6 +115,71 @@ static vf_result create_layout(vf_pipeline *p, uint32_t push_size, const char *n
         return res;
     vf_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)p->layout, name);
     return VF_OK;
+}
+
+/* A compute pipeline the context keeps: its key (the shader, the
+ * specialisation constants, the push size) and its Vulkan objects. */
+typedef struct vf_pipeline_entry {
+    char shader[64];
+    uint32_t spec[VF_MAX_SPEC_CONSTANTS];
+    uint32_t spec_count, push_size;
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    VkDescriptorSetLayout set_layout;
+} vf_pipeline_entry;
+
+/* At most this many kept: beyond, a pipeline owns its objects. */
+#define VF_KEPT_MAX 1024u
+
+static vf_pipeline_entry *kept_find(vf_gpu *gpu, const vf_compute_desc *d)
+{
+    for (uint32_t i = 0; i < gpu->kept_count; i++) {
+        vf_pipeline_entry *e = &gpu->kept[i];
+        if (e->spec_count == d->spec_count && e->push_size == d->push_size && !strcmp(e->shader, d->shader) &&
+            (d->spec_count == 0 || !memcmp(e->spec, d->spec, 4 * (size_t)d->spec_count)))
+            return e;
+    }
+    return NULL;
+}
+
+/* Hands p's objects to the context (p->kept); leaves p the owner when the
+ * context keeps no more or the shader name does not fit the key. */
+static void kept_add(vf_gpu *gpu, const vf_compute_desc *d, vf_pipeline *p)
+{
+    if (gpu->kept_count >= VF_KEPT_MAX || strlen(d->shader) >= sizeof gpu->kept->shader)
+        return;
+    if (gpu->kept_count == gpu->kept_cap) {
+        uint32_t cap = gpu->kept_cap ? 2 * gpu->kept_cap : 64;
+        vf_pipeline_entry *k = realloc(gpu->kept, cap * sizeof *k);
+        if (!k)
+            return;
+        gpu->kept = k;
+        gpu->kept_cap = cap;
+    }
+    vf_pipeline_entry *e = &gpu->kept[gpu->kept_count++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->shader, sizeof e->shader, "%s", d->shader);
+    if (d->spec_count)
+        memcpy(e->spec, d->spec, 4 * (size_t)d->spec_count);
+    e->spec_count = d->spec_count;
+    e->push_size = d->push_size;
+    e->pipeline = p->pipeline;
+    e->layout = p->layout;
+    e->set_layout = p->set_layout;
+    p->kept = true;
+}
+
+void vf_pipelines_kept_destroy(vf_gpu *gpu)
+{
+    for (uint32_t i = 0; i < gpu->kept_count; i++) {
+        vf_pipeline_entry *e = &gpu->kept[i];
+        vkDestroyPipeline(gpu->device, e->pipeline, NULL);
+        vkDestroyPipelineLayout(gpu->device, e->layout, NULL);
+        vkDestroyDescriptorSetLayout(gpu->device, e->set_layout, NULL);
+    }
+    free(gpu->kept);
+    gpu->kept = NULL;
+    gpu->kept_count = gpu->kept_cap = 0;
 }
 
 vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, vf_pipeline **out)
@@ -141,10 +211,21 @@ vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, v
     };
     VkShaderModule mod = VK_NULL_HANDLE;
     vf_result res = reflect_into(p, desc->shader, desc->push_size);
+    const vf_pipeline_entry *e = res == VF_OK ? kept_find(gpu, desc) : NULL;
+    if (e) { /* created before: the context's objects, and a set cache of p's own */
+        p->pipeline = e->pipeline;
+        p->layout = e->layout;
+        p->set_layout = e->set_layout;
+        p->kept = true;
+    }
     if (res == VF_OK)
-        res = create_layout(p, desc->push_size, name);
+        res = create_layout(p, desc->push_size, name, e != NULL);
     if (res != VF_OK)
         goto fail;
+    if (e) {
+        *out = p;
+        return VF_OK;
+    }
     if ((res = create_module(gpu, desc->shader, &mod)) != VF_OK)
         goto fail;
     VkComputePipelineCreateInfo ci = {
@@ -163,6 +244,7 @@ vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, v
     if (res != VF_OK)
         goto fail;
     vf_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, name);
+    kept_add(gpu, desc, p);
     *out = p;
     return VF_OK;
 fail:
@@ -208,7 +290,7 @@ vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc,
     if (res == VF_OK && desc->fragment_shader)
         res = reflect_into(p, desc->fragment_shader, desc->push_size);
     if (res == VF_OK)
-        res = create_layout(p, desc->push_size, name);
+        res = create_layout(p, desc->push_size, name, false);
     if (res != VF_OK)
         goto fail;
     if ((res = create_module(gpu, desc->vertex_shader, &vs)) != VF_OK)
@@ -294,6 +376,11 @@ void vf_pipeline_destroy(vf_pipeline **pp)
     vf_pipeline *p = *pp;
     VkDevice dev = p->gpu->device;
     vf_set_cache_destroy(&p->sets);
+    if (p->kept) {
+        free(p);
+        *pp = NULL;
+        return;
+    }
     if (p->pipeline)
         vkDestroyPipeline(dev, p->pipeline, NULL);
     if (p->layout)

@@ -81,6 +81,7 @@ typedef struct vf_pipeline {
     char name[40];       /* debug name (work accounting, gpu_counters.h) */
     bool neighbours;     /* a compute kernel that loops over neighbours (vf_compute_desc) */
     struct vf_set_cache *sets; /* the descriptor-set path only; NULL with push descriptors */
+    bool kept;                 /* pipeline, layout and set_layout belong to gpu->kept */
 } vf_pipeline;
 
 /** Creates a compute pipeline from an embedded shader; its bindings are the
@@ -95,8 +96,12 @@ vf_result vf_pipeline_compute_create(vf_gpu *gpu, const vf_compute_desc *desc, v
  * Viewport and scissor are dynamic. There are no vertex inputs: shaders pull vertices
  * from storage buffers. */
 vf_result vf_pipeline_graphics_create(vf_gpu *gpu, const vf_graphics_desc *desc, vf_pipeline **out);
-/** Destroys a pipeline; accepts NULL and *p == NULL. */
+/** Destroys a pipeline; accepts NULL and *p == NULL. A compute pipeline's
+ * Vulkan objects stay with the context that keeps them (vf_gpu.kept). */
 void vf_pipeline_destroy(vf_pipeline **p);
+/** Destroys the compute pipelines and layouts gpu keeps (vf_gpu_shutdown,
+ * after the device is idle and before it is destroyed). */
+void vf_pipelines_kept_destroy(vf_gpu *gpu);
 
 /** Binds the pipeline, its descriptors (bindings is indexed by slot and has
  * at least slot_count entries, each declared slot filled; entries for other
