@@ -235,6 +235,55 @@ static void test_terrain_tool(const char *xvfb)
     CHECK(centre[0] < centre[1] - 0.1);
 }
 
+/* Every built-in scene in the viewer, each run clean. The sanitizer run
+ * (VKFLUID_DRIVER_LIGHT=1): the same paths, fewer frames. */
+static void every_scene(const char *xvfb)
+{
+    const int scene_frames = vf_test_light() ? 6 : 30;
+    char title[160];
+    snprintf(title, sizeof title, "every scene, %d frames, validation as the build's tests run (tests/tests.cmake)",
+             scene_frames);
+    vf_test_section(title);
+    for (size_t i = 0; vf_scenes[i]; i++) {
+        const vf_scene_info *s = vf_scenes[i];
+        int rc = vf_test_run_capture(out, sizeof out, "%s '%s' view %s %s --size 192x144 --frames %d --vsync off",
+                                     xvfb, vf_t.vkfluid, s->name, small_set(s->family), scene_frames);
+        CHECK_MSG(rc == 0, "view %s: exit %d: %s", s->name, rc, out);
+        CHECK_MSG(strstr(out, "validation:") == NULL, "view %s printed validation messages: %s", s->name, out);
+        printf("view %s: %s\n", s->name, rc == 0 ? "ok" : "FAILED");
+    }
+}
+
+/* Scripted resize and minimise cycles (fewer in the sanitizer run), then
+ * those of the screen-space fluid and the height field on both render paths. */
+static void resize_cycles(const char *xvfb)
+{
+    const int resizes = vf_test_light() ? 10 : 50;
+    char title[96];
+    snprintf(title, sizeof title, "%d scripted resize and minimise cycles", resizes);
+    vf_test_section(title);
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "%s '%s' view smoke --set n=32 --size 200x150 --test-resize %d --vsync off", xvfb,
+                                 vf_t.vkfluid, resizes);
+    CHECK_MSG(rc == 0, "resize cycles: exit %d: %s", rc, out);
+    CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles printed validation messages: %s", out);
+
+    vf_test_section("resize cycles of the screen-space fluid and the height field's surface on both render paths "
+                    "(their images follow the swapchain)");
+    static const char *const paths[2] = {"compute", "raster"};
+    static const char *const scenes[2][2] = {{"dam-break", "sph"}, {"pool", "height"}};
+    for (int k = 0; k < 4; k++) {
+        const char *scene = scenes[k / 2][0], *path = paths[k % 2];
+        rc = vf_test_run_capture(out, sizeof out,
+                                 "%s '%s' view %s %s --size 200x150 --test-resize 8 --vsync off "
+                                 "--render-path %s",
+                                 xvfb, vf_t.vkfluid, scene, small_set(scenes[k / 2][1]), path);
+        CHECK_MSG(rc == 0, "resize cycles, %s on the %s path: exit %d: %s", scene, path, rc, out);
+        CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles, %s on the %s path, printed validation messages: %s",
+                  scene, path, out);
+    }
+}
+
 int main(int argc, char **argv)
 {
     vf_test_init(argc, argv);
@@ -252,20 +301,7 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(out, "capture");
     CHECK_MSG(strchr(out, '\n') == strrchr(out, '\n'), "one line: %s", out);
 
-    /* the sanitizer run (VKFLUID_DRIVER_LIGHT=1): the same paths, fewer frames */
-    const int scene_frames = vf_test_light() ? 6 : 30, resizes = vf_test_light() ? 10 : 50;
-    char title[160];
-    snprintf(title, sizeof title, "every scene, %d frames, validation as the build's tests run (tests/tests.cmake)",
-             scene_frames);
-    vf_test_section(title);
-    for (size_t i = 0; vf_scenes[i]; i++) {
-        const vf_scene_info *s = vf_scenes[i];
-        rc = vf_test_run_capture(out, sizeof out, "%s '%s' view %s %s --size 192x144 --frames %d --vsync off",
-                                 xvfb, vf_t.vkfluid, s->name, small_set(s->family), scene_frames);
-        CHECK_MSG(rc == 0, "view %s: exit %d: %s", s->name, rc, out);
-        CHECK_MSG(strstr(out, "validation:") == NULL, "view %s printed validation messages: %s", s->name, out);
-        printf("view %s: %s\n", s->name, rc == 0 ? "ok" : "FAILED");
-    }
+    every_scene(xvfb);
 
     vf_test_section("a gpu failure: one line of the shape run, capture and bench print, exit 3");
     /* the viewer's own output and exit code, apart from xvfb-run's (which
@@ -396,26 +432,6 @@ int main(int argc, char **argv)
 
     test_terrain_tool(xvfb);
 
-    snprintf(title, sizeof title, "%d scripted resize and minimise cycles", resizes);
-    vf_test_section(title);
-    rc = vf_test_run_capture(out, sizeof out, "%s '%s' view smoke --set n=32 --size 200x150 --test-resize %d --vsync off",
-                             xvfb, vf_t.vkfluid, resizes);
-    CHECK_MSG(rc == 0, "resize cycles: exit %d: %s", rc, out);
-    CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles printed validation messages: %s", out);
-
-    vf_test_section("resize cycles of the screen-space fluid and the height field's surface on both render paths "
-                    "(their images follow the swapchain)");
-    static const char *const paths[2] = {"compute", "raster"};
-    static const char *const scenes[2][2] = {{"dam-break", "sph"}, {"pool", "height"}};
-    for (int k = 0; k < 4; k++) {
-        const char *scene = scenes[k / 2][0], *path = paths[k % 2];
-        rc = vf_test_run_capture(out, sizeof out,
-                                 "%s '%s' view %s %s --size 200x150 --test-resize 8 --vsync off "
-                                 "--render-path %s",
-                                 xvfb, vf_t.vkfluid, scene, small_set(scenes[k / 2][1]), path);
-        CHECK_MSG(rc == 0, "resize cycles, %s on the %s path: exit %d: %s", scene, path, rc, out);
-        CHECK_MSG(strstr(out, "validation:") == NULL, "resize cycles, %s on the %s path, printed validation messages: %s",
-                  scene, path, out);
-    }
+    resize_cycles(xvfb);
     return vf_test_finish();
 }
