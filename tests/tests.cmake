@@ -196,18 +196,14 @@ endforeach()
 # The longest tests start first: ctest runs tests in descending COST when it
 # has no timings of its own (a fresh clone, as in CI), so two long tests do
 # not end the run one after the other. The costs are the seconds each took in
-# a fresh-clone CI run with two CPU-bound processes beside it (2026-11-28,
-# docs/robustness.md; tests under 30 s keep cost 0); only the order depends
-# on them.
+# a fresh-clone CI run of 6e6dcfa with two CPU-bound processes beside it
+# (its suite and driver matrix, 2026-11-28, docs/robustness.md; tests under
+# 30 s keep cost 0); only the order depends on them.
 set(VF_TEST_COSTS
-    test_sph_methods 331 test_grid@swiftshader 220 test_drivers@swiftshader 201 test_gallery 200
-    test_replay 154 test_viewer 108 test_bench 100 test_grid_methods@swiftshader 95
-    test_height_physics@lvp128 87 test_drivers@lvp128 84 test_height_physics 79 test_drivers@min-desktop 79
-    test_grid_physics@lvp128 79 test_drivers 77 test_grid_physics 69 test_surface_compute@swiftshader 57
-    test_sph_run@lvp128 46 test_ssf@swiftshader 45 test_sph_run 43 test_height_cli 42
-    test_grid3d_physics@lvp128 39 test_height_render 37 test_install 36 test_grid3d@swiftshader 36
-    test_grid3d_physics 35 test_grid@min-desktop 33 test_cli_hints 33 test_height_render@lvp128 33
-    test_grid@lvp128 32 test_terrain_physics 30)
+    test_sph_methods 224 test_gallery 162 test_drivers@swiftshader 142 test_viewer 87 test_replay 84
+    test_bench 65 test_height_physics@lvp128 55 test_height_physics 55 test_drivers 55
+    test_grid@swiftshader 37 test_grid_physics@lvp128 35 test_grid_physics 35
+    test_grid_methods@swiftshader 33 test_sph_run@lvp128 31 test_sph_run 30 test_height_cli 30)
 while(VF_TEST_COSTS)
   list(POP_FRONT VF_TEST_COSTS name cost)
   if(TEST ${name})
