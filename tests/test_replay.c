@@ -365,10 +365,40 @@ static void replay_tests(void)
     CHECK_MSG(rc == 2 && strstr(out, "either"), "a scene and --replay: exit %d: %s", rc, out);
 }
 
-/* A port for this test run (loopback only). */
+/* Whether a server could listen on the loopback port now. */
+static bool port_free(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bool ok = fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+              bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
+/* A loopback port for section k of this test run: from 20000 up to the
+ * kernel's ephemeral range (ip_local_port_range), which outgoing
+ * connections take their ports from (a server there can find its port in
+ * use: "Address already in use"), different per process and per k, and
+ * free when picked. */
 static int test_port(int k)
 {
-    return 20000 + (int)((getpid() * 7 + k * 131) % 20000);
+    int lo = 32768, a, b;
+    FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+    if (f) {
+        if (fscanf(f, "%d %d", &a, &b) == 2 && a >= 21024 && a <= 65535)
+            lo = a;
+        fclose(f);
+    }
+    int span = lo - 20000, start = (int)(((unsigned)getpid() * 7u + (unsigned)k * 131u) % (unsigned)span);
+    for (int t = 0; t < 64; t++) {
+        int port = 20000 + (start + 37 * t) % span;
+        if (port_free(port))
+            return port;
+    }
+    return 20000 + start;
 }
 
 static bool one_output_line(const char *s)
@@ -683,6 +713,21 @@ static void lockstep_tests(void)
     CHECK_MSG(rc == 2 && strstr(out, "PORT") && one_output_line(out), "a bad port: exit %d: %s", rc, out);
     rc = vf_test_run_capture(out, sizeof out, "'%s' run smoke --serve 7000 --quiet", vf_t.vkfluid);
     CHECK_MSG(rc == 2 && strstr(out, "--steps") && one_output_line(out), "--serve without --steps: exit %d: %s", rc, out);
+    /* a port another program listens on: one line, and no "waiting for a
+     * peer" (that line comes once the server listens) */
+    int busy = socket(AF_INET, SOCK_STREAM, 0);
+    port = test_port(23);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (CHECK(busy >= 0 && bind(busy, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(busy, 1) == 0)) {
+        rc = vf_test_run_capture(out, sizeof out, "timeout 100 '%s' run smoke --steps 3 --serve 127.0.0.1:%d --token %s",
+                                 vf_t.vkfluid, port, TOKEN);
+        CHECK_MSG(rc == 3 && strstr(out, "cannot listen") && strstr(out, "in use") && !strstr(out, "waiting") &&
+                      one_output_line(out),
+                  "a port in use: exit %d: %s", rc, out);
+    }
+    if (busy >= 0)
+        close(busy);
 }
 
 

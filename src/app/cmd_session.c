@@ -385,13 +385,30 @@ static void on_refused(void *user, const char *from, const char *why, uint32_t r
                 why, refused, refused == REFUSALS_SHOWN ? "; further ones are counted, not shown" : "");
 }
 
+/* What the server's first line names: its address, token and command. */
+typedef struct serving_note {
+    const char *serve, *token, *cmd;
+} serving_note;
+
+/* Printed once the server listens, so that a peer that reads it can join. */
+static void on_listening(void *user)
+{
+    const serving_note *n = user;
+    vf_app_note("lockstep server: waiting for a peer on %s with session token %s (vkfluid %s --join HOST:PORT "
+                "--token %s)",
+                n->serve, n->token, n->cmd, n->token);
+}
+
 static int lockstep_serve(vf_lockstep *ls, const char *serve, const char *cmd, vf_msg *msg, vf_session_header *h)
 {
     char err[512];
-    vf_app_note("lockstep server: waiting for a peer on %s with session token %s (vkfluid %s --join HOST:PORT "
-                "--token %s)",
-                serve, ls->token, cmd, ls->token);
-    vf_net_serve_desc d = {.where = serve, .token = ls->token, .timeout_ms = ls->timeout_ms, .refused = on_refused};
+    serving_note note = {serve, ls->token, cmd};
+    vf_net_serve_desc d = {.where = serve,
+                           .token = ls->token,
+                           .timeout_ms = ls->timeout_ms,
+                           .refused = on_refused,
+                           .listening = on_listening,
+                           .user = &note};
     uint32_t refused = 0;
     vf_result res = vf_net_serve(&d, &ls->peer, &refused, err, sizeof err);
     if (res != VF_OK) {

@@ -267,6 +267,8 @@ vf_result vf_net_serve(const vf_net_serve_desc *d, vf_net_peer **out, uint32_t *
         close(lfd);
         return VF_ERR_NO_MEMORY;
     }
+    if (d->listening)
+        d->listening(d->user);
     s->d = d;
     for (int i = 0; i < MAX_CANDIDATES; i++)
         s->c[i].fd = -1;

@@ -16,6 +16,8 @@ typedef struct vf_net_peer vf_net_peer;
  * malformed message, a wrong token): from names the connection
  * ("127.0.0.1:40312"), why says what it sent; refused counts them so far. */
 typedef void (*vf_net_refused_fn)(void *user, const char *from, const char *why, uint32_t refused);
+/** Called once the server listens on d->where (before that a peer is refused). */
+typedef void (*vf_net_listening_fn)(void *user);
 
 /** What a server waits for. */
 typedef struct vf_net_serve_desc {
@@ -24,6 +26,7 @@ typedef struct vf_net_serve_desc {
     int timeout_ms;         /* how long to wait for the peer in all */
     int join_timeout_ms;    /* how long one connection may take to send its JOIN (0: 5000) */
     vf_net_refused_fn refused; /* may be NULL */
+    vf_net_listening_fn listening; /* may be NULL */
     void *user;
 } vf_net_serve_desc;
 
