@@ -365,17 +365,35 @@ static void replay_tests(void)
     CHECK_MSG(rc == 2 && strstr(out, "either"), "a scene and --replay: exit %d: %s", rc, out);
 }
 
+/* 127.0.0.1:port. */
+static struct sockaddr_in loopback(int port)
+{
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return sa;
+}
+
+/* A socket bound to the loopback port as a server binds it (SO_REUSEADDR),
+ * or -1 when the port is in use. */
+static int bound_socket(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in sa = loopback(port);
+    if (fd >= 0 && (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+                    bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 /* Whether a server could listen on the loopback port now. */
 static bool port_free(int port)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bool ok = fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
-              bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    int fd = bound_socket(port);
     if (fd >= 0)
         close(fd);
-    return ok;
+    return fd >= 0;
 }
 
 /* A loopback port for section k of this test run: from 20000 up to the
@@ -715,11 +733,9 @@ static void lockstep_tests(void)
     CHECK_MSG(rc == 2 && strstr(out, "--steps") && one_output_line(out), "--serve without --steps: exit %d: %s", rc, out);
     /* a port another program listens on: one line, and no "waiting for a
      * peer" (that line comes once the server listens) */
-    int busy = socket(AF_INET, SOCK_STREAM, 0);
     port = test_port(23);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (CHECK(busy >= 0 && bind(busy, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(busy, 1) == 0)) {
+    int busy = bound_socket(port);
+    if (CHECK(busy >= 0 && listen(busy, 1) == 0)) {
         rc = vf_test_run_capture(out, sizeof out, "timeout 100 '%s' run smoke --steps 3 --serve 127.0.0.1:%d --token %s",
                                  vf_t.vkfluid, port, TOKEN);
         CHECK_MSG(rc == 3 && strstr(out, "cannot listen") && strstr(out, "in use") && !strstr(out, "waiting") &&
@@ -812,8 +828,7 @@ static bool wait_for_handler(pid_t pid)
 static int connect_to(int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct sockaddr_in sa = loopback(port);
     if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
         close(fd);
         fd = -1;
