@@ -372,7 +372,8 @@ VF_STATIC_ASSERT(sizeof(vf_dfsph_ctl) == 16 * 3 + 4 * 16, "vf_dfsph_ctl must mat
  *     (K: the gradient's first moment on the initial cubic lattice, see solver_sph.c)
  *   lap W_visc = visc (1 - q),               visc = 45 / (pi h^5)
  *   grad W_poly6 = -poly6_grad (1 - q^2)^2 r/h,  poly6_grad = 945 / (32 pi h^4)
- *   lap W_poly6 = -poly6_lap (1 - q^2)(3 - 7 q^2), poly6_lap = 945 / (32 pi h^5) */
+ *   lap W_poly6 = -poly6_lap (1 - q^2)(3 - 7 q^2), poly6_lap = 945 / (32 pi h^5)
+ *   dfsph's W and grad W, Wendland C2: at dfsph_w and dfsph_grad below */
 VF_STRUCT_BEGIN(vf_sph_params)
     VF_VEC4(lo);            /* domain (tank) min corner; particles live in [lo, hi] */
     VF_VEC4(hi);            /* domain max corner */
@@ -437,8 +438,14 @@ VF_STRUCT_BEGIN(vf_sph_params)
     VF_FLOAT emit_interval; /* simulated seconds between nozzle layers (dfsph: the GPU keeps the time) */
     VF_UINT scan_groups;    /* workgroups of the cell-count scan */
     VF_FLOAT spacing;       /* particle spacing, m */
+    VF_FLOAT dfsph_w;       /* dfsph's density kernel, Wendland C2: W = dfsph_w (1 - q)^4 (1 + 4 q), dfsph_w =
+                               21 / (2 pi h^3) / L (L: the kernel's sum on the initial cubic lattice) */
+    VF_FLOAT dfsph_grad;    /* its gradient: grad W = -dfsph_grad (1 - q)^3 r, dfsph_grad = 210 / (pi h^5)
+                               (the continuous kernel's) */
+    VF_UINT pad0;           /* the block's size a multiple of 16 bytes */
+    VF_UINT pad1;
 VF_STRUCT_END(vf_sph_params)
-VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 48,
+VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 52,
                  "vf_sph_params must match std140")
 
 /* GPU-side counters (storage). */

@@ -566,7 +566,10 @@ vf_test_hydrostatic vf_test_sph_hydrostatic(const vf_sph_snapshot *snap, const v
             double dx = x - snap->pos[j][0], dy = y - snap->pos[j][1], dz = z - snap->pos[j][2];
             if (j != k) {
                 double dd[3] = {dx, dy, dz}, grad[3];
-                vf_sph_ref_spiky_grad(dd, h, grad);
+                if (d->method == VF_SPH_DFSPH)
+                    vf_sph_ref_dfsph_grad(prm, dd, grad);
+                else
+                    vf_sph_ref_spiky_grad(dd, h, grad);
                 ay -= prm->mass / (rho0 * rho0) * (snap->dens[k][1] + snap->dens[j][1]) * grad[1];
             }
             double w = vf_sph_ref_poly6(sqrt(dx * dx + dy * dy + dz * dz), h) * prm->mass / snap->dens[j][0];

@@ -53,17 +53,26 @@ vec3 vstar_at(uint j) { return sph_texel ? texelFetch(vstar_t, int(j)).xyz : vst
 // pressures within a step, so a smaller start lets them come down).
 const float dfsph_warm = 0.5;
 
-// The spiky gradient at offset d (= x_i - x_j), 0 beyond h and at d = 0
-// (a pair closer than 1e-6 h: the particle itself), with the lattice
-// normalisation of prm.spiky.
+// dfsph's kernel, Wendland C2 (shared_sph.h: prm.dfsph_w, prm.dfsph_grad),
+// for the density and for every gradient of the solves: the density's own
+// gradient, so that the density a solve predicts is the one the step then
+// gives (a poly6 density with a spiky gradient keeps a resting column in
+// motion). Its shape (1 - q)^4 (1 + 4 q) at r^2 < h^2:
+float dfsph_shape(float r2)
+{
+    float q = sqrt(r2) * prm.inv_h, t = 1.0 - q;
+    return t * t * t * t * (1.0 + 4.0 * q);
+}
+
+// Its gradient at offset d (= x_i - x_j), 0 beyond h and at d = 0 (a pair
+// closer than 1e-6 h: the particle itself).
 vec3 dfsph_grad(vec3 d)
 {
     float r2 = dot(d, d);
     if (!(r2 < prm.h2) || !(r2 > 1e-12 * prm.h2))
         return vec3(0.0);
-    float r = sqrt(r2);
-    float omq = 1.0 - r * prm.inv_h;
-    return (-prm.spiky * omq * omq / r) * d;
+    float omq = 1.0 - sqrt(r2) * prm.inv_h;
+    return (-prm.dfsph_grad * omq * omq * omq) * d;
 }
 
 // The neighbour bits of particle i (dfsph_density wrote them).

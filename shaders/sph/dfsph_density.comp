@@ -14,7 +14,7 @@
 
 struct sums {
     vec3 xi;
-    float w;    // sum of the poly6 shapes
+    float w;    // sum of the kernel's shapes (dfsph_shape)
     vec3 grad;  // sum_j m grad W_ij over the pairs and images
     float sq;   // sum over the other particles j of |their coefficient in D rho_i / Dt|^2
     vec3 own;   // the particle's own images' gradients, moved as their velocity is (a_ii = grad - own)
@@ -29,8 +29,7 @@ vec3 term(inout sums s, vec3 d, float kj)
     float r2 = dot(d, d);
     if (!(r2 < prm.h2))
         return vec3(0.0);
-    float t = 1.0 - r2 * prm.inv_h * prm.inv_h;
-    s.w += t * t * t;
+    s.w += dfsph_shape(r2);
     vec3 g = prm.mass * dfsph_grad(d);
     s.grad += g;
     s.dv -= (s.ki + kj) * g;
@@ -91,10 +90,10 @@ void main()
     sph_mask_flush(m0, m1, acc, at);
     for (uint k = 0u; k < VF_SPH_MASK_WORDS; k++)
         bits[VF_SPH_MASK_WORDS * i + k] = k < 4u ? m0[k & 3u] : m1[k & 3u];
-    float rho = prm.mass * prm.poly6 * s.w;
+    float rho = prm.mass * prm.dfsph_w * s.w;
     vec3 a = s.grad - s.own;
     float denom = dot(a, a) + s.sq;
-    float scale = prm.mass * prm.spiky;
+    float scale = prm.mass * prm.dfsph_grad * prm.h; // the gradients' scale (at most 0.105 of it, at r = h / 4)
     float alpha = denom > 1e-6 * scale * scale ? rho / denom : 0.0;
     dens[i] = vec2(rho, alpha);
     vel[i].xyz += s.dv / prm.rho0;

@@ -73,7 +73,7 @@ typedef struct vf_sph_scene_desc {
     {"viscosity", DBL, OFF(viscosity), 0.001, 0, 1e5, false, NULL, "Pa s",                                             \
      "dynamic viscosity mu (viscosity-kernel force; pbf and dfsph apply it to the velocities before each prediction)"}, \
     {"artificial_viscosity", DBL, OFF(alpha), 0.05, 0, 10, false, NULL, "1",                                          \
-     "alpha: adds rho0 alpha h c / 10 to mu, every method (numerical viscosity that keeps runs dissipative)"},         \
+     "alpha: adds rho0 alpha h c / 10 to mu, every method, dfsph twice that (numerical viscosity that keeps runs dissipative)"},         \
     {"tension", DBL, OFF(tension), 0, 0, 1e3, false, NULL, "N/m", "surface tension coefficient (colour field); 0: off"}, \
     {"gravity", DBL, OFF(gravity), 9.81, 0, 1e3, false, NULL, "m/s^2", "gravity, pointing down (-y)"},                 \
     {"restitution", DBL, OFF(restitution), 0.2, 0, 1, false, NULL, "1", "normal velocity kept at walls and obstacles"}, \
@@ -599,7 +599,8 @@ static void scene_sph_desc(const vf_sph_scene_desc *d, const geometry *g, double
     sd->sound_speed = d->sound_speed > 0 ? d->sound_speed : 10 * g->speed_ref;
     sd->stiffness = d->stiffness;
     sd->keep_negative_pressure = d->negative_pressure;
-    sd->viscosity = d->viscosity + d->rho0 * d->alpha * sd->h * sd->sound_speed / 10.0;
+    sd->viscosity = d->viscosity + d->rho0 * d->alpha * vf_sph_alpha_scale((vf_sph_method)d->method) * sd->h *
+                                       sd->sound_speed / 10.0;
     sd->tension = d->tension;
     sd->gravity[1] = -d->gravity;
     sd->restitution = d->restitution;

@@ -837,14 +837,29 @@ static dfsph_pair *dfsph_pairs(const vf_sph_params *prm, uint32_t n, const doubl
     return p;
 }
 
-/* The shaders' gradient m grad W at offset d (0 beyond h and at d = 0). */
-static void dfsph_mgrad(const vf_sph_params *prm, const double d[3], double out[3])
+/* dfsph's kernel (dfsph_common.glsl): the Wendland C2 shape
+ * (1 - q)^4 (1 + 4 q) at r^2 < h^2, its gradient -dfsph_grad (1 - q)^3 d at
+ * offset d (0 beyond h and at d = 0), and m times that. */
+static double dfsph_shape(const vf_sph_params *prm, double r2)
+{
+    double q = sqrt(r2) / prm->h, t = 1 - q;
+    return t * t * t * t * (1 + 4 * q);
+}
+
+void vf_sph_ref_dfsph_grad(const vf_sph_params *prm, const double d[3], double out[3])
 {
     double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], h2 = (double)prm->h * prm->h;
     out[0] = out[1] = out[2] = 0;
     if (!(r2 < h2) || !(r2 > 1e-12 * h2))
         return;
-    pbf_grad(prm, d, sqrt(r2), out);
+    double omq = 1 - sqrt(r2) / prm->h, f = -(double)prm->dfsph_grad * omq * omq * omq;
+    for (int k = 0; k < 3; k++)
+        out[k] = f * d[k];
+}
+
+static void dfsph_mgrad(const vf_sph_params *prm, const double d[3], double out[3])
+{
+    vf_sph_ref_dfsph_grad(prm, d, out);
     for (int k = 0; k < 3; k++)
         out[k] *= prm->mass;
 }
@@ -916,7 +931,7 @@ static void dfsph_density_alpha(const vf_sph_params *prm, const dfsph_pair *pr, 
             const dfsph_pair *e = &pr[q];
             double c[3] = {0, 0, 0}, g[3];
             double d[3] = {x[i][0] - x[e->j][0], x[i][1] - x[e->j][1], x[i][2] - x[e->j][2]};
-            w += pbf_shape(prm, dist2(x[i], x[e->j]));
+            w += dfsph_shape(prm, dist2(x[i], x[e->j]));
             dfsph_mgrad(prm, d, g);
             for (int t = 0; t < 3; t++) {
                 G[t] += g[t];
@@ -926,7 +941,7 @@ static void dfsph_density_alpha(const vf_sph_params *prm, const dfsph_pair *pr, 
                 double di[3] = {x[i][0] - e->img[t][0], x[i][1] - e->img[t][1], x[i][2] - e->img[t][2]}, rg[3];
                 double r2 = di[0] * di[0] + di[1] * di[1] + di[2] * di[2];
                 if (r2 < h2)
-                    w += pbf_shape(prm, r2);
+                    w += dfsph_shape(prm, r2);
                 dfsph_mgrad(prm, di, g);
                 mat_t_vec(e->refl[t], g, rg);
                 for (int u = 0; u < 3; u++) {
@@ -940,10 +955,10 @@ static void dfsph_density_alpha(const vf_sph_params *prm, const dfsph_pair *pr, 
             else
                 sq += c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
         }
-        rho[i] = prm->mass * prm->poly6 * w;
+        rho[i] = prm->mass * prm->dfsph_w * w;
         double ad[3] = {G[0] - own[0], G[1] - own[1], G[2] - own[2]};
         double denom = ad[0] * ad[0] + ad[1] * ad[1] + ad[2] * ad[2] + sq;
-        double scale = (double)prm->mass * prm->spiky;
+        double scale = (double)prm->mass * prm->dfsph_grad * prm->h;
         alpha[i] = denom > 1e-6 * scale * scale ? rho[i] / denom : 0;
     }
 }

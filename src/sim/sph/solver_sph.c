@@ -177,6 +177,25 @@ static double spiky_lattice_moment(double h, double s)
     return k * s * s * s;
 }
 
+/* The sum of the Wendland C2 shape (1 - q)^4 (1 + 4 q), q = r / h, times
+ * 21 s^3 / (2 pi h^3) over the cubic lattice of spacing s (the particle
+ * itself included): 1 for the continuous kernel, 1.017 at h / s = 2.41.
+ * dfsph's density divides by it, so that the lattice the fluid starts from
+ * is at rest density. */
+static double wendland_lattice_sum(double h, double s)
+{
+    int m = (int)ceil(h / s) + 1;
+    double sum = 0;
+    for (int i = -m; i <= m; i++)
+        for (int j = -m; j <= m; j++)
+            for (int l = -m; l <= m; l++) {
+                double q = s * sqrt((double)(i * i + j * j + l * l)) / h;
+                if (q < 1)
+                    sum += (1 - q) * (1 - q) * (1 - q) * (1 - q) * (1 + 4 * q);
+            }
+    return sum * 21.0 * s * s * s / (2.0 * SPH_PI * h * h * h);
+}
+
 /* sum_j |grad W_ij|^2 over the cubic lattice of spacing s around a lattice
  * point (the spiky gradient of factor spiky): the PBF constraint's
  * sum |grad C|^2 of a particle at rest is volume^2 times it. */
@@ -268,6 +287,8 @@ static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
     p->visc = (float)(45.0 / (SPH_PI * h * h * h * h * h));
     p->poly6_grad = (float)(945.0 / (32.0 * SPH_PI * h * h * h * h));
     p->poly6_lap = (float)(945.0 / (32.0 * SPH_PI * h * h * h * h * h));
+    p->dfsph_w = (float)(21.0 / (2.0 * SPH_PI * h * h * h) / wendland_lattice_sum(h, d->spacing));
+    p->dfsph_grad = (float)(210.0 / (SPH_PI * h * h * h * h * h));
     p->viscosity = (float)d->viscosity;
     p->tension = (float)d->tension;
     p->tension_threshold = (float)(0.2 / h); /* |grad c| ~ 1/h at a free surface, ~0 inside */

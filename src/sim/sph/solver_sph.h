@@ -43,12 +43,20 @@ typedef enum vf_sph_integrator { VF_SPH_INTEGRATOR_LIST(VF_CHOICE_ENUM) } vf_sph
  * the GPU ends at their tolerance). */
 #define VF_SPH_METHOD_LIST(X) X(VF_SPH_WCSPH, "wcsph") X(VF_SPH_PBF, "pbf") X(VF_SPH_DFSPH, "dfsph")
 typedef enum vf_sph_method { VF_SPH_METHOD_LIST(VF_CHOICE_ENUM) } vf_sph_method;
+/** The artificial viscosity a method applies, in units of the scene's
+ * alpha: dfsph takes twice it. Its consistent kernel leaves no pressure
+ * noise, which in wcsph's weakly compressible steps also damps the flow: at
+ * alpha dfsph's dam-break front (spacing 0.02) leads Martin & Moyce's by
+ * 0.103 in Z RMS, at 2 alpha it is 0.042 off (wcsph at alpha: 0.044; the
+ * sweep is in docs/testing.md). */
+static inline double vf_sph_alpha_scale(vf_sph_method m) { return m == VF_SPH_DFSPH ? 2.0 : 1.0; }
 /* The walls and obstacles: no-slip (their mirror images carry the velocity
  * reversed, so viscosity and XSPH drag the fluid along them), free-slip
  * (reflected), or auto: free-slip, as every method applies the artificial
  * viscosity, which brakes the flow along no-slip walls (the dam break's
  * front at spacing 0.02 then lags Martin & Moyce's by 0.72 in Z RMS with
- * pbf, 0.67 with dfsph, instead of 0.077 and 0.051). */
+ * pbf, 0.67 with dfsph, instead of 0.077 and 0.051; measured before dfsph's
+ * kernel and its alpha scale). */
 #define VF_SPH_WALLS_LIST(X)                                                                                          \
     X(VF_SPH_WALLS_AUTO, "auto") X(VF_SPH_WALLS_NOSLIP, "noslip") X(VF_SPH_WALLS_FREESLIP, "freeslip")
 typedef enum vf_sph_walls { VF_SPH_WALLS_LIST(VF_CHOICE_ENUM) } vf_sph_walls;
