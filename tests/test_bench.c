@@ -143,6 +143,86 @@ static void test_methods(void)
 
 /* Minimal XML well-formedness: balanced, properly nested tags, quoted
  * attributes; counts <polyline elements. */
+/* Writes a device file to path: latency 5 us, 100 GB/s, neighbour_ns
+ * 100, and the given neighbour_pass_scale members (NULL: none) with a
+ * source when source. False (the failure checked) when it cannot. */
+static bool device_file(const char *path, const char *name, const char *scale, bool source)
+{
+    FILE *f = fopen(path, "w");
+    if (!CHECK(f != NULL))
+        return false;
+    fprintf(f,
+            "{\"name\": \"%s\", \"bandwidth_gbps\": 100, \"bandwidth_source\": \"spec\", \"dispatch_latency_us\": 5, "
+            "\"latency_source\": \"assumed\", \"neighbour_ns\": 100, \"neighbour_source\": \"assumed\"",
+            name);
+    if (scale)
+        fprintf(f, ", \"neighbour_pass_scale\": %s", scale);
+    if (source)
+        fprintf(f, ", \"neighbour_pass_scale_source\": \"assumed\"");
+    fprintf(f, "}\n");
+    fclose(f);
+    return true;
+}
+
+/* The predicted ms a substep of the pbf row at 16384 under device name in
+ * the bench output text (0 when missing). */
+static double pbf_prediction(const char *text, const char *name)
+{
+    char head[64];
+    snprintf(head, sizeof head, "\n  %s: ", name);
+    const char *at = strstr(text, head), *row = at ? strstr(at, "\n    pbf          16384 ") : NULL;
+    double ms = 0;
+    if (row && sscanf(row + strlen("\n    pbf          16384 "), "%lf", &ms) != 1)
+        ms = 0;
+    return ms;
+}
+
+/* neighbour_pass_scale: the named kernels' neighbour passes cost neighbour_ns
+ * times their scale (pbf's and the foam's at 2: the substep about twice as
+ * long, where the neighbour term is all but the whole substep), and a
+ * malformed scale or one without its source is one line, exit 2. */
+static void test_pass_scale(void)
+{
+    vf_test_section("device files: neighbour_pass_scale");
+    char dir[1024], a[1100], b[1100];
+    snprintf(dir, sizeof dir, "%s", vf_test_path("scale_models"));
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b.json", dir);
+    if (!CHECK(vf_test_run("mkdir -p '%s'", dir) == 0) || !device_file(a, "a", NULL, false) ||
+        !device_file(b, "b",
+                     "{\"pbf_lambda.comp\": 2, \"pbf_delta.comp\": 2, \"pbf_xsph.comp\": 2, \"foam_normals.comp\": 2, "
+                     "\"foam_potential.comp\": 2, \"foam_update.comp\": 2}",
+                     true))
+        return;
+    int rc = vf_test_run_capture(out, sizeof out,
+                                 "'%s' bench --solver pbf --sizes 16384 --frames 1 --warmup 0 --repeat 1 --render none "
+                                 "--model '%s' --out '%s' --force",
+                                 vf_t.vkfluid, dir, vf_test_path("scale_out"));
+    CHECK_MSG(rc == 0, "bench with scaled passes: exit %d: %s", rc, out);
+    double ms_a = pbf_prediction(out, "a"), ms_b = pbf_prediction(out, "b");
+    printf("  predicted pbf substep at 16384: %.4g ms, with its passes scaled by 2: %.4g ms\n", ms_a, ms_b);
+    CHECK(ms_a > 0);
+    CHECK_REL(ms_b, 2 * ms_a, 0.02, 0);
+    CHECK_STR_CONTAINS(out, "2 for pbf_lambda.comp");
+
+    static const char *const bad[][2] = {
+        {"[2]", "key neighbour_pass_scale"},
+        {"{\"pbf_lambda.comp\": 0}", "key neighbour_pass_scale.pbf_lambda.comp"},
+        {"{\"pbf_delta.comp\": \"2\"}", "key neighbour_pass_scale.pbf_delta.comp"},
+        {"{\"pbf_xsph.comp\": 101}", "key neighbour_pass_scale.pbf_xsph.comp"},
+        {"{\"pbf_lambda.comp\": 2}", "key neighbour_pass_scale_source"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        if (!device_file(b, "b", bad[k][0], k + 1 < sizeof bad / sizeof bad[0]))
+            break;
+        rc = vf_test_run_capture(out, sizeof out, "'%s' bench --model '%s' --out '%s'", vf_t.vkfluid, dir,
+                                 vf_test_path("bad"));
+        CHECK_MSG(rc == 2, "neighbour_pass_scale %s: exit %d, want 2: %s", bad[k][0], rc, out);
+        CHECK_MSG(strchr(out, '\n') == strrchr(out, '\n'), "neighbour_pass_scale %s: one line: %s", bad[k][0], out);
+        CHECK_STR_CONTAINS(out, bad[k][1]);
+    }
+}
+
 static bool xml_well_formed(const char *s, int *polylines)
 {
     char stack[64][32];
@@ -332,8 +412,10 @@ int main(int argc, char **argv)
     free(csv);
     free(json);
     free(svg);
-    if (vf_scene_find("dam-break"))
+    if (vf_scene_find("dam-break")) {
         test_methods();
+        test_pass_scale();
+    }
 
     vf_test_section("bad input");
     const char *bad[] = {"--frames 0", "--solver nosuch", "--sizes grid=0", "--sizes grid=abc", "--render 0x5", "--bogus",

@@ -58,6 +58,20 @@ static vf_result load_one(const char *path, vf_bench_model *m, char *err, size_t
     const cJSON *nbs = cJSON_GetObjectItemCaseSensitive(root, "neighbour_source");
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(root, "neighbour_min_us");
     const cJSON *nms = cJSON_GetObjectItemCaseSensitive(root, "neighbour_min_source");
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(root, "neighbour_pass_scale");
+    const cJSON *pss = cJSON_GetObjectItemCaseSensitive(root, "neighbour_pass_scale_source");
+    const char *bad_scale = NULL; /* the first kernel whose scale is no number in (0, 100] or too many */
+    if (cJSON_IsObject(ps)) {
+        const cJSON *e;
+        uint32_t k = 0;
+        cJSON_ArrayForEach(e, ps)
+        {
+            if (!bad_scale && (!cJSON_IsNumber(e) || !(e->valuedouble > 0) || e->valuedouble > 100 ||
+                               strlen(e->string) >= sizeof m->pass_scale[0].kernel || k >= VF_BENCH_MODEL_MAX_SCALES))
+                bad_scale = e->string;
+            k++;
+        }
+    }
     if (!cJSON_IsObject(root))
         snprintf(err, cap, "%s: not a JSON object: see bench/models/ for the format", path);
     else if (!cJSON_IsString(name))
@@ -81,6 +95,13 @@ static vf_result load_one(const char *path, vf_bench_model *m, char *err, size_t
                            "neighbour pass), or left out", path);
     else if (nm && (!cJSON_IsString(nms) || !nms->valuestring[0]))
         snprintf(err, cap, "%s: key neighbour_min_source: must say where neighbour_min_us comes from", path);
+    else if (ps && (!cJSON_IsObject(ps) || bad_scale))
+        snprintf(err, cap,
+                 "%s: key neighbour_pass_scale%s%s: must be an object of at most %d kernels (shader file names, as in "
+                 "work.csv) to numbers in (0, 100], or left out",
+                 path, bad_scale ? "." : "", bad_scale ? bad_scale : "", VF_BENCH_MODEL_MAX_SCALES);
+    else if (ps && (!cJSON_IsString(pss) || !pss->valuestring[0]))
+        snprintf(err, cap, "%s: key neighbour_pass_scale_source: must say where neighbour_pass_scale comes from", path);
     else if (dev && (!cJSON_IsString(dev) || !dev->valuestring[0] || strlen(dev->valuestring) >= sizeof m->device))
         snprintf(err, cap,
                  "%s: key device: must be a part of the Vulkan device name the file describes (1 to %zu characters), "
@@ -97,6 +118,15 @@ static vf_result load_one(const char *path, vf_bench_model *m, char *err, size_t
         if (nb) {
             m->neighbour_ns = nb->valuedouble;
             snprintf(m->neighbour_source, sizeof m->neighbour_source, "%s", nbs->valuestring);
+        }
+        if (ps) {
+            const cJSON *e;
+            cJSON_ArrayForEach(e, ps)
+            {
+                snprintf(m->pass_scale[m->pass_scales].kernel, sizeof m->pass_scale[0].kernel, "%s", e->string);
+                m->pass_scale[m->pass_scales++].scale = e->valuedouble;
+            }
+            snprintf(m->pass_scale_source, sizeof m->pass_scale_source, "%s", pss->valuestring);
         }
         if (nm) {
             m->neighbour_min_us = nm->valuedouble;
@@ -159,6 +189,15 @@ static double dispatch_ms(double bytes, double gbps, double latency_us)
     return fmax(bw_ms, latency_us * 1e-3);
 }
 
+/* The scale of neighbour_ns for kernel name (1 when the file gives none). */
+static double pass_scale(const vf_bench_model *m, const char *name)
+{
+    for (uint32_t k = 0; k < m->pass_scales; k++)
+        if (!strcmp(m->pass_scale[k].kernel, name))
+            return m->pass_scale[k].scale;
+    return 1.0;
+}
+
 double vf_bench_model_substep_ms(const vf_bench_model *m, const vf_bench_work *w, double peak_gbps)
 {
     if (!w->counted)
@@ -172,7 +211,8 @@ double vf_bench_model_substep_ms(const vf_bench_model *m, const vf_bench_work *w
         double run = kc->dispatches * vf_bench_work_run_share(w, kc);
         double one = dispatch_ms(kc->bytes / kc->dispatches, gbps, m->latency_us);
         if (kc->neighbours)
-            one = fmax(one, fmax(w->elements * m->neighbour_ns * 1e-6, m->neighbour_min_us * 1e-3));
+            one = fmax(one, fmax(w->elements * m->neighbour_ns * pass_scale(m, kc->name) * 1e-6,
+                                 m->neighbour_min_us * 1e-3));
         ms += run * one + (kc->dispatches - run) * latency_ms;
     }
     return ms;
@@ -324,7 +364,7 @@ static void print_model_solver(const vf_bench_report *r, const vf_bench_model *m
 void vf_bench_print_model(const vf_bench_report *r, const vf_bench_model *models, uint32_t count, FILE *f)
 {
     fprintf(f, "PREDICTIONS of the roofline model (not measurements): time per kernel dispatch = max(bytes / bandwidth, "
-               "latency, neighbour pass: particles x neighbour_ns and neighbour_min_us), summed over the counted work; a recorded dispatch "
+               "latency, neighbour pass: particles x neighbour_ns x the kernel's scale and neighbour_min_us), summed over the counted work; a recorded dispatch "
                "that ran with 0 workgroups (a substep or iteration the GPU skipped) at the latency\n");
     fprintf(f, "  rtf: predicted simulated s per wall s without rendering, with the benched render, and rtf30 at a "
                "30 fps display with a %ux%u render (compute path)\n", VF_BENCH_MODEL_WIDTH, VF_BENCH_MODEL_HEIGHT);
@@ -343,6 +383,12 @@ void vf_bench_print_model(const vf_bench_report *r, const vf_bench_model *models
                 m->latency_us, m->latency_source);
         if (m->neighbour_source[0])
             fprintf(f, "    %.3g ns per particle per neighbour pass (%s)\n", m->neighbour_ns, m->neighbour_source);
+        if (m->pass_scales) {
+            fprintf(f, "    neighbour_ns times");
+            for (uint32_t k = 0; k < m->pass_scales; k++)
+                fprintf(f, "%s %.3g for %s", k ? "," : "", m->pass_scale[k].scale, m->pass_scale[k].kernel);
+            fprintf(f, ", 1 for the other neighbour passes (%s)\n", m->pass_scale_source);
+        }
         if (m->neighbour_min_source[0])
             fprintf(f, "    at least %.3g us per neighbour pass (%s)\n", m->neighbour_min_us, m->neighbour_min_source);
         if (!m->neighbour_source[0])

@@ -1,7 +1,8 @@
 /* bench_model: a roofline model of the benchmark's work on other devices.
  * A device file (JSON, bench/models/) gives a memory bandwidth, a
  * per-dependent-dispatch latency and (optionally) a cost per particle of a
- * neighbour pass and its least time, each with its source. The model
+ * neighbour pass, that cost's scale for named kernels, and a pass's least
+ * time, each with its source. The model
  * predicts each kernel's time per dispatch as max(bytes / bandwidth,
  * latency, for a neighbour pass particles x neighbour_ns and
  * neighbour_min_us) from the work the benchmark counted
@@ -17,6 +18,8 @@
 #include "bench.h"
 
 #define VF_BENCH_MAX_MODELS 16
+/* The most kernels a device file may give a neighbour-pass scale. */
+#define VF_BENCH_MODEL_MAX_SCALES 24
 /* The memory traffic the model counts per atomic operation on the render's
  * accumulators: one 32-byte L2 sector. */
 #define VF_BENCH_MODEL_ATOMIC_BYTES 32.0
@@ -29,6 +32,14 @@ typedef struct vf_bench_model {
     double neighbour_ns;     /* per particle per neighbour pass; 0: not in the file (no neighbour term) */
     double neighbour_min_us; /* the least time of a neighbour pass (one particle's loop); 0: not in the file */
     char bandwidth_source[320], latency_source[320], neighbour_source[400], neighbour_min_source[400];
+    /* neighbour_ns times scale for the neighbour passes of these kernels
+     * (shader file names), 1 for the others */
+    struct {
+        char kernel[40];
+        double scale;
+    } pass_scale[VF_BENCH_MODEL_MAX_SCALES];
+    uint32_t pass_scales;
+    char pass_scale_source[512];
     char device[96];         /* a part of the Vulkan device name it describes ("" = none) */
 } vf_bench_model;
 
@@ -41,7 +52,8 @@ vf_result vf_bench_models_load(const char *dir, vf_bench_model *models, uint32_t
 /** Predicted milliseconds of one recorded substep of work w on model m
  * (bandwidth peak_gbps when the model's is 0): per kernel, its dispatches
  * that ran (vf_bench_work_run_share) at max(bytes / bandwidth, latency,
- * neighbour pass: w->elements x neighbour_ns, neighbour_min_us) each and
+ * neighbour pass: w->elements x neighbour_ns x the kernel's scale,
+ * neighbour_min_us) each and
  * the rest at the latency. 0 when w was not counted. */
 double vf_bench_model_substep_ms(const vf_bench_model *m, const vf_bench_work *w, double peak_gbps);
 

@@ -108,8 +108,9 @@ static void usage(FILE *f)
             "                    files in DIR (default: those installed with vkfluid, or\n"
             "                    bench/models of its source tree): time per dispatch =\n"
             "                    max(bytes / bandwidth, latency, neighbour pass: particles x\n"
-            "                    neighbour_ns) over the counted work, the real-time factors and\n"
-            "                    the largest particle count at 1920x1080 and 30 fps\n"
+            "                    neighbour_ns x the kernel's scale) over the counted work, the\n"
+            "                    real-time factors and the largest particle count at 1920x1080\n"
+            "                    and 30 fps\n"
             "  --device D        the GPU to use (index or name substring)\n"
             "  --quiet           no progress lines (and no estimate of slow frames)\n");
 }
