@@ -49,9 +49,8 @@ float kappa_at(uint j) { return sph_texel ? texelFetch(kappa_t, int(j)).x : kapp
 vec3 vstar_at(uint j) { return sph_texel ? texelFetch(vstar_t, int(j)).xyz : vstar[j].xyz; }
 
 // The share of the last step's pressures a step starts from (the warm
-// start of both solves; SPlisHSPlasH's 0.5: the solves only raise the
-// pressures within a step, so a smaller start lets them come down).
-const float dfsph_warm = 0.5;
+// start of both solves, shared_sph.h).
+const float dfsph_warm = VF_DFSPH_WARM;
 
 // dfsph's kernel, Wendland C2 (shared_sph.h: prm.dfsph_w, prm.dfsph_grad),
 // for the density and for every gradient of the solves: the density's own

@@ -1006,8 +1006,6 @@ static void dfsph_nonpressure(const vf_sph_params *prm, const vf_dfsph_push *pus
     }
 }
 
-#define DFSPH_REF_WARM 0.5
-
 vf_result vf_sph_ref_dfsph_substep(const vf_sph_params *prm, const vf_dfsph_push *push, double dt, uint32_t n,
                                    float (*pos)[4], float (*vel)[4], float (*warm)[2], double *rho_out,
                                    uint32_t iterations[2])
@@ -1029,8 +1027,8 @@ vf_result vf_sph_ref_dfsph_substep(const vf_sph_params *prm, const vf_dfsph_push
         goto done;
     /* density, alpha, the divergence warm start (rho0 for the densities) */
     for (uint32_t i = 0; i < n; i++) {
-        wy[i] = DFSPH_REF_WARM * warm[i][1];
-        wx[i] = DFSPH_REF_WARM * warm[i][0];
+        wy[i] = VF_DFSPH_WARM * warm[i][1];
+        wx[i] = VF_DFSPH_WARM * warm[i][0];
     }
     dfsph_density_alpha(prm, pr, first, n, (const double (*)[3])x, rho, alpha);
     for (uint32_t i = 0; i < n; i++)
