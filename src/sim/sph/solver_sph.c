@@ -158,6 +158,43 @@ static vf_result create_buffers(vf_sph *s)
     return VF_OK;
 }
 
+/* The sum of term(r, z, h, c) over the points of the cubic lattice of
+ * spacing s within h of a lattice point (that point included: r = 0), r
+ * their distance and z their offset along one axis. */
+static double lattice_sum(double h, double s, double (*term)(double r, double z, double h, double c), double c)
+{
+    int m = (int)ceil(h / s) + 1;
+    double sum = 0;
+    for (int i = -m; i <= m; i++)
+        for (int j = -m; j <= m; j++)
+            for (int l = -m; l <= m; l++) {
+                double r = s * sqrt((double)(i * i + j * j + l * l));
+                if (r < h)
+                    sum += term(r, l * s, h, c);
+            }
+    return sum;
+}
+
+static double spiky_moment_term(double r, double z, double h, double c)
+{
+    (void)c;
+    return r > 0 ? 45.0 / (SPH_PI * pow(h, 6)) * (h - r) * (h - r) * z * z / r : 0.0;
+}
+
+static double wendland_term(double r, double z, double h, double c)
+{
+    (void)z, (void)c;
+    double q = r / h;
+    return (1 - q) * (1 - q) * (1 - q) * (1 - q) * (1 + 4 * q);
+}
+
+static double spiky_grad2_term(double r, double z, double h, double spiky)
+{
+    (void)z;
+    double g = spiky * (1 - r / h) * (1 - r / h);
+    return r > 0 ? g * g : 0.0;
+}
+
 /* The first moment of the spiky gradient over the cubic lattice of spacing s
  * (without the particle itself): K = s^3 sum |dW/dr| z^2 / r. The continuous
  * value is 1 (the SPH gradient of a linear field is exact); on a lattice of
@@ -165,16 +202,7 @@ static vf_result create_buffers(vf_sph *s)
  * the gradient by K makes it exact on the lattice the fluid starts from. */
 static double spiky_lattice_moment(double h, double s)
 {
-    int m = (int)ceil(h / s) + 1;
-    double k = 0;
-    for (int i = -m; i <= m; i++)
-        for (int j = -m; j <= m; j++)
-            for (int l = -m; l <= m; l++) {
-                double r = s * sqrt((double)(i * i + j * j + l * l));
-                if (r > 0 && r < h)
-                    k += 45.0 / (SPH_PI * pow(h, 6)) * (h - r) * (h - r) * (l * s) * (l * s) / r;
-            }
-    return k * s * s * s;
+    return lattice_sum(h, s, spiky_moment_term, 0) * s * s * s;
 }
 
 /* The sum of the Wendland C2 shape (1 - q)^4 (1 + 4 q), q = r / h, times
@@ -184,16 +212,7 @@ static double spiky_lattice_moment(double h, double s)
  * is at rest density. */
 static double wendland_lattice_sum(double h, double s)
 {
-    int m = (int)ceil(h / s) + 1;
-    double sum = 0;
-    for (int i = -m; i <= m; i++)
-        for (int j = -m; j <= m; j++)
-            for (int l = -m; l <= m; l++) {
-                double q = s * sqrt((double)(i * i + j * j + l * l)) / h;
-                if (q < 1)
-                    sum += (1 - q) * (1 - q) * (1 - q) * (1 - q) * (1 + 4 * q);
-            }
-    return sum * 21.0 * s * s * s / (2.0 * SPH_PI * h * h * h);
+    return lattice_sum(h, s, wendland_term, 0) * 21.0 * s * s * s / (2.0 * SPH_PI * h * h * h);
 }
 
 /* sum_j |grad W_ij|^2 over the cubic lattice of spacing s around a lattice
@@ -201,18 +220,7 @@ static double wendland_lattice_sum(double h, double s)
  * sum |grad C|^2 of a particle at rest is volume^2 times it. */
 static double spiky_lattice_grad2(double h, double s, double spiky)
 {
-    int m = (int)ceil(h / s) + 1;
-    double sum = 0;
-    for (int i = -m; i <= m; i++)
-        for (int j = -m; j <= m; j++)
-            for (int l = -m; l <= m; l++) {
-                double r = s * sqrt((double)(i * i + j * j + l * l));
-                if (r > 0 && r < h) {
-                    double g = spiky * (1 - r / h) * (1 - r / h);
-                    sum += g * g;
-                }
-            }
-    return sum;
+    return lattice_sum(h, s, spiky_grad2_term, spiky);
 }
 
 /* The PBF substeps a frame and iterations a substep of d (0: the defaults). */
