@@ -12,8 +12,8 @@
  *    test_sph_hydro) against rho0 g z, z the depth below the free surface
  *    (goal: within 1 %); the density error at rest, mean (rho - rho0) / rho0;
  *    the vertical acceleration the pressures give, -(V / rho0) sum_j (p_i +
- *    p_j) dW/dy (dfsph: its own kernel), in units of g (1 when the pressures
- *    alone hold the column). pbf's pressure is -rho0 (sum of a substep's
+ *    p_j) dW/dy (the gradient the method's shaders take), in units of g (1
+ *    when the pressures alone hold the column). pbf's pressure is -rho0 (sum of a substep's
  *    lambdas) / dt^2, dfsph's (kappa + kappa_v / dt) rho. Checked (pbf,
  *    dfsph): that acceleration within 20 %, 2 % of g, the mean pressure
  *    error within 30 %, 1 %, dfsph's worst within 3 %, the density error

@@ -569,7 +569,7 @@ vf_test_hydrostatic vf_test_sph_hydrostatic(const vf_sph_snapshot *snap, const v
                 if (d->method == VF_SPH_DFSPH)
                     vf_sph_ref_dfsph_grad(prm, dd, grad);
                 else
-                    vf_sph_ref_spiky_grad(dd, h, grad);
+                    vf_sph_ref_shader_spiky_grad(prm, dd, grad);
                 ay -= prm->mass / (rho0 * rho0) * (snap->dens[k][1] + snap->dens[j][1]) * grad[1];
             }
             double w = vf_sph_ref_poly6(sqrt(dx * dx + dy * dy + dz * dz), h) * prm->mass / snap->dens[j][0];

@@ -239,8 +239,8 @@ float (*vf_test_sph_column(struct vf_sph_desc *d))[4];
  * against rho0 g depth, worst and mean relative error, the worst of the raw
  * per-particle pressure, the mean density error, and the mean vertical
  * acceleration of the pressures, -(m / rho0^2) sum_j (p_i + p_j) dW/dy
- * (dW: dfsph's kernel for dfsph, the spiky one for the others; means 0 when
- * no particle counts). */
+ * (dW: the gradient the method's shaders take, dfsph's kernel or the
+ * lattice-normalised spiky one; means 0 when no particle counts). */
 typedef struct vf_test_hydrostatic {
     double surface; /* m: the level of the water volume over the tank floor */
     int used;       /* particles measured */

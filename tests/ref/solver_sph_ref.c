@@ -416,6 +416,14 @@ static void pbf_grad(const vf_sph_params *prm, const double d[3], double r, doub
         out[k] = f * d[k];
 }
 
+void vf_sph_ref_shader_spiky_grad(const vf_sph_params *prm, const double d[3], double out[3])
+{
+    double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    out[0] = out[1] = out[2] = 0;
+    if (r > 0 && r < prm->h)
+        pbf_grad(prm, d, r, out);
+}
+
 static double pbf_shape(const vf_sph_params *prm, double r2)
 {
     double t = 1 - r2 / ((double)prm->h * prm->h);

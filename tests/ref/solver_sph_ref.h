@@ -18,9 +18,11 @@ void vf_sph_ref_spiky_grad(const double d[3], double h, double out[3]);
 double vf_sph_ref_visc_lap(double r, double h);
 void vf_sph_ref_poly6_grad(const double d[3], double h, double out[3]);
 double vf_sph_ref_poly6_lap(double r, double h);
-/** dfsph's kernel gradient (Wendland C2, dfsph_common.glsl) at offset d: the
- * gradient a dfsph pressure is the pressure of (the others': the spiky one). */
+/** The gradients the shaders take at offset d (0 beyond h and at d = 0):
+ * dfsph's kernel (Wendland C2, dfsph_common.glsl), and the spiky one with
+ * the lattice normalisation of prm->spiky (wcsph, pbf). */
 void vf_sph_ref_dfsph_grad(const vf_sph_params *prm, const double d[3], double out[3]);
+void vf_sph_ref_shader_spiky_grad(const vf_sph_params *prm, const double d[3], double out[3]);
 
 /** Sums W(x_i - x_j) V and grad W(x_i - x_j) V (spiky) over a cubic lattice
  * of spacing s around a lattice point (V = s^3): the kernels' partition of
