@@ -244,10 +244,8 @@ static void ref_pair(const vf_sph_params *prm, uint32_t i, const double xi[3], c
         return;
     double g[3], gp[3];
     if (r > 1e-6 * h) {
-        vf_sph_ref_spiky_grad(d, h, g);
-        /* the shaders' gradient carries the lattice normalisation of prm->spiky */
-        double norm = prm->spiky * (SPH_PI * h * h * h * h) / 45.0;
-        double f = -m * norm * (press[i] / (rho[i] * rho[i]) + p_j / (rho_j * rho_j));
+        vf_sph_ref_shader_spiky_grad(prm, d, g);
+        double f = -m * (press[i] / (rho[i] * rho[i]) + p_j / (rho_j * rho_j));
         for (int k = 0; k < 3; k++)
             a[k] += f * g[k];
     }
