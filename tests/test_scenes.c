@@ -270,7 +270,7 @@ static void hostile(void)
         expect_cli_error(args, "river_long.json: height.flow_cells: 2097152 x 4096 cells need");
         CHECK_STR_CONTAINS(out, "use a smaller flow_cells");
     }
-    /* in range, but more than any device holds (4e9 x 108 bytes): the check
+    /* in range, but more than any device holds (4e9 x 164 bytes): the check
      * against the device's limits names the file and key too (frame_dt
      * short enough for the substeps 4e9 particles take, which validation
      * bounds before the device) */

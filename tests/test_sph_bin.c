@@ -7,10 +7,14 @@
  * twice gives the same order (determinism of the atomic slots), that the
  * per-cell counts are zero again after the scan, and the storage-buffer reads
  * (buffer_reads) of the scan, the sort and the reorder as well as their
- * texel reads. */
+ * texel reads. And the size check: the widest per-particle buffer, the
+ * neighbour bits (4 VF_SPH_MASK_WORDS bytes a particle), is bound whole, so
+ * one particle more than maxStorageBufferRange over its bytes is refused
+ * before any allocation, with a line that names the key. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "shared_sph.h"
 #include "gpu_cmd.h"
 #include "solver_sph.h"
 #include "solver_sph_ref.h"
@@ -184,6 +188,19 @@ int main(int argc, char **argv)
         run_case(gpu, &d, n, pos, "random, clustered, storage-buffer reads");
         d.buffer_reads = false;
         free(pos);
+    }
+    {
+        vf_test_section("a count whose neighbour bits exceed maxStorageBufferRange");
+        vf_sph_desc d = base_desc(1.0, h);
+        d.count_key = "particles";
+        uint64_t over = gpu->info.max_storage_buffer_range / (4 * VF_SPH_MASK_WORDS) + 1;
+        char err[512] = "";
+        const char *key = NULL;
+        vf_result r = vf_sph_check_size(gpu, &d, over, NULL, &key, err, sizeof err);
+        printf("  %llu particles: %s\n", (unsigned long long)over, err);
+        CHECK_EQ_INT(r, VF_ERR_TOO_LARGE);
+        CHECK(key && strcmp(key, "particles") == 0);
+        CHECK_STR_CONTAINS(err, "do not fit");
     }
     vf_test_gpu_done(&gpu);
     return vf_test_finish();

@@ -846,13 +846,15 @@ vf_result vf_sph_check_size(vf_gpu *gpu, const vf_sph_desc *desc, uint64_t parti
 
     /* Particles first (a huge count also makes the grid huge, and the count is
      * what the user asked for): every per-particle buffer is bound whole
-     * (vec4: 16 bytes a particle) and all of them must fit in device memory. */
+     * (the widest: the neighbour bits, 4 VF_SPH_MASK_WORDS bytes a particle)
+     * and all of them must fit in device memory. */
     uint64_t heap = gpu->info.device_local_bytes;
     uint64_t fixed = 4 * (cells + 1) * 2 + 4 * ((cells + 1) / VF_SPH_SCAN_BLOCK + 1) +
                      (1u << 20); /* starts, counts, block sums, small buffers */
     uint64_t per = sph_bytes_per_particle(desc);
     uint64_t by_heap = heap > fixed ? (uint64_t)((double)(heap - fixed) * 0.9) / per : 0;
-    uint64_t by_range = range / 16;
+    _Static_assert(4 * VF_SPH_MASK_WORDS >= 16, "the neighbour bits are the widest per-particle buffer");
+    uint64_t by_range = range / (4 * VF_SPH_MASK_WORDS);
     uint64_t max_particles = by_heap < by_range ? by_heap : by_range;
     if (max_particles > (uint64_t)UINT32_MAX - VF_SPH_WG)
         max_particles = (uint64_t)UINT32_MAX - VF_SPH_WG;
