@@ -1,12 +1,13 @@
 // pbf_common.glsl: what the position-based fluid passes share (shared_sph.h,
 // VF_PBF_*): the bindings of the particle's own state, the kernels of the
-// density constraint, the neighbour loop over the rows of a particle's
-// binned position (the bits pbf_lambda's first iteration writes: the pairs
-// of the substep, those within h at the binned positions), the mirror
-// images of a pair near walls and obstacles, and the finish of a substep
-// (the final or the next substep's predicted state, the binning, the largest
-// speed) into the other pair of particle buffers. Included after shared.h with SPH_STATE_ACCESS defined empty (the
-// speed atomics). Mirrored on the CPU by tests/ref/solver_sph_ref.c.
+// density constraint, the loop over a particle's pairs of the substep
+// (those within h at the binned positions: the bits pbf_lambda's first
+// iteration writes for the rows of the binned position), the mirror images
+// of the pairs near walls and obstacles (a second walk over the pairs), and
+// the finish of a substep (the final or the next substep's predicted state,
+// the binning, the largest speed) into the other pair of particle buffers.
+// Included after shared.h with SPH_STATE_ACCESS defined empty (the speed
+// atomics). Mirrored on the CPU by tests/ref/solver_sph_ref.c.
 #include "sph_common.glsl"
 
 layout(local_size_x = VF_SPH_WG) in;
@@ -90,17 +91,34 @@ bool pbf_pair_of(vec3 x0, uint j)
     return dot(d, d) < prm.h2;
 }
 
-// The pairs of particle pi_ (binned at px0_): the candidates whose bit is
-// set (SPH_FOR_MARKED), PBF_VISIT for each (the candidate in `j`); those
-// the bits do not cover are taken where their binned positions lie within
-// h (pbf_pair_of), so the pairs are exactly those of the first iteration
-// whatever the particles did since.
-#define PBF_FOR_NEIGHBOURS(pi_, px0_, PBF_VISIT)                                                                      \
-    {                                                                                                                  \
-        uvec4 pm0_, pm1_;                                                                                              \
-        pbf_bits(pi_, pm0_, pm1_);                                                                                     \
-        SPH_FOR_MARKED(px0_, pm0_, pm1_, pbf_pair_of(px0_, j), PBF_VISIT)                                             \
-    }
+// The pairs of a particle binned at px0_ with neighbour bits m0_, m1_:
+// PBF_VISIT for each (the candidate in `j`): the candidates whose bit is
+// set (SPH_FOR_MARKED), and those the bits do not cover where their binned
+// positions lie within h (pbf_pair_of), so the pairs are exactly those of
+// the first iteration whatever the particles did since.
+#define PBF_FOR_PAIRS(px0_, m0_, m1_, PBF_VISIT) SPH_FOR_MARKED(px0_, m0_, m1_, pbf_pair_of(px0_, j), PBF_VISIT)
 
 // The mirror images of a pair (sph_common.glsl's SPH_FOR_IMAGE_SETS).
 #define PBF_FOR_IMAGE_SETS SPH_FOR_IMAGE_SETS
+
+// The pairs' mirror images are summed in a second walk over the pairs (the
+// neighbour bits m0_, m1_ of a particle binned at px0_: PBF_FOR_PAIRS),
+// entered only by particles near a wall or an obstacle (mirrors pm_): a
+// device that runs both sides of a branch for every SIMD lane (llvmpipe)
+// then pays nothing for them inside the fluid, as sph_density's image
+// loops. PBF_VISIT_IMAGES is called for each pair (the candidate in `j`).
+#define PBF_FOR_PAIR_IMAGES(pm_, px0_, m0_, m1_, PBF_VISIT_IMAGES)                                                    \
+    if (sph_has_images(pm_)) {                                                                                         \
+        PBF_FOR_PAIRS(px0_, m0_, m1_, PBF_VISIT_IMAGES)                                                                \
+    }
+
+// The pairs of particle pi_ (binned at px0_, mirrors pm_), PBF_VISIT for
+// each (PBF_FOR_PAIRS), then their images (PBF_FOR_PAIR_IMAGES,
+// PBF_VISIT_IMAGES), from its bits read once.
+#define PBF_FOR_NEIGHBOURS_AND_IMAGES(pi_, px0_, pm_, PBF_VISIT, PBF_VISIT_IMAGES)                                    \
+    {                                                                                                                  \
+        uvec4 pn0_, pn1_;                                                                                              \
+        pbf_bits(pi_, pn0_, pn1_);                                                                                     \
+        PBF_FOR_PAIRS(px0_, pn0_, pn1_, PBF_VISIT)                                                                     \
+        PBF_FOR_PAIR_IMAGES(pm_, px0_, pn0_, pn1_, PBF_VISIT_IMAGES)                                                   \
+    }

@@ -30,14 +30,19 @@ void term(inout sums s, vec3 x, float w)
         s.eta += (w - s.wi) * pbf_grad(d, r2);
 }
 
-void visit(inout sums s, sph_mirrors m, uint j)
+void visit(inout sums s, uint j)
+{
+    vec4 r = w_at(j);
+    term(s, r.xyz, r.w);
+}
+
+// The images of pair j (the second walk; those of the pairs within h).
+void visit_images(inout sums s, sph_mirrors m, uint j)
 {
     vec4 r = w_at(j);
     vec3 d = s.xi - r.xyz;
-    if (dot(d, d) < s.h2) {
-        term(s, r.xyz, r.w);
+    if (dot(d, d) < s.h2)
         PBF_FOR_IMAGE_SETS(m, term(s, sph_mirror(r.xyz, mask, m, false), r.w);)
-    }
 }
 
 void main()
@@ -54,7 +59,7 @@ void main()
     s.h2 = prm.h2;
     s.r_min2 = 1e-12 * prm.h2;
     sph_mirrors m = sph_mirrors_at(s.xi);
-    PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j);)
+    PBF_FOR_NEIGHBOURS_AND_IMAGES(i, x0, m, visit(s, j);, visit_images(s, m, j);)
     vec3 eta = prm.volume * s.eta;
     float len = length(eta);
     vec4 v = out_vel[i]; // after XSPH

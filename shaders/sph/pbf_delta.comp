@@ -38,14 +38,19 @@ void term(inout sums s, vec3 x, float lambda_j)
     }
 }
 
-void visit(inout sums s, sph_mirrors m, uint j)
+void visit(inout sums s, uint j)
+{
+    vec4 r = rec_at(j);
+    term(s, r.xyz, r.w);
+}
+
+// The images of pair j (the second walk; those of the pairs within h).
+void visit_images(inout sums s, sph_mirrors m, uint j)
 {
     vec4 r = rec_at(j);
     vec3 d = s.xi - r.xyz;
-    if (dot(d, d) < s.h2) {
-        term(s, r.xyz, r.w);
+    if (dot(d, d) < s.h2)
         PBF_FOR_IMAGE_SETS(m, term(s, sph_mirror(r.xyz, mask, m, false), r.w);)
-    }
 }
 
 void main()
@@ -62,7 +67,7 @@ void main()
     s.h2 = prm.h2;
     s.r_min2 = 1e-12 * prm.h2;
     sph_mirrors m = sph_mirrors_at(s.xi);
-    PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j);)
+    PBF_FOR_NEIGHBOURS_AND_IMAGES(i, x0, m, visit(s, j);, visit_images(s, m, j);)
     vec3 x = s.xi + prm.volume * s.dx, unused = vec3(0.0);
     sph_collide_margin(x, unused, sph_wall_margin());
     if ((pc.flags & VF_PBF_LAST) == 0u) {

@@ -3,9 +3,10 @@
 // C_i = rho_i / rho0 - 1 (clamped at 0 unless negative pressures are kept),
 // lambda_i = -C_i / (sum_k |grad_k C_i|^2 + epsilon) with grad_k C_i =
 // V grad W_ik (V = m / rho0, the spiky gradient), over the pairs within h
-// and their mirror images near walls and obstacles (pbf_common.glsl); an
-// image moves with its original (reflected), so its gradient counts with
-// its original's in grad_k C_i, and a particle's own images in grad_i C_i.
+// and their mirror images near walls and obstacles (pbf_common.glsl: in a
+// second walk over the pairs); an image moves with its original (reflected),
+// so its gradient counts with its original's in grad_k C_i, and a
+// particle's own images in grad_i C_i.
 // Writes the record (x_i, lambda_i) pbf_delta reads and (density, sum of
 // the iterations' lambda). The first iteration (VF_PBF_FIRST) reads the
 // binned positions, walks the rows of cells as sph_density does and writes
@@ -51,23 +52,38 @@ vec3 term(inout sums s, vec3 d)
     return g;
 }
 
-// Candidate j: its term and its images' when it lies within h; true then.
-// grad_j C_i = -(its gradient + its images' reflected back); for j = i the
-// images' reflected gradients belong to grad_i C_i (an image moves with i).
-bool visit(inout sums s, sph_mirrors m, uint j, uint i)
+// Candidate j: its term when it lies within h; true then.
+bool visit(inout sums s, uint j, uint i)
 {
     vec3 xj = x_at(s, j);
     vec3 d = s.xi - xj;
     bool near = dot(d, d) < s.h2;
     if (near) {
         vec3 c = term(s, d);
-        PBF_FOR_IMAGE_SETS(m, c += sph_reflect(term(s, s.xi - sph_mirror(xj, mask, m, false)), mask, m);)
-        if (j == i)
-            s.own += c;
-        else
+        if (j != i)
             s.sq += dot(c, c);
     }
     return near;
+}
+
+// The images of pair j (the second walk): grad_j C_i = -(its gradient c +
+// its images' reflected back, ci), so |grad_j C_i|^2 gains 2 c.ci + |ci|^2
+// over the first walk's |c|^2; for j = i (c = 0) the images' reflected
+// gradients belong to grad_i C_i (an image moves with i).
+void visit_images(inout sums s, sph_mirrors m, uint j, uint i)
+{
+    vec3 xj = x_at(s, j);
+    vec3 d = s.xi - xj;
+    float r2 = dot(d, d);
+    if (r2 < s.h2) {
+        vec3 c = r2 > s.r_min2 ? s.volume * pbf_grad(d, r2) : vec3(0.0);
+        vec3 ci = vec3(0.0);
+        PBF_FOR_IMAGE_SETS(m, ci += sph_reflect(term(s, s.xi - sph_mirror(xj, mask, m, false)), mask, m);)
+        if (j == i)
+            s.own += ci;
+        else
+            s.sq += dot(ci, ci) + 2.0 * dot(c, ci);
+    }
 }
 
 void main()
@@ -87,11 +103,11 @@ void main()
     s.r_min2 = 1e-12 * prm.h2;
     s.volume = prm.volume;
     sph_mirrors m = sph_mirrors_at(s.xi);
+    uvec4 m0 = uvec4(0u), m1 = uvec4(0u); // the neighbour bits
     if (s.first) {
         // the rows of x0, as sph_density, writing the bits
         ivec3 c = sph_cell3(x0);
         vec3 f = sph_rows_at(x0);
-        uvec4 m0 = uvec4(0u), m1 = uvec4(0u);
         uint at = 0u, acc = 0u;
         ivec2 lo0, hi0;
         sph_row_bounds(c, f, lo0, hi0);
@@ -101,7 +117,7 @@ void main()
             sph_row_candidates_of(g, r, c, f, lo0, hi0, b, e);
             uint rbits = 0u, bit = 1u;
             for (uint j = b; j < e; j++) {
-                rbits |= visit(s, m, j, i) ? bit : 0u;
+                rbits |= visit(s, j, i) ? bit : 0u;
                 bit <<= 1u;
             }
             sph_mask_push(m0, m1, acc, at, rbits, min(e - b, 32u));
@@ -110,8 +126,10 @@ void main()
         for (uint k = 0u; k < VF_SPH_MASK_WORDS; k++)
             bits[VF_SPH_MASK_WORDS * i + k] = k < 4u ? m0[k & 3u] : m1[k & 3u];
     } else {
-        PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j, i);)
+        pbf_bits(i, m0, m1);
+        PBF_FOR_PAIRS(x0, m0, m1, visit(s, j, i);)
     }
+    PBF_FOR_PAIR_IMAGES(m, x0, m0, m1, visit_images(s, m, j, i);)
     float rho = prm.mass * prm.poly6 * s.w;
     float c = rho / prm.rho0 - 1.0;
     if (prm.clamp_pressure != 0u)

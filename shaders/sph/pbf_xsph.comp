@@ -49,13 +49,23 @@ void term(inout sums s, vec3 x, vec3 v, float rho)
     }
 }
 
-void visit(inout sums s, sph_mirrors m, uint j)
+void visit(inout sums s, uint j)
 {
     vec3 xj = x_at(j).xyz;
     vec3 d = s.xi - xj;
     if (dot(d, d) < s.h2) {
         vec4 v = v_at(j);
         term(s, xj, v.xyz, v.w);
+    }
+}
+
+// The images of pair j (the second walk; those of the pairs within h).
+void visit_images(inout sums s, sph_mirrors m, uint j)
+{
+    vec3 xj = x_at(j).xyz;
+    vec3 d = s.xi - xj;
+    if (dot(d, d) < s.h2) {
+        vec4 v = v_at(j);
         PBF_FOR_IMAGE_SETS(m, term(s, sph_mirror(xj, mask, m, false), sph_mirror(v.xyz, mask, m, true), v.w);)
     }
 }
@@ -79,7 +89,7 @@ void main()
     s.mw = prm.poly6;
     s.mass = prm.mass;
     sph_mirrors m = sph_mirrors_at(s.xi);
-    PBF_FOR_NEIGHBOURS(i, x0, visit(s, m, j);)
+    PBF_FOR_NEIGHBOURS_AND_IMAGES(i, x0, m, visit(s, j);, visit_images(s, m, j);)
     vec3 v = s.vi + min(prm.xsph * pc.dt, 1.0) * s.dv + sph_visc_gain(pc.dt, vr.w, s.diag) * s.visc;
     if ((pc.flags & VF_PBF_POST) != 0u) {
         out_vel[i] = vec4(v, vr.w);

@@ -249,6 +249,10 @@ sph_mirrors sph_mirrors_at(vec3 x)
     return m;
 }
 
+// Whether a particle with mirrors m sees mirror images (near a wall or an
+// obstacle).
+bool sph_has_images(sph_mirrors m) { return m.axes != 0u || m.obstacle; }
+
 vec3 sph_mirror_axes(vec3 x, uint mask, vec3 plane)
 {
     for (int a = 0; a < 3; a++)
