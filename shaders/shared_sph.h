@@ -240,6 +240,8 @@
 #define VF_PBF_DELTA_BIND_X 17     /* vec4 the corrected positions (write); the last iteration with a
                                       pass after it: (x, pressure) */
 #define VF_PBF_DELTA_BIND_NB_V 18  /* vec4 (v, density) for the pass after it (write) */
+#define VF_PBF_DELTA_BIND_DISP 19  /* vec4 the particle's displacement from x0 over the iterations so far
+                                      (own; read after the first, written before the last) */
 /* pbf_xsph */
 #define VF_PBF_XSPH_BIND_X 15      /* vec4 (x, pressure) after the solve (read) */
 #define VF_PBF_XSPH_BIND_X_T 16
@@ -254,7 +256,8 @@
 #define VF_PBF_CONFINE_BIND_X 18      /* vec4 (x, pressure) after the solve (read, own) */
 
 /* vf_pbf_push flags */
-#define VF_PBF_FIRST 4u    /* pbf_lambda: the first iteration (walk the rows, write the bits, set the lambda sum) */
+#define VF_PBF_FIRST 4u    /* pbf_lambda: the first iteration (walk the rows, write the bits, set the lambda sum);
+                              pbf_delta: the first iteration (no displacement yet) */
 #define VF_PBF_LAST 8u     /* pbf_delta: the last iteration (the final velocity) */
 #define VF_PBF_POST 16u    /* pbf_delta, pbf_xsph: a pass follows that reads its records (no finish) */
 #define VF_PBF_PREDICT 32u /* the finish predicts the next substep (external forces, x += v dt,
@@ -448,8 +451,9 @@ VF_STRUCT_BEGIN(vf_sph_params)
                                21 / (2 pi h^3) / L (L: the kernel's sum on the initial cubic lattice) */
     VF_FLOAT dfsph_grad;    /* its gradient: grad W = -dfsph_grad (1 - q)^3 r, dfsph_grad = 210 / (pi h^5)
                                (the continuous kernel's) */
-    VF_UINT pad0;           /* the block's size a multiple of 16 bytes */
-    VF_UINT pad1;
+    VF_FLOAT pbf_omega;     /* pbf: the over-relaxation of the position corrections, x += omega V
+                               sum (lambda_i + lambda_j + s_corr) grad W */
+    VF_UINT pad1;           /* the block's size a multiple of 16 bytes */
 VF_STRUCT_END(vf_sph_params)
 VF_STATIC_ASSERT(sizeof(vf_sph_params) == 16 * (7 + VF_SPH_MAX_SPHERES + 2 * VF_SPH_MAX_BOXES) + 4 * 52,
                  "vf_sph_params must match std140")

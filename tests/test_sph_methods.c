@@ -10,15 +10,17 @@
  *    particle more than 2h from the free surface and the walls: the SPH
  *    interpolant of the pressure (sum_j V_j p_j W_ij / sum_j V_j W_ij, see
  *    test_sph_hydro) against rho0 g z, z the depth below the free surface
- *    (goal: within 1 %); the density error at rest, mean (rho - rho0) / rho0;
+ *    (goal: within 1 %); the density error at rest, mean (rho - rho0) / rho0,
+ *    after 1 s and averaged over the frames of 0.5-1 s (pbf's goal: within
+ *    1 % on average);
  *    the vertical acceleration the pressures give, -(V / rho0) sum_j (p_i +
  *    p_j) dW/dy (the gradient the method's shaders take), in units of g (1
- *    when the pressures alone hold the column). pbf's pressure is -rho0 (sum of a substep's
- *    lambdas) / dt^2, dfsph's (kappa + kappa_v / dt) rho. Checked (pbf,
+ *    when the pressures alone hold the column). pbf's pressure is -rho0 omega (sum of a
+ *    substep's lambdas) / dt^2, dfsph's (kappa + kappa_v / dt) rho. Checked (pbf,
  *    dfsph): that acceleration within 20 %, 2 % of g, the mean pressure
  *    error within 30 %, 1 %, dfsph's worst within 3 %, the density error
- *    within 2 %, 0.1 %, and the kinetic energy after 1 s (goal 0) at most
- *    1e-3, 1e-4 J/kg.
+ *    within 2 %, 0.1 %, its average within 1 % (the goal), 0.1 %, and the
+ *    kinetic energy after 1 s (goal 0) at most 1e-3, 1e-4 J/kg.
  *  - dam break against Martin & Moyce (1952), at spacing 0.02 (a = 0.25 m,
  *    column 2a high, 3 600 particles), all three solvers at their defaults:
  *    the front (the largest x of a particle) over a at the measured
@@ -57,6 +59,7 @@ static double compression(const vf_sph_snapshot *snap, double rho0)
 /* The levels a method holds (the relative tolerances of the checks). */
 typedef struct hydro_levels {
     double accel, mean, worst, density, energy; /* energy: J/kg after 1 s; worst 0: not checked */
+    double density_avg; /* the density error at rest averaged over the frames of 0.5-1 s */
 } hydro_levels;
 
 static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hydro_levels lv)
@@ -73,6 +76,7 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hyd
     d.damping = 20;
     d.method = method;
     d.pbf_relaxation = 0.01;
+    d.pbf_omega = VF_SPH_PBF_OMEGA;
     d.pbf_tensile_k = 0.1;
     d.pbf_tensile_dq = 0.2;
     d.pbf_tensile_n = 4;
@@ -80,18 +84,30 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hyd
     vf_sph *sph = vf_test_sph(gpu, &d);
     if (!sph || !CHECK(vf_sph_solver_wrap(sph, gpu, &solver) == VF_OK)) /* owns sph, also on failure */
         goto done;
-    const uint32_t frames = 60, chunk = 15;
-    double ke_end = 0;
-    for (uint32_t f = 0; f < frames; f += chunk) {
-        if (!vf_test_frames(gpu, solver, chunk))
+    /* 15 frames at a time, each frame from 0.5 s on (the density error at
+     * rest averaged there: a column that still moves reads differently from
+     * frame to frame) */
+    const uint32_t frames = 60, chunk = 15, settled = 30;
+    double ke_end = 0, dsum = 0;
+    uint32_t dcount = 0;
+    for (uint32_t f = 0; f < frames;) {
+        uint32_t step = f < settled ? chunk : 1;
+        if (!vf_test_frames(gpu, solver, step))
             goto done;
+        f += step;
         vf_sph_snapshot snap;
         if (!CHECK(vf_sph_read(sph, false, &snap) == VF_OK))
             goto done;
+        if (f > settled) {
+            dsum += vf_test_sph_hydrostatic(&snap, vf_sph_get_params(sph), &d).density;
+            dcount++;
+        }
         ke_end = vf_test_sph_kinetic(&snap);
-        printf("  t = %.3f s: kinetic energy %.3e J/kg\n", (f + chunk) * d.frame_dt, ke_end);
+        if (f % chunk == 0)
+            printf("  t = %.3f s: kinetic energy %.3e J/kg\n", f * d.frame_dt, ke_end);
         vf_sph_snapshot_free(&snap);
     }
+    double density_avg = dcount ? dsum / dcount : 0;
     vf_sph_snapshot snap;
     if (CHECK(vf_sph_read(sph, false, &snap) == VF_OK)) {
         vf_test_hydrostatic r = vf_test_sph_hydrostatic(&snap, vf_sph_get_params(sph), &d);
@@ -101,9 +117,11 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hyd
                "rest %+.3f%%; the pressures' vertical acceleration -(V / rho0) sum_j (p_i + p_j) dW/dy: mean %.3f g\n",
                r.surface, r.used, 2 * d.h, 100 * r.worst, 100 * r.mean, 100 * r.worst_raw, 100 * r.density,
                r.accel / g);
-        /* the levels the solvers hold today (docs/testing.md); the goals,
-         * the pressure within 1 % everywhere and at rest, are not met by
-         * either */
+        printf("  density error at rest averaged over the %u frames of %.2f-%.2f s: %+.3f%%\n", dcount,
+               (settled + 1) * d.frame_dt, frames * d.frame_dt, 100 * density_avg);
+        /* the levels the solvers hold today (docs/testing.md); the goal of
+         * the pressure within 1 % everywhere is met by neither, pbf's of the
+         * density within 1 % on average is checked */
         CHECK(r.used >= 100);
         if (r.used) {
             CHECK_REL(r.accel, g, lv.accel, 0);
@@ -112,6 +130,7 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hyd
                 CHECK_LE(r.worst, lv.worst);
         }
         CHECK_LE(fabs(r.density), lv.density);
+        CHECK_LE(fabs(density_avg), lv.density_avg);
         CHECK_LE(ke_end, lv.energy);
         vf_sph_snapshot_free(&snap);
     }
@@ -257,8 +276,8 @@ static void ten_seconds(vf_gpu *gpu, const char *method, double com_tol)
 int main(int argc, char **argv)
 {
     vf_gpu *gpu = vf_test_start(argc, argv);
-    hydrostatic(gpu, VF_SPH_PBF, "hydrostatic column, pbf", (hydro_levels){0.2, 0.3, 0, 0.02, 1e-3});
-    hydrostatic(gpu, VF_SPH_DFSPH, "hydrostatic column, dfsph", (hydro_levels){0.02, 0.01, 0.03, 1e-3, 1e-4});
+    hydrostatic(gpu, VF_SPH_PBF, "hydrostatic column, pbf", (hydro_levels){0.2, 0.3, 0, 0.02, 1e-3, 0.01});
+    hydrostatic(gpu, VF_SPH_DFSPH, "hydrostatic column, dfsph", (hydro_levels){0.02, 0.01, 0.03, 1e-3, 1e-4, 1e-3});
     front_result pbf = dam_break_front(gpu, "pbf");
     front_result dfsph = dam_break_front(gpu, "dfsph");
     front_result wcsph = dam_break_front(gpu, "wcsph");

@@ -45,16 +45,18 @@ vec3 pbf_grad(vec3 d, float r2)
 }
 
 // The prediction of a substep: v += dt a, x += dt v, x kept out of the walls
-// and obstacles, and v the velocity of the move that was made (a wall stops
-// the particle: the velocity follows the positions, as every correction of
-// the substep does).
+// and obstacles, and where they moved it v the velocity of the move that
+// was made (a wall stops the particle: the velocity follows the positions,
+// as every correction of the substep does; elsewhere v stays as it is, not
+// the rounding of x's move over dt).
 void pbf_predict(inout vec3 x, inout vec3 v, float dt)
 {
     v += dt * sph_external(x, v, pc.interact, pc.strength);
-    vec3 x1 = x + dt * v, vc = v;
-    sph_collide_margin(x1, vc, sph_wall_margin());
-    v = (x1 - x) / dt;
-    x = x1;
+    vec3 x1 = x + dt * v, xc = x1, vc = v;
+    sph_collide_margin(xc, vc, sph_wall_margin());
+    if (any(notEqual(xc, x1)))
+        v = (xc - x) / dt;
+    x = xc;
 }
 
 // The end of a substep for particle i: the final position and velocity (and
@@ -73,9 +75,10 @@ void pbf_finish(uint i, vec3 x, vec3 v, float rho, float p)
 }
 
 // The pressure that the substep's corrections stand for: a correction
-// V sum (lambda_i + lambda_j) grad W moves a particle as the symmetric
-// pressure force of pressures -rho0 lambda / dt^2 does in one step.
-float pbf_pressure(float lambda_sum) { return -prm.rho0 * lambda_sum / (pc.dt * pc.dt); }
+// omega V sum (lambda_i + lambda_j) grad W moves a particle as the
+// symmetric pressure force of pressures -rho0 omega lambda / dt^2 does in
+// one step.
+float pbf_pressure(float lambda_sum) { return -prm.rho0 * prm.pbf_omega * lambda_sum / (pc.dt * pc.dt); }
 
 // The neighbour bits of particle i (pbf_lambda's first iteration).
 void pbf_bits(uint i, out uvec4 m0, out uvec4 m1)

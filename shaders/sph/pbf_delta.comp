@@ -1,11 +1,17 @@
 #version 450
 // The position correction of one PBF iteration (Macklin & Mueller 2013,
-// eq. 12-14): dx_i = V sum_j (lambda_i + lambda_j + s_corr) grad W_ij over
+// eq. 12-14), over-relaxed by omega (prm.pbf_omega): dx_i = omega V sum_j
+// (lambda_i + lambda_j + s_corr) grad W_ij over
 // the pairs within h and their mirror images (pbf_common.glsl), with the
 // artificial pressure s_corr = -k (W(r) / W(dq))^n, then the walls and
-// obstacles (positions only). The last iteration (VF_PBF_LAST) also gives
-// the final velocity, v = v_predicted + (x - x0) / dt (the prediction
-// already made v the velocity of its own move), and either hands
+// obstacles (positions only). The correction adds to the particle's
+// displacement from x0 over the substep's iterations, kept apart from the
+// position (x = x0 + displacement), so the velocity the substep ends with
+// does not take the rounding of x (an ulp of a position 0.1 m from the
+// tank's corner over a 8 ms step is 1e-6 m/s). The last iteration
+// (VF_PBF_LAST) also gives the final velocity, v = v_predicted +
+// displacement / dt (the prediction already made v the velocity of its own
+// move), and either hands
 // (x, pressure) and (v, density) to the pass after it (VF_PBF_POST) or ends
 // the substep (pbf_finish).
 #define SPH_STATE_ACCESS
@@ -16,6 +22,7 @@ layout(std430, binding = VF_PBF_DELTA_BIND_REC) readonly buffer Rec { vec4 rec[]
 layout(binding = VF_PBF_DELTA_BIND_REC_T) uniform samplerBuffer rec_t;
 layout(std430, binding = VF_PBF_DELTA_BIND_X) writeonly buffer X { vec4 xk[]; };
 layout(std430, binding = VF_PBF_DELTA_BIND_NB_V) writeonly buffer NbV { vec4 nb_v[]; };
+layout(std430, binding = VF_PBF_DELTA_BIND_DISP) buffer Disp { vec4 disp[]; };
 
 vec4 rec_at(uint j) { return sph_texel ? texelFetch(rec_t, int(j)) : rec[j]; }
 
@@ -68,13 +75,20 @@ void main()
     s.r_min2 = 1e-12 * prm.h2;
     sph_mirrors m = sph_mirrors_at(s.xi);
     PBF_FOR_NEIGHBOURS_AND_IMAGES(i, x0, m, visit(s, j);, visit_images(s, m, j);)
-    vec3 x = s.xi + prm.volume * s.dx, unused = vec3(0.0);
-    sph_collide_margin(x, unused, sph_wall_margin());
+    // the displacement from x0 summed as it is (its own rounding, ~1e-7 of
+    // it), the position x0 + displacement, the walls and obstacles
+    vec3 moved = ((pc.flags & VF_PBF_FIRST) != 0u ? vec3(0.0) : disp[i].xyz) + (prm.pbf_omega * prm.volume) * s.dx;
+    vec3 x = x0 + moved, xc = x, unused = vec3(0.0);
+    sph_collide_margin(xc, unused, sph_wall_margin());
+    if (any(notEqual(xc, x))) // a wall or an obstacle moved it: the displacement is the move made
+        moved = xc - x0;
+    x = xc;
     if ((pc.flags & VF_PBF_LAST) == 0u) {
         xk[i] = vec4(x, 0.0);
+        disp[i] = vec4(moved, 0.0);
         return;
     }
-    vec3 v = vel[i].xyz + (x - x0) / pc.dt;
+    vec3 v = vel[i].xyz + moved / pc.dt;
     vec2 rl = dens[i];
     float p = pbf_pressure(rl.y);
     if ((pc.flags & VF_PBF_POST) != 0u) {

@@ -28,7 +28,7 @@ typedef struct vf_sph_scene_desc {
     int integrator;
     double cfl, frame_dt;
     int method, walls, pbf_substeps, pbf_iterations;
-    double pbf_relaxation, pbf_tensile_k, pbf_tensile_dq, pbf_tensile_n, xsph, vorticity;
+    double pbf_relaxation, pbf_omega, pbf_tensile_k, pbf_tensile_dq, pbf_tensile_n, xsph, vorticity;
     double dfsph_cfl, dfsph_dt_max, dfsph_eta, dfsph_eta_v;
     int dfsph_max_iterations, dfsph_substeps;
     double push_x, push_y, push_z, push_radius, push_strength;
@@ -91,6 +91,8 @@ typedef struct vf_sph_scene_desc {
      "pbf: density-constraint iterations a substep"},                                                                  \
     {"pbf_relaxation", DBL, OFF(pbf_relaxation), 0.01, 0, 100, false, NULL, "1",                                      \
      "pbf: constraint relaxation epsilon, in units of a particle's sum |grad C|^2 at rest"},                           \
+    {"pbf_omega", DBL, OFF(pbf_omega), VF_SPH_PBF_OMEGA, 0.5, 1.5, false, NULL, "1",                                  \
+     "pbf: over-relaxation of the position corrections, x += omega V sum (lambda_i + lambda_j + s_corr) grad W (1: the paper's; 1.3 and above oscillate)"}, \
     {"pbf_tensile_k", DBL, OFF(pbf_tensile_k), 0.1, 0, 10, false, NULL, "1",                                          \
      "pbf: artificial pressure s_corr = -k (W(r) / W(dq))^n against clumping, k as a density error; 0: off"},        \
     {"pbf_tensile_dq", DBL, OFF(pbf_tensile_dq), 0.2, 0, 0.99, false, NULL, "1", "pbf: dq of the artificial pressure, over h"}, \
@@ -613,6 +615,7 @@ static void scene_sph_desc(const vf_sph_scene_desc *d, const geometry *g, double
     sd->pbf_substeps = (uint32_t)d->pbf_substeps;
     sd->pbf_iterations = (uint32_t)d->pbf_iterations;
     sd->pbf_relaxation = d->pbf_relaxation;
+    sd->pbf_omega = d->pbf_omega;
     sd->pbf_tensile_k = d->pbf_tensile_k;
     sd->pbf_tensile_dq = d->pbf_tensile_dq;
     sd->pbf_tensile_n = d->pbf_tensile_n;

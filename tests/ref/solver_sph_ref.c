@@ -452,17 +452,19 @@ void vf_sph_ref_pbf_predict(const vf_sph_params *prm, const vf_pbf_push *push, f
                             float (*vel)[4])
 {
     for (uint32_t i = 0; i < n; i++) {
-        float a[3], x1[3], vc[3];
+        float a[3], x1[3], xc[3], vc[3];
         pbf_external(prm, push, pos[i], vel[i], a);
         for (int k = 0; k < 3; k++) {
             vel[i][k] += dt * a[k];
-            x1[k] = pos[i][k] + dt * vel[i][k];
+            x1[k] = xc[k] = pos[i][k] + dt * vel[i][k];
             vc[k] = vel[i][k];
         }
-        collide_margin(prm, x1, vc, wall_margin(prm));
+        collide_margin(prm, xc, vc, wall_margin(prm));
+        bool hit = memcmp(x1, xc, sizeof x1) != 0;
         for (int k = 0; k < 3; k++) {
-            vel[i][k] = (x1[k] - pos[i][k]) / dt;
-            pos[i][k] = x1[k];
+            if (hit)
+                vel[i][k] = (xc[k] - pos[i][k]) / dt;
+            pos[i][k] = xc[k];
         }
     }
 }
@@ -601,19 +603,28 @@ static double delta_coef(const vf_sph_params *prm, const double *lambda, uint32_
     return lambda[i] + lambda[j] + scorr;
 }
 
-/* The corrected positions (pbf_delta.comp), into out. */
-static void pbf_deltas(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], const double *lambda,
-                       double (*out)[3])
+/* The corrected positions (pbf_delta.comp, over-relaxed by pbf_omega), into
+ * out: each particle's displacement from its binned position x0 (moved)
+ * gains the correction, the position is x0 + displacement in fp32, the
+ * walls and obstacles move it, and where they do the displacement becomes
+ * the move made. */
+static void pbf_deltas(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x0)[3],
+                       const double (*x)[3], const double *lambda, double (*moved)[3], double (*out)[3])
 {
     for (uint32_t i = 0; i < n; i++) {
         double dx[3];
         pbf_grad_sum(prm, n, near, x, i, delta_coef, lambda, dx);
-        float xf[3], unused[3] = {0, 0, 0};
-        for (int k = 0; k < 3; k++)
-            xf[k] = (float)(x[i][k] + prm->volume * dx[k]);
-        collide_margin(prm, xf, unused, wall_margin(prm));
-        for (int k = 0; k < 3; k++)
-            out[i][k] = xf[k];
+        float xf[3], xc[3], unused[3] = {0, 0, 0};
+        for (int k = 0; k < 3; k++) {
+            moved[i][k] += prm->pbf_omega * prm->volume * dx[k];
+            xf[k] = xc[k] = (float)(x0[i][k] + moved[i][k]);
+        }
+        collide_margin(prm, xc, unused, wall_margin(prm));
+        for (int k = 0; k < 3; k++) {
+            if (memcmp(xf, xc, sizeof xf))
+                moved[i][k] = (double)xc[k] - x0[i][k];
+            out[i][k] = xc[k];
+        }
     }
 }
 
@@ -702,11 +713,11 @@ vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *pu
     vf_sph_ref_pbf_predict(prm, push, dt, n, pos, vel);
     double(*x0)[3] = malloc(24ull * n), (*x)[3] = malloc(24ull * n), (*xn)[3] = malloc(24ull * n);
     double(*v)[3] = malloc(24ull * n), (*dv)[3] = malloc(24ull * n), (*w)[3] = malloc(24ull * n);
-    double(*vv)[3] = malloc(24ull * n);
+    double(*vv)[3] = malloc(24ull * n), (*moved)[3] = calloc(n, 24);
     double *rho = malloc(8ull * n), *lambda = malloc(8ull * n), *lsum = calloc(n, 8), *wlen = calloc(n, 8);
     bool *near = NULL;
     vf_result r = VF_ERR_NO_MEMORY;
-    if (!x0 || !x || !xn || !v || !dv || !vv || !w || !rho || !lambda || !lsum || !wlen)
+    if (!x0 || !x || !xn || !v || !dv || !vv || !moved || !w || !rho || !lambda || !lsum || !wlen)
         goto done;
     for (uint32_t i = 0; i < n; i++)
         for (int k = 0; k < 3; k++)
@@ -717,12 +728,12 @@ vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *pu
         pbf_lambdas(prm, n, near, (const double (*)[3])x, rho, lambda);
         for (uint32_t i = 0; i < n; i++)
             lsum[i] += lambda[i];
-        pbf_deltas(prm, n, near, (const double (*)[3])x, lambda, xn);
+        pbf_deltas(prm, n, near, (const double (*)[3])x0, (const double (*)[3])x, lambda, moved, xn);
         memcpy(x, xn, 24ull * n);
     }
     for (uint32_t i = 0; i < n; i++)
         for (int k = 0; k < 3; k++)
-            v[i][k] = vel[i][k] + (x[i][k] - x0[i][k]) / dt;
+            v[i][k] = vel[i][k] + moved[i][k] / dt;
     if (prm->xsph > 0 || prm->viscosity > 0 || prm->vorticity > 0) {
         pbf_xsph(prm, dt, n, near, (const double (*)[3])x, (const double (*)[3])v, rho, dv, vv, w);
         for (uint32_t i = 0; i < n; i++) {
@@ -751,7 +762,7 @@ vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *pu
         if (rho_out)
             rho_out[i] = rho[i];
         if (lambda_out)
-            lambda_out[i] = lsum[i];
+            lambda_out[i] = prm->pbf_omega * lsum[i];
     }
     r = VF_OK;
 done:
@@ -761,6 +772,7 @@ done:
     free(v);
     free(dv);
     free(vv);
+    free(moved);
     free(w);
     free(rho);
     free(lambda);

@@ -321,6 +321,7 @@ static void fill_params(vf_sph *s, uint32_t gx, uint32_t gy, uint32_t gz)
      * -k / S0 is what a density error k gives at rest) */
     double s0 = volume * volume * spiky_lattice_grad2(h, d->spacing, p->spiky);
     p->pbf_relax = (float)(d->pbf_relaxation * s0);
+    p->pbf_omega = (float)(d->pbf_omega > 0 ? d->pbf_omega : VF_SPH_PBF_OMEGA);
     p->pbf_scorr_k = (float)(d->pbf_tensile_k / s0);
     double dq = 1 - d->pbf_tensile_dq * d->pbf_tensile_dq;
     p->pbf_scorr_inv_w = (float)(dq > 0 ? 1 / (dq * dq * dq) : 0);

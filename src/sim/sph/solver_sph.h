@@ -50,6 +50,16 @@ typedef enum vf_sph_method { VF_SPH_METHOD_LIST(VF_CHOICE_ENUM) } vf_sph_method;
  * 0.103 in Z RMS, at 2 alpha it is 0.042 off (wcsph at alpha: 0.044; the
  * sweep is in docs/testing.md). */
 static inline double vf_sph_alpha_scale(vf_sph_method m) { return m == VF_SPH_DFSPH ? 2.0 : 1.0; }
+/* pbf's over-relaxation of its position corrections (x += omega V sum (...)
+ * grad W, an iteration of the Jacobi solve over-relaxed): the default of
+ * the scene key pbf_omega and of a desc's 0. The test_sph_methods column
+ * (2 substeps of 6 iterations), its density error at rest averaged over
+ * frames 31-120, against omega: 1: +1.34 %, 1.05: +1.00 %, 1.1: +0.64 %,
+ * 1.15: +0.46 %, 1.2: -0.39 % with a column that keeps moving (kinetic
+ * energy 1.2e-2 J/kg after 1 s, 7.9e-4 at 1.1); 1.3 blows up. 1.1 also
+ * brings the dam-break front nearer Martin & Moyce's (0.073 against 0.077
+ * in Z RMS) at no cost (docs/testing.md). */
+#define VF_SPH_PBF_OMEGA 1.1
 /* The walls and obstacles: no-slip (their mirror images carry the velocity
  * reversed, so viscosity and XSPH drag the fluid along them), free-slip
  * (reflected), or auto: free-slip, as every method applies the artificial
@@ -90,10 +100,11 @@ typedef struct vf_sph_desc {
     vf_sph_walls walls;        /* default auto (zero) */
     /* pbf: substeps a frame and iterations a substep (0: 2 and 6), the
      * constraint's relaxation epsilon over sum |grad C|^2 of a particle of
-     * the rest lattice (0: none), the artificial pressure k, dq / h and n
-     * (k 0: off), the XSPH share and the vorticity confinement (m/s) */
+     * the rest lattice (0: none), the over-relaxation of the corrections
+     * (0: VF_SPH_PBF_OMEGA), the artificial pressure k, dq / h and n (k 0:
+     * off), the XSPH share and the vorticity confinement (m/s) */
     uint32_t pbf_substeps, pbf_iterations;
-    double pbf_relaxation, pbf_tensile_k, pbf_tensile_dq, pbf_tensile_n, xsph, vorticity;
+    double pbf_relaxation, pbf_omega, pbf_tensile_k, pbf_tensile_dq, pbf_tensile_n, xsph, vorticity;
     /* dfsph: the CFL number over the spacing (0: 0.4), the largest step (0:
      * 5 ms), the tolerances of the density and divergence solves (0: 1e-4
      * and 1e-3, Bender & Koschier's 0.01 % and 0.1 %), the most iterations

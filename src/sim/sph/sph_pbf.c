@@ -128,7 +128,8 @@ vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
         db[VF_PBF_DELTA_BIND_REC_T] = sph_bind(s->nb_x);
         db[VF_PBF_DELTA_BIND_X] = sph_bind(s->iter);
         db[VF_PBF_DELTA_BIND_NB_V] = sph_bind(s->nb_v);
-        uint32_t df = !last ? 0u : VF_PBF_LAST | (post ? VF_PBF_POST : end);
+        db[VF_PBF_DELTA_BIND_DISP] = sph_bind(s->acc); /* free until pbf_xsph's vorticity */
+        uint32_t df = (k == 0 ? VF_PBF_FIRST : 0u) | (!last ? 0u : VF_PBF_LAST | (post ? VF_PBF_POST : end));
         vf_pbf_push dp = make_push(s, dt, df);
         record(s, cmd, prof, PB_DELTA, db, &dp);
     }
