@@ -253,7 +253,8 @@ typedef struct vf_sph_snapshot {
     float (*pos)[4];
     float (*vel)[4];
     float (*dens)[2];  /* density, pressure */
-    float (*acc)[4];   /* only in a full read */
+    float (*acc)[4];   /* only in a full read; wcsph's accelerations (pbf and dfsph keep their
+                          passes' scratch there: the vorticity or the last displacement, v*) */
     uint32_t *id;
     uint32_t *start;   /* cells + 1 cell starts of the last binning (only in a full read) */
     uint32_t *counts;  /* cells + 1 per-cell counts, zero between binnings (only in a full read) */
