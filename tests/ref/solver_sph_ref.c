@@ -620,8 +620,9 @@ static void pbf_deltas(const vf_sph_params *prm, uint32_t n, const bool *near, c
             xf[k] = xc[k] = (float)(x0[i][k] + moved[i][k]);
         }
         collide_margin(prm, xc, unused, wall_margin(prm));
+        bool hit = memcmp(xf, xc, sizeof xf) != 0;
         for (int k = 0; k < 3; k++) {
-            if (memcmp(xf, xc, sizeof xf))
+            if (hit)
                 moved[i][k] = (double)xc[k] - x0[i][k];
             out[i][k] = xc[k];
         }
