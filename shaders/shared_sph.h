@@ -218,8 +218,8 @@
 #define VF_PBF_BIND_POS 2     /* vec4 x0 (read); pbf_predict: the positions it predicts (read, write) */
 #define VF_PBF_BIND_POS_T 3   /* its texel view */
 #define VF_PBF_BIND_VEL 4     /* vec4 the predicted velocities (read); pbf_predict: as POS */
-#define VF_PBF_BIND_DENS 5    /* vec2 (density, sum of the iterations' lambda) (pbf_lambda: write; others: read);
-                                 the substep's end: (density, pressure) */
+#define VF_PBF_BIND_DENS 5    /* vec2 (density, pressure): pbf_lambda writes the density, the substep's end
+                                 both */
 #define VF_PBF_BIND_CELL 6    /* uint cell, slot and per-cell counts of the next substep's binning */
 #define VF_PBF_BIND_SLOT 7    /* (VF_PBF_PREDICT with VF_SPH_DRIFT_BIN; else bound by their */
 #define VF_PBF_BIND_COUNTS 8  /* first word and not accessed) */
@@ -241,7 +241,8 @@
                                       pass after it: (x, pressure) */
 #define VF_PBF_DELTA_BIND_NB_V 18  /* vec4 (v, density) for the pass after it (write) */
 #define VF_PBF_DELTA_BIND_DISP 19  /* vec4 the particle's displacement from x0 over the iterations so far
-                                      (own; read after the first, written before the last) */
+                                      and the sum of their virials (pbf_pressure) (own; read after the
+                                      first, written before the last) */
 /* pbf_xsph */
 #define VF_PBF_XSPH_BIND_X 15      /* vec4 (x, pressure) after the solve (read) */
 #define VF_PBF_XSPH_BIND_X_T 16
@@ -256,8 +257,8 @@
 #define VF_PBF_CONFINE_BIND_X 18      /* vec4 (x, pressure) after the solve (read, own) */
 
 /* vf_pbf_push flags */
-#define VF_PBF_FIRST 4u    /* pbf_lambda: the first iteration (walk the rows, write the bits, set the lambda sum);
-                              pbf_delta: the first iteration (no displacement yet) */
+#define VF_PBF_FIRST 4u    /* pbf_lambda: the first iteration (walk the rows, write the bits);
+                              pbf_delta: the first iteration (no displacement or virial yet) */
 #define VF_PBF_LAST 8u     /* pbf_delta: the last iteration (the final velocity) */
 #define VF_PBF_POST 16u    /* pbf_delta, pbf_xsph: a pass follows that reads its records (no finish) */
 #define VF_PBF_PREDICT 32u /* the finish predicts the next substep (external forces, x += v dt,

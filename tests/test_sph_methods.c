@@ -15,10 +15,13 @@
  *    1 % on average);
  *    the vertical acceleration the pressures give, -(V / rho0) sum_j (p_i +
  *    p_j) dW/dy (the gradient the method's shaders take), in units of g (1
- *    when the pressures alone hold the column). pbf's pressure is -rho0 omega (sum of a
- *    substep's lambdas) / dt^2, dfsph's (kappa + kappa_v / dt) rho. Checked (pbf,
+ *    when the pressures alone hold the column). pbf's pressure is the virial
+ *    of a substep's corrections, the artificial pressure's included
+ *    (pbf_common.glsl's pbf_pressure), dfsph's (kappa + kappa_v / dt) rho;
+ *    the mean pressure error is also printed averaged over the frames of
+ *    0.5-1 s. Checked (pbf,
  *    dfsph): that acceleration within 20 %, 2 % of g, the mean pressure
- *    error within 30 %, 1 %, dfsph's worst within 3 %, the density error
+ *    error within 15 %, 1 %, the worst within 30 %, 3 %, the density error
  *    within 2 %, 0.1 %, its average within 1 % (the goal), 0.1 %, and the
  *    kinetic energy after 1 s (goal 0) at most 1e-3, 1e-4 J/kg.
  *  - dam break against Martin & Moyce (1952), at spacing 0.02 (a = 0.25 m,
@@ -58,7 +61,7 @@ static double compression(const vf_sph_snapshot *snap, double rho0)
 
 /* The levels a method holds (the relative tolerances of the checks). */
 typedef struct hydro_levels {
-    double accel, mean, worst, density, energy; /* energy: J/kg after 1 s; worst 0: not checked */
+    double accel, mean, worst, density, energy; /* energy: J/kg after 1 s */
     double density_avg; /* the density error at rest averaged over the frames of 0.5-1 s */
 } hydro_levels;
 
@@ -88,7 +91,7 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hyd
      * rest averaged there: a column that still moves reads differently from
      * frame to frame) */
     const uint32_t frames = 60, chunk = 15, settled = 30;
-    double ke_end = 0, dsum = 0;
+    double ke_end = 0, dsum = 0, msum = 0;
     uint32_t dcount = 0;
     for (uint32_t f = 0; f < frames;) {
         uint32_t step = f < settled ? chunk : 1;
@@ -99,7 +102,9 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hyd
         if (!CHECK(vf_sph_read(sph, false, &snap) == VF_OK))
             goto done;
         if (f > settled) {
-            dsum += vf_test_sph_hydrostatic(&snap, vf_sph_get_params(sph), &d).density;
+            vf_test_hydrostatic fr = vf_test_sph_hydrostatic(&snap, vf_sph_get_params(sph), &d);
+            dsum += fr.density;
+            msum += fr.mean;
             dcount++;
         }
         ke_end = vf_test_sph_kinetic(&snap);
@@ -107,7 +112,7 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hyd
             printf("  t = %.3f s: kinetic energy %.3e J/kg\n", f * d.frame_dt, ke_end);
         vf_sph_snapshot_free(&snap);
     }
-    double density_avg = dcount ? dsum / dcount : 0;
+    double density_avg = dcount ? dsum / dcount : 0, mean_avg = dcount ? msum / dcount : 0;
     vf_sph_snapshot snap;
     if (CHECK(vf_sph_read(sph, false, &snap) == VF_OK)) {
         vf_test_hydrostatic r = vf_test_sph_hydrostatic(&snap, vf_sph_get_params(sph), &d);
@@ -117,8 +122,9 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hyd
                "rest %+.3f%%; the pressures' vertical acceleration -(V / rho0) sum_j (p_i + p_j) dW/dy: mean %.3f g\n",
                r.surface, r.used, 2 * d.h, 100 * r.worst, 100 * r.mean, 100 * r.worst_raw, 100 * r.density,
                r.accel / g);
-        printf("  density error at rest averaged over the %u frames of %.2f-%.2f s: %+.3f%%\n", dcount,
-               (settled + 1) * d.frame_dt, frames * d.frame_dt, 100 * density_avg);
+        printf("  averaged over the %u frames of %.2f-%.2f s: density error at rest %+.3f%%, mean pressure error "
+               "%+.2f%%\n",
+               dcount, (settled + 1) * d.frame_dt, frames * d.frame_dt, 100 * density_avg, 100 * mean_avg);
         /* the levels the solvers hold today (docs/testing.md); the goal of
          * the pressure within 1 % everywhere is met by neither, pbf's of the
          * density within 1 % on average is checked */
@@ -126,8 +132,7 @@ static void hydrostatic(vf_gpu *gpu, vf_sph_method method, const char *name, hyd
         if (r.used) {
             CHECK_REL(r.accel, g, lv.accel, 0);
             CHECK_LE(fabs(r.mean), lv.mean);
-            if (lv.worst > 0)
-                CHECK_LE(r.worst, lv.worst);
+            CHECK_LE(r.worst, lv.worst);
         }
         CHECK_LE(fabs(r.density), lv.density);
         CHECK_LE(fabs(density_avg), lv.density_avg);
@@ -276,7 +281,7 @@ static void ten_seconds(vf_gpu *gpu, const char *method, double com_tol)
 int main(int argc, char **argv)
 {
     vf_gpu *gpu = vf_test_start(argc, argv);
-    hydrostatic(gpu, VF_SPH_PBF, "hydrostatic column, pbf", (hydro_levels){0.2, 0.3, 0, 0.02, 1e-3, 0.01});
+    hydrostatic(gpu, VF_SPH_PBF, "hydrostatic column, pbf", (hydro_levels){0.2, 0.15, 0.3, 0.02, 1e-3, 0.01});
     hydrostatic(gpu, VF_SPH_DFSPH, "hydrostatic column, dfsph", (hydro_levels){0.02, 0.01, 0.03, 1e-3, 1e-4, 1e-3});
     front_result pbf = dam_break_front(gpu, "pbf");
     front_result dfsph = dam_break_front(gpu, "dfsph");

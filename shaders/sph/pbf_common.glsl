@@ -74,11 +74,20 @@ void pbf_finish(uint i, vec3 x, vec3 v, float rho, float p)
     SPH_DRIFT_END((pc.flags & (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN)) == (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN), x, i, speed_bits)
 }
 
-// The pressure that the substep's corrections stand for: a correction
-// omega V sum (lambda_i + lambda_j) grad W moves a particle as the
-// symmetric pressure force of pressures -rho0 omega lambda / dt^2 does in
-// one step.
-float pbf_pressure(float lambda_sum) { return -prm.rho0 * prm.pbf_omega * lambda_sum / (pc.dt * pc.dt); }
+// The pressure that the substep's corrections stand for, from the sum over
+// its iterations of the virial sum_j a_ij (x_i - x_j).grad W_ij, a_ij =
+// lambda_i + lambda_j + s_corr: a correction omega V sum_j a_ij grad W_ij
+// moves a particle as the symmetric pressure force of pair pressures p_i +
+// p_j = -rho0 omega a_ij / dt^2 does in one step, and the mechanical
+// (virial) pressure of pair forces is p_i = -(V / 6) sum_j (p_i + p_j)
+// (x_i - x_j).grad W_ij. Where the lambdas are uniform and s_corr is 0 it is
+// -rho0 omega (sum of lambda) / dt^2 (sum_j V (x_i - x_j).grad W_ij = -3);
+// it counts the artificial pressure, which holds part of a column's weight
+// (a sixth of it at the defaults), where the lambdas alone do not.
+float pbf_pressure(float virial_sum)
+{
+    return prm.rho0 * prm.pbf_omega * prm.volume * virial_sum / (6.0 * pc.dt * pc.dt);
+}
 
 // The neighbour bits of particle i (pbf_lambda's first iteration).
 void pbf_bits(uint i, out uvec4 m0, out uvec4 m1)

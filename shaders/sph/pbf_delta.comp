@@ -13,7 +13,10 @@
 // displacement / dt (the prediction already made v the velocity of its own
 // move), and either hands
 // (x, pressure) and (v, density) to the pass after it (VF_PBF_POST) or ends
-// the substep (pbf_finish).
+// the substep (pbf_finish). The pressure is that of all the substep's
+// corrections, the artificial pressure's with the lambdas' (pbf_pressure:
+// the virial sum_j (lambda_i + lambda_j + s_corr) (x_i - x_j).grad W_ij,
+// summed over the iterations beside the displacement).
 #define SPH_STATE_ACCESS
 #include "shared_sph.h"
 #include "pbf_common.glsl"
@@ -30,6 +33,7 @@ struct sums {
     vec3 dx;
     vec3 xi;
     float lambda_i, h2, r_min2;
+    float vir; // sum_j (lambda_i + lambda_j + s_corr) (x_i - x_j).grad W_ij: the pressure's virial (pbf_pressure)
 };
 
 // A pair or an image at x with multiplier lambda_j.
@@ -41,7 +45,10 @@ void term(inout sums s, vec3 x, float lambda_j)
         float scorr = 0.0;
         if (prm.pbf_scorr_k > 0.0)
             scorr = -prm.pbf_scorr_k * pow(pbf_w(r2) * prm.pbf_scorr_inv_w, prm.pbf_scorr_n);
-        s.dx += (s.lambda_i + lambda_j + scorr) * pbf_grad(d, r2);
+        vec3 g = pbf_grad(d, r2);
+        float a = s.lambda_i + lambda_j + scorr;
+        s.dx += a * g;
+        s.vir += a * dot(d, g);
     }
 }
 
@@ -69,6 +76,7 @@ void main()
     vec4 own = rec_at(i);
     sums s;
     s.dx = vec3(0.0);
+    s.vir = 0.0;
     s.xi = own.xyz;
     s.lambda_i = own.w;
     s.h2 = prm.h2;
@@ -76,8 +84,11 @@ void main()
     sph_mirrors m = sph_mirrors_at(s.xi);
     PBF_FOR_NEIGHBOURS_AND_IMAGES(i, x0, m, visit(s, j);, visit_images(s, m, j);)
     // the displacement from x0 summed as it is (its own rounding, ~1e-7 of
-    // it), the position x0 + displacement, the walls and obstacles
-    vec3 moved = ((pc.flags & VF_PBF_FIRST) != 0u ? vec3(0.0) : disp[i].xyz) + (prm.pbf_omega * prm.volume) * s.dx;
+    // it), the position x0 + displacement, the walls and obstacles; the
+    // virial summed over the iterations beside it (disp's w)
+    vec4 before = (pc.flags & VF_PBF_FIRST) != 0u ? vec4(0.0) : disp[i];
+    vec3 moved = before.xyz + (prm.pbf_omega * prm.volume) * s.dx;
+    float vir = before.w + s.vir;
     vec3 x = x0 + moved, xc = x, unused = vec3(0.0);
     sph_collide_margin(xc, unused, sph_wall_margin());
     if (any(notEqual(xc, x))) // a wall or an obstacle moved it: the displacement is the move made
@@ -85,12 +96,12 @@ void main()
     x = xc;
     if ((pc.flags & VF_PBF_LAST) == 0u) {
         xk[i] = vec4(x, 0.0);
-        disp[i] = vec4(moved, 0.0);
+        disp[i] = vec4(moved, vir);
         return;
     }
     vec3 v = vel[i].xyz + moved / pc.dt;
     vec2 rl = dens[i];
-    float p = pbf_pressure(rl.y);
+    float p = pbf_pressure(vir);
     if ((pc.flags & VF_PBF_POST) != 0u) {
         xk[i] = vec4(x, p);
         nb_v[i] = vec4(v, rl.x);

@@ -7,8 +7,8 @@
 // second walk over the pairs); an image moves with its original (reflected),
 // so its gradient counts with its original's in grad_k C_i, and a
 // particle's own images in grad_i C_i.
-// Writes the record (x_i, lambda_i) pbf_delta reads and (density, sum of
-// the iterations' lambda). The first iteration (VF_PBF_FIRST) reads the
+// Writes the record (x_i, lambda_i) pbf_delta reads and the density. The
+// first iteration (VF_PBF_FIRST) reads the
 // binned positions, walks the rows of cells as sph_density does and writes
 // the neighbour bits (the candidates within h: the pairs of the substep);
 // the others read this iteration's positions and visit the pairs.
@@ -137,5 +137,5 @@ void main()
     vec3 gi = s.grad - s.own;
     float lambda = -c / (dot(gi, gi) + s.sq + prm.pbf_relax);
     rec[i] = vec4(s.xi, lambda);
-    dens[i] = vec2(rho, s.first ? lambda : dens[i].y + lambda);
+    dens[i].x = rho;
 }

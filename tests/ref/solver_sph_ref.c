@@ -569,13 +569,16 @@ static void pbf_lambdas(const vf_sph_params *prm, uint32_t n, const bool *near, 
 
 /* sum over the places of every neighbour j of particle i (pair_points)
  * closer than h and farther than 1e-6 h of coef(j, q^2) grad W (pbf_grad),
- * into out: the sums of pbf_deltas and pbf_eta. */
+ * into out: the sums of pbf_deltas and pbf_eta; into *virial (may be NULL)
+ * the sum of coef(j, q^2) (x_i - x_j).grad W over the same places. */
 typedef double (*pbf_coef)(const vf_sph_params *prm, const double *field, uint32_t i, uint32_t j, double q2);
 static void pbf_grad_sum(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x)[3], uint32_t i,
-                         pbf_coef coef, const double *field, double out[3])
+                         pbf_coef coef, const double *field, double out[3], double *virial)
 {
     double h = prm->h, h2 = h * h, rmin2 = 1e-12 * h2;
     out[0] = out[1] = out[2] = 0;
+    if (virial)
+        *virial = 0;
     for (uint32_t j = 0; j < n; j++) {
         if (dist2(x[i], x[j]) >= h2)
             continue;
@@ -590,6 +593,8 @@ static void pbf_grad_sum(const vf_sph_params *prm, uint32_t n, const bool *near,
             pbf_grad(prm, d, sqrt(q2), g);
             for (int k = 0; k < 3; k++)
                 out[k] += c * g[k];
+            if (virial)
+                *virial += c * (d[0] * g[0] + d[1] * g[1] + d[2] * g[2]);
         }
     }
 }
@@ -607,13 +612,15 @@ static double delta_coef(const vf_sph_params *prm, const double *lambda, uint32_
  * out: each particle's displacement from its binned position x0 (moved)
  * gains the correction, the position is x0 + displacement in fp32, the
  * walls and obstacles move it, and where they do the displacement becomes
- * the move made. */
+ * the move made; virial gains the correction's virial (pbf_pressure). */
 static void pbf_deltas(const vf_sph_params *prm, uint32_t n, const bool *near, const double (*x0)[3],
-                       const double (*x)[3], const double *lambda, double (*moved)[3], double (*out)[3])
+                       const double (*x)[3], const double *lambda, double (*moved)[3], double *virial,
+                       double (*out)[3])
 {
     for (uint32_t i = 0; i < n; i++) {
-        double dx[3];
-        pbf_grad_sum(prm, n, near, x, i, delta_coef, lambda, dx);
+        double dx[3], vir;
+        pbf_grad_sum(prm, n, near, x, i, delta_coef, lambda, dx, &vir);
+        virial[i] += vir;
         float xf[3], xc[3], unused[3] = {0, 0, 0};
         for (int k = 0; k < 3; k++) {
             moved[i][k] += prm->pbf_omega * prm->volume * dx[k];
@@ -705,20 +712,20 @@ static void pbf_eta(const vf_sph_params *prm, uint32_t n, const bool *near, cons
                     double (*eta)[3])
 {
     for (uint32_t i = 0; i < n; i++)
-        pbf_grad_sum(prm, n, near, x, i, eta_coef, wlen, eta[i]);
+        pbf_grad_sum(prm, n, near, x, i, eta_coef, wlen, eta[i], NULL);
 }
 
 vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *push, uint32_t iterations, float dt,
-                                 uint32_t n, float (*pos)[4], float (*vel)[4], double *rho_out, double *lambda_out)
+                                 uint32_t n, float (*pos)[4], float (*vel)[4], double *rho_out, double *pressure_out)
 {
     vf_sph_ref_pbf_predict(prm, push, dt, n, pos, vel);
     double(*x0)[3] = malloc(24ull * n), (*x)[3] = malloc(24ull * n), (*xn)[3] = malloc(24ull * n);
     double(*v)[3] = malloc(24ull * n), (*dv)[3] = malloc(24ull * n), (*w)[3] = malloc(24ull * n);
     double(*vv)[3] = malloc(24ull * n), (*moved)[3] = calloc(n, 24);
-    double *rho = malloc(8ull * n), *lambda = malloc(8ull * n), *lsum = calloc(n, 8), *wlen = calloc(n, 8);
+    double *rho = malloc(8ull * n), *lambda = malloc(8ull * n), *virial = calloc(n, 8), *wlen = calloc(n, 8);
     bool *near = NULL;
     vf_result r = VF_ERR_NO_MEMORY;
-    if (!x0 || !x || !xn || !v || !dv || !vv || !moved || !w || !rho || !lambda || !lsum || !wlen)
+    if (!x0 || !x || !xn || !v || !dv || !vv || !moved || !w || !rho || !lambda || !virial || !wlen)
         goto done;
     for (uint32_t i = 0; i < n; i++)
         for (int k = 0; k < 3; k++)
@@ -727,9 +734,7 @@ vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *pu
         goto done;
     for (uint32_t it = 0; it < iterations; it++) {
         pbf_lambdas(prm, n, near, (const double (*)[3])x, rho, lambda);
-        for (uint32_t i = 0; i < n; i++)
-            lsum[i] += lambda[i];
-        pbf_deltas(prm, n, near, (const double (*)[3])x0, (const double (*)[3])x, lambda, moved, xn);
+        pbf_deltas(prm, n, near, (const double (*)[3])x0, (const double (*)[3])x, lambda, moved, virial, xn);
         memcpy(x, xn, 24ull * n);
     }
     for (uint32_t i = 0; i < n; i++)
@@ -762,8 +767,8 @@ vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *pu
         }
         if (rho_out)
             rho_out[i] = rho[i];
-        if (lambda_out)
-            lambda_out[i] = prm->pbf_omega * lsum[i];
+        if (pressure_out) /* pbf_pressure */
+            pressure_out[i] = (double)prm->rho0 * prm->pbf_omega * prm->volume * virial[i] / (6.0 * (double)dt * dt);
     }
     r = VF_OK;
 done:
@@ -777,7 +782,7 @@ done:
     free(w);
     free(rho);
     free(lambda);
-    free(lsum);
+    free(virial);
     free(wlen);
     free(near);
     return r;

@@ -79,13 +79,14 @@ void vf_sph_ref_pbf_predict(const vf_sph_params *prm, const vf_pbf_push *push, f
  * still within h, and their mirror images), the final velocity, XSPH and
  * the viscosity force (prm->viscosity, from the same velocities), the
  * vorticity and its confinement (the corrections over-relaxed by
- * prm->pbf_omega); pos and vel updated in place, rho_out and lambda_out
+ * prm->pbf_omega); pos and vel updated in place, rho_out and pressure_out
  * (may be NULL) get each particle's density at the last iteration and the
- * sum of its lambdas times pbf_omega (the pressure is -rho0 times that over
- * dt^2). VF_ERR_NO_MEMORY when it cannot
- * allocate (n^2 bytes of pairs). */
+ * pressure of the substep's corrections (pbf_common.glsl's pbf_pressure:
+ * rho0 omega V / (6 dt^2) times the sum over the iterations of sum_j
+ * (lambda_i + lambda_j + s_corr) (x_i - x_j).grad W_ij). VF_ERR_NO_MEMORY
+ * when it cannot allocate (n^2 bytes of pairs). */
 vf_result vf_sph_ref_pbf_substep(const vf_sph_params *prm, const vf_pbf_push *push, uint32_t iterations, float dt,
-                                 uint32_t n, float (*pos)[4], float (*vel)[4], double *rho_out, double *lambda_out);
+                                 uint32_t n, float (*pos)[4], float (*vel)[4], double *rho_out, double *pressure_out);
 
 /** One whole DFSPH substep of dt (shared_sph.h, VF_SPH_METHOD_DFSPH), brute
  * force in double precision as the GPU passes do it: density, alpha and the
