@@ -607,7 +607,11 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
             r->render_width ? "on" : "off", r->render_path[0] ? r->render_path : "auto");
     for (uint32_t si = 0; si < r->solver_count; si++) {
         const vf_bench_solver *s = &r->solver[si];
-        fprintf(f, "%s (%s), swept %s; fitted GPU cost ~ elements^%.2f\n", s->solver, s->scene, s->size_key, s->exponent);
+        if (isfinite(s->exponent))
+            fprintf(f, "%s (%s), swept %s; fitted GPU cost ~ elements^%.2f\n", s->solver, s->scene, s->size_key,
+                    s->exponent);
+        else
+            fprintf(f, "%s (%s), swept %s; GPU cost not fitted (fewer than two distinct sizes ran)\n", s->solver, s->scene, s->size_key);
         fprintf(f, "  %12s %12s %9s %11s %10s %12s %11s %9s %11s %9s\n", "size", "elements", "substeps", "sim GPU ms",
                 "sim fps", "steps/s", "render fps", "rtf sim", "rtf+render", "rtf30");
         for (uint32_t zi = 0; zi < s->size_count; zi++) {
