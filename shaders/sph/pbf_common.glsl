@@ -70,7 +70,7 @@ void pbf_finish(uint i, vec3 x, vec3 v, float rho, float p)
         pbf_predict(x, v, pc.dt);
     out_pos[i] = vec4(x, p);
     out_vel[i] = vec4(v, rho);
-    dens[i] = vec2(rho, p); // the lambda sum is done with: the exports' pressure
+    dens[i] = vec2(rho, p); // the exports' pressure
     SPH_DRIFT_END((pc.flags & (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN)) == (VF_PBF_PREDICT | VF_SPH_DRIFT_BIN), x, i, speed_bits)
 }
 

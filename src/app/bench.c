@@ -611,7 +611,8 @@ void vf_bench_print(const vf_bench_report *r, FILE *f)
             fprintf(f, "%s (%s), swept %s; fitted GPU cost ~ elements^%.2f\n", s->solver, s->scene, s->size_key,
                     s->exponent);
         else
-            fprintf(f, "%s (%s), swept %s; GPU cost not fitted (fewer than two distinct sizes ran)\n", s->solver, s->scene, s->size_key);
+            fprintf(f, "%s (%s), swept %s; GPU cost not fitted (fewer than two distinct sizes ran)\n", s->solver,
+                    s->scene, s->size_key);
         fprintf(f, "  %12s %12s %9s %11s %10s %12s %11s %9s %11s %9s\n", "size", "elements", "substeps", "sim GPU ms",
                 "sim fps", "steps/s", "render fps", "rtf sim", "rtf+render", "rtf30");
         for (uint32_t zi = 0; zi < s->size_count; zi++) {
