@@ -17,6 +17,8 @@
 #define VF_SPH_MAX_SPHERES 4 /* static sphere obstacles */
 #define VF_SPH_MAX_BOXES 4   /* static box obstacles */
 #define VF_SPH_EMIT_MAX 4096 /* nozzle points per emitted layer */
+#define VF_SPH_EMIT_LAYERS_MAX 16 /* nozzle layers one emit pass appends at most (a longer backlog is dropped) */
+#define VF_SPH_EMIT_LAYERS_STATE 0xffffffffu /* vf_sph_emit_push.layers: take vf_sph_state.emit_layers (dfsph) */
 
 /* Unused particle slots hold this position (all components), far outside any
  * camera's range, so a renderer may draw count_max particles. */
@@ -468,9 +470,20 @@ VF_STRUCT_BEGIN(vf_sph_state)
     VF_UINT max_speed_bits; /* floatBitsToUint of a largest speed (NaN sorts above +inf) */
     VF_UINT pending;        /* particles appended by the last emit pass, not yet counted */
     VF_UINT max_speed_bits_odd; /* the second word (VF_SPH_DRIFT_ODD): the larger of the two is the largest speed seen */
-    VF_UINT pad1;
+    VF_UINT emit_layers;    /* nozzle layers due at the next emit pass when the GPU keeps the time (dfsph_step) */
 VF_STRUCT_END(vf_sph_state)
 VF_STATIC_ASSERT(sizeof(vf_sph_state) == 32, "vf_sph_state must match std430")
+
+/* sph_emit: the nozzle layers to append, 1 to VF_SPH_EMIT_LAYERS_MAX, or
+ * VF_SPH_EMIT_LAYERS_STATE (then lead 0), and how far along the jet the
+ * newest one starts (m: the nozzle speed times the time since it was due). */
+VF_STRUCT_BEGIN(vf_sph_emit_push)
+    VF_UINT layers;
+    VF_FLOAT lead;
+    VF_UINT pad0;
+    VF_UINT pad1;
+VF_STRUCT_END(vf_sph_emit_push)
+VF_STATIC_ASSERT(sizeof(vf_sph_emit_push) == 16, "vf_sph_emit_push must match std430")
 
 VF_STRUCT_BEGIN(vf_sph_clear_push)
     VF_UINT count; /* words to clear */

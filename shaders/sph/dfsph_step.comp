@@ -48,7 +48,10 @@ void main()
             ctl.substeps += 1u;
             ctl.emit_time += dt;
             if (prm.emit_interval > 0.0 && ctl.emit_time >= prm.emit_interval) {
-                ctl.emit_time -= prm.emit_interval;
+                // the layers whose time came in this substep (a longer backlog is dropped)
+                float due = floor(ctl.emit_time / prm.emit_interval);
+                ctl.emit_time -= due * prm.emit_interval;
+                st.emit_layers = uint(min(due, float(VF_SPH_EMIT_LAYERS_MAX)));
                 ctl.emit_x = 1u;
             }
         }

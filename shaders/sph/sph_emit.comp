@@ -1,10 +1,14 @@
 #version 450
-// The nozzle: one workgroup appends one layer of particles at the pattern's
-// points (origin + offset, the nozzle velocity, fresh persistent ids), skipping
-// points that still have a particle closer than the clearance and stopping at
-// the capacity. The points that emit are compacted with a workgroup prefix
-// sum, so ids and slots are deterministic. sph_args (mode emit) then commits
-// st.pending into the count.
+// The nozzle: one workgroup appends the layers of particles due (pc.layers,
+// or st.emit_layers with VF_SPH_EMIT_LAYERS_STATE) at the pattern's points
+// (origin + offset, the nozzle velocity, fresh persistent ids), the newest
+// pc.lead along the jet and layer m one spacing further than layer m - 1 (a
+// substep longer than the nozzle's interval spacing / speed emits the layers
+// of the intervals that passed in it, each where it would be had it left on
+// time: the nozzle's flow does not depend on the step), skipping points that still have a particle closer
+// than the clearance and stopping at the capacity. The points that emit are
+// compacted with a workgroup prefix sum, so ids and slots are deterministic.
+// sph_args (mode emit) then commits st.pending into the count.
 #define SPH_STATE_ACCESS
 #include "shared_sph.h"
 #include "sph_common.glsl"
@@ -16,6 +20,8 @@ layout(std430, binding = VF_SPH_EMIT_BIND_VEL) writeonly buffer Vel { vec4 vel[]
 layout(std430, binding = VF_SPH_EMIT_BIND_ID) writeonly buffer Id { uint id[]; };
 layout(std430, binding = VF_SPH_EMIT_BIND_ACC) writeonly buffer Acc { vec4 acc[]; };
 layout(std430, binding = VF_SPH_EMIT_BIND_PATTERN) readonly buffer Pattern { vec4 pattern[]; };
+
+VF_PUSH(vf_sph_emit_push)
 
 shared uint s_scan[VF_SPH_WG];
 
@@ -44,12 +50,18 @@ void main()
     uint count = st.count;
     uint room = prm.capacity - count;
     uint base = 0u;
-    for (uint chunk = 0u; chunk < prm.emit_count; chunk += VF_SPH_WG) {
-        uint k = chunk + lid;
+    uint layers = min(pc.layers == VF_SPH_EMIT_LAYERS_STATE ? st.emit_layers : pc.layers, VF_SPH_EMIT_LAYERS_MAX);
+    float speed = length(prm.emit_velocity.xyz);
+    vec3 along = speed > 0.0 ? prm.emit_velocity.xyz / speed : vec3(0.0);
+    float lead = pc.layers == VF_SPH_EMIT_LAYERS_STATE ? 0.0 : pc.lead;
+    for (uint at = 0u; at < layers * prm.emit_count; at += VF_SPH_WG) {
+        uint k = at + lid;
         vec3 p = vec3(0.0);
         bool want = false;
-        if (k < prm.emit_count) {
-            p = prm.emit_origin.xyz + pattern[k].xyz;
+        if (k < layers * prm.emit_count) {
+            uint layer = k / prm.emit_count;
+            p = prm.emit_origin.xyz + pattern[k - layer * prm.emit_count].xyz +
+                (lead + float(layer) * prm.spacing) * along;
             want = point_is_clear(p, count);
         }
         uint flag = want ? 1u : 0u;

@@ -724,12 +724,10 @@ static void record_integrate(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     record_particles(s, cmd, prof, SP_INTEGRATE, ib, &pc);
 }
 
-void sph_record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof)
-{
-    sph_record_emit_at(s, cmd, prof, NULL, 0);
-}
-
-void sph_record_emit_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, vf_buffer *args, VkDeviceSize offset)
+/* The nozzle pass: `layers` layers (or VF_SPH_EMIT_LAYERS_STATE), dispatched
+ * directly or, with args, by the arguments at offset there. */
+static void record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, vf_buffer *args, VkDeviceSize offset,
+                        uint32_t layers)
 {
     int a = s->cur;
     uint32_t sc = vf_sim_pass_begin(s->gpu, cmd, prof, &SP_passes[SP_EMIT]);
@@ -737,14 +735,25 @@ void sph_record_emit_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, vf_bu
                                        [VF_SPH_EMIT_BIND_START] = B(s->start), [VF_SPH_EMIT_BIND_POS] = B(s->pos[a]),
                                        [VF_SPH_EMIT_BIND_VEL] = B(s->vel[a]),  [VF_SPH_EMIT_BIND_ID] = B(s->id[a]),
                                        [VF_SPH_EMIT_BIND_ACC] = B(s->acc),     [VF_SPH_EMIT_BIND_PATTERN] = B(s->pattern)};
+    vf_sph_emit_push pc = {.layers = layers, .lead = (float)s->emit_lead};
     if (args) {
-        dispatch_pipe_at(s, cmd, s->pipe[SP_EMIT], eb, NULL, args, offset);
+        dispatch_pipe_at(s, cmd, s->pipe[SP_EMIT], eb, &pc, args, offset);
     } else {
-        vf_cmd_dispatch(cmd, s->pipe[SP_EMIT], eb, NULL, 1, 1, 1);
+        vf_cmd_dispatch(cmd, s->pipe[SP_EMIT], eb, &pc, 1, 1, 1);
         sph_barrier(s, cmd);
     }
     record_args(s, cmd, VF_SPH_ARGS_EMIT);
     vf_sim_pass_end(s->gpu, cmd, prof, sc);
+}
+
+void sph_record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t layers)
+{
+    record_emit(s, cmd, prof, NULL, 0, layers);
+}
+
+void sph_record_emit_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, vf_buffer *args, VkDeviceSize offset)
+{
+    record_emit(s, cmd, prof, args, offset, VF_SPH_EMIT_LAYERS_STATE);
 }
 
 vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt)
@@ -752,15 +761,17 @@ vf_result vf_sph_record_step(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
     return vf_sph_record_substep(s, cmd, prof, dt, true);
 }
 
-bool sph_emit_step(vf_sph *s, double dt)
+uint32_t sph_emit_step(vf_sph *s, double dt)
 {
     if (!s->desc.emitter)
-        return false;
+        return 0;
     s->emit_timer += dt;
     if (s->emit_timer < s->emit_interval)
-        return false;
-    s->emit_timer -= s->emit_interval;
-    return true;
+        return 0;
+    double due = floor(s->emit_timer / s->emit_interval);
+    s->emit_timer -= due * s->emit_interval;
+    s->emit_lead = s->emit_timer * vlen(s->desc.emit_velocity); /* the newest was due emit_timer ago */
+    return due < VF_SPH_EMIT_LAYERS_MAX ? (uint32_t)due : VF_SPH_EMIT_LAYERS_MAX;
 }
 
 bool sph_emit_next(const vf_sph *s, double dt)
@@ -781,7 +792,8 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
         return sph_dfsph_record_substep(s, cmd, prof, finish);
     bool leapfrog = s->desc.integrator == VF_SPH_LEAPFROG;
     vf_cmd_label_begin(s->gpu, cmd, "sph step");
-    bool emit = sph_emit_step(s, dt);
+    uint32_t layers = sph_emit_step(s, dt);
+    bool emit = layers > 0;
     /* the drift bins the particles it moves, unless an emission adds some
      * after it */
     bool binned = leapfrog && !emit;
@@ -794,7 +806,7 @@ vf_result vf_sph_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pro
         record_integrate(s, cmd, prof, VF_SPH_INTEGRATE_DRIFT, dt, binned);
     }
     if (emit)
-        sph_record_emit(s, cmd, prof);
+        sph_record_emit(s, cmd, prof, layers);
     vf_result r = sph_record_binning(s, cmd, prof, binned);
     if (r == VF_OK) {
         if (leapfrog && !finish) {

@@ -80,7 +80,8 @@ static void record_predict(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, do
 vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, double dt, bool finish)
 {
     vf_cmd_label_begin(s->gpu, cmd, "pbf step");
-    bool emit = sph_emit_step(s, dt);
+    uint32_t layers = sph_emit_step(s, dt);
+    bool emit = layers > 0;
     bool binned;
     if (s->drifted > 0) {
         /* the last pass of the substep before predicted (and, unless this
@@ -92,7 +93,7 @@ vf_result sph_pbf_record_substep(vf_sph *s, VkCommandBuffer cmd, vf_profiler *pr
         record_predict(s, cmd, prof, dt, binned);
     }
     if (emit)
-        sph_record_emit(s, cmd, prof);
+        sph_record_emit(s, cmd, prof, layers);
     vf_result r = sph_record_binning(s, cmd, prof, binned);
     if (r != VF_OK) {
         vf_cmd_label_end(s->gpu, cmd);

@@ -47,7 +47,7 @@ struct vf_sph {
     bool texel; /* density, forces, drift and scan read through texel views (VF_SPH_SPEC_TEXEL) */
 
     vf_sph_forces_push interact;
-    double emit_interval, emit_timer;
+    double emit_interval, emit_timer, emit_lead; /* emit_lead: m along the jet of the newest layer due */
     double drifted;   /* > 0: this step's drift (of this size) was recorded with the last step's forces */
     bool drift_binned; /* and it binned the particles it moved */
     bool speed_odd;    /* the next pass that keeps the largest speed uses max_speed_bits_odd */
@@ -83,14 +83,18 @@ void sph_record_particles_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, 
  * pass) of the current particles; the current buffers flip. */
 vf_result sph_record_binning(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, bool binned);
 
-/** Appends a nozzle layer (its pass and the args update). */
-void sph_record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof);
+/** Appends `layers` nozzle layers, 1 to VF_SPH_EMIT_LAYERS_MAX (one pass
+ * and the args update). */
+void sph_record_emit(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, uint32_t layers);
 /** As sph_record_emit, the nozzle pass dispatched by the arguments at
- * offset of args (0 workgroups: no layer). */
+ * offset of args (0 workgroups: no layer), the layers those of the state
+ * (vf_sph_state.emit_layers, which dfsph_step sets). */
 void sph_record_emit_at(vf_sph *s, VkCommandBuffer cmd, vf_profiler *prof, vf_buffer *args, VkDeviceSize offset);
 
-/** Whether a step of dt emits (advances the emitter's clock). */
-bool sph_emit_step(vf_sph *s, double dt);
+/** The nozzle layers a step of dt emits, 0 to VF_SPH_EMIT_LAYERS_MAX: those
+ * whose time came in it (advances the emitter's clock and sets emit_lead;
+ * a longer backlog is dropped). */
+uint32_t sph_emit_step(vf_sph *s, double dt);
 
 /** Whether the step after one of dt will emit (the clock unchanged). */
 bool sph_emit_next(const vf_sph *s, double dt);
